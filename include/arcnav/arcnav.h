@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+/// @file arcnav.h
+/// arcnav: exact shortest paths for a circular agent of radius R among obstacles.
+///
+/// A path is a sequence of straight segments and circular arcs of radius R (or c + R around a
+/// circle obstacle of radius c): the agent's centre turns around obstacle corners on rounded
+/// curves instead of cutting them. For R = 0 the same API answers through a triangulated navmesh
+/// and the funnel algorithm, and the result is still the Euclidean shortest path.
+///
+/// Typical use:
+///   1. arcnav_map_create(), then arcnav_map_add_polygon() / arcnav_map_add_circle() /
+///      arcnav_map_set_bounds() for each obstacle;
+///   2. arcnav_planner_create() once per (map, radius): the expensive part;
+///   3. arcnav_query_create() once per thread, arcnav_path_create() once per caller;
+///   4. arcnav_find_path() as often as needed: no allocation once the path buffer is warm.
+///
+/// Threads: a planner is read-only after creation, so any number of threads may query one planner
+/// at once, each with its own arcnav_query and arcnav_path. There is no global state.
+///
+/// Tolerance ("touching"): every map has a length tolerance eps = 1e-9 * S, where S is the largest
+/// of 1, the map's bounding-box width and height, and the largest absolute coordinate. A position is
+/// free when its distance to every obstacle is at least R - eps (and, with bounds, its distance to
+/// the outside of the bounds is at least R - eps). So an agent may touch obstacles, and a gap of
+/// exactly 2R between two obstacles is open, while a gap of 2R - 3 eps is closed.
+///
+/// Units: all lengths and coordinates are in the caller's units (doubles); angles are radians.
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(ARCNAV_SHARED) && defined(_WIN32)
+#if defined(ARCNAV_BUILDING)
+#define ARCNAV_API __declspec(dllexport)
+#else
+#define ARCNAV_API __declspec(dllimport)
+#endif
+#elif defined(ARCNAV_SHARED)
+#define ARCNAV_API __attribute__((visibility("default")))
+#else
+#define ARCNAV_API
+#endif
+
+/// Library version, also printed by `arcnav --version`.
+#define ARCNAV_VERSION_STRING "0.1.0"
+
+/// A point or vector in the plane.
+typedef struct arcnav_vec2 {
+  double x; ///< x coordinate
+  double y; ///< y coordinate
+} arcnav_vec2;
+
+/// Outcome of every fallible call. Values below ARCNAV_ERR_FIRST are answers to a valid question;
+/// values from ARCNAV_ERR_FIRST on are errors (bad input, no memory) and leave the caller's
+/// objects as they were before the call.
+typedef enum arcnav_status {
+  ARCNAV_OK = 0,            ///< success; for a query: a path was found
+  ARCNAV_NO_PATH,           ///< start and goal are free but not connected
+  ARCNAV_START_BLOCKED,     ///< the agent's disk at the start overlaps an obstacle or leaves the bounds
+  ARCNAV_GOAL_BLOCKED,      ///< the agent's disk at the goal overlaps an obstacle or leaves the bounds
+  ARCNAV_ERR_FIRST = 16,    ///< not a status: the first error value
+  ARCNAV_ERR_INVALID_ARGUMENT = ARCNAV_ERR_FIRST, ///< NULL pointer, zero count or similar misuse
+  ARCNAV_ERR_OUT_OF_MEMORY, ///< an allocation failed; nothing was changed
+  ARCNAV_ERR_NOT_FINITE,    ///< a coordinate or radius is NaN or infinite
+  ARCNAV_ERR_TOO_FEW_VERTICES, ///< a ring has fewer than 3 distinct vertices
+  ARCNAV_ERR_ZERO_AREA,     ///< a ring encloses no area (all vertices collinear)
+  ARCNAV_ERR_SELF_INTERSECTION, ///< a ring crosses or touches itself, or two rings of one polygon meet
+  ARCNAV_ERR_HOLE_OUTSIDE,  ///< a hole is not inside its polygon's outer ring
+  ARCNAV_ERR_NEGATIVE_RADIUS, ///< a circle radius or agent radius is negative
+  ARCNAV_ERR_TOO_LARGE,     ///< a count exceeds what the library can index
+  ARCNAV_ERR_UNSUPPORTED,   ///< the requested engine cannot answer this planner's radius
+} arcnav_status;
+
+/// Name of a status, e.g. "ok", "no_path", "start_blocked", "self_intersection". Never NULL; an
+/// unknown value gives "unknown_status". The first four names are the CLI's JSON `status` strings.
+ARCNAV_API const char *arcnav_status_name(arcnav_status status);
+
+/// Human-readable one-line description of a status. Never NULL.
+ARCNAV_API const char *arcnav_status_message(arcnav_status status);
+
+/// True for ARCNAV_OK, ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED.
+ARCNAV_API bool arcnav_status_is_answer(arcnav_status status);
+
+/// Where invalid input was found. Indices are 0-based; -1 means "not applicable".
+typedef struct arcnav_error {
+  arcnav_status status; ///< same as the returned status
+  int obstacle;         ///< index the obstacle would have had (arcnav_map_obstacle_count() before the call); -1 for bounds
+  int ring;             ///< 0 = outer ring, 1.. = holes in the order given; -1 for circles
+  int vertex;           ///< index of the offending vertex in the ring as given; -1 when not tied to one
+} arcnav_error;
+
+/// Optional allocator, per object (no global hook). NULL or a zero struct means malloc/free.
+/// `alloc` returns NULL on failure; arcnav then returns ARCNAV_ERR_OUT_OF_MEMORY.
+typedef struct arcnav_allocator {
+  void *(*alloc)(size_t size, void *user); ///< [in] allocate `size` bytes, aligned for any type
+  void (*free)(void *ptr, void *user);     ///< [in] release a block from `alloc` (never NULL ptr)
+  void *user;                              ///< [in] passed back to both
+} arcnav_allocator;
+
+// ---------------------------------------------------------------------------------------------
+// Map
+// ---------------------------------------------------------------------------------------------
+
+/// A set of obstacles plus an optional bounds polygon. Opaque.
+typedef struct arcnav_map arcnav_map;
+
+/// Create an empty map. `allocator` [opt] is copied; planners built from the map use it too.
+/// @return ARCNAV_OK and *out_map, or ARCNAV_ERR_INVALID_ARGUMENT / ARCNAV_ERR_OUT_OF_MEMORY.
+ARCNAV_API arcnav_status arcnav_map_create(const arcnav_allocator *allocator, arcnav_map **out_map);
+
+/// Destroy a map. Planners built from it stay valid (they copy what they need). NULL is a no-op.
+ARCNAV_API void arcnav_map_destroy(arcnav_map *map);
+
+/// Add a simple polygon obstacle, optionally with holes (free space inside it).
+/// Rings may have either orientation; consecutive duplicate vertices and a closing vertex equal to
+/// the first are dropped. A ring must have at least 3 distinct vertices, a non-zero area, and must
+/// not cross or touch itself; holes must lie inside the outer ring and must not meet each other.
+/// Obstacles may overlap or touch each other: the blocked region is their union.
+/// @param outer       [in] outer ring vertices, `outer_count` of them
+/// @param holes       [in, opt] `hole_count` pointers to hole rings
+/// @param hole_counts [in, opt] vertex count of each hole ring
+/// @param error       [out, opt] where the input is at fault, when an error is returned
+/// @return ARCNAV_OK, or an error that leaves the map unchanged.
+ARCNAV_API arcnav_status arcnav_map_add_polygon(arcnav_map *map, const arcnav_vec2 *outer,
+                                                size_t outer_count, const arcnav_vec2 *const *holes,
+                                                const size_t *hole_counts, size_t hole_count,
+                                                arcnav_error *error);
+
+/// Add a circle obstacle (a disk of `radius` >= 0 around `center`; radius 0 is a point obstacle).
+ARCNAV_API arcnav_status arcnav_map_add_circle(arcnav_map *map, arcnav_vec2 center, double radius,
+                                               arcnav_error *error);
+
+/// Set (or replace) the bounds polygon: the agent's whole disk must stay inside it. Same ring
+/// rules as a polygon's outer ring. error->obstacle is -1 for bounds errors.
+ARCNAV_API arcnav_status arcnav_map_set_bounds(arcnav_map *map, const arcnav_vec2 *ring,
+                                               size_t count, arcnav_error *error);
+
+/// Number of obstacles added (polygons and circles; the bounds are not counted).
+ARCNAV_API size_t arcnav_map_obstacle_count(const arcnav_map *map);
+
+/// Axis-aligned box around every obstacle and the bounds; false for an empty map.
+ARCNAV_API bool arcnav_map_extent(const arcnav_map *map, arcnav_vec2 *out_min, arcnav_vec2 *out_max);
+
+/// The map's length tolerance eps (see the file comment).
+ARCNAV_API double arcnav_map_tolerance(const arcnav_map *map);
+
+// ---------------------------------------------------------------------------------------------
+// Planner
+// ---------------------------------------------------------------------------------------------
+
+/// Which algorithm answers queries.
+typedef enum arcnav_engine {
+  ARCNAV_ENGINE_AUTO = 0,     ///< tangent graph for R > 0, optimal funnel for R = 0
+  ARCNAV_ENGINE_TANGENT,      ///< tangent visibility graph (any R; at R = 0 a visibility graph)
+  ARCNAV_ENGINE_FUNNEL,       ///< navmesh + funnel, channels searched until optimal
+  ARCNAV_ENGINE_PLAIN_FUNNEL, ///< navmesh + funnel over the first channel only (Detour-like)
+} arcnav_engine;
+
+/// Planner settings. Always start from arcnav_default_planner_def().
+typedef struct arcnav_planner_def {
+  double radius;        ///< agent radius R >= 0, in map units
+  arcnav_engine engine; ///< default ARCNAV_ENGINE_AUTO
+  int internal_magic;   ///< set by arcnav_default_planner_def(); catches zero-initialised defs
+} arcnav_planner_def;
+
+/// A planner: the map inflated by R with its search structure, built once. Opaque, read-only
+/// after creation.
+typedef struct arcnav_planner arcnav_planner;
+
+/// Default settings: radius 0, ARCNAV_ENGINE_AUTO.
+ARCNAV_API arcnav_planner_def arcnav_default_planner_def(void);
+
+/// Build a planner for `map` and `def->radius`. The map may be destroyed or changed afterwards.
+/// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT (NULL, def not from the default function),
+///         ARCNAV_ERR_NEGATIVE_RADIUS, ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_UNSUPPORTED
+///         (a funnel engine was asked for R > 0), ARCNAV_ERR_OUT_OF_MEMORY.
+ARCNAV_API arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_def *def,
+                                               arcnav_planner **out_planner);
+
+/// Destroy a planner. Queries created from it must be destroyed first. NULL is a no-op.
+ARCNAV_API void arcnav_planner_destroy(arcnav_planner *planner);
+
+/// The agent radius the planner was built for.
+ARCNAV_API double arcnav_planner_radius(const arcnav_planner *planner);
+
+/// The engine that answers queries (never ARCNAV_ENGINE_AUTO).
+ARCNAV_API arcnav_engine arcnav_planner_engine(const arcnav_planner *planner);
+
+/// Size figures of a built planner, for diagnostics and benchmarks.
+typedef struct arcnav_planner_info {
+  size_t corner_count;   ///< corner circles (convex corners and circle obstacles)
+  size_t node_count;     ///< tangent-graph nodes (0 for funnel engines)
+  size_t edge_count;     ///< free tangent segments kept (0 for funnel engines)
+  size_t triangle_count; ///< navmesh triangles (0 for the tangent engine)
+  size_t memory_bytes;   ///< bytes held by the planner
+} arcnav_planner_info;
+
+/// Fill *out_info. Never fails for a valid planner.
+ARCNAV_API void arcnav_planner_get_info(const arcnav_planner *planner, arcnav_planner_info *out_info);
+
+/// Is the agent's disk centred at `point` free (see the tolerance rule)?
+ARCNAV_API bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 point);
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+// ---------------------------------------------------------------------------------------------
+
+/// Kind of a path piece.
+typedef enum arcnav_piece_type {
+  ARCNAV_PIECE_LINE = 0, ///< straight segment from `from` to `to`
+  ARCNAV_PIECE_ARC = 1,  ///< circular arc from `from` to `to` around `center`
+} arcnav_piece_type;
+
+/// One piece of a path. Consecutive pieces share endpoints exactly.
+typedef struct arcnav_piece {
+  arcnav_piece_type type; ///< line or arc
+  arcnav_vec2 from;       ///< start point
+  arcnav_vec2 to;         ///< end point
+  arcnav_vec2 center;     ///< arc centre (arcs only)
+  double radius;          ///< arc radius (arcs only)
+  double sweep;           ///< arc sweep in radians, in (0, 2*pi] (arcs only)
+  bool ccw;               ///< arc turns counter-clockwise (arcs only)
+  double length;          ///< length of this piece
+} arcnav_piece;
+
+/// A path: caller-owned, reusable storage for a query's answer. Opaque.
+typedef struct arcnav_path arcnav_path;
+
+/// Create an empty path. `allocator` [opt]: NULL means malloc/free.
+ARCNAV_API arcnav_status arcnav_path_create(const arcnav_allocator *allocator, arcnav_path **out_path);
+
+/// Destroy a path. NULL is a no-op.
+ARCNAV_API void arcnav_path_destroy(arcnav_path *path);
+
+/// Number of pieces (0 when the last query did not find a path, or for start == goal).
+ARCNAV_API size_t arcnav_path_piece_count(const arcnav_path *path);
+
+/// Piece `index` (< arcnav_path_piece_count()); returns a zeroed piece when out of range.
+ARCNAV_API arcnav_piece arcnav_path_piece(const arcnav_path *path, size_t index);
+
+/// Total length: the sum of the piece lengths.
+ARCNAV_API double arcnav_path_length(const arcnav_path *path);
+
+/// Start and end points of the path (the query's start and goal when found).
+ARCNAV_API arcnav_vec2 arcnav_path_start(const arcnav_path *path);
+ARCNAV_API arcnav_vec2 arcnav_path_end(const arcnav_path *path);
+
+/// Position and unit heading at arc length `distance` from the start, clamped to [0, length].
+/// For an empty path, the start point and heading (1, 0).
+ARCNAV_API void arcnav_path_point_at(const arcnav_path *path, double distance, arcnav_vec2 *out_position,
+                                     arcnav_vec2 *out_heading);
+
+/// Points along the path every `spacing` (> 0) units of length, starting with the start point and
+/// always ending with the end point. Writes at most `max_points` into `out_points` [opt] and the
+/// number the full sampling needs into *out_count.
+/// @return ARCNAV_OK, or ARCNAV_ERR_INVALID_ARGUMENT when spacing is not positive and finite or
+///         the buffer is too small (out_count still tells the size needed).
+ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spacing,
+                                            arcnav_vec2 *out_points, size_t max_points,
+                                            size_t *out_count);
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------------------------
+
+/// Per-thread scratch memory for queries on one planner (node pool, heap, marks). Opaque.
+typedef struct arcnav_query arcnav_query;
+
+/// Create query scratch for `planner`, sized once so that queries allocate nothing.
+ARCNAV_API arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **out_query);
+
+/// Destroy query scratch. NULL is a no-op.
+ARCNAV_API void arcnav_query_destroy(arcnav_query *query);
+
+/// Diagnostics of the last arcnav_find_path() call on a query object.
+typedef struct arcnav_query_stats {
+  size_t nodes_expanded; ///< search nodes taken off the open list
+  size_t edges_checked;  ///< free checks performed during the query
+  size_t channels;       ///< funnel engines: channels string-pulled (0 for the tangent engine)
+} arcnav_query_stats;
+
+/// Shortest path for the planner's agent from `start` to `goal` into `path`.
+/// @return ARCNAV_OK (path filled), ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED
+///         (path emptied), ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_INVALID_ARGUMENT, or
+///         ARCNAV_ERR_OUT_OF_MEMORY when `path` had to grow and could not.
+ARCNAV_API arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_vec2 goal,
+                                          arcnav_path *path);
+
+/// Statistics of the last arcnav_find_path() on `query`.
+ARCNAV_API arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query);
+
+#ifdef __cplusplus
+}
+#endif

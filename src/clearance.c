@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: MIT
+#include "clearance.h"
+
+#include <string.h>
+
+// Angular slack when comparing a segment's direction with an edge direction: well above the
+// rounding of atan2 on exactly collinear input, well below any real angle between pieces.
+#define DIRECTION_SLACK 1e-9
+
+arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_grid *grid,
+                                        const an_allocator *alloc) {
+  memset(scratch, 0, sizeof *scratch);
+  size_t items = grid->item_count > 0 ? grid->item_count : 1;
+  scratch->item_stamps = an_calloc(alloc, items, sizeof *scratch->item_stamps);
+  scratch->owner_parity = an_calloc(alloc, grid->owner_count, sizeof *scratch->owner_parity);
+  scratch->touched_owners = an_alloc(alloc, grid->owner_count, sizeof *scratch->touched_owners);
+  if (!scratch->item_stamps || !scratch->owner_parity || !scratch->touched_owners) {
+    an_clearance_scratch_free(scratch, alloc);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  return ARCNAV_OK;
+}
+
+void an_clearance_scratch_free(an_clearance_scratch *scratch, const an_allocator *alloc) {
+  an_free(alloc, scratch->item_stamps);
+  an_free(alloc, scratch->owner_parity);
+  an_free(alloc, scratch->touched_owners);
+  memset(scratch, 0, sizeof *scratch);
+}
+
+size_t an_clearance_scratch_bytes(const an_grid *grid) {
+  return (size_t)grid->item_count * sizeof(uint32_t) + grid->owner_count * (1 + sizeof(uint32_t));
+}
+
+static uint32_t next_stamp(an_clearance_scratch *scratch, const an_grid *grid) {
+  if (scratch->stamp == UINT32_MAX) {
+    memset(scratch->item_stamps, 0, (size_t)grid->item_count * sizeof *scratch->item_stamps);
+    scratch->stamp = 0;
+  }
+  return ++scratch->stamp;
+}
+
+// Visits each item filed in cell (column, row) once per stamp; stops when `visit` returns false.
+typedef bool (*item_visitor)(const an_clearance *cl, const an_item *item, const void *shape);
+
+static bool visit_cell(const an_clearance *cl, an_clearance_scratch *scratch, uint32_t stamp,
+                       int32_t column, int32_t row, item_visitor visit, const void *shape) {
+  const an_grid *grid = cl->grid;
+  size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
+  for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
+    uint32_t index = grid->cell_items[k];
+    if (scratch->item_stamps[index] == stamp) {
+      continue;
+    }
+    scratch->item_stamps[index] = stamp;
+    if (!visit(cl, &grid->items[index], shape)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// ---- points --------------------------------------------------------------------------------
+
+typedef struct point_probe {
+  vec2 p;
+  double edge_distance;   // nearest edge
+  double circle_distance; // signed, nearest circle obstacle
+} point_probe;
+
+static bool probe_point(const an_clearance *cl, const an_item *item, const void *shape) {
+  (void)cl;
+  point_probe *probe = (point_probe *)shape;
+  if (item->kind == AN_ITEM_CIRCLE) {
+    probe->circle_distance =
+        an_min(probe->circle_distance, v2_dist(probe->p, item->a) - item->radius);
+  } else {
+    probe->edge_distance =
+        an_min(probe->edge_distance, an_point_segment_dist(probe->p, item->a, item->b));
+  }
+  return true;
+}
+
+// Is p inside some polygon's material, or outside the bounds? Even-odd parity per owner along a
+// ray to +x, gathered from the grid row that holds p.
+static bool point_in_material(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
+  const an_grid *grid = cl->grid;
+  uint32_t stamp = next_stamp(scratch, grid);
+  size_t touched = 0;
+  int32_t row = an_grid_row(grid, p.y);
+  bool in_grid_rows = p.y >= grid->origin.y && p.y <= grid->origin.y + grid->rows * grid->cell_size;
+  int32_t first_column = an_grid_column(grid, p.x);
+  if (p.x < grid->origin.x) {
+    first_column = 0;
+  }
+  for (int32_t column = first_column; in_grid_rows && column < grid->columns; ++column) {
+    size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
+    for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
+      uint32_t index = grid->cell_items[k];
+      const an_item *item = &grid->items[index];
+      if (scratch->item_stamps[index] == stamp || item->kind != AN_ITEM_EDGE) {
+        continue;
+      }
+      scratch->item_stamps[index] = stamp;
+      vec2 a = item->a, b = item->b;
+      if ((a.y > p.y) != (b.y > p.y)) {
+        double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+        if (x > p.x) {
+          if (scratch->owner_parity[item->owner] == 0) {
+            scratch->touched_owners[touched++] = item->owner;
+          }
+          scratch->owner_parity[item->owner] ^= 2;
+          scratch->owner_parity[item->owner] |= 1;
+        }
+      }
+    }
+  }
+  uint32_t bounds_owner = grid->owner_count - 1;
+  bool inside = false, inside_bounds = false;
+  for (size_t i = 0; i < touched; ++i) {
+    uint32_t owner = scratch->touched_owners[i];
+    bool odd = (scratch->owner_parity[owner] & 2) != 0;
+    if (owner == bounds_owner) {
+      inside_bounds = odd;
+    } else if (odd) {
+      inside = true;
+    }
+    scratch->owner_parity[owner] = 0;
+  }
+  return inside || (cl->has_bounds && !inside_bounds);
+}
+
+double an_point_clearance(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
+  const an_grid *grid = cl->grid;
+  scratch->checks++;
+  point_probe probe = {p, INFINITY, INFINITY};
+  if (grid->item_count > 0) {
+    uint32_t stamp = next_stamp(scratch, grid);
+    visit_cell(cl, scratch, stamp, an_grid_column(grid, p.x), an_grid_row(grid, p.y), probe_point,
+               &probe);
+  }
+  bool inside = grid->item_count > 0 && point_in_material(cl, scratch, p);
+  double polygon_side = inside ? -probe.edge_distance : probe.edge_distance;
+  return an_min(polygon_side, probe.circle_distance);
+}
+
+bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
+  return an_point_clearance(cl, scratch, p) >= cl->radius - cl->eps;
+}
+
+// ---- segments ------------------------------------------------------------------------------
+
+typedef struct segment_shape {
+  vec2 a, b;
+  double length;
+} segment_shape;
+
+// Does direction `dir` from vertex item->a point strictly into the material there? Material lies
+// counter-clockwise from the outgoing edge up to the reversed incoming edge.
+static bool heads_into_material(const an_item *item, vec2 dir) {
+  double out_angle = v2_angle(v2_sub(item->b, item->a));
+  double span = an_wrap_angle(v2_angle(v2_sub(item->before, item->a)) - out_angle);
+  double offset = an_wrap_angle(v2_angle(dir) - out_angle);
+  return offset > DIRECTION_SLACK && offset < span - DIRECTION_SLACK;
+}
+
+static bool point_segment_blocks(const an_clearance *cl, const an_item *item,
+                                 const segment_shape *s) {
+  double eps = cl->eps;
+  if (item->kind == AN_ITEM_CIRCLE) {
+    return an_point_segment_dist(item->a, s->a, s->b) < item->radius - eps;
+  }
+  if (s->length <= eps) {
+    return false; // a point: its own test decides
+  }
+  vec2 along = v2_sub(s->b, s->a);
+  vec2 edge = v2_sub(item->b, item->a);
+  double edge_length = v2_len(edge);
+  double side_a = v2_cross(along, v2_sub(item->a, s->a)) / s->length;
+  double side_b = v2_cross(along, v2_sub(item->b, s->a)) / s->length;
+  if (edge_length > 0.0) {
+    double side_p = v2_cross(edge, v2_sub(s->a, item->a)) / edge_length;
+    double side_q = v2_cross(edge, v2_sub(s->b, item->a)) / edge_length;
+    bool edge_straddles = (side_a > eps && side_b < -eps) || (side_a < -eps && side_b > eps);
+    bool segment_straddles = (side_p > eps && side_q < -eps) || (side_p < -eps && side_q > eps);
+    if (edge_straddles && segment_straddles) {
+      return true;
+    }
+    // An endpoint resting on the edge's interior while the other end is on the material side.
+    double t_p = v2_dot(v2_sub(s->a, item->a), edge) / (edge_length * edge_length);
+    double t_q = v2_dot(v2_sub(s->b, item->a), edge) / (edge_length * edge_length);
+    double t_margin = eps / edge_length;
+    if (fabs(side_p) <= eps && t_p > t_margin && t_p < 1.0 - t_margin && side_q > eps) {
+      return true;
+    }
+    if (fabs(side_q) <= eps && t_q > t_margin && t_q < 1.0 - t_margin && side_p > eps) {
+      return true;
+    }
+  }
+  // The segment passes through (or starts or ends at) the edge's first vertex.
+  if (an_point_segment_dist(item->a, s->a, s->b) <= eps) {
+    if (v2_dist(item->a, s->b) > eps && heads_into_material(item, v2_sub(s->b, item->a))) {
+      return true;
+    }
+    if (v2_dist(item->a, s->a) > eps && heads_into_material(item, v2_sub(s->a, item->a))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static bool segment_item_is_clear(const an_clearance *cl, const an_item *item, const void *shape) {
+  const segment_shape *s = shape;
+  if (cl->point_agent) {
+    return !point_segment_blocks(cl, item, s);
+  }
+  double limit = cl->radius - cl->eps;
+  if (item->kind == AN_ITEM_CIRCLE) {
+    return an_point_segment_dist(item->a, s->a, s->b) >= item->radius + limit;
+  }
+  return an_segment_segment_dist(s->a, s->b, item->a, item->b) >= limit;
+}
+
+// Liang-Barsky clip of ab to the grid's box; false when the segment misses it.
+static bool clip_to_grid(const an_grid *grid, vec2 *a, vec2 *b) {
+  double t0 = 0.0, t1 = 1.0;
+  vec2 d = v2_sub(*b, *a);
+  double lo[2] = {grid->origin.x, grid->origin.y};
+  double hi[2] = {grid->origin.x + grid->columns * grid->cell_size,
+                  grid->origin.y + grid->rows * grid->cell_size};
+  double start[2] = {a->x, a->y}, delta[2] = {d.x, d.y};
+  for (int axis = 0; axis < 2; ++axis) {
+    if (delta[axis] == 0.0) {
+      if (start[axis] < lo[axis] || start[axis] > hi[axis]) {
+        return false;
+      }
+      continue;
+    }
+    double ta = (lo[axis] - start[axis]) / delta[axis];
+    double tb = (hi[axis] - start[axis]) / delta[axis];
+    if (ta > tb) {
+      double t = ta;
+      ta = tb;
+      tb = t;
+    }
+    t0 = an_max(t0, ta);
+    t1 = an_min(t1, tb);
+    if (t0 > t1) {
+      return false;
+    }
+  }
+  vec2 from = *a;
+  *a = v2_mul_add(from, t0, d);
+  *b = v2_mul_add(from, t1, d);
+  return true;
+}
+
+bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 a, vec2 b) {
+  const an_grid *grid = cl->grid;
+  scratch->checks++;
+  if (grid->item_count == 0) {
+    return true;
+  }
+  segment_shape shape = {a, b, v2_dist(a, b)};
+  vec2 p = a, q = b;
+  if (!clip_to_grid(grid, &p, &q)) {
+    return true;
+  }
+  uint32_t stamp = next_stamp(scratch, grid);
+  // Grid traversal (Amanatides & Woo): every cell the clipped segment passes through.
+  int32_t column = an_grid_column(grid, p.x), row = an_grid_row(grid, p.y);
+  int32_t end_column = an_grid_column(grid, q.x), end_row = an_grid_row(grid, q.y);
+  vec2 d = v2_sub(q, p);
+  int32_t step_x = d.x > 0.0 ? 1 : -1, step_y = d.y > 0.0 ? 1 : -1;
+  double cell = grid->cell_size;
+  double next_x = grid->origin.x + (column + (step_x > 0 ? 1 : 0)) * cell;
+  double next_y = grid->origin.y + (row + (step_y > 0 ? 1 : 0)) * cell;
+  double t_max_x = d.x != 0.0 ? (next_x - p.x) / d.x : INFINITY;
+  double t_max_y = d.y != 0.0 ? (next_y - p.y) / d.y : INFINITY;
+  double t_delta_x = d.x != 0.0 ? cell / fabs(d.x) : INFINITY;
+  double t_delta_y = d.y != 0.0 ? cell / fabs(d.y) : INFINITY;
+  int64_t steps_left = (int64_t)grid->columns + grid->rows + 2;
+  for (;;) {
+    if (!visit_cell(cl, scratch, stamp, column, row, segment_item_is_clear, &shape)) {
+      return false;
+    }
+    if ((column == end_column && row == end_row) || --steps_left < 0) {
+      break;
+    }
+    if (t_max_x < t_max_y) {
+      column += step_x;
+      t_max_x += t_delta_x;
+    } else {
+      row += step_y;
+      t_max_y += t_delta_y;
+    }
+    if (column < 0 || row < 0 || column >= grid->columns || row >= grid->rows) {
+      break;
+    }
+  }
+  return true;
+}
+
+// ---- arcs ----------------------------------------------------------------------------------
+
+static bool arc_item_is_clear(const an_clearance *cl, const an_item *item, const void *shape) {
+  const an_arc *arc = shape;
+  double limit = cl->radius - cl->eps;
+  if (item->kind == AN_ITEM_CIRCLE) {
+    return an_point_arc_dist(item->a, arc) >= item->radius + limit;
+  }
+  return an_segment_arc_dist(item->a, item->b, arc) >= limit;
+}
+
+static void arc_box(const an_arc *arc, vec2 *lo, vec2 *hi) {
+  vec2 s = an_arc_start(arc), e = an_arc_end(arc);
+  *lo = v2(an_min(s.x, e.x), an_min(s.y, e.y));
+  *hi = v2(an_max(s.x, e.x), an_max(s.y, e.y));
+  for (int quarter = 0; quarter < 4; ++quarter) {
+    double angle = quarter * (AN_PI / 2.0);
+    if (an_arc_contains_angle(arc, angle, 0.0)) {
+      vec2 p = an_circle_point(arc->center, arc->radius, angle);
+      *lo = v2(an_min(lo->x, p.x), an_min(lo->y, p.y));
+      *hi = v2(an_max(hi->x, p.x), an_max(hi->y, p.y));
+    }
+  }
+}
+
+bool an_arc_is_free(const an_clearance *cl, an_clearance_scratch *scratch, const an_arc *arc) {
+  const an_grid *grid = cl->grid;
+  scratch->checks++;
+  if (grid->item_count == 0 || cl->point_agent) {
+    return true;
+  }
+  vec2 lo, hi;
+  arc_box(arc, &lo, &hi);
+  uint32_t stamp = next_stamp(scratch, grid);
+  int32_t c0 = an_grid_column(grid, lo.x), c1 = an_grid_column(grid, hi.x);
+  int32_t r0 = an_grid_row(grid, lo.y), r1 = an_grid_row(grid, hi.y);
+  for (int32_t row = r0; row <= r1; ++row) {
+    for (int32_t column = c0; column <= c1; ++column) {
+      if (!visit_cell(cl, scratch, stamp, column, row, arc_item_is_clear, arc)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Free checks: is the agent's disk, swept along a point, a segment or an arc, clear of every
+// obstacle? All of them go through the grid. Two regimes:
+// - R > 2 eps: a shape is free when its distance to every obstacle edge is >= R - eps and to every
+//   circle obstacle >= c + R - eps (a swept shape that starts free cannot enter material without
+//   passing through an edge, so edges suffice once the endpoints are known to be free);
+// - R <= 2 eps (a point agent): distances say nothing, so a segment is blocked when it properly
+//   crosses an edge, or when it passes through a vertex, or leaves an edge, heading into material.
+
+#include "alloc.h"
+#include "geom.h"
+#include "grid.h"
+
+typedef struct an_clearance {
+  const an_grid *grid;
+  double radius;
+  double eps;
+  bool point_agent; ///< R <= 2 eps: crossing-based checks
+  bool has_bounds;  ///< the grid's last owner is a bounds ring
+} an_clearance;
+
+/// Per-thread marks for the checks (items seen, parity per obstacle). Sized once.
+typedef struct an_clearance_scratch {
+  uint32_t *item_stamps;
+  uint32_t stamp;
+  uint8_t *owner_parity;
+  uint32_t *touched_owners;
+  size_t checks; ///< number of shape checks since the counter was last reset
+} an_clearance_scratch;
+
+arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_grid *grid,
+                                        const an_allocator *alloc);
+void an_clearance_scratch_free(an_clearance_scratch *scratch, const an_allocator *alloc);
+size_t an_clearance_scratch_bytes(const an_grid *grid);
+
+/// Signed clearance of point p: distance to the blocked region, negative inside it (only
+/// meaningful down to -(R + eps) and up to R + eps; beyond that it may report any value past the
+/// bound, which is enough to decide freedom).
+double an_point_clearance(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p);
+bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p);
+/// Segment ab: assumes a is free (checked separately), tests everything in between and b's
+/// surroundings against edges and circles.
+bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 a, vec2 b);
+/// Arc of the agent's path (only used when R > 2 eps).
+bool an_arc_is_free(const an_clearance *cl, an_clearance_scratch *scratch, const an_arc *arc);

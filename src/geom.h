@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Geometry kernel: vector math (inline), distances, intersections and tangents between points,
+// segments, circles and arcs. Every function is total: degenerate input (zero-length segments,
+// zero radii, concentric circles) gives a defined answer, and square roots of quantities that may
+// be slightly negative from rounding are clamped first.
+
+#include "arcnav/arcnav.h"
+
+#include <math.h>
+#include <stdbool.h>
+
+typedef arcnav_vec2 vec2;
+
+#define AN_PI 3.14159265358979323846
+#define AN_TWO_PI 6.28318530717958647693
+
+static inline vec2 v2(double x, double y) { return (vec2){x, y}; }
+static inline vec2 v2_add(vec2 a, vec2 b) { return v2(a.x + b.x, a.y + b.y); }
+static inline vec2 v2_sub(vec2 a, vec2 b) { return v2(a.x - b.x, a.y - b.y); }
+static inline vec2 v2_scale(vec2 a, double s) { return v2(a.x * s, a.y * s); }
+static inline vec2 v2_mul_add(vec2 a, double s, vec2 b) { return v2(a.x + s * b.x, a.y + s * b.y); }
+static inline double v2_dot(vec2 a, vec2 b) { return a.x * b.x + a.y * b.y; }
+static inline double v2_cross(vec2 a, vec2 b) { return a.x * b.y - a.y * b.x; }
+static inline double v2_len2(vec2 a) { return v2_dot(a, a); }
+static inline double v2_len(vec2 a) { return hypot(a.x, a.y); }
+static inline double v2_dist(vec2 a, vec2 b) { return v2_len(v2_sub(a, b)); }
+static inline double v2_dist2(vec2 a, vec2 b) { return v2_len2(v2_sub(a, b)); }
+/// Rotate by +90 degrees (counter-clockwise).
+static inline vec2 v2_perp(vec2 a) { return v2(-a.y, a.x); }
+/// Unit vector in the direction of a; (0, 0) for the zero vector.
+static inline vec2 v2_normalize(vec2 a) {
+  double len = v2_len(a);
+  return len > 0.0 ? v2_scale(a, 1.0 / len) : v2(0.0, 0.0);
+}
+static inline vec2 v2_from_angle(double angle) { return v2(cos(angle), sin(angle)); }
+static inline double v2_angle(vec2 a) { return atan2(a.y, a.x); }
+static inline bool v2_is_finite(vec2 a) { return isfinite(a.x) && isfinite(a.y); }
+static inline vec2 v2_lerp(vec2 a, vec2 b, double t) {
+  return v2(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+}
+static inline double an_min(double a, double b) { return a < b ? a : b; }
+static inline double an_max(double a, double b) { return a > b ? a : b; }
+/// sqrt that treats tiny negative rounding residue as zero.
+static inline double an_safe_sqrt(double x) { return x > 0.0 ? sqrt(x) : 0.0; }
+
+/// Angle wrapped into [0, 2*pi).
+double an_wrap_angle(double angle);
+
+/// Twice the signed area of triangle abc: > 0 when a, b, c turn counter-clockwise. Plain floating
+/// point; the triangulation uses its own robust predicates.
+static inline double an_orient(vec2 a, vec2 b, vec2 c) { return v2_cross(v2_sub(b, a), v2_sub(c, a)); }
+
+/// A circular arc: centre, radius, start angle and a sweep in [0, 2*pi] measured
+/// counter-clockwise. A clockwise arc is stored as the counter-clockwise arc from its end.
+typedef struct an_arc {
+  vec2 center;
+  double radius;
+  double start_angle;
+  double sweep;
+} an_arc;
+
+/// Build an arc from its endpoints' angles and turning direction.
+an_arc an_arc_from_angles(vec2 center, double radius, double from_angle, double to_angle, bool ccw);
+/// Point on the arc's circle at `angle`.
+static inline vec2 an_circle_point(vec2 center, double radius, double angle) {
+  return v2_mul_add(center, radius, v2_from_angle(angle));
+}
+vec2 an_arc_start(const an_arc *arc);
+vec2 an_arc_end(const an_arc *arc);
+/// Is `angle` within the arc's angular range (inclusive, with `slack` radians either side)?
+bool an_arc_contains_angle(const an_arc *arc, double angle, double slack);
+
+/// Closest point to p on segment ab (a when a == b).
+vec2 an_closest_on_segment(vec2 p, vec2 a, vec2 b);
+double an_point_segment_dist(vec2 p, vec2 a, vec2 b);
+/// Do closed segments ab and cd share a point (crossing, touching at an end, collinear overlap)?
+bool an_segments_intersect(vec2 a, vec2 b, vec2 c, vec2 d);
+/// Distance between closed segments ab and cd (0 when they intersect).
+double an_segment_segment_dist(vec2 a, vec2 b, vec2 c, vec2 d);
+
+/// Parameters t in [0, 1] where segment ab meets the circle (center, radius), ascending.
+/// Returns how many (0, 1 or 2; a tangent contact counts once).
+int an_segment_circle_intersections(vec2 a, vec2 b, vec2 center, double radius, double out_t[2]);
+/// Distance between a point and an arc (the nearest point of the arc, endpoints included).
+double an_point_arc_dist(vec2 p, const an_arc *arc);
+/// Does segment ab meet the arc?
+bool an_segment_arc_intersect(vec2 a, vec2 b, const an_arc *arc);
+/// Distance between segment ab and an arc (0 when they meet).
+double an_segment_arc_dist(vec2 a, vec2 b, const an_arc *arc);
+/// Do two arcs meet? Concentric arcs of equal radius meet when their angular ranges overlap.
+bool an_arc_arc_intersect(const an_arc *a, const an_arc *b);
+/// Distance between two arcs (0 when they meet).
+double an_arc_arc_dist(const an_arc *a, const an_arc *b);
+
+/// A directed tangent segment from a point on circle 1 to a point on circle 2.
+typedef struct an_tangent {
+  vec2 from;      ///< touching point on circle 1
+  vec2 to;        ///< touching point on circle 2
+  vec2 direction; ///< unit direction of travel from -> to (defined even when from == to)
+} an_tangent;
+
+/// The directed common tangent along which an agent leaves circle 1 turning `ccw1` and arrives on
+/// circle 2 turning `ccw2` (turning ccw around a centre keeps it on the traveller's left).
+/// Radii may be 0 (a point). Exactly one such tangent exists when the circles allow it; returns
+/// false when they do not (one circle inside the other for that pairing, or concentric). A
+/// configuration within `slack` of touching is treated as touching (zero-length tangent), so a
+/// point that lies within `slack` inside a circle still gets its tangent.
+bool an_directed_tangent(vec2 c1, double r1, bool ccw1, vec2 c2, double r2, bool ccw2, double slack,
+                         an_tangent *out);
+
+/// All common tangents of two circles as undirected segments (from on circle 1, to on circle 2):
+/// up to 4 (2 outer, 2 crossing); touching circles share a zero-length tangent that is reported
+/// once; concentric or nested circles have none. Returns the count.
+int an_circle_common_tangents(vec2 c1, double r1, vec2 c2, double r2, an_tangent out[4]);
+
+/// Tangent points on the circle seen from p: out[0] is where a traveller from p arrives turning
+/// counter-clockwise, out[1] clockwise. Returns 2, 1 when p is on the circle (within `slack`;
+/// then out[0] = the point on the circle nearest p), or 0 when p is inside.
+int an_point_circle_tangents(vec2 p, vec2 center, double radius, double slack, vec2 out[2]);

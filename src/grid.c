@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+#include "grid.h"
+
+#include <string.h>
+
+// Cells per axis are capped so the table stays small even for very sparse or huge maps.
+#define MAX_CELLS_PER_AXIS 2048
+
+static size_t count_items(const arcnav_map *map) {
+  size_t count = map->has_bounds ? map->bounds.count : 0;
+  for (size_t o = 0; o < map->obstacle_count; ++o) {
+    const an_obstacle *ob = &map->obstacles[o];
+    if (ob->kind == AN_OBSTACLE_CIRCLE) {
+      ++count;
+    } else {
+      for (uint32_t r = 0; r < ob->ring_count; ++r) {
+        count += map->rings[ob->first_ring + r].count;
+      }
+    }
+  }
+  return count;
+}
+
+static size_t add_ring_items(const arcnav_map *map, const an_ring *ring, uint32_t owner,
+                             an_item *out) {
+  for (size_t i = 0; i < ring->count; ++i) {
+    out[i] = (an_item){.a = an_ring_vertex(map, ring, i),
+                       .b = an_ring_vertex(map, ring, i + 1),
+                       .before = an_ring_vertex(map, ring, i + ring->count - 1),
+                       .owner = owner,
+                       .kind = AN_ITEM_EDGE};
+  }
+  return ring->count;
+}
+
+static void item_box(const an_item *item, double reach, vec2 *lo, vec2 *hi) {
+  if (item->kind == AN_ITEM_CIRCLE) {
+    double r = item->radius + reach;
+    *lo = v2(item->a.x - r, item->a.y - r);
+    *hi = v2(item->a.x + r, item->a.y + r);
+  } else {
+    *lo = v2(an_min(item->a.x, item->b.x) - reach, an_min(item->a.y, item->b.y) - reach);
+    *hi = v2(an_max(item->a.x, item->b.x) + reach, an_max(item->a.y, item->b.y) + reach);
+  }
+}
+
+arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_allocator *alloc,
+                            an_grid *out) {
+  memset(out, 0, sizeof *out);
+  size_t item_count = count_items(map);
+  if (item_count >= UINT32_MAX / 4) {
+    return ARCNAV_ERR_TOO_LARGE;
+  }
+  out->owner_count = (uint32_t)map->obstacle_count + 1;
+  if (item_count > 0) {
+    out->items = an_alloc(alloc, item_count, sizeof *out->items);
+    if (!out->items) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  size_t n = 0;
+  for (size_t o = 0; o < map->obstacle_count; ++o) {
+    const an_obstacle *ob = &map->obstacles[o];
+    if (ob->kind == AN_OBSTACLE_CIRCLE) {
+      out->items[n++] = (an_item){.a = ob->center,
+                                  .b = ob->center,
+                                  .before = ob->center,
+                                  .radius = ob->radius,
+                                  .owner = (uint32_t)o,
+                                  .kind = AN_ITEM_CIRCLE};
+    } else {
+      for (uint32_t r = 0; r < ob->ring_count; ++r) {
+        n += add_ring_items(map, &map->rings[ob->first_ring + r], (uint32_t)o, out->items + n);
+      }
+    }
+  }
+  if (map->has_bounds) {
+    n += add_ring_items(map, &map->bounds, (uint32_t)map->obstacle_count, out->items + n);
+  }
+  out->item_count = (uint32_t)n;
+
+  // Grid box: everything the items reach, so that any query point near an obstacle is inside it.
+  vec2 lo = v2(0.0, 0.0), hi = v2(1.0, 1.0);
+  for (size_t i = 0; i < n; ++i) {
+    vec2 ilo, ihi;
+    item_box(&out->items[i], reach, &ilo, &ihi);
+    if (i == 0) {
+      lo = ilo;
+      hi = ihi;
+    } else {
+      lo = v2(an_min(lo.x, ilo.x), an_min(lo.y, ilo.y));
+      hi = v2(an_max(hi.x, ihi.x), an_max(hi.y, ihi.y));
+    }
+  }
+  double width = an_max(hi.x - lo.x, 1e-300), height = an_max(hi.y - lo.y, 1e-300);
+  // About one item per cell on average, but never cells much smaller than the reach: then an
+  // item's grown box stays within a few cells.
+  double cell = sqrt(width * height / (double)(n > 0 ? n : 1));
+  cell = an_max(cell, 0.5 * reach);
+  cell = an_max(cell, an_max(width, height) / MAX_CELLS_PER_AXIS);
+  out->origin = lo;
+  out->cell_size = cell;
+  out->inverse_cell_size = 1.0 / cell;
+  out->columns = (int32_t)an_min(ceil(width / cell), MAX_CELLS_PER_AXIS);
+  out->rows = (int32_t)an_min(ceil(height / cell), MAX_CELLS_PER_AXIS);
+  out->columns = out->columns < 1 ? 1 : out->columns;
+  out->rows = out->rows < 1 ? 1 : out->rows;
+  size_t cell_count = (size_t)out->columns * (size_t)out->rows;
+
+  out->cell_start = an_calloc(alloc, cell_count + 1, sizeof *out->cell_start);
+  if (!out->cell_start) {
+    an_grid_destroy(out, alloc);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  // Counting pass, prefix sums, then the filing pass.
+  size_t total = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = 0; i < n; ++i) {
+      vec2 ilo, ihi;
+      item_box(&out->items[i], reach, &ilo, &ihi);
+      int32_t c0 = an_grid_column(out, ilo.x), c1 = an_grid_column(out, ihi.x);
+      int32_t r0 = an_grid_row(out, ilo.y), r1 = an_grid_row(out, ihi.y);
+      for (int32_t r = r0; r <= r1; ++r) {
+        for (int32_t c = c0; c <= c1; ++c) {
+          size_t cell_index = (size_t)r * (size_t)out->columns + (size_t)c;
+          if (pass == 0) {
+            out->cell_start[cell_index + 1]++;
+            total++;
+          } else {
+            out->cell_items[out->cell_start[cell_index]++] = (uint32_t)i;
+          }
+        }
+      }
+    }
+    if (pass == 0) {
+      if (total >= UINT32_MAX) {
+        an_grid_destroy(out, alloc);
+        return ARCNAV_ERR_TOO_LARGE;
+      }
+      for (size_t c = 0; c < cell_count; ++c) {
+        out->cell_start[c + 1] += out->cell_start[c];
+      }
+      if (total > 0) {
+        out->cell_items = an_alloc(alloc, total, sizeof *out->cell_items);
+        if (!out->cell_items) {
+          an_grid_destroy(out, alloc);
+          return ARCNAV_ERR_OUT_OF_MEMORY;
+        }
+      }
+    }
+  }
+  // The filing pass advanced every start to the next cell's start: shift back.
+  for (size_t c = cell_count; c > 0; --c) {
+    out->cell_start[c] = out->cell_start[c - 1];
+  }
+  out->cell_start[0] = 0;
+  return ARCNAV_OK;
+}
+
+void an_grid_destroy(an_grid *grid, const an_allocator *alloc) {
+  an_free(alloc, grid->cell_start);
+  an_free(alloc, grid->cell_items);
+  an_free(alloc, grid->items);
+  memset(grid, 0, sizeof *grid);
+}
+
+size_t an_grid_memory_bytes(const an_grid *grid) {
+  size_t cells = (size_t)grid->columns * (size_t)grid->rows;
+  return (cells + 1) * sizeof(uint32_t) + grid->cell_start[cells] * sizeof(uint32_t) +
+         grid->item_count * sizeof(an_item);
+}

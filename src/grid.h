@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Spatial index: a uniform grid over the raw obstacle pieces (ring edges and circle obstacles).
+// Each piece is filed in every cell that its box, grown by the agent radius plus a margin,
+// overlaps; so every piece that comes within R of a point is filed in that point's cell, and a
+// free check only has to visit the cells its own shape passes through.
+
+#include "alloc.h"
+#include "geom.h"
+#include "map.h"
+
+#include <stdint.h>
+
+typedef enum an_piece_kind { AN_ITEM_EDGE = 0, AN_ITEM_CIRCLE = 1 } an_item_kind;
+
+typedef struct an_item {
+  vec2 a;            ///< edge start / circle centre
+  vec2 b;            ///< edge end
+  vec2 before;       ///< edges: the ring vertex before `a` (for the material wedge at `a`)
+  double radius;     ///< circles
+  uint32_t owner;    ///< obstacle index; map->obstacle_count for the bounds
+  an_item_kind kind;
+} an_item;
+
+typedef struct an_grid {
+  vec2 origin;
+  double cell_size;
+  double inverse_cell_size;
+  int32_t columns, rows;
+  uint32_t *cell_start; ///< columns * rows + 1 offsets into cell_items
+  uint32_t *cell_items; ///< item indices, grouped by cell
+  an_item *items;
+  uint32_t item_count;
+  uint32_t owner_count; ///< obstacles + 1 (the bounds)
+} an_grid;
+
+/// Build the index for `map` and reach `reach` (agent radius + tolerance margin).
+arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_allocator *alloc,
+                            an_grid *out);
+void an_grid_destroy(an_grid *grid, const an_allocator *alloc);
+size_t an_grid_memory_bytes(const an_grid *grid);
+
+/// Cell coordinates of p, clamped to the grid.
+static inline int32_t an_grid_column(const an_grid *grid, double x) {
+  double c = (x - grid->origin.x) * grid->inverse_cell_size;
+  if (!(c >= 0.0)) {
+    return 0;
+  }
+  return c >= (double)grid->columns ? grid->columns - 1 : (int32_t)c;
+}
+static inline int32_t an_grid_row(const an_grid *grid, double y) {
+  double r = (y - grid->origin.y) * grid->inverse_cell_size;
+  if (!(r >= 0.0)) {
+    return 0;
+  }
+  return r >= (double)grid->rows ? grid->rows - 1 : (int32_t)r;
+}

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Inflation: the circles a path may wrap around. Every polygon corner that is convex as seen from
+// the free side gets a circle of radius R centred on the vertex, usable only inside its wedge
+// (between the free-side normals of its two edges); every circle obstacle of radius c becomes a
+// full circle of radius c + R. Offset edges need no storage: free checks measure distance to the
+// raw edges, which is the same test.
+
+#include "alloc.h"
+#include "geom.h"
+#include "map.h"
+
+#include <stdint.h>
+
+typedef struct an_corner {
+  vec2 center;
+  double radius;      ///< R at polygon corners, c + R around circle obstacles
+  double wedge_start; ///< angle of the first free-side normal, in [0, 2pi)
+  double wedge_sweep; ///< counter-clockwise extent of the wedge; 2pi for a full circle
+  int32_t obstacle;   ///< owning obstacle, -1 for the bounds
+} an_corner;
+
+/// Collect the corner circles of `map` for agent radius `radius`. *out_corners is allocated with
+/// `alloc` (NULL when there are none).
+arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_allocator *alloc,
+                                 an_corner **out_corners, size_t *out_count);
+
+/// Offset of `angle` from the corner's wedge start, in [0, 2pi).
+static inline double an_corner_offset(const an_corner *corner, double angle) {
+  return an_wrap_angle(angle - corner->wedge_start);
+}
+
+/// Does the wedge contain `angle` (with `slack` radians of tolerance at both sides)?
+bool an_corner_wedge_contains(const an_corner *corner, double angle, double slack);

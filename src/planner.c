@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+#include "planner.h"
+
+#include "path.h"
+
+#include <string.h>
+
+arcnav_planner_def arcnav_default_planner_def(void) {
+  arcnav_planner_def def;
+  memset(&def, 0, sizeof def);
+  def.radius = 0.0;
+  def.engine = ARCNAV_ENGINE_AUTO;
+  def.internal_magic = AN_PLANNER_DEF_MAGIC;
+  return def;
+}
+
+static arcnav_engine resolve_engine(arcnav_engine asked, double radius) {
+  (void)radius;
+  return asked == ARCNAV_ENGINE_AUTO ? ARCNAV_ENGINE_TANGENT : asked;
+}
+
+arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_def *def,
+                                    arcnav_planner **out_planner) {
+  if (!out_planner) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  *out_planner = NULL;
+  if (!map || !def || def->internal_magic != AN_PLANNER_DEF_MAGIC) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  if (!isfinite(def->radius)) {
+    return ARCNAV_ERR_NOT_FINITE;
+  }
+  if (def->radius < 0.0) {
+    return ARCNAV_ERR_NEGATIVE_RADIUS;
+  }
+  if (def->engine < ARCNAV_ENGINE_AUTO || def->engine > ARCNAV_ENGINE_PLAIN_FUNNEL) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  arcnav_engine engine = resolve_engine(def->engine, def->radius);
+  if (engine != ARCNAV_ENGINE_TANGENT) {
+    return ARCNAV_ERR_UNSUPPORTED;
+  }
+  an_allocator alloc = map->alloc;
+  arcnav_planner *planner = an_calloc(&alloc, 1, sizeof *planner);
+  if (!planner) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  planner->alloc = alloc;
+  planner->radius = def->radius;
+  planner->eps = an_map_tolerance(map);
+  planner->engine = engine;
+  // Pieces are filed with a margin of a few tolerances beyond the radius, so that anything a
+  // check could count as touching is found in the cells the check visits.
+  double reach = def->radius + 4.0 * planner->eps;
+  arcnav_status status = an_inflate_corners(map, def->radius, &alloc, &planner->corners,
+                                            &planner->corner_count);
+  if (status == ARCNAV_OK) {
+    status = an_grid_build(map, reach, &alloc, &planner->grid);
+  }
+  if (status == ARCNAV_OK) {
+    planner->clearance = (an_clearance){
+        .grid = &planner->grid,
+        .radius = def->radius,
+        .eps = planner->eps,
+        .point_agent = def->radius <= 2.0 * planner->eps,
+        .has_bounds = map->has_bounds,
+    };
+    status = an_tangent_graph_build(planner->corners, planner->corner_count, &planner->clearance,
+                                    &alloc, &planner->graph);
+  }
+  if (status != ARCNAV_OK) {
+    arcnav_planner_destroy(planner);
+    return status;
+  }
+  *out_planner = planner;
+  return ARCNAV_OK;
+}
+
+void arcnav_planner_destroy(arcnav_planner *planner) {
+  if (!planner) {
+    return;
+  }
+  an_allocator alloc = planner->alloc;
+  an_tangent_graph_destroy(&planner->graph, &alloc);
+  an_grid_destroy(&planner->grid, &alloc);
+  an_free(&alloc, planner->corners);
+  an_free(&alloc, planner);
+}
+
+double arcnav_planner_radius(const arcnav_planner *planner) { return planner ? planner->radius : 0.0; }
+
+arcnav_engine arcnav_planner_engine(const arcnav_planner *planner) {
+  return planner ? planner->engine : ARCNAV_ENGINE_AUTO;
+}
+
+void arcnav_planner_get_info(const arcnav_planner *planner, arcnav_planner_info *out_info) {
+  if (!planner || !out_info) {
+    return;
+  }
+  memset(out_info, 0, sizeof *out_info);
+  out_info->corner_count = planner->corner_count;
+  out_info->node_count = planner->graph.node_count;
+  out_info->edge_count = planner->graph.edge_count;
+  out_info->memory_bytes = sizeof *planner + planner->corner_count * sizeof(an_corner) +
+                           an_grid_memory_bytes(&planner->grid) +
+                           an_tangent_graph_memory_bytes(&planner->graph, planner->corner_count);
+}
+
+bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 point) {
+  if (!planner || !v2_is_finite(point)) {
+    return false;
+  }
+  an_clearance_scratch scratch;
+  if (an_clearance_scratch_init(&scratch, &planner->grid, &planner->alloc) != ARCNAV_OK) {
+    return false;
+  }
+  bool free_here = an_point_is_free(&planner->clearance, &scratch, point);
+  an_clearance_scratch_free(&scratch, &planner->alloc);
+  return free_here;
+}
+
+// ---- queries -------------------------------------------------------------------------------
+
+arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **out_query) {
+  if (!out_query) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  *out_query = NULL;
+  if (!planner) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  an_allocator alloc = planner->alloc;
+  arcnav_query *q = an_calloc(&alloc, 1, sizeof *q);
+  if (!q) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  q->planner = planner;
+  q->alloc = alloc;
+  size_t ids = (size_t)planner->graph.node_count + 2 * planner->corner_count + 1;
+  if (ids >= AN_NONE) {
+    an_free(&alloc, q);
+    return ARCNAV_ERR_TOO_LARGE;
+  }
+  q->id_count = (uint32_t)ids;
+  arcnav_status status = an_clearance_scratch_init(&q->clearance, &planner->grid, &alloc);
+  if (status == ARCNAV_OK) {
+    status = an_heap_init(&q->heap, q->id_count, &alloc);
+  }
+  if (status == ARCNAV_OK) {
+    q->cost = an_alloc(&alloc, ids, sizeof *q->cost);
+    q->parent = an_alloc(&alloc, ids, sizeof *q->parent);
+    q->arrival = an_alloc(&alloc, ids, sizeof *q->arrival);
+    q->closed = an_alloc(&alloc, ids, sizeof *q->closed);
+    q->generation = an_calloc(&alloc, ids, sizeof *q->generation);
+    q->trail = an_alloc(&alloc, ids, sizeof *q->trail);
+    q->starts = an_alloc(&alloc, 2 * planner->corner_count + 1, sizeof *q->starts);
+    if (!q->cost || !q->parent || !q->arrival || !q->closed || !q->generation || !q->trail ||
+        !q->starts) {
+      status = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  if (status != ARCNAV_OK) {
+    arcnav_query_destroy(q);
+    return status;
+  }
+  *out_query = q;
+  return ARCNAV_OK;
+}
+
+void arcnav_query_destroy(arcnav_query *query) {
+  if (!query) {
+    return;
+  }
+  an_allocator alloc = query->alloc;
+  an_clearance_scratch_free(&query->clearance, &alloc);
+  an_heap_free(&query->heap, &alloc);
+  an_free(&alloc, query->cost);
+  an_free(&alloc, query->parent);
+  an_free(&alloc, query->arrival);
+  an_free(&alloc, query->closed);
+  an_free(&alloc, query->generation);
+  an_free(&alloc, query->trail);
+  an_free(&alloc, query->starts);
+  an_free(&alloc, query);
+}
+
+arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query) {
+  arcnav_query_stats none;
+  memset(&none, 0, sizeof none);
+  return query ? query->stats : none;
+}
+
+arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_vec2 goal,
+                               arcnav_path *path) {
+  if (!query || !path) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  if (!v2_is_finite(start) || !v2_is_finite(goal)) {
+    return ARCNAV_ERR_NOT_FINITE;
+  }
+  const arcnav_planner *planner = query->planner;
+  memset(&query->stats, 0, sizeof query->stats);
+  an_path_reset(path, start, goal);
+  if (!an_point_is_free(&planner->clearance, &query->clearance, start)) {
+    return ARCNAV_START_BLOCKED;
+  }
+  if (!an_point_is_free(&planner->clearance, &query->clearance, goal)) {
+    return ARCNAV_GOAL_BLOCKED;
+  }
+  if (start.x == goal.x && start.y == goal.y) {
+    return ARCNAV_OK;
+  }
+  return an_tangent_find_path(query, start, goal, path);
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The objects behind the public planner and query handles, shared by the engines.
+
+#include "alloc.h"
+#include "clearance.h"
+#include "grid.h"
+#include "heap.h"
+#include "inflate.h"
+#include "tangent_graph.h"
+
+#define AN_PLANNER_DEF_MAGIC 0x4152434e /* "ARCN" */
+
+struct arcnav_planner {
+  an_allocator alloc;
+  double radius;
+  double eps;
+  arcnav_engine engine;
+  an_corner *corners;
+  size_t corner_count;
+  an_grid grid;
+  an_clearance clearance;
+  an_tangent_graph graph;
+};
+
+/// A start attachment: the touching point where the tangent from the query's start meets a corner.
+typedef struct an_start_node {
+  vec2 point;
+  double angle;
+  double offset;
+  double tangent_length;
+  uint32_t corner;
+  bool ccw;
+} an_start_node;
+
+/// How the search reached a node.
+typedef enum an_arrival { AN_ARRIVED_BY_TANGENT = 0, AN_ARRIVED_BY_ARC = 1, AN_ARRIVED_FROM_START = 2 } an_arrival;
+
+struct arcnav_query {
+  const arcnav_planner *planner;
+  an_allocator alloc;
+  an_clearance_scratch clearance;
+  an_heap heap;
+  uint32_t id_count; ///< graph nodes + start attachments + the goal
+  double *cost;      ///< g-values, valid where generation matches
+  uint32_t *parent;
+  uint8_t *arrival;
+  uint8_t *closed;
+  uint32_t *generation;
+  uint32_t current_generation;
+  an_start_node *starts;
+  uint32_t *trail; ///< node ids of the found path, goal first
+  // The goal's attachment: touching point on the parent's corner and the arc sweep to it.
+  vec2 goal_touch;
+  double goal_sweep;
+  arcnav_query_stats stats;
+};
+
+/// Tangent-graph engine: fills `path`. start/goal are finite; start != goal.
+arcnav_status an_tangent_find_path(arcnav_query *query, vec2 start, vec2 goal, arcnav_path *path);

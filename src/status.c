@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include "arcnav/arcnav.h"
+
+typedef struct status_text {
+  arcnav_status status;
+  const char *name;
+  const char *message;
+} status_text;
+
+static const status_text STATUS_TEXTS[] = {
+    {ARCNAV_OK, "ok", "a path was found"},
+    {ARCNAV_NO_PATH, "no_path", "start and goal are not connected"},
+    {ARCNAV_START_BLOCKED, "start_blocked", "the agent does not fit at the start"},
+    {ARCNAV_GOAL_BLOCKED, "goal_blocked", "the agent does not fit at the goal"},
+    {ARCNAV_ERR_INVALID_ARGUMENT, "invalid_argument", "invalid argument"},
+    {ARCNAV_ERR_OUT_OF_MEMORY, "out_of_memory", "out of memory"},
+    {ARCNAV_ERR_NOT_FINITE, "not_finite", "a coordinate or radius is NaN or infinite"},
+    {ARCNAV_ERR_TOO_FEW_VERTICES, "too_few_vertices", "a ring has fewer than 3 distinct vertices"},
+    {ARCNAV_ERR_ZERO_AREA, "zero_area", "a ring encloses no area"},
+    {ARCNAV_ERR_SELF_INTERSECTION, "self_intersection",
+     "a ring crosses or touches itself or another ring of the same polygon"},
+    {ARCNAV_ERR_HOLE_OUTSIDE, "hole_outside", "a hole is not inside its polygon's outer ring"},
+    {ARCNAV_ERR_NEGATIVE_RADIUS, "negative_radius", "a radius is negative"},
+    {ARCNAV_ERR_TOO_LARGE, "too_large", "too many vertices or obstacles"},
+    {ARCNAV_ERR_UNSUPPORTED, "unsupported", "the engine cannot answer for this radius"},
+};
+
+static const status_text *find_status(arcnav_status status) {
+  for (size_t i = 0; i < sizeof STATUS_TEXTS / sizeof STATUS_TEXTS[0]; ++i) {
+    if (STATUS_TEXTS[i].status == status) {
+      return &STATUS_TEXTS[i];
+    }
+  }
+  return NULL;
+}
+
+const char *arcnav_status_name(arcnav_status status) {
+  const status_text *text = find_status(status);
+  return text ? text->name : "unknown_status";
+}
+
+const char *arcnav_status_message(arcnav_status status) {
+  const status_text *text = find_status(status);
+  return text ? text->message : "unknown status";
+}
+
+bool arcnav_status_is_answer(arcnav_status status) {
+  return status == ARCNAV_OK || status == ARCNAV_NO_PATH || status == ARCNAV_START_BLOCKED ||
+         status == ARCNAV_GOAL_BLOCKED;
+}

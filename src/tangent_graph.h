@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The tangent visibility graph. A node is a touching point on a corner circle together with a
+// turning direction; its edges are the free tangent segments that leave it and the arc piece to
+// the next node of the same circle and direction. Nodes are stored grouped by (corner, direction)
+// and sorted by their angle's offset inside the corner's wedge, so arcs only link neighbours.
+
+#include "alloc.h"
+#include "clearance.h"
+#include "inflate.h"
+
+#include <stdint.h>
+
+#define AN_NONE UINT32_MAX
+
+typedef struct an_graph_node {
+  vec2 point;
+  double angle;  ///< direction from the corner's centre to `point` (the free-side normal)
+  double offset; ///< angle's offset within the corner's wedge
+  uint32_t corner;
+  uint32_t first_edge;   ///< outgoing tangents: edges[first_edge .. first_edge + edge_count)
+  uint32_t edge_count;
+  uint32_t next;         ///< next node along the arc in the travel direction, AN_NONE if none/blocked
+  double arc_to_next;    ///< length of that arc piece
+  bool ccw;
+} an_graph_node;
+
+typedef struct an_graph_edge {
+  uint32_t target;
+  double length;
+} an_graph_edge;
+
+typedef struct an_tangent_graph {
+  an_graph_node *nodes;
+  uint32_t node_count;
+  an_graph_edge *edges;
+  uint32_t edge_count;
+  uint32_t *group_start; ///< 2 * corner_count + 1 offsets: group of corner c, direction d (ccw = 1)
+} an_tangent_graph;
+
+/// Angular tolerance for wedge tests: touching points on an offset edge lie exactly on a wedge
+/// boundary up to rounding.
+#define AN_WEDGE_SLACK 1e-9
+
+/// Index of the (corner, direction) group.
+static inline uint32_t an_group_index(uint32_t corner, bool ccw) { return corner * 2u + (ccw ? 1u : 0u); }
+
+/// Angle of the free-side normal at a touching point of a tangent travelling along `direction`,
+/// turning `ccw` around the circle: the centre is on the left for ccw, so the normal points right.
+static inline double an_touch_angle(vec2 direction, bool ccw) {
+  vec2 left = v2_perp(direction);
+  return v2_angle(ccw ? v2_scale(left, -1.0) : left);
+}
+
+/// Length of the arc on `corner` from angle offset `from` to offset `to` travelling ccw or cw,
+/// or a negative value when that arc would leave the wedge.
+double an_corner_arc_sweep(const an_corner *corner, double from_offset, double to_offset, bool ccw);
+
+arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_count,
+                                     const an_clearance *clearance, const an_allocator *alloc,
+                                     an_tangent_graph *out);
+void an_tangent_graph_destroy(an_tangent_graph *graph, const an_allocator *alloc);
+size_t an_tangent_graph_memory_bytes(const an_tangent_graph *graph, size_t corner_count);

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: MIT
+#include "path.h"
+#include "planner.h"
+
+#include <string.h>
+
+// Everything the search needs to know about a node, whether it lives in the graph or is one of
+// this query's start attachments.
+typedef struct node_view {
+  vec2 point;
+  double angle;
+  double offset;
+  uint32_t corner;
+  bool ccw;
+} node_view;
+
+static node_view view_node(const arcnav_query *q, uint32_t id) {
+  const an_tangent_graph *graph = &q->planner->graph;
+  if (id < graph->node_count) {
+    const an_graph_node *n = &graph->nodes[id];
+    return (node_view){n->point, n->angle, n->offset, n->corner, n->ccw};
+  }
+  const an_start_node *s = &q->starts[id - graph->node_count];
+  return (node_view){s->point, s->angle, s->offset, s->corner, s->ccw};
+}
+
+static bool seen(const arcnav_query *q, uint32_t id) {
+  return q->generation[id] == q->current_generation;
+}
+
+static void relax(arcnav_query *q, uint32_t id, double cost, uint32_t parent, an_arrival how,
+                  vec2 at, vec2 goal) {
+  if (seen(q, id) && (q->closed[id] || cost >= q->cost[id])) {
+    return;
+  }
+  if (!seen(q, id)) {
+    q->generation[id] = q->current_generation;
+    q->closed[id] = 0;
+  }
+  q->cost[id] = cost;
+  q->parent[id] = parent;
+  q->arrival[id] = (uint8_t)how;
+  an_heap_push_or_decrease(&q->heap, id, cost + v2_dist(at, goal));
+}
+
+static double offset_of(const an_corner *corner, double angle) {
+  double offset = an_corner_offset(corner, angle);
+  return offset > corner->wedge_sweep + AN_WEDGE_SLACK ? 0.0 : offset;
+}
+
+static bool arc_is_free(arcnav_query *q, const an_corner *corner, double from_angle, double sweep,
+                        bool ccw) {
+  if (corner->radius * sweep <= 0.0) {
+    return true;
+  }
+  an_arc arc = {corner->center, corner->radius, ccw ? from_angle : from_angle - sweep, sweep};
+  return an_arc_is_free(&q->planner->clearance, &q->clearance, &arc);
+}
+
+// From node u: around its corner in its direction to where the tangent to the goal leaves, then
+// straight to the goal.
+static void try_goal(arcnav_query *q, uint32_t u, const node_view *at, vec2 goal, uint32_t goal_id) {
+  const arcnav_planner *planner = q->planner;
+  const an_corner *corner = &planner->corners[at->corner];
+  an_tangent t;
+  if (!an_directed_tangent(corner->center, corner->radius, at->ccw, goal, 0.0, true, planner->eps,
+                           &t)) {
+    return;
+  }
+  double angle = an_touch_angle(t.direction, at->ccw);
+  if (!an_corner_wedge_contains(corner, angle, AN_WEDGE_SLACK)) {
+    return;
+  }
+  double sweep = an_corner_arc_sweep(corner, at->offset, offset_of(corner, angle), at->ccw);
+  if (sweep < 0.0) {
+    return;
+  }
+  double cost = q->cost[u] + corner->radius * sweep + v2_dist(t.from, goal);
+  if (seen(q, goal_id) && cost >= q->cost[goal_id]) {
+    return;
+  }
+  if (!arc_is_free(q, corner, at->angle, sweep, at->ccw) ||
+      !an_segment_is_free(&planner->clearance, &q->clearance, t.from, goal)) {
+    return;
+  }
+  q->goal_touch = t.from;
+  q->goal_sweep = sweep;
+  relax(q, goal_id, cost, u, AN_ARRIVED_BY_ARC, goal, goal);
+}
+
+// The first graph node reached travelling around the corner from a start attachment.
+static void follow_start_arc(arcnav_query *q, uint32_t u, const node_view *at, vec2 goal) {
+  const arcnav_planner *planner = q->planner;
+  const an_tangent_graph *graph = &planner->graph;
+  const an_corner *corner = &planner->corners[at->corner];
+  uint32_t group = an_group_index(at->corner, at->ccw);
+  uint32_t first = graph->group_start[group], last = graph->group_start[group + 1];
+  if (first == last) {
+    return;
+  }
+  // Lower bound: first node whose offset is >= ours.
+  uint32_t lo = first, hi = last;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (graph->nodes[mid].offset < at->offset) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  bool full = corner->wedge_sweep >= AN_TWO_PI;
+  uint32_t next;
+  if (at->ccw) {
+    next = lo < last ? lo : (full ? first : AN_NONE);
+  } else {
+    // Last node whose offset is <= ours.
+    uint32_t upper = lo;
+    while (upper < last && graph->nodes[upper].offset <= at->offset) {
+      ++upper;
+    }
+    next = upper > first ? upper - 1 : (full ? last - 1 : AN_NONE);
+  }
+  if (next == AN_NONE) {
+    return;
+  }
+  double sweep = an_corner_arc_sweep(corner, at->offset, graph->nodes[next].offset, at->ccw);
+  if (sweep < 0.0) {
+    return;
+  }
+  if (!arc_is_free(q, corner, at->angle, sweep, at->ccw)) {
+    return;
+  }
+  relax(q, next, q->cost[u] + corner->radius * sweep, u, AN_ARRIVED_BY_ARC, graph->nodes[next].point,
+        goal);
+}
+
+static void expand(arcnav_query *q, uint32_t u, vec2 goal, uint32_t goal_id) {
+  const an_tangent_graph *graph = &q->planner->graph;
+  node_view at = view_node(q, u);
+  try_goal(q, u, &at, goal, goal_id);
+  if (u >= graph->node_count) {
+    follow_start_arc(q, u, &at, goal);
+    return;
+  }
+  const an_graph_node *node = &graph->nodes[u];
+  for (uint32_t e = node->first_edge; e < node->first_edge + node->edge_count; ++e) {
+    const an_graph_edge *edge = &graph->edges[e];
+    relax(q, edge->target, q->cost[u] + edge->length, u, AN_ARRIVED_BY_TANGENT,
+          graph->nodes[edge->target].point, goal);
+  }
+  if (node->next != AN_NONE) {
+    relax(q, node->next, q->cost[u] + node->arc_to_next, u, AN_ARRIVED_BY_ARC,
+          graph->nodes[node->next].point, goal);
+  }
+}
+
+// Every corner's touching points for tangents from the start, queued unchecked: a segment is only
+// checked for freedom when its node comes off the open list (its cost is a valid lower bound).
+static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
+  const arcnav_planner *planner = q->planner;
+  uint32_t base = planner->graph.node_count;
+  for (uint32_t c = 0; c < planner->corner_count; ++c) {
+    const an_corner *corner = &planner->corners[c];
+    for (int dir = 0; dir < 2; ++dir) {
+      bool ccw = dir == 1;
+      uint32_t id = base + an_group_index(c, ccw);
+      an_tangent t;
+      if (!an_directed_tangent(start, 0.0, true, corner->center, corner->radius, ccw, planner->eps,
+                               &t)) {
+        continue;
+      }
+      double angle = an_touch_angle(t.direction, ccw);
+      if (!an_corner_wedge_contains(corner, angle, AN_WEDGE_SLACK)) {
+        continue;
+      }
+      q->starts[id - base] = (an_start_node){t.to,  angle, offset_of(corner, angle),
+                                             v2_dist(start, t.to), c, ccw};
+      relax(q, id, q->starts[id - base].tangent_length, AN_NONE, AN_ARRIVED_FROM_START, t.to, goal);
+    }
+  }
+}
+
+// Turns the chain of parents into pieces, merging consecutive arc steps on one corner.
+static arcnav_status emit_path(arcnav_query *q, vec2 start, vec2 goal, uint32_t goal_id,
+                               arcnav_path *path) {
+  const arcnav_planner *planner = q->planner;
+  size_t length = 0;
+  for (uint32_t id = goal_id; id != AN_NONE; id = q->parent[id]) {
+    q->trail[length++] = id;
+  }
+  an_path_reset(path, start, goal);
+  arcnav_status status = ARCNAV_OK;
+  // trail[length - 1] is a start attachment, trail[0] the goal.
+  node_view first = view_node(q, q->trail[length - 1]);
+  status = an_path_add_line(path, start, first.point);
+  vec2 arc_from = first.point;
+  double arc_sweep = 0.0;
+  node_view prev = first;
+  for (size_t k = length - 1; k-- > 0 && status == ARCNAV_OK;) {
+    uint32_t id = q->trail[k];
+    const an_corner *corner = &planner->corners[prev.corner];
+    bool to_goal = id == goal_id;
+    vec2 here = to_goal ? q->goal_touch : view_node(q, id).point;
+    if (q->arrival[id] == AN_ARRIVED_BY_ARC) {
+      arc_sweep += to_goal ? q->goal_sweep
+                           : an_corner_arc_sweep(corner, prev.offset, view_node(q, id).offset,
+                                                 prev.ccw);
+    }
+    if (q->arrival[id] == AN_ARRIVED_BY_TANGENT || to_goal) {
+      status = an_path_add_arc(path, corner->center, corner->radius, arc_from,
+                               q->arrival[id] == AN_ARRIVED_BY_TANGENT ? prev.point : here,
+                               arc_sweep, prev.ccw);
+      if (status == ARCNAV_OK) {
+        vec2 line_from = to_goal ? here : prev.point;
+        status = an_path_add_line(path, line_from, to_goal ? goal : here);
+      }
+      arc_from = here;
+      arc_sweep = 0.0;
+    }
+    if (!to_goal) {
+      prev = view_node(q, id);
+    }
+  }
+  return status;
+}
+
+arcnav_status an_tangent_find_path(arcnav_query *q, vec2 start, vec2 goal, arcnav_path *path) {
+  const arcnav_planner *planner = q->planner;
+  const an_clearance *cl = &planner->clearance;
+  an_path_reset(path, start, goal);
+  memset(&q->stats, 0, sizeof q->stats);
+  q->clearance.checks = 0;
+  if (an_segment_is_free(cl, &q->clearance, start, goal)) {
+    q->stats.edges_checked = q->clearance.checks;
+    return an_path_add_line(path, start, goal);
+  }
+  if (++q->current_generation == 0) {
+    memset(q->generation, 0, (size_t)q->id_count * sizeof *q->generation);
+    q->current_generation = 1;
+  }
+  an_heap_clear(&q->heap);
+  uint32_t goal_id = q->id_count - 1;
+  uint32_t start_base = planner->graph.node_count;
+  seed_starts(q, start, goal);
+  arcnav_status status = ARCNAV_NO_PATH;
+  while (!an_heap_empty(&q->heap)) {
+    uint32_t u = an_heap_pop(&q->heap, NULL);
+    if (u == goal_id) {
+      status = emit_path(q, start, goal, goal_id, path);
+      break;
+    }
+    q->closed[u] = 1;
+    if (u >= start_base && u < goal_id) {
+      if (!an_segment_is_free(cl, &q->clearance, start, q->starts[u - start_base].point)) {
+        continue;
+      }
+    }
+    q->stats.nodes_expanded++;
+    expand(q, u, goal, goal_id);
+  }
+  q->stats.edges_checked = q->clearance.checks;
+  if (status != ARCNAV_OK) {
+    an_path_reset(path, start, goal);
+  }
+  return status;
+}
