@@ -16,41 +16,79 @@ typedef arcnav_vec2 vec2;
 #define AN_PI 3.14159265358979323846
 #define AN_TWO_PI 6.28318530717958647693
 
-static inline vec2 v2(double x, double y) { return (vec2){x, y}; }
-static inline vec2 v2_add(vec2 a, vec2 b) { return v2(a.x + b.x, a.y + b.y); }
-static inline vec2 v2_sub(vec2 a, vec2 b) { return v2(a.x - b.x, a.y - b.y); }
-static inline vec2 v2_scale(vec2 a, double s) { return v2(a.x * s, a.y * s); }
-static inline vec2 v2_mul_add(vec2 a, double s, vec2 b) { return v2(a.x + s * b.x, a.y + s * b.y); }
-static inline double v2_dot(vec2 a, vec2 b) { return a.x * b.x + a.y * b.y; }
-static inline double v2_cross(vec2 a, vec2 b) { return a.x * b.y - a.y * b.x; }
-static inline double v2_len2(vec2 a) { return v2_dot(a, a); }
-static inline double v2_len(vec2 a) { return hypot(a.x, a.y); }
-static inline double v2_dist(vec2 a, vec2 b) { return v2_len(v2_sub(a, b)); }
-static inline double v2_dist2(vec2 a, vec2 b) { return v2_len2(v2_sub(a, b)); }
+static inline vec2 v2(double x, double y) {
+  return (vec2){x, y};
+}
+static inline vec2 v2_add(vec2 a, vec2 b) {
+  return v2(a.x + b.x, a.y + b.y);
+}
+static inline vec2 v2_sub(vec2 a, vec2 b) {
+  return v2(a.x - b.x, a.y - b.y);
+}
+static inline vec2 v2_scale(vec2 a, double s) {
+  return v2(a.x * s, a.y * s);
+}
+static inline vec2 v2_mul_add(vec2 a, double s, vec2 b) {
+  return v2(a.x + s * b.x, a.y + s * b.y);
+}
+static inline double v2_dot(vec2 a, vec2 b) {
+  return a.x * b.x + a.y * b.y;
+}
+static inline double v2_cross(vec2 a, vec2 b) {
+  return a.x * b.y - a.y * b.x;
+}
+static inline double v2_len2(vec2 a) {
+  return v2_dot(a, a);
+}
+static inline double v2_len(vec2 a) {
+  return hypot(a.x, a.y);
+}
+static inline double v2_dist(vec2 a, vec2 b) {
+  return v2_len(v2_sub(a, b));
+}
+static inline double v2_dist2(vec2 a, vec2 b) {
+  return v2_len2(v2_sub(a, b));
+}
 /// Rotate by +90 degrees (counter-clockwise).
-static inline vec2 v2_perp(vec2 a) { return v2(-a.y, a.x); }
+static inline vec2 v2_perp(vec2 a) {
+  return v2(-a.y, a.x);
+}
 /// Unit vector in the direction of a; (0, 0) for the zero vector.
 static inline vec2 v2_normalize(vec2 a) {
   double len = v2_len(a);
   return len > 0.0 ? v2_scale(a, 1.0 / len) : v2(0.0, 0.0);
 }
-static inline vec2 v2_from_angle(double angle) { return v2(cos(angle), sin(angle)); }
-static inline double v2_angle(vec2 a) { return atan2(a.y, a.x); }
-static inline bool v2_is_finite(vec2 a) { return isfinite(a.x) && isfinite(a.y); }
+static inline vec2 v2_from_angle(double angle) {
+  return v2(cos(angle), sin(angle));
+}
+static inline double v2_angle(vec2 a) {
+  return atan2(a.y, a.x);
+}
+static inline bool v2_is_finite(vec2 a) {
+  return isfinite(a.x) && isfinite(a.y);
+}
 static inline vec2 v2_lerp(vec2 a, vec2 b, double t) {
   return v2(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
 }
-static inline double an_min(double a, double b) { return a < b ? a : b; }
-static inline double an_max(double a, double b) { return a > b ? a : b; }
+static inline double an_min(double a, double b) {
+  return a < b ? a : b;
+}
+static inline double an_max(double a, double b) {
+  return a > b ? a : b;
+}
 /// sqrt that treats tiny negative rounding residue as zero.
-static inline double an_safe_sqrt(double x) { return x > 0.0 ? sqrt(x) : 0.0; }
+static inline double an_safe_sqrt(double x) {
+  return x > 0.0 ? sqrt(x) : 0.0;
+}
 
 /// Angle wrapped into [0, 2*pi).
 double an_wrap_angle(double angle);
 
 /// Twice the signed area of triangle abc: > 0 when a, b, c turn counter-clockwise. Plain floating
 /// point; the triangulation uses its own robust predicates.
-static inline double an_orient(vec2 a, vec2 b, vec2 c) { return v2_cross(v2_sub(b, a), v2_sub(c, a)); }
+static inline double an_orient(vec2 a, vec2 b, vec2 c) {
+  return v2_cross(v2_sub(b, a), v2_sub(c, a));
+}
 
 /// A circular arc: centre, radius, start angle and a sweep in [0, 2*pi] measured
 /// counter-clockwise. A clockwise arc is stored as the counter-clockwise arc from its end.

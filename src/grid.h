@@ -15,11 +15,11 @@
 typedef enum an_piece_kind { AN_ITEM_EDGE = 0, AN_ITEM_CIRCLE = 1 } an_item_kind;
 
 typedef struct an_item {
-  vec2 a;            ///< edge start / circle centre
-  vec2 b;            ///< edge end
-  vec2 before;       ///< edges: the ring vertex before `a` (for the material wedge at `a`)
-  double radius;     ///< circles
-  uint32_t owner;    ///< obstacle index; map->obstacle_count for the bounds
+  vec2 a;         ///< edge start / circle centre
+  vec2 b;         ///< edge end
+  vec2 before;    ///< edges: the ring vertex before `a` (for the material wedge at `a`)
+  double radius;  ///< circles
+  uint32_t owner; ///< obstacle index; map->obstacle_count for the bounds
   an_item_kind kind;
 } an_item;
 

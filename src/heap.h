@@ -25,5 +25,9 @@ void an_heap_clear(an_heap *heap);
 void an_heap_push_or_decrease(an_heap *heap, uint32_t id, double key);
 /// Remove and return the id with the smallest key (ties: the smaller id, for determinism).
 uint32_t an_heap_pop(an_heap *heap, double *out_key);
-static inline bool an_heap_empty(const an_heap *heap) { return heap->size == 0; }
-static inline double an_heap_min_key(const an_heap *heap) { return heap->keys[0]; }
+static inline bool an_heap_empty(const an_heap *heap) {
+  return heap->size == 0;
+}
+static inline double an_heap_min_key(const an_heap *heap) {
+  return heap->keys[0];
+}

@@ -4,11 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Relative size below which a ring's area counts as zero: rounding in the shoelace sum of collinear
-// points is a few ulps of extent^2, far below this.
+// Relative width below which a ring counts as collinear: rounding in the cross products of
+// collinear points is a few ulps of the extent, far below this.
 #define ZERO_AREA_RELATIVE 1e-14
 
-static void set_error(arcnav_error *error, arcnav_status status, int obstacle, int ring, int vertex) {
+static void set_error(arcnav_error *error, arcnav_status status, int obstacle, int ring,
+                      int vertex) {
   if (error) {
     error->status = status;
     error->obstacle = obstacle;
@@ -44,7 +45,9 @@ void arcnav_map_destroy(arcnav_map *map) {
   an_free(&alloc, map);
 }
 
-size_t arcnav_map_obstacle_count(const arcnav_map *map) { return map ? map->obstacle_count : 0; }
+size_t arcnav_map_obstacle_count(const arcnav_map *map) {
+  return map ? map->obstacle_count : 0;
+}
 
 double an_ring_signed_area(const vec2 *points, size_t count) {
   // Shoelace relative to the first vertex keeps the terms small for maps far from the origin.
@@ -89,7 +92,8 @@ static arcnav_status clean_ring_build(const an_allocator *alloc, const vec2 *inp
   }
   size_t kept = 0;
   for (size_t i = 0; i < count; ++i) {
-    if (kept > 0 && input[i].x == out->points[kept - 1].x && input[i].y == out->points[kept - 1].y) {
+    if (kept > 0 && input[i].x == out->points[kept - 1].x &&
+        input[i].y == out->points[kept - 1].y) {
       continue;
     }
     out->points[kept] = input[i];
@@ -121,13 +125,24 @@ static double ring_scale(const clean_ring *ring) {
   return an_max(max_x - min_x, max_y - min_y);
 }
 
-// Checks that need only the ring itself: enough distinct vertices and some area.
+// Checks that need only the ring itself: enough distinct vertices, and not all on one line. (A
+// ring with zero signed area that is not collinear, like a bow-tie, is caught as crossing itself.)
 static arcnav_status check_ring_shape(const clean_ring *ring) {
   if (ring->count < 3) {
     return ARCNAV_ERR_TOO_FEW_VERTICES;
   }
-  double scale = ring_scale(ring);
-  if (fabs(an_ring_signed_area(ring->points, ring->count)) <= ZERO_AREA_RELATIVE * scale * scale) {
+  vec2 origin = ring->points[0], far = origin;
+  for (size_t i = 1; i < ring->count; ++i) {
+    if (v2_dist2(ring->points[i], origin) > v2_dist2(far, origin)) {
+      far = ring->points[i];
+    }
+  }
+  vec2 axis = v2_normalize(v2_sub(far, origin));
+  double scale = ring_scale(ring), widest = 0.0;
+  for (size_t i = 1; i < ring->count; ++i) {
+    widest = an_max(widest, fabs(v2_cross(axis, v2_sub(ring->points[i], origin))));
+  }
+  if (widest <= ZERO_AREA_RELATIVE * scale) {
     return ARCNAV_ERR_ZERO_AREA;
   }
   return ARCNAV_OK;
@@ -283,7 +298,8 @@ static arcnav_status prepare_rings(const an_allocator *alloc, const vec2 *const 
       return ARCNAV_ERR_HOLE_OUTSIDE;
     }
     for (size_t other = 1; other < ring_count; ++other) {
-      if (other != h && point_in_ring(rings[h].points[0], rings[other].points, rings[other].count)) {
+      if (other != h &&
+          point_in_ring(rings[h].points[0], rings[other].points, rings[other].count)) {
         set_error(error, ARCNAV_ERR_SELF_INTERSECTION, obstacle, (int)h, rings[h].source_index[0]);
         return ARCNAV_ERR_SELF_INTERSECTION;
       }
@@ -463,4 +479,6 @@ double an_map_tolerance(const arcnav_map *map) {
   return 1e-9 * scale;
 }
 
-double arcnav_map_tolerance(const arcnav_map *map) { return an_map_tolerance(map); }
+double arcnav_map_tolerance(const arcnav_map *map) {
+  return an_map_tolerance(map);
+}

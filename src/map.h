@@ -21,9 +21,9 @@ typedef enum an_ring_role {
 } an_ring_role;
 
 typedef struct an_ring {
-  uint32_t first;    ///< index of the first vertex in map->points
-  uint32_t count;    ///< number of vertices (>= 3), no duplicate closing vertex
-  int32_t obstacle;  ///< owning obstacle index, -1 for the bounds
+  uint32_t first;   ///< index of the first vertex in map->points
+  uint32_t count;   ///< number of vertices (>= 3), no duplicate closing vertex
+  int32_t obstacle; ///< owning obstacle index, -1 for the bounds
   an_ring_role role;
 } an_ring;
 

@@ -84,7 +84,9 @@ arcnav_status an_path_add_arc(arcnav_path *path, vec2 center, double radius, vec
   return push_piece(path, &piece);
 }
 
-size_t arcnav_path_piece_count(const arcnav_path *path) { return path ? path->count : 0; }
+size_t arcnav_path_piece_count(const arcnav_path *path) {
+  return path ? path->count : 0;
+}
 
 arcnav_piece arcnav_path_piece(const arcnav_path *path, size_t index) {
   arcnav_piece none;
@@ -92,9 +94,15 @@ arcnav_piece arcnav_path_piece(const arcnav_path *path, size_t index) {
   return path && index < path->count ? path->pieces[index] : none;
 }
 
-double arcnav_path_length(const arcnav_path *path) { return path ? path->length : 0.0; }
-arcnav_vec2 arcnav_path_start(const arcnav_path *path) { return path ? path->start : v2(0, 0); }
-arcnav_vec2 arcnav_path_end(const arcnav_path *path) { return path ? path->end : v2(0, 0); }
+double arcnav_path_length(const arcnav_path *path) {
+  return path ? path->length : 0.0;
+}
+arcnav_vec2 arcnav_path_start(const arcnav_path *path) {
+  return path ? path->start : v2(0, 0);
+}
+arcnav_vec2 arcnav_path_end(const arcnav_path *path) {
+  return path ? path->end : v2(0, 0);
+}
 
 // Position and heading at distance s (0 <= s <= length) into one piece.
 static void piece_point(const arcnav_piece *piece, double s, vec2 *position, vec2 *heading) {

@@ -53,8 +53,8 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   // Pieces are filed with a margin of a few tolerances beyond the radius, so that anything a
   // check could count as touching is found in the cells the check visits.
   double reach = def->radius + 4.0 * planner->eps;
-  arcnav_status status = an_inflate_corners(map, def->radius, &alloc, &planner->corners,
-                                            &planner->corner_count);
+  arcnav_status status =
+      an_inflate_corners(map, def->radius, &alloc, &planner->corners, &planner->corner_count);
   if (status == ARCNAV_OK) {
     status = an_grid_build(map, reach, &alloc, &planner->grid);
   }
@@ -88,7 +88,9 @@ void arcnav_planner_destroy(arcnav_planner *planner) {
   an_free(&alloc, planner);
 }
 
-double arcnav_planner_radius(const arcnav_planner *planner) { return planner ? planner->radius : 0.0; }
+double arcnav_planner_radius(const arcnav_planner *planner) {
+  return planner ? planner->radius : 0.0;
+}
 
 arcnav_engine arcnav_planner_engine(const arcnav_planner *planner) {
   return planner ? planner->engine : ARCNAV_ENGINE_AUTO;

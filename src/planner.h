@@ -35,7 +35,11 @@ typedef struct an_start_node {
 } an_start_node;
 
 /// How the search reached a node.
-typedef enum an_arrival { AN_ARRIVED_BY_TANGENT = 0, AN_ARRIVED_BY_ARC = 1, AN_ARRIVED_FROM_START = 2 } an_arrival;
+typedef enum an_arrival {
+  AN_ARRIVED_BY_TANGENT = 0,
+  AN_ARRIVED_BY_ARC = 1,
+  AN_ARRIVED_FROM_START = 2
+} an_arrival;
 
 struct arcnav_query {
   const arcnav_planner *planner;

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-double an_corner_arc_sweep(const an_corner *corner, double from_offset, double to_offset, bool ccw) {
+double an_corner_arc_sweep(const an_corner *corner, double from_offset, double to_offset,
+                           bool ccw) {
   if (corner->wedge_sweep >= AN_TWO_PI) {
     return an_wrap_angle(ccw ? to_offset - from_offset : from_offset - to_offset);
   }

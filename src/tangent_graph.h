@@ -19,10 +19,10 @@ typedef struct an_graph_node {
   double angle;  ///< direction from the corner's centre to `point` (the free-side normal)
   double offset; ///< angle's offset within the corner's wedge
   uint32_t corner;
-  uint32_t first_edge;   ///< outgoing tangents: edges[first_edge .. first_edge + edge_count)
+  uint32_t first_edge; ///< outgoing tangents: edges[first_edge .. first_edge + edge_count)
   uint32_t edge_count;
-  uint32_t next;         ///< next node along the arc in the travel direction, AN_NONE if none/blocked
-  double arc_to_next;    ///< length of that arc piece
+  uint32_t next;      ///< next node along the arc in the travel direction, AN_NONE if none/blocked
+  double arc_to_next; ///< length of that arc piece
   bool ccw;
 } an_graph_node;
 
@@ -44,7 +44,9 @@ typedef struct an_tangent_graph {
 #define AN_WEDGE_SLACK 1e-9
 
 /// Index of the (corner, direction) group.
-static inline uint32_t an_group_index(uint32_t corner, bool ccw) { return corner * 2u + (ccw ? 1u : 0u); }
+static inline uint32_t an_group_index(uint32_t corner, bool ccw) {
+  return corner * 2u + (ccw ? 1u : 0u);
+}
 
 /// Angle of the free-side normal at a touching point of a tangent travelling along `direction`,
 /// turning `ccw` around the circle: the centre is on the left for ccw, so the normal points right.

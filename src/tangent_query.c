@@ -59,7 +59,8 @@ static bool arc_is_free(arcnav_query *q, const an_corner *corner, double from_an
 
 // From node u: around its corner in its direction to where the tangent to the goal leaves, then
 // straight to the goal.
-static void try_goal(arcnav_query *q, uint32_t u, const node_view *at, vec2 goal, uint32_t goal_id) {
+static void try_goal(arcnav_query *q, uint32_t u, const node_view *at, vec2 goal,
+                     uint32_t goal_id) {
   const arcnav_planner *planner = q->planner;
   const an_corner *corner = &planner->corners[at->corner];
   an_tangent t;
@@ -130,8 +131,8 @@ static void follow_start_arc(arcnav_query *q, uint32_t u, const node_view *at, v
   if (!arc_is_free(q, corner, at->angle, sweep, at->ccw)) {
     return;
   }
-  relax(q, next, q->cost[u] + corner->radius * sweep, u, AN_ARRIVED_BY_ARC, graph->nodes[next].point,
-        goal);
+  relax(q, next, q->cost[u] + corner->radius * sweep, u, AN_ARRIVED_BY_ARC,
+        graph->nodes[next].point, goal);
 }
 
 static void expand(arcnav_query *q, uint32_t u, vec2 goal, uint32_t goal_id) {
@@ -173,8 +174,8 @@ static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
       if (!an_corner_wedge_contains(corner, angle, AN_WEDGE_SLACK)) {
         continue;
       }
-      q->starts[id - base] = (an_start_node){t.to,  angle, offset_of(corner, angle),
-                                             v2_dist(start, t.to), c, ccw};
+      q->starts[id - base] =
+          (an_start_node){t.to, angle, offset_of(corner, angle), v2_dist(start, t.to), c, ccw};
       relax(q, id, q->starts[id - base].tangent_length, AN_NONE, AN_ARRIVED_FROM_START, t.to, goal);
     }
   }
@@ -202,9 +203,9 @@ static arcnav_status emit_path(arcnav_query *q, vec2 start, vec2 goal, uint32_t 
     bool to_goal = id == goal_id;
     vec2 here = to_goal ? q->goal_touch : view_node(q, id).point;
     if (q->arrival[id] == AN_ARRIVED_BY_ARC) {
-      arc_sweep += to_goal ? q->goal_sweep
-                           : an_corner_arc_sweep(corner, prev.offset, view_node(q, id).offset,
-                                                 prev.ccw);
+      arc_sweep +=
+          to_goal ? q->goal_sweep
+                  : an_corner_arc_sweep(corner, prev.offset, view_node(q, id).offset, prev.ccw);
     }
     if (q->arrival[id] == AN_ARRIVED_BY_TANGENT || to_goal) {
       status = an_path_add_arc(path, corner->center, corner->radius, arc_from,

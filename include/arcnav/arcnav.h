@@ -20,9 +20,9 @@
 /// at once, each with its own arcnav_query and arcnav_path. There is no global state.
 ///
 /// Tolerance ("touching"): every map has a length tolerance eps = 1e-9 * S, where S is the largest
-/// of 1, the map's bounding-box width and height, and the largest absolute coordinate. A position is
-/// free when its distance to every obstacle is at least R - eps (and, with bounds, its distance to
-/// the outside of the bounds is at least R - eps). So an agent may touch obstacles, and a gap of
+/// of 1, the map's bounding-box width and height, and the largest absolute coordinate. A position
+/// is free when its distance to every obstacle is at least R - eps (and, with bounds, its distance
+/// to the outside of the bounds is at least R - eps). So an agent may touch obstacles, and a gap of
 /// exactly 2R between two obstacles is open, while a gap of 2R - 3 eps is closed.
 ///
 /// Units: all lengths and coordinates are in the caller's units (doubles); angles are radians.
@@ -60,21 +60,22 @@ typedef struct arcnav_vec2 {
 /// values from ARCNAV_ERR_FIRST on are errors (bad input, no memory) and leave the caller's
 /// objects as they were before the call.
 typedef enum arcnav_status {
-  ARCNAV_OK = 0,            ///< success; for a query: a path was found
-  ARCNAV_NO_PATH,           ///< start and goal are free but not connected
-  ARCNAV_START_BLOCKED,     ///< the agent's disk at the start overlaps an obstacle or leaves the bounds
-  ARCNAV_GOAL_BLOCKED,      ///< the agent's disk at the goal overlaps an obstacle or leaves the bounds
-  ARCNAV_ERR_FIRST = 16,    ///< not a status: the first error value
+  ARCNAV_OK = 0,        ///< success; for a query: a path was found
+  ARCNAV_NO_PATH,       ///< start and goal are free but not connected
+  ARCNAV_START_BLOCKED, ///< the agent's disk at the start overlaps an obstacle or leaves the bounds
+  ARCNAV_GOAL_BLOCKED,  ///< the agent's disk at the goal overlaps an obstacle or leaves the bounds
+  ARCNAV_ERR_FIRST = 16,                          ///< not a status: the first error value
   ARCNAV_ERR_INVALID_ARGUMENT = ARCNAV_ERR_FIRST, ///< NULL pointer, zero count or similar misuse
-  ARCNAV_ERR_OUT_OF_MEMORY, ///< an allocation failed; nothing was changed
-  ARCNAV_ERR_NOT_FINITE,    ///< a coordinate or radius is NaN or infinite
-  ARCNAV_ERR_TOO_FEW_VERTICES, ///< a ring has fewer than 3 distinct vertices
-  ARCNAV_ERR_ZERO_AREA,     ///< a ring encloses no area (all vertices collinear)
-  ARCNAV_ERR_SELF_INTERSECTION, ///< a ring crosses or touches itself, or two rings of one polygon meet
-  ARCNAV_ERR_HOLE_OUTSIDE,  ///< a hole is not inside its polygon's outer ring
-  ARCNAV_ERR_NEGATIVE_RADIUS, ///< a circle radius or agent radius is negative
-  ARCNAV_ERR_TOO_LARGE,     ///< a count exceeds what the library can index
-  ARCNAV_ERR_UNSUPPORTED,   ///< the requested engine cannot answer this planner's radius
+  ARCNAV_ERR_OUT_OF_MEMORY,                       ///< an allocation failed; nothing was changed
+  ARCNAV_ERR_NOT_FINITE,                          ///< a coordinate or radius is NaN or infinite
+  ARCNAV_ERR_TOO_FEW_VERTICES,                    ///< a ring has fewer than 3 distinct vertices
+  ARCNAV_ERR_ZERO_AREA,         ///< a ring encloses no area (all vertices collinear)
+  ARCNAV_ERR_SELF_INTERSECTION, ///< a ring crosses or touches itself, or two rings of one polygon
+                                ///< meet
+  ARCNAV_ERR_HOLE_OUTSIDE,      ///< a hole is not inside its polygon's outer ring
+  ARCNAV_ERR_NEGATIVE_RADIUS,   ///< a circle radius or agent radius is negative
+  ARCNAV_ERR_TOO_LARGE,         ///< a count exceeds what the library can index
+  ARCNAV_ERR_UNSUPPORTED,       ///< the requested engine cannot answer this planner's radius
 } arcnav_status;
 
 /// Name of a status, e.g. "ok", "no_path", "start_blocked", "self_intersection". Never NULL; an
@@ -90,9 +91,10 @@ ARCNAV_API bool arcnav_status_is_answer(arcnav_status status);
 /// Where invalid input was found. Indices are 0-based; -1 means "not applicable".
 typedef struct arcnav_error {
   arcnav_status status; ///< same as the returned status
-  int obstacle;         ///< index the obstacle would have had (arcnav_map_obstacle_count() before the call); -1 for bounds
-  int ring;             ///< 0 = outer ring, 1.. = holes in the order given; -1 for circles
-  int vertex;           ///< index of the offending vertex in the ring as given; -1 when not tied to one
+  int obstacle; ///< index the obstacle would have had (arcnav_map_obstacle_count() before the
+                ///< call); -1 for bounds
+  int ring;     ///< 0 = outer ring, 1.. = holes in the order given; -1 for circles
+  int vertex;   ///< index of the offending vertex in the ring as given; -1 when not tied to one
 } arcnav_error;
 
 /// Optional allocator, per object (no global hook). NULL or a zero struct means malloc/free.
@@ -145,7 +147,8 @@ ARCNAV_API arcnav_status arcnav_map_set_bounds(arcnav_map *map, const arcnav_vec
 ARCNAV_API size_t arcnav_map_obstacle_count(const arcnav_map *map);
 
 /// Axis-aligned box around every obstacle and the bounds; false for an empty map.
-ARCNAV_API bool arcnav_map_extent(const arcnav_map *map, arcnav_vec2 *out_min, arcnav_vec2 *out_max);
+ARCNAV_API bool arcnav_map_extent(const arcnav_map *map, arcnav_vec2 *out_min,
+                                  arcnav_vec2 *out_max);
 
 /// The map's length tolerance eps (see the file comment).
 ARCNAV_API double arcnav_map_tolerance(const arcnav_map *map);
@@ -202,7 +205,8 @@ typedef struct arcnav_planner_info {
 } arcnav_planner_info;
 
 /// Fill *out_info. Never fails for a valid planner.
-ARCNAV_API void arcnav_planner_get_info(const arcnav_planner *planner, arcnav_planner_info *out_info);
+ARCNAV_API void arcnav_planner_get_info(const arcnav_planner *planner,
+                                        arcnav_planner_info *out_info);
 
 /// Is the agent's disk centred at `point` free (see the tolerance rule)?
 ARCNAV_API bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 point);
@@ -233,7 +237,8 @@ typedef struct arcnav_piece {
 typedef struct arcnav_path arcnav_path;
 
 /// Create an empty path. `allocator` [opt]: NULL means malloc/free.
-ARCNAV_API arcnav_status arcnav_path_create(const arcnav_allocator *allocator, arcnav_path **out_path);
+ARCNAV_API arcnav_status arcnav_path_create(const arcnav_allocator *allocator,
+                                            arcnav_path **out_path);
 
 /// Destroy a path. NULL is a no-op.
 ARCNAV_API void arcnav_path_destroy(arcnav_path *path);
@@ -253,8 +258,8 @@ ARCNAV_API arcnav_vec2 arcnav_path_end(const arcnav_path *path);
 
 /// Position and unit heading at arc length `distance` from the start, clamped to [0, length].
 /// For an empty path, the start point and heading (1, 0).
-ARCNAV_API void arcnav_path_point_at(const arcnav_path *path, double distance, arcnav_vec2 *out_position,
-                                     arcnav_vec2 *out_heading);
+ARCNAV_API void arcnav_path_point_at(const arcnav_path *path, double distance,
+                                     arcnav_vec2 *out_position, arcnav_vec2 *out_heading);
 
 /// Points along the path every `spacing` (> 0) units of length, starting with the start point and
 /// always ending with the end point. Writes at most `max_points` into `out_points` [opt] and the
@@ -273,7 +278,8 @@ ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spac
 typedef struct arcnav_query arcnav_query;
 
 /// Create query scratch for `planner`, sized once so that queries allocate nothing.
-ARCNAV_API arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **out_query);
+ARCNAV_API arcnav_status arcnav_query_create(const arcnav_planner *planner,
+                                             arcnav_query **out_query);
 
 /// Destroy query scratch. NULL is a no-op.
 ARCNAV_API void arcnav_query_destroy(arcnav_query *query);

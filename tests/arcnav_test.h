@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Helpers shared by the Check tests.
+
+#include "arcnav/arcnav.h"
+
+#include <check.h>
+#include <math.h>
+
+#define TEST_PI 3.14159265358979323846
+
+#define ck_assert_vec2_near(actual, expected, tolerance)                                           \
+  do {                                                                                             \
+    arcnav_vec2 ck_actual_ = (actual), ck_expected_ = (expected);                                  \
+    ck_assert_msg(fabs(ck_actual_.x - ck_expected_.x) <= (tolerance) &&                            \
+                      fabs(ck_actual_.y - ck_expected_.y) <= (tolerance),                          \
+                  "(%.17g, %.17g) is not within %g of (%.17g, %.17g)", ck_actual_.x, ck_actual_.y, \
+                  (double)(tolerance), ck_expected_.x, ck_expected_.y);                            \
+  } while (0)
+
+/// Axis-aligned rectangle obstacle (any corner order).
+static inline arcnav_status test_add_box(arcnav_map *map, double x0, double y0, double x1,
+                                         double y1) {
+  arcnav_vec2 ring[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+  return arcnav_map_add_polygon(map, ring, 4, NULL, NULL, 0, NULL);
+}
+
+/// Runs the suite with Check's runner and returns the process exit code.
+static inline int test_run_suite(Suite *suite) {
+  SRunner *runner = srunner_create(suite);
+  srunner_run_all(runner, CK_NORMAL);
+  int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed == 0 ? 0 : 1;
+}

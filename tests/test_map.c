@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+// Map validation: every class of invalid input gets its own status and points at the culprit, and
+// a refused call leaves the map exactly as it was.
+#include "arcnav_test.h"
+#include "map.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static arcnav_map *new_map(void) {
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  return map;
+}
+
+typedef struct bad_ring_case {
+  const char *name;
+  arcnav_vec2 points[8];
+  size_t count;
+  arcnav_status expected;
+  int vertex; // expected error vertex, -2 = do not check
+} bad_ring_case;
+
+static const bad_ring_case BAD_RINGS[] = {
+    {"two points", {{0, 0}, {1, 0}}, 2, ARCNAV_ERR_TOO_FEW_VERTICES, -2},
+    {"duplicates collapse to two",
+     {{0, 0}, {0, 0}, {1, 1}, {1, 1}, {0, 0}},
+     5,
+     ARCNAV_ERR_TOO_FEW_VERTICES,
+     -2},
+    {"collinear", {{0, 0}, {1, 1}, {3, 3}}, 3, ARCNAV_ERR_ZERO_AREA, -2},
+    {"nan", {{0, 0}, {1, 0}, {NAN, 1}, {0, 1}}, 4, ARCNAV_ERR_NOT_FINITE, 2},
+    {"infinity", {{0, 0}, {1, 0}, {1, 1}, {0, INFINITY}}, 4, ARCNAV_ERR_NOT_FINITE, 3},
+    {"bow tie", {{0, 0}, {2, 2}, {2, 0}, {0, 2}}, 4, ARCNAV_ERR_SELF_INTERSECTION, -2},
+    {"vertex touches edge",
+     {{0, 0}, {4, 0}, {4, 4}, {2, 0}, {0, 4}},
+     5,
+     ARCNAV_ERR_SELF_INTERSECTION,
+     -2},
+    {"spike folds back",
+     {{0, 0}, {4, 0}, {4, 4}, {4, 2}, {0, 4}},
+     5,
+     ARCNAV_ERR_SELF_INTERSECTION,
+     -2},
+    {"repeated vertex (figure eight)",
+     {{0, 0}, {2, 0}, {1, 1}, {2, 2}, {0, 2}, {1, 1}},
+     6,
+     ARCNAV_ERR_SELF_INTERSECTION,
+     -2},
+};
+
+START_TEST(test_bad_rings_are_refused) {
+  const bad_ring_case *c = &BAD_RINGS[_i];
+  arcnav_map *map = new_map();
+  ck_assert_int_eq(test_add_box(map, 10, 10, 11, 11), ARCNAV_OK);
+  arcnav_error error;
+  arcnav_status status = arcnav_map_add_polygon(map, c->points, c->count, NULL, NULL, 0, &error);
+  ck_assert_msg(status == c->expected, "%s: got %s", c->name, arcnav_status_name(status));
+  ck_assert_int_eq(error.status, c->expected);
+  ck_assert_int_eq(error.obstacle, 1);
+  ck_assert_int_eq(error.ring, 0);
+  if (c->vertex != -2) {
+    ck_assert_int_eq(error.vertex, c->vertex);
+  }
+  ck_assert_uint_eq(arcnav_map_obstacle_count(map), 1);
+  // The same ring as bounds is refused the same way, and says it is the bounds.
+  status = arcnav_map_set_bounds(map, c->points, c->count, &error);
+  ck_assert_int_eq(status, c->expected);
+  ck_assert_int_eq(error.obstacle, -1);
+  ck_assert(!map->has_bounds);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
+START_TEST(test_orientation_is_normalised) {
+  // Either orientation in, material on the left out: outer counter-clockwise, holes clockwise.
+  arcnav_vec2 cw_outer[4] = {{0, 0}, {0, 10}, {10, 10}, {10, 0}};
+  arcnav_vec2 ccw_hole[4] = {{2, 2}, {8, 2}, {8, 8}, {2, 8}};
+  const arcnav_vec2 *holes[1] = {ccw_hole};
+  size_t hole_counts[1] = {4};
+  arcnav_map *map = new_map();
+  ck_assert_int_eq(arcnav_map_add_polygon(map, cw_outer, 4, holes, hole_counts, 1, NULL),
+                   ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_set_bounds(map, ccw_hole, 4, NULL), ARCNAV_OK);
+  const an_ring *outer = &map->rings[0], *hole = &map->rings[1];
+  ck_assert_int_eq(outer->role, AN_RING_OUTER);
+  ck_assert_int_eq(hole->role, AN_RING_HOLE);
+  ck_assert(an_ring_signed_area(map->points + outer->first, outer->count) == 100.0);
+  ck_assert(an_ring_signed_area(map->points + hole->first, hole->count) == -36.0);
+  ck_assert(an_ring_signed_area(map->bounds_points, map->bounds.count) == -36.0);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
+START_TEST(test_closing_vertex_and_duplicates_are_dropped) {
+  arcnav_vec2 ring[7] = {{0, 0}, {0, 0}, {4, 0}, {4, 3}, {4, 3}, {0, 3}, {0, 0}};
+  arcnav_map *map = new_map();
+  ck_assert_int_eq(arcnav_map_add_polygon(map, ring, 7, NULL, NULL, 0, NULL), ARCNAV_OK);
+  ck_assert_uint_eq(map->rings[0].count, 4);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
+START_TEST(test_hole_errors) {
+  arcnav_vec2 outer[4] = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
+  arcnav_vec2 outside[4] = {{20, 20}, {21, 20}, {21, 21}, {20, 21}};
+  arcnav_vec2 crossing[4] = {{5, 5}, {15, 5}, {15, 6}, {5, 6}};
+  arcnav_vec2 inner_a[4] = {{1, 1}, {5, 1}, {5, 5}, {1, 5}};
+  arcnav_vec2 inner_b[4] = {{4, 4}, {8, 4}, {8, 8}, {4, 8}};
+  arcnav_vec2 nested[4] = {{2, 2}, {3, 2}, {3, 3}, {2, 3}};
+  arcnav_vec2 fine[4] = {{6, 6}, {9, 6}, {9, 9}, {6, 9}};
+  struct {
+    const arcnav_vec2 *second;
+    arcnav_status expected;
+  } cases[] = {{outside, ARCNAV_ERR_HOLE_OUTSIDE},
+               {crossing, ARCNAV_ERR_SELF_INTERSECTION},
+               {inner_b, ARCNAV_ERR_SELF_INTERSECTION},
+               {nested, ARCNAV_ERR_SELF_INTERSECTION},
+               {fine, ARCNAV_OK}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    arcnav_map *map = new_map();
+    const arcnav_vec2 *holes[2] = {inner_a, cases[k].second};
+    size_t counts[2] = {4, 4};
+    arcnav_error error;
+    arcnav_status status = arcnav_map_add_polygon(map, outer, 4, holes, counts, 2, &error);
+    ck_assert_msg(status == cases[k].expected, "case %zu: %s", k, arcnav_status_name(status));
+    if (status != ARCNAV_OK) {
+      ck_assert_int_eq(error.obstacle, 0);
+      ck_assert_int_eq(error.ring >= 1, 1);
+      ck_assert_uint_eq(arcnav_map_obstacle_count(map), 0);
+    }
+    arcnav_map_destroy(map);
+  }
+}
+END_TEST
+
+START_TEST(test_circle_errors) {
+  arcnav_map *map = new_map();
+  arcnav_error error;
+  ck_assert_int_eq(arcnav_map_add_circle(map, (arcnav_vec2){0, 0}, -1.0, &error),
+                   ARCNAV_ERR_NEGATIVE_RADIUS);
+  ck_assert_int_eq(error.obstacle, 0);
+  ck_assert_int_eq(error.ring, -1);
+  ck_assert_int_eq(arcnav_map_add_circle(map, (arcnav_vec2){0, NAN}, 1.0, &error),
+                   ARCNAV_ERR_NOT_FINITE);
+  ck_assert_int_eq(arcnav_map_add_circle(map, (arcnav_vec2){0, 0}, INFINITY, &error),
+                   ARCNAV_ERR_NOT_FINITE);
+  ck_assert_uint_eq(arcnav_map_obstacle_count(map), 0);
+  ck_assert_int_eq(arcnav_map_add_circle(map, (arcnav_vec2){0, 0}, 0.0, &error), ARCNAV_OK);
+  ck_assert_uint_eq(arcnav_map_obstacle_count(map), 1);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
+START_TEST(test_null_arguments) {
+  arcnav_vec2 ring[3] = {{0, 0}, {1, 0}, {0, 1}};
+  ck_assert_int_eq(arcnav_map_create(NULL, NULL), ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(arcnav_map_add_polygon(NULL, ring, 3, NULL, NULL, 0, NULL),
+                   ARCNAV_ERR_INVALID_ARGUMENT);
+  arcnav_map *map = new_map();
+  ck_assert_int_eq(arcnav_map_add_polygon(map, NULL, 3, NULL, NULL, 0, NULL),
+                   ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(arcnav_map_add_polygon(map, ring, 3, NULL, NULL, 1, NULL),
+                   ARCNAV_ERR_INVALID_ARGUMENT);
+  arcnav_map_destroy(map);
+  arcnav_map_destroy(NULL);
+}
+END_TEST
+
+START_TEST(test_extent_and_tolerance) {
+  arcnav_map *map = new_map();
+  ck_assert(!arcnav_map_extent(map, NULL, NULL));
+  ck_assert_double_eq(arcnav_map_tolerance(map), 1e-9);
+  ck_assert_int_eq(test_add_box(map, -3000, 10, -1000, 20), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_add_circle(map, (arcnav_vec2){100, 0}, 5, NULL), ARCNAV_OK);
+  arcnav_vec2 lo, hi;
+  ck_assert(arcnav_map_extent(map, &lo, &hi));
+  ck_assert_vec2_near(lo, ((arcnav_vec2){-3000, -5}), 0.0);
+  ck_assert_vec2_near(hi, ((arcnav_vec2){105, 20}), 0.0);
+  // The largest of extent (3105) and largest |coordinate| (3000).
+  ck_assert_double_eq_tol(arcnav_map_tolerance(map), 3105e-9, 1e-18);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
+START_TEST(test_status_names_are_distinct) {
+  const arcnav_status all[] = {ARCNAV_OK,
+                               ARCNAV_NO_PATH,
+                               ARCNAV_START_BLOCKED,
+                               ARCNAV_GOAL_BLOCKED,
+                               ARCNAV_ERR_INVALID_ARGUMENT,
+                               ARCNAV_ERR_OUT_OF_MEMORY,
+                               ARCNAV_ERR_NOT_FINITE,
+                               ARCNAV_ERR_TOO_FEW_VERTICES,
+                               ARCNAV_ERR_ZERO_AREA,
+                               ARCNAV_ERR_SELF_INTERSECTION,
+                               ARCNAV_ERR_HOLE_OUTSIDE,
+                               ARCNAV_ERR_NEGATIVE_RADIUS,
+                               ARCNAV_ERR_TOO_LARGE,
+                               ARCNAV_ERR_UNSUPPORTED};
+  size_t n = sizeof all / sizeof all[0];
+  for (size_t i = 0; i < n; ++i) {
+    ck_assert_str_ne(arcnav_status_name(all[i]), "unknown_status");
+    ck_assert_ptr_nonnull(arcnav_status_message(all[i]));
+    ck_assert(arcnav_status_is_answer(all[i]) == (all[i] < ARCNAV_ERR_FIRST));
+    for (size_t j = 0; j < i; ++j) {
+      ck_assert_str_ne(arcnav_status_name(all[i]), arcnav_status_name(all[j]));
+    }
+  }
+  ck_assert_str_eq(arcnav_status_name(ARCNAV_OK), "ok");
+  ck_assert_str_eq(arcnav_status_name(ARCNAV_NO_PATH), "no_path");
+  ck_assert_str_eq(arcnav_status_name(ARCNAV_START_BLOCKED), "start_blocked");
+  ck_assert_str_eq(arcnav_status_name(ARCNAV_GOAL_BLOCKED), "goal_blocked");
+  ck_assert_str_eq(arcnav_status_name((arcnav_status)999), "unknown_status");
+}
+END_TEST
+
+START_TEST(test_planner_def_is_checked) {
+  arcnav_map *map = new_map();
+  ck_assert_int_eq(test_add_box(map, 0, 0, 1, 1), ARCNAV_OK);
+  arcnav_planner *planner = NULL;
+  arcnav_planner_def zeroed;
+  memset(&zeroed, 0, sizeof zeroed);
+  ck_assert_int_eq(arcnav_planner_create(map, &zeroed, &planner), ARCNAV_ERR_INVALID_ARGUMENT);
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = -1.0;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_ERR_NEGATIVE_RADIUS);
+  def.radius = NAN;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_ERR_NOT_FINITE);
+  ck_assert_ptr_null(planner);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
+// Counts live blocks, so a test can see that destroy releases everything.
+typedef struct counting_allocator {
+  long live;
+  long total;
+} counting_allocator;
+
+static void *counting_alloc(size_t size, void *user) {
+  counting_allocator *c = user;
+  c->live++;
+  c->total++;
+  return malloc(size);
+}
+
+static void counting_free(void *ptr, void *user) {
+  counting_allocator *c = user;
+  c->live--;
+  free(ptr);
+}
+
+START_TEST(test_allocator_hooks_see_every_block) {
+  counting_allocator counter = {0, 0};
+  arcnav_allocator hooks = {counting_alloc, counting_free, &counter};
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(&hooks, &map), ARCNAV_OK);
+  ck_assert_int_eq(test_add_box(map, 0, 0, 10, 10), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_add_circle(map, (arcnav_vec2){20, 5}, 2, NULL), ARCNAV_OK);
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = 1.0;
+  arcnav_planner *planner = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  arcnav_query *query = NULL;
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_path_create(&hooks, &path), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_find_path(query, (arcnav_vec2){-5, 5}, (arcnav_vec2){30, 5}, path),
+                   ARCNAV_OK);
+  // Once the path buffer is warm, a query allocates nothing.
+  long before = counter.total;
+  for (int i = 0; i < 10; ++i) {
+    ck_assert_int_eq(arcnav_find_path(query, (arcnav_vec2){-5, 5 + i}, (arcnav_vec2){30, 5}, path),
+                     ARCNAV_OK);
+  }
+  ck_assert_int_eq(counter.total, before);
+  ck_assert_int_gt(counter.total, 5);
+  arcnav_path_destroy(path);
+  arcnav_query_destroy(query);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+  ck_assert_int_eq(counter.live, 0);
+}
+END_TEST
+
+static Suite *map_suite(void) {
+  Suite *suite = suite_create("map");
+  TCase *tc = tcase_create("validation");
+  tcase_add_loop_test(tc, test_bad_rings_are_refused, 0,
+                      (int)(sizeof BAD_RINGS / sizeof BAD_RINGS[0]));
+  tcase_add_test(tc, test_orientation_is_normalised);
+  tcase_add_test(tc, test_closing_vertex_and_duplicates_are_dropped);
+  tcase_add_test(tc, test_hole_errors);
+  tcase_add_test(tc, test_circle_errors);
+  tcase_add_test(tc, test_null_arguments);
+  tcase_add_test(tc, test_extent_and_tolerance);
+  tcase_add_test(tc, test_status_names_are_distinct);
+  tcase_add_test(tc, test_planner_def_is_checked);
+  tcase_add_test(tc, test_allocator_hooks_see_every_block);
+  suite_add_tcase(suite, tc);
+  return suite;
+}
+
+int main(void) {
+  return test_run_suite(map_suite());
+}
