@@ -40,8 +40,10 @@ static inline double v2_cross(vec2 a, vec2 b) {
 static inline double v2_len2(vec2 a) {
   return v2_dot(a, a);
 }
+// sqrt of the dot product rather than hypot: several times faster, and arcnav coordinates stay
+// far from the 1e154 where squaring would overflow.
 static inline double v2_len(vec2 a) {
-  return hypot(a.x, a.y);
+  return sqrt(v2_dot(a, a));
 }
 static inline double v2_dist(vec2 a, vec2 b) {
   return v2_len(v2_sub(a, b));

@@ -28,12 +28,15 @@ static size_t add_ring_corners(const arcnav_map *map, const an_ring *ring, doubl
     if (turn <= 0.0) {
       continue;
     }
-    vec2 normal_in = v2(incoming.y, -incoming.x);
+    vec2 normal_in = v2_normalize(v2(incoming.y, -incoming.x));
+    vec2 normal_out = v2_normalize(v2(outgoing.y, -outgoing.x));
     out[count++] = (an_corner){
         .center = here,
         .radius = radius,
         .wedge_start = an_wrap_angle(v2_angle(normal_in)),
         .wedge_sweep = atan2(turn, v2_dot(incoming, outgoing)),
+        .normal_start = normal_in,
+        .normal_end = normal_out,
         .obstacle = ring->obstacle,
     };
   }
@@ -66,7 +69,13 @@ arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_
   for (size_t o = 0; o < map->obstacle_count; ++o) {
     const an_obstacle *ob = &map->obstacles[o];
     if (ob->kind == AN_OBSTACLE_CIRCLE) {
-      corners[count++] = (an_corner){ob->center, ob->radius + radius, 0.0, AN_TWO_PI, (int32_t)o};
+      corners[count++] = (an_corner){.center = ob->center,
+                                     .radius = ob->radius + radius,
+                                     .wedge_start = 0.0,
+                                     .wedge_sweep = AN_TWO_PI,
+                                     .normal_start = v2(1.0, 0.0),
+                                     .normal_end = v2(1.0, 0.0),
+                                     .obstacle = (int32_t)o};
       continue;
     }
     for (uint32_t r = 0; r < ob->ring_count; ++r) {
@@ -79,12 +88,4 @@ arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_
   *out_corners = corners;
   *out_count = count;
   return ARCNAV_OK;
-}
-
-bool an_corner_wedge_contains(const an_corner *corner, double angle, double slack) {
-  if (corner->wedge_sweep >= AN_TWO_PI) {
-    return true;
-  }
-  double offset = an_corner_offset(corner, angle);
-  return offset <= corner->wedge_sweep + slack || offset >= AN_TWO_PI - slack;
 }

@@ -18,6 +18,8 @@ typedef struct an_corner {
   double radius;      ///< R at polygon corners, c + R around circle obstacles
   double wedge_start; ///< angle of the first free-side normal, in [0, 2pi)
   double wedge_sweep; ///< counter-clockwise extent of the wedge; 2pi for a full circle
+  vec2 normal_start;  ///< unit vector at wedge_start
+  vec2 normal_end;    ///< unit vector at wedge_start + wedge_sweep
   int32_t obstacle;   ///< owning obstacle, -1 for the bounds
 } an_corner;
 
@@ -31,5 +33,12 @@ static inline double an_corner_offset(const an_corner *corner, double angle) {
   return an_wrap_angle(angle - corner->wedge_start);
 }
 
-/// Does the wedge contain `angle` (with `slack` radians of tolerance at both sides)?
-bool an_corner_wedge_contains(const an_corner *corner, double angle, double slack);
+/// Does the wedge contain the unit direction `normal` (with about `slack` radians of tolerance at
+/// both sides)? Wedges of polygon corners are narrower than pi, so two cross products decide it.
+static inline bool an_corner_wedge_contains(const an_corner *corner, vec2 normal, double slack) {
+  if (corner->wedge_sweep >= AN_TWO_PI) {
+    return true;
+  }
+  return v2_cross(corner->normal_start, normal) >= -slack &&
+         v2_cross(normal, corner->normal_end) >= -slack;
+}

@@ -78,8 +78,8 @@ static arcnav_status collect_pair(const an_corner *corners, uint32_t i, uint32_t
                              clearance->eps, &t)) {
       continue;
     }
-    if (!an_corner_wedge_contains(a, an_touch_angle(t.direction, ccw_a), AN_WEDGE_SLACK) ||
-        !an_corner_wedge_contains(b, an_touch_angle(t.direction, ccw_b), AN_WEDGE_SLACK)) {
+    if (!an_corner_wedge_contains(a, an_touch_normal(t.direction, ccw_a), AN_WEDGE_SLACK) ||
+        !an_corner_wedge_contains(b, an_touch_normal(t.direction, ccw_b), AN_WEDGE_SLACK)) {
       continue;
     }
     if (!an_segment_is_free(clearance, scratch, t.from, t.to)) {

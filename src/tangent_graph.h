@@ -50,9 +50,12 @@ static inline uint32_t an_group_index(uint32_t corner, bool ccw) {
 
 /// Angle of the free-side normal at a touching point of a tangent travelling along `direction`,
 /// turning `ccw` around the circle: the centre is on the left for ccw, so the normal points right.
-static inline double an_touch_angle(vec2 direction, bool ccw) {
+static inline vec2 an_touch_normal(vec2 direction, bool ccw) {
   vec2 left = v2_perp(direction);
-  return v2_angle(ccw ? v2_scale(left, -1.0) : left);
+  return ccw ? v2_scale(left, -1.0) : left;
+}
+static inline double an_touch_angle(vec2 direction, bool ccw) {
+  return v2_angle(an_touch_normal(direction, ccw));
 }
 
 /// Length of the arc on `corner` from angle offset `from` to offset `to` travelling ccw or cw,

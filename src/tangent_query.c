@@ -68,10 +68,10 @@ static void try_goal(arcnav_query *q, uint32_t u, const node_view *at, vec2 goal
                            &t)) {
     return;
   }
-  double angle = an_touch_angle(t.direction, at->ccw);
-  if (!an_corner_wedge_contains(corner, angle, AN_WEDGE_SLACK)) {
+  if (!an_corner_wedge_contains(corner, an_touch_normal(t.direction, at->ccw), AN_WEDGE_SLACK)) {
     return;
   }
+  double angle = an_touch_angle(t.direction, at->ccw);
   double sweep = an_corner_arc_sweep(corner, at->offset, offset_of(corner, angle), at->ccw);
   if (sweep < 0.0) {
     return;
@@ -170,10 +170,10 @@ static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
                                &t)) {
         continue;
       }
-      double angle = an_touch_angle(t.direction, ccw);
-      if (!an_corner_wedge_contains(corner, angle, AN_WEDGE_SLACK)) {
+      if (!an_corner_wedge_contains(corner, an_touch_normal(t.direction, ccw), AN_WEDGE_SLACK)) {
         continue;
       }
+      double angle = an_touch_angle(t.direction, ccw);
       q->starts[id - base] =
           (an_start_node){t.to, angle, offset_of(corner, angle), v2_dist(start, t.to), c, ccw};
       relax(q, id, q->starts[id - base].tangent_length, AN_NONE, AN_ARRIVED_FROM_START, t.to, goal);

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Set up, build, and run the demo: `arcnav demo` on the maps in examples/, SVGs into demo-out/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j"$(nproc)"
+build/arcnav demo --out demo-out

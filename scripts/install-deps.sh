@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what arcnav needs on Debian 12: compiler, CMake, Check, pkg-config, and cJSON for the CLI.
+# Does nothing when everything is already there, so repeated runs are fast.
+set -euo pipefail
+packages=(build-essential cmake pkg-config check libcjson-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  sudo_cmd=(sudo)
+fi
+echo "Installing: ${missing[*]}"
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
