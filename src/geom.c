@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: MIT
+#include "geom.h"
+
+// Relative length tolerance used to decide touching and incidence. It only has to absorb rounding
+// of a handful of operations, so it is tiny compared with any slack a caller passes in.
+#define GEOM_REL_EPS 1e-12
+// Angular tolerance (radians) for deciding whether a computed intersection point lies on an arc.
+// Intersection points near tangency carry larger error than the point itself, hence looser.
+#define GEOM_ANGLE_EPS 1e-9
+
+static double len_tol(double scale) {
+  return GEOM_REL_EPS * (1.0 + fabs(scale));
+}
+
+double an_wrap_angle(double angle) {
+  if (!isfinite(angle)) {
+    return 0.0;
+  }
+  double a = fmod(angle, AN_TWO_PI);
+  if (a < 0.0) {
+    a += AN_TWO_PI;
+  }
+  // Adding 2*pi to a tiny negative value can round up to exactly 2*pi.
+  if (a >= AN_TWO_PI) {
+    a = 0.0;
+  }
+  return a;
+}
+
+an_arc an_arc_from_angles(vec2 center, double radius, double from_angle, double to_angle,
+                          bool ccw) {
+  an_arc arc = {.center = center, .radius = radius};
+  if (ccw) {
+    arc.start_angle = an_wrap_angle(from_angle);
+    arc.sweep = an_wrap_angle(to_angle - from_angle);
+  } else {
+    arc.start_angle = an_wrap_angle(to_angle);
+    arc.sweep = an_wrap_angle(from_angle - to_angle);
+  }
+  return arc;
+}
+
+vec2 an_arc_start(const an_arc *arc) {
+  return an_circle_point(arc->center, arc->radius, arc->start_angle);
+}
+
+vec2 an_arc_end(const an_arc *arc) {
+  return an_circle_point(arc->center, arc->radius, arc->start_angle + arc->sweep);
+}
+
+bool an_arc_contains_angle(const an_arc *arc, double angle, double slack) {
+  if (slack < 0.0) {
+    slack = 0.0;
+  }
+  if (arc->sweep + 2.0 * slack >= AN_TWO_PI) {
+    return true;
+  }
+  double offset = an_wrap_angle(angle - arc->start_angle);
+  // The second test catches angles just before the start, which wrap to nearly 2*pi.
+  return offset <= arc->sweep + slack || offset >= AN_TWO_PI - slack;
+}
+
+vec2 an_closest_on_segment(vec2 p, vec2 a, vec2 b) {
+  vec2 ab = v2_sub(b, a);
+  double len2 = v2_len2(ab);
+  if (!(len2 > 0.0)) {
+    return a;
+  }
+  double t = v2_dot(v2_sub(p, a), ab) / len2;
+  if (!(t > 0.0)) {
+    return a;
+  }
+  if (t >= 1.0) {
+    return b;
+  }
+  return v2_mul_add(a, t, ab);
+}
+
+double an_point_segment_dist(vec2 p, vec2 a, vec2 b) {
+  return v2_dist(p, an_closest_on_segment(p, a, b));
+}
+
+// p is known to be collinear with ab; is it inside ab's bounding box?
+static bool in_box(vec2 p, vec2 a, vec2 b) {
+  return p.x >= an_min(a.x, b.x) && p.x <= an_max(a.x, b.x) && p.y >= an_min(a.y, b.y) &&
+         p.y <= an_max(a.y, b.y);
+}
+
+static int sign_of(double x) {
+  return (x > 0.0) - (x < 0.0);
+}
+
+bool an_segments_intersect(vec2 a, vec2 b, vec2 c, vec2 d) {
+  int o1 = sign_of(an_orient(c, d, a));
+  int o2 = sign_of(an_orient(c, d, b));
+  int o3 = sign_of(an_orient(a, b, c));
+  int o4 = sign_of(an_orient(a, b, d));
+  if (o1 * o2 < 0 && o3 * o4 < 0) {
+    return true;
+  }
+  // Touching and collinear cases; a zero-length segment makes every orientation against it zero,
+  // so the box tests also cover point-on-segment and point-equals-point.
+  return (o1 == 0 && in_box(a, c, d)) || (o2 == 0 && in_box(b, c, d)) ||
+         (o3 == 0 && in_box(c, a, b)) || (o4 == 0 && in_box(d, a, b));
+}
+
+double an_segment_segment_dist(vec2 a, vec2 b, vec2 c, vec2 d) {
+  if (an_segments_intersect(a, b, c, d)) {
+    return 0.0;
+  }
+  // Disjoint segments are closest at an endpoint of one of them.
+  double best = an_point_segment_dist(a, c, d);
+  best = an_min(best, an_point_segment_dist(b, c, d));
+  best = an_min(best, an_point_segment_dist(c, a, b));
+  best = an_min(best, an_point_segment_dist(d, a, b));
+  return best;
+}
+
+int an_segment_circle_intersections(vec2 a, vec2 b, vec2 center, double radius, double out_t[2]) {
+  vec2 ab = v2_sub(b, a);
+  vec2 f = v2_sub(a, center);
+  double len2 = v2_len2(ab);
+  double r = fabs(radius);
+  double tol = len_tol(r + v2_len(f));
+  if (!(len2 > 0.0)) {
+    if (fabs(v2_len(f) - r) <= tol) {
+      out_t[0] = 0.0;
+      return 1;
+    }
+    return 0;
+  }
+  double len = sqrt(len2);
+  // Distance from the centre to the line and the foot parameter; the cross product form avoids
+  // the cancellation of the textbook discriminant b^2 - 4ac.
+  double line_dist = fabs(v2_cross(f, ab)) / len;
+  double t_foot = -v2_dot(f, ab) / len2;
+  double t_tol = tol / len;
+  if (line_dist > r + tol) {
+    return 0;
+  }
+  double roots[2];
+  int n_roots;
+  if (line_dist >= r - tol) {
+    roots[0] = t_foot;
+    n_roots = 1;
+  } else {
+    double half = an_safe_sqrt((r - line_dist) * (r + line_dist)) / len;
+    roots[0] = t_foot - half;
+    roots[1] = t_foot + half;
+    n_roots = 2;
+  }
+  int count = 0;
+  for (int i = 0; i < n_roots; i++) {
+    double t = roots[i];
+    if (t >= -t_tol && t <= 1.0 + t_tol) {
+      out_t[count++] = an_min(1.0, an_max(0.0, t));
+    }
+  }
+  return count;
+}
+
+double an_point_arc_dist(vec2 p, const an_arc *arc) {
+  vec2 s = an_arc_start(arc);
+  vec2 e = an_arc_end(arc);
+  double best = an_min(v2_dist(p, s), v2_dist(p, e));
+  vec2 v = v2_sub(p, arc->center);
+  double dc = v2_len(v);
+  if (dc == 0.0) {
+    // Every point of the circle is equally far from the centre.
+    return an_min(best, fabs(arc->radius));
+  }
+  if (an_arc_contains_angle(arc, v2_angle(v), 0.0)) {
+    best = an_min(best, fabs(dc - fabs(arc->radius)));
+  }
+  return best;
+}
+
+// Is a point of the arc's circle (known to lie on the circle) inside the arc's angular range?
+static bool arc_has_circle_point(const an_arc *arc, vec2 p) {
+  if (!(arc->radius > 0.0)) {
+    return true;
+  }
+  return an_arc_contains_angle(arc, v2_angle(v2_sub(p, arc->center)), GEOM_ANGLE_EPS);
+}
+
+bool an_segment_arc_intersect(vec2 a, vec2 b, const an_arc *arc) {
+  double t[2];
+  int n = an_segment_circle_intersections(a, b, arc->center, arc->radius, t);
+  for (int i = 0; i < n; i++) {
+    if (arc_has_circle_point(arc, v2_lerp(a, b, t[i]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+double an_segment_arc_dist(vec2 a, vec2 b, const an_arc *arc) {
+  if (an_segment_arc_intersect(a, b, arc)) {
+    return 0.0;
+  }
+  double best = an_min(an_point_arc_dist(a, arc), an_point_arc_dist(b, arc));
+  best = an_min(best, an_point_segment_dist(an_arc_start(arc), a, b));
+  best = an_min(best, an_point_segment_dist(an_arc_end(arc), a, b));
+  // An interior-interior minimum joins the two along a line perpendicular to the segment and
+  // radial to the circle, i.e. through the foot of the centre on the segment.
+  vec2 ab = v2_sub(b, a);
+  double len2 = v2_len2(ab);
+  if (len2 > 0.0) {
+    double t = v2_dot(v2_sub(arc->center, a), ab) / len2;
+    if (t > 0.0 && t < 1.0) {
+      vec2 v = v2_sub(v2_mul_add(a, t, ab), arc->center);
+      double dv = v2_len(v);
+      if (dv > 0.0 && an_arc_contains_angle(arc, v2_angle(v), 0.0)) {
+        best = an_min(best, fabs(fabs(arc->radius) - dv));
+      }
+    }
+  }
+  return best;
+}
+
+// Do the angular ranges of two arcs on the same circle overlap?
+static bool angular_ranges_overlap(const an_arc *a, const an_arc *b, double slack) {
+  return an_arc_contains_angle(b, a->start_angle, slack) ||
+         an_arc_contains_angle(b, a->start_angle + a->sweep, slack) ||
+         an_arc_contains_angle(a, b->start_angle, slack);
+}
+
+// Intersection points of two circles. Returns 0, 1 (touching), 2, or -1 when the circles coincide.
+static int circle_circle_points(vec2 c1, double r1, vec2 c2, double r2, vec2 out[2]) {
+  vec2 dvec = v2_sub(c2, c1);
+  double d = v2_len(dvec);
+  double tol = len_tol(d + r1 + r2);
+  if (d <= tol) {
+    return fabs(r1 - r2) <= tol ? -1 : 0;
+  }
+  double sum = r1 + r2;
+  double diff = fabs(r1 - r2);
+  if (d > sum + tol || d < diff - tol) {
+    return 0;
+  }
+  vec2 e = v2_scale(dvec, 1.0 / d);
+  // Distance from c1 to the chord, written to avoid cancelling d^2 + r1^2 - r2^2.
+  double x = 0.5 * (d + (r1 - r2) * (r1 + r2) / d);
+  x = an_min(r1, an_max(-r1, x));
+  if (fabs(d - sum) <= tol || fabs(d - diff) <= tol) {
+    out[0] = v2_mul_add(c1, x, e);
+    return 1;
+  }
+  double h = an_safe_sqrt((r1 - x) * (r1 + x));
+  vec2 base = v2_mul_add(c1, x, e);
+  out[0] = v2_mul_add(base, h, v2_perp(e));
+  out[1] = v2_mul_add(base, -h, v2_perp(e));
+  return 2;
+}
+
+bool an_arc_arc_intersect(const an_arc *a, const an_arc *b) {
+  double ra = fabs(a->radius);
+  double rb = fabs(b->radius);
+  vec2 p[2];
+  int n = circle_circle_points(a->center, ra, b->center, rb, p);
+  if (n < 0) {
+    if (!(ra > 0.0) && !(rb > 0.0)) {
+      return true;
+    }
+    return angular_ranges_overlap(a, b, GEOM_ANGLE_EPS);
+  }
+  for (int i = 0; i < n; i++) {
+    if (arc_has_circle_point(a, p[i]) && arc_has_circle_point(b, p[i])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+double an_arc_arc_dist(const an_arc *a, const an_arc *b) {
+  if (an_arc_arc_intersect(a, b)) {
+    return 0.0;
+  }
+  double best = an_min(an_point_arc_dist(an_arc_start(a), b), an_point_arc_dist(an_arc_end(a), b));
+  best = an_min(best, an_point_arc_dist(an_arc_start(b), a));
+  best = an_min(best, an_point_arc_dist(an_arc_end(b), a));
+  double ra = fabs(a->radius);
+  double rb = fabs(b->radius);
+  vec2 dvec = v2_sub(b->center, a->center);
+  if (v2_len(dvec) == 0.0) {
+    // Concentric: when the ranges overlap, an end of one arc lies radially over the other, so
+    // the end-point terms above already reach |ra - rb|.
+    return best;
+  }
+  // Interior-interior minima join points whose connecting line is radial to both circles, so
+  // both lie on the line through the centres.
+  double phi = v2_angle(dvec);
+  for (int i = 0; i < 2; i++) {
+    double ta = phi + i * AN_PI;
+    if (!an_arc_contains_angle(a, ta, 0.0)) {
+      continue;
+    }
+    vec2 pa = an_circle_point(a->center, ra, ta);
+    for (int j = 0; j < 2; j++) {
+      double tb = phi + j * AN_PI;
+      if (an_arc_contains_angle(b, tb, 0.0)) {
+        best = an_min(best, v2_dist(pa, an_circle_point(b->center, rb, tb)));
+      }
+    }
+  }
+  return best;
+}
+
+// Directed tangent in signed-radius form. Configurations within `snap` of touching are made
+// exactly touching so that the two tangents of a touching pair come out identical.
+static bool tangent_core(vec2 c1, double r1, bool ccw1, vec2 c2, double r2, bool ccw2, double slack,
+                         double snap, an_tangent *out) {
+  vec2 dvec = v2_sub(c2, c1);
+  double d = v2_len(dvec);
+  if (!(d > 0.0) || !isfinite(d)) {
+    return false;
+  }
+  double s1 = ccw1 ? 1.0 : -1.0;
+  double s2 = ccw2 ? 1.0 : -1.0;
+  double delta = s2 * r2 - s1 * r1;
+  double gap = d - fabs(delta);
+  if (gap < -slack) {
+    return false;
+  }
+  vec2 e = v2_scale(dvec, 1.0 / d);
+  double k;
+  double h;
+  if (gap <= snap && delta != 0.0) {
+    k = delta > 0.0 ? 1.0 : -1.0;
+    h = 0.0;
+  } else {
+    k = an_min(1.0, an_max(-1.0, delta / d));
+    // (d - |delta|)(d + |delta|) keeps precision when the circles nearly touch.
+    h = an_safe_sqrt(gap * (d + fabs(delta))) / d;
+  }
+  // w is the traveller's unit left normal; the positive root makes the travel direction point
+  // from circle 1 towards circle 2.
+  vec2 w = v2_add(v2_scale(e, k), v2_scale(v2_perp(e), h));
+  out->direction = v2(w.y, -w.x);
+  out->from = v2_mul_add(c1, -s1 * r1, w);
+  out->to = v2_mul_add(c2, -s2 * r2, w);
+  return true;
+}
+
+bool an_directed_tangent(vec2 c1, double r1, bool ccw1, vec2 c2, double r2, bool ccw2, double slack,
+                         an_tangent *out) {
+  return tangent_core(c1, r1, ccw1, c2, r2, ccw2, an_max(0.0, slack), 0.0, out);
+}
+
+int an_circle_common_tangents(vec2 c1, double r1, vec2 c2, double r2, an_tangent out[4]) {
+  double tol = len_tol(v2_dist(c1, c2) + fabs(r1) + fabs(r2));
+  // Outer pair first (same turning), then the crossing pair.
+  static const bool turns[4][2] = {{true, true}, {false, false}, {true, false}, {false, true}};
+  int count = 0;
+  for (int i = 0; i < 4; i++) {
+    an_tangent t;
+    if (!tangent_core(c1, r1, turns[i][0], c2, r2, turns[i][1], tol, tol, &t)) {
+      continue;
+    }
+    // Touching circles give the same zero-length tangent twice, and a zero radius makes the
+    // outer and crossing tangents coincide: report each segment once.
+    bool duplicate = false;
+    for (int j = 0; j < count && !duplicate; j++) {
+      duplicate = v2_dist(t.from, out[j].from) <= tol && v2_dist(t.to, out[j].to) <= tol;
+    }
+    if (!duplicate) {
+      out[count++] = t;
+    }
+  }
+  return count;
+}
+
+int an_point_circle_tangents(vec2 p, vec2 center, double radius, double slack, vec2 out[2]) {
+  double r = fabs(radius);
+  vec2 v = v2_sub(p, center);
+  double d = v2_len(v);
+  slack = an_max(0.0, slack);
+  if (d < r - slack) {
+    return 0;
+  }
+  if (fabs(d - r) <= slack) {
+    out[0] = d > 0.0 ? v2_mul_add(center, r / d, v) : an_circle_point(center, r, 0.0);
+    return 1;
+  }
+  an_tangent t;
+  if (!an_directed_tangent(p, 0.0, true, center, r, true, slack, &t)) {
+    return 0;
+  }
+  out[0] = t.to;
+  if (!an_directed_tangent(p, 0.0, true, center, r, false, slack, &t)) {
+    return 0;
+  }
+  out[1] = t.to;
+  return 2;
+}
