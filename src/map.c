@@ -78,6 +78,10 @@ static arcnav_status clean_ring_build(const an_allocator *alloc, const vec2 *inp
       *bad_vertex = (int)i;
       return ARCNAV_ERR_NOT_FINITE;
     }
+    if (!an_coordinate_in_range(input[i].x) || !an_coordinate_in_range(input[i].y)) {
+      *bad_vertex = (int)i;
+      return ARCNAV_ERR_TOO_LARGE;
+    }
   }
   if (count > (size_t)INT32_MAX / 4) {
     return ARCNAV_ERR_TOO_LARGE;
@@ -394,6 +398,9 @@ arcnav_status arcnav_map_add_circle(arcnav_map *map, arcnav_vec2 center, double 
     status = ARCNAV_ERR_NOT_FINITE;
   } else if (radius < 0.0) {
     status = ARCNAV_ERR_NEGATIVE_RADIUS;
+  } else if (!an_coordinate_in_range(center.x) || !an_coordinate_in_range(center.y) ||
+             !an_coordinate_in_range(radius)) {
+    status = ARCNAV_ERR_TOO_LARGE;
   } else if (map->obstacle_count >= (size_t)INT32_MAX / 2) {
     status = ARCNAV_ERR_TOO_LARGE;
   } else if (!an_reserve(&map->alloc, (void **)&map->obstacles, &map->obstacle_capacity,
@@ -422,10 +429,12 @@ arcnav_status arcnav_map_set_bounds(arcnav_map *map, const arcnav_vec2 *ring, si
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   clean_ring cleaned;
+  memset(&cleaned, 0, sizeof cleaned);
   const vec2 *inputs[1] = {ring};
   size_t counts[1] = {count};
   arcnav_status status = prepare_rings(&map->alloc, inputs, counts, 1, -1, &cleaned, error);
   if (status != ARCNAV_OK) {
+    clean_ring_free(&map->alloc, &cleaned);
     return status;
   }
   orient_ring(&cleaned, false);

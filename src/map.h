@@ -57,6 +57,12 @@ static inline vec2 an_ring_vertex(const arcnav_map *map, const an_ring *ring, si
   return base[i % ring->count];
 }
 
+/// Largest coordinate or radius magnitude accepted: squares of differences must stay finite.
+#define AN_MAX_COORDINATE 1e100
+static inline bool an_coordinate_in_range(double value) {
+  return fabs(value) <= AN_MAX_COORDINATE;
+}
+
 /// Signed area of a ring's stored vertices (> 0 for counter-clockwise).
 double an_ring_signed_area(const vec2 *points, size_t count);
 

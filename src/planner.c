@@ -34,6 +34,9 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   if (def->radius < 0.0) {
     return ARCNAV_ERR_NEGATIVE_RADIUS;
   }
+  if (!an_coordinate_in_range(def->radius)) {
+    return ARCNAV_ERR_TOO_LARGE;
+  }
   if (def->engine < ARCNAV_ENGINE_AUTO || def->engine > ARCNAV_ENGINE_PLAIN_FUNNEL) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
@@ -200,6 +203,10 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
   }
   if (!v2_is_finite(start) || !v2_is_finite(goal)) {
     return ARCNAV_ERR_NOT_FINITE;
+  }
+  if (!an_coordinate_in_range(start.x) || !an_coordinate_in_range(start.y) ||
+      !an_coordinate_in_range(goal.x) || !an_coordinate_in_range(goal.y)) {
+    return ARCNAV_ERR_TOO_LARGE;
   }
   const arcnav_planner *planner = query->planner;
   memset(&query->stats, 0, sizeof query->stats);

@@ -31,6 +31,7 @@ static const bad_ring_case BAD_RINGS[] = {
     {"collinear", {{0, 0}, {1, 1}, {3, 3}}, 3, ARCNAV_ERR_ZERO_AREA, -2},
     {"nan", {{0, 0}, {1, 0}, {NAN, 1}, {0, 1}}, 4, ARCNAV_ERR_NOT_FINITE, 2},
     {"infinity", {{0, 0}, {1, 0}, {1, 1}, {0, INFINITY}}, 4, ARCNAV_ERR_NOT_FINITE, 3},
+    {"beyond 1e100", {{0, 0}, {100, 0}, {100, 100}, {0, 1e308}}, 4, ARCNAV_ERR_TOO_LARGE, 3},
     {"bow tie", {{0, 0}, {2, 2}, {2, 0}, {0, 2}}, 4, ARCNAV_ERR_SELF_INTERSECTION, -2},
     {"vertex touches edge",
      {{0, 0}, {4, 0}, {4, 4}, {2, 0}, {0, 4}},

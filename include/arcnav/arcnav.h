@@ -74,7 +74,8 @@ typedef enum arcnav_status {
                                 ///< meet
   ARCNAV_ERR_HOLE_OUTSIDE,      ///< a hole is not inside its polygon's outer ring
   ARCNAV_ERR_NEGATIVE_RADIUS,   ///< a circle radius or agent radius is negative
-  ARCNAV_ERR_TOO_LARGE,         ///< a count exceeds what the library can index
+  ARCNAV_ERR_TOO_LARGE,         ///< a count exceeds what the library can index, or a
+                                ///< coordinate or radius exceeds 1e100 in magnitude
   ARCNAV_ERR_UNSUPPORTED,       ///< the requested engine cannot answer this planner's radius
 } arcnav_status;
 

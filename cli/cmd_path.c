@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+#include "args.h"
+#include "commands.h"
+#include "path_output.h"
+#include "session.h"
+#include "svg.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: arcnav path --map MAP --radius R --from X,Y --to X,Y [--format json|text]\n"
+    "                   [--svg OUT.svg] [--planner auto|tangent|funnel|plain-funnel]\n"
+    "\n"
+    "Plan one shortest path for a disk of radius R on MAP (GeoJSON, or NEERC text whose first\n"
+    "case gives the default radius, start and goal). --radius 0 uses the funnel planner.\n"
+    "\n"
+    "  --map MAP        map file (.geojson/.json, or .in/.txt in NEERC format)\n"
+    "  --radius R       agent radius, >= 0\n"
+    "  --from X,Y       start of the agent's centre\n"
+    "  --to X,Y         goal of the agent's centre\n"
+    "  --format F       json (default: status, radius, length, pieces) or text\n"
+    "  --svg OUT.svg    also draw the map and the path\n"
+    "  --planner P      engine: auto (default), tangent, funnel, plain-funnel\n"
+    "\n"
+    "Exit status: 0 path found, 1 no path (no_path, start_blocked, goal_blocked; the answer is\n"
+    "still printed), 2 bad usage or invalid map (nothing on standard output).\n";
+
+int an_cli_cmd_path(int argc, char **argv) {
+  const char *map_file = NULL, *format = "json", *svg_file = NULL, *planner = "auto";
+  double radius_value = 0;
+  arcnav_vec2 from = {0, 0}, to = {0, 0};
+  bool radius_given = false, from_given = false, to_given = false;
+  const an_cli_option options[] = {
+      {"--map", AN_CLI_OPTION_STRING, &map_file, NULL},
+      {"--radius", AN_CLI_OPTION_NUMBER, &radius_value, &radius_given},
+      {"--from", AN_CLI_OPTION_POINT, &from, &from_given},
+      {"--to", AN_CLI_OPTION_POINT, &to, &to_given},
+      {"--format", AN_CLI_OPTION_STRING, &format, NULL},
+      {"--svg", AN_CLI_OPTION_STRING, &svg_file, NULL},
+      {"--planner", AN_CLI_OPTION_STRING, &planner, NULL},
+  };
+  an_cli_diag diag = {{0}};
+  an_cli_args_result args;
+  if (!an_cli_parse_args("path", argc, argv, options, sizeof options / sizeof options[0], 0, &args,
+                         &diag)) {
+    an_cli_diag_print(&diag);
+    return AN_CLI_EXIT_USAGE;
+  }
+  if (args.help) {
+    fputs(usage, stdout);
+    return AN_CLI_EXIT_OK;
+  }
+  arcnav_engine engine = ARCNAV_ENGINE_AUTO;
+  bool text = strcmp(format, "text") == 0;
+  if (map_file == NULL) {
+    an_cli_diag_set(&diag, "arcnav path: --map is required (see 'arcnav path --help')");
+  } else if (!text && strcmp(format, "json") != 0) {
+    an_cli_diag_set(&diag, "arcnav path: --format must be json or text, not '%s'", format);
+  } else if (!an_cli_parse_engine(planner, &engine)) {
+    an_cli_diag_set(
+        &diag, "arcnav path: --planner must be auto, tangent, funnel or plain-funnel, not '%s'",
+        planner);
+  } else if (radius_given && radius_value < 0) {
+    an_cli_diag_set(&diag, "arcnav path: --radius must not be negative (got %.17g)", radius_value);
+  }
+  if (diag.message[0] != '\0') {
+    an_cli_diag_print(&diag);
+    return AN_CLI_EXIT_USAGE;
+  }
+
+  an_cli_session session;
+  if (!an_cli_session_load(&session, map_file, &diag)) {
+    an_cli_diag_print(&diag);
+    return AN_CLI_EXIT_USAGE;
+  }
+  int exit_code = AN_CLI_EXIT_USAGE;
+  double radius = 0;
+  if (!an_cli_session_radius(&session, "path", radius_given, radius_value, true, &radius, &diag)) {
+    goto done;
+  }
+  if (!from_given || !to_given) {
+    if (!session.geometry.has_defaults) {
+      an_cli_diag_set(&diag, "arcnav path: --from and --to are required");
+      goto done;
+    }
+    from = from_given ? from : session.geometry.default_from;
+    to = to_given ? to : session.geometry.default_to;
+  }
+  if (!an_cli_session_plan(&session, "path", radius, engine, &diag)) {
+    goto done;
+  }
+  double micros = 0;
+  arcnav_status status = an_cli_session_find(&session, from, to, &micros);
+  if (!arcnav_status_is_answer(status)) {
+    an_cli_diag_set(&diag, "arcnav path: the query failed: %s (%s)", arcnav_status_message(status),
+                    arcnav_status_name(status));
+    goto done;
+  }
+  if (svg_file != NULL) {
+    an_cli_svg_query query = {from, to, status, session.path};
+    if (!an_cli_svg_write(svg_file, &session.geometry, radius, &query, 1, map_file, &diag)) {
+      goto done;
+    }
+  }
+  an_cli_map_print_warnings(&session.geometry);
+  if (text) {
+    an_cli_path_timing timing = {session.build_ms, micros, arcnav_query_get_stats(session.query),
+                                 an_cli_engine_name(arcnav_planner_engine(session.planner))};
+    an_cli_path_text(stdout, status, radius, from, to, session.path, &timing);
+  } else {
+    fputc('{', stdout);
+    an_cli_path_json_members(stdout, status, radius, session.path, true);
+    fputs("}\n", stdout);
+  }
+  exit_code = status == ARCNAV_OK ? AN_CLI_EXIT_OK : AN_CLI_EXIT_NO_PATH;
+done:
+  if (exit_code == AN_CLI_EXIT_USAGE) {
+    an_cli_diag_print(&diag);
+  }
+  an_cli_session_free(&session);
+  return exit_code;
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// What every planning command does: load a map file, build the library's map and a planner for
+// one radius, and time queries against it.
+
+#include "diag.h"
+#include "map_file.h"
+
+#include <arcnav/arcnav.h>
+#include <stdbool.h>
+
+typedef struct an_cli_session {
+  an_cli_map geometry;     ///< the file's geometry, as parsed
+  arcnav_map *map;         ///< built from `geometry`
+  arcnav_planner *planner; ///< NULL until an_cli_session_plan()
+  arcnav_query *query;
+  arcnav_path *path;
+  double build_ms; ///< planner and query-scratch creation time
+} an_cli_session;
+
+/// Load and build `file`. On failure nothing is left to free.
+bool an_cli_session_load(an_cli_session *session, const char *file, an_cli_diag *diag);
+
+/// Build the planner for `radius` with `engine`. `command` names the sub-command in messages.
+bool an_cli_session_plan(an_cli_session *session, const char *command, double radius,
+                         arcnav_engine engine, an_cli_diag *diag);
+
+/// Answer one query into session->path; *micros gets the time spent in arcnav_find_path().
+arcnav_status an_cli_session_find(an_cli_session *session, arcnav_vec2 from, arcnav_vec2 to,
+                                  double *micros);
+
+void an_cli_session_free(an_cli_session *session);
+
+/// Monotonic clock in microseconds.
+double an_cli_now_us(void);
+
+/// Parse a `--planner` value (auto, tangent, funnel, plain-funnel).
+bool an_cli_parse_engine(const char *name, arcnav_engine *out);
+
+/// The radius to plan with: the --radius value when given (must be >= 0), else the map file's
+/// default (NEERC files), else 0 when `required` is false; otherwise an error.
+bool an_cli_session_radius(const an_cli_session *session, const char *command, bool given,
+                           double value, bool required, double *out, an_cli_diag *diag);

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// SVG drawing of a map: obstacles, bounds, the boundary inflated by the agent radius drawn with
+// true arcs, and paths drawn with SVG arc commands.
+
+#include "diag.h"
+#include "map_file.h"
+
+#include <arcnav/arcnav.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct an_cli_svg_query {
+  arcnav_vec2 from, to;
+  arcnav_status status;
+  const arcnav_path *path; ///< [opt] drawn when status is ARCNAV_OK
+} an_cli_svg_query;
+
+/// Write `file`. `radius` > 0 draws the inflated boundary and the agent's disk at start and goal.
+/// `title` [opt] becomes the SVG title and a caption.
+bool an_cli_svg_write(const char *file, const an_cli_map *map, double radius,
+                      const an_cli_svg_query *queries, size_t query_count, const char *title,
+                      an_cli_diag *diag);

@@ -1,0 +1,797 @@
+// SPDX-License-Identifier: MIT
+// End-to-end tests of the `arcnav` executable: they run the built binary on files written to a
+// temporary directory and check exit codes, standard output and standard error against the
+// contract in docs/CLI.md. Expected lengths are derived by hand, never taken from the tool.
+
+#define _XOPEN_SOURCE 700
+
+#include <cJSON.h>
+#include <check.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "arcnav/arcnav.h"
+
+#ifndef ARCNAV_CLI_PATH
+#error "ARCNAV_CLI_PATH must name the built arcnav executable"
+#endif
+
+#define PI 3.14159265358979323846
+
+extern char **environ;
+
+typedef struct run_result {
+  int code; ///< exit status, or 128 + signal when the tool was killed
+  char *out;
+  char *err;
+} run_result;
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  size_t cap = 4096, len = 0;
+  char *buf = malloc(cap);
+  ck_assert_ptr_nonnull(buf);
+  size_t got;
+  while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+    len += got;
+    if (cap - len < 2) {
+      cap *= 2;
+      buf = realloc(buf, cap);
+      ck_assert_ptr_nonnull(buf);
+    }
+  }
+  fclose(f);
+  buf[len] = '\0';
+  return buf;
+}
+
+static void join(char *out, size_t size, const char *dir, const char *name) {
+  int n = snprintf(out, size, "%s/%s", dir, name);
+  ck_assert(n > 0 && (size_t)n < size);
+}
+
+static void write_text(const char *dir, const char *name, const char *text) {
+  char path[1024];
+  join(path, sizeof path, dir, name);
+  FILE *f = fopen(path, "wb");
+  ck_assert_msg(f != NULL, "cannot create %s", path);
+  fputs(text, f);
+  fclose(f);
+}
+
+static void make_temp_dir(char *out, size_t size) {
+  const char *base = getenv("TMPDIR");
+  int n = snprintf(out, size, "%s/arcnav_cli_XXXXXX", base != NULL ? base : "/tmp");
+  ck_assert(n > 0 && (size_t)n < size);
+  ck_assert_ptr_nonnull(mkdtemp(out));
+}
+
+static int remove_entry(const char *path, const struct stat *info, int flag, struct FTW *ftw) {
+  (void)info;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+static void remove_temp_dir(const char *dir) {
+  nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+// Run the tool with `args` (NULL-terminated, without argv[0]); standard input from `input`
+// (or /dev/null); output captured through files in `dir`.
+static run_result run_cli(const char *dir, const char *input, const char *const *args) {
+  char out_path[1024], err_path[1024];
+  join(out_path, sizeof out_path, dir, "stdout.txt");
+  join(err_path, sizeof err_path, dir, "stderr.txt");
+  const char *argv[32];
+  size_t argc = 0;
+  argv[argc++] = ARCNAV_CLI_PATH;
+  for (size_t i = 0; args[i] != NULL; i++) {
+    ck_assert(argc + 1 < sizeof argv / sizeof argv[0]);
+    argv[argc++] = args[i];
+  }
+  argv[argc] = NULL;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, input != NULL ? input : "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid;
+  int rc = posix_spawn(&pid, ARCNAV_CLI_PATH, &actions, NULL, (char *const *)argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ck_assert_msg(rc == 0, "cannot start %s", ARCNAV_CLI_PATH);
+  int status = 0;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  run_result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out_path);
+  r.err = slurp(err_path);
+  return r;
+}
+
+static void free_result(run_result *r) {
+  free(r->out);
+  free(r->err);
+}
+
+static size_t count_lines(const char *text) {
+  size_t n = 0;
+  for (const char *c = text; *c != '\0'; c++) {
+    n += *c == '\n';
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Independent path checks on the JSON answer.
+
+static arcnav_vec2 json_point(const cJSON *item) {
+  ck_assert(cJSON_IsArray(item) && cJSON_GetArraySize(item) == 2);
+  const cJSON *x = cJSON_GetArrayItem(item, 0), *y = cJSON_GetArrayItem(item, 1);
+  ck_assert(cJSON_IsNumber(x) && cJSON_IsNumber(y));
+  return (arcnav_vec2){x->valuedouble, y->valuedouble};
+}
+
+static double json_double(const cJSON *object, const char *key) {
+  const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+  ck_assert_msg(cJSON_IsNumber(item), "missing number \"%s\"", key);
+  return item->valuedouble;
+}
+
+static const char *json_string(const cJSON *object, const char *key) {
+  const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+  ck_assert_msg(cJSON_IsString(item), "missing string \"%s\"", key);
+  return item->valuestring;
+}
+
+// Sum of the piece lengths computed from the piece geometry alone; also checks that pieces
+// chain from `start` to `goal` and that arc ends lie on their circle.
+static double pieces_length(const cJSON *answer, arcnav_vec2 start, arcnav_vec2 goal) {
+  const cJSON *pieces = cJSON_GetObjectItemCaseSensitive(answer, "pieces");
+  ck_assert(cJSON_IsArray(pieces));
+  double total = 0;
+  arcnav_vec2 at = start;
+  const cJSON *piece = NULL;
+  cJSON_ArrayForEach(piece, pieces) {
+    const char *type = json_string(piece, "type");
+    arcnav_vec2 from = json_point(cJSON_GetObjectItemCaseSensitive(piece, "from"));
+    arcnav_vec2 to = json_point(cJSON_GetObjectItemCaseSensitive(piece, "to"));
+    ck_assert_double_eq_tol(from.x, at.x, 1e-9);
+    ck_assert_double_eq_tol(from.y, at.y, 1e-9);
+    if (strcmp(type, "line") == 0) {
+      total += hypot(to.x - from.x, to.y - from.y);
+    } else {
+      ck_assert_str_eq(type, "arc");
+      arcnav_vec2 c = json_point(cJSON_GetObjectItemCaseSensitive(piece, "center"));
+      double r = json_double(piece, "radius");
+      const cJSON *ccw = cJSON_GetObjectItemCaseSensitive(piece, "ccw");
+      ck_assert(cJSON_IsBool(ccw));
+      ck_assert_double_eq_tol(hypot(from.x - c.x, from.y - c.y), r, 1e-9);
+      ck_assert_double_eq_tol(hypot(to.x - c.x, to.y - c.y), r, 1e-9);
+      double a0 = atan2(from.y - c.y, from.x - c.x), a1 = atan2(to.y - c.y, to.x - c.x);
+      double sweep = cJSON_IsTrue(ccw) ? a1 - a0 : a0 - a1;
+      while (sweep < 0) {
+        sweep += 2 * PI;
+      }
+      total += r * sweep;
+    }
+    at = to;
+  }
+  ck_assert_double_eq_tol(at.x, goal.x, 1e-9);
+  ck_assert_double_eq_tol(at.y, goal.y, 1e-9);
+  return total;
+}
+
+// A 2x2 square obstacle centred on the origin, bounds far away, a circle off to the side.
+static const char square_map[] =
+    "{\"type\":\"FeatureCollection\",\"features\":[\n"
+    " {\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\",\n"
+    "  \"coordinates\":[[[-1,-1],[1,-1],[1,1],[-1,1],[-1,-1]]]}},\n"
+    " {\"type\":\"Feature\",\"properties\":{\"radius\":1},\"geometry\":{\"type\":\"Point\",\n"
+    "  \"coordinates\":[0,20]}},\n"
+    " {\"type\":\"Feature\",\"properties\":{\"role\":\"bounds\"},\"geometry\":{\"type\":"
+    "\"Polygon\",\n"
+    "  \"coordinates\":[[[-30,-30],[30,-30],[30,30],[-30,30],[-30,-30]]]}}\n"
+    "]}\n";
+
+// ---------------------------------------------------------------------------------------------
+
+START_TEST(neerc_sample_matches_answer_file) {
+  char dir[512];
+  make_temp_dir(dir, sizeof dir);
+  const char *args[] = {"neerc", ARCNAV_TEST_DATA_DIR "/neerc_sample.in", NULL};
+  run_result r = run_cli(dir, NULL, args);
+  char *expected = slurp(ARCNAV_TEST_DATA_DIR "/neerc_sample.ans");
+  ck_assert_int_eq(r.code, 0);
+  ck_assert_str_eq(r.out, expected);
+  ck_assert_str_eq(r.err, "");
+  free(expected);
+  free_result(&r);
+
+  // The same input from standard input.
+  const char *stdin_args[] = {"neerc", NULL};
+  r = run_cli(dir, ARCNAV_TEST_DATA_DIR "/neerc_sample.in", stdin_args);
+  expected = slurp(ARCNAV_TEST_DATA_DIR "/neerc_sample.ans");
+  ck_assert_int_eq(r.code, 0);
+  ck_assert_str_eq(r.out, expected);
+  free(expected);
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(neerc_hand_checked_cases) {
+  char dir[512], file[1024];
+  make_temp_dir(dir, sizeof dir);
+  // Case 1, no rectangles: the straight distance 5. Case 2, a 2x2 box between A and B with
+  // r = 1: the same geometry as square_map, derived in path_geojson_length_is_sum_of_pieces.
+  write_text(dir, "hand.in", "1 0\n0 0 3 4\n1 1\n-3 0 3 0\n-1 -1 1 1\n");
+  join(file, sizeof file, dir, "hand.in");
+  const char *args[] = {"neerc", file, NULL};
+  run_result r = run_cli(dir, NULL, args);
+  char expected[128];
+  snprintf(expected, sizeof expected, "%.6f\n%.6f\n", 5.0, 6 + 2 * atan2(4, 3));
+  ck_assert_int_eq(r.code, 0);
+  ck_assert_str_eq(r.out, expected);
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(neerc_malformed_input) {
+  static const struct {
+    const char *text;
+    const char *where;
+  } cases[] = {
+      {"1 1\n0 0 5 5\n1 1 2 x\n", ":3:"},
+      {"1 2\n0 0 5 5\n1 1 2 2\n", ":3:"},          // second rectangle missing
+      {"1 1\n0 0 5 5\n1 1 1 3\n", ":3:"},          // zero-width rectangle
+      {"-1 0\n0 0 1 1\n", ":1:"},                  // negative radius
+      {"1 -2\n0 0 1 1\n", ":1:"},                  // negative count
+      {"1 0\n0 0 1 1\n\n2 0\n0 nan 1 1\n", ":5:"}, // second case
+  };
+  char dir[512], file[1024];
+  make_temp_dir(dir, sizeof dir);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    write_text(dir, "bad.in", cases[i].text);
+    join(file, sizeof file, dir, "bad.in");
+    const char *args[] = {"neerc", file, NULL};
+    run_result r = run_cli(dir, NULL, args);
+    ck_assert_msg(r.code == 2, "case %zu: exit %d", i, r.code);
+    ck_assert_str_eq(r.out, "");
+    ck_assert_msg(strstr(r.err, "bad.in") != NULL && strstr(r.err, cases[i].where) != NULL,
+                  "case %zu: message '%s'", i, r.err);
+    ck_assert_uint_eq(count_lines(r.err), 1);
+    free_result(&r);
+  }
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(help_and_version) {
+  char dir[512];
+  make_temp_dir(dir, sizeof dir);
+  static const char *const commands[] = {"neerc", "path", "batch", "render", "demo"};
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    const char *args[] = {commands[i], "--help", NULL};
+    run_result r = run_cli(dir, NULL, args);
+    ck_assert_int_eq(r.code, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, commands[i]));
+    free_result(&r);
+  }
+  const char *help[] = {"--help", NULL};
+  run_result r = run_cli(dir, NULL, help);
+  ck_assert_int_eq(r.code, 0);
+  ck_assert_ptr_nonnull(strstr(r.out, "usage"));
+  free_result(&r);
+
+  const char *version[] = {"--version", NULL};
+  r = run_cli(dir, NULL, version);
+  ck_assert_int_eq(r.code, 0);
+  ck_assert_ptr_nonnull(strstr(r.out, ARCNAV_VERSION_STRING));
+  free_result(&r);
+
+  const char *none[] = {NULL};
+  r = run_cli(dir, NULL, none);
+  ck_assert_int_eq(r.code, 2);
+  ck_assert_str_eq(r.out, "");
+  free_result(&r);
+
+  const char *unknown[] = {"fly", NULL};
+  r = run_cli(dir, NULL, unknown);
+  ck_assert_int_eq(r.code, 2);
+  ck_assert_str_eq(r.out, "");
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(path_neerc_map_defaults) {
+  char dir[512];
+  make_temp_dir(dir, sizeof dir);
+  const char *args[] = {"path", "--map", ARCNAV_TEST_DATA_DIR "/neerc_sample.in", NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_int_eq(r.code, 0);
+  cJSON *answer = cJSON_Parse(r.out);
+  ck_assert_ptr_nonnull(answer);
+  ck_assert_str_eq(json_string(answer, "status"), "ok");
+  ck_assert_double_eq(json_double(answer, "radius"), 1);
+  // Down 5 along x = 2, a quarter turn of radius 1 around (3, 2), then 4 along y = 1.
+  double length = json_double(answer, "length");
+  ck_assert_double_eq_tol(length, 9 + PI / 2, 1e-9);
+  ck_assert_double_eq_tol(pieces_length(answer, (arcnav_vec2){2, 7}, (arcnav_vec2){7, 1}), length,
+                          1e-9);
+  // The length is printed with 17 significant digits so that it reads back exactly.
+  ck_assert_ptr_nonnull(strstr(r.out, "\"length\":10.570796326794897"));
+  cJSON_Delete(answer);
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(path_geojson_length_is_sum_of_pieces) {
+  char dir[512], map[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "square.geojson", square_map);
+  join(map, sizeof map, dir, "square.geojson");
+  const char *args[] = {"path",   "--map", map,    "--radius", "1",
+                        "--from", "-3,0",  "--to", "3,0",      NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_int_eq(r.code, 0);
+  ck_assert_str_eq(r.err, "");
+  cJSON *answer = cJSON_Parse(r.out);
+  ck_assert_ptr_nonnull(answer);
+  ck_assert_str_eq(json_string(answer, "status"), "ok");
+  double length = json_double(answer, "length");
+  // Tangent from (-3, 0) to the corner circle at (-1, 1): length 2, touching where the heading
+  // is atan2(4, 3); the arc turns that much to run along y = 2 for 2, then the mirror image.
+  ck_assert_double_eq_tol(length, 6 + 2 * atan2(4, 3), 1e-9);
+  ck_assert_double_eq_tol(pieces_length(answer, (arcnav_vec2){-3, 0}, (arcnav_vec2){3, 0}), length,
+                          1e-9);
+  ck_assert_int_ge(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(answer, "pieces")), 3);
+  cJSON_Delete(answer);
+  free_result(&r);
+
+  const char *text_args[] = {"path", "--map", map,   "--radius", "1",    "--from",
+                             "-3,0", "--to",  "3,0", "--format", "text", NULL};
+  r = run_cli(dir, NULL, text_args);
+  ck_assert_int_eq(r.code, 0);
+  ck_assert_ptr_nonnull(strstr(r.out, "length"));
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(path_without_answer_exits_1) {
+  char dir[512], map[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "square.geojson", square_map);
+  // A ring with a hole: the hole is free but closed off from the outside.
+  write_text(dir, "ring.geojson",
+             "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":"
+             "null,\"geometry\":{\"type\":\"Polygon\",\"coordinates\":["
+             "[[-10,-10],[10,-10],[10,10],[-10,10],[-10,-10]],"
+             "[[-5,-5],[-5,5],[5,5],[5,-5],[-5,-5]]]}}]}");
+  static const struct {
+    const char *map, *from, *to, *status;
+  } cases[] = {
+      {"square.geojson", "-3,0", "0,0", "goal_blocked"},
+      {"square.geojson", "0,0.5", "3,0", "start_blocked"},
+      {"ring.geojson", "0,0", "20,0", "no_path"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    join(map, sizeof map, dir, cases[i].map);
+    const char *args[] = {"path",   "--map",       map,    "--radius",  "1",
+                          "--from", cases[i].from, "--to", cases[i].to, NULL};
+    run_result r = run_cli(dir, NULL, args);
+    ck_assert_msg(r.code == 1, "case %zu: exit %d", i, r.code);
+    cJSON *answer = cJSON_Parse(r.out);
+    ck_assert_ptr_nonnull(answer);
+    ck_assert_str_eq(json_string(answer, "status"), cases[i].status);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(answer, "pieces")), 0);
+    cJSON_Delete(answer);
+    free_result(&r);
+  }
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(path_usage_errors_exit_2) {
+  char dir[512], map[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "square.geojson", square_map);
+  join(map, sizeof map, dir, "square.geojson");
+  const char *const cases[][12] = {
+      {"path", "--radius", "1", "--from", "0,0", "--to", "1,1", NULL},
+      {"path", "--map", map, "--radius", "1", "--from", "3;0", "--to", "5,0", NULL},
+      {"path", "--map", map, "--radius", "-1", "--from", "3,0", "--to", "5,0", NULL},
+      {"path", "--map", map, "--radius", "nan", "--from", "3,0", "--to", "5,0", NULL},
+      {"path", "--map", map, "--radius", "1", "--from", "3,0", NULL},
+      {"path", "--map", map, "--radius", "1", "--from", "3,0", "--to", "5,0", "--bogus", NULL},
+      {"path", "--map", map, "--radius", "1", "--from", "3,0", "--to", "5,0", "--format", "xml",
+       NULL},
+      {"path", "--map", map, "--radius", NULL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    run_result r = run_cli(dir, NULL, cases[i]);
+    ck_assert_msg(r.code == 2, "case %zu: exit %d", i, r.code);
+    ck_assert_str_eq(r.out, "");
+    ck_assert_uint_eq(count_lines(r.err), 1);
+    free_result(&r);
+  }
+  remove_temp_dir(dir);
+}
+END_TEST
+
+// One valid feature 0 followed by a faulty feature 1 (or a faulty document).
+#define GOOD_FEATURE                                                                               \
+  "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\",\"coordinates\":"    \
+  "[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}}"
+#define COLLECTION(second)                                                                         \
+  "{\"type\":\"FeatureCollection\",\"features\":[" GOOD_FEATURE "," second "]}"
+#define POLYGON(coords)                                                                            \
+  "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\","                    \
+  "\"coordinates\":" coords "}}"
+
+static const struct {
+  const char *name;
+  const char *text; ///< NULL: the file does not exist
+  const char *where;
+} invalid_maps[] = {
+    {"missing.geojson", NULL, "missing.geojson"},
+    {"truncated.geojson", "{\"type\":\"FeatureCollection\",\"features\":[", "truncated.geojson"},
+    {"garbage.json", "\x01\x02 not json at all", "garbage.json"},
+    {"feature.geojson", GOOD_FEATURE, "FeatureCollection"},
+    {"features.geojson", "{\"type\":\"FeatureCollection\",\"features\":3}", "features"},
+    {"unknown_type.geojson",
+     COLLECTION("{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Circle\","
+                "\"coordinates\":[0,0]}}"),
+     "feature 1"},
+    {"string_number.geojson", COLLECTION(POLYGON("[[[\"5\",0],[6,0],[6,1],[5,0]]]")),
+     "feature 1, ring 0, vertex 0"},
+    {"infinite.geojson", COLLECTION(POLYGON("[[[5,0],[6,0],[6,1e999],[5,0]]]")),
+     "feature 1, ring 0, vertex 2"},
+    {"few_points.geojson", COLLECTION(POLYGON("[[[5,0],[6,0],[6,0],[5,0]]]")), "feature 1, ring 0"},
+    {"bowtie.geojson", COLLECTION(POLYGON("[[[5,0],[7,2],[7,0],[5,2],[5,0]]]")), "feature 1"},
+    {"bad_hole.geojson", COLLECTION(POLYGON("[[[5,0],[9,0],[9,4],[5,4],[5,0]],[[6,1],[7,1]]]")),
+     "feature 1, ring 1"},
+    {"not_rings.geojson", COLLECTION(POLYGON("5")), "feature 1"},
+    {"negative_radius.geojson",
+     COLLECTION("{\"type\":\"Feature\",\"properties\":{\"radius\":-2},\"geometry\":{\"type\":"
+                "\"Point\",\"coordinates\":[9,9]}}"),
+     "feature 1"},
+    {"string_radius.geojson",
+     COLLECTION("{\"type\":\"Feature\",\"properties\":{\"radius\":\"2\"},\"geometry\":{\"type\":"
+                "\"Point\",\"coordinates\":[9,9]}}"),
+     "feature 1"},
+    {"multi.geojson",
+     COLLECTION("{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"MultiPolygon\","
+                "\"coordinates\":[[[[5,0],[6,0],[6,1],[5,0]]],[[[8,0],[9,0],[9,\"1\"],[8,0]]]]}}"),
+     "feature 1 (polygon 1"},
+    {"bounds_multi.geojson",
+     COLLECTION("{\"type\":\"Feature\",\"properties\":{\"role\":\"bounds\"},\"geometry\":{\"type\":"
+                "\"MultiPolygon\",\"coordinates\":[[[[5,0],[6,0],[6,1],[5,0]]]]}}"),
+     "feature 1"},
+    {"not_feature.geojson", COLLECTION("[1,2,3]"), "feature 1"},
+};
+
+START_TEST(invalid_geojson_exits_2_naming_the_feature) {
+  char dir[512], map[1024];
+  make_temp_dir(dir, sizeof dir);
+  size_t i = (size_t)_i;
+  if (invalid_maps[i].text != NULL) {
+    write_text(dir, invalid_maps[i].name, invalid_maps[i].text);
+  }
+  join(map, sizeof map, dir, invalid_maps[i].name);
+  const char *args[] = {"path",   "--map", map,    "--radius", "0.5",
+                        "--from", "-5,-5", "--to", "-4,-4",    NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_msg(r.code == 2, "%s: exit %d", invalid_maps[i].name, r.code);
+  ck_assert_str_eq(r.out, "");
+  ck_assert_msg(strstr(r.err, invalid_maps[i].name) != NULL, "%s: message '%s'",
+                invalid_maps[i].name, r.err);
+  ck_assert_msg(strstr(r.err, invalid_maps[i].where) != NULL, "%s: message '%s' lacks '%s'",
+                invalid_maps[i].name, r.err, invalid_maps[i].where);
+  ck_assert_uint_eq(count_lines(r.err), 1);
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(deeply_nested_json_does_not_crash) {
+  char dir[512], map[1024];
+  make_temp_dir(dir, sizeof dir);
+  size_t depth = 100000;
+  char *text = malloc(2 * depth + 1);
+  ck_assert_ptr_nonnull(text);
+  memset(text, '[', depth);
+  memset(text + depth, ']', depth);
+  text[2 * depth] = '\0';
+  write_text(dir, "deep.json", text);
+  free(text);
+  join(map, sizeof map, dir, "deep.json");
+  const char *args[] = {"render", "--map", map, "--out", "x.svg", NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_int_eq(r.code, 2);
+  ck_assert_str_eq(r.out, "");
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(ignored_features_warn) {
+  char dir[512], map[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "lines.geojson",
+             COLLECTION("{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":"
+                        "\"LineString\",\"coordinates\":[[5,5],[6,6]]}}"));
+  join(map, sizeof map, dir, "lines.geojson");
+  const char *args[] = {"path",   "--map", map,    "--radius", "0.25",
+                        "--from", "-2,-2", "--to", "-2,3",     NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_int_eq(r.code, 0);
+  ck_assert_ptr_nonnull(strstr(r.err, "feature 1"));
+  cJSON *answer = cJSON_Parse(r.out);
+  ck_assert_ptr_nonnull(answer);
+  // Nothing lies between the two points: the path is the straight segment.
+  ck_assert_double_eq_tol(json_double(answer, "length"), 5, 1e-9);
+  cJSON_Delete(answer);
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(batch_prints_one_line_per_query_and_a_summary) {
+  char dir[512], map[1024], queries[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "square.geojson", square_map);
+  write_text(dir, "queries.txt",
+             "# sx sy gx gy\n"
+             "-3 0 3 0\n"
+             "\n"
+             "   -5 -5 5 5\r\n"
+             "0 0 5 5\n"
+             "  # trailing comment\n");
+  join(map, sizeof map, dir, "square.geojson");
+  join(queries, sizeof queries, dir, "queries.txt");
+  const char *args[] = {"batch", "--map", map, "--radius", "1", "--queries", queries, NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_int_eq(r.code, 0);
+  ck_assert_uint_eq(count_lines(r.out), 4);
+  const arcnav_vec2 ends[3][2] = {{{-3, 0}, {3, 0}}, {{-5, -5}, {5, 5}}, {{0, 0}, {5, 5}}};
+  char *line = r.out;
+  for (int i = 0; i < 4; i++) {
+    char *newline = strchr(line, '\n');
+    ck_assert_ptr_nonnull(newline);
+    *newline = '\0';
+    cJSON *object = cJSON_Parse(line);
+    ck_assert_msg(object != NULL, "line %d is not JSON: %s", i, line);
+    if (i < 3) {
+      ck_assert_double_eq(json_double(object, "query"), i);
+      ck_assert(json_double(object, "micros") >= 0);
+      const char *status = json_string(object, "status");
+      ck_assert_str_eq(status, i < 2 ? "ok" : "start_blocked");
+      if (i < 2) {
+        ck_assert_double_eq_tol(pieces_length(object, ends[i][0], ends[i][1]),
+                                json_double(object, "length"), 1e-9);
+      }
+    } else {
+      const cJSON *summary = cJSON_GetObjectItemCaseSensitive(object, "summary");
+      ck_assert(cJSON_IsObject(summary));
+      ck_assert(json_double(summary, "build_ms") >= 0);
+      ck_assert_double_eq(json_double(summary, "queries"), 3);
+      ck_assert_double_eq(json_double(summary, "found"), 2);
+      ck_assert(json_double(summary, "query_median_us") >= 0);
+      ck_assert(json_double(summary, "query_p90_us") >= json_double(summary, "query_median_us"));
+    }
+    cJSON_Delete(object);
+    line = newline + 1;
+  }
+  free_result(&r);
+
+  // A malformed query line: exit 2, nothing on standard output, FILE:LINE on standard error.
+  write_text(dir, "queries.txt", "-3 0 3 0\n\n1 2 3\n");
+  r = run_cli(dir, NULL, args);
+  ck_assert_int_eq(r.code, 2);
+  ck_assert_str_eq(r.out, "");
+  ck_assert_ptr_nonnull(strstr(r.err, "queries.txt:3:"));
+  free_result(&r);
+
+  const char *bad_planner[] = {"batch",     "--map", map,         "--radius", "1",
+                               "--queries", queries, "--planner", "magic",    NULL};
+  r = run_cli(dir, NULL, bad_planner);
+  ck_assert_int_eq(r.code, 2);
+  ck_assert_str_eq(r.out, "");
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(batch_funnel_planner_answers_or_refuses_clearly) {
+  char dir[512], map[1024], queries[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "square.geojson", square_map);
+  write_text(dir, "queries.txt", "-3 0 3 0\n");
+  join(map, sizeof map, dir, "square.geojson");
+  join(queries, sizeof queries, dir, "queries.txt");
+  static const char *const planners[] = {"funnel", "plain-funnel", "tangent", "auto"};
+  for (size_t i = 0; i < sizeof planners / sizeof planners[0]; i++) {
+    const char *args[] = {"batch",     "--map", map,         "--radius",  "0",
+                          "--queries", queries, "--planner", planners[i], NULL};
+    run_result r = run_cli(dir, NULL, args);
+    // At R = 0 every engine answers: from (-3, 0) to the corner (-1, 1), along the top edge to
+    // (1, 1), down to (3, 0): 2 + 2 * sqrt(5).
+    ck_assert_msg(r.code == 0, "%s: exit %d: %s", planners[i], r.code, r.err);
+    ck_assert_uint_eq(count_lines(r.out), 2);
+    char *newline = strchr(r.out, '\n');
+    *newline = '\0';
+    cJSON *object = cJSON_Parse(r.out);
+    ck_assert_ptr_nonnull(object);
+    ck_assert_double_eq_tol(json_double(object, "length"), 2 + 2 * sqrt(5.0), 1e-9);
+    cJSON_Delete(object);
+    free_result(&r);
+
+    args[4] = "1";
+    r = run_cli(dir, NULL, args);
+    ck_assert_msg(r.code == 0 ||
+                      (r.code == 2 && r.out[0] == '\0' && strstr(r.err, planners[i]) != NULL),
+                  "%s at R = 1: exit %d: %s", planners[i], r.code, r.err);
+    free_result(&r);
+  }
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(render_writes_svg_with_arcs) {
+  char dir[512], map[1024], svg[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "square.geojson", square_map);
+  join(map, sizeof map, dir, "square.geojson");
+  join(svg, sizeof svg, dir, "out.svg");
+  const char *args[] = {"render", "--map", map,   "--radius", "1", "--from",
+                        "-3,0",   "--to",  "3,0", "--out",    svg, NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_int_eq(r.code, 0);
+  char *text = slurp(svg);
+  ck_assert_ptr_nonnull(strstr(text, "<svg"));
+  ck_assert_ptr_nonnull(strstr(text, "</svg>"));
+  ck_assert_ptr_nonnull(strstr(text, " A1 1 0 "));
+  ck_assert_ptr_nonnull(strstr(text, "fill-rule=\"evenodd\""));
+  free(text);
+  free_result(&r);
+
+  // Map only, no radius: still a picture, exit 0.
+  const char *plain[] = {"render", "--map", map, "--out", svg, NULL};
+  r = run_cli(dir, NULL, plain);
+  ck_assert_int_eq(r.code, 0);
+  text = slurp(svg);
+  ck_assert_ptr_nonnull(strstr(text, "<circle"));
+  free(text);
+  free_result(&r);
+
+  // path --svg writes the same kind of picture next to the JSON answer.
+  const char *path_svg[] = {"path", "--map", map,   "--radius", "1", "--from",
+                            "-3,0", "--to",  "3,0", "--svg",    svg, NULL};
+  remove(svg);
+  r = run_cli(dir, NULL, path_svg);
+  ck_assert_int_eq(r.code, 0);
+  text = slurp(svg);
+  ck_assert_ptr_nonnull(strstr(text, " A1 1 0 "));
+  free(text);
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(town_gate_admits_only_the_small_unit) {
+  char dir[512];
+  make_temp_dir(dir, sizeof dir);
+  // The yard's only opening is the gate at x in [120, 124], y in [72, 79]: 7 wide.
+  const char *small[] = {"path",     "--map", ARCNAV_EXAMPLES_DIR "/town.geojson",
+                         "--radius", "2",     "--from",
+                         "10,70",    "--to",  "135,95",
+                         NULL};
+  run_result r = run_cli(dir, NULL, small);
+  ck_assert_int_eq(r.code, 0);
+  cJSON *answer = cJSON_Parse(r.out);
+  ck_assert_ptr_nonnull(answer);
+  pieces_length(answer, (arcnav_vec2){10, 70}, (arcnav_vec2){135, 95});
+  // Some piece crosses the middle of the wall, x = 122, inside the gate with clearance 2.
+  bool through_gate = false;
+  const cJSON *piece = NULL;
+  cJSON_ArrayForEach(piece, cJSON_GetObjectItemCaseSensitive(answer, "pieces")) {
+    arcnav_vec2 a = json_point(cJSON_GetObjectItemCaseSensitive(piece, "from"));
+    arcnav_vec2 b = json_point(cJSON_GetObjectItemCaseSensitive(piece, "to"));
+    if (strcmp(json_string(piece, "type"), "line") == 0 && (a.x - 122) * (b.x - 122) <= 0 &&
+        a.x != b.x) {
+      double y = a.y + (b.y - a.y) * (122 - a.x) / (b.x - a.x);
+      through_gate = through_gate || (y >= 74 - 1e-6 && y <= 77 + 1e-6);
+    }
+  }
+  ck_assert(through_gate);
+  cJSON_Delete(answer);
+  free_result(&r);
+
+  const char *large[] = {"path",     "--map", ARCNAV_EXAMPLES_DIR "/town.geojson",
+                         "--radius", "5",     "--from",
+                         "10,70",    "--to",  "135,95",
+                         NULL};
+  r = run_cli(dir, NULL, large);
+  ck_assert_int_eq(r.code, 1);
+  ck_assert_ptr_nonnull(strstr(r.out, "\"no_path\""));
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(demo_runs_without_arguments) {
+  char dir[512], file[1024];
+  make_temp_dir(dir, sizeof dir);
+  join(file, sizeof file, dir, "pictures");
+  const char *args[] = {"demo", "--out", file, NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_msg(r.code == 0, "exit %d: %s", r.code, r.err);
+  ck_assert_ptr_nonnull(strstr(r.out, "town"));
+  ck_assert_ptr_nonnull(strstr(r.out, "no_path"));
+  free_result(&r);
+  static const char *const pictures[] = {"town-r2.svg", "town-r5.svg", "maze-r1.svg",
+                                         "plaza-r1.5.svg"};
+  for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; i++) {
+    char picture[1100];
+    snprintf(picture, sizeof picture, "%s/%s", file, pictures[i]);
+    char *text = slurp(picture);
+    ck_assert_ptr_nonnull(strstr(text, "</svg>"));
+    free(text);
+  }
+  remove_temp_dir(dir);
+}
+END_TEST
+
+static Suite *cli_suite(void) {
+  Suite *s = suite_create("cli");
+  TCase *neerc = tcase_create("neerc");
+  tcase_add_test(neerc, neerc_sample_matches_answer_file);
+  tcase_add_test(neerc, neerc_hand_checked_cases);
+  tcase_add_test(neerc, neerc_malformed_input);
+  suite_add_tcase(s, neerc);
+  TCase *usage = tcase_create("usage");
+  tcase_add_test(usage, help_and_version);
+  tcase_add_test(usage, path_usage_errors_exit_2);
+  suite_add_tcase(s, usage);
+  TCase *maps = tcase_create("maps");
+  tcase_add_loop_test(maps, invalid_geojson_exits_2_naming_the_feature, 0,
+                      (int)(sizeof invalid_maps / sizeof invalid_maps[0]));
+  tcase_add_test(maps, deeply_nested_json_does_not_crash);
+  tcase_add_test(maps, ignored_features_warn);
+  suite_add_tcase(s, maps);
+  TCase *paths = tcase_create("paths");
+  tcase_set_timeout(paths, 60);
+  tcase_add_test(paths, path_neerc_map_defaults);
+  tcase_add_test(paths, path_geojson_length_is_sum_of_pieces);
+  tcase_add_test(paths, path_without_answer_exits_1);
+  tcase_add_test(paths, batch_prints_one_line_per_query_and_a_summary);
+  tcase_add_test(paths, batch_funnel_planner_answers_or_refuses_clearly);
+  tcase_add_test(paths, render_writes_svg_with_arcs);
+  tcase_add_test(paths, town_gate_admits_only_the_small_unit);
+  tcase_add_test(paths, demo_runs_without_arguments);
+  suite_add_tcase(s, paths);
+  return s;
+}
+
+int main(void) {
+  SRunner *runner = srunner_create(cli_suite());
+  srunner_run_all(runner, CK_NORMAL);
+  int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
