@@ -303,11 +303,55 @@ bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, v
 
 // ---- arcs ----------------------------------------------------------------------------------
 
+// A point agent's arc (around a circle obstacle) enters material when it crosses an edge
+// transversally inside both, or passes through a vertex heading into the material there; merely
+// touching an edge is allowed.
+static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const an_arc *arc) {
+  double eps = cl->eps;
+  double angle_slack = arc->radius > 0.0 ? eps / arc->radius : 0.0;
+  double edge_length = v2_dist(item->a, item->b);
+  double t[2];
+  int hits = an_segment_circle_intersections(item->a, item->b, arc->center, arc->radius, t);
+  // The edge's line only grazes the circle when it passes at distance r from the centre; any
+  // other meeting point is a crossing.
+  vec2 edge_dir = v2_normalize(v2_sub(item->b, item->a));
+  double line_distance = fabs(v2_cross(edge_dir, v2_sub(arc->center, item->a)));
+  bool grazing = fabs(line_distance - arc->radius) <= eps;
+  if (hits > 0 && !grazing) {
+    double t_margin = edge_length > 0.0 ? eps / edge_length : 1.0;
+    for (int k = 0; k < hits; ++k) {
+      if (t[k] <= t_margin || t[k] >= 1.0 - t_margin) {
+        continue;
+      }
+      double angle = v2_angle(v2_sub(v2_lerp(item->a, item->b, t[k]), arc->center));
+      double offset = an_wrap_angle(angle - arc->start_angle);
+      if (offset > angle_slack && offset < arc->sweep - angle_slack) {
+        return true;
+      }
+    }
+  }
+  vec2 radial = v2_sub(item->a, arc->center);
+  if (fabs(v2_len(radial) - arc->radius) <= eps &&
+      an_arc_contains_angle(arc, v2_angle(radial), angle_slack)) {
+    vec2 along = v2_perp(v2_normalize(radial));
+    bool at_start = v2_dist(item->a, an_arc_start(arc)) <= eps;
+    bool at_end = v2_dist(item->a, an_arc_end(arc)) <= eps;
+    if ((!at_end && heads_into_material(item, along)) ||
+        (!at_start && heads_into_material(item, v2_scale(along, -1.0)))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 static bool arc_item_is_clear(const an_clearance *cl, const an_item *item, const void *shape) {
   const an_arc *arc = shape;
   double limit = cl->radius - cl->eps;
   if (item->kind == AN_ITEM_CIRCLE) {
     return an_point_arc_dist(item->a, arc) >= item->radius + limit;
+  }
+  if (cl->point_agent) {
+    return !point_arc_blocks(cl, item, arc);
   }
   return an_segment_arc_dist(item->a, item->b, arc) >= limit;
 }
@@ -329,7 +373,7 @@ static void arc_box(const an_arc *arc, vec2 *lo, vec2 *hi) {
 bool an_arc_is_free(const an_clearance *cl, an_clearance_scratch *scratch, const an_arc *arc) {
   const an_grid *grid = cl->grid;
   scratch->checks++;
-  if (grid->item_count == 0 || cl->point_agent) {
+  if (grid->item_count == 0 || !(arc->radius > 0.0)) {
     return true;
   }
   vec2 lo, hi;

@@ -43,5 +43,5 @@ bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec
 /// Segment ab: assumes a is free (checked separately), tests everything in between and b's
 /// surroundings against edges and circles.
 bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 a, vec2 b);
-/// Arc of the agent's path (only used when R > 2 eps).
+/// Arc of the agent's path: around a corner circle (R > 0) or a circle obstacle (any R).
 bool an_arc_is_free(const an_clearance *cl, an_clearance_scratch *scratch, const an_arc *arc);

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: MIT
+#include "mapgen.h"
+
+#include "verify.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUP_TWO_PI 6.28318530717958647693
+
+typedef arcnav_vec2 vec;
+
+static void *xmalloc(size_t size) {
+  void *p = malloc(size == 0 ? 1 : size);
+  if (p == NULL) {
+    fprintf(stderr, "support: out of memory\n");
+    abort();
+  }
+  return p;
+}
+
+static void *xrealloc(void *old, size_t size) {
+  void *p = realloc(old, size == 0 ? 1 : size);
+  if (p == NULL) {
+    fprintf(stderr, "support: out of memory\n");
+    abort();
+  }
+  return p;
+}
+
+// --- PRNG -----------------------------------------------------------------------------------
+
+sup_rng sup_rng_seed(uint64_t seed) {
+  return (sup_rng){seed};
+}
+
+uint64_t sup_rng_next(sup_rng *rng) {
+  uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+double sup_rng_unit(sup_rng *rng) {
+  return (double)(sup_rng_next(rng) >> 11) * 0x1.0p-53;
+}
+
+double sup_rng_uniform(sup_rng *rng, double lo, double hi) {
+  return lo + (hi - lo) * sup_rng_unit(rng);
+}
+
+size_t sup_rng_below(sup_rng *rng, size_t n) {
+  return n == 0 ? 0 : (size_t)(sup_rng_next(rng) % (uint64_t)n);
+}
+
+// --- building ----------------------------------------------------------------------------------
+
+void sup_map_init(sup_map *map) {
+  memset(map, 0, sizeof *map);
+}
+
+static void ring_free(sup_ring *ring) {
+  free(ring->points);
+  ring->points = NULL;
+  ring->count = 0;
+}
+
+static sup_ring ring_copy(const vec *points, size_t count) {
+  sup_ring r = {xmalloc(count * sizeof *points), count};
+  memcpy(r.points, points, count * sizeof *points);
+  return r;
+}
+
+void sup_map_free(sup_map *map) {
+  for (size_t i = 0; i < map->polygon_count; ++i) {
+    sup_polygon *p = &map->polygons[i];
+    ring_free(&p->outer);
+    for (size_t h = 0; h < p->hole_count; ++h) {
+      ring_free(&p->holes[h]);
+    }
+    free(p->holes);
+  }
+  free(map->polygons);
+  free(map->circles);
+  ring_free(&map->bounds);
+  memset(map, 0, sizeof *map);
+}
+
+void sup_map_add_polygon(sup_map *map, const arcnav_vec2 *outer, size_t outer_count,
+                         const arcnav_vec2 *const *holes, const size_t *hole_counts,
+                         size_t hole_count) {
+  if (map->polygon_count == map->polygon_capacity) {
+    map->polygon_capacity = map->polygon_capacity ? 2 * map->polygon_capacity : 8;
+    map->polygons = xrealloc(map->polygons, map->polygon_capacity * sizeof *map->polygons);
+  }
+  sup_polygon *p = &map->polygons[map->polygon_count++];
+  p->outer = ring_copy(outer, outer_count);
+  p->hole_count = hole_count;
+  p->holes = xmalloc(hole_count * sizeof *p->holes);
+  for (size_t h = 0; h < hole_count; ++h) {
+    p->holes[h] = ring_copy(holes[h], hole_counts[h]);
+  }
+}
+
+void sup_map_add_rect(sup_map *map, double x0, double y0, double x1, double y1) {
+  vec r[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+  sup_map_add_polygon(map, r, 4, NULL, NULL, 0);
+}
+
+void sup_map_add_circle(sup_map *map, arcnav_vec2 center, double radius) {
+  if (map->circle_count == map->circle_capacity) {
+    map->circle_capacity = map->circle_capacity ? 2 * map->circle_capacity : 8;
+    map->circles = xrealloc(map->circles, map->circle_capacity * sizeof *map->circles);
+  }
+  map->circles[map->circle_count++] = (sup_circle){center, radius};
+}
+
+void sup_map_set_bounds(sup_map *map, const arcnav_vec2 *ring, size_t count) {
+  ring_free(&map->bounds);
+  map->bounds = ring_copy(ring, count);
+  map->has_bounds = true;
+}
+
+void sup_map_copy(sup_map *dst, const sup_map *src) {
+  sup_map_init(dst);
+  for (size_t i = 0; i < src->polygon_count; ++i) {
+    const sup_polygon *p = &src->polygons[i];
+    const vec **holes = xmalloc(p->hole_count * sizeof *holes);
+    size_t *counts = xmalloc(p->hole_count * sizeof *counts);
+    for (size_t h = 0; h < p->hole_count; ++h) {
+      holes[h] = p->holes[h].points;
+      counts[h] = p->holes[h].count;
+    }
+    sup_map_add_polygon(dst, p->outer.points, p->outer.count, holes, counts, p->hole_count);
+    free(holes);
+    free(counts);
+  }
+  for (size_t i = 0; i < src->circle_count; ++i) {
+    sup_map_add_circle(dst, src->circles[i].center, src->circles[i].radius);
+  }
+  if (src->has_bounds) {
+    sup_map_set_bounds(dst, src->bounds.points, src->bounds.count);
+  }
+}
+
+static void grow_box(vec *lo, vec *hi, vec p) {
+  lo->x = fmin(lo->x, p.x);
+  lo->y = fmin(lo->y, p.y);
+  hi->x = fmax(hi->x, p.x);
+  hi->y = fmax(hi->y, p.y);
+}
+
+bool sup_map_extent(const sup_map *map, arcnav_vec2 *out_min, arcnav_vec2 *out_max) {
+  vec lo = {INFINITY, INFINITY};
+  vec hi = {-INFINITY, -INFINITY};
+  for (size_t i = 0; i < map->polygon_count; ++i) {
+    // Holes lie inside the outer ring, so it alone bounds the polygon.
+    for (size_t k = 0; k < map->polygons[i].outer.count; ++k) {
+      grow_box(&lo, &hi, map->polygons[i].outer.points[k]);
+    }
+  }
+  for (size_t i = 0; i < map->circle_count; ++i) {
+    const sup_circle *c = &map->circles[i];
+    grow_box(&lo, &hi, (vec){c->center.x - c->radius, c->center.y - c->radius});
+    grow_box(&lo, &hi, (vec){c->center.x + c->radius, c->center.y + c->radius});
+  }
+  if (map->has_bounds) {
+    for (size_t k = 0; k < map->bounds.count; ++k) {
+      grow_box(&lo, &hi, map->bounds.points[k]);
+    }
+  }
+  if (lo.x > hi.x) {
+    return false;
+  }
+  *out_min = lo;
+  *out_max = hi;
+  return true;
+}
+
+double sup_map_tolerance(const sup_map *map) {
+  vec lo, hi;
+  double s = 1.0;
+  if (sup_map_extent(map, &lo, &hi)) {
+    s = fmax(s, fmax(hi.x - lo.x, hi.y - lo.y));
+    s = fmax(s, fmax(fmax(fabs(lo.x), fabs(lo.y)), fmax(fabs(hi.x), fabs(hi.y))));
+  }
+  return 1e-9 * s;
+}
+
+// --- validity ----------------------------------------------------------------------------------
+
+static bool complain(char *why, size_t why_size, const char *text, size_t a, size_t b) {
+  if (why != NULL && why_size > 0) {
+    snprintf(why, why_size, "%s (%zu, %zu)", text, a, b);
+  }
+  return false;
+}
+
+static bool point_on_segment(vec p, vec a, vec b) {
+  return sup_point_segment_distance(p, a, b) == 0.0;
+}
+
+static bool ring_is_valid(const sup_ring *r, char *why, size_t why_size, size_t id) {
+  size_t n = r->count;
+  if (n < 3) {
+    return complain(why, why_size, "ring with fewer than 3 vertices", id, n);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    vec a = r->points[i];
+    if (!isfinite(a.x) || !isfinite(a.y)) {
+      return complain(why, why_size, "non-finite vertex", id, i);
+    }
+    vec b = r->points[(i + 1) % n];
+    if (a.x == b.x && a.y == b.y) {
+      return complain(why, why_size, "repeated vertex", id, i);
+    }
+  }
+  if (sup_ring_signed_area(r) == 0.0) {
+    return complain(why, why_size, "ring with zero area", id, 0);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    vec a = r->points[i];
+    vec b = r->points[(i + 1) % n];
+    for (size_t j = i + 1; j < n; ++j) {
+      vec c = r->points[j];
+      vec d = r->points[(j + 1) % n];
+      if (j == i + 1) {
+        // Adjacent edges share b == c; they must not fold back onto each other.
+        if (point_on_segment(d, a, b) || point_on_segment(a, c, d)) {
+          return complain(why, why_size, "ring folds back on itself", id, j);
+        }
+      } else if (i == 0 && j == n - 1) {
+        if (point_on_segment(c, a, b) || point_on_segment(b, c, d)) {
+          return complain(why, why_size, "ring folds back on itself", id, j);
+        }
+      } else if (sup_segments_intersect(a, b, c, d)) {
+        return complain(why, why_size, "ring touches or crosses itself", id, i);
+      }
+    }
+  }
+  return true;
+}
+
+static bool rings_meet(const sup_ring *r, const sup_ring *s) {
+  for (size_t i = 0; i < r->count; ++i) {
+    for (size_t j = 0; j < s->count; ++j) {
+      if (sup_segments_intersect(r->points[i], r->points[(i + 1) % r->count], s->points[j],
+                                 s->points[(j + 1) % s->count])) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool sup_map_check(const sup_map *map, char *why, size_t why_size) {
+  for (size_t i = 0; i < map->polygon_count; ++i) {
+    const sup_polygon *p = &map->polygons[i];
+    if (!ring_is_valid(&p->outer, why, why_size, i)) {
+      return false;
+    }
+    for (size_t h = 0; h < p->hole_count; ++h) {
+      const sup_ring *hr = &p->holes[h];
+      if (!ring_is_valid(hr, why, why_size, i)) {
+        return false;
+      }
+      if (rings_meet(hr, &p->outer) || !sup_point_in_ring(&p->outer, hr->points[0])) {
+        return complain(why, why_size, "hole not strictly inside its polygon", i, h);
+      }
+      for (size_t g = 0; g < h; ++g) {
+        const sup_ring *gr = &p->holes[g];
+        if (rings_meet(hr, gr) || sup_point_in_ring(gr, hr->points[0]) ||
+            sup_point_in_ring(hr, gr->points[0])) {
+          return complain(why, why_size, "holes meet", i, h);
+        }
+      }
+    }
+  }
+  for (size_t i = 0; i < map->circle_count; ++i) {
+    const sup_circle *c = &map->circles[i];
+    if (!isfinite(c->center.x) || !isfinite(c->center.y) || !(c->radius >= 0.0) ||
+        !isfinite(c->radius)) {
+      return complain(why, why_size, "bad circle", i, 0);
+    }
+  }
+  if (map->has_bounds && !ring_is_valid(&map->bounds, why, why_size, (size_t)-1)) {
+    return false;
+  }
+  return true;
+}
+
+// --- conversion ----------------------------------------------------------------------------------
+
+arcnav_status sup_map_to_arcnav(const sup_map *map, arcnav_map **out) {
+  *out = NULL;
+  arcnav_map *m = NULL;
+  arcnav_status st = arcnav_map_create(NULL, &m);
+  if (st != ARCNAV_OK) {
+    return st;
+  }
+  for (size_t i = 0; i < map->polygon_count && st == ARCNAV_OK; ++i) {
+    const sup_polygon *p = &map->polygons[i];
+    const vec **holes = xmalloc(p->hole_count * sizeof *holes);
+    size_t *counts = xmalloc(p->hole_count * sizeof *counts);
+    for (size_t h = 0; h < p->hole_count; ++h) {
+      holes[h] = p->holes[h].points;
+      counts[h] = p->holes[h].count;
+    }
+    st = arcnav_map_add_polygon(m, p->outer.points, p->outer.count,
+                                p->hole_count ? (const arcnav_vec2 *const *)holes : NULL,
+                                p->hole_count ? counts : NULL, p->hole_count, NULL);
+    free(holes);
+    free(counts);
+  }
+  for (size_t i = 0; i < map->circle_count && st == ARCNAV_OK; ++i) {
+    st = arcnav_map_add_circle(m, map->circles[i].center, map->circles[i].radius, NULL);
+  }
+  if (st == ARCNAV_OK && map->has_bounds) {
+    st = arcnav_map_set_bounds(m, map->bounds.points, map->bounds.count, NULL);
+  }
+  if (st != ARCNAV_OK) {
+    arcnav_map_destroy(m);
+    return st;
+  }
+  *out = m;
+  return ARCNAV_OK;
+}
+
+// --- shapes --------------------------------------------------------------------------------------
+
+static int cmp_vec(const void *pa, const void *pb) {
+  const vec *a = pa;
+  const vec *b = pb;
+  if (a->x != b->x) {
+    return a->x < b->x ? -1 : 1;
+  }
+  if (a->y != b->y) {
+    return a->y < b->y ? -1 : 1;
+  }
+  return 0;
+}
+
+static double cross3(vec o, vec a, vec b) {
+  return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+/// Convex hull (Andrew's monotone chain), counter-clockwise, collinear points dropped. `out` needs
+/// room for 2 * n points. Returns the hull size.
+static size_t convex_hull(vec *pts, size_t n, vec *out) {
+  qsort(pts, n, sizeof *pts, cmp_vec);
+  size_t k = 0;
+  for (size_t i = 0; i < n; ++i) {
+    while (k >= 2 && cross3(out[k - 2], out[k - 1], pts[i]) <= 0.0) {
+      --k;
+    }
+    out[k++] = pts[i];
+  }
+  for (size_t i = n - 1, t = k + 1; i-- > 0;) {
+    while (k >= t && cross3(out[k - 2], out[k - 1], pts[i]) <= 0.0) {
+      --k;
+    }
+    out[k++] = pts[i];
+  }
+  return k > 1 ? k - 1 : k;
+}
+
+/// Random convex polygon inside the disk of `radius` around `c`, area at least ~10% of the disk.
+static size_t random_convex(sup_rng *rng, vec c, double radius, vec *out /* >= 24 */) {
+  for (;;) {
+    vec pts[12];
+    size_t n = 5 + sup_rng_below(rng, 8);
+    for (size_t i = 0; i < n; ++i) {
+      double a = sup_rng_uniform(rng, 0.0, SUP_TWO_PI);
+      double r = radius * sqrt(sup_rng_uniform(rng, 0.2, 1.0));
+      pts[i] = (vec){c.x + r * cos(a), c.y + r * sin(a)};
+    }
+    size_t k = convex_hull(pts, n, out);
+    sup_ring ring = {out, k};
+    if (k >= 3 && fabs(sup_ring_signed_area(&ring)) > 0.3 * radius * radius) {
+      return k;
+    }
+  }
+}
+
+/// Star-shaped polygon around `c`: `n` vertices at strictly increasing angles (jitter below half
+/// a step) and radii in [r_lo, r_hi]. Star-shaped with increasing angles means simple. Every
+/// angular gap is below 1.7 * 2 pi / n, so the disk of r_lo * cos(1.7 pi / n) is inside.
+static void random_star(sup_rng *rng, vec c, size_t n, double r_lo, double r_hi, vec *out) {
+  double step = SUP_TWO_PI / (double)n;
+  double phase = sup_rng_uniform(rng, 0.0, SUP_TWO_PI);
+  for (size_t i = 0; i < n; ++i) {
+    double a = phase + step * ((double)i + sup_rng_uniform(rng, -0.35, 0.35));
+    double r = sup_rng_uniform(rng, r_lo, r_hi);
+    out[i] = (vec){c.x + r * cos(a), c.y + r * sin(a)};
+  }
+}
+
+static void add_polygon_with_holes(sup_rng *rng, sup_map *map, vec c, double size) {
+  size_t n = 8 + sup_rng_below(rng, 5);
+  vec outer[12];
+  random_star(rng, c, n, 0.85 * size, size, outer);
+  double inner = 0.85 * size * cos(1.7 * 3.14159265358979323846 / (double)n);
+  double usable = 0.9 * inner;
+  size_t want = 1 + sup_rng_below(rng, 3);
+  vec hole_pts[3][24];
+  const vec *holes[3];
+  size_t counts[3];
+  vec centers[3];
+  double radii[3];
+  size_t made = 0;
+  for (int attempt = 0; attempt < 50 && made < want; ++attempt) {
+    double hr = usable * sup_rng_uniform(rng, 0.2, 0.5);
+    double a = sup_rng_uniform(rng, 0.0, SUP_TWO_PI);
+    double d = (usable - hr) * sqrt(sup_rng_unit(rng));
+    vec hc = {c.x + d * cos(a), c.y + d * sin(a)};
+    bool clear = true;
+    for (size_t k = 0; k < made; ++k) {
+      double dist = hypot(hc.x - centers[k].x, hc.y - centers[k].y);
+      if (dist < hr + radii[k] + 0.05 * inner) {
+        clear = false;
+      }
+    }
+    if (!clear) {
+      continue;
+    }
+    centers[made] = hc;
+    radii[made] = hr;
+    if (sup_rng_below(rng, 2) == 0) {
+      double w = hr * 0.7;
+      hole_pts[made][0] = (vec){hc.x - w, hc.y - w};
+      hole_pts[made][1] = (vec){hc.x - w, hc.y + w};
+      hole_pts[made][2] = (vec){hc.x + w, hc.y + w};
+      hole_pts[made][3] = (vec){hc.x + w, hc.y - w}; // clockwise on purpose: any orientation
+      counts[made] = 4;
+    } else {
+      counts[made] = random_convex(rng, hc, hr, hole_pts[made]);
+    }
+    holes[made] = hole_pts[made];
+    ++made;
+  }
+  sup_map_add_polygon(map, outer, n, holes, counts, made);
+}
+
+// --- generators ----------------------------------------------------------------------------------
+
+sup_map sup_gen_random_rectangles(uint64_t seed, size_t count, double world_size, double min_size,
+                                  double max_size) {
+  sup_rng rng = sup_rng_seed(seed);
+  sup_map map;
+  sup_map_init(&map);
+  for (size_t i = 0; i < count; ++i) {
+    double w = sup_rng_uniform(&rng, min_size, max_size);
+    double h = sup_rng_uniform(&rng, min_size, max_size);
+    double x = sup_rng_uniform(&rng, 0.0, world_size - w);
+    double y = sup_rng_uniform(&rng, 0.0, world_size - h);
+    sup_map_add_rect(&map, x, y, x + w, y + h);
+  }
+  return map;
+}
+
+sup_map sup_gen_neerc_worst(uint64_t seed) {
+  sup_rng rng = sup_rng_seed(seed);
+  sup_map map;
+  sup_map_init(&map);
+  long rects[30][4];
+  size_t made = 0;
+  long max_side = 400;
+  while (made < 30) {
+    for (int attempt = 0; attempt < 2000 && made < 30; ++attempt) {
+      long w = 1 + (long)sup_rng_below(&rng, (size_t)max_side);
+      long h = 1 + (long)sup_rng_below(&rng, (size_t)max_side);
+      long x0 = -1000 + (long)sup_rng_below(&rng, (size_t)(2001 - w));
+      long y0 = -1000 + (long)sup_rng_below(&rng, (size_t)(2001 - h));
+      long x1 = x0 + w, y1 = y0 + h;
+      bool clear = true;
+      for (size_t k = 0; k < made && clear; ++k) {
+        // At least one unit apart along some axis, so they neither overlap nor touch.
+        if (!(x1 < rects[k][0] || rects[k][2] < x0 || y1 < rects[k][1] || rects[k][3] < y0)) {
+          clear = false;
+        }
+      }
+      if (clear) {
+        rects[made][0] = x0;
+        rects[made][1] = y0;
+        rects[made][2] = x1;
+        rects[made][3] = y1;
+        ++made;
+      }
+    }
+    max_side = max_side > 20 ? max_side / 2 : max_side;
+  }
+  for (size_t k = 0; k < made; ++k) {
+    sup_map_add_rect(&map, (double)rects[k][0], (double)rects[k][1], (double)rects[k][2],
+                     (double)rects[k][3]);
+  }
+  return map;
+}
+
+sup_map sup_gen_mixed(uint64_t seed, size_t count, double world, double radius_hint) {
+  sup_rng rng = sup_rng_seed(seed);
+  sup_map map;
+  sup_map_init(&map);
+  double unit = radius_hint > 0.0 ? radius_hint : world / 25.0;
+  for (size_t i = 0; i < count; ++i) {
+    vec c = {sup_rng_uniform(&rng, 0.0, world), sup_rng_uniform(&rng, 0.0, world)};
+    double size = unit * sup_rng_uniform(&rng, 1.5, 5.0);
+    size_t kind = sup_rng_below(&rng, 20);
+    if (kind < 5) {
+      vec pts[24];
+      size_t n = random_convex(&rng, c, size, pts);
+      sup_map_add_polygon(&map, pts, n, NULL, NULL, 0);
+    } else if (kind < 10) {
+      vec pts[16];
+      size_t n = 5 + sup_rng_below(&rng, 10);
+      random_star(&rng, c, n, 0.35 * size, size, pts);
+      sup_map_add_polygon(&map, pts, n, NULL, NULL, 0);
+    } else if (kind < 13) {
+      add_polygon_with_holes(&rng, &map, c, 2.0 * size);
+    } else if (kind < 17) {
+      sup_map_add_circle(&map, c, size * sup_rng_uniform(&rng, 0.3, 0.8));
+    } else {
+      double w = size * sup_rng_uniform(&rng, 0.4, 1.2);
+      double h = size * sup_rng_uniform(&rng, 0.4, 1.2);
+      sup_map_add_rect(&map, c.x - w, c.y - h, c.x + w, c.y + h);
+    }
+  }
+  size_t bounds = sup_rng_below(&rng, 6);
+  if (bounds == 0) {
+    double m = 0.05 * world;
+    vec ring[4] = {{-m, -m}, {world + m, -m}, {world + m, world + m}, {-m, world + m}};
+    sup_map_set_bounds(&map, ring, 4);
+  } else if (bounds == 1) {
+    vec ring[16];
+    size_t n = 10 + sup_rng_below(&rng, 7);
+    random_star(&rng, (vec){0.5 * world, 0.5 * world}, n, 0.55 * world, 0.75 * world, ring);
+    sup_map_set_bounds(&map, ring, n);
+  }
+  return map;
+}
+
+sup_gap_case sup_gen_gap_pair_kind(double R, double gap, sup_gap_kind kind) {
+  sup_gap_case g;
+  sup_map_init(&g.map);
+  double u = R > 0.0 ? R : (gap > 0.0 ? 0.5 * gap : 1.0);
+  double mid = 0.5 * gap;
+  double reach = 5.0 * u; // start and goal are this far either side of the gap's line
+  switch (kind) {
+  case SUP_GAP_VERTICES: {
+    double w = 20.0 * u, h = 3.0 * u;
+    vec a[4] = {{0.0, 0.0}, {-0.5 * w, h}, {-w, 0.0}, {-0.5 * w, -h}};
+    vec b[4] = {{gap, 0.0}, {gap + 0.5 * w, -h}, {gap + w, 0.0}, {gap + 0.5 * w, h}};
+    sup_map_add_polygon(&g.map, a, 4, NULL, NULL, 0);
+    sup_map_add_polygon(&g.map, b, 4, NULL, NULL, 0);
+    break;
+  }
+  case SUP_GAP_CIRCLES: {
+    double c = 6.0 * u;
+    sup_map_add_circle(&g.map, (vec){-c, 0.0}, c);
+    sup_map_add_circle(&g.map, (vec){gap + c, 0.0}, c);
+    break;
+  }
+  case SUP_GAP_RECTS:
+  default: {
+    double w = 10.0 * u, h = 3.0 * u;
+    sup_map_add_rect(&g.map, -w, -h, 0.0, h);
+    sup_map_add_rect(&g.map, gap, -h, gap + w, h);
+    break;
+  }
+  }
+  g.query.start = (vec){mid, -reach};
+  g.query.goal = (vec){mid, reach};
+  g.straight_length = 2.0 * reach;
+  return g;
+}
+
+sup_gap_case sup_gen_gap_pair(double R, double gap) {
+  return sup_gen_gap_pair_kind(R, gap, SUP_GAP_RECTS);
+}
+
+bool sup_random_free_point(const sup_map *map, double R, sup_rng *rng, arcnav_vec2 box_min,
+                           arcnav_vec2 box_max, double margin, int max_tries, arcnav_vec2 *out) {
+  for (int i = 0; i < max_tries; ++i) {
+    vec p = {sup_rng_uniform(rng, box_min.x, box_max.x),
+             sup_rng_uniform(rng, box_min.y, box_max.y)};
+    // The signed distance, so that at R = 0 points inside an obstacle are not taken as free.
+    if (sup_signed_distance_to_obstacles(map, p) >= R + margin) {
+      *out = p;
+      return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Test maps described independently of the library: plain arrays of rings and circles that the
+// verifier and the brute-force reference read directly, and that sup_map_to_arcnav() hands to the
+// public API. Every generator is deterministic for a given seed (own PRNG, never rand()) and
+// produces input the library must accept: simple rings with >= 3 distinct vertices and non-zero
+// area, holes strictly inside their shell and apart from each other. Allocation failure aborts:
+// this code only runs in tests and benchmarks.
+
+#include "arcnav/arcnav.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// A closed ring of points, first vertex not repeated at the end. Any orientation.
+typedef struct sup_ring {
+  arcnav_vec2 *points;
+  size_t count;
+} sup_ring;
+
+/// A polygon obstacle: outer ring plus holes (free space inside it).
+typedef struct sup_polygon {
+  sup_ring outer;
+  sup_ring *holes;
+  size_t hole_count;
+} sup_polygon;
+
+/// A disk obstacle; radius 0 is a point obstacle.
+typedef struct sup_circle {
+  arcnav_vec2 center;
+  double radius;
+} sup_circle;
+
+/// A whole map. Zero-initialise (or use sup_map_init) before adding to it.
+typedef struct sup_map {
+  sup_polygon *polygons;
+  size_t polygon_count, polygon_capacity;
+  sup_circle *circles;
+  size_t circle_count, circle_capacity;
+  bool has_bounds;
+  sup_ring bounds; ///< the agent's disk must stay inside this ring when has_bounds
+} sup_map;
+
+/// A start/goal pair.
+typedef struct sup_query {
+  arcnav_vec2 start;
+  arcnav_vec2 goal;
+} sup_query;
+
+// --- PRNG -----------------------------------------------------------------------------------
+
+/// splitmix64: tiny, seedable with any value (including 0), good enough for test data.
+typedef struct sup_rng {
+  uint64_t state;
+} sup_rng;
+
+sup_rng sup_rng_seed(uint64_t seed);
+uint64_t sup_rng_next(sup_rng *rng);
+/// Uniform in [0, 1).
+double sup_rng_unit(sup_rng *rng);
+/// Uniform in [lo, hi).
+double sup_rng_uniform(sup_rng *rng, double lo, double hi);
+/// Uniform integer in [0, n); 0 when n == 0.
+size_t sup_rng_below(sup_rng *rng, size_t n);
+
+// --- building and converting -------------------------------------------------------------------
+
+void sup_map_init(sup_map *map);
+/// Release everything the map owns and zero it.
+void sup_map_free(sup_map *map);
+/// Copy a polygon into the map. `holes`/`hole_counts` may be NULL when hole_count == 0.
+void sup_map_add_polygon(sup_map *map, const arcnav_vec2 *outer, size_t outer_count,
+                         const arcnav_vec2 *const *holes, const size_t *hole_counts,
+                         size_t hole_count);
+/// Axis-parallel rectangle [x0, x1] x [y0, y1] (x0 < x1, y0 < y1).
+void sup_map_add_rect(sup_map *map, double x0, double y0, double x1, double y1);
+void sup_map_add_circle(sup_map *map, arcnav_vec2 center, double radius);
+/// Set (or replace) the bounds ring.
+void sup_map_set_bounds(sup_map *map, const arcnav_vec2 *ring, size_t count);
+/// Deep copy.
+void sup_map_copy(sup_map *dst, const sup_map *src);
+
+/// Axis-aligned box around every polygon, circle and the bounds; false for an empty map.
+bool sup_map_extent(const sup_map *map, arcnav_vec2 *out_min, arcnav_vec2 *out_max);
+
+/// The library's tolerance rule recomputed from the plain description (see arcnav.h):
+/// 1e-9 * max(1, extent width, extent height, largest absolute coordinate).
+double sup_map_tolerance(const sup_map *map);
+
+/// Independent validity check of the description (ring simplicity, vertex counts, area, holes
+/// inside and apart). Returns true when valid; otherwise writes a reason into `why` [opt].
+bool sup_map_check(const sup_map *map, char *why, size_t why_size);
+
+/// Build an arcnav_map with the same obstacles (polygons first, then circles, then the bounds).
+/// On error *out is NULL and the library's status is returned.
+arcnav_status sup_map_to_arcnav(const sup_map *map, arcnav_map **out);
+
+// --- generators ---------------------------------------------------------------------------------
+
+/// `count` random axis-parallel rectangles with sides in [min_size, max_size], fully inside
+/// [0, world_size]^2. Overlaps are allowed (the benchmark's "random rectangles" map).
+sup_map sup_gen_random_rectangles(uint64_t seed, size_t count, double world_size, double min_size,
+                                  double max_size);
+
+/// NEERC 2006 D worst case: 30 rectangles with integer corners in [-1000, 1000]^2 that neither
+/// overlap nor touch (at least 1 unit apart).
+sup_map sup_gen_neerc_worst(uint64_t seed);
+
+/// A mix of `count` obstacles in [0, world]^2: convex polygons (hull of random points), star-shaped
+/// non-convex polygons, polygons with holes, circles; overlaps happen. Obstacle sizes scale with
+/// `radius_hint` (the agent radii the map is meant for; 0 picks world / 25), so gaps comparable to
+/// the agent occur. About one map in three gets a (possibly non-convex) bounds ring.
+sup_map sup_gen_mixed(uint64_t seed, size_t count, double world, double radius_hint);
+
+/// Shapes for sup_gen_gap_pair_kind().
+typedef enum sup_gap_kind {
+  SUP_GAP_RECTS = 0,    ///< two rectangles, flat faces parallel across the gap
+  SUP_GAP_VERTICES = 1, ///< two diamonds pointing vertex to vertex
+  SUP_GAP_CIRCLES = 2,  ///< two circles
+  SUP_GAP_KIND_COUNT
+} sup_gap_kind;
+
+/// Two obstacles separated by a gap exactly `gap` wide (along x, centred on x = gap / 2), and a
+/// query crossing the gap in a straight line of length `straight_length`. The obstacles are long
+/// enough that going around them costs far more than the straight line (at least twice as much).
+typedef struct sup_gap_case {
+  sup_map map;
+  sup_query query;
+  double straight_length;
+} sup_gap_case;
+
+sup_gap_case sup_gen_gap_pair(double R, double gap);
+sup_gap_case sup_gen_gap_pair_kind(double R, double gap, sup_gap_kind kind);
+
+/// A uniformly random point in [box_min, box_max] whose signed distance to the obstacles (the
+/// verifier's sup_signed_distance_to_obstacles, equal to sup_distance_to_obstacles outside them)
+/// is at least R + margin, so at R = 0 points inside an obstacle are never returned. Tries at most
+/// `max_tries` times.
+bool sup_random_free_point(const sup_map *map, double R, sup_rng *rng, arcnav_vec2 box_min,
+                           arcnav_vec2 box_max, double margin, int max_tries, arcnav_vec2 *out);
