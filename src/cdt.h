@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Constrained Delaunay triangulation of points and segments inside an axis-aligned box.
+//
+// Incremental: the box is split into two triangles, points are inserted one at a time (walk to the
+// containing triangle, split it, restore the Delaunay property by Lawson flips), then every
+// constraint segment is forced in: the edges it crosses are flipped out (Sloan's method) and the
+// Delaunay property is restored around the new edges. an_cdt_build() first cuts every segment at
+// the input points lying exactly on it and at its crossings with other segments, so constraints
+// that cross come out split at their intersections and pass exactly through the points on them.
+// Crossing points are rounded to doubles; when a rounded point cannot split an edge cleanly, the
+// constraint is routed through the vertex within rounding distance instead. All topological
+// decisions use the exact predicates of predicates.h.
+//
+// Triangles are counter-clockwise. Edge i of a triangle is the one opposite vertex i, from
+// v[i + 1] to v[i + 2]; n[i] is the triangle across it (-1 on the box boundary).
+
+#include "alloc.h"
+#include "geom.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct an_cdt_tri {
+  int32_t v[3];        ///< vertex indices, counter-clockwise
+  int32_t n[3];        ///< neighbour across edge i (opposite v[i]), -1 on the box boundary
+  uint8_t constrained; ///< bit i set: edge i is a constraint
+} an_cdt_tri;
+
+typedef struct an_cdt {
+  an_allocator alloc;
+  vec2 *points; ///< vertex coordinates; 0..3 are the box corners
+  size_t point_count, point_capacity;
+  int32_t *vertex_tri; ///< one triangle incident to each vertex
+  size_t vertex_tri_capacity;
+  an_cdt_tri *tris;
+  size_t tri_count, tri_capacity;
+  int32_t *stack; ///< work list of (triangle, edge) pairs for flips and of vertex pairs for Sloan
+  size_t stack_count, stack_capacity;
+  int32_t hint; ///< triangle where the next walk starts
+  uint32_t rng; ///< deterministic choice of the first edge tested in a walk
+} an_cdt;
+
+/// Start a triangulation of the box [box_min, box_max] (non-empty in both axes). Nothing to free on
+/// failure.
+arcnav_status an_cdt_init(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max);
+void an_cdt_free(an_cdt *cdt);
+
+/// Insert a point strictly inside the box. *out_vertex receives its vertex index (an existing one
+/// when a vertex with the same coordinates exists). ARCNAV_ERR_INVALID_ARGUMENT when not strictly
+/// inside the box, ARCNAV_ERR_OUT_OF_MEMORY.
+arcnav_status an_cdt_insert_point(an_cdt *cdt, vec2 p, int32_t *out_vertex);
+
+/// Make the segment between vertices a and b a chain of constraint edges (split at vertices on it
+/// and at crossings with earlier constraints). a == b is a no-op. Lower level than
+/// an_cdt_build(): a constraint continued from a rounded crossing may pass beside input points
+/// that lie exactly on the segment.
+arcnav_status an_cdt_insert_segment(an_cdt *cdt, int32_t a, int32_t b);
+
+/// Convenience: triangulate `point_count` points and `segment_count` segments (pairs of indices
+/// into points) in the box. vertex_of [out, opt] receives each input point's vertex index.
+arcnav_status an_cdt_build(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max,
+                           const vec2 *points, size_t point_count, const uint32_t *segments,
+                           size_t segment_count, int32_t *vertex_of);
+
+/// Triangle containing p (on its boundary counts), walking from `start` (any triangle index, or
+/// -1 for the cdt's own hint). -1 when p is outside the box. Does not modify the triangulation.
+int32_t an_cdt_locate(const an_cdt *cdt, vec2 p, int32_t start);
+
+/// Index of edge (a, b) in *out_tri (either direction), or -1 when a and b are not joined by an
+/// edge.
+int an_cdt_find_edge(const an_cdt *cdt, int32_t a, int32_t b, int32_t *out_tri);

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Paths for a point agent over the navmesh: channel search over triangles, then the funnel
+// (string pulling) over the portals of the channel.
+//
+// Two modes:
+// - plain: A* over triangles with Detour's cost model (the distance between the midpoints of the
+//   entry and exit edges, Euclidean distance to the goal as heuristic), then the funnel over that
+//   one channel. This is what Recast/Detour returns; it can be longer than the shortest path.
+// - optimal: the triangle A* of Demyen and Buro (TA*). A search node is a channel prefix (a chain
+//   of triangles, none repeated), so a triangle may be reached along several channels. Each node
+//   keeps the funnel apex of its prefix (the last corner every continuation must pass) and the
+//   exact length to it; f = that length + the shortest way from the apex through the entry edge
+//   to the goal, which is a lower bound on every path that continues the prefix. Reaching the
+//   goal triangle string-pulls a complete channel; the search stops when no open node's bound
+//   beats the best length. Nodes whose apex was reached shorter along another channel are
+//   dominated (any continuation is shorter through the other channel) and dropped; no node on
+//   the channel of a shortest path is ever dropped, because its apex lengths are geodesic.
+//   The result is the Euclidean shortest path among the mesh's obstacles.
+
+#include "alloc.h"
+#include "arcnav/arcnav.h"
+#include "geom.h"
+#include "navmesh.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct an_funnel_scratch an_funnel_scratch;
+
+/// Per-thread query memory for one mesh, sized at creation: a query allocates nothing.
+arcnav_status an_funnel_scratch_create(const an_navmesh *mesh, const an_allocator *alloc,
+                                       an_funnel_scratch **out);
+void an_funnel_scratch_destroy(an_funnel_scratch *scratch);
+/// Heap bytes held by the scratch.
+size_t an_funnel_scratch_memory_bytes(const an_funnel_scratch *scratch);
+
+typedef struct an_funnel_result {
+  const vec2 *points;    ///< polyline start..goal, owned by the scratch, valid until the next query
+  size_t point_count;    ///< >= 2 when found; start == goal gives 2 equal points
+  size_t nodes_expanded; ///< search nodes taken off the open list
+  size_t channels;       ///< channels string-pulled to the goal
+  double length;         ///< length of the polyline
+  bool truncated; ///< optimal mode ran out of search nodes: the best channel found is returned
+} an_funnel_result;
+
+/// Path from start to goal. Status: ARCNAV_OK, ARCNAV_NO_PATH, ARCNAV_START_BLOCKED,
+/// ARCNAV_GOAL_BLOCKED (start is checked first). Consecutive equal points are merged, so a
+/// found path has distinct consecutive points except for start == goal.
+arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scratch, vec2 start,
+                                  vec2 goal, bool optimal, an_funnel_result *out);
+
+/// The funnel over explicit portals: the shortest path from start to goal through the portal
+/// segments (left[i], right[i]) in order, "left" and "right" as seen by the traveller. Writes at
+/// most portal_count + 2 points to out_points and returns how many; consecutive equal points are
+/// merged, except that start == goal with no portals gives 2 equal points.
+size_t an_funnel_string_pull(vec2 start, const vec2 *left, const vec2 *right, size_t portal_count,
+                             vec2 goal, vec2 *out_points);

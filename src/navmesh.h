@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Navigation mesh for a point agent (R = 0): a constrained Delaunay triangulation of the free
+// space, the triangles classified as free or blocked, adjacency between free triangles, and point
+// location through a grid of walk start triangles.
+//
+// The free space is the bounds polygon (or, without bounds, a box around everything with a margin
+// of 10% of the larger extent + 1; an empty map without bounds gets the box
+// [-1, 1]^2 grown by that margin) minus the
+// union of the obstacles. A circle obstacle is replaced by the regular polygon with
+// AN_NAVMESH_CIRCLE_SIDES sides circumscribed about it, so every path around the polygon clears
+// the circle; such paths are longer than the true ones by at most a factor 1 / cos(pi / sides).
+// A circle of radius 0 blocks no area and is ignored.
+
+#include "alloc.h"
+#include "arcnav/arcnav.h"
+#include "cdt.h"
+#include "geom.h"
+#include "map.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AN_NAVMESH_CIRCLE_SIDES 64
+
+typedef struct an_navmesh an_navmesh;
+
+struct an_navmesh {
+  an_allocator alloc;
+  an_cdt cdt;       ///< the whole triangulation of the box, blocked triangles included
+  double eps;       ///< the map tolerance
+  int32_t *free_of; ///< per cdt triangle: its free-triangle index, or -1 when blocked
+  size_t free_count;
+  int32_t *tri_of; ///< per free triangle: the cdt triangle
+  int32_t *fv;     ///< 3 per free triangle: vertex indices into cdt.points, counter-clockwise
+  int32_t *fn;     ///< 3 per free triangle: free neighbour across edge i (opposite fv[i]), or -1
+  vec2 grid_min;   ///< point location grid: cell (i, j) stores a cdt triangle near its centre
+  double cell_w, cell_h;
+  int32_t grid_w, grid_h;
+  int32_t *grid;
+};
+
+/// Triangulate the free space of `map` for a point agent (see the file comment).
+/// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY, ARCNAV_ERR_TOO_LARGE, or
+///         ARCNAV_ERR_INVALID_ARGUMENT when the triangulation could not be built.
+arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc, an_navmesh **out);
+void an_navmesh_destroy(an_navmesh *mesh);
+/// Number of free (walkable) triangles.
+size_t an_navmesh_triangle_count(const an_navmesh *mesh);
+/// Corners of free triangle `index`, counter-clockwise.
+void an_navmesh_triangle(const an_navmesh *mesh, size_t index, vec2 out[3]);
+/// Heap bytes held by the mesh.
+size_t an_navmesh_memory_bytes(const an_navmesh *mesh);
+
+/// Free triangle containing p, or -1 when p is not free. A point outside every free triangle but
+/// within eps of one (touching an obstacle, or inside it by at most eps) gets the nearest such
+/// triangle. Thread-safe (reads only).
+int32_t an_navmesh_locate(const an_navmesh *mesh, vec2 p);

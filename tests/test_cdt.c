@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: MIT
+// Robust predicates, the constrained Delaunay triangulation and the navmesh built on it.
+//
+// Predicates are checked against exact integer arithmetic (i128) and against signs derived by
+// hand for points a few ulps off a line or circle. Triangulations are checked structurally
+// (orientation, adjacency symmetry, Euler's formula, local Delaunay property of every
+// non-constraint edge with the exact in-circle test) and against their input: every input point
+// is a vertex, and the constraint edges cover exactly the input segments (sampled points of each
+// segment lie on a constraint edge, and the constraint edges' total length equals the length of
+// the union of the segments). Navmeshes are checked against areas computed independently (shoelace
+// of the bounds minus the obstacles, or a grid estimate when obstacles overlap) and pointwise
+// against a plain point-in-obstacle test.
+
+#include "arcnav_test.h"
+#include "cdt.h"
+#include "mapgen.h"
+#include "navmesh.h"
+#include "predicates.h"
+#include "verify.h"
+
+#include <check.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const an_allocator plain_alloc = {{0}};
+
+// ---------------------------------------------------------------------------------------------
+// Predicates
+
+// 128-bit integers are a GCC/Clang extension; the test needs exact products of 50-bit values.
+__extension__ typedef __int128 i128;
+
+static int sign128(i128 v) {
+  return (v > 0) - (v < 0);
+}
+static int sign_d(double v) {
+  return (v > 0.0) - (v < 0.0);
+}
+
+static int orient_int(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t cx, int64_t cy) {
+  i128 d = (i128)(ax - cx) * (by - cy) - (i128)(ay - cy) * (bx - cx);
+  return sign128(d);
+}
+
+static int incircle_int(const int64_t p[8]) {
+  int64_t adx = p[0] - p[6], ady = p[1] - p[7], bdx = p[2] - p[6], bdy = p[3] - p[7];
+  int64_t cdx = p[4] - p[6], cdy = p[5] - p[7];
+  i128 al = (i128)adx * adx + (i128)ady * ady;
+  i128 bl = (i128)bdx * bdx + (i128)bdy * bdy;
+  i128 cl = (i128)cdx * cdx + (i128)cdy * cdy;
+  i128 d = al * ((i128)bdx * cdy - (i128)bdy * cdx) + bl * ((i128)cdx * ady - (i128)cdy * adx) +
+           cl * ((i128)adx * bdy - (i128)ady * bdx);
+  return sign128(d);
+}
+
+START_TEST(test_orient_integers) {
+  // Small ranges make collinear triples frequent; the scale (a power of two) and the offset keep
+  // the doubles exact images of the integers, so the signs must agree exactly.
+  sup_rng rng = sup_rng_seed(11);
+  const double scale = 0x1p-20;
+  for (int it = 0; it < 60000; ++it) {
+    int range = it % 2 ? 4 : 1 << 24;
+    int64_t c[6];
+    for (int k = 0; k < 6; ++k) {
+      c[k] = (int64_t)sup_rng_below(&rng, (size_t)range) - range / 2;
+    }
+    double off = it % 3 == 0 ? 1024.0 : 0.0;
+    vec2 a = v2(c[0] * scale + off, c[1] * scale + off);
+    vec2 b = v2(c[2] * scale + off, c[3] * scale + off);
+    vec2 d = v2(c[4] * scale + off, c[5] * scale + off);
+    ck_assert_int_eq(sign_d(an_orient2d(a, b, d)), orient_int(c[0], c[1], c[2], c[3], c[4], c[5]));
+  }
+}
+END_TEST
+
+START_TEST(test_orient_near_line) {
+  // orient((0.5 + i u, 0.5 + j u), (12, 12), (24, 24)) = 12 (y - x) exactly: sign(j - i).
+  double u = 0x1p-53;
+  int wrong_naive = 0;
+  for (int i = 0; i < 64; ++i) {
+    for (int j = 0; j < 64; ++j) {
+      vec2 p = v2(0.5 + i * u, 0.5 + j * u);
+      int want = (j > i) - (j < i);
+      ck_assert_int_eq(sign_d(an_orient2d(p, v2(12, 12), v2(24, 24))), want);
+      wrong_naive += sign_d(an_orient(p, v2(12, 12), v2(24, 24))) != want;
+    }
+  }
+  ck_assert_int_gt(wrong_naive, 0); // the case really needs the exact stage
+}
+END_TEST
+
+START_TEST(test_incircle_integers) {
+  sup_rng rng = sup_rng_seed(12);
+  for (int it = 0; it < 60000; ++it) {
+    int range = it % 2 ? 6 : 1 << 24;
+    int64_t p[8];
+    for (int k = 0; k < 8; ++k) {
+      p[k] = (int64_t)sup_rng_below(&rng, (size_t)range) - range / 2;
+    }
+    if (orient_int(p[0], p[1], p[2], p[3], p[4], p[5]) <= 0) {
+      continue;
+    }
+    const double s = 0x1p-10;
+    vec2 v[4];
+    for (int k = 0; k < 4; ++k) {
+      v[k] = v2(p[2 * k] * s + 3.0, p[2 * k + 1] * s - 5.0);
+    }
+    ck_assert_int_eq(sign_d(an_incircle(v[0], v[1], v[2], v[3])), incircle_int(p));
+  }
+}
+END_TEST
+
+START_TEST(test_incircle_near_circle) {
+  // Circle through (0,0), (1,0), (0,1) passes through (1,1). Moved far from the origin so the
+  // plain evaluation loses the last bits.
+  double off = 1e6;
+  vec2 a = v2(off, off), b = v2(off + 1, off), c = v2(off, off + 1);
+  vec2 on = v2(off + 1, off + 1);
+  ck_assert(an_incircle(a, b, c, on) == 0.0);
+  vec2 out = v2(off + 1, nextafter(off + 1, INFINITY));
+  vec2 in = v2(off + 1, nextafter(off + 1, 0.0));
+  ck_assert(an_incircle(a, b, c, out) < 0.0);
+  ck_assert(an_incircle(a, b, c, in) > 0.0);
+  // Four corners of a unit square are cocircular in every order.
+  ck_assert(an_incircle(v2(0, 0), v2(1, 0), v2(1, 1), v2(0, 1)) == 0.0);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// Triangulation checks
+
+static bool is_con(const an_cdt_tri *t, int i) {
+  return (t->constrained >> i) & 1u;
+}
+
+/// Structural checks; returns the number of constraint edges' total length in *con_length.
+static void check_triangulation(const an_cdt *cdt, double *con_length) {
+  size_t boundary = 0, half_edges = 0;
+  double length = 0.0, area = 0.0;
+  for (size_t t = 0; t < cdt->tri_count; ++t) {
+    const an_cdt_tri *tri = &cdt->tris[t];
+    vec2 p[3];
+    for (int k = 0; k < 3; ++k) {
+      p[k] = cdt->points[tri->v[k]];
+    }
+    ck_assert_msg(an_orient2d(p[0], p[1], p[2]) > 0.0, "triangle %zu not counter-clockwise", t);
+    area += 0.5 * an_orient(p[0], p[1], p[2]);
+    for (int i = 0; i < 3; ++i) {
+      half_edges++;
+      int32_t a = tri->v[(i + 1) % 3], b = tri->v[(i + 2) % 3];
+      int32_t u = tri->n[i];
+      if (u < 0) {
+        boundary++;
+        continue;
+      }
+      const an_cdt_tri *ut = &cdt->tris[u];
+      int j = -1;
+      for (int k = 0; k < 3; ++k) {
+        if (ut->n[k] == (int32_t)t) {
+          j = k;
+        }
+      }
+      ck_assert_int_ge(j, 0);
+      ck_assert_int_eq(ut->v[(j + 1) % 3], b);
+      ck_assert_int_eq(ut->v[(j + 2) % 3], a);
+      ck_assert_int_eq(is_con(tri, i), is_con(ut, j));
+      if (is_con(tri, i)) {
+        if ((int32_t)t < u) {
+          length += v2_dist(cdt->points[a], cdt->points[b]);
+        }
+      } else {
+        // Locally Delaunay: the opposite vertex is not strictly inside the circumcircle.
+        ck_assert_msg(an_incircle(p[0], p[1], p[2], cdt->points[ut->v[j]]) <= 0.0,
+                      "edge %d of triangle %zu is not locally Delaunay", i, t);
+      }
+    }
+  }
+  // Euler: V - E + F = 2 with the outer face.
+  size_t edges = (half_edges + boundary) / 2;
+  ck_assert_int_eq((long)cdt->point_count - (long)edges + (long)cdt->tri_count, 1);
+  ck_assert_int_eq(boundary, 4);
+  vec2 lo = cdt->points[0], hi = cdt->points[2];
+  double box = (hi.x - lo.x) * (hi.y - lo.y);
+  ck_assert_double_eq_tol(area, box, 1e-9 * box);
+  *con_length = length;
+}
+
+/// Every sample of segment ab lies on a constraint edge (within tol).
+static void check_segment_covered(const an_cdt *cdt, vec2 a, vec2 b, double tol) {
+  for (int k = 0; k <= 40; ++k) {
+    vec2 x = v2_lerp(a, b, k / 40.0);
+    double best = INFINITY;
+    for (size_t t = 0; t < cdt->tri_count; ++t) {
+      const an_cdt_tri *tri = &cdt->tris[t];
+      for (int i = 0; i < 3; ++i) {
+        if (is_con(tri, i)) {
+          vec2 p = cdt->points[tri->v[(i + 1) % 3]], q = cdt->points[tri->v[(i + 2) % 3]];
+          best = fmin(best, an_point_segment_dist(x, p, q));
+        }
+      }
+    }
+    ck_assert_msg(best <= tol, "sample %d of segment (%g,%g)-(%g,%g) is %g off any constraint", k,
+                  a.x, a.y, b.x, b.y, best);
+  }
+}
+
+static void check_vertices_present(const an_cdt *cdt, const vec2 *pts, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    bool found = false;
+    for (size_t v = 0; v < cdt->point_count && !found; ++v) {
+      found = cdt->points[v].x == pts[i].x && cdt->points[v].y == pts[i].y;
+    }
+    ck_assert_msg(found, "input point %zu missing", i);
+  }
+}
+
+START_TEST(test_cdt_random_crossing_segments) {
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    sup_rng rng = sup_rng_seed(seed);
+    size_t n = 20 + sup_rng_below(&rng, 200);
+    size_t m = sup_rng_below(&rng, 30);
+    vec2 *pts = malloc(n * sizeof *pts);
+    uint32_t *segs = malloc(2 * (m + 1) * sizeof *segs);
+    bool integer = seed % 2 == 0;
+    for (size_t i = 0; i < n; ++i) {
+      pts[i] = integer ? v2((double)sup_rng_below(&rng, 12), (double)sup_rng_below(&rng, 12))
+                       : v2(sup_rng_uniform(&rng, 0, 10), sup_rng_uniform(&rng, 0, 10));
+    }
+    double want = 0.0;
+    size_t used = 0;
+    for (size_t s = 0; s < m; ++s) {
+      uint32_t a = (uint32_t)sup_rng_below(&rng, n), b = (uint32_t)sup_rng_below(&rng, n);
+      segs[2 * used] = a;
+      segs[2 * used + 1] = b;
+      used++;
+    }
+    // Union length of the segments: random segments overlap collinearly only on integer grids,
+    // so those runs keep segments that are pairwise non-collinear-overlapping by construction.
+    size_t kept = 0;
+    for (size_t s = 0; s < used; ++s) {
+      vec2 a = pts[segs[2 * s]], b = pts[segs[2 * s + 1]];
+      bool overlap = false;
+      for (size_t r = 0; r < kept && !overlap; ++r) {
+        vec2 c = pts[segs[2 * r]], d = pts[segs[2 * r + 1]];
+        if (an_orient2d(a, b, c) == 0.0 && an_orient2d(a, b, d) == 0.0 &&
+            an_segment_segment_dist(a, b, c, d) == 0.0) {
+          overlap = true;
+        }
+      }
+      if (!overlap && !(a.x == b.x && a.y == b.y)) {
+        segs[2 * kept] = segs[2 * s];
+        segs[2 * kept + 1] = segs[2 * s + 1];
+        kept++;
+        want += v2_dist(a, b);
+      }
+    }
+    an_cdt cdt;
+    arcnav_status st =
+        an_cdt_build(&cdt, &plain_alloc, v2(-1, -1), v2(13, 13), pts, n, segs, kept, NULL);
+    ck_assert_int_eq(st, ARCNAV_OK);
+    double got;
+    check_triangulation(&cdt, &got);
+    check_vertices_present(&cdt, pts, n);
+    ck_assert_double_eq_tol(got, want, 1e-9 * (want + 1.0));
+    for (size_t s = 0; s < kept; ++s) {
+      check_segment_covered(&cdt, pts[segs[2 * s]], pts[segs[2 * s + 1]], 1e-9);
+    }
+    an_cdt_free(&cdt);
+    free(pts);
+    free(segs);
+  }
+}
+END_TEST
+
+START_TEST(test_cdt_degenerate_input) {
+  // A cocircular grid with duplicates, collinear overlapping segments, segments through vertices
+  // and segments crossing at grid points and between them.
+  vec2 pts[64];
+  size_t n = 0;
+  for (int y = 0; y < 6; ++y) {
+    for (int x = 0; x < 6; ++x) {
+      pts[n++] = v2(x, y);
+    }
+  }
+  pts[n++] = v2(2, 2); // duplicate
+  pts[n++] = v2(0, 0); // duplicate
+  pts[n++] = v2(0.5, 4.25);
+  pts[n++] = v2(4.75, 0.5);
+  // (0,0)-(5,5) diagonal through grid vertices; (0,5)-(5,0) crossing it at (2.5, 2.5);
+  // (0,1)-(5,1) along grid line; (1,0)-(1,5) crossing that at a vertex; (0.5,4.25)-(4.75,0.5)
+  // crossing several segments between grid points; (0,3)-(5,3) and (0,3)-(3,3) overlap is
+  // avoided (union length would be ambiguous) by using (3,3)-(5,3) only once.
+  uint32_t segs[] = {0, 35, 30, 5, 6, 11, 1, 31, 38, 39, 18, 23, 36, 14};
+  size_t m = sizeof segs / sizeof segs[0] / 2;
+  double want = 0.0;
+  for (size_t s = 0; s < m; ++s) {
+    want += v2_dist(pts[segs[2 * s]], pts[segs[2 * s + 1]]);
+  }
+  // Segment 36-14 is (2,2)-(2,2)? No: 36 is the duplicate of (2,2), 14 is (2,2): zero length.
+  want -= v2_dist(pts[36], pts[14]);
+  an_cdt cdt;
+  ck_assert_int_eq(an_cdt_build(&cdt, &plain_alloc, v2(-1, -1), v2(6, 6), pts, n, segs, m, NULL),
+                   ARCNAV_OK);
+  double got;
+  check_triangulation(&cdt, &got);
+  check_vertices_present(&cdt, pts, n);
+  // Duplicates give no extra vertex; the crossings add vertices: 4 + 36 + 2 inputs + at least 1.
+  ck_assert_int_gt(cdt.point_count, 42);
+  ck_assert_double_eq_tol(got, want, 1e-9);
+  for (size_t s = 0; s < m; ++s) {
+    check_segment_covered(&cdt, pts[segs[2 * s]], pts[segs[2 * s + 1]], 1e-12);
+  }
+  // Overlapping collinear constraints: (0,0)-(4,0) and (2,0)-(5,0) cover length 5.
+  vec2 line[4] = {v2(0, 0), v2(4, 0), v2(2, 0), v2(5, 0)};
+  uint32_t lsegs[4] = {0, 1, 2, 3};
+  an_cdt cdt2;
+  ck_assert_int_eq(an_cdt_build(&cdt2, &plain_alloc, v2(-1, -1), v2(6, 1), line, 4, lsegs, 2, NULL),
+                   ARCNAV_OK);
+  check_triangulation(&cdt2, &got);
+  ck_assert_double_eq_tol(got, 5.0, 1e-12);
+  an_cdt_free(&cdt);
+  an_cdt_free(&cdt2);
+}
+END_TEST
+
+START_TEST(test_cdt_many_crossings) {
+  // A star of long segments through nearly one point, plus a fan of parallel-ish lines: many
+  // intersections rounded to doubles close to each other.
+  vec2 pts[80];
+  uint32_t segs[80];
+  size_t n = 0, m = 0;
+  for (int k = 0; k < 20; ++k) {
+    double ang = AN_PI * k / 20.0 + 1e-3 * k;
+    vec2 d = v2(cos(ang), sin(ang));
+    pts[n++] = v2_mul_add(v2(5, 5), 4.0, d);
+    pts[n++] = v2_mul_add(v2(5 + 1e-7 * k, 5), -4.0, d);
+    segs[m++] = (uint32_t)(n - 2);
+    segs[m++] = (uint32_t)(n - 1);
+  }
+  an_cdt cdt;
+  ck_assert_int_eq(
+      an_cdt_build(&cdt, &plain_alloc, v2(0, 0), v2(10, 10), pts, n, segs, m / 2, NULL), ARCNAV_OK);
+  double got, want = 0.0;
+  for (size_t s = 0; s < m / 2; ++s) {
+    want += v2_dist(pts[segs[2 * s]], pts[segs[2 * s + 1]]);
+  }
+  check_triangulation(&cdt, &got);
+  // Rounded crossing points bend the segments by a few ulps: lengths agree to 1e-9.
+  ck_assert_double_eq_tol(got, want, 1e-9 * want);
+  for (size_t s = 0; s < m / 2; ++s) {
+    check_segment_covered(&cdt, pts[segs[2 * s]], pts[segs[2 * s + 1]], 1e-9);
+  }
+  an_cdt_free(&cdt);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// Navmesh
+
+static double ring_area(const arcnav_vec2 *p, size_t n) {
+  double a = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    a += p[i].x * p[(i + 1) % n].y - p[(i + 1) % n].x * p[i].y;
+  }
+  return 0.5 * a;
+}
+
+static double free_triangle_area(const an_navmesh *mesh) {
+  double area = 0.0;
+  for (size_t t = 0; t < an_navmesh_triangle_count(mesh); ++t) {
+    vec2 p[3];
+    an_navmesh_triangle(mesh, t, p);
+    double a = 0.5 * an_orient(p[0], p[1], p[2]);
+    ck_assert(a > 0.0);
+    area += a;
+  }
+  return area;
+}
+
+/// Every free triangle's centroid is free by the plain test, and the mesh's structure is sound.
+static void check_mesh_against(const an_navmesh *mesh, const sup_map *desc) {
+  double unused;
+  check_triangulation(&mesh->cdt, &unused);
+  for (size_t t = 0; t < an_navmesh_triangle_count(mesh); ++t) {
+    vec2 p[3];
+    an_navmesh_triangle(mesh, t, p);
+    vec2 c = v2((p[0].x + p[1].x + p[2].x) / 3, (p[0].y + p[1].y + p[2].y) / 3);
+    double d = sup_signed_distance_to_obstacles(desc, c);
+    ck_assert_msg(d >= -1e-9, "free triangle %zu has its centroid (%g, %g) inside an obstacle", t,
+                  c.x, c.y);
+  }
+}
+
+START_TEST(test_navmesh_disjoint_area) {
+  // Bounds 100 x 80, disjoint obstacles: rectangles, a non-convex polygon with collinear and
+  // duplicate vertices, a polygon with a hole holding another obstacle, one touching the bounds.
+  sup_map desc;
+  sup_map_init(&desc);
+  arcnav_vec2 bounds[] = {{0, 0}, {100, 0}, {100, 80}, {50, 90}, {0, 80}};
+  sup_map_set_bounds(&desc, bounds, 5);
+  double want = ring_area(bounds, 5);
+  sup_map_add_rect(&desc, 10, 10, 20, 30);
+  sup_map_add_rect(&desc, 0, 40, 10, 50); // touches the bounds along x = 0
+  want -= 200 + 100;
+  arcnav_vec2 ell[] = {{30, 10}, {40, 10}, {50, 10}, {50, 10},
+                       {50, 20}, {40, 20}, {40, 40}, {30, 40}};
+  sup_map_add_polygon(&desc, ell, 8, NULL, NULL, 0);
+  want -= ring_area(ell, 8);
+  arcnav_vec2 shell[] = {{60, 40}, {95, 40}, {95, 75}, {60, 75}};
+  arcnav_vec2 hole[] = {{65, 45}, {65, 70}, {90, 70}, {90, 45}};
+  const arcnav_vec2 *holes[] = {hole};
+  size_t hole_counts[] = {4};
+  sup_map_add_polygon(&desc, shell, 4, holes, hole_counts, 1);
+  want -= ring_area(shell, 4) + ring_area(hole, 4); // hole is clockwise: negative area
+  sup_map_add_rect(&desc, 70, 50, 80, 60);          // inside the hole
+  want -= 100;
+  arcnav_map *map;
+  ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
+  an_navmesh *mesh;
+  ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+  ck_assert_double_eq_tol(free_triangle_area(mesh), want, 1e-9 * want);
+  check_mesh_against(mesh, &desc);
+  ck_assert_int_gt(an_navmesh_memory_bytes(mesh), 0);
+  // Point location: free, on an edge, just inside by less than eps, deeper, outside the bounds.
+  double eps = arcnav_map_tolerance(map);
+  ck_assert_int_ge(an_navmesh_locate(mesh, v2(5, 5)), 0);
+  ck_assert_int_ge(an_navmesh_locate(mesh, v2(15, 10)), 0);             // on an obstacle edge
+  ck_assert_int_ge(an_navmesh_locate(mesh, v2(20, 20)), 0);             // on an obstacle edge
+  ck_assert_int_ge(an_navmesh_locate(mesh, v2(20 - 0.5 * eps, 20)), 0); // inside by eps / 2
+  ck_assert_int_lt(an_navmesh_locate(mesh, v2(20 - 3 * eps, 20)), 0);
+  ck_assert_int_lt(an_navmesh_locate(mesh, v2(15, 20)), 0);
+  ck_assert_int_ge(an_navmesh_locate(mesh, v2(75, 65)), 0);  // in the hole
+  ck_assert_int_lt(an_navmesh_locate(mesh, v2(62, 62)), 0);  // in the shell's material
+  ck_assert_int_lt(an_navmesh_locate(mesh, v2(101, 10)), 0); // outside the bounds
+  ck_assert_int_lt(an_navmesh_locate(mesh, v2(1e9, 10)), 0); // outside the box
+  ck_assert_int_ge(an_navmesh_locate(mesh, v2(100, 10)), 0); // on the bounds
+  ck_assert_int_lt(an_navmesh_locate(mesh, v2(NAN, 10)), 0);
+  an_navmesh_destroy(mesh);
+  arcnav_map_destroy(map);
+  sup_map_free(&desc);
+}
+END_TEST
+
+START_TEST(test_navmesh_random_disjoint_area) {
+  // Random disjoint rectangles without bounds: free area = box - obstacles; the box is the
+  // documented one (extent + 10% + 1 on every side).
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    sup_rng rng = sup_rng_seed(seed * 77);
+    sup_map desc;
+    sup_map_init(&desc);
+    double rects[40][4];
+    size_t made = 0;
+    double blocked = 0.0;
+    for (int attempt = 0; attempt < 400 && made < 40; ++attempt) {
+      double x = sup_rng_uniform(&rng, 0, 90), y = sup_rng_uniform(&rng, 0, 90);
+      double w = sup_rng_uniform(&rng, 1, 10), h = sup_rng_uniform(&rng, 1, 10);
+      bool clear = true;
+      for (size_t k = 0; k < made && clear; ++k) {
+        clear = x > rects[k][2] || x + w < rects[k][0] || y > rects[k][3] || y + h < rects[k][1];
+      }
+      if (clear) {
+        rects[made][0] = x;
+        rects[made][1] = y;
+        rects[made][2] = x + w;
+        rects[made][3] = y + h;
+        made++;
+        sup_map_add_rect(&desc, x, y, x + w, y + h);
+        blocked += w * h;
+      }
+    }
+    arcnav_vec2 lo, hi;
+    ck_assert(sup_map_extent(&desc, &lo, &hi));
+    double margin = 0.1 * fmax(hi.x - lo.x, hi.y - lo.y) + 1.0;
+    double box = (hi.x - lo.x + 2 * margin) * (hi.y - lo.y + 2 * margin);
+    arcnav_map *map;
+    ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
+    an_navmesh *mesh;
+    ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+    ck_assert_double_eq_tol(free_triangle_area(mesh), box - blocked, 1e-9 * box);
+    check_mesh_against(mesh, &desc);
+    an_navmesh_destroy(mesh);
+    arcnav_map_destroy(map);
+    sup_map_free(&desc);
+  }
+}
+END_TEST
+
+/// Grid estimate of the free area and a pointwise comparison of the classification. Points
+/// closer than `band` to an obstacle boundary are skipped in the pointwise test (circles are
+/// triangulated as circumscribed polygons, which differ from the disk by less than the sagitta).
+static void check_overlapping(const sup_map *desc, double band) {
+  arcnav_map *map;
+  ck_assert_int_eq(sup_map_to_arcnav(desc, &map), ARCNAV_OK);
+  an_navmesh *mesh;
+  ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+  check_mesh_against(mesh, desc);
+  arcnav_vec2 lo, hi;
+  ck_assert(sup_map_extent(desc, &lo, &hi));
+  const int n = 200;
+  double cw = (hi.x - lo.x) / n, ch = (hi.y - lo.y) / n;
+  size_t free_cells = 0;
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) {
+      vec2 p = v2(lo.x + (i + 0.5) * cw, lo.y + (j + 0.5) * ch);
+      double d = sup_signed_distance_to_obstacles(desc, p);
+      bool mesh_free = an_navmesh_locate(mesh, p) >= 0;
+      free_cells += d > 0.0;
+      if (fabs(d) > band) {
+        ck_assert_msg(mesh_free == (d > 0.0), "(%g, %g): distance %g but mesh says %s", p.x, p.y, d,
+                      mesh_free ? "free" : "blocked");
+      }
+    }
+  }
+  // The grid estimate's error is at most the cells the boundary touches: perimeter / cell size
+  // cells; 2% of the area is far above it for these maps and far below any missing obstacle.
+  double estimate = (double)free_cells * cw * ch;
+  double area = free_triangle_area(mesh);
+  double inside = 0.0; // free area restricted to the extent (the mesh's box is larger)
+  {
+    double box_extra = 0.0;
+    vec2 blo = mesh->cdt.points[0], bhi = mesh->cdt.points[2];
+    if (!desc->has_bounds) {
+      box_extra = (bhi.x - blo.x) * (bhi.y - blo.y) - (hi.x - lo.x) * (hi.y - lo.y);
+    }
+    inside = area - box_extra;
+  }
+  ck_assert_msg(fabs(inside - estimate) <= 0.02 * estimate, "free area %g, grid estimate %g",
+                inside, estimate);
+  an_navmesh_destroy(mesh);
+  arcnav_map_destroy(map);
+}
+
+START_TEST(test_navmesh_overlapping) {
+  sup_map desc;
+  sup_map_init(&desc);
+  arcnav_vec2 bounds[] = {{0, 0}, {50, 0}, {50, 50}, {0, 50}};
+  sup_map_set_bounds(&desc, bounds, 4);
+  sup_map_add_rect(&desc, 10, 20, 40, 25); // a cross of two rectangles
+  sup_map_add_rect(&desc, 22, 5, 27, 45);
+  sup_map_add_rect(&desc, 27, 30, 35, 40);             // touches the vertical bar along x = 27
+  sup_map_add_rect(&desc, 22, 5, 27, 10);              // coincides with a piece of the bar
+  sup_map_add_circle(&desc, (arcnav_vec2){40, 10}, 6); // overlaps the bounds' edge? no: 34..46
+  sup_map_add_circle(&desc, (arcnav_vec2){10, 40}, 4);
+  sup_map_add_rect(&desc, 8, 38, 12, 48); // overlaps the second circle
+  arcnav_vec2 shell[] = {{2, 2}, {18, 2}, {18, 18}, {2, 18}};
+  arcnav_vec2 hole[] = {{5, 5}, {15, 5}, {15, 15}, {5, 15}};
+  const arcnav_vec2 *holes[] = {hole};
+  size_t hole_counts[] = {4};
+  sup_map_add_polygon(&desc, shell, 4, holes, hole_counts, 1);
+  sup_map_add_rect(&desc, 12, 12, 20, 13); // crosses the shell and pokes into the hole
+  double sagitta = 6.0 * (1.0 / cos(TEST_PI / AN_NAVMESH_CIRCLE_SIDES) - 1.0);
+  check_overlapping(&desc, sagitta + 1e-6);
+  sup_map_free(&desc);
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    sup_map r = sup_gen_random_rectangles(seed, 60, 100.0, 2.0, 20.0);
+    check_overlapping(&r, 1e-6);
+    sup_map_free(&r);
+  }
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    sup_map r = sup_gen_mixed(seed, 25, 100.0, 0.0);
+    double band = 1e-6;
+    for (size_t c = 0; c < r.circle_count; ++c) {
+      band = fmax(band, 1e-6 + r.circles[c].radius *
+                                   (1.0 / cos(TEST_PI / AN_NAVMESH_CIRCLE_SIDES) - 1.0));
+    }
+    check_overlapping(&r, band);
+    sup_map_free(&r);
+  }
+}
+END_TEST
+
+START_TEST(test_navmesh_empty_map) {
+  arcnav_map *map;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  an_navmesh *mesh;
+  ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+  ck_assert_int_eq(an_navmesh_triangle_count(mesh), 2);
+  ck_assert_int_ge(an_navmesh_locate(mesh, v2(0, 0)), 0);
+  an_navmesh_destroy(mesh);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
+static Suite *cdt_suite(void) {
+  Suite *s = suite_create("cdt");
+  TCase *tc = tcase_create("predicates");
+  tcase_add_test(tc, test_orient_integers);
+  tcase_add_test(tc, test_orient_near_line);
+  tcase_add_test(tc, test_incircle_integers);
+  tcase_add_test(tc, test_incircle_near_circle);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("triangulation");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_cdt_random_crossing_segments);
+  tcase_add_test(tc, test_cdt_degenerate_input);
+  tcase_add_test(tc, test_cdt_many_crossings);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("navmesh");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_navmesh_disjoint_area);
+  tcase_add_test(tc, test_navmesh_random_disjoint_area);
+  tcase_add_test(tc, test_navmesh_overlapping);
+  tcase_add_test(tc, test_navmesh_empty_map);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  return test_run_suite(cdt_suite());
+}
