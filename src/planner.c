@@ -14,9 +14,23 @@ arcnav_planner_def arcnav_default_planner_def(void) {
   return def;
 }
 
-static arcnav_engine resolve_engine(arcnav_engine asked, double radius) {
-  (void)radius;
-  return asked == ARCNAV_ENGINE_AUTO ? ARCNAV_ENGINE_TANGENT : asked;
+static bool has_round_obstacles(const arcnav_map *map) {
+  for (size_t i = 0; i < map->obstacle_count; ++i) {
+    if (map->obstacles[i].kind == AN_OBSTACLE_CIRCLE && map->obstacles[i].radius > 0.0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// AUTO picks the exact answer that is fastest: the optimal funnel for point agents among polygons;
+// the tangent graph otherwise (the navmesh would replace circles by polygons, and a disk agent's
+// rounded turns need arcs).
+static arcnav_engine resolve_engine(const arcnav_map *map, arcnav_engine asked, double radius) {
+  if (asked != ARCNAV_ENGINE_AUTO) {
+    return asked;
+  }
+  return radius == 0.0 && !has_round_obstacles(map) ? ARCNAV_ENGINE_FUNNEL : ARCNAV_ENGINE_TANGENT;
 }
 
 arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_def *def,
@@ -40,8 +54,9 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   if (def->engine < ARCNAV_ENGINE_AUTO || def->engine > ARCNAV_ENGINE_PLAIN_FUNNEL) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  arcnav_engine engine = resolve_engine(def->engine, def->radius);
-  if (engine != ARCNAV_ENGINE_TANGENT) {
+  arcnav_engine engine = resolve_engine(map, def->engine, def->radius);
+  bool funnel = engine == ARCNAV_ENGINE_FUNNEL || engine == ARCNAV_ENGINE_PLAIN_FUNNEL;
+  if (funnel && def->radius > 0.0) {
     return ARCNAV_ERR_UNSUPPORTED;
   }
   an_allocator alloc = map->alloc;
@@ -56,10 +71,11 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   // Pieces are filed with a margin of a few tolerances beyond the radius, so that anything a
   // check could count as touching is found in the cells the check visits.
   double reach = def->radius + 4.0 * planner->eps;
-  arcnav_status status =
-      an_inflate_corners(map, def->radius, &alloc, &planner->corners, &planner->corner_count);
-  if (status == ARCNAV_OK) {
-    status = an_grid_build(map, reach, &alloc, &planner->grid);
+  // The grid serves every engine: start and goal are judged by the same free test everywhere.
+  arcnav_status status = an_grid_build(map, reach, &alloc, &planner->grid);
+  if (status == ARCNAV_OK && !funnel) {
+    status =
+        an_inflate_corners(map, def->radius, &alloc, &planner->corners, &planner->corner_count);
   }
   if (status == ARCNAV_OK) {
     planner->clearance = (an_clearance){
@@ -69,8 +85,9 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
         .point_agent = def->radius <= 2.0 * planner->eps,
         .has_bounds = map->has_bounds,
     };
-    status = an_tangent_graph_build(planner->corners, planner->corner_count, &planner->clearance,
-                                    &alloc, &planner->graph);
+    status = funnel ? an_navmesh_build(map, &alloc, &planner->navmesh)
+                    : an_tangent_graph_build(planner->corners, planner->corner_count,
+                                             &planner->clearance, &alloc, &planner->graph);
   }
   if (status != ARCNAV_OK) {
     arcnav_planner_destroy(planner);
@@ -86,6 +103,7 @@ void arcnav_planner_destroy(arcnav_planner *planner) {
   }
   an_allocator alloc = planner->alloc;
   an_tangent_graph_destroy(&planner->graph, &alloc);
+  an_navmesh_destroy(planner->navmesh);
   an_grid_destroy(&planner->grid, &alloc);
   an_free(&alloc, planner->corners);
   an_free(&alloc, planner);
@@ -107,9 +125,11 @@ void arcnav_planner_get_info(const arcnav_planner *planner, arcnav_planner_info 
   out_info->corner_count = planner->corner_count;
   out_info->node_count = planner->graph.node_count;
   out_info->edge_count = planner->graph.edge_count;
+  out_info->triangle_count = planner->navmesh ? an_navmesh_triangle_count(planner->navmesh) : 0;
   out_info->memory_bytes = sizeof *planner + planner->corner_count * sizeof(an_corner) +
                            an_grid_memory_bytes(&planner->grid) +
-                           an_tangent_graph_memory_bytes(&planner->graph, planner->corner_count);
+                           an_tangent_graph_memory_bytes(&planner->graph, planner->corner_count) +
+                           (planner->navmesh ? an_navmesh_memory_bytes(planner->navmesh) : 0);
 }
 
 bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 point) {
@@ -152,6 +172,9 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
   if (status == ARCNAV_OK) {
     status = an_heap_init(&q->heap, q->id_count, &alloc);
   }
+  if (status == ARCNAV_OK && planner->navmesh) {
+    status = an_funnel_scratch_create(planner->navmesh, &alloc, &q->funnel);
+  }
   if (status == ARCNAV_OK) {
     q->cost = an_alloc(&alloc, ids, sizeof *q->cost);
     q->parent = an_alloc(&alloc, ids, sizeof *q->parent);
@@ -180,6 +203,7 @@ void arcnav_query_destroy(arcnav_query *query) {
   an_allocator alloc = query->alloc;
   an_clearance_scratch_free(&query->clearance, &alloc);
   an_heap_free(&query->heap, &alloc);
+  an_funnel_scratch_destroy(query->funnel);
   an_free(&alloc, query->cost);
   an_free(&alloc, query->parent);
   an_free(&alloc, query->arrival);
@@ -220,5 +244,32 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
   if (start.x == goal.x && start.y == goal.y) {
     return ARCNAV_OK;
   }
-  return an_tangent_find_path(query, start, goal, path);
+  if (!planner->navmesh) {
+    return an_tangent_find_path(query, start, goal, path);
+  }
+  an_funnel_result result;
+  bool optimal = planner->engine == ARCNAV_ENGINE_FUNNEL;
+  arcnav_status status =
+      an_funnel_find_path(planner->navmesh, query->funnel, start, goal, optimal, &result);
+  query->stats.nodes_expanded = result.nodes_expanded;
+  query->stats.channels = result.channels;
+  for (size_t i = 1; status == ARCNAV_OK && i < result.point_count; ++i) {
+    status = an_path_add_line(path, result.points[i - 1], result.points[i]);
+  }
+  if (status != ARCNAV_OK) {
+    an_path_reset(path, start, goal);
+  }
+  return status;
+}
+
+size_t arcnav_planner_triangle_count(const arcnav_planner *planner) {
+  return planner && planner->navmesh ? an_navmesh_triangle_count(planner->navmesh) : 0;
+}
+
+bool arcnav_planner_triangle(const arcnav_planner *planner, size_t index, arcnav_vec2 out[3]) {
+  if (!out || index >= arcnav_planner_triangle_count(planner)) {
+    return false;
+  }
+  an_navmesh_triangle(planner->navmesh, index, out);
+  return true;
 }

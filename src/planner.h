@@ -5,9 +5,11 @@
 
 #include "alloc.h"
 #include "clearance.h"
+#include "funnel.h"
 #include "grid.h"
 #include "heap.h"
 #include "inflate.h"
+#include "navmesh.h"
 #include "tangent_graph.h"
 
 #define AN_PLANNER_DEF_MAGIC 0x4152434e /* "ARCN" */
@@ -22,6 +24,7 @@ struct arcnav_planner {
   an_grid grid;
   an_clearance clearance;
   an_tangent_graph graph;
+  an_navmesh *navmesh; ///< funnel engines only
 };
 
 /// A start attachment: the touching point where the tangent from the query's start meets a corner.
@@ -59,6 +62,7 @@ struct arcnav_query {
   vec2 goal_touch;
   double goal_sweep;
   arcnav_query_stats stats;
+  an_funnel_scratch *funnel; ///< funnel engines only
 };
 
 /// Tangent-graph engine: fills `path`. start/goal are finite; start != goal.

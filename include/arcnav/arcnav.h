@@ -160,9 +160,10 @@ ARCNAV_API double arcnav_map_tolerance(const arcnav_map *map);
 
 /// Which algorithm answers queries.
 typedef enum arcnav_engine {
-  ARCNAV_ENGINE_AUTO = 0,     ///< tangent graph for R > 0, optimal funnel for R = 0
+  ARCNAV_ENGINE_AUTO = 0,     ///< optimal funnel for R = 0 among polygons only; else tangent graph
   ARCNAV_ENGINE_TANGENT,      ///< tangent visibility graph (any R; at R = 0 a visibility graph)
-  ARCNAV_ENGINE_FUNNEL,       ///< navmesh + funnel, channels searched until optimal
+  ARCNAV_ENGINE_FUNNEL,       ///< navmesh + funnel, channels searched until optimal (R = 0;
+                              ///< circle obstacles become circumscribed 64-gons)
   ARCNAV_ENGINE_PLAIN_FUNNEL, ///< navmesh + funnel over the first channel only (Detour-like)
 } arcnav_engine;
 
@@ -208,6 +209,14 @@ typedef struct arcnav_planner_info {
 /// Fill *out_info. Never fails for a valid planner.
 ARCNAV_API void arcnav_planner_get_info(const arcnav_planner *planner,
                                         arcnav_planner_info *out_info);
+
+/// Number of free navmesh triangles (funnel engines; 0 for the tangent engine).
+ARCNAV_API size_t arcnav_planner_triangle_count(const arcnav_planner *planner);
+
+/// Corners of free navmesh triangle `index` (< arcnav_planner_triangle_count()) into out[3].
+/// Returns false when out of range. For drawing and debugging the triangulation.
+ARCNAV_API bool arcnav_planner_triangle(const arcnav_planner *planner, size_t index,
+                                        arcnav_vec2 out[3]);
 
 /// Is the agent's disk centred at `point` free (see the tolerance rule)?
 ARCNAV_API bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 point);
