@@ -78,6 +78,8 @@ static bool store_value(const char *command, const an_cli_option *option, const 
       return false;
     }
     break;
+  case AN_CLI_OPTION_FLAG:
+    break;
   case AN_CLI_OPTION_POINT:
     if (!an_cli_parse_point(value, (arcnav_vec2 *)option->target)) {
       an_cli_diag_set(diag, "arcnav %s: %s expects X,Y (two finite numbers), got '%s'", command,
@@ -127,7 +129,13 @@ bool an_cli_parse_args(const char *command, int argc, char **argv, const an_cli_
       return false;
     }
     const char *value = NULL;
-    if (equals != NULL) {
+    if (option->kind == AN_CLI_OPTION_FLAG) {
+      if (equals != NULL) {
+        an_cli_diag_set(diag, "arcnav %s: %s takes no value", command, option->name);
+        return false;
+      }
+      value = "";
+    } else if (equals != NULL) {
       value = equals + 1;
     } else if (i + 1 < argc) {
       value = argv[++i];

@@ -14,6 +14,7 @@ typedef enum an_cli_option_kind {
   AN_CLI_OPTION_STRING, ///< target: const char *
   AN_CLI_OPTION_NUMBER, ///< target: double (finite)
   AN_CLI_OPTION_POINT,  ///< target: arcnav_vec2 given as `X,Y`
+  AN_CLI_OPTION_FLAG,   ///< no value; only `seen` is set
 } an_cli_option_kind;
 
 typedef struct an_cli_option {

@@ -126,8 +126,8 @@ static bool run_unit(const demo_map *demo, an_cli_session *session, double radiu
       an_cli_diag_set(diag, "arcnav demo: output directory name too long");
       ok = false;
     } else {
-      ok =
-          an_cli_svg_write(file, &session->geometry, radius, drawn, demo->query_count, title, diag);
+      ok = an_cli_svg_write(file, &session->geometry, radius, drawn, demo->query_count, title, NULL,
+                            diag);
       if (ok) {
         printf("%-7s %6g  -> %s\n", demo->name, radius, file);
       }

@@ -99,7 +99,7 @@ int an_cli_cmd_path(int argc, char **argv) {
   }
   if (svg_file != NULL) {
     an_cli_svg_query query = {from, to, status, session.path};
-    if (!an_cli_svg_write(svg_file, &session.geometry, radius, &query, 1, map_file, &diag)) {
+    if (!an_cli_svg_write(svg_file, &session.geometry, radius, &query, 1, map_file, NULL, &diag)) {
       goto done;
     }
   }

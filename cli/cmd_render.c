@@ -8,12 +8,13 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: arcnav render --map MAP [--radius R] [--from X,Y --to X,Y] --out OUT.svg\n"
+    "usage: arcnav render --map MAP [--radius R] [--from X,Y --to X,Y] [--triangles] --out "
+    "OUT.svg\n"
     "                     [--planner auto|tangent|funnel|plain-funnel]\n"
     "\n"
     "Draw MAP as SVG: obstacles, bounds, the boundary inflated by R (true arcs around corners)\n"
     "and, when --from and --to are given, the shortest path for radius R. R defaults to the NEERC\n"
-    "file's radius, or 0.\n"
+    "file's radius, or 0. --triangles also draws the navmesh the funnel planner uses (R = 0).\n"
     "\n"
     "Exit status: 0 drawn (and the path found, if asked for), 1 drawn but there is no path,\n"
     "2 bad usage or invalid input.\n";
@@ -22,7 +23,7 @@ int an_cli_cmd_render(int argc, char **argv) {
   const char *map_file = NULL, *out_file = NULL, *planner = "auto";
   double radius_value = 0;
   arcnav_vec2 from = {0, 0}, to = {0, 0};
-  bool radius_given = false, from_given = false, to_given = false;
+  bool radius_given = false, from_given = false, to_given = false, triangles = false;
   const an_cli_option options[] = {
       {"--map", AN_CLI_OPTION_STRING, &map_file, NULL},
       {"--radius", AN_CLI_OPTION_NUMBER, &radius_value, &radius_given},
@@ -30,6 +31,7 @@ int an_cli_cmd_render(int argc, char **argv) {
       {"--to", AN_CLI_OPTION_POINT, &to, &to_given},
       {"--out", AN_CLI_OPTION_STRING, &out_file, NULL},
       {"--planner", AN_CLI_OPTION_STRING, &planner, NULL},
+      {"--triangles", AN_CLI_OPTION_FLAG, NULL, &triangles},
   };
   an_cli_diag diag = {{0}};
   an_cli_args_result args;
@@ -79,11 +81,21 @@ int an_cli_cmd_render(int argc, char **argv) {
     from_given = to_given = true;
   }
   an_cli_svg_query query = {from, to, ARCNAV_NO_PATH, NULL};
-  if (from_given) {
-    double micros = 0;
+  if (triangles && radius > 0) {
+    an_cli_diag_set(&diag, "arcnav render: --triangles needs --radius 0 (the navmesh is for point "
+                           "agents)");
+    goto done;
+  }
+  if (triangles && engine == ARCNAV_ENGINE_AUTO) {
+    engine = ARCNAV_ENGINE_FUNNEL; // the navmesh exists only for funnel engines
+  }
+  if (from_given || triangles) {
     if (!an_cli_session_plan(&session, "render", radius, engine, &diag)) {
       goto done;
     }
+  }
+  if (from_given) {
+    double micros = 0;
     query.status = an_cli_session_find(&session, from, to, &micros);
     query.path = session.path;
     if (!arcnav_status_is_answer(query.status)) {
@@ -93,7 +105,7 @@ int an_cli_cmd_render(int argc, char **argv) {
     }
   }
   if (!an_cli_svg_write(out_file, &session.geometry, radius, &query, from_given ? 1 : 0, map_file,
-                        &diag)) {
+                        triangles ? session.planner : NULL, &diag)) {
     goto done;
   }
   an_cli_map_print_warnings(&session.geometry);

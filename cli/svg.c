@@ -283,8 +283,31 @@ static void draw_marker(FILE *out, arcnav_vec2 at, double radius, double dot, co
           at.x + 0.0, -at.y + 0.0, dot, color);
 }
 
+static void draw_triangles(FILE *out, const arcnav_planner *mesh, double stroke) {
+  size_t count = arcnav_planner_triangle_count(mesh);
+  if (count == 0) {
+    return;
+  }
+  fprintf(out, "<g fill=\"none\" stroke=\"#9fb7c9\" stroke-width=\"%.6g\">\n", stroke * 0.6);
+  for (size_t i = 0; i < count; i++) {
+    arcnav_vec2 vertices[3];
+    if (!arcnav_planner_triangle(mesh, i, vertices)) {
+      continue;
+    }
+    fputs("<path d=\"M", out);
+    put_point(out, vertices[0]);
+    fputs(" L", out);
+    put_point(out, vertices[1]);
+    fputs(" L", out);
+    put_point(out, vertices[2]);
+    fputs(" Z\"/>\n", out);
+  }
+  fputs("</g>\n", out);
+}
+
 static void write_body(FILE *out, const an_cli_map *map, double radius,
-                       const an_cli_svg_query *queries, size_t query_count, const char *title) {
+                       const an_cli_svg_query *queries, size_t query_count, const char *title,
+                       const arcnav_planner *mesh) {
   box b = map_box(map, radius, queries, query_count);
   double size = fmax(fmax(b.max_x - b.min_x, b.max_y - b.min_y), 1e-9);
   double margin = 0.06 * size;
@@ -313,6 +336,9 @@ static void write_body(FILE *out, const an_cli_map *map, double radius,
             stroke, x0, y0, w, h, -w);
     ring_path(out, &map->bounds);
     fputs("\"/>\n", out);
+  }
+  if (mesh != NULL) {
+    draw_triangles(out, mesh, stroke);
   }
   fprintf(out, "<g fill=\"#8c8c8c\" stroke=\"#3d3d3d\" stroke-width=\"%.6g\">\n", stroke);
   for (size_t i = 0; i < map->shape_count; i++) {
@@ -395,13 +421,13 @@ static void write_body(FILE *out, const an_cli_map *map, double radius,
 
 bool an_cli_svg_write(const char *file, const an_cli_map *map, double radius,
                       const an_cli_svg_query *queries, size_t query_count, const char *title,
-                      an_cli_diag *diag) {
+                      const arcnav_planner *mesh, an_cli_diag *diag) {
   FILE *out = fopen(file, "w");
   if (out == NULL) {
     an_cli_diag_set(diag, "%s: cannot write: %s", file, strerror(errno));
     return false;
   }
-  write_body(out, map, radius, queries, query_count, title);
+  write_body(out, map, radius, queries, query_count, title, mesh);
   bool ok = !ferror(out);
   if (fclose(out) != 0) {
     ok = false;

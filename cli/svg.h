@@ -19,6 +19,7 @@ typedef struct an_cli_svg_query {
 
 /// Write `file`. `radius` > 0 draws the inflated boundary and the agent's disk at start and goal.
 /// `title` [opt] becomes the SVG title and a caption.
+/// `mesh` [opt]: a funnel planner whose navmesh triangles are drawn under everything else.
 bool an_cli_svg_write(const char *file, const an_cli_map *map, double radius,
                       const an_cli_svg_query *queries, size_t query_count, const char *title,
-                      an_cli_diag *diag);
+                      const arcnav_planner *mesh, an_cli_diag *diag);
