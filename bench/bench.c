@@ -42,16 +42,20 @@ static sup_map mixed(uint64_t seed, size_t count, double world) {
 static const scenario SCENARIOS[] = {
     {"neerc-worst", "NEERC 2006 D: 30 rectangles, one query per case, build included", KIND_NEERC,
      NULL, 30, 2000, 0, ARCNAV_ENGINE_AUTO},
-    {"rect300-r4", "300 random rectangles 10..80 in 2000x2000, R = 4", KIND_MAP,
-     rectangles_10_80, 300, 2000, 4.0, ARCNAV_ENGINE_AUTO},
+    {"rect300-r4", "300 random rectangles 10..80 in 2000x2000, R = 4", KIND_MAP, rectangles_10_80,
+     300, 2000, 4.0, ARCNAV_ENGINE_AUTO},
     {"rect300-r0", "the same map, point agent (R = 0), tangent graph", KIND_MAP, rectangles_10_80,
      300, 2000, 0.0, ARCNAV_ENGINE_TANGENT},
     {"rect300-r20", "the same map, large agent (R = 20)", KIND_MAP, rectangles_10_80, 300, 2000,
      20.0, ARCNAV_ENGINE_AUTO},
+    {"rect300-funnel", "the same map, R = 0, optimal funnel (navmesh + TA*)", KIND_MAP,
+     rectangles_10_80, 300, 2000, 0.0, ARCNAV_ENGINE_FUNNEL},
+    {"rect300-plain", "the same map, R = 0, plain first-channel funnel; length vs optimal",
+     KIND_MAP, rectangles_10_80, 300, 2000, 0.0, ARCNAV_ENGINE_PLAIN_FUNNEL},
     {"mixed100-r4", "100 mixed polygons/circles in 2000x2000, R = 4", KIND_MAP, mixed, 100, 2000,
      4.0, ARCNAV_ENGINE_AUTO},
-    {"mixed1000-r4", "1000 mixed polygons/circles in 6300x6300, R = 4", KIND_MAP, mixed, 1000,
-     6300, 4.0, ARCNAV_ENGINE_AUTO},
+    {"mixed1000-r4", "1000 mixed polygons/circles in 6300x6300, R = 4", KIND_MAP, mixed, 1000, 6300,
+     4.0, ARCNAV_ENGINE_AUTO},
 };
 #define SCENARIO_COUNT (sizeof SCENARIOS / sizeof SCENARIOS[0])
 
@@ -62,6 +66,10 @@ typedef struct result {
   double median_us, p90_us;
   double mean_nodes;
   double mean_length;
+  // Plain funnel only: its lengths over the optimal funnel's on the same queries.
+  double mean_excess, worst_excess;
+  size_t longer;
+  size_t triangles;
 } result;
 
 static double seconds_now(void) {
@@ -117,6 +125,7 @@ static bool run_map(const scenario *s, size_t query_count, int repeat, result *o
   arcnav_planner_info info;
   arcnav_planner_get_info(planner, &info);
   out->memory_mb = (double)info.memory_bytes / 1e6;
+  out->triangles = info.triangle_count;
 
   arcnav_vec2 *ends = malloc(2 * query_count * sizeof *ends);
   double *times = malloc(query_count * sizeof *times);
@@ -132,6 +141,17 @@ static bool run_map(const scenario *s, size_t query_count, int repeat, result *o
   arcnav_path *path = NULL;
   arcnav_query_create(planner, &query);
   arcnav_path_create(NULL, &path);
+  // The plain funnel is measured against the optimal one on the same queries.
+  arcnav_planner *optimal = NULL;
+  arcnav_query *optimal_query = NULL;
+  if (s->engine == ARCNAV_ENGINE_PLAIN_FUNNEL) {
+    arcnav_planner_def optimal_def = def;
+    optimal_def.engine = ARCNAV_ENGINE_FUNNEL;
+    if (arcnav_planner_create(map, &optimal_def, &optimal) != ARCNAV_OK ||
+        arcnav_query_create(optimal, &optimal_query) != ARCNAV_OK) {
+      return fail("optimal funnel", ARCNAV_ERR_OUT_OF_MEMORY);
+    }
+  }
   double nodes = 0.0, length = 0.0;
   out->found = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -146,8 +166,22 @@ static bool run_map(const scenario *s, size_t query_count, int repeat, result *o
     if (status == ARCNAV_OK) {
       out->found++;
       length += arcnav_path_length(path);
+      double plain_length = arcnav_path_length(path);
+      if (optimal_query &&
+          arcnav_find_path(optimal_query, ends[2 * i], ends[2 * i + 1], path) == ARCNAV_OK &&
+          arcnav_path_length(path) > 0.0) {
+        double excess = plain_length / arcnav_path_length(path) - 1.0;
+        out->mean_excess += excess;
+        out->worst_excess = excess > out->worst_excess ? excess : out->worst_excess;
+        out->longer += excess > 1e-9;
+      }
     }
   }
+  if (out->found > 0) {
+    out->mean_excess /= (double)out->found;
+  }
+  arcnav_query_destroy(optimal_query);
+  arcnav_planner_destroy(optimal);
   qsort(times, n, sizeof *times, compare_doubles);
   out->queries = n;
   out->median_us = percentile(times, n, 0.5);
@@ -295,8 +329,9 @@ int main(int argc, char **argv) {
       perror(csv_path);
       return 2;
     }
-    fprintf(csv, "scenario,radius,build_ms,memory_mb,queries,found,query_median_us,query_p90_us,"
-                 "mean_nodes_expanded,mean_length\n");
+    fprintf(csv,
+            "scenario,radius,build_ms,memory_mb,queries,found,query_median_us,query_p90_us,"
+            "mean_nodes_expanded,mean_length,triangles,plain_mean_excess,plain_worst_excess\n");
   }
   printf("%-14s %6s %10s %8s %7s %6s %11s %11s %9s %10s\n", "scenario", "R", "build_ms", "mem_MB",
          "queries", "found", "median_us", "p90_us", "nodes", "mean_len");
@@ -317,11 +352,18 @@ int main(int argc, char **argv) {
     printf("%-14s %6.1f %10.2f %8.2f %7zu %6zu %11.1f %11.1f %9.1f %10.1f\n", sc->name, sc->radius,
            r.build_ms, r.memory_mb, r.queries, r.found, r.median_us, r.p90_us, r.mean_nodes,
            r.mean_length);
+    if (r.triangles > 0) {
+      printf("  navmesh: %zu free triangles\n", r.triangles);
+    }
+    if (sc->engine == ARCNAV_ENGINE_PLAIN_FUNNEL) {
+      printf("  plain funnel vs optimal: longer on %zu of %zu, mean +%.2f%%, worst +%.2f%%\n",
+             r.longer, r.found, 100.0 * r.mean_excess, 100.0 * r.worst_excess);
+    }
     fflush(stdout);
     if (csv) {
-      fprintf(csv, "%s,%g,%.3f,%.3f,%zu,%zu,%.2f,%.2f,%.1f,%.3f\n", sc->name, sc->radius,
-              r.build_ms, r.memory_mb, r.queries, r.found, r.median_us, r.p90_us, r.mean_nodes,
-              r.mean_length);
+      fprintf(csv, "%s,%g,%.3f,%.3f,%zu,%zu,%.2f,%.2f,%.1f,%.3f,%zu,%.6f,%.6f\n", sc->name,
+              sc->radius, r.build_ms, r.memory_mb, r.queries, r.found, r.median_us, r.p90_us,
+              r.mean_nodes, r.mean_length, r.triangles, r.mean_excess, r.worst_excess);
     }
   }
   if (csv) {
