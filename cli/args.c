@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "args.h"
 
+#include "commands.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,4 +151,20 @@ bool an_cli_parse_args(const char *command, int argc, char **argv, const an_cli_
     }
   }
   return true;
+}
+
+int an_cli_parse_command(const char *command, int argc, char **argv, const an_cli_option *options,
+                         size_t option_count, size_t max_positional, const char *usage,
+                         an_cli_args_result *result) {
+  an_cli_diag diag = {{0}};
+  if (!an_cli_parse_args(command, argc, argv, options, option_count, max_positional, result,
+                         &diag)) {
+    an_cli_diag_print(&diag);
+    return AN_CLI_EXIT_USAGE;
+  }
+  if (result->help) {
+    fputs(usage, stdout);
+    return AN_CLI_EXIT_OK;
+  }
+  return -1;
 }

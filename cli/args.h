@@ -37,6 +37,12 @@ bool an_cli_parse_args(const char *command, int argc, char **argv, const an_cli_
                        size_t option_count, size_t max_positional, an_cli_args_result *result,
                        an_cli_diag *diag);
 
+/// What every sub-command does first: parse its arguments, print `usage` for --help, report a
+/// usage error. Returns the exit code to leave with now, or -1 to go on.
+int an_cli_parse_command(const char *command, int argc, char **argv, const an_cli_option *options,
+                         size_t option_count, size_t max_positional, const char *usage,
+                         an_cli_args_result *result);
+
 /// Parse a whole string as a finite double.
 bool an_cli_parse_number(const char *text, double *out);
 

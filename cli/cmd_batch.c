@@ -166,14 +166,10 @@ int an_cli_cmd_batch(int argc, char **argv) {
   };
   an_cli_diag diag = {{0}};
   an_cli_args_result args;
-  if (!an_cli_parse_args("batch", argc, argv, options, sizeof options / sizeof options[0], 0, &args,
-                         &diag)) {
-    an_cli_diag_print(&diag);
-    return AN_CLI_EXIT_USAGE;
-  }
-  if (args.help) {
-    fputs(usage, stdout);
-    return AN_CLI_EXIT_OK;
+  int early_exit = an_cli_parse_command("batch", argc, argv, options,
+                                        sizeof options / sizeof options[0], 0, usage, &args);
+  if (early_exit >= 0) {
+    return early_exit;
   }
   arcnav_engine engine = ARCNAV_ENGINE_AUTO;
   if (map_file == NULL || queries_file == NULL) {

@@ -153,14 +153,10 @@ int an_cli_cmd_demo(int argc, char **argv) {
   };
   an_cli_diag diag = {{0}};
   an_cli_args_result args;
-  if (!an_cli_parse_args("demo", argc, argv, options, sizeof options / sizeof options[0], 0, &args,
-                         &diag)) {
-    an_cli_diag_print(&diag);
-    return AN_CLI_EXIT_USAGE;
-  }
-  if (args.help) {
-    fputs(usage, stdout);
-    return AN_CLI_EXIT_OK;
+  int early_exit = an_cli_parse_command("demo", argc, argv, options,
+                                        sizeof options / sizeof options[0], 0, usage, &args);
+  if (early_exit >= 0) {
+    return early_exit;
   }
   if (!ensure_directory(out_dir, &diag)) {
     an_cli_diag_print(&diag);

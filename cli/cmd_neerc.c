@@ -56,13 +56,9 @@ static bool solve_case(const char *name, const an_cli_neerc_case *c, answer *out
 int an_cli_cmd_neerc(int argc, char **argv) {
   an_cli_diag diag = {{0}};
   an_cli_args_result args;
-  if (!an_cli_parse_args("neerc", argc, argv, NULL, 0, 1, &args, &diag)) {
-    an_cli_diag_print(&diag);
-    return AN_CLI_EXIT_USAGE;
-  }
-  if (args.help) {
-    fputs(usage, stdout);
-    return AN_CLI_EXIT_OK;
+  int early_exit = an_cli_parse_command("neerc", argc, argv, NULL, 0, 1, usage, &args);
+  if (early_exit >= 0) {
+    return early_exit;
   }
   const char *file = args.positional_count > 0 ? args.positional[0] : "-";
   bool from_stdin = strcmp(file, "-") == 0;
