@@ -28,10 +28,6 @@ void an_clearance_scratch_free(an_clearance_scratch *scratch, const an_allocator
   memset(scratch, 0, sizeof *scratch);
 }
 
-size_t an_clearance_scratch_bytes(const an_grid *grid) {
-  return (size_t)grid->item_count * sizeof(uint32_t) + grid->owner_count * (1 + sizeof(uint32_t));
-}
-
 static uint32_t next_stamp(an_clearance_scratch *scratch, const an_grid *grid) {
   if (scratch->stamp == UINT32_MAX) {
     memset(scratch->item_stamps, 0, (size_t)grid->item_count * sizeof *scratch->item_stamps);
@@ -130,7 +126,9 @@ static bool point_in_material(const an_clearance *cl, an_clearance_scratch *scra
   return inside || (cl->has_bounds && !inside_bounds);
 }
 
-double an_point_clearance(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
+// Signed clearance of p: distance to the blocked region, negative inside it (exact only within
+// reach of the grid cell; beyond that any value past the bound, which is enough to decide).
+static double point_clearance(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
   const an_grid *grid = cl->grid;
   scratch->checks++;
   point_probe probe = {p, INFINITY, INFINITY};
@@ -145,7 +143,7 @@ double an_point_clearance(const an_clearance *cl, an_clearance_scratch *scratch,
 }
 
 bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
-  return an_point_clearance(cl, scratch, p) >= cl->radius - cl->eps;
+  return point_clearance(cl, scratch, p) >= cl->radius - cl->eps;
 }
 
 // ---- segments ------------------------------------------------------------------------------

@@ -33,12 +33,8 @@ typedef struct an_clearance_scratch {
 arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_grid *grid,
                                         const an_allocator *alloc);
 void an_clearance_scratch_free(an_clearance_scratch *scratch, const an_allocator *alloc);
-size_t an_clearance_scratch_bytes(const an_grid *grid);
 
-/// Signed clearance of point p: distance to the blocked region, negative inside it (only
-/// meaningful down to -(R + eps) and up to R + eps; beyond that it may report any value past the
-/// bound, which is enough to decide freedom).
-double an_point_clearance(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p);
+/// Is the agent's disk centred at p free (distance to the blocked region >= R - eps)?
 bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p);
 /// Segment ab: assumes a is free (checked separately), tests everything in between and b's
 /// surroundings against edges and circles.

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-typedef enum an_piece_kind { AN_ITEM_EDGE = 0, AN_ITEM_CIRCLE = 1 } an_item_kind;
+typedef enum an_item_kind { AN_ITEM_EDGE = 0, AN_ITEM_CIRCLE = 1 } an_item_kind;
 
 typedef struct an_item {
   vec2 a;         ///< edge start / circle centre

@@ -28,6 +28,3 @@ uint32_t an_heap_pop(an_heap *heap, double *out_key);
 static inline bool an_heap_empty(const an_heap *heap) {
   return heap->size == 0;
 }
-static inline double an_heap_min_key(const an_heap *heap) {
-  return heap->keys[0];
-}

@@ -28,9 +28,16 @@ typedef struct an_corner {
 arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_allocator *alloc,
                                  an_corner **out_corners, size_t *out_count);
 
-/// Offset of `angle` from the corner's wedge start, in [0, 2pi).
+/// Angular tolerance for wedge tests: touching points on an offset edge lie exactly on a wedge
+/// boundary up to rounding.
+#define AN_WEDGE_SLACK 1e-9
+
+/// Offset of `angle` from the corner's wedge start, in [0, 2pi). An angle a rounding error before
+/// the start of a polygon corner's wedge would wrap to nearly 2pi; it counts as the start, so
+/// offsets of touching points sort monotonically along the wedge.
 static inline double an_corner_offset(const an_corner *corner, double angle) {
-  return an_wrap_angle(angle - corner->wedge_start);
+  double offset = an_wrap_angle(angle - corner->wedge_start);
+  return offset > corner->wedge_sweep + AN_WEDGE_SLACK ? 0.0 : offset;
 }
 
 /// Does the wedge contain the unit direction `normal` (with about `slack` radians of tolerance at

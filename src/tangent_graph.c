@@ -9,10 +9,7 @@ double an_corner_arc_sweep(const an_corner *corner, double from_offset, double t
   if (corner->wedge_sweep >= AN_TWO_PI) {
     return an_wrap_angle(ccw ? to_offset - from_offset : from_offset - to_offset);
   }
-  // Offsets just below zero wrap to nearly 2pi; inside a wedge they mean "at its start".
-  double from = from_offset > corner->wedge_sweep + AN_WEDGE_SLACK ? 0.0 : from_offset;
-  double to = to_offset > corner->wedge_sweep + AN_WEDGE_SLACK ? 0.0 : to_offset;
-  double sweep = ccw ? to - from : from - to;
+  double sweep = ccw ? to_offset - from_offset : from_offset - to_offset;
   if (sweep < -AN_WEDGE_SLACK) {
     return -1.0;
   }
@@ -45,19 +42,13 @@ static int compare_drafts(const void *lhs, const void *rhs) {
   return 0;
 }
 
-static double normal_offset(const an_corner *corner, double angle) {
-  double offset = an_corner_offset(corner, angle);
-  // Just before the wedge start (rounding): count as its start so sorting stays monotone.
-  return offset > corner->wedge_sweep + AN_WEDGE_SLACK ? 0.0 : offset;
-}
-
 static node_draft make_draft(const an_corner *corners, uint32_t corner, bool ccw, vec2 point,
                              vec2 direction) {
   node_draft d;
   memset(&d, 0, sizeof d);
   d.node.point = point;
   d.node.angle = an_touch_angle(direction, ccw);
-  d.node.offset = normal_offset(&corners[corner], d.node.angle);
+  d.node.offset = an_corner_offset(&corners[corner], d.node.angle);
   d.node.corner = corner;
   d.node.ccw = ccw;
   d.node.next = AN_NONE;
@@ -189,11 +180,7 @@ static void link_arcs(const an_corner *corners, size_t corner_count, const an_cl
       if (sweep < 0.0) {
         continue;
       }
-      an_arc arc = an_arc_from_angles(corner->center, corner->radius, node->angle, to->angle, ccw);
-      arc.sweep = sweep;
-      if (!ccw) {
-        arc.start_angle = to->angle;
-      }
+      an_arc arc = an_corner_arc(corner, node->angle, sweep, ccw);
       if (sweep > 0.0 && !an_arc_is_free(clearance, scratch, &arc)) {
         continue;
       }

@@ -39,10 +39,6 @@ typedef struct an_tangent_graph {
   uint32_t *group_start; ///< 2 * corner_count + 1 offsets: group of corner c, direction d (ccw = 1)
 } an_tangent_graph;
 
-/// Angular tolerance for wedge tests: touching points on an offset edge lie exactly on a wedge
-/// boundary up to rounding.
-#define AN_WEDGE_SLACK 1e-9
-
 /// Index of the (corner, direction) group.
 static inline uint32_t an_group_index(uint32_t corner, bool ccw) {
   return corner * 2u + (ccw ? 1u : 0u);
@@ -58,9 +54,16 @@ static inline double an_touch_angle(vec2 direction, bool ccw) {
   return v2_angle(an_touch_normal(direction, ccw));
 }
 
-/// Length of the arc on `corner` from angle offset `from` to offset `to` travelling ccw or cw,
-/// or a negative value when that arc would leave the wedge.
+/// Sweep in radians of the arc on `corner` from wedge offset `from` to offset `to` (both from
+/// an_corner_offset) travelling ccw or cw, or a negative value when that arc would leave the wedge.
 double an_corner_arc_sweep(const an_corner *corner, double from_offset, double to_offset, bool ccw);
+
+/// The arc of the agent's path on `corner` from `from_angle`, turning `sweep` radians ccw or cw, in
+/// the kernel's counter-clockwise form (for free checks).
+static inline an_arc an_corner_arc(const an_corner *corner, double from_angle, double sweep,
+                                   bool ccw) {
+  return (an_arc){corner->center, corner->radius, ccw ? from_angle : from_angle - sweep, sweep};
+}
 
 arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_count,
                                      const an_clearance *clearance, const an_allocator *alloc,

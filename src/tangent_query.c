@@ -43,17 +43,12 @@ static void relax(arcnav_query *q, uint32_t id, double cost, uint32_t parent, an
   an_heap_push_or_decrease(&q->heap, id, cost + v2_dist(at, goal));
 }
 
-static double offset_of(const an_corner *corner, double angle) {
-  double offset = an_corner_offset(corner, angle);
-  return offset > corner->wedge_sweep + AN_WEDGE_SLACK ? 0.0 : offset;
-}
-
 static bool arc_is_free(arcnav_query *q, const an_corner *corner, double from_angle, double sweep,
                         bool ccw) {
   if (corner->radius * sweep <= 0.0) {
     return true;
   }
-  an_arc arc = {corner->center, corner->radius, ccw ? from_angle : from_angle - sweep, sweep};
+  an_arc arc = an_corner_arc(corner, from_angle, sweep, ccw);
   return an_arc_is_free(&q->planner->clearance, &q->clearance, &arc);
 }
 
@@ -72,7 +67,7 @@ static void try_goal(arcnav_query *q, uint32_t u, const node_view *at, vec2 goal
     return;
   }
   double angle = an_touch_angle(t.direction, at->ccw);
-  double sweep = an_corner_arc_sweep(corner, at->offset, offset_of(corner, angle), at->ccw);
+  double sweep = an_corner_arc_sweep(corner, at->offset, an_corner_offset(corner, angle), at->ccw);
   if (sweep < 0.0) {
     return;
   }
@@ -174,8 +169,8 @@ static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
         continue;
       }
       double angle = an_touch_angle(t.direction, ccw);
-      q->starts[id - base] =
-          (an_start_node){t.to, angle, offset_of(corner, angle), v2_dist(start, t.to), c, ccw};
+      q->starts[id - base] = (an_start_node){
+          t.to, angle, an_corner_offset(corner, angle), v2_dist(start, t.to), c, ccw};
       relax(q, id, q->starts[id - base].tangent_length, AN_NONE, AN_ARRIVED_FROM_START, t.to, goal);
     }
   }
