@@ -175,13 +175,8 @@ int an_cli_cmd_batch(int argc, char **argv) {
   if (map_file == NULL || queries_file == NULL) {
     an_cli_diag_set(&diag, "arcnav batch: --map and --queries are required (see 'arcnav batch "
                            "--help')");
-  } else if (!an_cli_parse_engine(planner, &engine)) {
-    an_cli_diag_set(&diag,
-                    "arcnav batch: --planner must be auto, tangent, funnel or plain-funnel, not "
-                    "'%s'",
-                    planner);
-  } else if (radius_given && radius_value < 0) {
-    an_cli_diag_set(&diag, "arcnav batch: --radius must not be negative (got %.17g)", radius_value);
+  } else {
+    an_cli_check_planning_options("batch", planner, radius_given, radius_value, &engine, &diag);
   }
   if (diag.message[0] != '\0') {
     an_cli_diag_print(&diag);

@@ -53,12 +53,8 @@ int an_cli_cmd_path(int argc, char **argv) {
     an_cli_diag_set(&diag, "arcnav path: --map is required (see 'arcnav path --help')");
   } else if (!text && strcmp(format, "json") != 0) {
     an_cli_diag_set(&diag, "arcnav path: --format must be json or text, not '%s'", format);
-  } else if (!an_cli_parse_engine(planner, &engine)) {
-    an_cli_diag_set(
-        &diag, "arcnav path: --planner must be auto, tangent, funnel or plain-funnel, not '%s'",
-        planner);
-  } else if (radius_given && radius_value < 0) {
-    an_cli_diag_set(&diag, "arcnav path: --radius must not be negative (got %.17g)", radius_value);
+  } else {
+    an_cli_check_planning_options("path", planner, radius_given, radius_value, &engine, &diag);
   }
   if (diag.message[0] != '\0') {
     an_cli_diag_print(&diag);

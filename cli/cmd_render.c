@@ -46,14 +46,8 @@ int an_cli_cmd_render(int argc, char **argv) {
                     "arcnav render: --map and --out are required (see 'arcnav render --help')");
   } else if (from_given != to_given) {
     an_cli_diag_set(&diag, "arcnav render: give both --from and --to, or neither");
-  } else if (!an_cli_parse_engine(planner, &engine)) {
-    an_cli_diag_set(&diag,
-                    "arcnav render: --planner must be auto, tangent, funnel or plain-funnel, not "
-                    "'%s'",
-                    planner);
-  } else if (radius_given && radius_value < 0) {
-    an_cli_diag_set(&diag, "arcnav render: --radius must not be negative (got %.17g)",
-                    radius_value);
+  } else {
+    an_cli_check_planning_options("render", planner, radius_given, radius_value, &engine, &diag);
   }
   if (diag.message[0] != '\0') {
     an_cli_diag_print(&diag);

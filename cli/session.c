@@ -24,6 +24,21 @@ bool an_cli_parse_engine(const char *name, arcnav_engine *out) {
   return false;
 }
 
+bool an_cli_check_planning_options(const char *command, const char *planner, bool radius_given,
+                                   double radius, arcnav_engine *engine, an_cli_diag *diag) {
+  if (!an_cli_parse_engine(planner, engine)) {
+    an_cli_diag_set(diag,
+                    "arcnav %s: --planner must be auto, tangent, funnel or plain-funnel, not '%s'",
+                    command, planner);
+    return false;
+  }
+  if (radius_given && radius < 0) {
+    an_cli_diag_set(diag, "arcnav %s: --radius must not be negative (got %.17g)", command, radius);
+    return false;
+  }
+  return true;
+}
+
 bool an_cli_session_load(an_cli_session *session, const char *file, an_cli_diag *diag) {
   memset(session, 0, sizeof *session);
   if (!an_cli_map_load(file, &session->geometry, diag)) {
@@ -86,10 +101,6 @@ void an_cli_session_free(an_cli_session *session) {
 bool an_cli_session_radius(const an_cli_session *session, const char *command, bool given,
                            double value, bool required, double *out, an_cli_diag *diag) {
   if (given) {
-    if (value < 0) {
-      an_cli_diag_set(diag, "arcnav %s: --radius must not be negative (got %.17g)", command, value);
-      return false;
-    }
     *out = value;
     return true;
   }

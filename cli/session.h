@@ -38,7 +38,14 @@ double an_cli_now_us(void);
 /// Parse a `--planner` value (auto, tangent, funnel, plain-funnel).
 bool an_cli_parse_engine(const char *name, arcnav_engine *out);
 
-/// The radius to plan with: the --radius value when given (must be >= 0), else the map file's
+/// The planning options every planning command shares, checked before any file is read: the
+/// `--planner` name into *engine, and a `--radius` (when given) that is not negative. Returns
+/// false with the message in *diag.
+bool an_cli_check_planning_options(const char *command, const char *planner, bool radius_given,
+                                   double radius, arcnav_engine *engine, an_cli_diag *diag);
+
+/// The radius to plan with: the --radius value when given (already checked by
+/// an_cli_check_planning_options), else the map file's
 /// default (NEERC files), else 0 when `required` is false; otherwise an error.
 bool an_cli_session_radius(const an_cli_session *session, const char *command, bool given,
                            double value, bool required, double *out, an_cli_diag *diag);
