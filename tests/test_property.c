@@ -478,6 +478,27 @@ static void reference_excess(sup_reference *ref, const arcnav_piece *pieces, siz
   *estimate = sup_reference_excess_estimate(ref, pieces, n);
 }
 
+// When the endpoint is blocked by the verifier's distance, or the planner says it is, the two must
+// agree (state -1, the rounding band, accepts either) and the query is settled.
+static bool endpoint_settles(prop_stats *st, const char *where, const char *which,
+                             const sup_map *map, vec point, int state, arcnav_status status,
+                             arcnav_status blocked) {
+  if (state == 1) {
+    if (status != blocked) {
+      prop_fail(st, "%s: %s is blocked but status %s", where, which, arcnav_status_name(status));
+    }
+  } else if (status == blocked) {
+    if (state == 0) {
+      prop_fail(st, "%s: %s_blocked but %s is %.17g from the obstacles", where, which, which,
+                sup_signed_distance_to_obstacles(map, point));
+    }
+  } else {
+    return false;
+  }
+  st->blocked++;
+  return true;
+}
+
 static void check_query(prop_case *c, vec s, vec g, prop_stats *st) {
   st->queries++;
   arcnav_status status = arcnav_find_path(c->query, s, g, c->path);
@@ -495,34 +516,8 @@ static void check_query(prop_case *c, vec s, vec g, prop_stats *st) {
     prop_fail(st, "%s: point_is_free(start) = %d, distance %.17g", where, planner_s_free,
               sup_signed_distance_to_obstacles(c->map, s));
   }
-  if (s_state == 1) {
-    if (status != ARCNAV_START_BLOCKED) {
-      prop_fail(st, "%s: start is blocked but status %s", where, arcnav_status_name(status));
-    }
-    st->blocked++;
-    return;
-  }
-  if (status == ARCNAV_START_BLOCKED) {
-    if (s_state == 0) {
-      prop_fail(st, "%s: start_blocked but start is %.17g from the obstacles", where,
-                sup_signed_distance_to_obstacles(c->map, s));
-    }
-    st->blocked++;
-    return;
-  }
-  if (g_state == 1) {
-    if (status != ARCNAV_GOAL_BLOCKED) {
-      prop_fail(st, "%s: goal is blocked but status %s", where, arcnav_status_name(status));
-    }
-    st->blocked++;
-    return;
-  }
-  if (status == ARCNAV_GOAL_BLOCKED) {
-    if (g_state == 0) {
-      prop_fail(st, "%s: goal_blocked but goal is %.17g from the obstacles", where,
-                sup_signed_distance_to_obstacles(c->map, g));
-    }
-    st->blocked++;
+  if (endpoint_settles(st, where, "start", c->map, s, s_state, status, ARCNAV_START_BLOCKED) ||
+      endpoint_settles(st, where, "goal", c->map, g, g_state, status, ARCNAV_GOAL_BLOCKED)) {
     return;
   }
 
