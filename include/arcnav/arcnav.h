@@ -218,7 +218,9 @@ ARCNAV_API size_t arcnav_planner_triangle_count(const arcnav_planner *planner);
 ARCNAV_API bool arcnav_planner_triangle(const arcnav_planner *planner, size_t index,
                                         arcnav_vec2 out[3]);
 
-/// Is the agent's disk centred at `point` free (see the tolerance rule)?
+/// Is the agent's disk centred at `point` free (see the tolerance rule)? A convenience for
+/// occasional tests: it allocates temporary marks on every call. arcnav_find_path() applies the
+/// same test to start and goal without allocating.
 ARCNAV_API bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 point);
 
 // ---------------------------------------------------------------------------------------------
