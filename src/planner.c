@@ -128,7 +128,8 @@ void arcnav_planner_get_info(const arcnav_planner *planner, arcnav_planner_info 
   out_info->triangle_count = planner->navmesh ? an_navmesh_triangle_count(planner->navmesh) : 0;
   out_info->memory_bytes = sizeof *planner + planner->corner_count * sizeof(an_corner) +
                            an_grid_memory_bytes(&planner->grid) +
-                           an_tangent_graph_memory_bytes(&planner->graph, planner->corner_count) +
+                           an_tangent_graph_memory_bytes(&planner->graph, planner->corner_count,
+                                                         &planner->grid) +
                            (planner->navmesh ? an_navmesh_memory_bytes(planner->navmesh) : 0);
 }
 

@@ -56,11 +56,11 @@ static node_draft make_draft(const an_corner *corners, uint32_t corner, bool ccw
   return d;
 }
 
-// Tries the four directed tangents between corners i and j; appends the free ones.
+// Tries the four directed tangents between corners i and j, seen from i; appends the free ones.
 static arcnav_status collect_pair(const an_corner *corners, uint32_t i, uint32_t j,
                                   const an_clearance *clearance, an_clearance_scratch *scratch,
-                                  const an_allocator *alloc, free_tangent **list, size_t *count,
-                                  size_t *capacity) {
+                                  const an_sight *sight, const an_allocator *alloc,
+                                  free_tangent **list, size_t *count, size_t *capacity) {
   const an_corner *a = &corners[i], *b = &corners[j];
   for (int combo = 0; combo < 4; ++combo) {
     bool ccw_a = (combo & 1) != 0, ccw_b = (combo & 2) != 0;
@@ -73,7 +73,8 @@ static arcnav_status collect_pair(const an_corner *corners, uint32_t i, uint32_t
         !an_corner_wedge_contains(b, an_touch_normal(t.direction, ccw_b), AN_WEDGE_SLACK)) {
       continue;
     }
-    if (!an_segment_is_free(clearance, scratch, t.from, t.to)) {
+    if (an_sight_blocks(sight, t.direction, ccw_a, v2_dist(t.from, t.to)) ||
+        !an_segment_is_free(clearance, scratch, t.from, t.to)) {
       continue;
     }
     if (!an_reserve(alloc, (void **)list, capacity, *count, *count + 1, sizeof **list)) {
@@ -164,6 +165,10 @@ static void link_arcs(const an_corner *corners, size_t corner_count, const an_cl
     const an_corner *corner = &corners[g / 2];
     bool ccw = (g & 1u) != 0;
     bool full = corner->wedge_sweep >= AN_TWO_PI;
+    // Most corners have nothing near them: one check of the whole wedge then clears every arc.
+    an_arc whole = {corner->center, corner->radius, corner->wedge_start,
+                    an_min(corner->wedge_sweep, AN_TWO_PI)};
+    bool whole_is_free = an_arc_is_free(clearance, scratch, &whole);
     for (uint32_t n = first; n < last; ++n) {
       an_graph_node *node = &graph->nodes[n];
       uint32_t next;
@@ -181,7 +186,7 @@ static void link_arcs(const an_corner *corners, size_t corner_count, const an_cl
         continue;
       }
       an_arc arc = an_corner_arc(corner, node->angle, sweep, ccw);
-      if (sweep > 0.0 && !an_arc_is_free(clearance, scratch, &arc)) {
+      if (sweep > 0.0 && !whole_is_free && !an_arc_is_free(clearance, scratch, &arc)) {
         continue;
       }
       node->next = next;
@@ -197,17 +202,38 @@ arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_cou
   if (corner_count >= AN_NONE / 4) {
     return ARCNAV_ERR_TOO_LARGE;
   }
+  const an_grid *grid = clearance->grid;
   an_clearance_scratch scratch;
-  arcnav_status status = an_clearance_scratch_init(&scratch, clearance->grid, alloc);
-  if (status != ARCNAV_OK) {
-    return status;
+  an_sight_scratch sight;
+  memset(&sight, 0, sizeof sight);
+  arcnav_status status = an_clearance_scratch_init(&scratch, grid, alloc);
+  if (status == ARCNAV_OK) {
+    status = an_sight_scratch_init(&sight, grid, corner_count, alloc);
+  }
+  if (status == ARCNAV_OK) {
+    status = an_corner_grid_build(grid, corners, corner_count, clearance->radius, alloc,
+                                  &out->corner_grid);
   }
   free_tangent *tangents = NULL;
   size_t tangent_count = 0, tangent_capacity = 0;
+  // Each corner gathers the corners it can see; a pair is tried from its lower-numbered corner,
+  // and a pair that corner never met is blocked.
   for (uint32_t i = 0; i < corner_count && status == ARCNAV_OK; ++i) {
-    for (uint32_t j = i + 1; j < corner_count && status == ARCNAV_OK; ++j) {
-      status = collect_pair(corners, i, j, clearance, &scratch, alloc, &tangents, &tangent_count,
-                            &tangent_capacity);
+    const an_corner *corner = &corners[i];
+    an_sight_mask mask = an_sight_mask_of_corner(corner);
+    double lane_offset = corner->wedge_sweep >= AN_TWO_PI
+                             ? an_max(0.0, corner->radius - clearance->radius)
+                             : 0.0;
+    an_sight_gather(grid, &out->corner_grid, corner_count, &sight, corner->center, lane_offset,
+                    clearance->radius, &mask, clearance->eps);
+    for (uint32_t k = 0; k < sight.candidate_count && status == ARCNAV_OK; ++k) {
+      uint32_t j = sight.candidates[k];
+      if (j > i && an_sight_pair_may_pass(&sight.sight, &mask,
+                                           v2_sub(corners[j].center, corner->center),
+                                           corner->radius + corners[j].radius)) {
+        status = collect_pair(corners, i, j, clearance, &scratch, &sight.sight, alloc, &tangents,
+                              &tangent_count, &tangent_capacity);
+      }
     }
   }
   if (status == ARCNAV_OK) {
@@ -220,6 +246,7 @@ arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_cou
   }
   an_free(alloc, tangents);
   an_clearance_scratch_free(&scratch, alloc);
+  an_sight_scratch_free(&sight, alloc);
   return status;
 }
 
@@ -227,10 +254,13 @@ void an_tangent_graph_destroy(an_tangent_graph *graph, const an_allocator *alloc
   an_free(alloc, graph->nodes);
   an_free(alloc, graph->edges);
   an_free(alloc, graph->group_start);
+  an_corner_grid_destroy(&graph->corner_grid, alloc);
   memset(graph, 0, sizeof *graph);
 }
 
-size_t an_tangent_graph_memory_bytes(const an_tangent_graph *graph, size_t corner_count) {
-  return graph->node_count * sizeof(an_graph_node) + graph->edge_count * sizeof(an_graph_edge) +
+size_t an_tangent_graph_memory_bytes(const an_tangent_graph *graph, size_t corner_count,
+                                     const an_grid *grid) {
+  return an_corner_grid_memory_bytes(&graph->corner_grid, grid) +
+         graph->node_count * sizeof(an_graph_node) + graph->edge_count * sizeof(an_graph_edge) +
          (corner_count * 2 + 1) * sizeof(uint32_t);
 }

@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "clearance.h"
 #include "inflate.h"
+#include "visibility.h"
 
 #include <stdint.h>
 
@@ -37,6 +38,7 @@ typedef struct an_tangent_graph {
   an_graph_edge *edges;
   uint32_t edge_count;
   uint32_t *group_start; ///< 2 * corner_count + 1 offsets: group of corner c, direction d (ccw = 1)
+  an_corner_grid corner_grid; ///< corners by cell, for gathering what a query's ends can see
 } an_tangent_graph;
 
 /// Index of the (corner, direction) group.
@@ -69,4 +71,5 @@ arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_cou
                                      const an_clearance *clearance, const an_allocator *alloc,
                                      an_tangent_graph *out);
 void an_tangent_graph_destroy(an_tangent_graph *graph, const an_allocator *alloc);
-size_t an_tangent_graph_memory_bytes(const an_tangent_graph *graph, size_t corner_count);
+size_t an_tangent_graph_memory_bytes(const an_tangent_graph *graph, size_t corner_count,
+                                     const an_grid *grid);

@@ -150,6 +150,27 @@ static void expand(arcnav_query *q, uint32_t u, vec2 goal, uint32_t goal_id) {
   }
 }
 
+// Can a tangent from the point `from` arrive at `corner` turning `ccw` and touch it inside its
+// wedge? Such a touching normal n satisfies n . (from - centre) = radius >= 0 and lies on the
+// turning side of from - centre, so it is within the quarter turn from that direction towards
+// the turning side. A cheap screen (cross products only) before the tangent itself is computed.
+static bool may_arrive_taut(const an_corner *corner, vec2 from, bool ccw) {
+  if (corner->wedge_sweep >= AN_TWO_PI) {
+    return true;
+  }
+  vec2 v = v2_sub(from, corner->center);
+  double slack = 1e-6 * v2_len(v);
+  vec2 q0 = ccw ? v : v2_scale(v2_perp(v), -1.0);
+  vec2 q1 = ccw ? v2_perp(v) : v;
+  // Two counter-clockwise ranges narrower than a half turn meet when either one's start lies in
+  // the other.
+  bool q0_in_wedge = v2_cross(corner->normal_start, q0) >= -slack &&
+                     v2_cross(q0, corner->normal_end) >= -slack;
+  bool start_in_quarter = v2_cross(q0, corner->normal_start) >= -slack &&
+                          v2_cross(corner->normal_start, q1) >= -slack;
+  return q0_in_wedge || start_in_quarter;
+}
+
 // Every corner's touching points for tangents from the start, queued unchecked: a segment is only
 // checked for freedom when its node comes off the open list (its cost is a valid lower bound).
 static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
@@ -160,6 +181,9 @@ static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
     for (int dir = 0; dir < 2; ++dir) {
       bool ccw = dir == 1;
       uint32_t id = base + an_group_index(c, ccw);
+      if (!may_arrive_taut(corner, start, ccw)) {
+        continue;
+      }
       an_tangent t;
       if (!an_directed_tangent(start, 0.0, true, corner->center, corner->radius, ccw, planner->eps,
                                &t)) {
