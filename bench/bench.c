@@ -1,22 +1,40 @@
 // SPDX-License-Identifier: MIT
-// arcnav benchmark: a table of named scenarios, each a generated map (seeded, so anyone can
-// regenerate it), an agent radius and a set of random free queries. For each it reports build
-// time, planner memory, query median and 90th percentile, nodes expanded and path length; the
-// minimum over --repeat runs is kept for times. Output: an aligned table on stdout, CSV on request.
+// arcnav benchmark: named scenarios, each a generated map (seeded, so anyone can regenerate it), an
+// agent radius R and random queries whose ends keep R from every obstacle. Every scenario runs the
+// same queries through four engines side by side:
+//   plain-raw      plain funnel on the raw obstacles (an R = 0 planner): what a navmesh built for a
+//                  point agent returns;
+//   plain-eroded   plain funnel on the obstacles grown by R with polygonal corners (Detour on an
+//                  eroded navmesh);
+//   funnel-eroded  optimal funnel on the same grown obstacles;
+//   exact          the tangent engine at R: the shortest path for the disk.
+// For each: build time, peak heap during the build and bytes held (a counting allocator sees every
+// allocation), query median and 90th percentile, nodes expanded, paths found, mean length and the
+// ratio to the exact length on the queries every engine answered, and clearance: the share of
+// paths that come closer than R to an obstacle, and the smallest distance found as a fraction of
+// R. Clearance is measured by the support library's independent signed distance on dense samples
+// of each path, never by the planner. Times are the minimum over --repeat runs.
 //
 //   arcnav_bench --list
-//   arcnav_bench [--scenario NAME]... [--repeat N] [--queries N] [--csv FILE]
+//   arcnav_bench [--scenario NAME]... [--engine NAME]... [--all] [--quick] [--repeat N]
+//                [--queries N] [--csv FILE] [--svg FILE]
 
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
 #include "arcnav/arcnav.h"
 #include "mapgen.h"
+#include "verify.h"
 
 #include <math.h>
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+// ---- scenarios ---------------------------------------------------------------------------------
 
 typedef enum scenario_kind { KIND_MAP, KIND_NEERC } scenario_kind;
 
@@ -24,53 +42,98 @@ typedef struct scenario {
   const char *name;
   const char *description;
   scenario_kind kind;
-  sup_map (*generate)(uint64_t seed, size_t count, double world);
-  size_t count;
-  double world;
-  double radius;
-  arcnav_engine engine;
+  sup_map (*generate)(void);
+  double radius; ///< map scenarios; NEERC cases carry their own
+  bool slow;     ///< left out unless named or --all: the exact build takes minutes
 } scenario;
 
-static sup_map rectangles_10_80(uint64_t seed, size_t count, double world) {
-  return sup_gen_random_rectangles(seed, count, world, 10.0, 80.0);
+static sup_map rect300(void) {
+  return sup_gen_random_rectangles(1, 300, 2000.0, 10.0, 80.0);
 }
-
-static sup_map mixed(uint64_t seed, size_t count, double world) {
-  return sup_gen_mixed(seed, count, world, 4.0);
+// Mixed maps keep the density of 10,000 obstacles in 20,000 x 20,000: world = 200 * sqrt(count).
+static sup_map mixed100(void) {
+  return sup_gen_mixed(1, 100, 2000.0, 4.0);
+}
+static sup_map mixed1000(void) {
+  return sup_gen_mixed(1, 1000, 200.0 * sqrt(1000.0), 4.0);
+}
+static sup_map mixed10000(void) {
+  return sup_gen_mixed(1, 10000, 20000.0, 4.0);
+}
+static sup_map maze(void) {
+  return sup_gen_maze(1, 25, 80.0, 8.0);
+}
+static sup_map town(void) {
+  return sup_gen_town(1, 8, 200.0, 40.0, 7.2, 8.8);
 }
 
 static const scenario SCENARIOS[] = {
-    {"neerc-worst", "NEERC 2006 D: 30 rectangles, one query per case, build included", KIND_NEERC,
-     NULL, 30, 2000, 0, ARCNAV_ENGINE_AUTO},
-    {"rect300-r4", "300 random rectangles 10..80 in 2000x2000, R = 4", KIND_MAP, rectangles_10_80,
-     300, 2000, 4.0, ARCNAV_ENGINE_AUTO},
-    {"rect300-r0", "the same map, point agent (R = 0), tangent graph", KIND_MAP, rectangles_10_80,
-     300, 2000, 0.0, ARCNAV_ENGINE_TANGENT},
-    {"rect300-r20", "the same map, large agent (R = 20)", KIND_MAP, rectangles_10_80, 300, 2000,
-     20.0, ARCNAV_ENGINE_AUTO},
-    {"rect300-funnel", "the same map, R = 0, optimal funnel (navmesh + TA*)", KIND_MAP,
-     rectangles_10_80, 300, 2000, 0.0, ARCNAV_ENGINE_FUNNEL},
-    {"rect300-plain", "the same map, R = 0, plain first-channel funnel; length vs optimal",
-     KIND_MAP, rectangles_10_80, 300, 2000, 0.0, ARCNAV_ENGINE_PLAIN_FUNNEL},
-    {"mixed100-r4", "100 mixed polygons/circles in 2000x2000, R = 4", KIND_MAP, mixed, 100, 2000,
-     4.0, ARCNAV_ENGINE_AUTO},
-    {"mixed1000-r4", "1000 mixed polygons/circles in 6300x6300, R = 4", KIND_MAP, mixed, 1000, 6300,
-     4.0, ARCNAV_ENGINE_AUTO},
+    {"neerc-worst", "NEERC 2006 D: 30 rectangles, R 1..28, one query per case, fresh build each",
+     KIND_NEERC, NULL, 0.0, false},
+    {"rect300-r0", "300 random rectangles 10..80 in 2000x2000, point agent", KIND_MAP, rect300, 0.0,
+     false},
+    {"rect300-r4", "the same map, R = 4", KIND_MAP, rect300, 4.0, false},
+    {"rect300-r20", "the same map, large agent (R = 20)", KIND_MAP, rect300, 20.0, false},
+    {"mixed100-r4", "100 convex/star polygons, holes, circles in 2000x2000, R = 4", KIND_MAP,
+     mixed100, 4.0, false},
+    {"mixed1000-r4", "1000 of them in 6325x6325 (same density), R = 4", KIND_MAP, mixed1000, 4.0,
+     false},
+    {"mixed10000-r4", "10000 of them in 20000x20000, R = 4 (slow exact build)", KIND_MAP,
+     mixed10000, 4.0, true},
+    {"maze-r4", "25x25 maze, corridors 72 wide, walls 8 thick, R = 4", KIND_MAP, maze, 4.0, false},
+    {"maze-r24", "the same maze, R = 24", KIND_MAP, maze, 24.0, false},
+    {"town-r4", "8x8 blocks of 4 buildings, streets 40, alleys 7.2..8.8 (2R +-10%), R = 4",
+     KIND_MAP, town, 4.0, false},
 };
 #define SCENARIO_COUNT (sizeof SCENARIOS / sizeof SCENARIOS[0])
 
-typedef struct result {
-  double build_ms;
-  double memory_mb;
-  size_t queries, found;
-  double median_us, p90_us;
-  double mean_nodes;
-  double mean_length;
-  // Plain funnel only: its lengths over the optimal funnel's on the same queries.
-  double mean_excess, worst_excess;
-  size_t longer;
-  size_t triangles;
-} result;
+typedef struct engine_spec {
+  const char *name;
+  const char *colour; ///< for the chart
+  arcnav_engine engine;
+  bool raw; ///< planned for a point on the raw obstacles, whatever R is
+} engine_spec;
+
+static const engine_spec ENGINES[] = {
+    {"plain-raw", "#d95f02", ARCNAV_ENGINE_PLAIN_FUNNEL, true},
+    {"plain-eroded", "#e6ab02", ARCNAV_ENGINE_PLAIN_FUNNEL, false},
+    {"funnel-eroded", "#7570b3", ARCNAV_ENGINE_FUNNEL, false},
+    {"exact", "#1b9e77", ARCNAV_ENGINE_TANGENT, false},
+};
+#define ENGINE_COUNT (sizeof ENGINES / sizeof ENGINES[0])
+#define EXACT (ENGINE_COUNT - 1)
+
+// ---- counting allocator ------------------------------------------------------------------------
+
+typedef struct counter {
+  size_t current, peak;
+} counter;
+
+// Each block carries its size in front, padded to keep the caller's block aligned for any type.
+#define HEADER (alignof(max_align_t) > sizeof(size_t) ? alignof(max_align_t) : sizeof(size_t))
+
+static void *count_alloc(size_t size, void *user) {
+  counter *c = user;
+  unsigned char *block = malloc(size + HEADER);
+  if (!block) {
+    return NULL;
+  }
+  memcpy(block, &size, sizeof size);
+  c->current += size;
+  c->peak = c->current > c->peak ? c->current : c->peak;
+  return block + HEADER;
+}
+
+static void count_free(void *ptr, void *user) {
+  counter *c = user;
+  unsigned char *block = (unsigned char *)ptr - HEADER;
+  size_t size;
+  memcpy(&size, block, sizeof size);
+  c->current -= size;
+  free(block);
+}
+
+// ---- helpers -----------------------------------------------------------------------------------
 
 static double seconds_now(void) {
   struct timespec t;
@@ -91,197 +154,623 @@ static double percentile(double *sorted, size_t n, double p) {
   return sorted[index < n ? index : n - 1];
 }
 
-static bool fail(const char *what, arcnav_status status) {
-  fprintf(stderr, "arcnav_bench: %s: %s\n", what, arcnav_status_name(status));
-  return false;
+static void *xcalloc(size_t count, size_t size) {
+  void *p = calloc(count ? count : 1, size);
+  if (!p) {
+    fprintf(stderr, "arcnav_bench: out of memory\n");
+    exit(3);
+  }
+  return p;
 }
 
-// One map scenario: build (timed), then `query_count` random free queries (each timed).
-static bool run_map(const scenario *s, size_t query_count, int repeat, result *out) {
-  sup_map generated = s->generate(1, s->count, s->world);
-  arcnav_map *map = NULL;
-  arcnav_status status = sup_map_to_arcnav(&generated, &map);
-  if (status != ARCNAV_OK) {
-    sup_map_free(&generated);
-    return fail("map", status);
-  }
-  arcnav_planner_def def = arcnav_default_planner_def();
-  def.radius = s->radius;
-  def.engine = s->engine;
-  arcnav_planner *planner = NULL;
-  out->build_ms = INFINITY;
-  for (int r = 0; r < repeat; ++r) {
-    arcnav_planner_destroy(planner);
-    double t0 = seconds_now();
-    status = arcnav_planner_create(map, &def, &planner);
-    double t1 = seconds_now();
-    if (status != ARCNAV_OK) {
-      arcnav_map_destroy(map);
-      sup_map_free(&generated);
-      return fail("planner", status);
+static arcnav_status to_arcnav(const sup_map *m, const arcnav_allocator *allocator,
+                               arcnav_map **out) {
+  arcnav_status st = arcnav_map_create(allocator, out);
+  for (size_t i = 0; st == ARCNAV_OK && i < m->polygon_count; ++i) {
+    const sup_polygon *p = &m->polygons[i];
+    const arcnav_vec2 **holes = xcalloc(p->hole_count, sizeof *holes);
+    size_t *counts = xcalloc(p->hole_count, sizeof *counts);
+    for (size_t h = 0; h < p->hole_count; ++h) {
+      holes[h] = p->holes[h].points;
+      counts[h] = p->holes[h].count;
     }
-    out->build_ms = (t1 - t0) * 1e3 < out->build_ms ? (t1 - t0) * 1e3 : out->build_ms;
+    st = arcnav_map_add_polygon(*out, p->outer.points, p->outer.count,
+                                (const arcnav_vec2 *const *)holes, counts, p->hole_count, NULL);
+    free(holes);
+    free(counts);
   }
-  arcnav_planner_info info;
-  arcnav_planner_get_info(planner, &info);
-  out->memory_mb = (double)info.memory_bytes / 1e6;
-  out->triangles = info.triangle_count;
+  for (size_t i = 0; st == ARCNAV_OK && i < m->circle_count; ++i) {
+    st = arcnav_map_add_circle(*out, m->circles[i].center, m->circles[i].radius, NULL);
+  }
+  if (st == ARCNAV_OK && m->has_bounds) {
+    st = arcnav_map_set_bounds(*out, m->bounds.points, m->bounds.count, NULL);
+  }
+  if (st != ARCNAV_OK) {
+    arcnav_map_destroy(*out);
+    *out = NULL;
+  }
+  return st;
+}
 
-  arcnav_vec2 *ends = malloc(2 * query_count * sizeof *ends);
-  double *times = malloc(query_count * sizeof *times);
-  sup_rng rng = sup_rng_seed(7);
-  arcnav_vec2 lo = {0, 0}, hi = {s->world, s->world};
-  size_t n = 0;
-  while (n < query_count &&
-         sup_random_free_point(&generated, s->radius, &rng, lo, hi, 0.0, 1000, &ends[2 * n]) &&
-         sup_random_free_point(&generated, s->radius, &rng, lo, hi, 0.0, 1000, &ends[2 * n + 1])) {
-    ++n;
+// ---- independent clearance measurement ---------------------------------------------------------
+
+// A bucket grid over the generated obstacles so that the support library's brute-force signed
+// distance only sees the obstacles that can come within `reach` of a sample: each cell lists the
+// obstacles whose box, grown by reach, meets it, and a sample is measured against a view of the
+// map holding just those (plus the bounds). Farther obstacles cannot change a distance below reach.
+typedef struct near_index {
+  const sup_map *map;
+  double reach, x0, y0, cell;
+  size_t cols, rows;
+  size_t *start; ///< cols * rows + 1 offsets into items
+  size_t *items; ///< polygon index, or polygon_count + circle index
+  sup_map view;  ///< shallow copies of the listed obstacles; never freed through sup_map_free
+} near_index;
+
+static void obstacle_box(const sup_map *m, size_t item, double box[4]) {
+  if (item >= m->polygon_count) {
+    const sup_circle *c = &m->circles[item - m->polygon_count];
+    box[0] = c->center.x - c->radius, box[1] = c->center.y - c->radius;
+    box[2] = c->center.x + c->radius, box[3] = c->center.y + c->radius;
+    return;
   }
-  arcnav_query *query = NULL;
-  arcnav_path *path = NULL;
-  arcnav_query_create(planner, &query);
-  arcnav_path_create(NULL, &path);
-  // The plain funnel is measured against the optimal one on the same queries.
-  arcnav_planner *optimal = NULL;
-  arcnav_query *optimal_query = NULL;
-  if (s->engine == ARCNAV_ENGINE_PLAIN_FUNNEL) {
-    arcnav_planner_def optimal_def = def;
-    optimal_def.engine = ARCNAV_ENGINE_FUNNEL;
-    if (arcnav_planner_create(map, &optimal_def, &optimal) != ARCNAV_OK ||
-        arcnav_query_create(optimal, &optimal_query) != ARCNAV_OK) {
-      return fail("optimal funnel", ARCNAV_ERR_OUT_OF_MEMORY);
-    }
+  const sup_ring *r = &m->polygons[item].outer;
+  box[0] = box[1] = INFINITY;
+  box[2] = box[3] = -INFINITY;
+  for (size_t k = 0; k < r->count; ++k) {
+    box[0] = fmin(box[0], r->points[k].x), box[1] = fmin(box[1], r->points[k].y);
+    box[2] = fmax(box[2], r->points[k].x), box[3] = fmax(box[3], r->points[k].y);
   }
-  double nodes = 0.0, length = 0.0;
-  out->found = 0;
-  for (size_t i = 0; i < n; ++i) {
-    times[i] = INFINITY;
-    for (int r = 0; r < repeat; ++r) {
-      double t0 = seconds_now();
-      status = arcnav_find_path(query, ends[2 * i], ends[2 * i + 1], path);
-      double t1 = seconds_now();
-      times[i] = (t1 - t0) * 1e6 < times[i] ? (t1 - t0) * 1e6 : times[i];
-    }
-    nodes += (double)arcnav_query_get_stats(query).nodes_expanded;
-    if (status == ARCNAV_OK) {
-      out->found++;
-      length += arcnav_path_length(path);
-      double plain_length = arcnav_path_length(path);
-      if (optimal_query &&
-          arcnav_find_path(optimal_query, ends[2 * i], ends[2 * i + 1], path) == ARCNAV_OK &&
-          arcnav_path_length(path) > 0.0) {
-        double excess = plain_length / arcnav_path_length(path) - 1.0;
-        out->mean_excess += excess;
-        out->worst_excess = excess > out->worst_excess ? excess : out->worst_excess;
-        out->longer += excess > 1e-9;
+}
+
+static size_t clamp_cell(double v, size_t n) {
+  return v <= 0.0 ? 0 : v >= (double)(n - 1) ? n - 1 : (size_t)v;
+}
+
+static void near_index_build(near_index *ix, const sup_map *m, double reach) {
+  memset(ix, 0, sizeof *ix);
+  ix->map = m;
+  ix->reach = reach;
+  arcnav_vec2 lo, hi;
+  if (!sup_map_extent(m, &lo, &hi)) {
+    lo = hi = (arcnav_vec2){0, 0};
+  }
+  size_t count = m->polygon_count + m->circle_count;
+  double w = fmax(hi.x - lo.x, 1.0), h = fmax(hi.y - lo.y, 1.0);
+  ix->cell = fmax(sqrt(w * h / (double)(count ? count : 1)), 2.0 * reach + 1e-9);
+  ix->x0 = lo.x, ix->y0 = lo.y;
+  ix->cols = (size_t)(w / ix->cell) + 1, ix->rows = (size_t)(h / ix->cell) + 1;
+  ix->start = xcalloc(ix->cols * ix->rows + 1, sizeof *ix->start);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t item = 0; item < count; ++item) {
+      double b[4];
+      obstacle_box(m, item, b);
+      size_t c0 = clamp_cell((b[0] - reach - ix->x0) / ix->cell, ix->cols);
+      size_t c1 = clamp_cell((b[2] + reach - ix->x0) / ix->cell, ix->cols);
+      size_t r0 = clamp_cell((b[1] - reach - ix->y0) / ix->cell, ix->rows);
+      size_t r1 = clamp_cell((b[3] + reach - ix->y0) / ix->cell, ix->rows);
+      for (size_t r = r0; r <= r1; ++r) {
+        for (size_t c = c0; c <= c1; ++c) {
+          if (pass == 0) {
+            ix->start[r * ix->cols + c + 1]++;
+          } else {
+            ix->items[ix->start[r * ix->cols + c]++] = item;
+          }
+        }
       }
     }
+    size_t cells = ix->cols * ix->rows;
+    if (pass == 0) {
+      for (size_t c = 0; c < cells; ++c) {
+        ix->start[c + 1] += ix->start[c];
+      }
+      ix->items = xcalloc(ix->start[cells], sizeof *ix->items);
+    } else {
+      for (size_t c = cells; c > 0; --c) {
+        ix->start[c] = ix->start[c - 1];
+      }
+      ix->start[0] = 0;
+    }
   }
-  if (out->found > 0) {
-    out->mean_excess /= (double)out->found;
+  size_t most = 0;
+  for (size_t c = 0; c < ix->cols * ix->rows; ++c) {
+    size_t n = ix->start[c + 1] - ix->start[c];
+    most = n > most ? n : most;
   }
-  arcnav_query_destroy(optimal_query);
-  arcnav_planner_destroy(optimal);
-  qsort(times, n, sizeof *times, compare_doubles);
-  out->queries = n;
-  out->median_us = percentile(times, n, 0.5);
-  out->p90_us = percentile(times, n, 0.9);
-  out->mean_nodes = n ? nodes / (double)n : 0.0;
-  out->mean_length = out->found ? length / (double)out->found : 0.0;
-  arcnav_path_destroy(path);
-  arcnav_query_destroy(query);
-  arcnav_planner_destroy(planner);
-  arcnav_map_destroy(map);
-  sup_map_free(&generated);
-  free(ends);
-  free(times);
-  return true;
+  ix->view.polygons = xcalloc(most, sizeof *ix->view.polygons);
+  ix->view.circles = xcalloc(most, sizeof *ix->view.circles);
+  ix->view.has_bounds = m->has_bounds;
+  ix->view.bounds = m->bounds;
 }
 
-// NEERC cases: each one is a fresh map, build and single query, as a judge would run it.
-static bool run_neerc(size_t case_count, int repeat, result *out) {
-  double *times = malloc(case_count * sizeof *times);
-  double build_total = 0.0, nodes = 0.0, length = 0.0;
-  out->found = 0;
-  out->memory_mb = 0.0;
-  for (size_t c = 0; c < case_count; ++c) {
+static void near_index_free(near_index *ix) {
+  free(ix->start);
+  free(ix->items);
+  free(ix->view.polygons);
+  free(ix->view.circles);
+}
+
+/// Signed distance from p to the obstacles, exact below reach (larger values are only bounds).
+static double near_distance(near_index *ix, arcnav_vec2 p) {
+  size_t c = clamp_cell((p.x - ix->x0) / ix->cell, ix->cols);
+  size_t r = clamp_cell((p.y - ix->y0) / ix->cell, ix->rows);
+  size_t cell = r * ix->cols + c;
+  ix->view.polygon_count = ix->view.circle_count = 0;
+  for (size_t k = ix->start[cell]; k < ix->start[cell + 1]; ++k) {
+    size_t item = ix->items[k];
+    if (item < ix->map->polygon_count) {
+      ix->view.polygons[ix->view.polygon_count++] = ix->map->polygons[item];
+    } else {
+      ix->view.circles[ix->view.circle_count++] = ix->map->circles[item - ix->map->polygon_count];
+    }
+  }
+  if (ix->view.polygon_count == 0 && ix->view.circle_count == 0 && !ix->view.has_bounds) {
+    return INFINITY;
+  }
+  return sup_signed_distance_to_obstacles(&ix->view, p);
+}
+
+/// Smallest signed distance to the obstacles over dense samples of the path.
+static double path_clearance(near_index *ix, const arcnav_path *path, double spacing,
+                             arcnav_vec2 **buffer, size_t *capacity) {
+  size_t n = 0;
+  (void)arcnav_path_sample(path, spacing, NULL, 0, &n);
+  if (n > *capacity) {
+    free(*buffer);
+    *capacity = n;
+    *buffer = xcalloc(n, sizeof **buffer);
+  }
+  if (arcnav_path_sample(path, spacing, *buffer, *capacity, &n) != ARCNAV_OK) {
+    return NAN;
+  }
+  double worst = INFINITY;
+  for (size_t i = 0; i < n; ++i) {
+    worst = fmin(worst, near_distance(ix, (*buffer)[i]));
+  }
+  return worst;
+}
+
+// ---- running -----------------------------------------------------------------------------------
+
+typedef struct engine_result {
+  double build_ms_sum;
+  size_t builds;
+  size_t peak_bytes; ///< largest heap growth during one build
+  size_t held_bytes; ///< planner plus one query's scratch, largest over the builds
+  double *times;     ///< per query, microseconds
+  double *length;    ///< per query, NAN when not found
+  double *clearance; ///< per query, smallest signed distance along the path (NAN when not found)
+  double nodes_sum;
+  size_t found;
+  size_t blocked; ///< start_blocked or goal_blocked answers
+} engine_result;
+
+typedef struct scenario_result {
+  size_t obstacles;
+  size_t queries;
+  double radius_min, radius_max;
+  double *radius; ///< per query (NEERC cases differ)
+  engine_result engines[ENGINE_COUNT];
+} scenario_result;
+
+typedef struct options {
+  int repeat;
+  size_t query_count;
+  bool skip[ENGINE_COUNT]; ///< engines left out with --engine
+} options;
+
+static void result_init(scenario_result *res, size_t queries) {
+  memset(res, 0, sizeof *res);
+  res->queries = queries;
+  res->radius_min = INFINITY;
+  res->radius_max = -INFINITY;
+  res->radius = xcalloc(queries, sizeof(double));
+  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+    res->engines[e].times = xcalloc(queries, sizeof(double));
+    res->engines[e].length = xcalloc(queries, sizeof(double));
+    res->engines[e].clearance = xcalloc(queries, sizeof(double));
+  }
+}
+
+static void result_free(scenario_result *res) {
+  free(res->radius);
+  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+    free(res->engines[e].times);
+    free(res->engines[e].length);
+    free(res->engines[e].clearance);
+  }
+}
+
+/// One map at one radius: every engine builds (timed, memory counted) and answers queries
+/// [first, first + count) of ends into the result's per-query slots.
+static bool run_case(const char *label, const sup_map *generated, double radius,
+                     const arcnav_vec2 *ends, size_t first, size_t count, const options *opt,
+                     scenario_result *res, bool verbose) {
+  counter mem = {0, 0};
+  arcnav_allocator allocator = {count_alloc, count_free, &mem};
+  arcnav_map *map = NULL;
+  arcnav_status st = to_arcnav(generated, &allocator, &map);
+  if (st != ARCNAV_OK) {
+    fprintf(stderr, "arcnav_bench: %s: map: %s\n", label, arcnav_status_name(st));
+    return false;
+  }
+  arcnav_vec2 lo, hi;
+  sup_map_extent(generated, &lo, &hi);
+  double extent = fmax(hi.x - lo.x, hi.y - lo.y);
+  double spacing = radius > 0.0 ? radius / 8.0 : extent / 4000.0;
+  near_index ix;
+  near_index_build(&ix, generated, radius + 4.0 * spacing);
+  arcnav_vec2 *samples = NULL;
+  size_t sample_capacity = 0;
+  arcnav_path *path = NULL;
+  arcnav_path_create(NULL, &path);
+  res->radius_min = fmin(res->radius_min, radius);
+  res->radius_max = fmax(res->radius_max, radius);
+  for (size_t q = first; q < first + count; ++q) {
+    res->radius[q] = radius;
+  }
+  bool ok = true;
+  for (size_t e = 0; e < ENGINE_COUNT && ok; ++e) {
+    engine_result *er = &res->engines[e];
+    if (opt->skip[e]) {
+      for (size_t q = first; q < first + count; ++q) {
+        er->length[q] = er->clearance[q] = NAN;
+      }
+      continue;
+    }
+    arcnav_planner_def def = arcnav_default_planner_def();
+    def.radius = ENGINES[e].raw ? 0.0 : radius;
+    def.engine = ENGINES[e].engine;
+    arcnav_planner *planner = NULL;
+    double best_ms = INFINITY;
+    size_t peak = 0, held = 0;
+    for (int r = 0; r < opt->repeat; ++r) {
+      arcnav_planner_destroy(planner);
+      planner = NULL;
+      if (verbose) {
+        fprintf(stderr, "  %s: %s: building%s...", label, ENGINES[e].name, r > 0 ? " again" : "");
+        fflush(stderr);
+      }
+      size_t base = mem.current;
+      mem.peak = base;
+      double t0 = seconds_now();
+      st = arcnav_planner_create(map, &def, &planner);
+      double ms = (seconds_now() - t0) * 1e3;
+      if (verbose) {
+        fprintf(stderr, " %.1f ms\n", ms);
+      }
+      if (st != ARCNAV_OK) {
+        fprintf(stderr, "arcnav_bench: %s: %s: planner: %s\n", label, ENGINES[e].name,
+                arcnav_status_name(st));
+        ok = false;
+        break;
+      }
+      best_ms = fmin(best_ms, ms);
+      peak = mem.peak - base;
+      held = mem.current - base;
+      if (ms > 1000.0) {
+        break; // a slow build is timed once
+      }
+    }
+    if (!ok) {
+      break;
+    }
+    arcnav_query *query = NULL;
+    size_t before_query = mem.current;
+    if (arcnav_query_create(planner, &query) != ARCNAV_OK) {
+      fprintf(stderr, "arcnav_bench: %s: query scratch\n", label);
+      arcnav_planner_destroy(planner);
+      ok = false;
+      break;
+    }
+    held += mem.current - before_query;
+    er->build_ms_sum += best_ms;
+    er->builds++;
+    er->peak_bytes = peak > er->peak_bytes ? peak : er->peak_bytes;
+    er->held_bytes = held > er->held_bytes ? held : er->held_bytes;
+    double progress_at = seconds_now() + 5.0;
+    for (size_t q = first; q < first + count; ++q) {
+      arcnav_vec2 a = ends[2 * q], b = ends[2 * q + 1];
+      double best = INFINITY;
+      for (int r = 0; r < opt->repeat; ++r) {
+        double t0 = seconds_now();
+        st = arcnav_find_path(query, a, b, path);
+        best = fmin(best, (seconds_now() - t0) * 1e6);
+      }
+      er->times[q] = best;
+      er->nodes_sum += (double)arcnav_query_get_stats(query).nodes_expanded;
+      er->length[q] = NAN;
+      er->clearance[q] = NAN;
+      if (st == ARCNAV_START_BLOCKED || st == ARCNAV_GOAL_BLOCKED) {
+        er->blocked++;
+      }
+      if (st == ARCNAV_OK) {
+        er->found++;
+        er->length[q] = arcnav_path_length(path);
+        er->clearance[q] = path_clearance(&ix, path, spacing, &samples, &sample_capacity);
+      }
+      if (verbose && seconds_now() > progress_at) {
+        fprintf(stderr, "  %s: %s: query %zu of %zu\n", label, ENGINES[e].name, q - first + 1,
+                count);
+        progress_at = seconds_now() + 5.0;
+      }
+    }
+    arcnav_query_destroy(query);
+    arcnav_planner_destroy(planner);
+  }
+  arcnav_path_destroy(path);
+  free(samples);
+  near_index_free(&ix);
+  arcnav_map_destroy(map);
+  return ok;
+}
+
+static bool run_map(const scenario *s, const options *opt, scenario_result *res) {
+  sup_map generated = s->generate();
+  arcnav_vec2 lo, hi;
+  sup_map_extent(&generated, &lo, &hi);
+  arcnav_vec2 *ends = xcalloc(2 * opt->query_count, sizeof *ends);
+  sup_rng rng = sup_rng_seed(7);
+  size_t n = 0;
+  while (n < opt->query_count &&
+         sup_random_free_point(&generated, s->radius, &rng, lo, hi, 0.0, 10000, &ends[2 * n]) &&
+         sup_random_free_point(&generated, s->radius, &rng, lo, hi, 0.0, 10000, &ends[2 * n + 1])) {
+    ++n;
+  }
+  result_init(res, n);
+  res->obstacles = generated.polygon_count + generated.circle_count;
+  bool ok = run_case(s->name, &generated, s->radius, ends, 0, n, opt, res, true);
+  free(ends);
+  sup_map_free(&generated);
+  return ok;
+}
+
+// NEERC cases: each one a fresh map and radius with a single query, as a judge would run them.
+static bool run_neerc(const options *opt, scenario_result *res) {
+  size_t cases = opt->query_count < 200 ? opt->query_count : 200;
+  result_init(res, cases);
+  res->obstacles = 30;
+  arcnav_vec2 *ends = xcalloc(2 * cases, sizeof *ends);
+  bool ok = true;
+  for (size_t c = 0; c < cases && ok; ++c) {
     sup_map generated = sup_gen_neerc_worst(100 + c);
     sup_rng rng = sup_rng_seed(300 + c);
     double radius = 1.0 + (double)(c % 10) * 3.0;
-    arcnav_vec2 lo = {-1000, -1000}, hi = {1000, 1000}, a, b;
-    if (!sup_random_free_point(&generated, radius, &rng, lo, hi, 0.0, 10000, &a) ||
-        !sup_random_free_point(&generated, radius, &rng, lo, hi, 0.0, 10000, &b)) {
-      sup_map_free(&generated);
-      times[c] = 0.0;
-      continue;
-    }
-    times[c] = INFINITY;
-    for (int r = 0; r < repeat; ++r) {
-      double t0 = seconds_now();
-      arcnav_map *map = NULL;
-      arcnav_planner *planner = NULL;
-      arcnav_query *query = NULL;
-      arcnav_path *path = NULL;
-      arcnav_planner_def def = arcnav_default_planner_def();
-      def.radius = radius;
-      if (sup_map_to_arcnav(&generated, &map) != ARCNAV_OK ||
-          arcnav_planner_create(map, &def, &planner) != ARCNAV_OK) {
-        arcnav_map_destroy(map);
-        sup_map_free(&generated);
-        free(times);
-        return fail("neerc case", ARCNAV_ERR_INVALID_ARGUMENT);
+    arcnav_vec2 lo = {-1000, -1000}, hi = {1000, 1000};
+    if (sup_random_free_point(&generated, radius, &rng, lo, hi, 0.0, 10000, &ends[2 * c]) &&
+        sup_random_free_point(&generated, radius, &rng, lo, hi, 0.0, 10000, &ends[2 * c + 1])) {
+      char label[64];
+      snprintf(label, sizeof label, "neerc case %zu", c);
+      ok = run_case(label, &generated, radius, ends, c, 1, opt, res, false);
+    } else {
+      for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+        res->engines[e].length[c] = res->engines[e].clearance[c] = NAN;
       }
-      double t_built = seconds_now();
-      arcnav_query_create(planner, &query);
-      arcnav_path_create(NULL, &path);
-      arcnav_status status = arcnav_find_path(query, a, b, path);
-      double t1 = seconds_now();
-      if (r == 0) {
-        build_total += (t_built - t0) * 1e3;
-        nodes += (double)arcnav_query_get_stats(query).nodes_expanded;
-        if (status == ARCNAV_OK) {
-          out->found++;
-          length += arcnav_path_length(path);
-        }
-        arcnav_planner_info info;
-        arcnav_planner_get_info(planner, &info);
-        out->memory_mb = (double)info.memory_bytes / 1e6 > out->memory_mb
-                             ? (double)info.memory_bytes / 1e6
-                             : out->memory_mb;
-      }
-      times[c] = (t1 - t0) * 1e6 < times[c] ? (t1 - t0) * 1e6 : times[c];
-      arcnav_path_destroy(path);
-      arcnav_query_destroy(query);
-      arcnav_planner_destroy(planner);
-      arcnav_map_destroy(map);
     }
     sup_map_free(&generated);
   }
-  qsort(times, case_count, sizeof *times, compare_doubles);
-  out->queries = case_count;
-  out->build_ms = build_total / (double)case_count;
-  out->median_us = percentile(times, case_count, 0.5);
-  out->p90_us = percentile(times, case_count, 0.9);
-  out->mean_nodes = nodes / (double)case_count;
-  out->mean_length = out->found ? length / (double)out->found : 0.0;
-  free(times);
-  return true;
+  free(ends);
+  return ok;
 }
 
+// ---- summaries ---------------------------------------------------------------------------------
+
+typedef struct engine_summary {
+  double build_ms, peak_mb, held_mb;
+  size_t found, blocked;
+  double median_us, p90_us, mean_nodes;
+  double mean_length; ///< over the queries every engine answered
+  double ratio_mean;  ///< length / exact length, same queries
+  double ratio_max;
+  size_t common;          ///< how many queries every engine answered
+  double violation_share; ///< of found paths: closer than R - tolerance somewhere
+  double worst_clearance; ///< smallest clearance found / R (R > 0), or smallest signed distance
+} engine_summary;
+
+static engine_summary summarise(const scenario_result *res, size_t e) {
+  const engine_result *er = &res->engines[e];
+  const engine_result *ex = &res->engines[EXACT];
+  engine_summary s;
+  memset(&s, 0, sizeof s);
+  s.build_ms = er->builds ? er->build_ms_sum / (double)er->builds : 0.0;
+  s.peak_mb = (double)er->peak_bytes / 1e6;
+  s.held_mb = (double)er->held_bytes / 1e6;
+  s.found = er->found;
+  s.blocked = er->blocked;
+  double *sorted = xcalloc(res->queries, sizeof *sorted);
+  memcpy(sorted, er->times, res->queries * sizeof *sorted);
+  qsort(sorted, res->queries, sizeof *sorted, compare_doubles);
+  s.median_us = percentile(sorted, res->queries, 0.5);
+  s.p90_us = percentile(sorted, res->queries, 0.9);
+  free(sorted);
+  s.mean_nodes = res->queries ? er->nodes_sum / (double)res->queries : 0.0;
+  double length = 0.0, ratio = 0.0;
+  size_t violations = 0;
+  s.worst_clearance = INFINITY;
+  for (size_t q = 0; q < res->queries; ++q) {
+    bool everyone = true;
+    for (size_t k = 0; k < ENGINE_COUNT; ++k) {
+      everyone = everyone && !isnan(res->engines[k].length[q]);
+    }
+    if (everyone && ex->length[q] > 0.0) {
+      s.common++;
+      length += er->length[q];
+      ratio += er->length[q] / ex->length[q];
+      s.ratio_max = fmax(s.ratio_max, er->length[q] / ex->length[q]);
+    }
+    if (!isnan(er->clearance[q])) {
+      double radius = res->radius[q];
+      double tolerance = 1e-6 * fmax(radius, 1.0);
+      violations += er->clearance[q] < radius - tolerance;
+      double measure = radius > 0.0 ? er->clearance[q] / radius : er->clearance[q];
+      s.worst_clearance = fmin(s.worst_clearance, measure);
+    }
+  }
+  s.mean_length = s.common ? length / (double)s.common : 0.0;
+  s.ratio_mean = s.common ? ratio / (double)s.common : 0.0;
+  s.violation_share = er->found ? (double)violations / (double)er->found : 0.0;
+  if (!isfinite(s.worst_clearance)) {
+    s.worst_clearance = res->radius_max > 0.0 ? 1.0 : 0.0;
+  }
+  if (res->radius_max > 0.0) {
+    s.worst_clearance = fmin(s.worst_clearance, 1.0);
+  }
+  return s;
+}
+
+// ---- chart -------------------------------------------------------------------------------------
+
+typedef struct chart_row {
+  const char *name;
+  engine_summary engines[ENGINE_COUNT];
+} chart_row;
+
+// Three panels of grouped bars, one group per scenario and one bar per engine: path length over the
+// exact length (as a difference in percent, bars grow from 0), share of paths that violate R, and
+// the query median on a log axis.
+static bool write_svg(const char *file, const chart_row *rows, size_t row_count) {
+  FILE *out = fopen(file, "w");
+  if (!out) {
+    perror(file);
+    return false;
+  }
+  const double left = 70, group_w = 90, panel_h = 170, gap = 60, top = 60;
+  const double width = fmax(left + group_w * (double)row_count + 30, left + 130.0 * ENGINE_COUNT);
+  const double height = top + 3 * (panel_h + gap) + 30;
+  const double bar_w = (group_w - 20) / (double)ENGINE_COUNT;
+  fprintf(out,
+          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+          "font-family=\"sans-serif\" font-size=\"11\">\n"
+          "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+          "<text x=\"%.0f\" y=\"20\" font-size=\"14\">arcnav_bench: funnel paths against the "
+          "exact path, same queries</text>\n",
+          width, height, left);
+  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+    double x = left + 130.0 * (double)e;
+    fprintf(out,
+            "<rect x=\"%.0f\" y=\"32\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+            "<text x=\"%.0f\" y=\"42\">%s</text>\n",
+            x, ENGINES[e].colour, x + 16, ENGINES[e].name);
+  }
+  // Panel scales.
+  double ratio_lo = 0.0, ratio_hi = 0.0, time_lo = INFINITY, time_hi = 0.0;
+  for (size_t r = 0; r < row_count; ++r) {
+    for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+      const engine_summary *s = &rows[r].engines[e];
+      if (s->common > 0) {
+        ratio_lo = fmin(ratio_lo, 100.0 * (s->ratio_mean - 1.0));
+        ratio_hi = fmax(ratio_hi, 100.0 * (s->ratio_mean - 1.0));
+      }
+      if (s->median_us > 0.0) {
+        time_lo = fmin(time_lo, s->median_us);
+        time_hi = fmax(time_hi, s->median_us);
+      }
+    }
+  }
+  // Round tick steps: 1, 2, 5, 10, 20, 50 ... percent, about four of them.
+  double ratio_step = 1.0;
+  while ((ratio_hi - ratio_lo) / ratio_step > 5.0) {
+    double mantissa = ratio_step / pow(10.0, floor(log10(ratio_step) + 1e-9));
+    ratio_step *= mantissa < 1.5 || mantissa > 4.0 ? 2.0 : 2.5;
+  }
+  ratio_lo = floor(ratio_lo / ratio_step) * ratio_step;
+  ratio_hi = fmax(ceil(ratio_hi / ratio_step) * ratio_step, ratio_lo + ratio_step);
+  double log_lo = floor(log10(isfinite(time_lo) ? time_lo : 1.0));
+  double log_hi = fmax(ceil(log10(time_hi > 0.0 ? time_hi : 10.0)), log_lo + 1.0);
+  const char *titles[3] = {"mean length vs exact (%)",
+                           "paths closer than R to an obstacle (% of found)",
+                           "query median (microseconds, log scale)"};
+  for (int panel = 0; panel < 3; ++panel) {
+    double y0 = top + (double)panel * (panel_h + gap) + 20; // panel top
+    double y1 = y0 + panel_h;                               // panel bottom
+    fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\">%s</text>\n", left, y0 - 8,
+            titles[panel]);
+    // Ticks.
+    double lo = panel == 0 ? ratio_lo : panel == 1 ? 0.0 : log_lo;
+    double hi = panel == 0 ? ratio_hi : panel == 1 ? 100.0 : log_hi;
+    double step = panel == 0 ? ratio_step : panel == 1 ? 25.0 : 1.0;
+    for (double t = lo; t <= hi + 1e-9; t += step) {
+      double y = y1 - (t - lo) / (hi - lo) * panel_h;
+      char label[32];
+      if (panel == 2) {
+        snprintf(label, sizeof label, "%g", pow(10.0, t));
+      } else {
+        snprintf(label, sizeof label, panel == 0 && t > 0.0 ? "%+g" : "%g", t == 0.0 ? 0.0 : t);
+      }
+      fprintf(out,
+              "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+              "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+              left, width - 20, y, y, left - 6, y + 4, label);
+    }
+    double base = panel == 0 ? y1 - (0.0 - lo) / (hi - lo) * panel_h : y1;
+    fprintf(out, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>\n", left,
+            width - 20, base, base);
+    for (size_t r = 0; r < row_count; ++r) {
+      double gx = left + group_w * (double)r + 10;
+      for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+        const engine_summary *s = &rows[r].engines[e];
+        double v;
+        if (panel == 0) {
+          if (s->common == 0) {
+            continue;
+          }
+          v = 100.0 * (s->ratio_mean - 1.0);
+        } else if (panel == 1) {
+          v = 100.0 * s->violation_share;
+        } else {
+          if (s->median_us <= 0.0) {
+            continue;
+          }
+          v = log10(s->median_us);
+        }
+        double y = y1 - (v - lo) / (hi - lo) * panel_h;
+        double ya = fmin(y, base), yb = fmax(y, base);
+        fprintf(out,
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+                "<title>%s %s: %g</title></rect>\n",
+                gx + bar_w * (double)e, ya, bar_w - 1, fmax(yb - ya, 0.5), ENGINES[e].colour,
+                rows[r].name, ENGINES[e].name, panel == 2 ? s->median_us : v);
+      }
+      if (panel == 2) {
+        fprintf(out,
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%s</text>\n",
+                gx + (group_w - 20) / 2.0, y1 + 14, rows[r].name);
+      } else {
+        fprintf(out,
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\" "
+                "fill=\"#666\">%s</text>\n",
+                gx + (group_w - 20) / 2.0, y1 + 12, rows[r].name);
+      }
+    }
+  }
+  fprintf(out, "</svg>\n");
+  return fclose(out) == 0;
+}
+
+// ---- main --------------------------------------------------------------------------------------
+
 static void usage(FILE *to) {
-  fprintf(to, "usage: arcnav_bench [--list] [--scenario NAME]... [--repeat N] [--queries N] "
-              "[--csv FILE]\n"
-              "  --list          print the scenario names and exit\n"
-              "  --scenario NAME run only these (default: all); repeatable\n"
-              "  --repeat N      time each build and query N times, keep the minimum (default 3)\n"
-              "  --queries N     random queries per map scenario, NEERC cases (default 1000)\n"
-              "  --csv FILE      also write the results as CSV\n");
+  fprintf(to,
+          "usage: arcnav_bench [--list] [--scenario NAME]... [--engine NAME]... [--all] [--quick]\n"
+          "                    [--repeat N] [--queries N] [--csv FILE] [--svg FILE]\n"
+          "  --list          print the scenario names and exit\n"
+          "  --scenario NAME run only these (default: every scenario not marked slow); "
+          "repeatable\n"
+          "  --all           also run the slow scenarios (mixed10000-r4: minutes)\n"
+          "  --engine NAME   run only these engines (plain-raw, plain-eroded, funnel-eroded,\n"
+          "                  exact); repeatable. Length ratios need exact\n"
+          "  --quick         100 queries, one run each (unless --queries/--repeat say otherwise)\n"
+          "  --repeat N      time each build and query N times, keep the minimum (default 3)\n"
+          "  --queries N     random queries per map scenario, NEERC cases (default 500)\n"
+          "  --csv FILE      also write the results as CSV, one row per scenario and engine\n"
+          "  --svg FILE      also draw them as an SVG bar chart\n");
 }
 
 int main(int argc, char **argv) {
-  int repeat = 3;
-  size_t query_count = 1000;
-  const char *csv_path = NULL;
+  options opt = {3, 500, {false}};
+  bool engines_named = false;
+  bool repeat_given = false, queries_given = false, quick = false, all = false;
+  const char *csv_path = NULL, *svg_path = NULL;
   bool selected[SCENARIO_COUNT] = {false};
   bool any_selected = false;
   for (int i = 1; i < argc; ++i) {
@@ -289,7 +778,8 @@ int main(int argc, char **argv) {
     bool has_value = i + 1 < argc;
     if (strcmp(arg, "--list") == 0) {
       for (size_t s = 0; s < SCENARIO_COUNT; ++s) {
-        printf("%-14s %s\n", SCENARIOS[s].name, SCENARIOS[s].description);
+        printf("%-14s %s%s\n", SCENARIOS[s].name, SCENARIOS[s].description,
+               SCENARIOS[s].slow ? " [slow: --all or --scenario]" : "");
       }
       return 0;
     } else if (strcmp(arg, "--scenario") == 0 && has_value) {
@@ -304,12 +794,42 @@ int main(int argc, char **argv) {
         fprintf(stderr, "arcnav_bench: unknown scenario '%s' (see --list)\n", name);
         return 2;
       }
+    } else if (strcmp(arg, "--engine") == 0 && has_value) {
+      const char *name = argv[++i];
+      bool known = false;
+      if (!engines_named) {
+        for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+          opt.skip[e] = true;
+        }
+        engines_named = true;
+      }
+      for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+        if (strcmp(ENGINES[e].name, name) == 0) {
+          opt.skip[e] = false;
+          known = true;
+        }
+      }
+      if (!known) {
+        fprintf(stderr,
+                "arcnav_bench: unknown engine '%s' (plain-raw, plain-eroded, "
+                "funnel-eroded, exact)\n",
+                name);
+        return 2;
+      }
+    } else if (strcmp(arg, "--all") == 0) {
+      all = true;
+    } else if (strcmp(arg, "--quick") == 0) {
+      quick = true;
     } else if (strcmp(arg, "--repeat") == 0 && has_value) {
-      repeat = atoi(argv[++i]);
+      opt.repeat = atoi(argv[++i]);
+      repeat_given = true;
     } else if (strcmp(arg, "--queries") == 0 && has_value) {
-      query_count = (size_t)strtoul(argv[++i], NULL, 10);
+      opt.query_count = (size_t)strtoul(argv[++i], NULL, 10);
+      queries_given = true;
     } else if (strcmp(arg, "--csv") == 0 && has_value) {
       csv_path = argv[++i];
+    } else if (strcmp(arg, "--svg") == 0 && has_value) {
+      svg_path = argv[++i];
     } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       usage(stdout);
       return 0;
@@ -318,7 +838,11 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (repeat < 1 || query_count < 1) {
+  if (quick) {
+    opt.repeat = repeat_given ? opt.repeat : 1;
+    opt.query_count = queries_given ? opt.query_count : 100;
+  }
+  if (opt.repeat < 1 || opt.query_count < 1) {
     usage(stderr);
     return 2;
   }
@@ -329,45 +853,77 @@ int main(int argc, char **argv) {
       perror(csv_path);
       return 2;
     }
-    fprintf(csv,
-            "scenario,radius,build_ms,memory_mb,queries,found,query_median_us,query_p90_us,"
-            "mean_nodes_expanded,mean_length,triangles,plain_mean_excess,plain_worst_excess\n");
+    fprintf(csv, "scenario,radius,engine,obstacles,queries,found,blocked,build_ms,peak_build_bytes,"
+                 "held_bytes,query_median_us,query_p90_us,mean_nodes_expanded,common_queries,"
+                 "mean_length,length_ratio_mean,length_ratio_max,violation_share,"
+                 "worst_clearance_over_r\n");
   }
-  printf("%-14s %6s %10s %8s %7s %6s %11s %11s %9s %10s\n", "scenario", "R", "build_ms", "mem_MB",
-         "queries", "found", "median_us", "p90_us", "nodes", "mean_len");
+  chart_row rows[SCENARIO_COUNT];
+  size_t row_count = 0;
   int exit_code = 0;
   for (size_t s = 0; s < SCENARIO_COUNT; ++s) {
-    if (any_selected && !selected[s]) {
+    const scenario *sc = &SCENARIOS[s];
+    if (any_selected ? !selected[s] : (sc->slow && !all)) {
       continue;
     }
-    const scenario *sc = &SCENARIOS[s];
-    result r;
-    memset(&r, 0, sizeof r);
-    bool ok = sc->kind == KIND_NEERC ? run_neerc(query_count < 200 ? query_count : 200, repeat, &r)
-                                     : run_map(sc, query_count, repeat, &r);
+    fprintf(stderr, "%s: %s\n", sc->name, sc->description);
+    double t0 = seconds_now();
+    scenario_result res;
+    bool ok = sc->kind == KIND_NEERC ? run_neerc(&opt, &res) : run_map(sc, &opt, &res);
     if (!ok) {
       exit_code = 1;
+      result_free(&res);
       continue;
     }
-    printf("%-14s %6.1f %10.2f %8.2f %7zu %6zu %11.1f %11.1f %9.1f %10.1f\n", sc->name, sc->radius,
-           r.build_ms, r.memory_mb, r.queries, r.found, r.median_us, r.p90_us, r.mean_nodes,
-           r.mean_length);
-    if (r.triangles > 0) {
-      printf("  navmesh: %zu free triangles\n", r.triangles);
+    char radius_text[32];
+    if (res.radius_min == res.radius_max) {
+      snprintf(radius_text, sizeof radius_text, "%g", res.radius_min);
+    } else {
+      snprintf(radius_text, sizeof radius_text, "%g..%g", res.radius_min, res.radius_max);
     }
-    if (sc->engine == ARCNAV_ENGINE_PLAIN_FUNNEL) {
-      printf("  plain funnel vs optimal: longer on %zu of %zu, mean +%.2f%%, worst +%.2f%%\n",
-             r.longer, r.found, 100.0 * r.mean_excess, 100.0 * r.worst_excess);
+    printf("\n%s (R = %s, %zu obstacles, %zu queries, %.0f s)\n", sc->name, radius_text,
+           res.obstacles, res.queries, seconds_now() - t0);
+    printf("  %-13s %9s %8s %8s %6s %6s %10s %10s %8s %9s %7s %7s %6s %7s\n", "engine", "build_ms",
+           "peak_MB", "held_MB", "found", "blockd", "median_us", "p90_us", "nodes", "mean_len",
+           "ratio", "max", "viol%", "minclr");
+    rows[row_count].name = sc->name;
+    for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+      engine_summary m = summarise(&res, e);
+      if (opt.skip[e]) {
+        memset(&m, 0, sizeof m);
+        rows[row_count].engines[e] = m;
+        continue;
+      }
+      double shown_clearance = fabs(m.worst_clearance) < 5e-4 ? 0.0 : m.worst_clearance;
+      rows[row_count].engines[e] = m;
+      printf("  %-13s %9.2f %8.2f %8.2f %6zu %6zu %10.1f %10.1f %8.1f %9.1f %7.4f %7.4f %6.1f "
+             "%7.3f\n",
+             ENGINES[e].name, m.build_ms, m.peak_mb, m.held_mb, m.found, m.blocked, m.median_us,
+             m.p90_us, m.mean_nodes, m.mean_length, m.ratio_mean, m.ratio_max,
+             100.0 * m.violation_share, shown_clearance);
+      if (csv) {
+        fprintf(csv,
+                "%s,%s,%s,%zu,%zu,%zu,%zu,%.3f,%zu,%zu,%.2f,%.2f,%.1f,%zu,%.4f,%.6f,%.6f,%.6f,"
+                "%.6f\n",
+                sc->name, radius_text, ENGINES[e].name, res.obstacles, res.queries, m.found,
+                m.blocked, m.build_ms, res.engines[e].peak_bytes, res.engines[e].held_bytes,
+                m.median_us, m.p90_us, m.mean_nodes, m.common, m.mean_length, m.ratio_mean,
+                m.ratio_max, m.violation_share, m.worst_clearance);
+      }
     }
     fflush(stdout);
-    if (csv) {
-      fprintf(csv, "%s,%g,%.3f,%.3f,%zu,%zu,%.2f,%.2f,%.1f,%.3f,%zu,%.6f,%.6f\n", sc->name,
-              sc->radius, r.build_ms, r.memory_mb, r.queries, r.found, r.median_us, r.p90_us,
-              r.mean_nodes, r.mean_length, r.triangles, r.mean_excess, r.worst_excess);
-    }
+    row_count++;
+    result_free(&res);
   }
+  printf("\nratio: mean length / exact length on the queries every engine answered; viol%%: found "
+         "paths\ncoming closer than R to an obstacle; minclr: smallest clearance found / R (R = 0: "
+         "signed\ndistance). blockd: start or goal refused (eroded engines refuse ends inside the "
+         "grown\nobstacles).\n");
   if (csv) {
     fclose(csv);
+  }
+  if (svg_path && !write_svg(svg_path, rows, row_count)) {
+    exit_code = 1;
   }
   return exit_code;
 }

@@ -48,21 +48,25 @@ static vec2 circle_vertex(vec2 center, double radius, int k) {
   return an_circle_point(center, r, angle);
 }
 
-/// Even-odd test; only used for points far (relative to rounding) from the ring.
-static bool inside_ring(const arcnav_map *map, const an_ring *ring, vec2 p) {
-  bool inside = false;
+/// Winding number of the ring about p (+1 inside a simple counter-clockwise ring). Rings of an
+/// eroded map may cross themselves; their material is told by winding sums (see erode.h), which
+/// for simple rings is the usual inside test. Only used for points far (relative to rounding) from
+/// the ring.
+static int ring_winding(const arcnav_map *map, const an_ring *ring, vec2 p) {
+  int winding = 0;
   vec2 a = an_ring_vertex(map, ring, ring->count - 1);
   for (size_t i = 0; i < ring->count; ++i) {
     vec2 b = an_ring_vertex(map, ring, i);
-    if ((a.y > p.y) != (b.y > p.y)) {
-      double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
-      if (x > p.x) {
-        inside = !inside;
+    if (a.y <= p.y) {
+      if (b.y > p.y && an_orient(a, b, p) > 0.0) {
+        ++winding;
       }
+    } else if (b.y <= p.y && an_orient(a, b, p) < 0.0) {
+      --winding;
     }
     a = b;
   }
-  return inside;
+  return winding;
 }
 
 static bool inside_circle_polygon(const an_obstacle *ob, vec2 p) {
@@ -78,7 +82,8 @@ static bool inside_circle_polygon(const an_obstacle *ob, vec2 p) {
 
 /// Is p (a point well inside a face of the arrangement) in the blocked region?
 static bool point_blocked(const arcnav_map *map, vec2 p) {
-  if (map->has_bounds && !inside_ring(map, &map->bounds, p)) {
+  // The bounds ring is clockwise: -1 inside.
+  if (map->has_bounds && ring_winding(map, &map->bounds, p) >= 0) {
     return true;
   }
   for (size_t o = 0; o < map->obstacle_count; ++o) {
@@ -99,14 +104,12 @@ static bool point_blocked(const arcnav_map *map, vec2 p) {
     if (p.x < ob->box_min.x || p.x > ob->box_max.x || p.y < ob->box_min.y || p.y > ob->box_max.y) {
       continue;
     }
-    if (!inside_ring(map, &map->rings[ob->first_ring], p)) {
-      continue;
+    // Outer ring counter-clockwise, holes clockwise: material where the sum is positive.
+    int winding = 0;
+    for (uint32_t r = 0; r < ob->ring_count; ++r) {
+      winding += ring_winding(map, &map->rings[ob->first_ring + r], p);
     }
-    bool in_hole = false;
-    for (uint32_t h = 1; h < ob->ring_count && !in_hole; ++h) {
-      in_hole = inside_ring(map, &map->rings[ob->first_ring + h], p);
-    }
-    if (!in_hole) {
+    if (winding >= 1) {
       return true;
     }
   }

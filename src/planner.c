@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "planner.h"
 
+#include "erode.h"
 #include "path.h"
 
 #include <string.h>
@@ -56,9 +57,9 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   }
   arcnav_engine engine = resolve_engine(map, def->engine, def->radius);
   bool funnel = engine == ARCNAV_ENGINE_FUNNEL || engine == ARCNAV_ENGINE_PLAIN_FUNNEL;
-  if (funnel && def->radius > 0.0) {
-    return ARCNAV_ERR_UNSUPPORTED;
-  }
+  // At R > 0 the funnel engines plan for a point on obstacles grown by R (an eroded navmesh) and
+  // judge start and goal by the same mesh, so they need neither the grid nor the corners.
+  bool eroded = funnel && def->radius > 0.0;
   an_allocator alloc = map->alloc;
   arcnav_planner *planner = an_calloc(&alloc, 1, sizeof *planner);
   if (!planner) {
@@ -72,12 +73,19 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   // check could count as touching is found in the cells the check visits.
   double reach = def->radius + 4.0 * planner->eps;
   // The grid serves every engine: start and goal are judged by the same free test everywhere.
-  arcnav_status status = an_grid_build(map, reach, &alloc, &planner->grid);
+  arcnav_status status = eroded ? ARCNAV_OK : an_grid_build(map, reach, &alloc, &planner->grid);
   if (status == ARCNAV_OK && !funnel) {
     status =
         an_inflate_corners(map, def->radius, &alloc, &planner->corners, &planner->corner_count);
   }
-  if (status == ARCNAV_OK) {
+  if (status == ARCNAV_OK && eroded) {
+    arcnav_map *grown = NULL;
+    status = an_erode_map(map, def->radius, &grown);
+    if (status == ARCNAV_OK) {
+      status = an_navmesh_build(grown, &alloc, &planner->navmesh);
+    }
+    arcnav_map_destroy(grown);
+  } else if (status == ARCNAV_OK) {
     planner->clearance = (an_clearance){
         .grid = &planner->grid,
         .radius = def->radius,
@@ -126,16 +134,19 @@ void arcnav_planner_get_info(const arcnav_planner *planner, arcnav_planner_info 
   out_info->node_count = planner->graph.node_count;
   out_info->edge_count = planner->graph.edge_count;
   out_info->triangle_count = planner->navmesh ? an_navmesh_triangle_count(planner->navmesh) : 0;
-  out_info->memory_bytes = sizeof *planner + planner->corner_count * sizeof(an_corner) +
-                           an_grid_memory_bytes(&planner->grid) +
-                           an_tangent_graph_memory_bytes(&planner->graph, planner->corner_count,
-                                                         &planner->grid) +
-                           (planner->navmesh ? an_navmesh_memory_bytes(planner->navmesh) : 0);
+  out_info->memory_bytes =
+      sizeof *planner + planner->corner_count * sizeof(an_corner) +
+      (planner->grid.cell_start ? an_grid_memory_bytes(&planner->grid) : 0) +
+      an_tangent_graph_memory_bytes(&planner->graph, planner->corner_count, &planner->grid) +
+      (planner->navmesh ? an_navmesh_memory_bytes(planner->navmesh) : 0);
 }
 
 bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 point) {
   if (!planner || !v2_is_finite(point)) {
     return false;
+  }
+  if (!planner->grid.cell_start) {
+    return an_navmesh_locate(planner->navmesh, point) >= 0;
   }
   an_clearance_scratch scratch;
   if (an_clearance_scratch_init(&scratch, &planner->grid, &planner->alloc) != ARCNAV_OK) {
@@ -169,7 +180,9 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
     return ARCNAV_ERR_TOO_LARGE;
   }
   q->id_count = (uint32_t)ids;
-  arcnav_status status = an_clearance_scratch_init(&q->clearance, &planner->grid, &alloc);
+  arcnav_status status = planner->grid.cell_start
+                             ? an_clearance_scratch_init(&q->clearance, &planner->grid, &alloc)
+                             : ARCNAV_OK;
   if (status == ARCNAV_OK) {
     status = an_heap_init(&q->heap, q->id_count, &alloc);
   }
@@ -236,13 +249,19 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
   const arcnav_planner *planner = query->planner;
   memset(&query->stats, 0, sizeof query->stats);
   an_path_reset(path, start, goal);
-  if (!an_point_is_free(&planner->clearance, &query->clearance, start)) {
-    return ARCNAV_START_BLOCKED;
-  }
-  if (!an_point_is_free(&planner->clearance, &query->clearance, goal)) {
-    return ARCNAV_GOAL_BLOCKED;
+  // Without a grid (the eroded navmesh) the funnel search judges start and goal by point location.
+  if (planner->grid.cell_start) {
+    if (!an_point_is_free(&planner->clearance, &query->clearance, start)) {
+      return ARCNAV_START_BLOCKED;
+    }
+    if (!an_point_is_free(&planner->clearance, &query->clearance, goal)) {
+      return ARCNAV_GOAL_BLOCKED;
+    }
   }
   if (start.x == goal.x && start.y == goal.y) {
+    if (!planner->grid.cell_start && an_navmesh_locate(planner->navmesh, start) < 0) {
+      return ARCNAV_START_BLOCKED;
+    }
     return ARCNAV_OK;
   }
   if (!planner->navmesh) {

@@ -30,6 +30,12 @@ static void *xrealloc(void *old, size_t size) {
   return p;
 }
 
+static void *xcalloc(size_t count, size_t size) {
+  void *p = xmalloc(count * size);
+  memset(p, 0, count * size);
+  return p;
+}
+
 // --- PRNG -----------------------------------------------------------------------------------
 
 sup_rng sup_rng_seed(uint64_t seed) {
@@ -456,6 +462,130 @@ sup_map sup_gen_random_rectangles(uint64_t seed, size_t count, double world_size
     double x = sup_rng_uniform(&rng, 0.0, world_size - w);
     double y = sup_rng_uniform(&rng, 0.0, world_size - h);
     sup_map_add_rect(&map, x, y, x + w, y + h);
+  }
+  return map;
+}
+
+sup_map sup_gen_maze(uint64_t seed, size_t cells, double cell_size, double wall_thickness) {
+  sup_rng rng = sup_rng_seed(seed);
+  sup_map map;
+  sup_map_init(&map);
+  size_t n = cells > 0 ? cells : 1;
+  // open_east[i + n * j]: no wall between (i, j) and (i + 1, j); open_north likewise to (i, j + 1).
+  bool *open_east = xcalloc(n * n, sizeof *open_east);
+  bool *open_north = xcalloc(n * n, sizeof *open_north);
+  bool *seen = xcalloc(n * n, sizeof *seen);
+  size_t *stack = xcalloc(n * n, sizeof *stack);
+  size_t depth = 0;
+  stack[depth++] = 0;
+  seen[0] = true;
+  while (depth > 0) {
+    size_t c = stack[depth - 1], i = c % n, j = c / n;
+    size_t options[4], count = 0;
+    if (i + 1 < n && !seen[c + 1]) {
+      options[count++] = c + 1;
+    }
+    if (i > 0 && !seen[c - 1]) {
+      options[count++] = c - 1;
+    }
+    if (j + 1 < n && !seen[c + n]) {
+      options[count++] = c + n;
+    }
+    if (j > 0 && !seen[c - n]) {
+      options[count++] = c - n;
+    }
+    if (count == 0) {
+      --depth;
+      continue;
+    }
+    size_t next = options[sup_rng_below(&rng, count)];
+    if (next == c + 1) {
+      open_east[c] = true;
+    } else if (next + 1 == c) {
+      open_east[next] = true;
+    } else if (next == c + n) {
+      open_north[c] = true;
+    } else {
+      open_north[next] = true;
+    }
+    seen[next] = true;
+    stack[depth++] = next;
+  }
+  double h = 0.5 * wall_thickness, size = (double)n * cell_size;
+  sup_map_add_rect(&map, -h, -h, size + h, h);
+  sup_map_add_rect(&map, -h, size - h, size + h, size + h);
+  sup_map_add_rect(&map, -h, h, h, size - h);
+  sup_map_add_rect(&map, size - h, h, size + h, size - h);
+  for (size_t j = 0; j < n; ++j) {
+    for (size_t i = 0; i < n; ++i) {
+      size_t c = i + n * j;
+      double x1 = (double)(i + 1) * cell_size, y1 = (double)(j + 1) * cell_size;
+      if (i + 1 < n && !open_east[c]) {
+        sup_map_add_rect(&map, x1 - h, y1 - cell_size - h, x1 + h, y1 + h);
+      }
+      if (j + 1 < n && !open_north[c]) {
+        sup_map_add_rect(&map, x1 - cell_size - h, y1 - h, x1 + h, y1 + h);
+      }
+    }
+  }
+  free(open_east);
+  free(open_north);
+  free(seen);
+  free(stack);
+  return map;
+}
+
+// A building filling [x0, x1] x [y0, y1], L-shaped when `notch` by cutting the corner that points
+// away from (cx, cy), so the alley sides stay straight.
+static void add_building(sup_map *map, double x0, double y0, double x1, double y1, bool notch,
+                         double cx, double cy, sup_rng *rng) {
+  if (!notch) {
+    sup_map_add_rect(map, x0, y0, x1, y1);
+    return;
+  }
+  double nw = (x1 - x0) * sup_rng_uniform(rng, 0.3, 0.6);
+  double nh = (y1 - y0) * sup_rng_uniform(rng, 0.3, 0.6);
+  bool right = (x0 + x1) / 2.0 > cx, top = (y0 + y1) / 2.0 > cy;
+  double nx = right ? x1 - nw : x0 + nw, ny = top ? y1 - nh : y0 + nh;
+  vec r[6];
+  if (right && top) {
+    r[0] = (vec){x0, y0}, r[1] = (vec){x1, y0}, r[2] = (vec){x1, ny};
+    r[3] = (vec){nx, ny}, r[4] = (vec){nx, y1}, r[5] = (vec){x0, y1};
+  } else if (!right && top) {
+    r[0] = (vec){x0, y0}, r[1] = (vec){x1, y0}, r[2] = (vec){x1, y1};
+    r[3] = (vec){nx, y1}, r[4] = (vec){nx, ny}, r[5] = (vec){x0, ny};
+  } else if (!right && !top) {
+    r[0] = (vec){nx, y0}, r[1] = (vec){x1, y0}, r[2] = (vec){x1, y1};
+    r[3] = (vec){x0, y1}, r[4] = (vec){x0, ny}, r[5] = (vec){nx, ny};
+  } else {
+    r[0] = (vec){x0, y0}, r[1] = (vec){nx, y0}, r[2] = (vec){nx, ny};
+    r[3] = (vec){x1, ny}, r[4] = (vec){x1, y1}, r[5] = (vec){x0, y1};
+  }
+  sup_map_add_polygon(map, r, 6, NULL, NULL, 0);
+}
+
+sup_map sup_gen_town(uint64_t seed, size_t blocks, double block_size, double street, double gap_min,
+                     double gap_max) {
+  sup_rng rng = sup_rng_seed(seed);
+  sup_map map;
+  sup_map_init(&map);
+  for (size_t bj = 0; bj < blocks; ++bj) {
+    for (size_t bi = 0; bi < blocks; ++bi) {
+      double x0 = street + (double)bi * (block_size + street);
+      double y0 = street + (double)bj * (block_size + street);
+      double sx = x0 + block_size * sup_rng_uniform(&rng, 0.35, 0.65);
+      double sy = y0 + block_size * sup_rng_uniform(&rng, 0.35, 0.65);
+      double gx = sup_rng_uniform(&rng, gap_min, gap_max) / 2.0;
+      double gy = sup_rng_uniform(&rng, gap_min, gap_max) / 2.0;
+      double xs[2][2] = {{x0, sx - gx}, {sx + gx, x0 + block_size}};
+      double ys[2][2] = {{y0, sy - gy}, {sy + gy, y0 + block_size}};
+      for (int a = 0; a < 2; ++a) {
+        for (int b = 0; b < 2; ++b) {
+          bool notch = sup_rng_unit(&rng) < 0.3;
+          add_building(&map, xs[a][0], ys[b][0], xs[a][1], ys[b][1], notch, sx, sy, &rng);
+        }
+      }
+    }
   }
   return map;
 }

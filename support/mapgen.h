@@ -114,6 +114,21 @@ sup_map sup_gen_neerc_worst(uint64_t seed);
 /// the agent occur. About one map in three gets a (possibly non-convex) bounds ring.
 sup_map sup_gen_mixed(uint64_t seed, size_t count, double world, double radius_hint);
 
+/// A perfect maze (one way between any two cells, carved by a seeded depth-first search) of
+/// `cells` x `cells` square cells of side `cell_size`, its walls axis-parallel rectangles
+/// `wall_thickness` thick centred on the cell borders, with the outer wall all round; corridors are
+/// cell_size - wall_thickness wide. The maze occupies [0, cells * cell_size]^2 (walls stick out by
+/// half their thickness); cell (i, j) has its centre at ((i + 0.5) * cell_size, (j + 0.5) *
+/// cell_size).
+sup_map sup_gen_maze(uint64_t seed, size_t cells, double cell_size, double wall_thickness);
+
+/// A town of `blocks` x `blocks` city blocks of side `block_size`, streets `street` wide between
+/// and around them, in [0, blocks * (block_size + street) + street]^2. Each block holds four
+/// buildings (rectangles, some L-shaped) split by two alleys whose widths are drawn from
+/// [gap_min, gap_max] (pick them around 2R so that some admit the agent and some do not).
+sup_map sup_gen_town(uint64_t seed, size_t blocks, double block_size, double street, double gap_min,
+                     double gap_max);
+
 /// Shapes for sup_gen_gap_pair_kind().
 typedef enum sup_gap_kind {
   SUP_GAP_RECTS = 0,    ///< two rectangles, flat faces parallel across the gap

@@ -2,6 +2,9 @@
 // Point agents through the public API: the optimal funnel must find the same length as the
 // visibility graph (the tangent engine at R = 0, a different algorithm over different data), the
 // plain first-channel funnel is never shorter, and every path passes the independent verifier.
+// For R > 0 the funnel engines plan on obstacles grown by R with polygonal corners (an eroded
+// navmesh): checked against grown rectangles computed here, against the original obstacles' signed
+// distance, and against the exact tangent engine's length.
 #include "arcnav_test.h"
 #include "mapgen.h"
 #include "verify.h"
@@ -14,14 +17,19 @@ typedef struct engine_run {
   arcnav_query *query;
 } engine_run;
 
-static engine_run open_engine(const arcnav_map *map, arcnav_engine engine) {
+static engine_run open_engine_at(const arcnav_map *map, arcnav_engine engine, double radius) {
   engine_run run = {NULL, NULL};
   arcnav_planner_def def = arcnav_default_planner_def();
   def.engine = engine;
+  def.radius = radius;
   ck_assert_int_eq(arcnav_planner_create(map, &def, &run.planner), ARCNAV_OK);
   ck_assert_int_eq(arcnav_planner_engine(run.planner), engine);
   ck_assert_int_eq(arcnav_query_create(run.planner, &run.query), ARCNAV_OK);
   return run;
+}
+
+static engine_run open_engine(const arcnav_map *map, arcnav_engine engine) {
+  return open_engine_at(map, engine, 0.0);
 }
 
 static void close_engine(engine_run *run) {
@@ -131,8 +139,12 @@ START_TEST(test_auto_engine_choice) {
   ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
   ck_assert_int_eq(arcnav_planner_engine(planner), ARCNAV_ENGINE_TANGENT);
   arcnav_planner_destroy(planner);
+  // Asked for explicitly, the funnel answers at R > 0 too (on grown obstacles).
   def.engine = ARCNAV_ENGINE_FUNNEL;
-  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_ERR_UNSUPPORTED);
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_planner_engine(planner), ARCNAV_ENGINE_FUNNEL);
+  ck_assert_uint_gt(arcnav_planner_triangle_count(planner), 0);
+  arcnav_planner_destroy(planner);
   // A circle obstacle keeps point agents on the exact tangent engine.
   ck_assert_int_eq(arcnav_map_add_circle(map, (arcnav_vec2){20, 5}, 2, NULL), ARCNAV_OK);
   def = arcnav_default_planner_def();
@@ -143,12 +155,307 @@ START_TEST(test_auto_engine_choice) {
 }
 END_TEST
 
+// --- funnel engines at R > 0: the eroded navmesh -------------------------------------------------
+
+// Rectangles keep their shape when grown: every corner turns by 90 degrees, which the growth
+// miters, so each grown obstacle is the rectangle widened by R on every side.
+typedef struct grown_rects {
+  double (*box)[4]; // x0, y0, x1, y1
+  size_t count;
+} grown_rects;
+
+static grown_rects grow_rectangles(const sup_map *map, double R) {
+  grown_rects g = {calloc(map->polygon_count, sizeof *g.box), map->polygon_count};
+  ck_assert_ptr_nonnull(g.box);
+  for (size_t i = 0; i < map->polygon_count; ++i) {
+    const sup_ring *ring = &map->polygons[i].outer;
+    ck_assert_uint_eq(ring->count, 4);
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (size_t k = 0; k < ring->count; ++k) {
+      x0 = fmin(x0, ring->points[k].x);
+      y0 = fmin(y0, ring->points[k].y);
+      x1 = fmax(x1, ring->points[k].x);
+      y1 = fmax(y1, ring->points[k].y);
+    }
+    g.box[i][0] = x0 - R;
+    g.box[i][1] = y0 - R;
+    g.box[i][2] = x1 + R;
+    g.box[i][3] = y1 + R;
+  }
+  return g;
+}
+
+// How deep p lies inside the union of the grown rectangles (<= 0 outside all of them).
+static double grown_depth(const grown_rects *g, arcnav_vec2 p) {
+  double depth = -INFINITY;
+  for (size_t i = 0; i < g->count; ++i) {
+    double d = fmin(fmin(p.x - g->box[i][0], g->box[i][2] - p.x),
+                    fmin(p.y - g->box[i][1], g->box[i][3] - p.y));
+    depth = fmax(depth, d);
+  }
+  return depth;
+}
+
+// Dense samples of a found path into a caller-freed array.
+static arcnav_vec2 *sample_path(const arcnav_path *path, double spacing, size_t *count) {
+  // A zero-sized buffer only asks for the size.
+  (void)arcnav_path_sample(path, spacing, NULL, 0, count);
+  ck_assert_uint_gt(*count, 0);
+  arcnav_vec2 *points = malloc(*count * sizeof *points);
+  ck_assert_ptr_nonnull(points);
+  ck_assert_int_eq(arcnav_path_sample(path, spacing, points, *count, count), ARCNAV_OK);
+  return points;
+}
+
+START_TEST(test_eroded_funnel_on_rectangles) {
+  static const double radii[] = {2.0, 9.0};
+  size_t found = 0, blocked_checked = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    sup_map generated = sup_gen_random_rectangles(seed, 10 + seed % 10, 300.0, 10.0, 60.0);
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(sup_map_to_arcnav(&generated, &map), ARCNAV_OK);
+    double R = radii[seed % 2];
+    grown_rects g = grow_rectangles(&generated, R);
+    // The same grown rectangles as a map of their own, planned for a point: the optimal eroded
+    // funnel must give exactly that shortest path.
+    sup_map grown_map;
+    sup_map_init(&grown_map);
+    for (size_t i = 0; i < g.count; ++i) {
+      sup_map_add_rect(&grown_map, g.box[i][0], g.box[i][1], g.box[i][2], g.box[i][3]);
+    }
+    arcnav_map *point_map = NULL;
+    ck_assert_int_eq(sup_map_to_arcnav(&grown_map, &point_map), ARCNAV_OK);
+    engine_run exact = open_engine_at(map, ARCNAV_ENGINE_TANGENT, R);
+    engine_run funnel = open_engine_at(map, ARCNAV_ENGINE_FUNNEL, R);
+    engine_run plain = open_engine_at(map, ARCNAV_ENGINE_PLAIN_FUNNEL, R);
+    engine_run point = open_engine_at(point_map, ARCNAV_ENGINE_TANGENT, 0.0);
+    arcnav_path *path = NULL;
+    ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+    double tol = 1e-7 * 300.0;
+    // Without bounds the navmesh covers a box a little larger than the obstacles: stay inside.
+    arcnav_vec2 lo, hi;
+    ck_assert(sup_map_extent(&generated, &lo, &hi));
+    sup_rng rng = sup_rng_seed(seed * 31);
+    // Start and goal judgement: inside a grown rectangle is blocked, outside free.
+    for (int k = 0; k < 200; ++k) {
+      arcnav_vec2 p = {sup_rng_uniform(&rng, lo.x, hi.x), sup_rng_uniform(&rng, lo.y, hi.y)};
+      double depth = grown_depth(&g, p);
+      if (fabs(depth) < 1e-6) {
+        continue;
+      }
+      ck_assert_msg(arcnav_planner_point_is_free(funnel.planner, p) == (depth < 0.0),
+                    "seed %llu: (%g, %g) depth %g", (unsigned long long)seed, p.x, p.y, depth);
+      arcnav_status status = arcnav_find_path(funnel.query, p, p, path);
+      ck_assert_int_eq(status, depth < 0.0 ? ARCNAV_OK : ARCNAV_START_BLOCKED);
+      blocked_checked++;
+    }
+    for (int q = 0; q < 25; ++q) {
+      arcnav_vec2 a = {sup_rng_uniform(&rng, lo.x, hi.x), sup_rng_uniform(&rng, lo.y, hi.y)};
+      arcnav_vec2 b = {sup_rng_uniform(&rng, lo.x, hi.x), sup_rng_uniform(&rng, lo.y, hi.y)};
+      double da = grown_depth(&g, a), db = grown_depth(&g, b);
+      if (fabs(da) < 1e-6 || fabs(db) < 1e-6) {
+        continue;
+      }
+      arcnav_status expected = da > 0.0   ? ARCNAV_START_BLOCKED
+                               : db > 0.0 ? ARCNAV_GOAL_BLOCKED
+                                          : ARCNAV_OK;
+      arcnav_status point_status = arcnav_find_path(point.query, a, b, path);
+      double point_length = arcnav_path_length(path);
+      arcnav_status exact_status = arcnav_find_path(exact.query, a, b, path);
+      double exact_length = arcnav_path_length(path);
+      for (int e = 0; e < 2; ++e) {
+        engine_run *run = e == 0 ? &funnel : &plain;
+        arcnav_status status = arcnav_find_path(run->query, a, b, path);
+        if (expected != ARCNAV_OK) {
+          ck_assert_int_eq(status, expected);
+          continue;
+        }
+        ck_assert_int_eq(status, point_status);
+        if (status != ARCNAV_OK) {
+          continue;
+        }
+        // A path around the grown rectangles keeps R from the rectangles, so the exact engine
+        // finds one too, and no shorter than this one.
+        ck_assert_int_eq(exact_status, ARCNAV_OK);
+        double length = arcnav_path_length(path);
+        ck_assert_msg(length >= exact_length - tol, "seed %llu query %d: %.17g < exact %.17g",
+                      (unsigned long long)seed, q, length, exact_length);
+        if (e == 0) {
+          ck_assert_msg(fabs(length - point_length) <= 1e-9 * point_length,
+                        "seed %llu query %d: eroded funnel %.17g vs grown map %.17g",
+                        (unsigned long long)seed, q, length, point_length);
+          found++;
+        } else {
+          ck_assert(length >= point_length * (1.0 - 1e-12));
+        }
+        size_t n = 0;
+        arcnav_vec2 *samples = sample_path(path, 0.5, &n);
+        for (size_t i = 0; i < n; ++i) {
+          ck_assert_msg(grown_depth(&g, samples[i]) <= tol,
+                        "seed %llu query %d: (%g, %g) inside a grown rectangle",
+                        (unsigned long long)seed, q, samples[i].x, samples[i].y);
+        }
+        free(samples);
+      }
+    }
+    arcnav_path_destroy(path);
+    close_engine(&exact);
+    close_engine(&funnel);
+    close_engine(&plain);
+    close_engine(&point);
+    arcnav_map_destroy(point_map);
+    arcnav_map_destroy(map);
+    sup_map_free(&grown_map);
+    sup_map_free(&generated);
+    free(g.box);
+  }
+  printf("eroded funnel on rectangles: %zu paths, %zu start/goal judgements\n", found,
+         blocked_checked);
+  ck_assert_uint_ge(found, 60);
+  ck_assert_uint_ge(blocked_checked, 800);
+}
+END_TEST
+
+// Mixed maps (convex and star-shaped polygons, holes, circles, bounds): the grown obstacles contain
+// every point within R of an obstacle (miters, square bevels and circumscribed circles only add),
+// so eroded funnel paths keep R by the verifier's own signed distance, and are never shorter than
+// the exact path.
+START_TEST(test_eroded_funnel_keeps_radius_on_mixed_maps) {
+  size_t found = 0, exact_found = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    double R = seed % 2 ? 1.5 : 6.0;
+    sup_map generated = sup_gen_mixed(seed, 6 + seed % 8, 120.0, R);
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(sup_map_to_arcnav(&generated, &map), ARCNAV_OK);
+    arcnav_vec2 lo, hi;
+    ck_assert(sup_map_extent(&generated, &lo, &hi));
+    double tol = 1e-7 * fmax(hi.x - lo.x, hi.y - lo.y);
+    engine_run exact = open_engine_at(map, ARCNAV_ENGINE_TANGENT, R);
+    engine_run funnel = open_engine_at(map, ARCNAV_ENGINE_FUNNEL, R);
+    engine_run plain = open_engine_at(map, ARCNAV_ENGINE_PLAIN_FUNNEL, R);
+    arcnav_path *path = NULL;
+    ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+    sup_rng rng = sup_rng_seed(seed * 101);
+    for (int q = 0; q < 20; ++q) {
+      arcnav_vec2 a, b;
+      if (!sup_random_free_point(&generated, R, &rng, lo, hi, 0.0, 500, &a) ||
+          !sup_random_free_point(&generated, R, &rng, lo, hi, 0.0, 500, &b)) {
+        continue;
+      }
+      arcnav_status exact_status = arcnav_find_path(exact.query, a, b, path);
+      double exact_length = arcnav_path_length(path);
+      exact_found += exact_status == ARCNAV_OK;
+      for (int e = 0; e < 2; ++e) {
+        engine_run *run = e == 0 ? &funnel : &plain;
+        arcnav_status status = arcnav_find_path(run->query, a, b, path);
+        ck_assert(arcnav_status_is_answer(status));
+        // A start inside a grown obstacle is blocked there: it must then be within R of an
+        // obstacle by a corner's worth (miters reach R * sqrt(2), circles' polygons a little
+        // beyond their circle).
+        if (status == ARCNAV_START_BLOCKED || status == ARCNAV_GOAL_BLOCKED) {
+          arcnav_vec2 p = status == ARCNAV_START_BLOCKED ? a : b;
+          ck_assert_double_le(sup_signed_distance_to_obstacles(&generated, p), R * sqrt(2.0));
+          continue;
+        }
+        if (status != ARCNAV_OK) {
+          continue;
+        }
+        ck_assert_msg(exact_status == ARCNAV_OK, "seed %llu query %d: eroded found, exact %s",
+                      (unsigned long long)seed, q, arcnav_status_name(exact_status));
+        double length = arcnav_path_length(path);
+        ck_assert_msg(length >= exact_length - tol, "seed %llu query %d: %.17g < exact %.17g",
+                      (unsigned long long)seed, q, length, exact_length);
+        size_t n = 0;
+        arcnav_vec2 *samples = sample_path(path, R / 8.0, &n);
+        for (size_t i = 0; i < n; ++i) {
+          double d = sup_signed_distance_to_obstacles(&generated, samples[i]);
+          ck_assert_msg(d >= R - tol,
+                        "seed %llu query %d engine %d: clearance %.9g < R %g at (%g, %g)",
+                        (unsigned long long)seed, q, e, d, R, samples[i].x, samples[i].y);
+        }
+        free(samples);
+        found += e == 0;
+      }
+    }
+    arcnav_path_destroy(path);
+    close_engine(&exact);
+    close_engine(&funnel);
+    close_engine(&plain);
+    arcnav_map_destroy(map);
+    sup_map_free(&generated);
+  }
+  printf("eroded funnel: %zu of %zu exact answers found\n", found, exact_found);
+  ck_assert_uint_ge(found, 60);
+}
+END_TEST
+
+// Sharp corners, reflex notches narrower than 2R, a hole smaller than the agent and a bounds ring:
+// the growth must stay usable (no failure) and keep R.
+START_TEST(test_eroded_funnel_awkward_shapes) {
+  sup_map m;
+  sup_map_init(&m);
+  // A comb: teeth 1 wide with slots 3 wide, for R = 2 the slots fill up.
+  arcnav_vec2 comb[] = {{0, 0},   {20, 0}, {20, 10}, {19, 10}, {19, 2},  {16, 2}, {16, 10},
+                        {15, 10}, {15, 2}, {12, 2},  {12, 10}, {11, 10}, {11, 2}, {0, 2}};
+  sup_map_add_polygon(&m, comb, sizeof comb / sizeof comb[0], NULL, NULL, 0);
+  // A needle: a very sharp convex corner.
+  arcnav_vec2 needle[] = {{40, 0}, {70, 1}, {40, 2}};
+  sup_map_add_polygon(&m, needle, 3, NULL, NULL, 0);
+  // A ring with a hole too small for the agent.
+  arcnav_vec2 shell[] = {{0, 30}, {20, 30}, {20, 50}, {0, 50}};
+  arcnav_vec2 hole[] = {{9, 39}, {11, 39}, {11, 41}, {9, 41}};
+  const arcnav_vec2 *holes[] = {hole};
+  size_t hole_counts[] = {4};
+  sup_map_add_polygon(&m, shell, 4, holes, hole_counts, 1);
+  sup_map_add_circle(&m, (arcnav_vec2){50, 40}, 0.0);
+  sup_map_add_circle(&m, (arcnav_vec2){35, 25}, 3.0);
+  arcnav_vec2 bounds[] = {{-10, -10}, {90, -10}, {90, 60}, {45, 35}, {-10, 60}};
+  sup_map_set_bounds(&m, bounds, 5);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+  const double R = 2.0;
+  engine_run funnel = open_engine_at(map, ARCNAV_ENGINE_FUNNEL, R);
+  engine_run exact = open_engine_at(map, ARCNAV_ENGINE_TANGENT, R);
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  // Inside the filled slot, inside the vanished hole, near the point obstacle: blocked.
+  ck_assert(!arcnav_planner_point_is_free(funnel.planner, (arcnav_vec2){13.5, 8}));
+  ck_assert(!arcnav_planner_point_is_free(funnel.planner, (arcnav_vec2){10, 40}));
+  ck_assert(!arcnav_planner_point_is_free(funnel.planner, (arcnav_vec2){51, 41}));
+  ck_assert(!arcnav_planner_point_is_free(funnel.planner, (arcnav_vec2){-9, 0}));
+  ck_assert(arcnav_planner_point_is_free(funnel.planner, (arcnav_vec2){30, 10}));
+  // Around the needle's tip and between the obstacles.
+  arcnav_vec2 ends[][2] = {
+      {{55, -5}, {55, 8}}, {{5, -6}, {5, 25}}, {{30, 10}, {80, 50}}, {{-5, 20}, {80, 5}}};
+  for (size_t q = 0; q < sizeof ends / sizeof ends[0]; ++q) {
+    ck_assert_int_eq(arcnav_find_path(exact.query, ends[q][0], ends[q][1], path), ARCNAV_OK);
+    double exact_length = arcnav_path_length(path);
+    ck_assert_int_eq(arcnav_find_path(funnel.query, ends[q][0], ends[q][1], path), ARCNAV_OK);
+    ck_assert_double_ge(arcnav_path_length(path), exact_length - 1e-7);
+    size_t n = 0;
+    arcnav_vec2 *samples = sample_path(path, 0.1, &n);
+    for (size_t i = 0; i < n; ++i) {
+      ck_assert_double_ge(sup_signed_distance_to_obstacles(&m, samples[i]), R - 1e-7);
+    }
+    free(samples);
+  }
+  arcnav_path_destroy(path);
+  close_engine(&funnel);
+  close_engine(&exact);
+  arcnav_map_destroy(map);
+  sup_map_free(&m);
+}
+END_TEST
+
 static Suite *engines_suite(void) {
   Suite *suite = suite_create("engines");
   TCase *tc = tcase_create("point agents");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_funnel_matches_visibility_graph);
   tcase_add_test(tc, test_auto_engine_choice);
+  tcase_add_test(tc, test_eroded_funnel_on_rectangles);
+  tcase_add_test(tc, test_eroded_funnel_keeps_radius_on_mixed_maps);
+  tcase_add_test(tc, test_eroded_funnel_awkward_shapes);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -76,7 +76,8 @@ typedef enum arcnav_status {
   ARCNAV_ERR_NEGATIVE_RADIUS,   ///< a circle radius or agent radius is negative
   ARCNAV_ERR_TOO_LARGE,         ///< a count exceeds what the library can index, or a
                                 ///< coordinate or radius exceeds 1e100 in magnitude
-  ARCNAV_ERR_UNSUPPORTED,       ///< the requested engine cannot answer this planner's radius
+  ARCNAV_ERR_UNSUPPORTED,       ///< the requested engine cannot answer this planner's settings;
+                                ///< kept for compatibility: every engine now answers every radius
 } arcnav_status;
 
 /// Name of a status, e.g. "ok", "no_path", "start_blocked", "self_intersection". Never NULL; an
@@ -159,11 +160,22 @@ ARCNAV_API double arcnav_map_tolerance(const arcnav_map *map);
 // ---------------------------------------------------------------------------------------------
 
 /// Which algorithm answers queries.
+///
+/// The funnel engines plan for a point on a navmesh; circle obstacles become circumscribed
+/// 64-gons. At R > 0 they plan on obstacles grown by R with polygonal corners, as a navmesh built
+/// on eroded walkable space would: every edge moves out by R, convex corners get a miter (turns up
+/// to 90 degrees) or a square bevel at distance R (sharper turns), reflex corners the meeting point
+/// of the moved edges; holes and the bounds shrink by R. Start and goal are then judged on the
+/// grown obstacles (a point inside one is ARCNAV_START_BLOCKED / ARCNAV_GOAL_BLOCKED, even where
+/// the agent's disk would fit). Their paths are polylines, not the shortest paths for the disk:
+/// they exist for comparison and are not guaranteed to keep clearance R. Without bounds, a funnel
+/// engine's free space ends a little beyond the obstacles (10% of the map's extent + 1 unit):
+/// points farther out are blocked for it.
 typedef enum arcnav_engine {
   ARCNAV_ENGINE_AUTO = 0,     ///< optimal funnel for R = 0 among polygons only; else tangent graph
   ARCNAV_ENGINE_TANGENT,      ///< tangent visibility graph (any R; at R = 0 a visibility graph)
-  ARCNAV_ENGINE_FUNNEL,       ///< navmesh + funnel, channels searched until optimal (R = 0;
-                              ///< circle obstacles become circumscribed 64-gons)
+  ARCNAV_ENGINE_FUNNEL,       ///< navmesh + funnel, channels searched until optimal (exact for
+                              ///< R = 0 among polygons; on grown obstacles for R > 0)
   ARCNAV_ENGINE_PLAIN_FUNNEL, ///< navmesh + funnel over the first channel only (Detour-like)
 } arcnav_engine;
 
@@ -183,8 +195,8 @@ ARCNAV_API arcnav_planner_def arcnav_default_planner_def(void);
 
 /// Build a planner for `map` and `def->radius`. The map may be destroyed or changed afterwards.
 /// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT (NULL, def not from the default function),
-///         ARCNAV_ERR_NEGATIVE_RADIUS, ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_UNSUPPORTED
-///         (a funnel engine was asked for R > 0), ARCNAV_ERR_OUT_OF_MEMORY.
+///         ARCNAV_ERR_NEGATIVE_RADIUS, ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_TOO_LARGE,
+///         ARCNAV_ERR_OUT_OF_MEMORY.
 ARCNAV_API arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_def *def,
                                                arcnav_planner **out_planner);
 
@@ -220,7 +232,8 @@ ARCNAV_API bool arcnav_planner_triangle(const arcnav_planner *planner, size_t in
 
 /// Is the agent's disk centred at `point` free (see the tolerance rule)? A convenience for
 /// occasional tests: it allocates temporary marks on every call. arcnav_find_path() applies the
-/// same test to start and goal without allocating.
+/// same test to start and goal without allocating. For a funnel engine at R > 0 the test is
+/// "outside the grown obstacles" (see arcnav_engine).
 ARCNAV_API bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 point);
 
 // ---------------------------------------------------------------------------------------------
