@@ -174,7 +174,8 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
   }
   q->planner = planner;
   q->alloc = alloc;
-  size_t ids = (size_t)planner->graph.node_count + 2 * planner->corner_count + 1;
+  // Graph nodes, two start attachments and one deferred start per corner, then the goal.
+  size_t ids = (size_t)planner->graph.node_count + 3 * planner->corner_count + 1;
   if (ids >= AN_NONE) {
     an_free(&alloc, q);
     return ARCNAV_ERR_TOO_LARGE;

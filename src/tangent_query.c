@@ -171,32 +171,48 @@ static bool may_arrive_taut(const an_corner *corner, vec2 from, bool ccw) {
   return q0_in_wedge || start_in_quarter;
 }
 
-// Every corner's touching points for tangents from the start, queued unchecked: a segment is only
-// checked for freedom when its node comes off the open list (its cost is a valid lower bound).
-static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
+// The start's attachments to one corner, queued unchecked: a segment is only checked for freedom
+// when its node comes off the open list (its cost is a valid lower bound then).
+static void attach_start(arcnav_query *q, uint32_t c, vec2 start, vec2 goal) {
   const arcnav_planner *planner = q->planner;
   uint32_t base = planner->graph.node_count;
+  const an_corner *corner = &planner->corners[c];
+  for (int dir = 0; dir < 2; ++dir) {
+    bool ccw = dir == 1;
+    uint32_t id = base + an_group_index(c, ccw);
+    if (!may_arrive_taut(corner, start, ccw)) {
+      continue;
+    }
+    an_tangent t;
+    if (!an_directed_tangent(start, 0.0, true, corner->center, corner->radius, ccw, planner->eps,
+                             &t)) {
+      continue;
+    }
+    if (!an_corner_wedge_contains(corner, an_touch_normal(t.direction, ccw), AN_WEDGE_SLACK)) {
+      continue;
+    }
+    double angle = an_touch_angle(t.direction, ccw);
+    q->starts[id - base] = (an_start_node){
+        t.to, angle, an_corner_offset(corner, angle), v2_dist(start, t.to), c, ccw};
+    relax(q, id, q->starts[id - base].tangent_length, AN_NONE, AN_ARRIVED_FROM_START, t.to, goal);
+  }
+}
+
+// Queues every corner as a deferred start, keyed by a lower bound on any path through it (each
+// tangent from the start and the rest to the goal are at least the centre distances less the
+// radius). Its attachments are computed only if the search gets that far, which for most corners
+// of a large map it never does.
+static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
+  const arcnav_planner *planner = q->planner;
+  uint32_t deferred_base = planner->graph.node_count + 2 * (uint32_t)planner->corner_count;
   for (uint32_t c = 0; c < planner->corner_count; ++c) {
     const an_corner *corner = &planner->corners[c];
-    for (int dir = 0; dir < 2; ++dir) {
-      bool ccw = dir == 1;
-      uint32_t id = base + an_group_index(c, ccw);
-      if (!may_arrive_taut(corner, start, ccw)) {
-        continue;
-      }
-      an_tangent t;
-      if (!an_directed_tangent(start, 0.0, true, corner->center, corner->radius, ccw, planner->eps,
-                               &t)) {
-        continue;
-      }
-      if (!an_corner_wedge_contains(corner, an_touch_normal(t.direction, ccw), AN_WEDGE_SLACK)) {
-        continue;
-      }
-      double angle = an_touch_angle(t.direction, ccw);
-      q->starts[id - base] = (an_start_node){
-          t.to, angle, an_corner_offset(corner, angle), v2_dist(start, t.to), c, ccw};
-      relax(q, id, q->starts[id - base].tangent_length, AN_NONE, AN_ARRIVED_FROM_START, t.to, goal);
-    }
+    double bound = an_max(0.0, v2_dist(start, corner->center) - corner->radius) +
+                   an_max(0.0, v2_dist(corner->center, goal) - corner->radius);
+    uint32_t id = deferred_base + c;
+    q->generation[id] = q->current_generation;
+    q->closed[id] = 0;
+    an_heap_push_or_decrease(&q->heap, id, bound);
   }
 }
 
@@ -261,6 +277,7 @@ arcnav_status an_tangent_find_path(arcnav_query *q, vec2 start, vec2 goal, arcna
   an_heap_clear(&q->heap);
   uint32_t goal_id = q->id_count - 1;
   uint32_t start_base = planner->graph.node_count;
+  uint32_t deferred_base = start_base + 2 * (uint32_t)planner->corner_count;
   seed_starts(q, start, goal);
   arcnav_status status = ARCNAV_NO_PATH;
   while (!an_heap_empty(&q->heap)) {
@@ -270,6 +287,10 @@ arcnav_status an_tangent_find_path(arcnav_query *q, vec2 start, vec2 goal, arcna
       break;
     }
     q->closed[u] = 1;
+    if (u >= deferred_base && u < goal_id) {
+      attach_start(q, u - deferred_base, start, goal);
+      continue;
+    }
     if (u >= start_base && u < goal_id) {
       if (!an_segment_is_free(cl, &q->clearance, start, q->starts[u - start_base].point)) {
         continue;
