@@ -14,7 +14,9 @@ arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_
   scratch->item_stamps = an_calloc(alloc, items, sizeof *scratch->item_stamps);
   scratch->owner_parity = an_calloc(alloc, grid->owner_count, sizeof *scratch->owner_parity);
   scratch->touched_owners = an_alloc(alloc, grid->owner_count, sizeof *scratch->touched_owners);
-  if (!scratch->item_stamps || !scratch->owner_parity || !scratch->touched_owners) {
+  scratch->owner_depth = an_alloc(alloc, grid->owner_count, sizeof *scratch->owner_depth);
+  if (!scratch->item_stamps || !scratch->owner_parity || !scratch->touched_owners ||
+      !scratch->owner_depth) {
     an_clearance_scratch_free(scratch, alloc);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
@@ -25,6 +27,7 @@ void an_clearance_scratch_free(an_clearance_scratch *scratch, const an_allocator
   an_free(alloc, scratch->item_stamps);
   an_free(alloc, scratch->owner_parity);
   an_free(alloc, scratch->touched_owners);
+  an_free(alloc, scratch->owner_depth);
   memset(scratch, 0, sizeof *scratch);
 }
 
@@ -60,9 +63,13 @@ static bool visit_cell(const an_clearance *cl, an_clearance_scratch *scratch, ui
 
 typedef struct point_probe {
   vec2 p;
-  double edge_distance;   // nearest edge
+  double edge_distance;   // nearest edge of an owner that does not hold p
   double circle_distance; // signed, nearest circle obstacle
+  an_clearance_scratch *scratch;
 } point_probe;
+
+// Owners marked in owner_parity with this bit hold p in their material.
+#define HOLDS_POINT 4u
 
 static bool probe_point(const an_clearance *cl, const an_item *item, const void *shape) {
   (void)cl;
@@ -70,16 +77,22 @@ static bool probe_point(const an_clearance *cl, const an_item *item, const void 
   if (item->kind == AN_ITEM_CIRCLE) {
     probe->circle_distance =
         an_min(probe->circle_distance, v2_dist(probe->p, item->a) - item->radius);
+    return true;
+  }
+  double distance = an_point_segment_dist(probe->p, item->a, item->b);
+  if (probe->scratch->owner_parity[item->owner] & HOLDS_POINT) {
+    double *depth = &probe->scratch->owner_depth[item->owner];
+    *depth = an_min(*depth, distance);
   } else {
-    probe->edge_distance =
-        an_min(probe->edge_distance, an_point_segment_dist(probe->p, item->a, item->b));
+    probe->edge_distance = an_min(probe->edge_distance, distance);
   }
   return true;
 }
 
-// Is p inside some polygon's material, or outside the bounds? Even-odd parity per owner along a
-// ray to +x, gathered from the grid row that holds p.
-static bool point_in_material(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
+// Which owners hold p in their material (a polygon around it, or the bounds with p outside)?
+// Even-odd parity per owner along a ray to +x, gathered from the grid row that holds p. Lists them
+// in scratch->touched_owners and returns how many.
+static size_t owners_holding(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
   const an_grid *grid = cl->grid;
   uint32_t stamp = next_stamp(scratch, grid);
   size_t touched = 0;
@@ -112,33 +125,54 @@ static bool point_in_material(const an_clearance *cl, an_clearance_scratch *scra
     }
   }
   uint32_t bounds_owner = grid->owner_count - 1;
-  bool inside = false, inside_bounds = false;
+  bool bounds_seen = false;
+  size_t holding = 0;
+  // Compacts in place: the entry written is never one still to be read.
   for (size_t i = 0; i < touched; ++i) {
     uint32_t owner = scratch->touched_owners[i];
     bool odd = (scratch->owner_parity[owner] & 2) != 0;
-    if (owner == bounds_owner) {
-      inside_bounds = odd;
-    } else if (odd) {
-      inside = true;
-    }
     scratch->owner_parity[owner] = 0;
+    if (owner == bounds_owner) {
+      bounds_seen = true;
+      odd = cl->has_bounds && !odd;
+    }
+    if (odd) {
+      scratch->touched_owners[holding++] = owner;
+    }
   }
-  return inside || (cl->has_bounds && !inside_bounds);
+  if (cl->has_bounds && !bounds_seen) {
+    scratch->touched_owners[holding++] = bounds_owner;
+  }
+  return holding;
 }
 
 // Signed clearance of p: distance to the blocked region, negative inside it (exact only within
-// reach of the grid cell; beyond that any value past the bound, which is enough to decide).
+// reach of the grid cell; beyond that any value past the bound, which is enough to decide). Inside
+// overlapping obstacles, p is as deep as the deepest of the obstacles that hold it: lying on one
+// obstacle's edge does not make a point inside another one free.
 static double point_clearance(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
   const an_grid *grid = cl->grid;
   scratch->checks++;
-  point_probe probe = {p, INFINITY, INFINITY};
-  if (grid->item_count > 0) {
-    uint32_t stamp = next_stamp(scratch, grid);
-    visit_cell(cl, scratch, stamp, an_grid_column(grid, p.x), an_grid_row(grid, p.y), probe_point,
-               &probe);
+  point_probe probe = {p, INFINITY, INFINITY, scratch};
+  if (grid->item_count == 0) {
+    return INFINITY;
   }
-  bool inside = grid->item_count > 0 && point_in_material(cl, scratch, p);
-  double polygon_side = inside ? -probe.edge_distance : probe.edge_distance;
+  size_t holding = owners_holding(cl, scratch, p);
+  for (size_t i = 0; i < holding; ++i) {
+    uint32_t owner = scratch->touched_owners[i];
+    scratch->owner_parity[owner] = HOLDS_POINT;
+    scratch->owner_depth[owner] = INFINITY;
+  }
+  uint32_t stamp = next_stamp(scratch, grid);
+  visit_cell(cl, scratch, stamp, an_grid_column(grid, p.x), an_grid_row(grid, p.y), probe_point,
+             &probe);
+  double deepest = 0.0;
+  for (size_t i = 0; i < holding; ++i) {
+    uint32_t owner = scratch->touched_owners[i];
+    deepest = an_max(deepest, scratch->owner_depth[owner]);
+    scratch->owner_parity[owner] = 0;
+  }
+  double polygon_side = holding > 0 ? -deepest : probe.edge_distance;
   return an_min(polygon_side, probe.circle_distance);
 }
 

@@ -27,6 +27,7 @@ typedef struct an_clearance_scratch {
   uint32_t stamp;
   uint8_t *owner_parity;
   uint32_t *touched_owners;
+  double *owner_depth; ///< per owner: nearest edge while it holds the point being probed
   size_t checks; ///< number of shape checks since the counter was last reset
 } an_clearance_scratch;
 

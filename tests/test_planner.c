@@ -162,6 +162,27 @@ START_TEST(test_blocked_endpoints) {
 }
 END_TEST
 
+// A point agent may stand on an obstacle's edge, but not on an edge that lies inside another
+// obstacle: the vertex (0, 0) of the small triangle is 0.125 deep inside the large one.
+START_TEST(test_point_on_an_edge_inside_another_obstacle_is_blocked) {
+  fixture f;
+  fixture_open(&f);
+  const arcnav_vec2 small[3] = {{-0.25, -0.25}, {-0.25, 0.0}, {0.0, 0.0}};
+  const arcnav_vec2 large[3] = {{0.5, 0.0}, {-0.25, 0.5}, {-0.25, -0.5}};
+  ck_assert_int_eq(arcnav_map_add_polygon(f.map, small, 3, NULL, NULL, 0, NULL), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_add_polygon(f.map, large, 3, NULL, NULL, 0, NULL), ARCNAV_OK);
+  for (int engine = ARCNAV_ENGINE_AUTO; engine <= ARCNAV_ENGINE_PLAIN_FUNNEL; ++engine) {
+    fixture_build(&f, 0.0, (arcnav_engine)engine);
+    ck_assert(!arcnav_planner_point_is_free(f.planner, (arcnav_vec2){0.0, 0.0}));
+    ck_assert_int_eq(plan(&f, 0.0, 0.0, 1.0, 0.0), ARCNAV_START_BLOCKED);
+    // On the large triangle's own vertex, outside everything else: free.
+    ck_assert(arcnav_planner_point_is_free(f.planner, (arcnav_vec2){0.5, 0.0}));
+    ck_assert_int_eq(plan(&f, 0.5, 0.0, 1.0, 0.0), ARCNAV_OK);
+  }
+  fixture_close(&f);
+}
+END_TEST
+
 START_TEST(test_start_equals_goal) {
   fixture f;
   fixture_open(&f);
@@ -301,6 +322,7 @@ static Suite *planner_suite(void) {
   tcase_add_test(tc, test_gap_of_exactly_two_radii_is_open);
   tcase_add_test(tc, test_gap_below_two_radii_is_closed);
   tcase_add_test(tc, test_blocked_endpoints);
+  tcase_add_test(tc, test_point_on_an_edge_inside_another_obstacle_is_blocked);
   tcase_add_test(tc, test_start_equals_goal);
   tcase_add_test(tc, test_enclosed_start_has_no_path);
   tcase_add_test(tc, test_hole_reflex_corner_is_wrapped);
