@@ -2,7 +2,6 @@
 #include "geojson_map.h"
 
 #include <cJSON.h>
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,14 +60,29 @@ static const char *json_kind(const cJSON *item) {
   return "null";
 }
 
+// A string from the file, made safe to quote in a one-line message: at most 40 bytes, and anything
+// but printable ASCII (control characters, bytes of multi-byte characters) shown as '?'.
+static const char *quoted(const char *text, char *out, size_t size) {
+  size_t n = 0;
+  for (const char *c = text != NULL ? text : ""; *c != '\0' && n + 4 < size && n < 40; c++) {
+    out[n++] = *c >= 0x20 && *c < 0x7f ? *c : '?';
+  }
+  if (text != NULL && n < strlen(text) && n + 3 < size) {
+    memcpy(out + n, "...", 3);
+    n += 3;
+  }
+  out[n] = '\0';
+  return out;
+}
+
 // A number as GeoJSON needs it: a JSON number (not a string holding one) that is finite. cJSON
 // turns literals such as 1e999 into infinity, so finiteness is checked here.
 static bool read_number(const reader *r, location at, const cJSON *item, const char *what,
                         double *out) {
-  char message[200];
+  char message[200], shown[48];
   if (cJSON_IsString(item)) {
-    snprintf(message, sizeof message, "%s is a string (\"%.40s\"); give a JSON number", what,
-             item->valuestring);
+    snprintf(message, sizeof message, "%s is a string (\"%s\"); give a JSON number", what,
+             quoted(item->valuestring, shown, sizeof shown));
     return fail(r, at, message);
   }
   if (!cJSON_IsNumber(item)) {
@@ -118,9 +132,13 @@ static bool read_ring(const reader *r, location at, const cJSON *item, an_cli_ri
     }
     index++;
   }
-  if (an_cli_ring_distinct_count(points, (size_t)count) < 3) {
+  size_t distinct = an_cli_ring_distinct_count(points, (size_t)count);
+  if (distinct < 3) {
     free(points);
-    return fail(r, at, "a ring needs at least 3 distinct points");
+    char message[120];
+    snprintf(message, sizeof message, "a ring needs at least 3 distinct points, this one has %zu",
+             distinct);
+    return fail(r, at, message);
   }
   *out = (an_cli_ring){points, (size_t)count};
   return true;
@@ -176,9 +194,10 @@ static bool add_polygon(const reader *r, location at, const cJSON *coordinates) 
 }
 
 static bool read_bounds(const reader *r, location at, const cJSON *geometry, const char *type) {
-  char message[200];
+  char message[200], shown[48];
   if (strcmp(type, "Polygon") != 0) {
-    snprintf(message, sizeof message, "role \"bounds\" needs a Polygon geometry, not %.40s", type);
+    snprintf(message, sizeof message, "role \"bounds\" needs a Polygon geometry, not %s",
+             quoted(type, shown, sizeof shown));
     return fail(r, at, message);
   }
   if (r->map->has_bounds) {
@@ -227,14 +246,21 @@ static bool read_circle(const reader *r, location at, const cJSON *geometry,
 
 static bool read_feature(const reader *r, int index, const cJSON *feature) {
   location at = {index, -1, -1, -1};
-  char message[200];
+  char message[200], shown[48];
   if (!cJSON_IsObject(feature)) {
     snprintf(message, sizeof message, "a feature must be an object, not %s", json_kind(feature));
     return fail(r, at, message);
   }
   const cJSON *type = cJSON_GetObjectItemCaseSensitive(feature, "type");
-  if (!cJSON_IsString(type) || strcmp(type->valuestring, "Feature") != 0) {
-    return fail(r, at, "\"type\" must be \"Feature\"");
+  if (!cJSON_IsString(type)) {
+    snprintf(message, sizeof message, "\"type\" must be the string \"Feature\", not %s",
+             json_kind(type));
+    return fail(r, at, message);
+  }
+  if (strcmp(type->valuestring, "Feature") != 0) {
+    snprintf(message, sizeof message, "\"type\" must be \"Feature\", not \"%s\"",
+             quoted(type->valuestring, shown, sizeof shown));
+    return fail(r, at, message);
   }
   const cJSON *properties = cJSON_GetObjectItemCaseSensitive(feature, "properties");
   if (properties != NULL && !cJSON_IsNull(properties) && !cJSON_IsObject(properties)) {
@@ -303,61 +329,182 @@ static bool read_feature(const reader *r, int index, const cJSON *feature) {
                     index, kind);
     return true;
   }
-  snprintf(message, sizeof message, "unknown geometry type \"%.40s\"", kind);
+  snprintf(message, sizeof message, "unknown geometry type \"%s\"",
+           quoted(kind, shown, sizeof shown));
   return fail(r, at, message);
 }
 
-static int line_of(const char *text, size_t length, const char *position) {
-  int line = 1;
-  if (position == NULL || position < text || position > text + length) {
-    return line;
-  }
-  for (const char *c = text; c < position; c++) {
-    if (*c == '\n') {
-      line++;
+// Line and column (both from 1) of byte `offset`; the column counts characters, so the bytes of a
+// multi-byte UTF-8 character count once (the text before `offset` is known to be valid UTF-8).
+static void position_of(const char *text, size_t offset, int *line, int *column) {
+  *line = 1;
+  *column = 1;
+  for (size_t i = 0; i < offset; i++) {
+    unsigned char c = (unsigned char)text[i];
+    if (c == '\n') {
+      ++*line;
+      *column = 1;
+    } else if ((c & 0xC0) != 0x80) {
+      ++*column;
     }
   }
-  return line;
+}
+
+// Offset of the first byte that is not part of well-formed UTF-8 (RFC 3629: no overlong forms, no
+// surrogates, nothing above U+10FFFF) or is a NUL; `length` when there is none.
+static size_t first_bad_byte(const unsigned char *text, size_t length) {
+  size_t i = 0;
+  while (i < length) {
+    unsigned char c = text[i];
+    if (c == 0) {
+      return i;
+    }
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    size_t need;
+    unsigned char lo = 0x80, hi = 0xBF; // allowed range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+      need = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      need = 2;
+      lo = c == 0xE0 ? 0xA0 : 0x80;
+      hi = c == 0xED ? 0x9F : 0xBF;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      need = 3;
+      lo = c == 0xF0 ? 0x90 : 0x80;
+      hi = c == 0xF4 ? 0x8F : 0xBF;
+    } else {
+      return i;
+    }
+    for (size_t k = 1; k <= need; k++) {
+      if (i + k >= length) {
+        return i;
+      }
+      unsigned char next = text[i + k];
+      if (k == 1 ? next < lo || next > hi : (next & 0xC0) != 0x80) {
+        return i;
+      }
+    }
+    i += need + 1;
+  }
+  return length;
+}
+
+static bool fail_at(an_cli_diag *diag, const char *file, const char *text, size_t offset,
+                    const char *message) {
+  int line = 0, column = 0;
+  position_of(text, offset, &line, &column);
+  an_cli_diag_set(diag, "%s:%d:%d: %s", file, line, column, message);
+  return false;
+}
+
+// Does the text end inside a string or with an array or object still open?
+static bool unclosed(const char *text, size_t length) {
+  bool in_string = false, escaped = false;
+  size_t depth = 0;
+  for (size_t i = 0; i < length; i++) {
+    char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      depth++;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      depth--;
+    }
+  }
+  return in_string || depth > 0;
+}
+
+static bool is_json_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 bool an_cli_geojson_parse(const char *file, const char *text, size_t length, an_cli_map *map,
                           an_cli_diag *diag) {
   reader r = {file, map, diag};
+  char message[160];
+  size_t bad = first_bad_byte((const unsigned char *)text, length);
+  if (bad < length) {
+    if (text[bad] == '\0') {
+      return fail_at(diag, file, text, bad, "a NUL byte; JSON text cannot contain one");
+    }
+    snprintf(message, sizeof message, "invalid UTF-8 (byte 0x%02X); JSON text must be UTF-8",
+             (unsigned)(unsigned char)text[bad]);
+    return fail_at(diag, file, text, bad, message);
+  }
+  // A byte order mark is not JSON, but editors write one; RFC 8259 lets a reader skip it.
+  size_t skip = length >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  size_t first = skip;
+  while (first < length && is_json_space(text[first])) {
+    first++;
+  }
+  if (first == length) {
+    return fail_at(diag, file, text, length,
+                   "the file is empty; expected a GeoJSON FeatureCollection");
+  }
   const char *end = NULL;
-  cJSON *root = cJSON_ParseWithLengthOpts(text, length, &end, false);
+  cJSON *root = cJSON_ParseWithLengthOpts(text + skip, length - skip, &end, false);
   if (root == NULL) {
+    size_t offset =
+        end != NULL && end >= text && end <= text + length ? (size_t)(end - text) : length;
+    // cJSON reports running out of text as an error at the last byte; an unclosed string, array
+    // or object there means the file was cut short.
+    if (offset + 1 >= length && unclosed(text + skip, length - skip)) {
+      offset = length;
+    }
+    if (offset >= length) {
+      return fail_at(diag, file, text, length,
+                     "invalid JSON: unexpected end of input (the file looks truncated)");
+    }
     char near[24] = "";
     size_t n = 0;
-    if (end != NULL && end >= text && end <= text + length) {
-      for (const char *c = end; c < text + length && n + 1 < sizeof near && *c != '\n'; c++) {
-        near[n++] = isprint((unsigned char)*c) ? *c : '?';
-      }
+    for (size_t i = offset; i < length && n + 1 < sizeof near && text[i] != '\n'; i++) {
+      near[n++] = text[i] >= 0x20 && text[i] < 0x7f ? text[i] : '?';
     }
     near[n] = '\0';
-    an_cli_diag_set(diag, "%s:%d: invalid JSON%s%s%s", file, line_of(text, length, end),
-                    n > 0 ? " near '" : "", near, n > 0 ? "'" : " (unexpected end)");
-    return false;
+    snprintf(message, sizeof message, "invalid JSON near '%s'", near);
+    return fail_at(diag, file, text, offset, message);
   }
   // Only whitespace may follow the document.
   if (end != NULL) {
     for (const char *c = end; c < text + length; c++) {
-      if (!isspace((unsigned char)*c)) {
-        an_cli_diag_set(diag, "%s:%d: invalid JSON: text after the end of the document", file,
-                        line_of(text, length, c));
+      if (!is_json_space(*c)) {
         cJSON_Delete(root);
-        return false;
+        return fail_at(diag, file, text, (size_t)(c - text),
+                       "invalid JSON: text after the end of the document");
       }
     }
   }
   bool ok = true;
   const cJSON *type = cJSON_GetObjectItemCaseSensitive(root, "type");
   const cJSON *features = cJSON_GetObjectItemCaseSensitive(root, "features");
-  if (!cJSON_IsObject(root) || !cJSON_IsString(type) ||
-      strcmp(type->valuestring, "FeatureCollection") != 0) {
+  char shown[48];
+  if (!cJSON_IsObject(root)) {
     an_cli_diag_set(diag,
-                    "%s: not a GeoJSON FeatureCollection (top-level \"type\" must be "
-                    "\"FeatureCollection\")",
-                    file);
+                    "%s: not a GeoJSON FeatureCollection: the top-level value is %s, not an object",
+                    file, json_kind(root));
+    ok = false;
+  } else if (!cJSON_IsString(type)) {
+    an_cli_diag_set(diag,
+                    "%s: not a GeoJSON FeatureCollection: top-level \"type\" is %s, not the "
+                    "string \"FeatureCollection\"",
+                    file, json_kind(type));
+    ok = false;
+  } else if (strcmp(type->valuestring, "FeatureCollection") != 0) {
+    an_cli_diag_set(diag,
+                    "%s: not a GeoJSON FeatureCollection: top-level \"type\" is \"%s\", not "
+                    "\"FeatureCollection\"",
+                    file, quoted(type->valuestring, shown, sizeof shown));
     ok = false;
   } else if (!cJSON_IsArray(features)) {
     an_cli_diag_set(diag, "%s: \"features\" must be an array, not %s", file, json_kind(features));

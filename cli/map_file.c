@@ -156,7 +156,8 @@ bool an_cli_map_load(const char *file, an_cli_map *map, an_cli_diag *diag) {
     return false;
   }
   if (!geojson) {
-    const char *c = text;
+    // A UTF-8 byte order mark may precede the JSON text.
+    const char *c = strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text;
     while (*c != '\0' && isspace((unsigned char)*c)) {
       c++;
     }

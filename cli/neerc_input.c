@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Far more rectangles than the problem allows (30), but small enough that a corrupt count cannot
-// make the reader reserve absurd amounts of memory before it runs out of numbers.
+// Far more rectangles than the problem allows (30); storage grows only as rectangles are read.
 #define MAX_RECTANGLES 1000000
 
 typedef struct tokenizer {
   const char *text;
   size_t length, pos;
+  size_t line_start; ///< offset of the current line's first byte, for columns
   int line;
   int last_line; ///< line of the last number read: where a truncated case is reported
   const char *name;
@@ -27,15 +27,17 @@ static token_result next_number(tokenizer *t, double *out, int *out_line, const 
   while (t->pos < t->length && isspace((unsigned char)t->text[t->pos])) {
     if (t->text[t->pos] == '\n') {
       t->line++;
+      t->line_start = t->pos + 1;
     }
     t->pos++;
   }
   if (t->pos >= t->length) {
-    an_cli_diag_set(diag, "%s:%d: unexpected end of input: expected %s", t->name, t->last_line,
-                    what);
+    an_cli_diag_set(diag, "%s:%d: unexpected end of input: expected %s (the case is truncated)",
+                    t->name, t->last_line, what);
     return TOKEN_END;
   }
   size_t start = t->pos;
+  int column = (int)(start - t->line_start) + 1;
   while (t->pos < t->length && !isspace((unsigned char)t->text[t->pos])) {
     t->pos++;
   }
@@ -47,13 +49,19 @@ static token_result next_number(tokenizer *t, double *out, int *out_line, const 
   token[shown] = '\0';
   // An embedded NUL would make the token look shorter than it is.
   if (!fits || memchr(token, '\0', shown) != NULL || !an_cli_parse_number(token, out)) {
+    bool numeric = fits && memchr(token, '\0', shown) == NULL;
+    for (size_t i = 0; i < shown && numeric; i++) {
+      numeric = isdigit((unsigned char)token[i]) || strchr("+-.eE", token[i]) != NULL;
+    }
     for (size_t i = 0; i < shown; i++) {
-      if (!isprint((unsigned char)token[i])) {
+      if (token[i] < 0x20 || token[i] >= 0x7f) {
         token[i] = '?';
       }
     }
-    an_cli_diag_set(diag, "%s:%d: expected %s, got '%s%s'", t->name, t->line, what, token,
-                    fits ? "" : "...");
+    // A numeric-looking token that still fails is out of range (1e999) or malformed (1e, 1.2.3).
+    an_cli_diag_set(diag, "%s:%d:%d: expected %s, got '%s%s'%s", t->name, t->line, column, what,
+                    token, fits ? "" : "...",
+                    numeric ? " (not a finite decimal number)" : " (not a number)");
     return TOKEN_BAD;
   }
   t->last_line = t->line;
@@ -67,6 +75,7 @@ static bool at_end(tokenizer *t) {
   while (t->pos < t->length && isspace((unsigned char)t->text[t->pos])) {
     if (t->text[t->pos] == '\n') {
       t->line++;
+      t->line_start = t->pos + 1;
     }
     t->pos++;
   }
@@ -94,7 +103,8 @@ static bool parse_case(tokenizer *t, an_cli_neerc_case *c, an_cli_diag *diag) {
     return false;
   }
   if (c->radius < 0) {
-    an_cli_diag_set(diag, "%s:%d: the radius r must not be negative", t->name, c->line);
+    an_cli_diag_set(diag, "%s:%d: the radius r must not be negative (got %.17g)", t->name, c->line,
+                    c->radius);
     return false;
   }
   int line = 0;
@@ -102,8 +112,9 @@ static bool parse_case(tokenizer *t, an_cli_neerc_case *c, an_cli_diag *diag) {
     return false;
   }
   if (count < 0 || count != floor(count) || count > MAX_RECTANGLES) {
-    an_cli_diag_set(diag, "%s:%d: the rectangle count n must be a whole number from 0 to %d",
-                    t->name, line, MAX_RECTANGLES);
+    an_cli_diag_set(diag,
+                    "%s:%d: the rectangle count n must be a whole number from 0 to %d (got %.17g)",
+                    t->name, line, MAX_RECTANGLES, count);
     return false;
   }
   if (next_number(t, &c->from.x, NULL, "xA", diag) != TOKEN_OK ||
@@ -112,15 +123,20 @@ static bool parse_case(tokenizer *t, an_cli_neerc_case *c, an_cli_diag *diag) {
       next_number(t, &c->to.y, NULL, "yB", diag) != TOKEN_OK) {
     return false;
   }
-  size_t n = (size_t)count;
-  if (n > 0) {
-    c->rects = malloc(n * sizeof *c->rects);
-    if (c->rects == NULL) {
-      an_cli_diag_set(diag, "%s:%d: out of memory", t->name, line);
-      return false;
-    }
-  }
+  size_t n = (size_t)count, capacity = 0;
   for (size_t i = 0; i < n; i++) {
+    // Grown as rectangles arrive, so a huge count in a short file reserves nothing.
+    if (i == capacity) {
+      capacity = capacity == 0 ? 8 : 2 * capacity;
+      an_cli_neerc_rect *grown = realloc(c->rects, capacity * sizeof *grown);
+      if (grown == NULL) {
+        free(c->rects);
+        c->rects = NULL;
+        an_cli_diag_set(diag, "%s:%d: out of memory", t->name, line);
+        return false;
+      }
+      c->rects = grown;
+    }
     double v[4];
     int rect_line = 0;
     static const char *const names[4] = {"x1 of a rectangle", "y1 of a rectangle",
@@ -149,7 +165,7 @@ static bool parse_case(tokenizer *t, an_cli_neerc_case *c, an_cli_diag *diag) {
 bool an_cli_neerc_parse(const char *name, const char *text, size_t length, an_cli_neerc_input *out,
                         an_cli_diag *diag) {
   memset(out, 0, sizeof *out);
-  tokenizer t = {text, length, 0, 1, 1, name};
+  tokenizer t = {text, length, 0, 0, 1, 1, name};
   while (!at_end(&t)) {
     an_cli_neerc_case c;
     if (!parse_case(&t, &c, diag)) {

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Installs what arcnav needs on Debian 12: compiler, CMake, Check, pkg-config, and cJSON for the CLI.
 # Does nothing when everything is already there, so repeated runs are fast.
+# `--fuzz` adds what scripts/fuzz.sh needs: clang and its runtime libraries (libFuzzer, sanitizers).
 set -euo pipefail
 packages=(build-essential cmake pkg-config check libcjson-dev)
+fuzz_packages=(clang libclang-rt-dev)
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=("${fuzz_packages[@]}")
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

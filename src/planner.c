@@ -58,8 +58,10 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   arcnav_engine engine = resolve_engine(map, def->engine, def->radius);
   bool funnel = engine == ARCNAV_ENGINE_FUNNEL || engine == ARCNAV_ENGINE_PLAIN_FUNNEL;
   // At R > 0 the funnel engines plan for a point on obstacles grown by R (an eroded navmesh) and
-  // judge start and goal by the same mesh, so they need neither the grid nor the corners.
-  bool eroded = funnel && def->radius > 0.0;
+  // judge start and goal by the same mesh, so they need neither the grid nor the corners. A radius
+  // within the tolerance grows nothing measurable (and would only make near-duplicate vertices):
+  // such an agent is a point, as it is for the free checks.
+  bool eroded = funnel && def->radius > 2.0 * an_map_tolerance(map);
   an_allocator alloc = map->alloc;
   arcnav_planner *planner = an_calloc(&alloc, 1, sizeof *planner);
   if (!planner) {

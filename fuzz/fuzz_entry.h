@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Entry points shared by the libFuzzer targets and the corpus replay test: each returns 0 and
+// calls abort() when it finds a violated invariant, so a crash is the only failure signal.
+
+#include <stddef.h>
+#include <stdint.h>
+
+int an_fuzz_geojson(const uint8_t *data, size_t size);
+int an_fuzz_neerc(const uint8_t *data, size_t size);
+int an_fuzz_planner(const uint8_t *data, size_t size);
+
+/// Shared check of a reader's error message: non-empty, one printable line, starting with the
+/// file name and a colon. Aborts otherwise.
+void an_fuzz_check_message(const char *message, const char *file);

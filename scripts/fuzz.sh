@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Build the libFuzzer targets (clang) in build-fuzz and run each for FUZZ_SECONDS seconds (default
+# 30), one job at a time, starting from fuzz/corpus/<target> and fuzz/regressions/<target>.
+# Prints executions and executions per second per target; exits non-zero when any target found a
+# crash, leak, timeout or out-of-memory (the input is saved under build-fuzz/fuzz-artifacts/).
+#   scripts/fuzz.sh                      # about 1.5 minutes in all
+#   FUZZ_SECONDS=600 scripts/fuzz.sh     # a longer local run
+#   scripts/fuzz.sh geojson              # only the named targets
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${FUZZ_SECONDS:-30}"
+build="${FUZZ_BUILD_DIR:-build-fuzz}"
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(geojson neerc planner)
+fi
+
+scripts/install-deps.sh --fuzz
+CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARCNAV_WERROR=ON \
+  -DARCNAV_BUILD_FUZZERS=ON -DARCNAV_BUILD_TESTS=OFF -DARCNAV_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
+
+# Inputs are kept small so that each execution stays fast: a map file of a few kilobytes already
+# holds dozens of features, and the planner target reads at most a few hundred bytes.
+max_len_of() {
+  case "$1" in
+  geojson) echo 4096 ;;
+  neerc) echo 2048 ;;
+  planner) echo 512 ;;
+  *) echo 1024 ;;
+  esac
+}
+
+status=0
+summary=()
+for target in "${targets[@]}"; do
+  work="$build/fuzz-work/$target"
+  artifacts="$build/fuzz-artifacts/$target/"
+  mkdir -p "$work" "$artifacts"
+  seeds=("fuzz/corpus/$target")
+  if [ -d "fuzz/regressions/$target" ]; then
+    seeds+=("fuzz/regressions/$target")
+  fi
+  dict=()
+  if [ -f "fuzz/$target.dict" ]; then
+    dict=("-dict=fuzz/$target.dict")
+  fi
+  log="$build/fuzz-$target.log"
+  echo "fuzz_$target: ${seconds}s, max_len $(max_len_of "$target")"
+  rc=0
+  # New inputs go to the first directory (the scratch corpus); the seeds are only read.
+  "$build/fuzz/fuzz_$target" "$work" "${seeds[@]}" "${dict[@]}" \
+    -max_total_time="$seconds" -max_len="$(max_len_of "$target")" -timeout=10 \
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1 || rc=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  if [ "$rc" -ne 0 ]; then
+    status=1
+    echo "fuzz_$target: FAILED (exit $rc); log $log; input saved in $artifacts" >&2
+    grep -E "^(fuzz_|bad error|==[0-9]+==ERROR|SUMMARY)" "$log" | head -5 >&2 || true
+  fi
+  summary+=("$(printf '%-16s %12s execs %8s exec/s  %s' "fuzz_$target" "${runs:-?}" \
+    "${speed:-?}" "$([ "$rc" -eq 0 ] && echo ok || echo FAILED)")")
+done
+printf '%s\n' "${summary[@]}"
+exit "$status"

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+// Every class of invalid input file gets exit status 2, nothing on standard output and one line on
+// standard error that names the file and where in it the fault is: line and column for JSON
+// syntax and encoding, feature, ring and vertex for geometry, line (and column) for NEERC text.
+// Expected positions are counted by hand from the inputs below.
+
+#define _XOPEN_SOURCE 700
+
+#include <check.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef ARCNAV_CLI_PATH
+#error "ARCNAV_CLI_PATH must name the built arcnav executable"
+#endif
+
+extern char **environ;
+
+typedef struct run_result {
+  int code; ///< exit status, or 128 + signal when the tool was killed
+  char *out;
+  char *err;
+} run_result;
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  size_t cap = 4096, len = 0;
+  char *buf = malloc(cap);
+  ck_assert_ptr_nonnull(buf);
+  size_t got;
+  while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+    len += got;
+    if (cap - len < 2) {
+      cap *= 2;
+      buf = realloc(buf, cap);
+      ck_assert_ptr_nonnull(buf);
+    }
+  }
+  fclose(f);
+  buf[len] = '\0';
+  return buf;
+}
+
+static void join(char *out, size_t size, const char *dir, const char *name) {
+  int n = snprintf(out, size, "%s/%s", dir, name);
+  ck_assert(n > 0 && (size_t)n < size);
+}
+
+static void write_bytes(const char *dir, const char *name, const char *bytes, size_t length) {
+  char path[1024];
+  join(path, sizeof path, dir, name);
+  FILE *f = fopen(path, "wb");
+  ck_assert_msg(f != NULL, "cannot create %s", path);
+  ck_assert_uint_eq(fwrite(bytes, 1, length, f), length);
+  fclose(f);
+}
+
+static void make_temp_dir(char *out, size_t size) {
+  const char *base = getenv("TMPDIR");
+  int n = snprintf(out, size, "%s/arcnav_cli_XXXXXX", base != NULL ? base : "/tmp");
+  ck_assert(n > 0 && (size_t)n < size);
+  ck_assert_ptr_nonnull(mkdtemp(out));
+}
+
+static int remove_entry(const char *path, const struct stat *info, int flag, struct FTW *ftw) {
+  (void)info;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+static void remove_temp_dir(const char *dir) {
+  nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+// Run the tool with `args` (NULL-terminated, without argv[0]); standard input from `input`
+// (or /dev/null); output captured through files in `dir`.
+static run_result run_cli(const char *dir, const char *input, const char *const *args) {
+  char out_path[1024], err_path[1024];
+  join(out_path, sizeof out_path, dir, "stdout.txt");
+  join(err_path, sizeof err_path, dir, "stderr.txt");
+  const char *argv[32];
+  size_t argc = 0;
+  argv[argc++] = ARCNAV_CLI_PATH;
+  for (size_t i = 0; args[i] != NULL; i++) {
+    ck_assert(argc + 1 < sizeof argv / sizeof argv[0]);
+    argv[argc++] = args[i];
+  }
+  argv[argc] = NULL;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, input != NULL ? input : "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid;
+  int rc = posix_spawn(&pid, ARCNAV_CLI_PATH, &actions, NULL, (char *const *)argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ck_assert_msg(rc == 0, "cannot start %s", ARCNAV_CLI_PATH);
+  int status = 0;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  run_result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out_path);
+  r.err = slurp(err_path);
+  return r;
+}
+
+static void free_result(run_result *r) {
+  free(r->out);
+  free(r->err);
+}
+
+static size_t count_lines(const char *text) {
+  size_t n = 0;
+  for (const char *c = text; *c != '\0'; c++) {
+    n += *c == '\n';
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+#define FC(features) "{\"type\":\"FeatureCollection\",\"features\":[" features "]}"
+#define FEATURE(properties, type, coordinates)                                                     \
+  "{\"type\":\"Feature\",\"properties\":" properties ",\"geometry\":{\"type\":\"" type             \
+  "\",\"coordinates\":" coordinates "}}"
+#define POLYGON(coordinates) FEATURE("{}", "Polygon", coordinates)
+#define SQUARE "[[0,0],[4,0],[4,4],[0,4],[0,0]]"
+
+typedef enum tool { MAP, NEERC } tool;
+
+typedef struct bad_input {
+  const char *name; ///< file name; its extension picks the reader
+  const char *bytes;
+  size_t length;     ///< 0: strlen(bytes)
+  tool command;      ///< MAP: `path --map FILE ...`; NEERC: `neerc FILE`
+  const char *where; ///< must appear in the message (the position)
+  const char *what;  ///< must appear too (the kind of fault); NULL: not checked
+} bad_input;
+
+static const bad_input cases[] = {
+    // --- JSON syntax and encoding: line:column --------------------------------------------------
+    // 40 characters, then the end: the next column is 41.
+    {"truncated.geojson", "{\"type\":\"FeatureCollection\",\"features\":[", 0, MAP,
+     ":1:41:", "truncated"},
+    {"truncated_lines.geojson", "{\"type\":\"FeatureCollection\",\n\"features\":[\n{\"type\":", 0,
+     MAP, ":3:9:", "truncated"},
+    // `"name":"caf` is 11 characters; the Latin-1 byte is the 12th.
+    {"latin1.geojson", "{\"type\":\"FeatureCollection\",\n\"name\":\"caf\xe9\",\"features\":[]}", 0,
+     MAP, ":2:12:", "UTF-8"},
+    // A two-byte character counts as one column: `"name":"é` is 9 characters.
+    {"bad_continuation.geojson", "{\"type\":\"FeatureCollection\",\n\"name\":\"\xc3\xa9\xff\"}", 0,
+     MAP, ":2:10:", "UTF-8"},
+    {"overlong.geojson", "{\"n\":\"\xc0\xaf\"}", 0, MAP, ":1:7:", "UTF-8"},
+    {"nul.geojson", "{\"type\":\0\"FeatureCollection\"}", 29, MAP, ":1:9:", "NUL"},
+    {"noise.geojson", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", 16, MAP, ":1:1:", "UTF-8"},
+    {"empty.geojson", "", 0, MAP, ":1:1:", "empty"},
+    {"blank.geojson", "\n\n  ", 0, MAP, ":3:3:", "empty"},
+    // JSON has no NaN: the parser stops at the N, character 17 of line 2.
+    {"nan.geojson", FC("\n" POLYGON("[[[0,0],[NaN,0],[4,4]]]")), 0, MAP, ":2:", "invalid JSON"},
+    {"bare_word.geojson", "{\"type\":\"FeatureCollection\",\"features\":[nul]}", 0, MAP,
+     ":1:41:", "invalid JSON"},
+    {"trailing.geojson", FC("") "\n  x", 0, MAP, ":2:3:", "after the end"},
+    // --- GeoJSON structure: which feature, ring and vertex ------------------------------------
+    {"linestring_top.geojson", "{\"type\":\"LineString\",\"coordinates\":[[0,0],[1,1]]}", 0, MAP,
+     "top-level", "\"LineString\""},
+    {"array_top.geojson", "[1,2]", 0, MAP, "top-level", "array"},
+    {"features_object.geojson", "{\"type\":\"FeatureCollection\",\"features\":{}}", 0, MAP,
+     "\"features\"", "array"},
+    {"linestring_feature.geojson",
+     FC(POLYGON("[" SQUARE "]") ",{\"type\":\"LineString\",\"coordinates\":[[0,0],[1,1]]}"), 0, MAP,
+     "feature 1", "\"LineString\""},
+    {"linestring_bounds.geojson",
+     FC(FEATURE("{\"role\":\"bounds\"}", "LineString", "[[0,0],[1,1]]")), 0, MAP, "feature 0",
+     "bounds"},
+    {"coordinates_string.geojson", FC(POLYGON("\"abc\"")), 0, MAP, "feature 0", "array"},
+    {"ring_of_numbers.geojson", FC(POLYGON("[[1,2,3]]")), 0, MAP, "feature 0, ring 0, vertex 0",
+     "[x, y]"},
+    {"point_not_array.geojson", FC(FEATURE("{\"radius\":1}", "Point", "7")), 0, MAP, "feature 0",
+     "[x, y]"},
+    {"string_number.geojson", FC(POLYGON("[[[0,0],[\"4\",0],[4,4]]]")), 0, MAP,
+     "feature 0, ring 0, vertex 1", "string"},
+    {"string_radius.geojson", FC(FEATURE("{\"radius\":\"2\"}", "Point", "[1,1]")), 0, MAP,
+     "feature 0", "string"},
+    {"infinity.geojson", FC(POLYGON("[[[0,0],[4,0],[4,1e999]]]")), 0, MAP,
+     "feature 0, ring 0, vertex 2", "finite"},
+    {"minus_infinity_radius.geojson", FC(FEATURE("{\"radius\":-1e999}", "Point", "[1,1]")), 0, MAP,
+     "feature 0", "finite"},
+    {"too_large.geojson", FC(POLYGON("[[[0,0],[4,0],[4,1e200]]]")), 0, MAP,
+     "feature 0, ring 0 (outer), vertex 2", "too_large"},
+    {"negative_radius.geojson",
+     FC(POLYGON("[" SQUARE "]") "," FEATURE("{\"radius\":-2}", "Point", "[9,9]")), 0, MAP,
+     "feature 1", "negative"},
+    // --- ring geometry: the library's verdict, with the feature, ring and vertex -----------
+    // Edges 0-1 and 2-3 cross: the culprit is one of their first vertices.
+    {"bowtie.geojson", FC(POLYGON("[[[0,0],[2,2],[2,0],[0,2],[0,0]]]")), 0, MAP,
+     "feature 0, ring 0 (outer), vertex ", "self_intersection"},
+    // Vertex 3 lies on edge 0-1.
+    {"self_touching.geojson", FC(POLYGON("[[[0,0],[4,0],[4,4],[2,0],[0,4]]]")), 0, MAP,
+     "feature 0, ring 0 (outer), vertex ", "self_intersection"},
+    {"two_points.geojson", FC(POLYGON("[[[0,0],[1,1],[1,1],[0,0]]]")), 0, MAP, "feature 0, ring 0",
+     "3 distinct"},
+    {"collinear.geojson", FC(POLYGON("[[[0,0],[1,1],[3,3]]]")), 0, MAP, "feature 0, ring 0",
+     "zero_area"},
+    {"hole_outside.geojson", FC(POLYGON("[" SQUARE ",[[7,7],[8,7],[8,8]]]")), 0, MAP,
+     "feature 0, ring 1 (hole)", "hole_outside"},
+    {"hole_crossing.geojson", FC(POLYGON("[" SQUARE ",[[1,1],[6,1],[6,2],[1,2]]]")), 0, MAP,
+     "feature 0, ring 1 (hole)", "self_intersection"},
+    {"multipolygon_part.geojson",
+     FC(FEATURE("{}", "MultiPolygon", "[[" SQUARE "],[[[5,0],[7,2],[7,0],[5,2]]]]")), 0, MAP,
+     "feature 0 (polygon 1 of the MultiPolygon), ring 0 (outer), vertex ", "self_intersection"},
+    {"bowtie_bounds.geojson",
+     FC(FEATURE("{\"role\":\"bounds\"}", "Polygon", "[[[-9,-9],[9,9],[9,-9],[-9,9]]]")), 0, MAP,
+     "feature 0 (bounds), vertex ", "self_intersection"},
+    // --- files without a known extension are sniffed: not `{`, so NEERC text --------------
+    {"noise.bin", "\x7f\x45LF\x02\x01\x01", 7, MAP, ":1:1:", "not a number"},
+    // --- NEERC text: line (and column for a bad token) ---------------------------------------
+    {"truncated_case.in", "1 2\n0 0 5 5\n1 1 2 2\n", 0, NEERC, ":3:", "truncated"},
+    {"truncated_rect.in", "1 1\n0 0 5 5\n1 1 2\n", 0, NEERC, ":3:", "truncated"},
+    {"word.in", "1 1\n0 0 5 5\n1 1 2 x\n", 0, NEERC, ":3:7:", "not a number"},
+    {"infinite.in", "1 0\n0 0 1e999 1\n", 0, NEERC, ":2:5:", "finite"},
+    {"nan.in", "nan 0\n0 0 1 1\n", 0, NEERC, ":1:1:", "not a number"},
+    {"negative_radius.in", "-1 0\n0 0 1 1\n", 0, NEERC, ":1:", "negative"},
+    {"fraction_count.in", "1 2.5\n0 0 1 1\n", 0, NEERC, ":1:", "whole number"},
+    {"flat_rect.in", "1 1\n0 0 5 5\n1 1 1 3\n", 0, NEERC, ":3:", "zero width"},
+    {"too_large.in", "1 1\n0 0 5 5\n1 1 1e200 2\n", 0, NEERC, ":3:", "too_large"},
+    // `neerc` answers an empty input with no lines; as a map it has no case to take.
+    {"empty.in", "", 0, MAP, ":1:", "no case"},
+    {"noise.in", "\x01\x02\x03 \xff", 5, NEERC, ":1:1:", "not a number"},
+};
+
+START_TEST(invalid_input_exits_2_with_position) {
+  const bad_input *c = &cases[_i];
+  char dir[512], file[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_bytes(dir, c->name, c->bytes, c->length != 0 ? c->length : strlen(c->bytes));
+  join(file, sizeof file, dir, c->name);
+  const char *map_args[] = {"path",   "--map", file,   "--radius", "0.5",
+                            "--from", "-5,-5", "--to", "-4,-4",    NULL};
+  const char *neerc_args[] = {"neerc", file, NULL};
+  run_result r = run_cli(dir, NULL, c->command == MAP ? map_args : neerc_args);
+  ck_assert_msg(r.code == 2, "%s: exit %d, stderr '%s'", c->name, r.code, r.err);
+  ck_assert_msg(r.out[0] == '\0', "%s: standard output '%s'", c->name, r.out);
+  ck_assert_msg(strstr(r.err, c->name) != NULL, "%s: message '%s' lacks the file", c->name, r.err);
+  ck_assert_msg(strstr(r.err, c->where) != NULL, "%s: message '%s' lacks '%s'", c->name, r.err,
+                c->where);
+  ck_assert_msg(c->what == NULL || strstr(r.err, c->what) != NULL, "%s: message '%s' lacks '%s'",
+                c->name, r.err, c->what);
+  ck_assert_msg(count_lines(r.err) == 1, "%s: message is not one line: '%s'", c->name, r.err);
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+// The culprit vertex of a crossing is the first vertex of one of the two crossing edges.
+START_TEST(bowtie_names_a_crossing_edge) {
+  char dir[512], file[1024];
+  make_temp_dir(dir, sizeof dir);
+  const char *text = FC(POLYGON("[[[0,0],[2,2],[2,0],[0,2],[0,0]]]"));
+  write_bytes(dir, "bowtie.geojson", text, strlen(text));
+  join(file, sizeof file, dir, "bowtie.geojson");
+  const char *args[] = {"render", "--map", file, "--out", "x.svg", NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_int_eq(r.code, 2);
+  ck_assert_msg(strstr(r.err, "vertex 0:") != NULL || strstr(r.err, "vertex 2:") != NULL,
+                "message '%s'", r.err);
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+static Suite *cli_errors_suite(void) {
+  Suite *suite = suite_create("cli_errors");
+  TCase *tc = tcase_create("invalid_input");
+  tcase_set_timeout(tc, 60);
+  tcase_add_loop_test(tc, invalid_input_exits_2_with_position, 0,
+                      (int)(sizeof cases / sizeof cases[0]));
+  tcase_add_test(tc, bowtie_names_a_crossing_edge);
+  suite_add_tcase(suite, tc);
+  return suite;
+}
+
+int main(void) {
+  SRunner *runner = srunner_create(cli_errors_suite());
+  srunner_run_all(runner, CK_NORMAL);
+  int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed == 0 ? 0 : 1;
+}
