@@ -176,8 +176,8 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
   }
   q->planner = planner;
   q->alloc = alloc;
-  // Graph nodes, two start attachments and one deferred start per corner, then the goal.
-  size_t ids = (size_t)planner->graph.node_count + 3 * planner->corner_count + 1;
+  // Graph nodes, two start attachments per corner, then the goal.
+  size_t ids = (size_t)planner->graph.node_count + 2 * planner->corner_count + 1;
   if (ids >= AN_NONE) {
     an_free(&alloc, q);
     return ARCNAV_ERR_TOO_LARGE;
@@ -200,8 +200,9 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
     q->generation = an_calloc(&alloc, ids, sizeof *q->generation);
     q->trail = an_alloc(&alloc, ids, sizeof *q->trail);
     q->starts = an_alloc(&alloc, 2 * planner->corner_count + 1, sizeof *q->starts);
+    q->deferred = an_alloc(&alloc, planner->corner_count + 1, sizeof *q->deferred);
     if (!q->cost || !q->parent || !q->arrival || !q->closed || !q->generation || !q->trail ||
-        !q->starts) {
+        !q->starts || !q->deferred) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
@@ -228,6 +229,7 @@ void arcnav_query_destroy(arcnav_query *query) {
   an_free(&alloc, query->generation);
   an_free(&alloc, query->trail);
   an_free(&alloc, query->starts);
+  an_free(&alloc, query->deferred);
   an_free(&alloc, query);
 }
 

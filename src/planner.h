@@ -37,6 +37,13 @@ typedef struct an_start_node {
   bool ccw;
 } an_start_node;
 
+/// A corner whose start attachments wait until the search reaches `bound`, a lower bound on any
+/// path through it.
+typedef struct an_deferred_start {
+  double bound;
+  uint32_t corner;
+} an_deferred_start;
+
 /// How the search reached a node.
 typedef enum an_arrival {
   AN_ARRIVED_BY_TANGENT = 0,
@@ -57,6 +64,8 @@ struct arcnav_query {
   uint32_t *generation;
   uint32_t current_generation;
   an_start_node *starts;
+  an_deferred_start *deferred; ///< a binary min-heap of corners not yet attached to the start
+  uint32_t deferred_count;
   uint32_t *trail; ///< node ids of the found path, goal first
   // The goal's attachment: touching point on the parent's corner and the arc sweep to it.
   vec2 goal_touch;

@@ -198,22 +198,61 @@ static void attach_start(arcnav_query *q, uint32_t c, vec2 start, vec2 goal) {
   }
 }
 
-// Queues every corner as a deferred start, keyed by a lower bound on any path through it (each
+static bool deferred_before(const an_deferred_start *a, const an_deferred_start *b) {
+  return a->bound < b->bound || (a->bound == b->bound && a->corner < b->corner);
+}
+
+static void sift_down_deferred(an_deferred_start *heap, uint32_t count, uint32_t at) {
+  for (;;) {
+    uint32_t smallest = at, left = 2 * at + 1, right = left + 1;
+    if (left < count && deferred_before(&heap[left], &heap[smallest])) {
+      smallest = left;
+    }
+    if (right < count && deferred_before(&heap[right], &heap[smallest])) {
+      smallest = right;
+    }
+    if (smallest == at) {
+      return;
+    }
+    an_deferred_start swap = heap[at];
+    heap[at] = heap[smallest];
+    heap[smallest] = swap;
+    at = smallest;
+  }
+}
+
+// Every corner waits in a heap of its own, keyed by a lower bound on any path through it (each
 // tangent from the start and the rest to the goal are at least the centre distances less the
 // radius). Its attachments are computed only if the search gets that far, which for most corners
-// of a large map it never does.
+// of a large map it never does; building that heap in one pass is far cheaper than pushing each
+// corner onto the open list.
 static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
   const arcnav_planner *planner = q->planner;
-  uint32_t deferred_base = planner->graph.node_count + 2 * (uint32_t)planner->corner_count;
-  for (uint32_t c = 0; c < planner->corner_count; ++c) {
+  uint32_t count = (uint32_t)planner->corner_count;
+  for (uint32_t c = 0; c < count; ++c) {
     const an_corner *corner = &planner->corners[c];
     double bound = an_max(0.0, v2_dist(start, corner->center) - corner->radius) +
                    an_max(0.0, v2_dist(corner->center, goal) - corner->radius);
-    uint32_t id = deferred_base + c;
-    q->generation[id] = q->current_generation;
-    q->closed[id] = 0;
-    an_heap_push_or_decrease(&q->heap, id, bound);
+    q->deferred[c] = (an_deferred_start){bound, c};
   }
+  for (uint32_t at = count / 2; at-- > 0;) {
+    sift_down_deferred(q->deferred, count, at);
+  }
+  q->deferred_count = count;
+}
+
+// Attaches the next deferred corner when its bound is no worse than the best open node: no node
+// it would add can then be overtaken.
+static bool attach_next_deferred(arcnav_query *q, vec2 start, vec2 goal) {
+  if (q->deferred_count == 0 ||
+      (!an_heap_empty(&q->heap) && q->heap.keys[0] < q->deferred[0].bound)) {
+    return false;
+  }
+  uint32_t corner = q->deferred[0].corner;
+  q->deferred[0] = q->deferred[--q->deferred_count];
+  sift_down_deferred(q->deferred, q->deferred_count, 0);
+  attach_start(q, corner, start, goal);
+  return true;
 }
 
 // Turns the chain of parents into pieces, merging consecutive arc steps on one corner.
@@ -277,20 +316,21 @@ arcnav_status an_tangent_find_path(arcnav_query *q, vec2 start, vec2 goal, arcna
   an_heap_clear(&q->heap);
   uint32_t goal_id = q->id_count - 1;
   uint32_t start_base = planner->graph.node_count;
-  uint32_t deferred_base = start_base + 2 * (uint32_t)planner->corner_count;
   seed_starts(q, start, goal);
   arcnav_status status = ARCNAV_NO_PATH;
-  while (!an_heap_empty(&q->heap)) {
+  for (;;) {
+    if (attach_next_deferred(q, start, goal)) {
+      continue;
+    }
+    if (an_heap_empty(&q->heap)) {
+      break;
+    }
     uint32_t u = an_heap_pop(&q->heap, NULL);
     if (u == goal_id) {
       status = emit_path(q, start, goal, goal_id, path);
       break;
     }
     q->closed[u] = 1;
-    if (u >= deferred_base && u < goal_id) {
-      attach_start(q, u - deferred_base, start, goal);
-      continue;
-    }
     if (u >= start_base && u < goal_id) {
       if (!an_segment_is_free(cl, &q->clearance, start, q->starts[u - start_base].point)) {
         continue;
