@@ -7,6 +7,8 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 #define TEST_PI 3.14159265358979323846
 
@@ -24,6 +26,18 @@ static inline arcnav_status test_add_box(arcnav_map *map, double x0, double y0, 
                                          double y1) {
   arcnav_vec2 ring[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
   return arcnav_map_add_polygon(map, ring, 4, NULL, NULL, 0, NULL);
+}
+
+/// How many of `full` randomised cases to run: all of them unless ARCNAV_TEST_SCALE (a factor in
+/// (0, 1]) asks for fewer, as the valgrind run does. Never fewer than one.
+static inline uint64_t test_scaled_count(uint64_t full) {
+  const char *text = getenv("ARCNAV_TEST_SCALE");
+  double scale = text ? atof(text) : 1.0;
+  if (!(scale > 0.0) || scale > 1.0) {
+    scale = 1.0;
+  }
+  uint64_t count = (uint64_t)((double)full * scale);
+  return count > 0 ? count : 1;
 }
 
 /// Runs the suite with Check's runner and returns the process exit code.

@@ -218,7 +218,7 @@ static void check_vertices_present(const an_cdt *cdt, const vec2 *pts, size_t n)
 }
 
 START_TEST(test_cdt_random_crossing_segments) {
-  for (uint64_t seed = 1; seed <= 30; ++seed) {
+  for (uint64_t seed = 1; seed <= test_scaled_count(30); ++seed) {
     sup_rng rng = sup_rng_seed(seed);
     size_t n = 20 + sup_rng_below(&rng, 200);
     size_t m = sup_rng_below(&rng, 30);
@@ -447,7 +447,7 @@ END_TEST
 START_TEST(test_navmesh_random_disjoint_area) {
   // Random disjoint rectangles without bounds: free area = box - obstacles; the box is the
   // documented one (extent + 10% + 1 on every side).
-  for (uint64_t seed = 1; seed <= 10; ++seed) {
+  for (uint64_t seed = 1; seed <= test_scaled_count(10); ++seed) {
     sup_rng rng = sup_rng_seed(seed * 77);
     sup_map desc;
     sup_map_init(&desc);
@@ -554,12 +554,12 @@ START_TEST(test_navmesh_overlapping) {
   double sagitta = 6.0 * (1.0 / cos(TEST_PI / AN_NAVMESH_CIRCLE_SIDES) - 1.0);
   check_overlapping(&desc, sagitta + 1e-6);
   sup_map_free(&desc);
-  for (uint64_t seed = 1; seed <= 4; ++seed) {
+  for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
     sup_map r = sup_gen_random_rectangles(seed, 60, 100.0, 2.0, 20.0);
     check_overlapping(&r, 1e-6);
     sup_map_free(&r);
   }
-  for (uint64_t seed = 1; seed <= 4; ++seed) {
+  for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
     sup_map r = sup_gen_mixed(seed, 25, 100.0, 0.0);
     double band = 1e-6;
     for (size_t c = 0; c < r.circle_count; ++c) {

@@ -51,7 +51,7 @@ static sup_map polygon_map(uint64_t seed) {
 START_TEST(test_funnel_matches_visibility_graph) {
   size_t compared = 0, plain_longer = 0;
   double worst_plain_ratio = 1.0;
-  for (uint64_t seed = 1; seed <= 60; ++seed) {
+  for (uint64_t seed = 1; seed <= test_scaled_count(60); ++seed) {
     sup_map generated = polygon_map(seed);
     arcnav_map *map = NULL;
     ck_assert_int_eq(sup_map_to_arcnav(&generated, &map), ARCNAV_OK);
@@ -210,7 +210,7 @@ static arcnav_vec2 *sample_path(const arcnav_path *path, double spacing, size_t 
 START_TEST(test_eroded_funnel_on_rectangles) {
   static const double radii[] = {2.0, 9.0};
   size_t found = 0, blocked_checked = 0;
-  for (uint64_t seed = 1; seed <= 8; ++seed) {
+  for (uint64_t seed = 1; seed <= test_scaled_count(8); ++seed) {
     sup_map generated = sup_gen_random_rectangles(seed, 10 + seed % 10, 300.0, 10.0, 60.0);
     arcnav_map *map = NULL;
     ck_assert_int_eq(sup_map_to_arcnav(&generated, &map), ARCNAV_OK);
@@ -322,7 +322,7 @@ END_TEST
 // the exact path.
 START_TEST(test_eroded_funnel_keeps_radius_on_mixed_maps) {
   size_t found = 0, exact_found = 0;
-  for (uint64_t seed = 1; seed <= 8; ++seed) {
+  for (uint64_t seed = 1; seed <= test_scaled_count(8); ++seed) {
     double R = seed % 2 ? 1.5 : 6.0;
     sup_map generated = sup_gen_mixed(seed, 6 + seed % 8, 120.0, R);
     arcnav_map *map = NULL;

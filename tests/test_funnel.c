@@ -413,7 +413,7 @@ static sup_map disjoint_integer_map(uint64_t seed) {
 START_TEST(test_random_against_visibility_graph) {
   size_t queries = 0, plain_longer = 0;
   double worst_ratio = 1.0;
-  for (uint64_t seed = 1; seed <= 26; ++seed) {
+  for (uint64_t seed = 1; seed <= test_scaled_count(26); ++seed) {
     sup_map desc = seed % 2 ? disjoint_integer_map(seed)
                             : sup_gen_random_rectangles(seed, 16, 100.0, 4.0, 25.0);
     mesh_fixture f = make_fixture(&desc, &plain_alloc);
