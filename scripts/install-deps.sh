@@ -2,12 +2,14 @@
 # Installs what arcnav needs on Debian 12: compiler, CMake, Check, pkg-config, and cJSON for the CLI.
 # Does nothing when everything is already there, so repeated runs are fast.
 # `--fuzz` adds what scripts/fuzz.sh needs: clang and its runtime libraries (libFuzzer, sanitizers).
+# `--ci` adds those and valgrind, for everything .ci/run does.
 set -euo pipefail
 packages=(build-essential cmake pkg-config check libcjson-dev)
 fuzz_packages=(clang libclang-rt-dev)
-if [ "${1:-}" = "--fuzz" ]; then
-  packages+=("${fuzz_packages[@]}")
-fi
+case "${1:-}" in
+--fuzz) packages+=("${fuzz_packages[@]}") ;;
+--ci) packages+=("${fuzz_packages[@]}" valgrind) ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

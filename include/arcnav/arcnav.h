@@ -233,7 +233,8 @@ ARCNAV_API bool arcnav_planner_triangle(const arcnav_planner *planner, size_t in
 /// Is the agent's disk centred at `point` free (see the tolerance rule)? A convenience for
 /// occasional tests: it allocates temporary marks on every call. arcnav_find_path() applies the
 /// same test to start and goal without allocating. For a funnel engine at R > 0 the test is
-/// "outside the grown obstacles" (see arcnav_engine).
+/// "outside the grown obstacles" (see arcnav_engine). Returns false also when its temporary
+/// allocation fails or the arguments are invalid.
 ARCNAV_API bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 point);
 
 // ---------------------------------------------------------------------------------------------
@@ -319,7 +320,9 @@ typedef struct arcnav_query_stats {
 /// Shortest path for the planner's agent from `start` to `goal` into `path`.
 /// @return ARCNAV_OK (path filled), ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED
 ///         (path emptied), ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_INVALID_ARGUMENT, or
-///         ARCNAV_ERR_OUT_OF_MEMORY when `path` had to grow and could not.
+///         ARCNAV_ERR_OUT_OF_MEMORY when `path` had to grow and could not. Unlike other calls,
+///         on out-of-memory the path is left empty (never half-filled); query and planner stay
+///         usable.
 ARCNAV_API arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_vec2 goal,
                                           arcnav_path *path);
 
