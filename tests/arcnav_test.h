@@ -40,6 +40,18 @@ static inline uint64_t test_scaled_count(uint64_t full) {
   return count > 0 ? count : 1;
 }
 
+/// The least number of cases a scaled run must still exercise: `minimum` in a full run of
+/// `full_seeds` seeds, and in a scaled run half of its share for the seeds actually run (few seeds
+/// vary more), so a shrunken run still cannot pass by exercising nothing.
+static inline uint64_t test_scaled_minimum(uint64_t minimum, uint64_t full_seeds) {
+  uint64_t seeds = test_scaled_count(full_seeds);
+  if (seeds >= full_seeds) {
+    return minimum;
+  }
+  uint64_t share = minimum * seeds / full_seeds / 2;
+  return share > 0 ? share : 1;
+}
+
 /// Runs the suite with Check's runner and returns the process exit code.
 static inline int test_run_suite(Suite *suite) {
   SRunner *runner = srunner_create(suite);

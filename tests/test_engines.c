@@ -118,7 +118,7 @@ START_TEST(test_funnel_matches_visibility_graph) {
   }
   printf("engines: %zu queries compared, plain funnel longer on %zu, worst ratio %.4f\n", compared,
          plain_longer, worst_plain_ratio);
-  ck_assert_uint_ge(compared, 500);
+  ck_assert_uint_ge(compared, test_scaled_minimum(500, 60));
 }
 END_TEST
 
@@ -311,8 +311,8 @@ START_TEST(test_eroded_funnel_on_rectangles) {
   }
   printf("eroded funnel on rectangles: %zu paths, %zu start/goal judgements\n", found,
          blocked_checked);
-  ck_assert_uint_ge(found, 60);
-  ck_assert_uint_ge(blocked_checked, 800);
+  ck_assert_uint_ge(found, test_scaled_minimum(60, 8));
+  ck_assert_uint_ge(blocked_checked, test_scaled_minimum(800, 8));
 }
 END_TEST
 
@@ -385,7 +385,7 @@ START_TEST(test_eroded_funnel_keeps_radius_on_mixed_maps) {
     sup_map_free(&generated);
   }
   printf("eroded funnel: %zu of %zu exact answers found\n", found, exact_found);
-  ck_assert_uint_ge(found, 60);
+  ck_assert_uint_ge(found, test_scaled_minimum(60, 8));
 }
 END_TEST
 
