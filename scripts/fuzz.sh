@@ -5,6 +5,7 @@
 # crash, leak, timeout or out-of-memory (the input is saved under build-fuzz/fuzz-artifacts/).
 #   scripts/fuzz.sh                      # about 1.5 minutes in all
 #   FUZZ_SECONDS=600 scripts/fuzz.sh     # a longer local run
+#   FUZZ_SEED=1 scripts/fuzz.sh          # the same mutations every time (CI); 0 or unset: random
 #   scripts/fuzz.sh geojson              # only the named targets
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,7 +52,8 @@ for target in "${targets[@]}"; do
   # New inputs go to the first directory (the scratch corpus); the seeds are only read.
   "$build/fuzz/fuzz_$target" "$work" "${seeds[@]}" "${dict[@]}" \
     -max_total_time="$seconds" -max_len="$(max_len_of "$target")" -timeout=10 \
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1 || rc=$?
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts" \
+    -seed="${FUZZ_SEED:-0}" >"$log" 2>&1 || rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   if [ "$rc" -ne 0 ]; then
