@@ -287,6 +287,34 @@ static bool on_obstacle_boundary(const sup_map *map, arcnav_vec2 p, double toler
 // `eroded`: a funnel engine at R > 0, planning for a point among obstacles grown by R with
 // polygonal corners. Its paths are not promised to keep R, but they must not enter the obstacles
 // themselves, and it judges start and goal by its own mesh.
+// The case behind a failure, on standard error, so it can be turned into a test by hand.
+static void dump_case(const fuzz_case *fc) {
+  const sup_map *m = &fc->plain;
+  fprintf(stderr, "engine %d\n", (int)arcnav_planner_engine(fc->planner));
+  for (size_t k = 0; k < m->polygon_count; ++k) {
+    const sup_polygon *pg = &m->polygons[k];
+    for (size_t h = 0; h <= pg->hole_count; ++h) {
+      const sup_ring *ring = h == 0 ? &pg->outer : &pg->holes[h - 1];
+      fprintf(stderr, "polygon %zu %s:", k, h == 0 ? "outer" : "hole");
+      for (size_t i = 0; i < ring->count; ++i) {
+        fprintf(stderr, " (%.17g, %.17g)", ring->points[i].x, ring->points[i].y);
+      }
+      fprintf(stderr, "\n");
+    }
+  }
+  for (size_t k = 0; k < m->circle_count; ++k) {
+    fprintf(stderr, "circle (%.17g, %.17g) r %.17g\n", m->circles[k].center.x,
+            m->circles[k].center.y, m->circles[k].radius);
+  }
+  if (m->has_bounds) {
+    fprintf(stderr, "bounds:");
+    for (size_t i = 0; i < m->bounds.count; ++i) {
+      fprintf(stderr, " (%.17g, %.17g)", m->bounds.points[i].x, m->bounds.points[i].y);
+    }
+    fprintf(stderr, "\n");
+  }
+}
+
 static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_reference *ref,
                       bool optimal, bool eroded) {
   arcnav_vec2 start, goal;
@@ -340,10 +368,12 @@ static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_r
     start_free = start_blocked = goal_free = goal_blocked = false;
   }
   if (status == ARCNAV_START_BLOCKED ? start_free : start_blocked) {
+    dump_case(fc);
     fail("start judged wrongly", detail);
   }
   if (status != ARCNAV_START_BLOCKED) {
     if (status == ARCNAV_GOAL_BLOCKED ? goal_free : goal_blocked) {
+      dump_case(fc);
       fail("goal judged wrongly", detail);
     }
   }

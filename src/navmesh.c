@@ -313,12 +313,14 @@ arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc,
   }
   collect_input(map, points, segments, &np, &ns);
   vec2 lo = v2(-1.0, -1.0), hi = v2(1.0, 1.0);
-  if (np > 0) {
-    lo = hi = points[0];
-    for (size_t i = 1; i < np; ++i) {
-      lo = v2(an_min(lo.x, points[i].x), an_min(lo.y, points[i].y));
-      hi = v2(an_max(hi.x, points[i].x), an_max(hi.y, points[i].y));
+  // The map's own extent counts point obstacles (circles of radius 0), which add no vertices.
+  bool has_extent = arcnav_map_extent(map, &lo, &hi);
+  for (size_t i = 0; i < np; ++i) {
+    if (i == 0 && !has_extent) {
+      lo = hi = points[0];
     }
+    lo = v2(an_min(lo.x, points[i].x), an_min(lo.y, points[i].y));
+    hi = v2(an_max(hi.x, points[i].x), an_max(hi.y, points[i].y));
   }
   double margin = 0.1 * an_max(hi.x - lo.x, hi.y - lo.y) + 1.0;
   lo = v2(lo.x - margin, lo.y - margin);
