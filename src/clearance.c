@@ -254,13 +254,22 @@ static bool segment_item_is_clear(const an_clearance *cl, const an_item *item, c
 }
 
 // Liang-Barsky clip of ab to the grid's box; false when the segment misses it.
+// The point at parameter t of segment ab, given also s = 1 - t computed on its own: evaluating
+// from the nearer end keeps a clipped point exact to rounding even when one end is enormously far
+// away (from 1e62 off, a + t (b - a) near b would be off by 1e46).
+static vec2 point_at(vec2 a, vec2 b, double t, double s) {
+  vec2 d = v2_sub(b, a);
+  return t <= 0.5 ? v2_mul_add(a, t, d) : v2_mul_add(b, -s, d);
+}
+
 static bool clip_to_grid(const an_grid *grid, vec2 *a, vec2 *b) {
-  double t0 = 0.0, t1 = 1.0;
+  // Entry (t0) and exit (t1) parameters, each with its complement (1 - t) computed directly.
+  double t0 = 0.0, s0 = 1.0, t1 = 1.0, s1 = 0.0;
   vec2 d = v2_sub(*b, *a);
   double lo[2] = {grid->origin.x, grid->origin.y};
   double hi[2] = {grid->origin.x + grid->columns * grid->cell_size,
                   grid->origin.y + grid->rows * grid->cell_size};
-  double start[2] = {a->x, a->y}, delta[2] = {d.x, d.y};
+  double start[2] = {a->x, a->y}, end[2] = {b->x, b->y}, delta[2] = {d.x, d.y};
   for (int axis = 0; axis < 2; ++axis) {
     if (delta[axis] == 0.0) {
       if (start[axis] < lo[axis] || start[axis] > hi[axis]) {
@@ -268,22 +277,30 @@ static bool clip_to_grid(const an_grid *grid, vec2 *a, vec2 *b) {
       }
       continue;
     }
-    double ta = (lo[axis] - start[axis]) / delta[axis];
-    double tb = (hi[axis] - start[axis]) / delta[axis];
+    double ta = (lo[axis] - start[axis]) / delta[axis], sa = (end[axis] - lo[axis]) / delta[axis];
+    double tb = (hi[axis] - start[axis]) / delta[axis], sb = (end[axis] - hi[axis]) / delta[axis];
     if (ta > tb) {
-      double t = ta;
+      double t = ta, u = sa;
       ta = tb;
+      sa = sb;
       tb = t;
+      sb = u;
     }
-    t0 = an_max(t0, ta);
-    t1 = an_min(t1, tb);
+    if (ta > t0) {
+      t0 = ta;
+      s0 = sa;
+    }
+    if (tb < t1) {
+      t1 = tb;
+      s1 = sb;
+    }
     if (t0 > t1) {
       return false;
     }
   }
-  vec2 from = *a;
-  *a = v2_mul_add(from, t0, d);
-  *b = v2_mul_add(from, t1, d);
+  vec2 from = *a, to = *b;
+  *a = point_at(from, to, t0, s0);
+  *b = point_at(from, to, t1, s1);
   return true;
 }
 
