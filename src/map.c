@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "map.h"
 
+#include "predicates.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,10 +172,11 @@ static bool adjacent_edges_fold(vec2 a, vec2 shared, vec2 c) {
   return v2_cross(u, w) == 0.0 && v2_dot(u, w) > 0.0;
 }
 
-// Finds a pair of edges, among all the given rings, that meet where they should not: non-adjacent
-// edges sharing any point, or adjacent edges folding back. A sweep over edges sorted by their
-// smallest x keeps this near n log n for ordinary polygons.
-static arcnav_status find_ring_contacts(const an_allocator *alloc, const clean_ring *rings,
+// Picks the pair of edges to blame once the sweep below has found that some pair meets: tests
+// every pair whose boxes overlap (edges sorted by their smallest x) and blames the later edge of
+// the first meeting pair in that order. Quadratic for rings with many wide edges, but it only runs
+// on input that is about to be refused, and it fixes which vertex an error names.
+static arcnav_status blame_ring_contact(const an_allocator *alloc, const clean_ring *rings,
                                         size_t ring_count, int *bad_ring, int *bad_vertex) {
   size_t edge_count = 0;
   for (size_t r = 0; r < ring_count; ++r) {
@@ -228,6 +231,312 @@ static arcnav_status find_ring_contacts(const an_allocator *alloc, const clean_r
   }
   an_free(alloc, edges);
   return status;
+}
+
+// --- contact detection: a Shamos-Hoey sweep ---------------------------------------------------
+//
+// A sweep line moves left to right over the edges (endpoints ordered by x, then y); the edges it
+// crosses are kept in a treap ordered bottom to top. As long as no two edges meet, that order
+// never changes, and the first contact (leftmost point where two edges meet) is between two edges
+// that are neighbours in the order at some event before it; so testing each pair of edges when it
+// becomes neighbouring finds a contact whenever there is one, in O(n log n). All decisions use the
+// exact orientation sign, so the sweep never loses its order to rounding.
+
+typedef struct sweep_edge {
+  vec2 left, right; // lexicographically smaller endpoint first
+  int ring, vertex;
+} sweep_edge;
+
+typedef struct sweep_node {
+  int child[2], parent; // -1 for none
+  int prev, next;       // neighbours below and above in the sweep order
+  uint32_t priority;
+} sweep_node;
+
+typedef struct sweep_event {
+  vec2 point;
+  int is_end; // at one point, every edge starting there goes in before any ending there leaves
+  int edge;
+} sweep_event;
+
+typedef struct sweep {
+  const clean_ring *rings;
+  sweep_edge *edges;
+  sweep_node *nodes;
+  int root;
+  double near; // distance below which two edges may be seen touching by rounded tests
+} sweep;
+
+static int compare_points(vec2 a, vec2 b) {
+  if (a.x != b.x) {
+    return a.x < b.x ? -1 : 1;
+  }
+  return (a.y > b.y) - (a.y < b.y);
+}
+
+static int compare_events(const void *lhs, const void *rhs) {
+  const sweep_event *a = lhs, *b = rhs;
+  int c = compare_points(a->point, b->point);
+  if (c != 0) {
+    return c;
+  }
+  if (a->is_end != b->is_end) {
+    return a->is_end - b->is_end;
+  }
+  return (a->edge > b->edge) - (a->edge < b->edge);
+}
+
+static int exact_sign(double value) {
+  return (value > 0.0) - (value < 0.0);
+}
+
+static bool in_closed_box(vec2 p, vec2 a, vec2 b) {
+  return p.x >= an_min(a.x, b.x) && p.x <= an_max(a.x, b.x) && p.y >= an_min(a.y, b.y) &&
+         p.y <= an_max(a.y, b.y);
+}
+
+// Do closed segments ab and cd share a point? Exact.
+static bool segments_meet_exactly(vec2 a, vec2 b, vec2 c, vec2 d) {
+  int o1 = exact_sign(an_orient2d(c, d, a)), o2 = exact_sign(an_orient2d(c, d, b));
+  int o3 = exact_sign(an_orient2d(a, b, c)), o4 = exact_sign(an_orient2d(a, b, d));
+  if (o1 * o2 < 0 && o3 * o4 < 0) {
+    return true;
+  }
+  return (o1 == 0 && in_closed_box(a, c, d)) || (o2 == 0 && in_closed_box(b, c, d)) ||
+         (o3 == 0 && in_closed_box(c, a, b)) || (o4 == 0 && in_closed_box(d, a, b));
+}
+
+// If edges e and f are consecutive in one ring, stores their shared vertex and returns true.
+static bool edges_adjacent(const sweep *sw, int e, int f, vec2 *shared) {
+  const sweep_edge *a = &sw->edges[e], *b = &sw->edges[f];
+  if (a->ring != b->ring) {
+    return false;
+  }
+  const clean_ring *ring = &sw->rings[a->ring];
+  size_t n = ring->count, va = (size_t)a->vertex, vb = (size_t)b->vertex;
+  if ((va + 1) % n == vb) {
+    *shared = ring->points[vb];
+    return true;
+  }
+  if ((vb + 1) % n == va) {
+    *shared = ring->points[va];
+    return true;
+  }
+  return false;
+}
+
+// Might edges e and f meet where they should not (non-adjacent edges sharing any point, adjacent
+// edges overlapping beyond their shared vertex)? The sweep only needs to notice a possible contact:
+// the pairwise test then decides with the rounded arithmetic it has always used. So besides the
+// exact answer this says yes to non-adjacent edges closer than the sweep's `near` distance, which
+// the rounded test may see touching (decimal coordinates that are collinear only up to rounding).
+static bool edges_meet(const sweep *sw, int e, int f) {
+  const sweep_edge *a = &sw->edges[e], *b = &sw->edges[f];
+  vec2 shared;
+  if (!edges_adjacent(sw, e, f, &shared)) {
+    return segments_meet_exactly(a->left, a->right, b->left, b->right) ||
+           an_segment_segment_dist(a->left, a->right, b->left, b->right) <= sw->near;
+  }
+  vec2 u = compare_points(a->left, shared) == 0 ? a->right : a->left;
+  vec2 w = compare_points(b->left, shared) == 0 ? b->right : b->left;
+  // Differences of doubles keep their signs, so for collinear u and w the dot's sign is exact.
+  // Nearly folding counts too: a third edge from u or w can then touch one of these in rounding
+  // while the sweep keeps it apart from it.
+  return adjacent_edges_fold(u, shared, w) ||
+         (an_orient2d(shared, u, w) == 0.0 && v2_dot(v2_sub(u, shared), v2_sub(w, shared)) > 0.0) ||
+         an_point_segment_dist(u, shared, w) <= sw->near ||
+         an_point_segment_dist(w, shared, u) <= sw->near;
+}
+
+// Where edge `e` (starting at its left endpoint) goes relative to active edge `t`: 1 above, -1
+// below, 0 when they meet (the caller stops).
+static int sweep_side(const sweep *sw, int e, int t) {
+  const sweep_edge *s = &sw->edges[e], *a = &sw->edges[t];
+  int side = exact_sign(an_orient2d(a->left, a->right, s->left));
+  if (side != 0) {
+    return side;
+  }
+  // An active edge spans the sweep position, so s's left endpoint lies on it. That is a contact
+  // unless the two are ring neighbours sharing exactly that point; then the far end decides.
+  vec2 shared;
+  if (!edges_adjacent(sw, e, t, &shared) || compare_points(shared, s->left) != 0) {
+    return 0;
+  }
+  side = exact_sign(an_orient2d(a->left, a->right, s->right));
+  if (side != 0) {
+    return side;
+  }
+  // Collinear: fine only when t ends where s starts (the ring goes straight on).
+  return compare_points(a->right, s->left) == 0 ? 1 : 0;
+}
+
+static void sweep_rotate_up(sweep *sw, int x) {
+  sweep_node *n = sw->nodes;
+  int p = n[x].parent, g = n[p].parent;
+  int dir = n[p].child[1] == x; // x is p's right child: rotate left
+  int moved = n[x].child[!dir];
+  n[p].child[dir] = moved;
+  if (moved >= 0) {
+    n[moved].parent = p;
+  }
+  n[x].child[!dir] = p;
+  n[p].parent = x;
+  n[x].parent = g;
+  if (g < 0) {
+    sw->root = x;
+  } else {
+    n[g].child[n[g].child[1] == p] = x;
+  }
+}
+
+// Inserts edge e; returns false when it meets an edge it was compared with (stored in *met).
+static bool sweep_insert(sweep *sw, int e, int *met) {
+  sweep_node *n = sw->nodes;
+  n[e].child[0] = n[e].child[1] = -1;
+  n[e].prev = n[e].next = -1;
+  int parent = -1, dir = 0;
+  for (int at = sw->root; at >= 0; at = n[at].child[dir]) {
+    int side = sweep_side(sw, e, at);
+    if (side == 0) {
+      *met = at;
+      return false;
+    }
+    parent = at;
+    dir = side > 0;
+  }
+  n[e].parent = parent;
+  if (parent < 0) {
+    sw->root = e;
+  } else {
+    n[parent].child[dir] = e;
+    // The parent is the neighbour on the side we came from.
+    if (dir) {
+      n[e].prev = parent;
+      n[e].next = n[parent].next;
+    } else {
+      n[e].next = parent;
+      n[e].prev = n[parent].prev;
+    }
+    if (n[e].prev >= 0) {
+      n[n[e].prev].next = e;
+    }
+    if (n[e].next >= 0) {
+      n[n[e].next].prev = e;
+    }
+  }
+  while (n[e].parent >= 0 && n[n[e].parent].priority < n[e].priority) {
+    sweep_rotate_up(sw, e);
+  }
+  return true;
+}
+
+static void sweep_remove(sweep *sw, int e) {
+  sweep_node *n = sw->nodes;
+  while (n[e].child[0] >= 0 || n[e].child[1] >= 0) {
+    int c0 = n[e].child[0], c1 = n[e].child[1];
+    int up = c0 < 0 ? c1 : c1 < 0 ? c0 : n[c0].priority > n[c1].priority ? c0 : c1;
+    sweep_rotate_up(sw, up);
+  }
+  int p = n[e].parent;
+  if (p < 0) {
+    sw->root = -1;
+  } else {
+    n[p].child[n[p].child[1] == e] = -1;
+  }
+  if (n[e].prev >= 0) {
+    n[n[e].prev].next = n[e].next;
+  }
+  if (n[e].next >= 0) {
+    n[n[e].next].prev = n[e].prev;
+  }
+}
+
+// Might a pair of edges, among all the given rings, meet where they should not? Stores the first
+// such pair found into out_pair (edge indices counted over the rings in order), or -1s.
+static arcnav_status sweep_for_contact(const an_allocator *alloc, const clean_ring *rings,
+                                       size_t ring_count, size_t edge_count, int out_pair[2]) {
+  sweep sw = {rings, NULL, NULL, -1, 0.0};
+  sw.edges = an_alloc(alloc, edge_count, sizeof *sw.edges);
+  sw.nodes = an_alloc(alloc, edge_count, sizeof *sw.nodes);
+  sweep_event *events = an_alloc(alloc, 2 * edge_count, sizeof *events);
+  if (!sw.edges || !sw.nodes || !events) {
+    an_free(alloc, sw.edges);
+    an_free(alloc, sw.nodes);
+    an_free(alloc, events);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  // Rounded orientation tests err by a few ulps of the coordinates' magnitude; 1e-12 of it is far
+  // above that and far below any feature a map means to have.
+  double magnitude = 0.0;
+  for (size_t r = 0; r < ring_count; ++r) {
+    for (size_t i = 0; i < rings[r].count; ++i) {
+      magnitude = an_max(magnitude, an_max(fabs(rings[r].points[i].x), fabs(rings[r].points[i].y)));
+    }
+  }
+  sw.near = 1e-12 * magnitude;
+  size_t e = 0;
+  for (size_t r = 0; r < ring_count; ++r) {
+    for (size_t i = 0; i < rings[r].count; ++i, ++e) {
+      vec2 a = rings[r].points[i], b = rings[r].points[(i + 1) % rings[r].count];
+      bool a_first = compare_points(a, b) < 0;
+      sw.edges[e] = (sweep_edge){a_first ? a : b, a_first ? b : a, (int)r, (int)i};
+      // Deterministic pseudo-random treap priorities (splitmix64 of the index).
+      uint64_t z = (uint64_t)e * 0x9E3779B97F4A7C15u + 0x9E3779B97F4A7C15u;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+      sw.nodes[e].priority = (uint32_t)(z >> 32);
+      events[2 * e] = (sweep_event){sw.edges[e].left, 0, (int)e};
+      events[2 * e + 1] = (sweep_event){sw.edges[e].right, 1, (int)e};
+    }
+  }
+  qsort(events, 2 * edge_count, sizeof *events, compare_events);
+  out_pair[0] = out_pair[1] = -1;
+  for (size_t k = 0; k < 2 * edge_count && out_pair[0] < 0; ++k) {
+    int edge = events[k].edge, met = -1;
+    int below = sw.nodes[edge].prev, above = sw.nodes[edge].next;
+    if (!events[k].is_end) {
+      if (!sweep_insert(&sw, edge, &met)) {
+        out_pair[0] = edge;
+        out_pair[1] = met;
+        break;
+      }
+      below = sw.nodes[edge].prev;
+      above = sw.nodes[edge].next;
+      if (below >= 0 && edges_meet(&sw, edge, below)) {
+        out_pair[0] = edge;
+        out_pair[1] = below;
+      } else if (above >= 0 && edges_meet(&sw, edge, above)) {
+        out_pair[0] = edge;
+        out_pair[1] = above;
+      }
+    } else {
+      sweep_remove(&sw, edge);
+      if (below >= 0 && above >= 0 && edges_meet(&sw, below, above)) {
+        out_pair[0] = below;
+        out_pair[1] = above;
+      }
+    }
+  }
+  an_free(alloc, sw.edges);
+  an_free(alloc, sw.nodes);
+  an_free(alloc, events);
+  return ARCNAV_OK;
+}
+
+// Finds a pair of edges, among all the given rings, that meet where they should not, and names
+// the vertex to blame.
+static arcnav_status find_ring_contacts(const an_allocator *alloc, const clean_ring *rings,
+                                        size_t ring_count, int *bad_ring, int *bad_vertex) {
+  size_t edge_count = 0;
+  for (size_t r = 0; r < ring_count; ++r) {
+    edge_count += rings[r].count;
+  }
+  int pair[2];
+  arcnav_status status = sweep_for_contact(alloc, rings, ring_count, edge_count, pair);
+  if (status != ARCNAV_OK || pair[0] < 0) {
+    return status;
+  }
+  return blame_ring_contact(alloc, rings, ring_count, bad_ring, bad_vertex);
 }
 
 // Even-odd point in ring (boundary points may go either way; callers only test points that are
