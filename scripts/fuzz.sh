@@ -6,6 +6,8 @@
 #   scripts/fuzz.sh                      # about 1.5 minutes in all
 #   FUZZ_SECONDS=600 scripts/fuzz.sh     # a longer local run
 #   FUZZ_SEED=1 scripts/fuzz.sh          # the same mutations every time (CI); 0 or unset: random
+# With a fixed seed each target also stops after a fixed number of executions (FUZZ_SECONDS is
+# then only a cap), so the run is the same on a fast machine and a slow one.
 #   scripts/fuzz.sh geojson              # only the named targets
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +25,19 @@ cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
 
 # Inputs are kept small so that each execution stays fast: a map file of a few kilobytes already
 # holds dozens of features, and the planner target reads at most a few hundred bytes.
+runs_of() {
+  if [ "${FUZZ_SEED:-0}" = 0 ]; then
+    echo -1
+    return
+  fi
+  case "$1" in
+  geojson) echo 600000 ;;
+  neerc) echo 300000 ;;
+  planner) echo 20000 ;;
+  *) echo 10000 ;;
+  esac
+}
+
 max_len_of() {
   case "$1" in
   geojson) echo 4096 ;;
@@ -53,7 +68,7 @@ for target in "${targets[@]}"; do
   "$build/fuzz/fuzz_$target" "$work" "${seeds[@]}" "${dict[@]}" \
     -max_total_time="$seconds" -max_len="$(max_len_of "$target")" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts" \
-    -seed="${FUZZ_SEED:-0}" >"$log" 2>&1 || rc=$?
+    -seed="${FUZZ_SEED:-0}" -runs="$(runs_of "$target")" >"$log" 2>&1 || rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   if [ "$rc" -ne 0 ]; then
