@@ -28,7 +28,7 @@ typedef struct an_clearance_scratch {
   uint8_t *owner_parity;
   uint32_t *touched_owners;
   double *owner_depth; ///< per owner: nearest edge while it holds the point being probed
-  size_t checks; ///< number of shape checks since the counter was last reset
+  size_t checks;       ///< number of shape checks since the counter was last reset
 } an_clearance_scratch;
 
 arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_grid *grid,

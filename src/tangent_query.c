@@ -164,10 +164,10 @@ static bool may_arrive_taut(const an_corner *corner, vec2 from, bool ccw) {
   vec2 q1 = ccw ? v2_perp(v) : v;
   // Two counter-clockwise ranges narrower than a half turn meet when either one's start lies in
   // the other.
-  bool q0_in_wedge = v2_cross(corner->normal_start, q0) >= -slack &&
-                     v2_cross(q0, corner->normal_end) >= -slack;
-  bool start_in_quarter = v2_cross(q0, corner->normal_start) >= -slack &&
-                          v2_cross(corner->normal_start, q1) >= -slack;
+  bool q0_in_wedge =
+      v2_cross(corner->normal_start, q0) >= -slack && v2_cross(q0, corner->normal_end) >= -slack;
+  bool start_in_quarter =
+      v2_cross(q0, corner->normal_start) >= -slack && v2_cross(corner->normal_start, q1) >= -slack;
   return q0_in_wedge || start_in_quarter;
 }
 
@@ -192,8 +192,8 @@ static void attach_start(arcnav_query *q, uint32_t c, vec2 start, vec2 goal) {
       continue;
     }
     double angle = an_touch_angle(t.direction, ccw);
-    q->starts[id - base] = (an_start_node){
-        t.to, angle, an_corner_offset(corner, angle), v2_dist(start, t.to), c, ccw};
+    q->starts[id - base] =
+        (an_start_node){t.to, angle, an_corner_offset(corner, angle), v2_dist(start, t.to), c, ccw};
     relax(q, id, q->starts[id - base].tangent_length, AN_NONE, AN_ARRIVED_FROM_START, t.to, goal);
   }
 }

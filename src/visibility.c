@@ -292,8 +292,8 @@ static double exit_distance(vec2 p, vec2 d, vec2 lo, vec2 hi) {
 static void exit_bounds(vec2 p, vec2 lo, vec2 hi, double out[AN_SIGHT_BINS]) {
   double at_boundary[AN_SIGHT_BINS + 1];
   for (int j = 0; j <= AN_SIGHT_BINS; ++j) {
-    at_boundary[j] = exit_distance(p, pseudo_direction(j == AN_SIGHT_BINS ? 0.0 : j * BIN_WIDTH),
-                                   lo, hi);
+    at_boundary[j] =
+        exit_distance(p, pseudo_direction(j == AN_SIGHT_BINS ? 0.0 : j * BIN_WIDTH), lo, hi);
   }
   for (int j = 0; j < AN_SIGHT_BINS; ++j) {
     out[j] = an_max(at_boundary[j], at_boundary[j + 1]);
