@@ -21,3 +21,15 @@ void an_fuzz_check_message(const char *message, const char *file) {
     abort();
   }
 }
+
+char *an_fuzz_terminated_copy(const uint8_t *data, size_t size) {
+  char *text = malloc(size + 1);
+  if (text == NULL) {
+    return NULL;
+  }
+  if (size > 0) {
+    memcpy(text, data, size);
+  }
+  text[size] = '\0';
+  return text;
+}

@@ -11,6 +11,10 @@ int an_fuzz_geojson(const uint8_t *data, size_t size);
 int an_fuzz_neerc(const uint8_t *data, size_t size);
 int an_fuzz_planner(const uint8_t *data, size_t size);
 
+/// The input as a reader receives a file (an_cli_read_file()): the bytes plus a terminating NUL.
+/// Caller frees; NULL when out of memory.
+char *an_fuzz_terminated_copy(const uint8_t *data, size_t size);
+
 /// Shared check of a reader's error message: non-empty, one printable line, starting with the
 /// file name and a colon. Aborts otherwise.
 void an_fuzz_check_message(const char *message, const char *file);

@@ -36,15 +36,10 @@ static void check_shapes(const an_cli_map *map) {
 }
 
 int an_fuzz_geojson(const uint8_t *data, size_t size) {
-  // The reader is handed what an_cli_read_file() gives it: the bytes plus a terminating NUL.
-  char *text = malloc(size + 1);
+  char *text = an_fuzz_terminated_copy(data, size);
   if (text == NULL) {
     return 0;
   }
-  if (size > 0) {
-    memcpy(text, data, size);
-  }
-  text[size] = '\0';
   an_cli_map map;
   an_cli_map_init(&map, FUZZ_FILE);
   an_cli_diag diag = {{0}};

@@ -29,14 +29,10 @@ static void check_case(const an_cli_neerc_case *c) {
 }
 
 int an_fuzz_neerc(const uint8_t *data, size_t size) {
-  char *text = malloc(size + 1);
+  char *text = an_fuzz_terminated_copy(data, size);
   if (text == NULL) {
     return 0;
   }
-  if (size > 0) {
-    memcpy(text, data, size);
-  }
-  text[size] = '\0';
   an_cli_neerc_input input;
   an_cli_diag diag = {{0}};
   if (an_cli_neerc_parse(FUZZ_FILE, text, size, &input, &diag)) {

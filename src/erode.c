@@ -91,6 +91,11 @@ static void widen_box(const vec2 *points, size_t count, vec2 *lo, vec2 *hi) {
 
 arcnav_status an_erode_map(const arcnav_map *map, double radius, arcnav_map **out) {
   *out = NULL;
+  // Growth past the size of the map changes nothing (every point of the navmesh box is then
+  // covered) but costs precision: 1e34 + 14.5 is 1e34. Clamp it.
+  arcnav_vec2 lo = {0.0, 0.0}, hi = {0.0, 0.0};
+  arcnav_map_extent(map, &lo, &hi);
+  radius = an_min(radius, 10.0 * (an_max(hi.x - lo.x, hi.y - lo.y) + 1.0));
   size_t point_room = 0, ring_room = 0;
   for (size_t o = 0; o < map->obstacle_count; ++o) {
     const an_obstacle *ob = &map->obstacles[o];

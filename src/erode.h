@@ -27,7 +27,9 @@
 #include "map.h"
 
 /// A new map (allocated with map->alloc, freed with arcnav_map_destroy()) whose obstacles are the
-/// obstacles of `map` grown by `radius` > 0 as described above; every obstacle becomes a polygon,
-/// the bounds shrink. Rings are stored as computed (not validated, possibly self-crossing).
+/// obstacles of `map` grown by `radius` > 0 as described above (growth beyond ten times the map's
+/// size is clamped there: it would change nothing but precision); every obstacle becomes a
+/// polygon, the bounds shrink. Rings are stored as computed (not validated, possibly
+/// self-crossing).
 /// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY or ARCNAV_ERR_TOO_LARGE.
 arcnav_status an_erode_map(const arcnav_map *map, double radius, arcnav_map **out);

@@ -82,12 +82,7 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   }
   if (status == ARCNAV_OK && eroded) {
     arcnav_map *grown = NULL;
-    // Growth past the size of the map changes nothing (every point of the navmesh box is then
-    // blocked) but costs precision: 1e34 + 14.5 is 1e34. Clamp it.
-    arcnav_vec2 lo = {0.0, 0.0}, hi = {0.0, 0.0};
-    arcnav_map_extent(map, &lo, &hi);
-    double growth = an_min(def->radius, 10.0 * (an_max(hi.x - lo.x, hi.y - lo.y) + 1.0));
-    status = an_erode_map(map, growth, &grown);
+    status = an_erode_map(map, def->radius, &grown);
     if (status == ARCNAV_OK) {
       status = an_navmesh_build(grown, &alloc, &planner->navmesh);
     }
