@@ -34,6 +34,7 @@ static bool solve_case(const char *name, const an_cli_neerc_case *c, answer *out
   if (!an_cli_neerc_case_map(name, c, &session.geometry, diag)) {
     return false;
   }
+  session.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
   if (!an_cli_map_build(&session.geometry, &session.map, diag) ||
       !an_cli_session_plan(&session, "neerc", c->radius, ARCNAV_ENGINE_AUTO, diag)) {
     an_cli_session_free(&session);

@@ -79,6 +79,7 @@ int an_cli_cmd_path(int argc, char **argv) {
     from = from_given ? from : session.geometry.default_from;
     to = to_given ? to : session.geometry.default_to;
   }
+  session.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
   if (!an_cli_session_plan(&session, "path", radius, engine, &diag)) {
     goto done;
   }

@@ -56,6 +56,7 @@ bool an_cli_session_plan(an_cli_session *session, const char *command, double ra
   arcnav_planner_def def = arcnav_default_planner_def();
   def.radius = radius;
   def.engine = engine;
+  def.tangent_graph = session->tangent_graph;
   double start = an_cli_now_us();
   arcnav_status status = arcnav_planner_create(session->map, &def, &session->planner);
   if (status == ARCNAV_OK) {

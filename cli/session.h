@@ -17,6 +17,9 @@ typedef struct an_cli_session {
   arcnav_query *query;
   arcnav_path *path;
   double build_ms; ///< planner and query-scratch creation time
+  /// Set before planning: a command answering one query finds tangents on demand, since a
+  /// prebuilt graph would cost far more than the query.
+  arcnav_tangent_graph tangent_graph;
 } an_cli_session;
 
 /// Load and build `file`. On failure nothing is left to free.

@@ -52,7 +52,9 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   if (!an_coordinate_in_range(def->radius)) {
     return ARCNAV_ERR_TOO_LARGE;
   }
-  if (def->engine < ARCNAV_ENGINE_AUTO || def->engine > ARCNAV_ENGINE_PLAIN_FUNNEL) {
+  if (def->engine < ARCNAV_ENGINE_AUTO || def->engine > ARCNAV_ENGINE_PLAIN_FUNNEL ||
+      def->tangent_graph < ARCNAV_TANGENT_GRAPH_AUTO ||
+      def->tangent_graph > ARCNAV_TANGENT_GRAPH_ON_DEMAND) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   arcnav_engine engine = resolve_engine(map, def->engine, def->radius);
@@ -95,9 +97,19 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
         .point_agent = def->radius <= 2.0 * planner->eps,
         .has_bounds = map->has_bounds,
     };
-    status = funnel ? an_navmesh_build(map, &alloc, &planner->navmesh)
-                    : an_tangent_graph_build(planner->corners, planner->corner_count,
-                                             &planner->clearance, &alloc, &planner->graph);
+    planner->tangents_on_demand =
+        !funnel && (def->tangent_graph == ARCNAV_TANGENT_GRAPH_ON_DEMAND ||
+                    (def->tangent_graph == ARCNAV_TANGENT_GRAPH_AUTO &&
+                     planner->corner_count > ARCNAV_TANGENT_GRAPH_AUTO_LIMIT));
+    if (funnel) {
+      status = an_navmesh_build(map, &alloc, &planner->navmesh);
+    } else if (planner->tangents_on_demand) {
+      status = an_corner_grid_build(&planner->grid, planner->corners, planner->corner_count,
+                                    def->radius, &alloc, &planner->graph.corner_grid);
+    } else {
+      status = an_tangent_graph_build(planner->corners, planner->corner_count, &planner->clearance,
+                                      &alloc, &planner->graph);
+    }
   }
   if (status != ARCNAV_OK) {
     arcnav_planner_destroy(planner);
@@ -186,13 +198,16 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
   arcnav_status status = planner->grid.cell_start
                              ? an_clearance_scratch_init(&q->clearance, &planner->grid, &alloc)
                              : ARCNAV_OK;
-  if (status == ARCNAV_OK) {
+  if (status == ARCNAV_OK && !planner->tangents_on_demand) {
     status = an_heap_init(&q->heap, q->id_count, &alloc);
   }
   if (status == ARCNAV_OK && planner->navmesh) {
     status = an_funnel_scratch_create(planner->navmesh, &alloc, &q->funnel);
   }
-  if (status == ARCNAV_OK) {
+  if (status == ARCNAV_OK && planner->tangents_on_demand) {
+    status = an_lazy_search_create(planner, &q->lazy);
+  }
+  if (status == ARCNAV_OK && !planner->tangents_on_demand) {
     q->cost = an_alloc(&alloc, ids, sizeof *q->cost);
     q->parent = an_alloc(&alloc, ids, sizeof *q->parent);
     q->arrival = an_alloc(&alloc, ids, sizeof *q->arrival);
@@ -222,6 +237,7 @@ void arcnav_query_destroy(arcnav_query *query) {
   an_clearance_scratch_free(&query->clearance, &alloc);
   an_heap_free(&query->heap, &alloc);
   an_funnel_scratch_destroy(query->funnel);
+  an_lazy_search_destroy(query->lazy);
   an_free(&alloc, query->cost);
   an_free(&alloc, query->parent);
   an_free(&alloc, query->arrival);
@@ -268,6 +284,9 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
       return ARCNAV_START_BLOCKED;
     }
     return ARCNAV_OK;
+  }
+  if (query->lazy) {
+    return an_lazy_find_path(query, query->lazy, start, goal, path);
   }
   if (!planner->navmesh) {
     return an_tangent_find_path(query, start, goal, path);

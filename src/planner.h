@@ -11,6 +11,7 @@
 #include "inflate.h"
 #include "navmesh.h"
 #include "tangent_graph.h"
+#include "tangent_lazy.h"
 
 #define AN_PLANNER_DEF_MAGIC 0x4152434e /* "ARCN" */
 
@@ -23,7 +24,8 @@ struct arcnav_planner {
   size_t corner_count;
   an_grid grid;
   an_clearance clearance;
-  an_tangent_graph graph;
+  an_tangent_graph graph; ///< with tangents_on_demand, only its corner grid is built
+  bool tangents_on_demand;
   an_navmesh *navmesh; ///< funnel engines only
 };
 
@@ -72,6 +74,7 @@ struct arcnav_query {
   double goal_sweep;
   arcnav_query_stats stats;
   an_funnel_scratch *funnel; ///< funnel engines only
+  an_lazy_search *lazy;      ///< the tangent engine without a prebuilt graph only
 };
 
 /// Tangent-graph engine: fills `path`. start/goal are finite; start != goal.

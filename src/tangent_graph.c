@@ -224,7 +224,7 @@ arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_cou
     double lane_offset =
         corner->wedge_sweep >= AN_TWO_PI ? an_max(0.0, corner->radius - clearance->radius) : 0.0;
     an_sight_gather(grid, &out->corner_grid, corner_count, &sight, corner->center, lane_offset,
-                    clearance->radius, &mask, clearance->eps);
+                    clearance->radius, &mask, NULL, clearance->eps);
     for (uint32_t k = 0; k < sight.candidate_count && status == ARCNAV_OK; ++k) {
       uint32_t j = sight.candidates[k];
       if (j > i &&

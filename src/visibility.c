@@ -354,34 +354,164 @@ static void visit_cell(const an_grid *grid, const an_corner_grid *cgrid, an_sigh
   }
 }
 
+// Can anything in cell (column, row) still matter to a viewpoint without a radius? A target met
+// there is reached along a ray through the cell (the ray ends at the target's circle shifted by R,
+// which lies in a cell the target is filed in), and an occluder there only closes bins beyond the
+// cell's nearest distance. So a cell whose bins are all masked out or already closed before the
+// cell can be skipped with everything in it; an edge that also crosses open directions is met in
+// the cells along those.
+static double point_box_distance(vec2 p, double x0, double y0, double size) {
+  double dx = p.x < x0 ? x0 - p.x : (p.x > x0 + size ? p.x - (x0 + size) : 0.0);
+  double dy = p.y < y0 ? y0 - p.y : (p.y > y0 + size ? p.y - (y0 + size) : 0.0);
+  return sqrt(dx * dx + dy * dy);
+}
+
+static bool cell_may_matter(const an_grid *grid, const an_sight *sight, const an_sight_mask *mask,
+                            int32_t column, int32_t row) {
+  vec2 p = sight->origin;
+  double x0 = grid->origin.x + column * grid->cell_size, x1 = x0 + grid->cell_size;
+  double y0 = grid->origin.y + row * grid->cell_size, y1 = y0 + grid->cell_size;
+  double nearest = point_box_distance(p, x0, y0, grid->cell_size);
+  if (nearest == 0.0) {
+    return true;
+  }
+  double need = nearest - an_sight_margin(nearest, sight->eps);
+  // The cell subtends less than half a turn from outside: measure its corners from the centre.
+  double middle = an_pseudo_angle(v2((x0 + x1) * 0.5 - p.x, (y0 + y1) * 0.5 - p.y));
+  double lo = 0.0, hi = 0.0;
+  const double xs[2] = {x0, x1}, ys[2] = {y0, y1};
+  for (int k = 0; k < 4; ++k) {
+    vec2 d = v2_sub(v2(xs[k & 1], ys[k >> 1]), p);
+    if (d.x == 0.0 && d.y == 0.0) {
+      continue;
+    }
+    double delta = an_pseudo_angle(d) - middle;
+    delta = delta > 2.0 ? delta - 4.0 : (delta < -2.0 ? delta + 4.0 : delta);
+    lo = delta < lo ? delta : lo;
+    hi = delta > hi ? delta : hi;
+  }
+  int first = (int)floor((middle + lo) / BIN_WIDTH) - 1;
+  int last = (int)floor((middle + hi) / BIN_WIDTH) + 1;
+  for (int j = first; j <= last; ++j) {
+    int bin = ((j % AN_SIGHT_BINS) + AN_SIGHT_BINS) % AN_SIGHT_BINS;
+    for (int lane = 0; lane < 2; ++lane) {
+      if (mask_has(mask, lane, bin) && !(sight->reach[0][bin] < need)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// A straight run of cells: along a row (`fixed` is the row) or along a column.
+typedef struct cell_run {
+  bool along_row;
+  int32_t fixed;
+} cell_run;
+
+static void run_cell(cell_run run, int32_t t, int32_t *column, int32_t *row) {
+  *column = run.along_row ? t : run.fixed;
+  *row = run.along_row ? run.fixed : t;
+}
+
+// The lower bound on |x - origin| + |x - goal| over the cell at position t of the run.
+static double distance_sum(const an_grid *grid, vec2 origin, const an_sight_limit *limit,
+                           cell_run run, int32_t t) {
+  int32_t column, row;
+  run_cell(run, t, &column, &row);
+  double x0 = grid->origin.x + column * grid->cell_size;
+  double y0 = grid->origin.y + row * grid->cell_size;
+  return point_box_distance(origin, x0, y0, grid->cell_size) +
+         point_box_distance(limit->goal, x0, y0, grid->cell_size);
+}
+
+static void visit_cell_if(const an_grid *grid, const an_corner_grid *cgrid,
+                          an_sight_scratch *scratch, const an_sight_mask *skip_by, uint32_t stamp,
+                          int32_t column, int32_t row, double eps) {
+  if (!skip_by || cell_may_matter(grid, &scratch->sight, skip_by, column, row)) {
+    visit_cell(grid, cgrid, scratch, stamp, column, row, eps);
+  }
+}
+
+// Visits cells t0..t1 of a run; with a limit, only those within it. The distance sum is convex
+// along a run (each distance to a sliding box is), so the cells within the limit are one interval
+// around its minimum: found by a ternary search, then walked outwards.
+static void visit_run(const an_grid *grid, const an_corner_grid *cgrid, an_sight_scratch *scratch,
+                      const an_sight_mask *skip_by, const an_sight_limit *limit, uint32_t stamp,
+                      cell_run run, int32_t t0, int32_t t1, double eps) {
+  int32_t column, row;
+  if (!limit) {
+    for (int32_t t = t0; t <= t1; ++t) {
+      run_cell(run, t, &column, &row);
+      visit_cell_if(grid, cgrid, scratch, skip_by, stamp, column, row, eps);
+    }
+    return;
+  }
+  vec2 origin = scratch->sight.origin;
+  int32_t lo = t0, hi = t1;
+  while (hi - lo > 2) {
+    int32_t m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+    if (distance_sum(grid, origin, limit, run, m1) <= distance_sum(grid, origin, limit, run, m2)) {
+      hi = m2;
+    } else {
+      lo = m1;
+    }
+  }
+  int32_t best = lo;
+  double best_sum = distance_sum(grid, origin, limit, run, lo);
+  for (int32_t t = lo + 1; t <= hi; ++t) {
+    double sum = distance_sum(grid, origin, limit, run, t);
+    if (sum < best_sum) {
+      best = t;
+      best_sum = sum;
+    }
+  }
+  if (best_sum > limit->bound) {
+    scratch->limited = true;
+    return;
+  }
+  int32_t first = best, last = best;
+  while (first > t0 && distance_sum(grid, origin, limit, run, first - 1) <= limit->bound) {
+    --first;
+  }
+  while (last < t1 && distance_sum(grid, origin, limit, run, last + 1) <= limit->bound) {
+    ++last;
+  }
+  if (first > t0 || last < t1) {
+    scratch->limited = true;
+  }
+  for (int32_t t = first; t <= last; ++t) {
+    run_cell(run, t, &column, &row);
+    visit_cell_if(grid, cgrid, scratch, skip_by, stamp, column, row, eps);
+  }
+}
+
 static void visit_ring(const an_grid *grid, const an_corner_grid *cgrid, an_sight_scratch *scratch,
-                       uint32_t stamp, int32_t cx, int32_t cy, int32_t k, double eps) {
+                       const an_sight_mask *mask, const an_sight_limit *limit, uint32_t stamp,
+                       int32_t cx, int32_t cy, int32_t k, double eps) {
   if (k == 0) {
     visit_cell(grid, cgrid, scratch, stamp, cx, cy, eps);
     return;
   }
+  // Skipping needs one set of bins for both turning directions (a viewpoint without a radius),
+  // and pays only once directions have had a few rings to close.
+  const an_sight_mask *skip_by = scratch->sight.lane_offset == 0.0 && k >= 2 ? mask : NULL;
   int32_t x0 = cx - k > 0 ? cx - k : 0, x1 = cx + k < grid->columns ? cx + k : grid->columns - 1;
   int32_t y0 = cy - k > 0 ? cy - k : 0, y1 = cy + k < grid->rows ? cy + k : grid->rows - 1;
   if (cy - k >= 0) {
-    for (int32_t x = x0; x <= x1; ++x) {
-      visit_cell(grid, cgrid, scratch, stamp, x, cy - k, eps);
-    }
+    visit_run(grid, cgrid, scratch, skip_by, limit, stamp, (cell_run){true, cy - k}, x0, x1, eps);
   }
   if (cy + k < grid->rows) {
-    for (int32_t x = x0; x <= x1; ++x) {
-      visit_cell(grid, cgrid, scratch, stamp, x, cy + k, eps);
-    }
+    visit_run(grid, cgrid, scratch, skip_by, limit, stamp, (cell_run){true, cy + k}, x0, x1, eps);
   }
   int32_t inner0 = cy - k + 1 > y0 ? cy - k + 1 : y0, inner1 = cy + k - 1 < y1 ? cy + k - 1 : y1;
-  if (cx - k >= 0) {
-    for (int32_t y = inner0; y <= inner1; ++y) {
-      visit_cell(grid, cgrid, scratch, stamp, cx - k, y, eps);
-    }
+  if (cx - k >= 0 && inner0 <= inner1) {
+    visit_run(grid, cgrid, scratch, skip_by, limit, stamp, (cell_run){false, cx - k}, inner0,
+              inner1, eps);
   }
-  if (cx + k < grid->columns) {
-    for (int32_t y = inner0; y <= inner1; ++y) {
-      visit_cell(grid, cgrid, scratch, stamp, cx + k, y, eps);
-    }
+  if (cx + k < grid->columns && inner0 <= inner1) {
+    visit_run(grid, cgrid, scratch, skip_by, limit, stamp, (cell_run){false, cx + k}, inner0,
+              inner1, eps);
   }
 }
 
@@ -407,9 +537,9 @@ static bool all_closed(const an_sight *sight, const an_sight_mask *mask, const d
   return true;
 }
 
-void an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t corner_count,
+bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t corner_count,
                      an_sight_scratch *scratch, vec2 origin, double lane_offset, double radius,
-                     const an_sight_mask *mask, double eps) {
+                     const an_sight_mask *mask, const an_sight_limit *limit, double eps) {
   an_sight *sight = &scratch->sight;
   sight->origin = origin;
   sight->lane_offset = lane_offset;
@@ -418,13 +548,14 @@ void an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
     sight->reach[0][bin] = INFINITY;
   }
   scratch->candidate_count = 0;
+  scratch->limited = false;
   uint32_t stamp = next_stamp(scratch, grid, corner_count);
   vec2 lo = grid->origin;
   vec2 hi = v2(lo.x + grid->columns * grid->cell_size, lo.y + grid->rows * grid->cell_size);
   if (!(origin.x >= lo.x && origin.x <= hi.x && origin.y >= lo.y && origin.y <= hi.y)) {
     // Ring distances mean nothing from outside the grid.
     an_sight_offer_all(scratch, corner_count);
-    return;
+    return true;
   }
   sight->culls = true;
   memcpy(sight->reach[1], sight->reach[0], sizeof sight->reach[0]);
@@ -435,8 +566,15 @@ void an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
   last_ring = grid->rows - 1 - cy > last_ring ? grid->rows - 1 - cy : last_ring;
   double exits[AN_SIGHT_BINS];
   bool have_exits = false;
+  // Cells of ring k are at least (k - 1) cells from the origin, so their distance sums exceed
+  // 2 (k - 1) cells - |origin - goal|: beyond some ring every cell is past the limit.
+  double goal_distance = limit ? v2_dist(origin, limit->goal) : 0.0;
   for (int32_t k = 0; k <= last_ring; ++k) {
-    visit_ring(grid, cgrid, scratch, stamp, cx, cy, k, eps);
+    if (limit && 2.0 * (k - 1) * grid->cell_size - goal_distance > limit->bound) {
+      scratch->limited = true;
+      break;
+    }
+    visit_ring(grid, cgrid, scratch, mask, limit, stamp, cx, cy, k, eps);
     // Targets not met yet are filed only in rings beyond k: their tangents are longer than this.
     double need = k * grid->cell_size - lane_offset;
     need -= an_sight_margin(need, eps);
@@ -455,4 +593,5 @@ void an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
   if (lane_offset == 0.0) {
     memcpy(sight->reach[1], sight->reach[0], sizeof sight->reach[0]);
   }
+  return !scratch->limited;
 }

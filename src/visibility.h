@@ -61,6 +61,7 @@ typedef struct an_sight_scratch {
   uint32_t stamp;
   uint32_t *candidates; ///< corners met by the last gather, each once
   uint32_t candidate_count;
+  bool limited; ///< the last gather left out cells beyond its limit
   an_sight sight;
 } an_sight_scratch;
 
@@ -77,11 +78,21 @@ typedef struct an_sight_mask {
 an_sight_mask an_sight_mask_all(void);
 an_sight_mask an_sight_mask_of_corner(const an_corner *corner);
 
+/// Confines a gather to the cells a search can still use: those whose distances to the viewpoint
+/// and to `goal` sum to at most `bound`.
+typedef struct an_sight_limit {
+  vec2 goal;
+  double bound;
+} an_sight_limit;
+
 /// Walks rings of cells from `origin` until the directions in `mask` are closed, filling
-/// scratch->sight and scratch->candidates. `radius` is R; `lane_offset` is rp.
-void an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t corner_count,
+/// scratch->sight and scratch->candidates. `radius` is R; `lane_offset` is rp. With a `limit`,
+/// cells beyond it are left out, and the result is false when any cell was: a target not met then
+/// lies on a circle whose every point x has |x - origin| + |x - goal| > limit->bound. Without a
+/// limit the result is always true.
+bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t corner_count,
                      an_sight_scratch *scratch, vec2 origin, double lane_offset, double radius,
-                     const an_sight_mask *mask, double eps);
+                     const an_sight_mask *mask, const an_sight_limit *limit, double eps);
 
 /// Offers every corner and culls nothing: for maps so small that gathering would cost more.
 void an_sight_offer_all(an_sight_scratch *scratch, size_t corner_count);

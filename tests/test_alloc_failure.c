@@ -308,17 +308,20 @@ typedef struct engine_case {
   arcnav_engine engine;
   double radius;
   double verify_radius; ///< the clearance its paths promise (the eroded navmesh promises none)
+  arcnav_tangent_graph tangent_graph;
 } engine_case;
 
 static const engine_case ENGINES[] = {
-    {"tangent R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, 1.5},
-    {"tangent R=0", ARCNAV_ENGINE_TANGENT, 0.0, 0.0},
-    {"funnel R=0", ARCNAV_ENGINE_FUNNEL, 0.0, 0.0},
-    {"plain funnel R=0", ARCNAV_ENGINE_PLAIN_FUNNEL, 0.0, 0.0},
-    {"auto R=1.5", ARCNAV_ENGINE_AUTO, 1.5, 1.5},
-    {"auto R=0", ARCNAV_ENGINE_AUTO, 0.0, 0.0},
-    {"funnel R=1.5", ARCNAV_ENGINE_FUNNEL, 1.5, 0.0},
-    {"plain funnel R=1.5", ARCNAV_ENGINE_PLAIN_FUNNEL, 1.5, 0.0},
+    {"tangent R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"tangent R=0", ARCNAV_ENGINE_TANGENT, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"funnel R=0", ARCNAV_ENGINE_FUNNEL, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"plain funnel R=0", ARCNAV_ENGINE_PLAIN_FUNNEL, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"auto R=1.5", ARCNAV_ENGINE_AUTO, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"auto R=0", ARCNAV_ENGINE_AUTO, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"funnel R=1.5", ARCNAV_ENGINE_FUNNEL, 1.5, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"plain funnel R=1.5", ARCNAV_ENGINE_PLAIN_FUNNEL, 1.5, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"tangent on demand R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_ON_DEMAND},
+    {"tangent on demand R=0", ARCNAV_ENGINE_TANGENT, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_ON_DEMAND},
 };
 #define ENGINE_COUNT (sizeof ENGINES / sizeof ENGINES[0])
 
@@ -454,6 +457,7 @@ static arcnav_planner_def def_for(const engine_case *ec) {
   arcnav_planner_def def = arcnav_default_planner_def();
   def.engine = ec->engine;
   def.radius = ec->radius;
+  def.tangent_graph = ec->tangent_graph;
   return def;
 }
 

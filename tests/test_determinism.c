@@ -195,11 +195,13 @@ static const struct {
   const char *name;
   arcnav_engine engine;
   bool point_only; ///< the funnel engines answer only for R = 0
+  arcnav_tangent_graph tangent_graph;
 } ENGINES[] = {
-    {"tangent", ARCNAV_ENGINE_TANGENT, false},
-    {"funnel", ARCNAV_ENGINE_FUNNEL, true},
-    {"plain_funnel", ARCNAV_ENGINE_PLAIN_FUNNEL, true},
-    {"auto", ARCNAV_ENGINE_AUTO, false},
+    {"tangent", ARCNAV_ENGINE_TANGENT, false, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"funnel", ARCNAV_ENGINE_FUNNEL, true, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"plain_funnel", ARCNAV_ENGINE_PLAIN_FUNNEL, true, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"auto", ARCNAV_ENGINE_AUTO, false, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"tangent_on_demand", ARCNAV_ENGINE_TANGENT, false, ARCNAV_TANGENT_GRAPH_ON_DEMAND},
 };
 #define ENGINE_COUNT (sizeof ENGINES / sizeof ENGINES[0])
 
@@ -245,6 +247,7 @@ static run_totals hash_everything(const scene *scenes, size_t scene_count) {
         }
         arcnav_planner_def def = arcnav_default_planner_def();
         def.engine = ENGINES[e].engine;
+        def.tangent_graph = ENGINES[e].tangent_graph;
         def.radius = sc->radii[r];
         arcnav_planner *planner = NULL;
         arcnav_query *query = NULL;

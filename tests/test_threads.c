@@ -157,10 +157,12 @@ static const struct {
   const char *name;
   arcnav_engine engine;
   double radius;
+  arcnav_tangent_graph tangent_graph;
 } PLANNERS[] = {
-    {"tangent R=1.5", ARCNAV_ENGINE_TANGENT, 1.5},
-    {"tangent R=0", ARCNAV_ENGINE_TANGENT, 0.0},
-    {"funnel R=0", ARCNAV_ENGINE_FUNNEL, 0.0},
+    {"tangent R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"tangent R=0", ARCNAV_ENGINE_TANGENT, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"funnel R=0", ARCNAV_ENGINE_FUNNEL, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"tangent on demand R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, ARCNAV_TANGENT_GRAPH_ON_DEMAND},
 };
 #define PLANNER_COUNT (sizeof PLANNERS / sizeof PLANNERS[0])
 
@@ -168,6 +170,7 @@ static arcnav_planner *make_planner(const arcnav_map *map, size_t which) {
   arcnav_planner_def def = arcnav_default_planner_def();
   def.engine = PLANNERS[which].engine;
   def.radius = PLANNERS[which].radius;
+  def.tangent_graph = PLANNERS[which].tangent_graph;
   arcnav_planner *planner = NULL;
   ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
   return planner;

@@ -181,11 +181,28 @@ typedef enum arcnav_engine {
   ARCNAV_ENGINE_PLAIN_FUNNEL, ///< navmesh + funnel over the first channel only (Detour-like)
 } arcnav_engine;
 
+/// How the tangent engine finds its tangents. Answers are the same either way; what differs is
+/// where the time goes.
+typedef enum arcnav_tangent_graph {
+  ARCNAV_TANGENT_GRAPH_AUTO = 0,  ///< prebuilt up to ARCNAV_TANGENT_GRAPH_AUTO_LIMIT corner
+                                  ///< circles, on demand above (a prebuilt graph grows with the
+                                  ///< square of the corners on open maps)
+  ARCNAV_TANGENT_GRAPH_PREBUILT,  ///< every free tangent found when the planner is built: the
+                                  ///< fastest queries, for a map that answers many of them
+  ARCNAV_TANGENT_GRAPH_ON_DEMAND, ///< the planner holds only its spatial indexes; each query finds
+                                  ///< the tangents its search reaches: the fastest build, for
+                                  ///< large maps and for maps that answer few queries
+} arcnav_tangent_graph;
+
+/// Corner circles up to which ARCNAV_TANGENT_GRAPH_AUTO prebuilds the graph.
+#define ARCNAV_TANGENT_GRAPH_AUTO_LIMIT 4000
+
 /// Planner settings. Always start from arcnav_default_planner_def().
 typedef struct arcnav_planner_def {
-  double radius;        ///< agent radius R >= 0, in map units
-  arcnav_engine engine; ///< default ARCNAV_ENGINE_AUTO
-  int internal_magic;   ///< set by arcnav_default_planner_def(); catches zero-initialised defs
+  double radius;                      ///< agent radius R >= 0, in map units
+  arcnav_engine engine;               ///< default ARCNAV_ENGINE_AUTO
+  arcnav_tangent_graph tangent_graph; ///< tangent engine only; default ARCNAV_TANGENT_GRAPH_AUTO
+  int internal_magic; ///< set by arcnav_default_planner_def(); catches zero-initialised defs
 } arcnav_planner_def;
 
 /// A planner: the map inflated by R with its search structure, built once. Opaque, read-only

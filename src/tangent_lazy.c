@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: MIT
+#include "tangent_lazy.h"
+
+#include "path.h"
+#include "planner.h"
+
+#include <string.h>
+
+enum { SEGMENT_UNCHECKED = 0, SEGMENT_FREE = 1, SEGMENT_BLOCKED = 2 };
+
+// A directed tangent segment and its search state. It leaves the start or a corner circle
+// (from_group) and arrives at a corner circle (to_corner) or at the goal (to_corner == AN_NONE).
+typedef struct lazy_edge {
+  vec2 from, to;
+  double length;
+  double depart_offset; ///< wedge offset of `from` on the departure corner
+  double arrive_angle;  ///< free-side normal at `to` on the arrival corner
+  double arrive_offset;
+  double cost;         ///< best known cost from the start to `to`
+  double bound_seen;   ///< once expanded: the departure group's bound when last looked at
+  uint32_t from_group; ///< the start's group when leaving the start
+  uint32_t to_corner;  ///< AN_NONE for the goal, START_CORNER for the start's own entry
+  uint32_t parent;
+  uint32_t generation;  ///< cost and parent are valid only when this matches the search's
+  uint32_t blocks_seen; ///< once expanded: departure blocks of the arrival group relaxed so far
+  uint8_t to_ccw;
+  uint8_t segment;
+  uint8_t closed;
+} lazy_edge;
+
+#define START_CORNER (AN_NONE - 1)
+
+// An open-list entry either offers an edge, or (continuation) asks to look further from where
+// an expanded edge arrived: departures beyond the arrival group's bound cost at least `key`.
+typedef struct open_entry {
+  double key;
+  uint32_t edge;
+  uint32_t continuation;
+} open_entry;
+
+// A run of departures found by one gather of a group.
+typedef struct departure_block {
+  uint32_t first, count;
+  uint32_t next; ///< AN_NONE at the end of the group's chain
+} departure_block;
+
+struct an_lazy_search {
+  an_allocator alloc;
+  an_sight_scratch sight;
+  // Departures of each (corner, direction) group, and of the start (the last group): a chain of
+  // blocks, one per gather, valid when group_stamp[g] is the query's stamp. Gathers are confined
+  // to an ellipse around the group's viewpoint and the goal (an_sight_limit); group_bound[g] is
+  // its distance sum, infinite once nothing was left out.
+  uint32_t *group_head;
+  uint32_t *group_tail;
+  uint32_t *group_blocks;
+  double *group_bound;
+  uint32_t *group_stamp;
+  departure_block *blocks;
+  size_t block_count, block_capacity;
+  uint32_t *target_marks; ///< per corner: targets a group already has, during an extension
+  uint32_t mark;
+  // Per corner: is the whole wedge arc free (then every arc on it is)? 0 unknown, 1 yes, 2 no.
+  uint8_t *wedge_free;
+  uint32_t *wedge_stamp;
+  uint32_t stamp;
+  lazy_edge *edges;
+  size_t edge_count, edge_capacity;
+  open_entry *open;
+  size_t open_count, open_capacity;
+  uint32_t *trail;
+  size_t trail_capacity;
+};
+
+arcnav_status an_lazy_search_create(const arcnav_planner *planner, an_lazy_search **out) {
+  an_allocator alloc = planner->alloc;
+  an_lazy_search *s = an_calloc(&alloc, 1, sizeof *s);
+  if (!s) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  s->alloc = alloc;
+  size_t groups = 2 * planner->corner_count + 1, corners = planner->corner_count + 1;
+  arcnav_status status =
+      an_sight_scratch_init(&s->sight, &planner->grid, planner->corner_count, &alloc);
+  s->group_head = an_alloc(&alloc, groups, sizeof *s->group_head);
+  s->group_tail = an_alloc(&alloc, groups, sizeof *s->group_tail);
+  s->group_blocks = an_alloc(&alloc, groups, sizeof *s->group_blocks);
+  s->group_bound = an_alloc(&alloc, groups, sizeof *s->group_bound);
+  s->group_stamp = an_calloc(&alloc, groups, sizeof *s->group_stamp);
+  s->target_marks = an_calloc(&alloc, corners, sizeof *s->target_marks);
+  s->wedge_free = an_alloc(&alloc, corners, sizeof *s->wedge_free);
+  s->wedge_stamp = an_calloc(&alloc, corners, sizeof *s->wedge_stamp);
+  if (status == ARCNAV_OK &&
+      (!s->group_head || !s->group_tail || !s->group_blocks || !s->group_bound || !s->group_stamp ||
+       !s->target_marks || !s->wedge_free || !s->wedge_stamp)) {
+    status = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  if (status != ARCNAV_OK) {
+    an_lazy_search_destroy(s);
+    return status;
+  }
+  *out = s;
+  return ARCNAV_OK;
+}
+
+void an_lazy_search_destroy(an_lazy_search *s) {
+  if (!s) {
+    return;
+  }
+  an_allocator alloc = s->alloc;
+  an_sight_scratch_free(&s->sight, &alloc);
+  an_free(&alloc, s->group_head);
+  an_free(&alloc, s->group_tail);
+  an_free(&alloc, s->group_blocks);
+  an_free(&alloc, s->group_bound);
+  an_free(&alloc, s->group_stamp);
+  an_free(&alloc, s->target_marks);
+  an_free(&alloc, s->blocks);
+  an_free(&alloc, s->wedge_free);
+  an_free(&alloc, s->wedge_stamp);
+  an_free(&alloc, s->edges);
+  an_free(&alloc, s->open);
+  an_free(&alloc, s->trail);
+  an_free(&alloc, s);
+}
+
+// ---- open list: a binary heap with stale entries skipped on pop ----------------------------
+
+static bool open_before(const open_entry *a, const open_entry *b) {
+  if (a->key != b->key) {
+    return a->key < b->key;
+  }
+  return a->edge != b->edge ? a->edge < b->edge : a->continuation < b->continuation;
+}
+
+static bool open_push(an_lazy_search *s, double key, uint32_t edge, bool continuation) {
+  if (!an_reserve(&s->alloc, (void **)&s->open, &s->open_capacity, s->open_count, s->open_count + 1,
+                  sizeof *s->open)) {
+    return false;
+  }
+  size_t at = s->open_count++;
+  open_entry entry = {key, edge, continuation ? 1u : 0u};
+  while (at > 0) {
+    size_t up = (at - 1) / 2;
+    if (!open_before(&entry, &s->open[up])) {
+      break;
+    }
+    s->open[at] = s->open[up];
+    at = up;
+  }
+  s->open[at] = entry;
+  return true;
+}
+
+static open_entry open_pop(an_lazy_search *s) {
+  open_entry top = s->open[0];
+  open_entry last = s->open[--s->open_count];
+  size_t at = 0, n = s->open_count;
+  for (;;) {
+    size_t child = 2 * at + 1;
+    if (child >= n) {
+      break;
+    }
+    if (child + 1 < n && open_before(&s->open[child + 1], &s->open[child])) {
+      ++child;
+    }
+    if (!open_before(&s->open[child], &last)) {
+      break;
+    }
+    s->open[at] = s->open[child];
+    at = child;
+  }
+  if (n > 0) {
+    s->open[at] = last;
+  }
+  return top;
+}
+
+// ---- generating tangents -------------------------------------------------------------------
+
+static bool add_edge(an_lazy_search *s, const lazy_edge *edge) {
+  if (s->edge_count >= AN_NONE || !an_reserve(&s->alloc, (void **)&s->edges, &s->edge_capacity,
+                                              s->edge_count, s->edge_count + 1, sizeof *s->edges)) {
+    return false;
+  }
+  s->edges[s->edge_count++] = *edge;
+  return true;
+}
+
+static lazy_edge make_edge(const an_corner *to_corner, uint32_t to_index, bool to_ccw,
+                           const an_tangent *t) {
+  lazy_edge e;
+  memset(&e, 0, sizeof e);
+  e.from = t->from;
+  e.to = t->to;
+  e.length = v2_dist(t->from, t->to);
+  e.to_corner = to_index;
+  e.to_ccw = to_ccw;
+  e.parent = AN_NONE;
+  if (to_corner) {
+    e.arrive_angle = an_touch_angle(t->direction, to_ccw);
+    e.arrive_offset = an_corner_offset(to_corner, e.arrive_angle);
+  }
+  return e;
+}
+
+// Where a group's tangents leave from: a corner circle, or the start (the last group).
+typedef struct viewpoint {
+  const an_corner *corner; ///< NULL for the start
+  uint32_t corner_index;
+  bool ccw;
+  vec2 origin;
+  double radius;
+} viewpoint;
+
+static viewpoint viewpoint_of(const arcnav_planner *planner, uint32_t group, vec2 start) {
+  viewpoint v;
+  if (group == 2 * planner->corner_count) {
+    v = (viewpoint){NULL, AN_NONE, true, start, 0.0};
+  } else {
+    const an_corner *corner = &planner->corners[group / 2];
+    v = (viewpoint){corner, group / 2, (group & 1u) != 0, corner->center, corner->radius};
+  }
+  return v;
+}
+
+// Some extra distance a group's first gather allows beyond the straight line to the goal; each
+// further gather triples the excess, so the work stays within a constant factor of the last one.
+static double first_excess(const arcnav_planner *planner, double goal_distance) {
+  (void)goal_distance;
+  return 0.25 * planner->grid.cell_size;
+}
+
+// Gathers the departures of `group` within its next bound and appends them as one block. Targets
+// the group already has are skipped; so are tangents the culling proves blocked.
+static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint32_t group,
+                         vec2 start, vec2 goal) {
+  viewpoint v = viewpoint_of(planner, group, start);
+  const an_corner *corners = planner->corners;
+  bool first_gather = s->group_stamp[group] != s->stamp;
+  double goal_distance = v2_dist(v.origin, goal);
+  an_sight_limit limit = {goal, 0.0};
+  if (first_gather) {
+    limit.bound = goal_distance + first_excess(planner, goal_distance);
+  } else {
+    limit.bound = goal_distance + 3.0 * (s->group_bound[group] - goal_distance);
+    // Mark the targets the group already has: their tangents are in its earlier blocks.
+    if (++s->mark == 0) {
+      memset(s->target_marks, 0, (planner->corner_count + 1) * sizeof *s->target_marks);
+      s->mark = 1;
+    }
+    for (uint32_t b = s->group_head[group]; b != AN_NONE; b = s->blocks[b].next) {
+      for (uint32_t d = s->blocks[b].first; d < s->blocks[b].first + s->blocks[b].count; ++d) {
+        if (s->edges[d].to_corner != AN_NONE) {
+          s->target_marks[s->edges[d].to_corner] = s->mark;
+        }
+      }
+    }
+  }
+  an_sight_mask mask = v.corner ? an_sight_mask_of_corner(v.corner) : an_sight_mask_all();
+  if (v.corner) {
+    // Only the side this group turns on matters.
+    memset(mask.bits[v.ccw ? 1 : 0], 0, sizeof mask.bits[0]);
+  }
+  double lane_offset = v.corner && v.corner->wedge_sweep >= AN_TWO_PI
+                           ? an_max(0.0, v.corner->radius - planner->radius)
+                           : 0.0;
+  bool complete =
+      an_sight_gather(&planner->grid, &planner->graph.corner_grid, planner->corner_count, &s->sight,
+                      v.origin, lane_offset, planner->radius, &mask, &limit, planner->eps);
+  const an_sight *sight = &s->sight.sight;
+  uint32_t first = (uint32_t)s->edge_count;
+
+  for (uint32_t k = 0; k < s->sight.candidate_count; ++k) {
+    uint32_t j = s->sight.candidates[k];
+    if (j == v.corner_index || (!first_gather && s->target_marks[j] == s->mark)) {
+      continue;
+    }
+    const an_corner *to = &corners[j];
+    if (!an_sight_pair_may_pass(sight, &mask, v2_sub(to->center, v.origin),
+                                v.radius + to->radius)) {
+      continue;
+    }
+    for (int dir = 0; dir < 2; ++dir) {
+      bool to_ccw = dir == 1;
+      an_tangent t;
+      if (!an_directed_tangent(v.origin, v.radius, v.ccw, to->center, to->radius, to_ccw,
+                               planner->eps, &t)) {
+        continue;
+      }
+      if ((v.corner && !an_corner_wedge_contains(v.corner, an_touch_normal(t.direction, v.ccw),
+                                                 AN_WEDGE_SLACK)) ||
+          !an_corner_wedge_contains(to, an_touch_normal(t.direction, to_ccw), AN_WEDGE_SLACK)) {
+        continue;
+      }
+      if (an_sight_blocks(sight, t.direction, v.ccw, v2_dist(t.from, t.to))) {
+        continue;
+      }
+      lazy_edge e = make_edge(to, j, to_ccw, &t);
+      e.from_group = group;
+      if (v.corner) {
+        e.depart_offset = an_corner_offset(v.corner, an_touch_angle(t.direction, v.ccw));
+      }
+      if (!add_edge(s, &e)) {
+        return false;
+      }
+    }
+  }
+  // The way off a corner to the goal, once, with the first block.
+  an_tangent t;
+  if (first_gather && v.corner &&
+      an_directed_tangent(v.origin, v.radius, v.ccw, goal, 0.0, true, planner->eps, &t) &&
+      an_corner_wedge_contains(v.corner, an_touch_normal(t.direction, v.ccw), AN_WEDGE_SLACK) &&
+      !an_sight_blocks(sight, t.direction, v.ccw, v2_dist(t.from, goal))) {
+    lazy_edge e = make_edge(NULL, AN_NONE, false, &t);
+    e.to = goal;
+    e.from_group = group;
+    e.depart_offset = an_corner_offset(v.corner, an_touch_angle(t.direction, v.ccw));
+    if (!add_edge(s, &e)) {
+      return false;
+    }
+  }
+  if (!an_reserve(&s->alloc, (void **)&s->blocks, &s->block_capacity, s->block_count,
+                  s->block_count + 1, sizeof *s->blocks)) {
+    return false;
+  }
+  uint32_t block = (uint32_t)s->block_count++;
+
+  s->blocks[block] = (departure_block){first, (uint32_t)(s->edge_count - first), AN_NONE};
+  if (first_gather) {
+    s->group_stamp[group] = s->stamp;
+    s->group_head[group] = block;
+    s->group_blocks[group] = 0;
+  } else {
+    s->blocks[s->group_tail[group]].next = block;
+  }
+  s->group_tail[group] = block;
+  s->group_blocks[group]++;
+  s->group_bound[group] = complete ? INFINITY : limit.bound;
+  return true;
+}
+
+// ---- the search ----------------------------------------------------------------------------
+
+static bool wedge_is_free(arcnav_query *q, an_lazy_search *s, uint32_t corner_index) {
+  if (s->wedge_stamp[corner_index] != s->stamp) {
+    const an_corner *corner = &q->planner->corners[corner_index];
+    an_arc whole = {corner->center, corner->radius, corner->wedge_start,
+                    an_min(corner->wedge_sweep, AN_TWO_PI)};
+    s->wedge_stamp[corner_index] = s->stamp;
+    s->wedge_free[corner_index] =
+        an_arc_is_free(&q->planner->clearance, &q->clearance, &whole) ? 1 : 2;
+  }
+  return s->wedge_free[corner_index] == 1;
+}
+
+static bool relax(an_lazy_search *s, uint32_t id, double cost, uint32_t parent, vec2 goal) {
+  lazy_edge *e = &s->edges[id];
+  if (e->generation == s->stamp && (e->closed || cost >= e->cost)) {
+    return true;
+  }
+  e->generation = s->stamp;
+  e->closed = 0;
+  e->cost = cost;
+  e->parent = parent;
+  return open_push(s, cost + v2_dist(e->to, goal), id, false);
+}
+
+static uint32_t arrival_group(const arcnav_planner *planner, const lazy_edge *e) {
+  return e->to_corner == START_CORNER ? (uint32_t)(2 * planner->corner_count)
+                                      : an_group_index(e->to_corner, e->to_ccw != 0);
+}
+
+// Relaxes the departures of the arrival group that edge `id` has not seen yet, from where it
+// arrives; then, if the group's gathers left anything out, queues a continuation keyed by the
+// least cost of a path through a departure not yet found.
+static bool expand(arcnav_query *q, an_lazy_search *s, uint32_t id, vec2 start, vec2 goal) {
+  const arcnav_planner *planner = q->planner;
+  uint32_t group = arrival_group(planner, &s->edges[id]);
+  if (s->group_stamp[group] != s->stamp ||
+      (s->edges[id].blocks_seen == s->group_blocks[group] && s->group_bound[group] < INFINITY)) {
+    if (!gather_block(planner, s, group, start, goal)) {
+      return false;
+    }
+  }
+  viewpoint v = viewpoint_of(planner, group, start);
+  // The edge array may have moved while gathering.
+  lazy_edge *arrival = &s->edges[id];
+  bool whole_free = !v.corner || v.radius <= 0.0 || wedge_is_free(q, s, v.corner_index);
+  uint32_t block = s->group_head[group];
+  for (uint32_t skip = 0; skip < arrival->blocks_seen; ++skip) {
+    block = s->blocks[block].next;
+  }
+  for (; block != AN_NONE; block = s->blocks[block].next) {
+    arrival->blocks_seen++;
+    uint32_t last = s->blocks[block].first + s->blocks[block].count;
+    for (uint32_t d = s->blocks[block].first; d < last; ++d) {
+      const lazy_edge *departure = &s->edges[d];
+      if (departure->generation == s->stamp && departure->closed) {
+        continue;
+      }
+      double sweep = 0.0;
+      if (v.corner) {
+        sweep =
+            an_corner_arc_sweep(v.corner, arrival->arrive_offset, departure->depart_offset, v.ccw);
+        if (sweep < 0.0) {
+          continue;
+        }
+      }
+      double cost = arrival->cost + v.radius * sweep + departure->length;
+      if (departure->generation == s->stamp && cost >= departure->cost) {
+        continue;
+      }
+      if (!whole_free && sweep > 0.0) {
+        an_arc arc = an_corner_arc(v.corner, arrival->arrive_angle, sweep, v.ccw);
+        if (!an_arc_is_free(&planner->clearance, &q->clearance, &arc)) {
+          continue;
+        }
+      }
+      if (!relax(s, d, cost, id, goal)) {
+        return false;
+      }
+    }
+  }
+  arrival->bound_seen = s->group_bound[group];
+  if (arrival->bound_seen < INFINITY) {
+    // A target not gathered yet touches its circle at a point x with |x - origin| + |x - goal|
+    // beyond the bound, and the tangent to it is at most the viewpoint's radius shorter than
+    // |x - origin|.
+    return open_push(s, arrival->cost + arrival->bound_seen - v.radius, id, true);
+  }
+  return true;
+}
+
+static arcnav_status emit_path(const arcnav_planner *planner, an_lazy_search *s, uint32_t goal_edge,
+                               vec2 start, vec2 goal, arcnav_path *path) {
+  size_t length = 0;
+  for (uint32_t id = goal_edge; s->edges[id].to_corner != START_CORNER; id = s->edges[id].parent) {
+    if (!an_reserve(&s->alloc, (void **)&s->trail, &s->trail_capacity, length, length + 1,
+                    sizeof *s->trail)) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+    s->trail[length++] = id;
+  }
+  an_path_reset(path, start, goal);
+  arcnav_status status = ARCNAV_OK;
+  // trail[length - 1] leaves the start, trail[0] reaches the goal.
+  for (size_t k = length; k-- > 0 && status == ARCNAV_OK;) {
+    const lazy_edge *e = &s->edges[s->trail[k]];
+    if (k + 1 < length) {
+      const lazy_edge *before = &s->edges[s->trail[k + 1]];
+      const an_corner *corner = &planner->corners[before->to_corner];
+      bool ccw = before->to_ccw != 0;
+      double sweep = an_corner_arc_sweep(corner, before->arrive_offset, e->depart_offset, ccw);
+      status =
+          an_path_add_arc(path, corner->center, corner->radius, before->to, e->from, sweep, ccw);
+    }
+    if (status == ARCNAV_OK) {
+      status = an_path_add_line(path, e->from, e->to);
+    }
+  }
+  return status;
+}
+
+static void next_search_stamp(an_lazy_search *s, size_t corner_count) {
+  if (++s->stamp == 0) {
+    memset(s->group_stamp, 0, (2 * corner_count + 1) * sizeof *s->group_stamp);
+    memset(s->wedge_stamp, 0, (corner_count + 1) * sizeof *s->wedge_stamp);
+    s->stamp = 1;
+  }
+  s->edge_count = 0;
+  s->block_count = 0;
+  s->open_count = 0;
+}
+
+arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, vec2 goal,
+                                arcnav_path *path) {
+  const arcnav_planner *planner = q->planner;
+  const an_clearance *cl = &planner->clearance;
+  memset(&q->stats, 0, sizeof q->stats);
+  q->clearance.checks = 0;
+  if (an_segment_is_free(cl, &q->clearance, start, goal)) {
+    q->stats.edges_checked = q->clearance.checks;
+    return an_path_add_line(path, start, goal);
+  }
+  next_search_stamp(s, planner->corner_count);
+  arcnav_status status = ARCNAV_NO_PATH;
+  // The start's own entry: an edge of length 0 arriving at the start, expanded first.
+  lazy_edge origin;
+  memset(&origin, 0, sizeof origin);
+  origin.from = origin.to = start;
+  origin.to_corner = START_CORNER;
+  origin.parent = AN_NONE;
+  origin.generation = s->stamp;
+  origin.closed = 1;
+  origin.segment = SEGMENT_FREE;
+  if (!add_edge(s, &origin) || !expand(q, s, 0, start, goal)) {
+    status = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  while (status == ARCNAV_NO_PATH && s->open_count > 0) {
+    open_entry top = open_pop(s);
+    lazy_edge *e = &s->edges[top.edge];
+    if (top.continuation) {
+      if (top.key == e->cost + e->bound_seen -
+                         viewpoint_of(planner, arrival_group(planner, e), start).radius &&
+          !expand(q, s, top.edge, start, goal)) {
+        status = ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+      continue;
+    }
+    if (e->closed || top.key > e->cost + v2_dist(e->to, goal)) {
+      continue;
+    }
+    e->closed = 1;
+    if (e->segment == SEGMENT_UNCHECKED) {
+      e->segment =
+          an_segment_is_free(cl, &q->clearance, e->from, e->to) ? SEGMENT_FREE : SEGMENT_BLOCKED;
+    }
+    if (e->segment == SEGMENT_BLOCKED) {
+      continue;
+    }
+    if (e->to_corner == AN_NONE) {
+      status = emit_path(planner, s, top.edge, start, goal, path);
+      break;
+    }
+    q->stats.nodes_expanded++;
+    if (!expand(q, s, top.edge, start, goal)) {
+      status = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  q->stats.edges_checked = q->clearance.checks;
+  if (status != ARCNAV_OK) {
+    an_path_reset(path, start, goal);
+  }
+  return status;
+}

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The tangent engine without a prebuilt graph. The planner keeps only the obstacle grid and the
+// corner grid; a query discovers tangents as A* needs them. A search node is a directed tangent
+// segment (from the start or a corner to a corner or the goal), so whether it is free does not
+// depend on how the search reached it: that check waits until the node leaves the open list, and
+// most tangents a search generates are never checked at all. A corner's departures are gathered
+// once per query, the first time the search arrives there, through the visibility culling of
+// visibility.h restricted to the corner's departure cone.
+
+#include "arcnav/arcnav.h"
+
+typedef struct an_lazy_search an_lazy_search;
+
+/// Work space for one query object. Grows with the largest search seen and keeps its memory.
+arcnav_status an_lazy_search_create(const arcnav_planner *planner, an_lazy_search **out);
+void an_lazy_search_destroy(an_lazy_search *search);
+
+/// Fills `path` (reset by the caller). Start and goal are finite, free and distinct.
+arcnav_status an_lazy_find_path(arcnav_query *query, an_lazy_search *search, arcnav_vec2 start,
+                                arcnav_vec2 goal, arcnav_path *path);

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+// The tangent engine with tangents found on demand against the same engine with a prebuilt graph:
+// two searches over differently built data must agree on every status and, to rounding, on every
+// length, and every on-demand path must pass the independent verifier (support/verify.c). The
+// prebuilt engine is itself checked against a brute-force reference by test_property.
+#include "arcnav_test.h"
+#include "mapgen.h"
+#include "verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef arcnav_vec2 vec;
+
+typedef struct mode_run {
+  arcnav_planner *planner;
+  arcnav_query *query;
+  arcnav_path *path;
+} mode_run;
+
+static mode_run open_mode(const arcnav_map *map, double radius, arcnav_tangent_graph mode) {
+  mode_run run = {NULL, NULL, NULL};
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.engine = ARCNAV_ENGINE_TANGENT;
+  def.radius = radius;
+  def.tangent_graph = mode;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &run.planner), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_create(run.planner, &run.query), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(NULL, &run.path), ARCNAV_OK);
+  return run;
+}
+
+static void close_mode(mode_run *run) {
+  arcnav_path_destroy(run->path);
+  arcnav_query_destroy(run->query);
+  arcnav_planner_destroy(run->planner);
+}
+
+typedef struct tally {
+  size_t queries, found, no_path;
+} tally;
+
+static void compare_on(const sup_map *generated, const char *label, uint64_t seed,
+                       const double *radii, size_t radius_count, size_t queries, tally *t) {
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(generated, &map), ARCNAV_OK);
+  double eps = arcnav_map_tolerance(map);
+  vec lo, hi;
+  ck_assert(sup_map_extent(generated, &lo, &hi));
+  double pad = 0.05 * fmax(hi.x - lo.x, hi.y - lo.y);
+  vec box_lo = {lo.x - pad, lo.y - pad}, box_hi = {hi.x + pad, hi.y + pad};
+  for (size_t r = 0; r < radius_count; ++r) {
+    double R = radii[r];
+    mode_run prebuilt = open_mode(map, R, ARCNAV_TANGENT_GRAPH_PREBUILT);
+    mode_run on_demand = open_mode(map, R, ARCNAV_TANGENT_GRAPH_ON_DEMAND);
+    arcnav_planner_info info;
+    arcnav_planner_get_info(on_demand.planner, &info);
+    ck_assert_uint_eq(info.node_count, 0); // nothing prebuilt
+    sup_rng rng = sup_rng_seed(seed * 31 + r);
+    for (size_t q = 0; q < queries; ++q) {
+      vec s, g;
+      if (!sup_random_free_point(generated, R, &rng, box_lo, box_hi, 0.0, 500, &s) ||
+          !sup_random_free_point(generated, R, &rng, box_lo, box_hi, 0.0, 500, &g)) {
+        continue;
+      }
+      arcnav_status want = arcnav_find_path(prebuilt.query, s, g, prebuilt.path);
+      arcnav_status got = arcnav_find_path(on_demand.query, s, g, on_demand.path);
+      t->queries++;
+      ck_assert_msg(want == got,
+                    "%s seed %llu R %g (%.17g, %.17g) -> (%.17g, %.17g): prebuilt %s, "
+                    "on demand %s",
+                    label, (unsigned long long)seed, R, s.x, s.y, g.x, g.y,
+                    arcnav_status_name(want), arcnav_status_name(got));
+      if (got != ARCNAV_OK) {
+        t->no_path += got == ARCNAV_NO_PATH;
+        continue;
+      }
+      t->found++;
+      double a = arcnav_path_length(prebuilt.path), b = arcnav_path_length(on_demand.path);
+      ck_assert_msg(fabs(a - b) <= 1e-9 * (1.0 + a),
+                    "%s seed %llu R %g (%.17g, %.17g) -> (%.17g, %.17g): prebuilt %.17g, on "
+                    "demand %.17g",
+                    label, (unsigned long long)seed, R, s.x, s.y, g.x, g.y, a, b);
+      sup_verify_report report;
+      ck_assert_msg(sup_verify_path(generated, R, eps, s, g, on_demand.path, &report),
+                    "%s seed %llu R %g: on-demand path fails the verifier: %s", label,
+                    (unsigned long long)seed, R, report.message);
+    }
+    close_mode(&prebuilt);
+    close_mode(&on_demand);
+  }
+  arcnav_map_destroy(map);
+}
+
+START_TEST(test_mixed_maps) {
+  tally t = {0};
+  for (uint64_t seed = 1; seed <= test_scaled_count(24); ++seed) {
+    double hint = 2.0 + (double)(seed % 3);
+    sup_map m = sup_gen_mixed(seed, 6 + seed % 10, 100.0, hint);
+    double radii[3] = {0.0, 0.4 * hint, 1.1 * hint};
+    compare_on(&m, "mixed", seed, radii, 3, 10, &t);
+    sup_map_free(&m);
+  }
+  printf("on demand, mixed: %zu queries, %zu found, %zu no path\n", t.queries, t.found, t.no_path);
+  ck_assert_uint_ge(t.found, test_scaled_minimum(200, 24));
+  ck_assert_uint_ge(t.no_path, 1);
+}
+END_TEST
+
+START_TEST(test_rectangles_mazes_towns) {
+  tally t = {0};
+  for (uint64_t seed = 1; seed <= test_scaled_count(3); ++seed) {
+    double radii[3] = {0.0, 3.0, 12.0};
+    sup_map rects = sup_gen_random_rectangles(seed, 60, 600.0, 10.0, 60.0);
+    compare_on(&rects, "rectangles", seed, radii, 3, 15, &t);
+    sup_map_free(&rects);
+    sup_map maze = sup_gen_maze(seed, 6, 40.0, 4.0);
+    compare_on(&maze, "maze", seed, radii, 3, 10, &t);
+    sup_map_free(&maze);
+    sup_map town = sup_gen_town(seed, 3, 60.0, 16.0, 5.0, 8.0);
+    double town_radii[2] = {0.0, 3.2};
+    compare_on(&town, "town", seed, town_radii, 2, 10, &t);
+    sup_map_free(&town);
+    sup_map neerc = sup_gen_neerc_worst(seed);
+    double neerc_radii[2] = {0.0, 1.0 + (double)(seed * 7 % 40)};
+    compare_on(&neerc, "neerc", seed, neerc_radii, 2, 8, &t);
+    sup_map_free(&neerc);
+  }
+  printf("on demand, rectangles/mazes/towns: %zu queries, %zu found\n", t.queries, t.found);
+  ck_assert_uint_ge(t.found, test_scaled_minimum(100, 3));
+}
+END_TEST
+
+START_TEST(test_auto_switches_on_size) {
+  // Above the documented limit AUTO finds tangents on demand: no graph nodes are kept.
+  size_t count = ARCNAV_TANGENT_GRAPH_AUTO_LIMIT / 4 + 50;
+  sup_map m = sup_gen_random_rectangles(7, count, 20000.0, 5.0, 40.0);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = 2.0;
+  arcnav_planner *planner = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  arcnav_planner_info info;
+  arcnav_planner_get_info(planner, &info);
+  ck_assert_uint_gt(info.corner_count, ARCNAV_TANGENT_GRAPH_AUTO_LIMIT);
+  ck_assert_uint_eq(info.node_count, 0);
+  arcnav_planner_destroy(planner);
+  def.tangent_graph = (arcnav_tangent_graph)7;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_ERR_INVALID_ARGUMENT);
+  arcnav_map_destroy(map);
+  sup_map_free(&m);
+}
+END_TEST
+
+static Suite *on_demand_suite(void) {
+  Suite *suite = suite_create("on_demand");
+  TCase *tc = tcase_create("against the prebuilt graph");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, test_mixed_maps);
+  tcase_add_test(tc, test_rectangles_mazes_towns);
+  tcase_add_test(tc, test_auto_switches_on_size);
+  suite_add_tcase(suite, tc);
+  return suite;
+}
+
+int main(void) {
+  return test_run_suite(on_demand_suite());
+}
