@@ -216,8 +216,9 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
     q->trail = an_alloc(&alloc, ids, sizeof *q->trail);
     q->starts = an_alloc(&alloc, 2 * planner->corner_count + 1, sizeof *q->starts);
     q->deferred = an_alloc(&alloc, planner->corner_count + 1, sizeof *q->deferred);
+    q->goal_exits = an_calloc(&alloc, 2 * planner->corner_count + 1, sizeof *q->goal_exits);
     if (!q->cost || !q->parent || !q->arrival || !q->closed || !q->generation || !q->trail ||
-        !q->starts || !q->deferred) {
+        !q->starts || !q->deferred || !q->goal_exits) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
@@ -246,6 +247,7 @@ void arcnav_query_destroy(arcnav_query *query) {
   an_free(&alloc, query->trail);
   an_free(&alloc, query->starts);
   an_free(&alloc, query->deferred);
+  an_free(&alloc, query->goal_exits);
   an_free(&alloc, query);
 }
 

@@ -46,6 +46,17 @@ typedef struct an_deferred_start {
   uint32_t corner;
 } an_deferred_start;
 
+/// The tangent from a (corner, direction) group to the query's goal, computed once per query:
+/// every node of the group leaves for the goal along the same segment.
+typedef struct an_goal_exit {
+  vec2 touch;
+  double angle;
+  double offset;
+  uint32_t generation; ///< valid when it matches the query's
+  uint8_t usable;      ///< the tangent exists and leaves inside the wedge
+  uint8_t segment;     ///< 0 unchecked, 1 free, 2 blocked
+} an_goal_exit;
+
 /// How the search reached a node.
 typedef enum an_arrival {
   AN_ARRIVED_BY_TANGENT = 0,
@@ -68,7 +79,8 @@ struct arcnav_query {
   an_start_node *starts;
   an_deferred_start *deferred; ///< a binary min-heap of corners not yet attached to the start
   uint32_t deferred_count;
-  uint32_t *trail; ///< node ids of the found path, goal first
+  uint32_t *trail;          ///< node ids of the found path, goal first
+  an_goal_exit *goal_exits; ///< per (corner, direction) group: its way to this query's goal
   // The goal's attachment: touching point on the parent's corner and the arc sweep to it.
   vec2 goal_touch;
   double goal_sweep;

@@ -52,34 +52,57 @@ static bool arc_is_free(arcnav_query *q, const an_corner *corner, double from_an
   return an_arc_is_free(&q->planner->clearance, &q->clearance, &arc);
 }
 
+// The group's way to the goal, computed on first use in this query.
+static an_goal_exit *goal_exit(arcnav_query *q, uint32_t corner_index, bool ccw, vec2 goal) {
+  an_goal_exit *exit = &q->goal_exits[an_group_index(corner_index, ccw)];
+  if (exit->generation == q->current_generation) {
+    return exit;
+  }
+  const arcnav_planner *planner = q->planner;
+  const an_corner *corner = &planner->corners[corner_index];
+  exit->generation = q->current_generation;
+  exit->segment = 0;
+  an_tangent t;
+  exit->usable =
+      an_directed_tangent(corner->center, corner->radius, ccw, goal, 0.0, true, planner->eps, &t) &&
+      an_corner_wedge_contains(corner, an_touch_normal(t.direction, ccw), AN_WEDGE_SLACK);
+  if (exit->usable) {
+    exit->touch = t.from;
+    exit->angle = an_touch_angle(t.direction, ccw);
+    exit->offset = an_corner_offset(corner, exit->angle);
+  }
+  return exit;
+}
+
 // From node u: around its corner in its direction to where the tangent to the goal leaves, then
 // straight to the goal.
 static void try_goal(arcnav_query *q, uint32_t u, const node_view *at, vec2 goal,
                      uint32_t goal_id) {
   const arcnav_planner *planner = q->planner;
   const an_corner *corner = &planner->corners[at->corner];
-  an_tangent t;
-  if (!an_directed_tangent(corner->center, corner->radius, at->ccw, goal, 0.0, true, planner->eps,
-                           &t)) {
+  an_goal_exit *exit = goal_exit(q, at->corner, at->ccw, goal);
+  if (!exit->usable) {
     return;
   }
-  if (!an_corner_wedge_contains(corner, an_touch_normal(t.direction, at->ccw), AN_WEDGE_SLACK)) {
-    return;
-  }
-  double angle = an_touch_angle(t.direction, at->ccw);
-  double sweep = an_corner_arc_sweep(corner, at->offset, an_corner_offset(corner, angle), at->ccw);
+  double sweep = an_corner_arc_sweep(corner, at->offset, exit->offset, at->ccw);
   if (sweep < 0.0) {
     return;
   }
-  double cost = q->cost[u] + corner->radius * sweep + v2_dist(t.from, goal);
+  double cost = q->cost[u] + corner->radius * sweep + v2_dist(exit->touch, goal);
   if (seen(q, goal_id) && cost >= q->cost[goal_id]) {
     return;
   }
-  if (!arc_is_free(q, corner, at->angle, sweep, at->ccw) ||
-      !an_segment_is_free(&planner->clearance, &q->clearance, t.from, goal)) {
+  if (!arc_is_free(q, corner, at->angle, sweep, at->ccw)) {
     return;
   }
-  q->goal_touch = t.from;
+  if (exit->segment == 0) {
+    exit->segment =
+        an_segment_is_free(&planner->clearance, &q->clearance, exit->touch, goal) ? 1 : 2;
+  }
+  if (exit->segment != 1) {
+    return;
+  }
+  q->goal_touch = exit->touch;
   q->goal_sweep = sweep;
   relax(q, goal_id, cost, u, AN_ARRIVED_BY_ARC, goal, goal);
 }
@@ -311,6 +334,9 @@ arcnav_status an_tangent_find_path(arcnav_query *q, vec2 start, vec2 goal, arcna
   }
   if (++q->current_generation == 0) {
     memset(q->generation, 0, (size_t)q->id_count * sizeof *q->generation);
+    for (size_t g = 0; g < 2 * q->planner->corner_count; ++g) {
+      q->goal_exits[g].generation = 0;
+    }
     q->current_generation = 1;
   }
   an_heap_clear(&q->heap);
