@@ -354,53 +354,10 @@ static void visit_cell(const an_grid *grid, const an_corner_grid *cgrid, an_sigh
   }
 }
 
-// Can anything in cell (column, row) still matter to a viewpoint without a radius? A target met
-// there is reached along a ray through the cell (the ray ends at the target's circle shifted by R,
-// which lies in a cell the target is filed in), and an occluder there only closes bins beyond the
-// cell's nearest distance. So a cell whose bins are all masked out or already closed before the
-// cell can be skipped with everything in it; an edge that also crosses open directions is met in
-// the cells along those.
 static double point_box_distance(vec2 p, double x0, double y0, double size) {
   double dx = p.x < x0 ? x0 - p.x : (p.x > x0 + size ? p.x - (x0 + size) : 0.0);
   double dy = p.y < y0 ? y0 - p.y : (p.y > y0 + size ? p.y - (y0 + size) : 0.0);
   return sqrt(dx * dx + dy * dy);
-}
-
-static bool cell_may_matter(const an_grid *grid, const an_sight *sight, const an_sight_mask *mask,
-                            int32_t column, int32_t row) {
-  vec2 p = sight->origin;
-  double x0 = grid->origin.x + column * grid->cell_size, x1 = x0 + grid->cell_size;
-  double y0 = grid->origin.y + row * grid->cell_size, y1 = y0 + grid->cell_size;
-  double nearest = point_box_distance(p, x0, y0, grid->cell_size);
-  if (nearest == 0.0) {
-    return true;
-  }
-  double need = nearest - an_sight_margin(nearest, sight->eps);
-  // The cell subtends less than half a turn from outside: measure its corners from the centre.
-  double middle = an_pseudo_angle(v2((x0 + x1) * 0.5 - p.x, (y0 + y1) * 0.5 - p.y));
-  double lo = 0.0, hi = 0.0;
-  const double xs[2] = {x0, x1}, ys[2] = {y0, y1};
-  for (int k = 0; k < 4; ++k) {
-    vec2 d = v2_sub(v2(xs[k & 1], ys[k >> 1]), p);
-    if (d.x == 0.0 && d.y == 0.0) {
-      continue;
-    }
-    double delta = an_pseudo_angle(d) - middle;
-    delta = delta > 2.0 ? delta - 4.0 : (delta < -2.0 ? delta + 4.0 : delta);
-    lo = delta < lo ? delta : lo;
-    hi = delta > hi ? delta : hi;
-  }
-  int first = (int)floor((middle + lo) / BIN_WIDTH) - 1;
-  int last = (int)floor((middle + hi) / BIN_WIDTH) + 1;
-  for (int j = first; j <= last; ++j) {
-    int bin = ((j % AN_SIGHT_BINS) + AN_SIGHT_BINS) % AN_SIGHT_BINS;
-    for (int lane = 0; lane < 2; ++lane) {
-      if (mask_has(mask, lane, bin) && !(sight->reach[0][bin] < need)) {
-        return true;
-      }
-    }
-  }
-  return false;
 }
 
 // A straight run of cells: along a row (`fixed` is the row) or along a column.
@@ -425,25 +382,17 @@ static double distance_sum(const an_grid *grid, vec2 origin, const an_sight_limi
          point_box_distance(limit->goal, x0, y0, grid->cell_size);
 }
 
-static void visit_cell_if(const an_grid *grid, const an_corner_grid *cgrid,
-                          an_sight_scratch *scratch, const an_sight_mask *skip_by, uint32_t stamp,
-                          int32_t column, int32_t row, double eps) {
-  if (!skip_by || cell_may_matter(grid, &scratch->sight, skip_by, column, row)) {
-    visit_cell(grid, cgrid, scratch, stamp, column, row, eps);
-  }
-}
-
 // Visits cells t0..t1 of a run; with a limit, only those within it. The distance sum is convex
 // along a run (each distance to a sliding box is), so the cells within the limit are one interval
 // around its minimum: found by a ternary search, then walked outwards.
 static void visit_run(const an_grid *grid, const an_corner_grid *cgrid, an_sight_scratch *scratch,
-                      const an_sight_mask *skip_by, const an_sight_limit *limit, uint32_t stamp,
-                      cell_run run, int32_t t0, int32_t t1, double eps) {
+                      const an_sight_limit *limit, uint32_t stamp, cell_run run, int32_t t0,
+                      int32_t t1, double eps) {
   int32_t column, row;
   if (!limit) {
     for (int32_t t = t0; t <= t1; ++t) {
       run_cell(run, t, &column, &row);
-      visit_cell_if(grid, cgrid, scratch, skip_by, stamp, column, row, eps);
+      visit_cell(grid, cgrid, scratch, stamp, column, row, eps);
     }
     return;
   }
@@ -482,36 +431,31 @@ static void visit_run(const an_grid *grid, const an_corner_grid *cgrid, an_sight
   }
   for (int32_t t = first; t <= last; ++t) {
     run_cell(run, t, &column, &row);
-    visit_cell_if(grid, cgrid, scratch, skip_by, stamp, column, row, eps);
+    visit_cell(grid, cgrid, scratch, stamp, column, row, eps);
   }
 }
 
 static void visit_ring(const an_grid *grid, const an_corner_grid *cgrid, an_sight_scratch *scratch,
-                       const an_sight_mask *mask, const an_sight_limit *limit, uint32_t stamp,
-                       int32_t cx, int32_t cy, int32_t k, double eps) {
+                       const an_sight_limit *limit, uint32_t stamp, int32_t cx, int32_t cy,
+                       int32_t k, double eps) {
   if (k == 0) {
     visit_cell(grid, cgrid, scratch, stamp, cx, cy, eps);
     return;
   }
-  // Skipping needs one set of bins for both turning directions (a viewpoint without a radius),
-  // and pays only once directions have had a few rings to close.
-  const an_sight_mask *skip_by = scratch->sight.lane_offset == 0.0 && k >= 2 ? mask : NULL;
   int32_t x0 = cx - k > 0 ? cx - k : 0, x1 = cx + k < grid->columns ? cx + k : grid->columns - 1;
   int32_t y0 = cy - k > 0 ? cy - k : 0, y1 = cy + k < grid->rows ? cy + k : grid->rows - 1;
   if (cy - k >= 0) {
-    visit_run(grid, cgrid, scratch, skip_by, limit, stamp, (cell_run){true, cy - k}, x0, x1, eps);
+    visit_run(grid, cgrid, scratch, limit, stamp, (cell_run){true, cy - k}, x0, x1, eps);
   }
   if (cy + k < grid->rows) {
-    visit_run(grid, cgrid, scratch, skip_by, limit, stamp, (cell_run){true, cy + k}, x0, x1, eps);
+    visit_run(grid, cgrid, scratch, limit, stamp, (cell_run){true, cy + k}, x0, x1, eps);
   }
   int32_t inner0 = cy - k + 1 > y0 ? cy - k + 1 : y0, inner1 = cy + k - 1 < y1 ? cy + k - 1 : y1;
   if (cx - k >= 0 && inner0 <= inner1) {
-    visit_run(grid, cgrid, scratch, skip_by, limit, stamp, (cell_run){false, cx - k}, inner0,
-              inner1, eps);
+    visit_run(grid, cgrid, scratch, limit, stamp, (cell_run){false, cx - k}, inner0, inner1, eps);
   }
   if (cx + k < grid->columns && inner0 <= inner1) {
-    visit_run(grid, cgrid, scratch, skip_by, limit, stamp, (cell_run){false, cx + k}, inner0,
-              inner1, eps);
+    visit_run(grid, cgrid, scratch, limit, stamp, (cell_run){false, cx + k}, inner0, inner1, eps);
   }
 }
 
@@ -574,7 +518,7 @@ bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
       scratch->limited = true;
       break;
     }
-    visit_ring(grid, cgrid, scratch, mask, limit, stamp, cx, cy, k, eps);
+    visit_ring(grid, cgrid, scratch, limit, stamp, cx, cy, k, eps);
     // Targets not met yet are filed only in rings beyond k: their tangents are longer than this.
     double need = k * grid->cell_size - lane_offset;
     need -= an_sight_margin(need, eps);
