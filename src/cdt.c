@@ -224,6 +224,7 @@ static arcnav_status legalize(an_cdt *cdt, size_t low) {
       continue;
     }
     int32_t u = flip(cdt, t, i);
+    cdt->flips++;
     // The four outer edges of the flipped quad: edges 0 and 2 of both t and u.
     if (!push_work(cdt, t, 0) || !push_work(cdt, t, 2) || !push_work(cdt, u, 0) ||
         !push_work(cdt, u, 2)) {
@@ -321,6 +322,30 @@ arcnav_status an_cdt_insert_point(an_cdt *cdt, vec2 p, int32_t *out_vertex) {
   }
   *out_vertex = v;
   return on_edge >= 0 ? split_edge(cdt, t, on_edge, v) : split_triangle(cdt, t, v);
+}
+
+arcnav_status an_cdt_split_edge(an_cdt *cdt, int32_t a, int32_t b, vec2 p, int32_t *out_vertex) {
+  int32_t t;
+  int i = a >= 0 && b >= 0 && (size_t)a < cdt->point_count && (size_t)b < cdt->point_count
+              ? an_cdt_find_edge(cdt, a, b, &t)
+              : -1;
+  if (i < 0 || cdt->tris[t].n[i] < 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  int32_t u = cdt->tris[t].n[i];
+  vec2 pa = cdt->points[cdt->tris[t].v[i]];
+  vec2 pb = cdt->points[cdt->tris[t].v[next3(i)]], pc = cdt->points[cdt->tris[t].v[prev3(i)]];
+  vec2 pd = cdt->points[cdt->tris[u].v[neighbour_index(&cdt->tris[u], t)]];
+  if (!(an_orient2d(pa, pb, p) > 0.0 && an_orient2d(pa, p, pc) > 0.0 &&
+        an_orient2d(pd, pc, p) > 0.0 && an_orient2d(pd, p, pb) > 0.0)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  int32_t v = add_vertex(cdt, p);
+  if (v < 0) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  *out_vertex = v;
+  return split_edge(cdt, t, i, v);
 }
 
 // Walking around a vertex. In triangle t with vertex a at index k, the next triangle
@@ -526,49 +551,65 @@ static arcnav_status split_constraint_at(an_cdt *cdt, int32_t t, int i, vec2 x, 
   return split_edge(cdt, t, i, v);
 }
 
-/// Make a-v a constraint for the first vertex v on the way from a to b (b itself, a vertex the
-/// segment passes through, or a new vertex where it crosses a constraint). Returns v in *out.
-static arcnav_status step_segment(an_cdt *cdt, int32_t a, int32_t b, int depth, int32_t *out) {
+/// Where the segment from a towards b leaves a: 0 with the triangle t around a whose wedge it
+/// enters (k the index of a in t), or 1 when it runs along an edge of t to a vertex (*hit, the edge
+/// being edge *hit_edge of t), or -1 when b is outside the triangulation.
+static int find_wedge(const an_cdt *cdt, int32_t a, int32_t b, int32_t *out_t, int *out_k,
+                      int32_t *hit, int *hit_edge) {
   vec2 pa = cdt->points[a], pb = cdt->points[b];
   int32_t start = cdt->vertex_tri[a];
   int32_t t = start;
-  int k = -1;
-  // Find the triangle around a whose wedge the direction to b enters.
-  for (int dir = 0, found = 0; dir < 2 && !found; ++dir) {
+  for (int dir = 0; dir < 2; ++dir) {
     t = start;
     do {
       const an_cdt_tri *tri = &cdt->tris[t];
-      k = vertex_index(tri, a);
+      int k = vertex_index(tri, a);
       int32_t p = tri->v[next3(k)], q = tri->v[prev3(k)];
+      *out_t = t;
+      *out_k = k;
       if (p == b || q == b) {
-        mark_constrained(cdt, t, p == b ? prev3(k) : next3(k));
-        *out = b;
-        return ARCNAV_OK;
+        *hit = b;
+        *hit_edge = p == b ? prev3(k) : next3(k);
+        return 1;
       }
       vec2 pp = cdt->points[p], pq = cdt->points[q];
       double op = an_orient2d(pa, pp, pb), oq = an_orient2d(pa, pq, pb);
       if (op == 0.0 && v2_dot(v2_sub(pp, pa), v2_sub(pb, pa)) > 0.0) {
-        mark_constrained(cdt, t, prev3(k));
-        *out = p;
-        return ARCNAV_OK;
+        *hit = p;
+        *hit_edge = prev3(k);
+        return 1;
       }
       if (oq == 0.0 && v2_dot(v2_sub(pq, pa), v2_sub(pb, pa)) > 0.0) {
-        mark_constrained(cdt, t, next3(k));
-        *out = q;
-        return ARCNAV_OK;
+        *hit = q;
+        *hit_edge = next3(k);
+        return 1;
       }
       if (op > 0.0 && oq < 0.0) {
-        found = 1;
-        break;
+        return 0;
       }
       t = dir == 0 ? tri->n[next3(k)] : tri->n[prev3(k)];
     } while (t >= 0 && t != start);
-    if (found) {
+    if (t == start) {
       break;
     }
-    if (t == start || dir == 1) {
-      return ARCNAV_ERR_INVALID_ARGUMENT; // no wedge: b is outside the triangulation
-    }
+  }
+  return -1; // no wedge: b is outside the triangulation
+}
+
+/// Make a-v a constraint for the first vertex v on the way from a to b (b itself, a vertex the
+/// segment passes through, or a new vertex where it crosses a constraint). Returns v in *out.
+static arcnav_status step_segment(an_cdt *cdt, int32_t a, int32_t b, int depth, int32_t *out) {
+  vec2 pa = cdt->points[a], pb = cdt->points[b];
+  int32_t t, hit;
+  int k, hit_edge;
+  int w = find_wedge(cdt, a, b, &t, &k, &hit, &hit_edge);
+  if (w < 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  if (w == 1) {
+    mark_constrained(cdt, t, hit_edge);
+    *out = hit;
+    return ARCNAV_OK;
   }
   // Walk along the segment, recording crossed edges as (right, left) vertex pairs.
   size_t base = cdt->stack_count;
@@ -631,6 +672,109 @@ arcnav_status an_cdt_insert_segment(an_cdt *cdt, int32_t a, int32_t b) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   return insert_segment_depth(cdt, a, b, 0);
+}
+
+arcnav_status an_cdt_insert_segment_kept(an_cdt *cdt, int32_t a, int32_t b, an_cdt_keep_fn keep,
+                                         void *ctx) {
+  if (a < 0 || b < 0 || (size_t)a >= cdt->point_count || (size_t)b >= cdt->point_count) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  int32_t cur = a;
+  bool force = false; // the piece from cur was already judged worth keeping
+  while (cur != b) {
+    vec2 pa = cdt->points[cur], pb = cdt->points[b];
+    int32_t t, hit, v;
+    int k, hit_edge;
+    int w = find_wedge(cdt, cur, b, &t, &k, &hit, &hit_edge);
+    if (w < 0) {
+      return ARCNAV_ERR_INVALID_ARGUMENT;
+    }
+    if (w == 1) {
+      if (force || keep(ctx, pa, cdt->points[hit])) {
+        mark_constrained(cdt, t, hit_edge);
+      }
+      cur = hit;
+      force = false;
+      continue;
+    }
+    // Walk without changing anything to the next vertex on the segment or constraint crossing;
+    // pieces judged not worth keeping are walked past.
+    vec2 from = pa;
+    int32_t from_t = -1;
+    int from_e = -1;
+    int e = k;
+    arcnav_status st = ARCNAV_OK;
+    bool moved = false;
+    for (size_t guard = 0; !moved; ++guard) {
+      if (guard > 4 * cdt->tri_count + 16) {
+        return ARCNAV_ERR_INVALID_ARGUMENT; // cannot happen in a valid triangulation
+      }
+      const an_cdt_tri *tri = &cdt->tris[t];
+      int32_t u = tri->n[e];
+      vec2 stop;
+      int32_t stop_vertex = -1;
+      int32_t r = -1;
+      int j = -1;
+      if (u < 0) {
+        return ARCNAV_ERR_INVALID_ARGUMENT;
+      }
+      if (is_constrained(tri, e)) {
+        stop = crossing_point(pa, pb, cdt->points[tri->v[next3(e)]], cdt->points[tri->v[prev3(e)]]);
+      } else {
+        j = neighbour_index(&cdt->tris[u], t);
+        r = cdt->tris[u].v[j];
+        if (an_orient2d(pa, pb, cdt->points[r]) != 0.0) {
+          e = an_orient2d(pa, pb, cdt->points[r]) > 0.0 ? next3(j) : prev3(j);
+          t = u;
+          continue;
+        }
+        stop_vertex = r;
+        stop = cdt->points[r];
+      }
+      bool wanted = force || keep(ctx, from, stop);
+      force = false;
+      if (wanted) {
+        if (from_t < 0) {
+          st = step_segment(cdt, cur, b, 0, &v); // runs to this very stop
+          cur = v;
+        } else {
+          // Materialise the crossing the kept piece starts at; the next round inserts the piece.
+          st = split_constraint_at(cdt, from_t, from_e, from, 0, &v);
+          cur = v;
+          force = true;
+        }
+        moved = true;
+      } else if (stop_vertex >= 0) {
+        cur = stop_vertex;
+        moved = true;
+      } else {
+        from = stop;
+        from_t = t;
+        from_e = e;
+        j = neighbour_index(&cdt->tris[u], t);
+        r = cdt->tris[u].v[j];
+        double o = an_orient2d(pa, pb, cdt->points[r]);
+        if (o == 0.0) {
+          // The next stop is a vertex just behind the crossing.
+          if (keep(ctx, from, cdt->points[r])) {
+            st = split_constraint_at(cdt, from_t, from_e, from, 0, &v);
+            if (st == ARCNAV_OK && v != r) {
+              st = insert_segment_depth(cdt, v, r, 1);
+            }
+          }
+          cur = r;
+          moved = true;
+        } else {
+          e = o > 0.0 ? next3(j) : prev3(j);
+          t = u;
+        }
+      }
+    }
+    if (st != ARCNAV_OK) {
+      return st;
+    }
+  }
+  return ARCNAV_OK;
 }
 
 typedef struct order_key {
@@ -730,94 +874,364 @@ static int sgn(double v) {
   return (v > 0.0) - (v < 0.0);
 }
 
-static arcnav_status cut_segments(build_lists *b, const uint32_t *segments, size_t segment_count) {
+/// Segment s's bounding box, read where the sweeps need it.
+typedef struct seg_box {
+  double x0, x1, y0, y1;
+} seg_box;
+
+/// A pair of segments that cross, as their positions in the sweep order (lo < hi): sorting the
+/// pairs restores the order in which a plain sweep would find them, so the crossing points get the
+/// same indices however they were found.
+typedef struct cross_pair {
+  uint32_t lo, hi;
+} cross_pair;
+
+static int compare_pairs(const void *pa, const void *pb) {
+  const cross_pair *a = pa, *b = pb;
+  if (a->lo != b->lo) {
+    return a->lo < b->lo ? -1 : 1;
+  }
+  return a->hi < b->hi ? -1 : (a->hi > b->hi);
+}
+
+typedef struct cutter {
+  build_lists *b;
+  const uint32_t *segments;
+  const sorted_index *seg_x; ///< live segments by smallest x (then index): the sweep order
+  const seg_box *box;        ///< per sweep position
+  const sorted_index *by_x;  ///< points by x (then index)
+  cross_pair *pairs;
+  size_t pair_count, pair_capacity;
+  size_t limit; ///< stop once more crossings than this are found (0: no limit)
+  bool ok, over;
+} cutter;
+
+static vec2 seg_point(const cutter *c, uint32_t pos, int end) {
+  return c->b->points[c->segments[2 * c->seg_x[pos].index + (uint32_t)end]];
+}
+
+/// Cut the segment at sweep position `pos` at the points by_x[lo..hi) lying exactly inside it.
+static void cut_at_points(cutter *c, uint32_t pos, const uint32_t *points, size_t count) {
+  const seg_box *bx = &c->box[pos];
+  vec2 pa = seg_point(c, pos, 0), pb = seg_point(c, pos, 1);
+  // First point with x >= x0 (the list is in by_x order).
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (c->by_x[points[mid]].key < bx->x0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  for (size_t k = lo; k < count && c->by_x[points[k]].key <= bx->x1 && c->ok; ++k) {
+    uint32_t index = c->by_x[points[k]].index;
+    vec2 p = c->b->points[index];
+    if (p.y < bx->y0 || p.y > bx->y1 || same_point(p, pa) || same_point(p, pb)) {
+      continue;
+    }
+    if (an_orient2d(pa, pb, p) == 0.0) {
+      c->ok = add_cut(c->b, c->seg_x[pos].index, index, param_on(pa, pb, p));
+    }
+  }
+}
+
+/// Record the pair when the segments at sweep positions i and j cross properly.
+static void test_pair(cutter *c, uint32_t i, uint32_t j) {
+  const seg_box *a = &c->box[i], *b = &c->box[j];
+  if (a->x1 < b->x0 || b->x1 < a->x0 || a->y1 < b->y0 || b->y1 < a->y0) {
+    return;
+  }
+  vec2 pa = seg_point(c, i, 0), pb = seg_point(c, i, 1);
+  vec2 pc = seg_point(c, j, 0), pd = seg_point(c, j, 1);
+  int o1 = sgn(an_orient2d(pa, pb, pc)), o2 = sgn(an_orient2d(pa, pb, pd));
+  if (o1 * o2 >= 0) {
+    return;
+  }
+  int o3 = sgn(an_orient2d(pc, pd, pa)), o4 = sgn(an_orient2d(pc, pd, pb));
+  if (o3 * o4 >= 0) {
+    return; // touching at a point of the other segment is handled by the point cuts
+  }
+  if (c->limit > 0 && c->pair_count >= c->limit) {
+    c->over = true;
+    c->ok = false;
+    return;
+  }
+  if (!an_reserve(c->b->alloc, (void **)&c->pairs, &c->pair_capacity, c->pair_count,
+                  c->pair_count + 1, sizeof(cross_pair))) {
+    c->ok = false;
+    return;
+  }
+  c->pairs[c->pair_count++] = (cross_pair){i < j ? i : j, i < j ? j : i};
+}
+
+/// One group of segments and points: sweep positions of its segments (ascending) and by_x
+/// positions of its points (ascending), its bounding box and its widest segment in x.
+typedef struct seg_group {
+  uint32_t seg_first, seg_count, point_first, point_count;
+  seg_box box;
+  double width;
+  bool clean, used;
+} seg_group;
+
+// Cutting, by groups: every pair of segments (and every point-segment pair) from two groups with
+// overlapping boxes is tested, and so is every pair inside a group unless the caller vouches that
+// the group is clean (its segments meet only at shared endpoints and its points lie on none of its
+// segments' interiors, as in a validated polygon). A sweep over all segments at once would test
+// every pair whose x ranges overlap: quadratic on a many-pointed star.
+static arcnav_status cut_segments(build_lists *b, const uint32_t *segments, size_t segment_count,
+                                  const an_cdt_options *opt) {
   size_t n = b->point_count;
+  size_t group_count = opt && opt->group_count > 0 ? opt->group_count : 1;
   sorted_index *by_x = an_alloc(b->alloc, n + 1, sizeof *by_x);
   sorted_index *seg_x = an_alloc(b->alloc, segment_count + 1, sizeof *seg_x);
-  if (!by_x || !seg_x) {
-    an_free(b->alloc, by_x);
-    an_free(b->alloc, seg_x);
-    return ARCNAV_ERR_OUT_OF_MEMORY;
+  seg_box *box = an_alloc(b->alloc, segment_count + 1, sizeof *box);
+  seg_group *groups = an_calloc(b->alloc, group_count, sizeof *groups);
+  uint32_t *group_segs = an_alloc(b->alloc, segment_count + 1, sizeof *group_segs);
+  uint32_t *group_points = an_alloc(b->alloc, n + 1, sizeof *group_points);
+  sorted_index *group_order = an_alloc(b->alloc, group_count, sizeof *group_order);
+  cutter c = {.b = b, .segments = segments, .seg_x = seg_x, .box = box, .by_x = by_x, .ok = true};
+  c.limit = opt ? opt->crossing_limit : 0;
+  if (!by_x || !seg_x || !box || !groups || !group_segs || !group_points || !group_order) {
+    c.ok = false;
+    goto done;
   }
   for (size_t i = 0; i < n; ++i) {
     by_x[i] = (sorted_index){b->points[i].x, (uint32_t)i};
   }
   qsort(by_x, n, sizeof *by_x, compare_sorted);
-  bool ok = true;
-  for (size_t s = 0; s < segment_count && ok; ++s) {
-    vec2 pa = b->points[segments[2 * s]], pb = b->points[segments[2 * s + 1]];
-    ok = add_cut(b, (uint32_t)s, segments[2 * s], 0.0) &&
-         add_cut(b, (uint32_t)s, segments[2 * s + 1], 1.0);
-    if (same_point(pa, pb)) {
-      continue;
-    }
-    seg_x[s] = (sorted_index){an_min(pa.x, pb.x), (uint32_t)s};
-    double x0 = an_min(pa.x, pb.x), x1 = an_max(pa.x, pb.x);
-    double y0 = an_min(pa.y, pb.y), y1 = an_max(pa.y, pb.y);
-    // Input points exactly on the open segment.
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (by_x[mid].key < x0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    for (size_t k = lo; k < n && by_x[k].key <= x1 && ok; ++k) {
-      vec2 p = b->points[by_x[k].index];
-      if (p.y < y0 || p.y > y1 || same_point(p, pa) || same_point(p, pb)) {
-        continue;
-      }
-      if (an_orient2d(pa, pb, p) == 0.0) {
-        ok = add_cut(b, (uint32_t)s, by_x[k].index, param_on(pa, pb, p));
-      }
-    }
-  }
-  // Proper crossings, found by a sweep over the segments sorted by their smallest x.
   size_t live = 0;
-  for (size_t s = 0; s < segment_count; ++s) {
+  for (size_t s = 0; s < segment_count && c.ok; ++s) {
     vec2 pa = b->points[segments[2 * s]], pb = b->points[segments[2 * s + 1]];
+    c.ok = add_cut(b, (uint32_t)s, segments[2 * s], 0.0) &&
+           add_cut(b, (uint32_t)s, segments[2 * s + 1], 1.0);
     if (!same_point(pa, pb)) {
       seg_x[live++] = (sorted_index){an_min(pa.x, pb.x), (uint32_t)s};
     }
   }
+  if (!c.ok) {
+    goto done;
+  }
   qsort(seg_x, live, sizeof *seg_x, compare_sorted);
-  for (size_t i = 0; i < live && ok; ++i) {
-    uint32_t s = seg_x[i].index;
+  for (size_t g = 0; g < group_count; ++g) {
+    groups[g].box = (seg_box){INFINITY, -INFINITY, INFINITY, -INFINITY};
+    groups[g].clean = opt && opt->group_clean && opt->group_clean[g];
+  }
+  // Bucket segments and points by group, keeping the sweep and by_x orders within each.
+  for (size_t k = 0; k < live; ++k) {
+    uint32_t s = seg_x[k].index;
     vec2 pa = b->points[segments[2 * s]], pb = b->points[segments[2 * s + 1]];
-    double x1 = an_max(pa.x, pb.x);
-    double y0 = an_min(pa.y, pb.y), y1 = an_max(pa.y, pb.y);
-    for (size_t j = i + 1; j < live && seg_x[j].key <= x1 && ok; ++j) {
-      uint32_t r = seg_x[j].index;
-      vec2 pc = b->points[segments[2 * r]], pd = b->points[segments[2 * r + 1]];
-      if (an_max(pc.y, pd.y) < y0 || an_min(pc.y, pd.y) > y1) {
-        continue;
+    box[k] =
+        (seg_box){an_min(pa.x, pb.x), an_max(pa.x, pb.x), an_min(pa.y, pb.y), an_max(pa.y, pb.y)};
+    uint32_t g = opt && opt->segment_group ? opt->segment_group[s] : 0;
+    seg_group *gr = &groups[g < group_count ? g : 0];
+    gr->seg_count++;
+    gr->width = an_max(gr->width, box[k].x1 - box[k].x0);
+    gr->box.x0 = an_min(gr->box.x0, box[k].x0);
+    gr->box.x1 = an_max(gr->box.x1, box[k].x1);
+    gr->box.y0 = an_min(gr->box.y0, box[k].y0);
+    gr->box.y1 = an_max(gr->box.y1, box[k].y1);
+  }
+  for (size_t k = 0; k < n; ++k) {
+    uint32_t p = by_x[k].index;
+    uint32_t g = opt && opt->point_group ? opt->point_group[p] : 0;
+    seg_group *gr = &groups[g < group_count ? g : 0];
+    gr->point_count++;
+    vec2 q = b->points[p];
+    gr->box.x0 = an_min(gr->box.x0, q.x);
+    gr->box.x1 = an_max(gr->box.x1, q.x);
+    gr->box.y0 = an_min(gr->box.y0, q.y);
+    gr->box.y1 = an_max(gr->box.y1, q.y);
+  }
+  uint32_t seg_at = 0, point_at = 0;
+  for (size_t g = 0; g < group_count; ++g) {
+    groups[g].seg_first = seg_at;
+    groups[g].point_first = point_at;
+    seg_at += groups[g].seg_count;
+    point_at += groups[g].point_count;
+    groups[g].seg_count = groups[g].point_count = 0;
+  }
+  for (size_t k = 0; k < live; ++k) {
+    uint32_t g = opt && opt->segment_group ? opt->segment_group[seg_x[k].index] : 0;
+    seg_group *gr = &groups[g < group_count ? g : 0];
+    group_segs[gr->seg_first + gr->seg_count++] = (uint32_t)k;
+  }
+  for (size_t k = 0; k < n; ++k) {
+    uint32_t g = opt && opt->point_group ? opt->point_group[by_x[k].index] : 0;
+    seg_group *gr = &groups[g < group_count ? g : 0];
+    group_points[gr->point_first + gr->point_count++] = (uint32_t)k;
+  }
+  // Inside each group that is not vouched for: the plain sweep.
+  for (size_t g = 0; g < group_count && c.ok; ++g) {
+    const seg_group *gr = &groups[g];
+    if (gr->clean) {
+      continue;
+    }
+    const uint32_t *segs = group_segs + gr->seg_first;
+    for (uint32_t a = 0; a < gr->seg_count && c.ok; ++a) {
+      cut_at_points(&c, segs[a], group_points + gr->point_first, gr->point_count);
+      for (uint32_t k = a + 1; k < gr->seg_count && box[segs[k]].x0 <= box[segs[a]].x1 && c.ok;
+           ++k) {
+        test_pair(&c, segs[a], segs[k]);
       }
-      int o1 = sgn(an_orient2d(pa, pb, pc)), o2 = sgn(an_orient2d(pa, pb, pd));
-      int o3 = sgn(an_orient2d(pc, pd, pa)), o4 = sgn(an_orient2d(pc, pd, pb));
-      if (!(o1 * o2 < 0 && o3 * o4 < 0)) {
-        continue; // touching at a point of the other segment is handled by the point cuts
-      }
-      vec2 x = crossing_point(pa, pb, pc, pd);
-      if (!an_reserve(b->alloc, (void **)&b->points, &b->point_capacity, b->point_count,
-                      b->point_count + 1, sizeof(vec2))) {
-        ok = false;
-        break;
-      }
-      uint32_t idx = (uint32_t)b->point_count;
-      b->points[b->point_count++] = x;
-      ok = add_cut(b, s, idx, param_on(pa, pb, x)) && add_cut(b, r, idx, param_on(pc, pd, x));
     }
   }
+  // Between groups with overlapping boxes.
+  size_t used = 0;
+  for (size_t g = 0; g < group_count; ++g) {
+    if (groups[g].seg_count + groups[g].point_count > 0) {
+      group_order[used++] = (sorted_index){groups[g].box.x0, (uint32_t)g};
+    }
+  }
+  qsort(group_order, used, sizeof *group_order, compare_sorted);
+  for (size_t i = 0; i < used && c.ok; ++i) {
+    const seg_group *ga = &groups[group_order[i].index];
+    for (size_t j = i + 1; j < used && group_order[j].key <= ga->box.x1 && c.ok; ++j) {
+      const seg_group *gb = &groups[group_order[j].index];
+      if (gb->box.y1 < ga->box.y0 || ga->box.y1 < gb->box.y0) {
+        continue;
+      }
+      for (int side = 0; side < 2 && c.ok; ++side) {
+        const seg_group *gs = side == 0 ? ga : gb, *gp = side == 0 ? gb : ga;
+        for (uint32_t a = 0; a < gs->seg_count && c.ok; ++a) {
+          uint32_t pos = group_segs[gs->seg_first + a];
+          const seg_box *bx = &box[pos];
+          if (bx->x1 < gp->box.x0 || bx->x0 > gp->box.x1 || bx->y1 < gp->box.y0 ||
+              bx->y0 > gp->box.y1) {
+            continue;
+          }
+          cut_at_points(&c, pos, group_points + gp->point_first, gp->point_count);
+        }
+      }
+      // Crossings: each segment of the group with fewer segments against the other's segments
+      // whose smallest x lies in [x0 - widest, x1].
+      const seg_group *gs = ga->seg_count <= gb->seg_count ? ga : gb;
+      const seg_group *go = gs == ga ? gb : ga;
+      const uint32_t *other = group_segs + go->seg_first;
+      for (uint32_t a = 0; a < gs->seg_count && c.ok; ++a) {
+        uint32_t pos = group_segs[gs->seg_first + a];
+        const seg_box *bx = &box[pos];
+        if (bx->x1 < go->box.x0 || bx->x0 > go->box.x1 || bx->y1 < go->box.y0 ||
+            bx->y0 > go->box.y1) {
+          continue;
+        }
+        double from = bx->x0 - go->width;
+        size_t lo = 0, hi = go->seg_count;
+        while (lo < hi) {
+          size_t mid = (lo + hi) / 2;
+          if (box[other[mid]].x0 < from) {
+            lo = mid + 1;
+          } else {
+            hi = mid;
+          }
+        }
+        for (size_t k = lo; k < go->seg_count && box[other[k]].x0 <= bx->x1 && c.ok; ++k) {
+          test_pair(&c, pos, other[k]);
+        }
+      }
+    }
+  }
+  if (!c.ok) {
+    goto done;
+  }
+  if (c.pair_count > 0) {
+    qsort(c.pairs, c.pair_count, sizeof *c.pairs, compare_pairs);
+  }
+  for (size_t k = 0; k < c.pair_count && c.ok; ++k) {
+    uint32_t s = seg_x[c.pairs[k].lo].index, r = seg_x[c.pairs[k].hi].index;
+    vec2 pa = b->points[segments[2 * s]], pb = b->points[segments[2 * s + 1]];
+    vec2 pc = b->points[segments[2 * r]], pd = b->points[segments[2 * r + 1]];
+    vec2 x = crossing_point(pa, pb, pc, pd);
+    if (!an_reserve(b->alloc, (void **)&b->points, &b->point_capacity, b->point_count,
+                    b->point_count + 1, sizeof(vec2))) {
+      c.ok = false;
+      break;
+    }
+    uint32_t idx = (uint32_t)b->point_count;
+    b->points[b->point_count++] = x;
+    c.ok = add_cut(b, s, idx, param_on(pa, pb, x)) && add_cut(b, r, idx, param_on(pc, pd, x));
+  }
+done:
   an_free(b->alloc, by_x);
   an_free(b->alloc, seg_x);
-  return ok ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  an_free(b->alloc, box);
+  an_free(b->alloc, groups);
+  an_free(b->alloc, group_segs);
+  an_free(b->alloc, group_points);
+  an_free(b->alloc, group_order);
+  an_free(b->alloc, c.pairs);
+  if (c.over) {
+    return ARCNAV_ERR_TOO_LARGE;
+  }
+  return c.ok ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+}
+
+/// Mix of an index, for the randomised rounds.
+static uint32_t mix32(uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
+}
+
+// Flips per inserted point beyond which the Hilbert order counts as degenerate. Ordinary input
+// needs a handful per point; points on a few concentric circles (a star with many tips) are
+// cocircular up to rounding, and each insertion in Hilbert order then flips a fan whose size
+// grows with the point count.
+#define FLIPS_PER_POINT_MAX 16
+#define FLIPS_FREE 65536
+
+/// Insert the points in the order of `keys` (Hilbert order). When that order proves degenerate,
+/// start again in randomised rounds (half the points in the last round, a quarter in the one
+/// before, ...), each round in Hilbert order: the expected work per point is then constant
+/// whatever the input. keys[] is reordered then.
+static arcnav_status insert_points(an_cdt *cdt, vec2 box_min, vec2 box_max, const vec2 *points,
+                                   order_key *keys, size_t total, int32_t *map) {
+  bool rounds = false;
+  for (size_t i = 0; i < total; ++i) {
+    arcnav_status st = an_cdt_insert_point(cdt, points[keys[i].index], &map[keys[i].index]);
+    if (st != ARCNAV_OK) {
+      return st;
+    }
+    if (!rounds && cdt->flips > FLIPS_PER_POINT_MAX * (i + 1) + FLIPS_FREE) {
+      rounds = true;
+      an_allocator alloc = cdt->alloc;
+      an_cdt_free(cdt);
+      st = an_cdt_init(cdt, &alloc, box_min, box_max);
+      if (st != ARCNAV_OK) {
+        return st;
+      }
+      for (size_t k = 0; k < total; ++k) {
+        uint32_t r = mix32(keys[k].index + 0x9E3779B9u);
+        uint64_t round = 0;
+        while (round < 32 && (r & 1u)) {
+          r >>= 1;
+          ++round;
+        }
+        keys[k].key = (keys[k].key & 0xFFFFFFFFu) | ((32 - round) << 40);
+      }
+      qsort(keys, total, sizeof *keys, compare_keys);
+      i = (size_t)-1; // restart at 0
+    }
+  }
+  return ARCNAV_OK;
 }
 
 arcnav_status an_cdt_build(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max,
                            const vec2 *points, size_t point_count, const uint32_t *segments,
                            size_t segment_count, int32_t *vertex_of) {
+  return an_cdt_build_ex(cdt, alloc, box_min, box_max, points, point_count, segments, segment_count,
+                         NULL, vertex_of);
+}
+
+arcnav_status an_cdt_build_ex(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max,
+                              const vec2 *points, size_t point_count, const uint32_t *segments,
+                              size_t segment_count, an_cdt_options *options, int32_t *vertex_of) {
+  if (options) {
+    options->over_limit = false;
+  }
   arcnav_status st = an_cdt_init(cdt, alloc, box_min, box_max);
   if (st != ARCNAV_OK) {
     return st;
@@ -843,7 +1257,10 @@ arcnav_status an_cdt_build(an_cdt *cdt, const an_allocator *alloc, vec2 box_min,
   }
   memcpy(lists.points, points, point_count * sizeof(vec2));
   lists.point_count = point_count;
-  st = cut_segments(&lists, segments, segment_count);
+  st = cut_segments(&lists, segments, segment_count, options);
+  if (st == ARCNAV_ERR_TOO_LARGE && options) {
+    options->over_limit = true;
+  }
   size_t total = lists.point_count;
   order_key *keys = st == ARCNAV_OK ? an_alloc(alloc, total, sizeof *keys) : NULL;
   int32_t *map = st == ARCNAV_OK ? an_alloc(alloc, total, sizeof *map) : NULL;
@@ -863,12 +1280,12 @@ arcnav_status an_cdt_build(an_cdt *cdt, const an_allocator *alloc, vec2 box_min,
       keys[i].index = (uint32_t)i;
     }
     qsort(keys, total, sizeof *keys, compare_keys);
-    for (size_t i = 0; i < total && st == ARCNAV_OK; ++i) {
-      st = an_cdt_insert_point(cdt, lists.points[keys[i].index], &map[keys[i].index]);
-    }
+    st = insert_points(cdt, box_min, box_max, lists.points, keys, total, map);
   }
   if (st == ARCNAV_OK) {
-    qsort(lists.cuts, lists.cut_count, sizeof *lists.cuts, compare_cuts);
+    if (lists.cut_count > 0) {
+      qsort(lists.cuts, lists.cut_count, sizeof *lists.cuts, compare_cuts);
+    }
     for (size_t k = 0; k + 1 < lists.cut_count && st == ARCNAV_OK; ++k) {
       if (lists.cuts[k].segment != lists.cuts[k + 1].segment) {
         continue;

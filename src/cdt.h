@@ -40,6 +40,7 @@ typedef struct an_cdt {
   size_t stack_count, stack_capacity;
   int32_t hint; ///< triangle where the next walk starts
   uint32_t rng; ///< deterministic choice of the first edge tested in a walk
+  size_t flips; ///< Delaunay flips made so far (a measure of the work done)
 } an_cdt;
 
 /// Start a triangulation of the box [box_min, box_max] (non-empty in both axes). Nothing to free on
@@ -52,17 +53,56 @@ void an_cdt_free(an_cdt *cdt);
 /// inside the box, ARCNAV_ERR_OUT_OF_MEMORY.
 arcnav_status an_cdt_insert_point(an_cdt *cdt, vec2 p, int32_t *out_vertex);
 
+/// Split the edge between vertices a and b (not on the box) at a new vertex at p, which must lie
+/// close enough to the edge that the four triangles around it are counter-clockwise (a rounded
+/// point of the edge does). A constraint edge stays a constraint on both halves.
+/// ARCNAV_ERR_INVALID_ARGUMENT when there is no such edge or p does not fit,
+/// ARCNAV_ERR_OUT_OF_MEMORY.
+arcnav_status an_cdt_split_edge(an_cdt *cdt, int32_t a, int32_t b, vec2 p, int32_t *out_vertex);
+
 /// Make the segment between vertices a and b a chain of constraint edges (split at vertices on it
 /// and at crossings with earlier constraints). a == b is a no-op. Lower level than
 /// an_cdt_build(): a constraint continued from a rounded crossing may pass beside input points
 /// that lie exactly on the segment.
 arcnav_status an_cdt_insert_segment(an_cdt *cdt, int32_t a, int32_t b);
 
+/// Judges the piece of a segment between p and q (consecutive crossings with constraint edges or
+/// vertices on the segment): true to make it a constraint.
+typedef bool (*an_cdt_keep_fn)(void *ctx, vec2 p, vec2 q);
+
+/// an_cdt_insert_segment() for the pieces `keep` accepts only; the others are walked past without
+/// changing the triangulation, so a segment running mostly through space that no longer needs
+/// constraints costs a walk rather than flips. A kept piece that starts at a crossing gets a vertex
+/// there.
+arcnav_status an_cdt_insert_segment_kept(an_cdt *cdt, int32_t a, int32_t b, an_cdt_keep_fn keep,
+                                         void *ctx);
+
 /// Convenience: triangulate `point_count` points and `segment_count` segments (pairs of indices
 /// into points) in the box. vertex_of [out, opt] receives each input point's vertex index.
 arcnav_status an_cdt_build(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max,
                            const vec2 *points, size_t point_count, const uint32_t *segments,
                            size_t segment_count, int32_t *vertex_of);
+
+/// Optional knowledge for an_cdt_build_ex(). Input points and segments belong to groups (say,
+/// the obstacles of a map); a group marked clean promises that its segments meet each other only
+/// at shared endpoints and that none of its points lies inside one of its segments (a validated
+/// polygon), so pairs inside it are not tested. Pairs between groups always are.
+typedef struct an_cdt_options {
+  const uint32_t *point_group;   ///< per input point: its group (< group_count); NULL: all 0
+  const uint32_t *segment_group; ///< per segment: its group; NULL: all 0
+  const uint8_t *group_clean;    ///< per group: nonzero when clean; NULL: none is
+  size_t group_count;            ///< 0 counts as 1
+  size_t crossing_limit;         ///< give up past this many proper crossings (0: no limit)
+  bool over_limit;               ///< out: set when the build gave up at crossing_limit
+} an_cdt_options;
+
+/// an_cdt_build() with options (NULL: none). Past options->crossing_limit crossings it returns
+/// ARCNAV_ERR_TOO_LARGE with options->over_limit set (and nothing to free). The triangulation is
+/// the same as an_cdt_build()'s whatever the groups, as long as the clean groups keep their
+/// promise.
+arcnav_status an_cdt_build_ex(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max,
+                              const vec2 *points, size_t point_count, const uint32_t *segments,
+                              size_t segment_count, an_cdt_options *options, int32_t *vertex_of);
 
 /// Triangle containing p (on its boundary counts), walking from `start` (any triangle index, or
 /// -1 for the cdt's own hint). -1 when p is outside the box. Does not modify the triangulation.

@@ -23,7 +23,7 @@ void an_navmesh_destroy(an_navmesh *mesh) {
 }
 
 size_t an_navmesh_triangle_count(const an_navmesh *mesh) {
-  return mesh->free_count;
+  return mesh->free_count - mesh->connector_count;
 }
 
 void an_navmesh_triangle(const an_navmesh *mesh, size_t index, vec2 out[3]) {
@@ -117,8 +117,8 @@ static bool point_blocked(const arcnav_map *map, vec2 p) {
 }
 
 /// Collect the constraint points and segments of the map. Counts first (points == NULL).
-static void collect_input(const arcnav_map *map, vec2 *points, uint32_t *segments, size_t *np,
-                          size_t *ns) {
+static void collect_input(const arcnav_map *map, vec2 *points, uint32_t *segments,
+                          uint32_t *point_group, uint32_t *segment_group, size_t *np, size_t *ns) {
   size_t n = 0, s = 0;
   for (size_t o = 0; o < map->obstacle_count; ++o) {
     const an_obstacle *ob = &map->obstacles[o];
@@ -128,6 +128,7 @@ static void collect_input(const arcnav_map *map, vec2 *points, uint32_t *segment
       }
       for (int k = 0; k < AN_NAVMESH_CIRCLE_SIDES; ++k) {
         if (points) {
+          point_group[n + (size_t)k] = segment_group[s + (size_t)k] = (uint32_t)o;
           points[n + (size_t)k] = circle_vertex(ob->center, ob->radius, k);
           segments[2 * (s + (size_t)k)] = (uint32_t)(n + (size_t)k);
           segments[2 * (s + (size_t)k) + 1] =
@@ -142,6 +143,7 @@ static void collect_input(const arcnav_map *map, vec2 *points, uint32_t *segment
       const an_ring *ring = &map->rings[ob->first_ring + r];
       for (size_t i = 0; i < ring->count; ++i) {
         if (points) {
+          point_group[n + i] = segment_group[s + i] = (uint32_t)o;
           points[n + i] = an_ring_vertex(map, ring, i);
           segments[2 * (s + i)] = (uint32_t)(n + i);
           segments[2 * (s + i) + 1] = (uint32_t)(n + (i + 1) % ring->count);
@@ -155,6 +157,7 @@ static void collect_input(const arcnav_map *map, vec2 *points, uint32_t *segment
     const an_ring *ring = &map->bounds;
     for (size_t i = 0; i < ring->count; ++i) {
       if (points) {
+        point_group[n + i] = segment_group[s + i] = (uint32_t)map->obstacle_count;
         points[n + i] = an_ring_vertex(map, ring, i);
         segments[2 * (s + i)] = (uint32_t)(n + i);
         segments[2 * (s + i) + 1] = (uint32_t)(n + (i + 1) % ring->count);
@@ -167,10 +170,197 @@ static void collect_input(const arcnav_map *map, vec2 *points, uint32_t *segment
   *ns = s;
 }
 
+// --- Pinches ---------------------------------------------------------------------------------
+//
+// Where obstacles touch at a single vertex v, free space on either side meets only at v: the
+// triangles there share v but no edge, so a walk over edge-adjacent free triangles cannot pass,
+// though the map's rule says touching is free (a gap of exactly 2R is open). Around such a vertex
+// the free triangles form two or more fans separated by blocked wedges; consecutive fans are
+// joined through v by a pair of zero-area connector triangles, appended after the real ones:
+//   A' = (v, v, p) sits on the blocked edge (p, v) that closes fan A counter-clockwise, and is
+//   adjacent to A across it (edge 0);
+//   B' = (v, q, v) sits on the blocked edge (v, q) that opens the next fan B, adjacent to B across
+//   it (edge 0);
+//   A' and B' are adjacent across their zero-length edges (v, v): edge 2 of A', edge 1 of B'.
+// A channel through them crosses the portals (p, v), (v, v), (v, q): the funnel is pulled through
+// the point v, and the edges (p, v) and (v, q) lie on obstacle boundaries, where touching is free.
+
+static void add_connectors(an_navmesh *mesh, size_t *next, int32_t v, int32_t a_tri, int a_k,
+                           int32_t b_tri, int b_k) {
+  const an_cdt_tri *ta = &mesh->cdt.tris[a_tri], *tb = &mesh->cdt.tris[b_tri];
+  int32_t p = ta->v[(a_k + 2) % 3]; // fan A closes with its edge k + 1, from p to v
+  int32_t q = tb->v[(b_k + 1) % 3]; // fan B opens with its edge k + 2, from v to q
+  int32_t fa = mesh->free_of[a_tri], fb = mesh->free_of[b_tri];
+  size_t ca = (*next)++, cb = (*next)++;
+  const int32_t va[3] = {v, v, p}, vb[3] = {v, q, v};
+  const int32_t na[3] = {fa, -1, (int32_t)cb}, nb[3] = {fb, (int32_t)ca, -1};
+  for (int i = 0; i < 3; ++i) {
+    mesh->fv[3 * ca + (size_t)i] = va[i];
+    mesh->fn[3 * ca + (size_t)i] = na[i];
+    mesh->fv[3 * cb + (size_t)i] = vb[i];
+    mesh->fn[3 * cb + (size_t)i] = nb[i];
+  }
+  mesh->tri_of[ca] = a_tri;
+  mesh->tri_of[cb] = b_tri;
+  mesh->fn[3 * (size_t)fa + (size_t)(a_k + 1) % 3] = (int32_t)ca;
+  mesh->fn[3 * (size_t)fb + (size_t)(b_k + 2) % 3] = (int32_t)cb;
+}
+
+/// Number of fans of free triangles around vertex v parted by blocked ones (0 on the box or
+/// without a blocked triangle); *first receives a free triangle that follows a blocked one
+/// counter-clockwise.
+static size_t fans_at(const an_navmesh *mesh, int32_t v, int32_t *first) {
+  const an_cdt *cdt = &mesh->cdt;
+  int32_t start = cdt->vertex_tri[v];
+  *first = -1;
+  if (start < 0) {
+    return 0;
+  }
+  // Around v the fans alternate with blocked wedges: count the steps from blocked to free.
+  size_t fans = 0;
+  int32_t t = start;
+  do {
+    const an_cdt_tri *tri = &cdt->tris[t];
+    int k = tri->v[0] == v ? 0 : tri->v[1] == v ? 1 : 2;
+    int32_t u = tri->n[(k + 1) % 3];
+    if (u < 0) {
+      return 0; // on the box
+    }
+    if (mesh->free_of[t] < 0 && mesh->free_of[u] >= 0) {
+      if (fans++ == 0) {
+        *first = u;
+      }
+    }
+    t = u;
+  } while (t != start);
+  return fans;
+}
+
+/// A fan's connector sits on the blocked edge that closes or opens it at the pinch; an edge
+/// joining two pinch vertices would be wanted by both, so it is split in the middle first (a
+/// rounded midpoint moves the obstacle's boundary by rounding only).
+static arcnav_status split_pinch_edges(an_navmesh *mesh, const int32_t *pinches, size_t count,
+                                       bool *split) {
+  an_cdt *cdt = &mesh->cdt;
+  if (count < 2) {
+    return ARCNAV_OK;
+  }
+  size_t nv = cdt->point_count;
+  uint8_t *pinch = an_calloc(&mesh->alloc, nv + 1, sizeof *pinch);
+  int32_t *pairs = NULL;
+  size_t pair_count = 0, pair_capacity = 0;
+  arcnav_status st = pinch ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  for (size_t k = 0; k < count && st == ARCNAV_OK; ++k) {
+    pinch[pinches[k]] = 1;
+  }
+  for (size_t p = 0; p < count && st == ARCNAV_OK; ++p) {
+    size_t v = (size_t)pinches[p];
+    int32_t start = cdt->vertex_tri[v], t = start;
+    do {
+      const an_cdt_tri *tri = &cdt->tris[t];
+      int k = tri->v[0] == (int32_t)v ? 0 : tri->v[1] == (int32_t)v ? 1 : 2;
+      int e = (k + 2) % 3; // the edge from v to the next vertex
+      int32_t w = tri->v[(k + 1) % 3], u = tri->n[e];
+      if ((size_t)w > v && pinch[w] && u >= 0 &&
+          (mesh->free_of[t] >= 0) != (mesh->free_of[u] >= 0)) {
+        if (!an_reserve(&mesh->alloc, (void **)&pairs, &pair_capacity, pair_count, pair_count + 2,
+                        sizeof *pairs)) {
+          st = ARCNAV_ERR_OUT_OF_MEMORY;
+          break;
+        }
+        pairs[pair_count++] = (int32_t)v;
+        pairs[pair_count++] = w;
+      }
+      t = tri->n[(k + 1) % 3];
+    } while (t != start);
+  }
+  for (size_t k = 0; k < pair_count && st == ARCNAV_OK; k += 2) {
+    vec2 a = cdt->points[pairs[k]], b = cdt->points[pairs[k + 1]];
+    int32_t m;
+    st = an_cdt_split_edge(cdt, pairs[k], pairs[k + 1], v2_scale(v2_add(a, b), 0.5), &m);
+    if (st == ARCNAV_ERR_INVALID_ARGUMENT) {
+      st = ARCNAV_OK; // too short to split: the second pinch goes without this connector
+    }
+    *split = true;
+  }
+  an_free(&mesh->alloc, pinch);
+  an_free(&mesh->alloc, pairs);
+  return st;
+}
+
+/// The vertices with two fans or more (*list NULL when there are none).
+static arcnav_status find_pinches(const an_navmesh *mesh, int32_t **list, size_t *count) {
+  size_t capacity = 0;
+  *list = NULL;
+  *count = 0;
+  for (size_t v = 4; v < mesh->cdt.point_count; ++v) {
+    int32_t first;
+    if (fans_at(mesh, (int32_t)v, &first) < 2) {
+      continue;
+    }
+    if (!an_reserve(&mesh->alloc, (void **)list, &capacity, *count, *count + 1, sizeof **list)) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+    (*list)[(*count)++] = (int32_t)v;
+  }
+  return ARCNAV_OK;
+}
+
+/// Count the connector pairs at the pinch vertices (next == NULL), or add them from index *next
+/// on.
+static size_t link_pinches(an_navmesh *mesh, const int32_t *pinches, size_t count, size_t *next) {
+  const an_cdt *cdt = &mesh->cdt;
+  size_t pairs = 0;
+  for (size_t p = 0; p < count; ++p) {
+    int32_t v = pinches[p];
+    int32_t first;
+    fans_at(mesh, v, &first);
+    // Fans in counter-clockwise order; each one that opens is joined to the one that closed last.
+    int32_t first_open = -1, last_close = -1;
+    int first_k = 0, last_k = 0;
+    size_t fans = 0, here = 0;
+    bool previous_free = false;
+    int32_t t = first;
+    do {
+      const an_cdt_tri *tri = &cdt->tris[t];
+      int k = tri->v[0] == v ? 0 : tri->v[1] == v ? 1 : 2;
+      bool is_free = mesh->free_of[t] >= 0;
+      int32_t u = tri->n[(k + 1) % 3];
+      if (is_free && !previous_free) {
+        if (fans == 0) {
+          first_open = t;
+          first_k = k;
+        } else {
+          if (next) {
+            add_connectors(mesh, next, v, last_close, last_k, t, k);
+          }
+          ++here;
+        }
+        ++fans;
+      }
+      if (is_free && mesh->free_of[u] < 0) {
+        last_close = t;
+        last_k = k;
+      }
+      previous_free = is_free;
+      t = u;
+    } while (t != first);
+    if (fans >= 3) {
+      // Close the cycle: the last fan back to the first.
+      if (next) {
+        add_connectors(mesh, next, v, last_close, last_k, first_open, first_k);
+      }
+      ++here;
+    }
+    pairs += here;
+  }
+  return pairs;
+}
+
 /// Label the faces of the constraint arrangement (triangles joined by non-constraint edges),
-/// classify each face by testing the incentre of its fattest triangle, and compact the free
-/// triangles.
-static arcnav_status classify(an_navmesh *mesh, const arcnav_map *map) {
+/// classify each face by testing the incentre of its fattest triangle, and number the free
+/// triangles (mesh->free_of).
+static arcnav_status label_faces(an_navmesh *mesh, const arcnav_map *map, size_t *out_free) {
   const an_cdt *cdt = &mesh->cdt;
   size_t nt = cdt->tri_count;
   int32_t *face = an_alloc(&mesh->alloc, nt, sizeof *face);
@@ -229,14 +419,53 @@ static arcnav_status classify(an_navmesh *mesh, const arcnav_map *map) {
       mesh->free_of[t] = (int32_t)nf++;
     }
   }
-  mesh->free_count = nf;
+  *out_free = nf;
+  return ARCNAV_OK;
+}
+
+/// Label the faces (see label_faces()), give every pinch vertex's fans edges of their own, and
+/// build the free triangles' arrays with the connectors at pinches.
+static arcnav_status classify(an_navmesh *mesh, const arcnav_map *map) {
+  const an_cdt *cdt = &mesh->cdt;
+  size_t nf;
+  int32_t *pinch_list = NULL;
+  size_t pinch_count = 0;
+  arcnav_status st = label_faces(mesh, map, &nf);
+  if (st == ARCNAV_OK) {
+    st = find_pinches(mesh, &pinch_list, &pinch_count);
+  }
+  bool split = false;
+  if (st == ARCNAV_OK) {
+    st = split_pinch_edges(mesh, pinch_list, pinch_count, &split);
+  }
+  if (st == ARCNAV_OK && split) {
+    an_free(&mesh->alloc, mesh->free_of);
+    an_free(&mesh->alloc, pinch_list);
+    mesh->free_of = NULL;
+    pinch_list = NULL;
+    st = label_faces(mesh, map, &nf);
+    if (st == ARCNAV_OK) {
+      st = find_pinches(mesh, &pinch_list, &pinch_count);
+    }
+  }
+  if (st != ARCNAV_OK) {
+    an_free(&mesh->alloc, pinch_list);
+    return st;
+  }
+  size_t nt = cdt->tri_count;
+  size_t pinches = link_pinches(mesh, pinch_list, pinch_count, NULL);
+  mesh->free_count = nf + 2 * pinches;
+  mesh->connector_count = 2 * pinches;
   if (nf == 0) {
+    an_free(&mesh->alloc, pinch_list);
     return ARCNAV_OK;
   }
-  mesh->tri_of = an_alloc(&mesh->alloc, nf, sizeof *mesh->tri_of);
-  mesh->fv = an_alloc(&mesh->alloc, 3 * nf, sizeof *mesh->fv);
-  mesh->fn = an_alloc(&mesh->alloc, 3 * nf, sizeof *mesh->fn);
+  size_t total = mesh->free_count;
+  mesh->tri_of = an_alloc(&mesh->alloc, total, sizeof *mesh->tri_of);
+  mesh->fv = an_alloc(&mesh->alloc, 3 * total, sizeof *mesh->fv);
+  mesh->fn = an_alloc(&mesh->alloc, 3 * total, sizeof *mesh->fn);
   if (!mesh->tri_of || !mesh->fv || !mesh->fn) {
+    an_free(&mesh->alloc, pinch_list);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t t = 0; t < nt; ++t) {
@@ -251,6 +480,8 @@ static arcnav_status classify(an_navmesh *mesh, const arcnav_map *map) {
       mesh->fn[3 * (size_t)f + (size_t)i] = u >= 0 ? mesh->free_of[u] : -1;
     }
   }
+  link_pinches(mesh, pinch_list, pinch_count, &nf);
+  an_free(&mesh->alloc, pinch_list);
   return ARCNAV_OK;
 }
 
@@ -287,12 +518,444 @@ static arcnav_status build_grid(an_navmesh *mesh) {
   return ARCNAV_OK;
 }
 
+// --- Vouching for obstacles ----------------------------------------------------------------
+//
+// The triangulation tests every pair of segments from overlapping obstacles for crossings, and
+// every pair inside an obstacle unless told the obstacle is clean (its rings neither cross nor
+// touch). Obstacles added through the public API were validated so; an eroded map's grown rings
+// were not and may cross themselves. Large obstacles are therefore checked here by the map's own
+// validation (an O(n log n) sweep); small ones are cheaper to test pair by pair.
+
+#define CLEAN_CHECK_MIN_VERTICES 256
+
+static arcnav_status polygon_is_clean(const arcnav_map *map, const an_obstacle *ob,
+                                      const an_allocator *alloc, bool *clean) {
+  *clean = false;
+  size_t total = 0;
+  for (uint32_t r = 0; r < ob->ring_count; ++r) {
+    total += map->rings[ob->first_ring + r].count;
+  }
+  arcnav_vec2 *pts = an_alloc(alloc, total, sizeof *pts);
+  const arcnav_vec2 **holes = an_alloc(alloc, ob->ring_count, sizeof *holes);
+  size_t *hole_counts = an_alloc(alloc, ob->ring_count, sizeof *hole_counts);
+  arcnav_map *scratch = NULL;
+  arcnav_status st = pts && holes && hole_counts ? arcnav_map_create(&alloc->hooks, &scratch)
+                                                 : ARCNAV_ERR_OUT_OF_MEMORY;
+  if (st == ARCNAV_OK) {
+    size_t at = 0;
+    for (uint32_t r = 0; r < ob->ring_count; ++r) {
+      const an_ring *ring = &map->rings[ob->first_ring + r];
+      for (size_t i = 0; i < ring->count; ++i) {
+        pts[at + i] = an_ring_vertex(map, ring, i);
+      }
+      if (r > 0) {
+        holes[r - 1] = pts + at;
+        hole_counts[r - 1] = ring->count;
+      }
+      at += ring->count;
+    }
+    st = arcnav_map_add_polygon(scratch, pts, map->rings[ob->first_ring].count, holes, hole_counts,
+                                ob->ring_count - 1, NULL);
+    *clean = st == ARCNAV_OK;
+    if (st != ARCNAV_ERR_OUT_OF_MEMORY) {
+      st = ARCNAV_OK; // refused: not clean, tested pair by pair
+    }
+  }
+  arcnav_map_destroy(scratch);
+  an_free(alloc, pts);
+  an_free(alloc, holes);
+  an_free(alloc, hole_counts);
+  return st;
+}
+
+static arcnav_status bounds_are_clean(const arcnav_map *map, const an_allocator *alloc,
+                                      bool *clean) {
+  *clean = false;
+  arcnav_map *scratch = NULL;
+  arcnav_status st = arcnav_map_create(&alloc->hooks, &scratch);
+  if (st == ARCNAV_OK) {
+    st = arcnav_map_set_bounds(scratch, map->bounds_points, map->bounds.count, NULL);
+    *clean = st == ARCNAV_OK;
+    if (st != ARCNAV_ERR_OUT_OF_MEMORY) {
+      st = ARCNAV_OK;
+    }
+  }
+  arcnav_map_destroy(scratch);
+  return st;
+}
+
+static arcnav_status find_clean_groups(const arcnav_map *map, const an_allocator *alloc,
+                                       uint8_t *clean) {
+  for (size_t o = 0; o < map->obstacle_count; ++o) {
+    const an_obstacle *ob = &map->obstacles[o];
+    clean[o] = 0;
+    if (ob->kind != AN_OBSTACLE_POLYGON) {
+      continue;
+    }
+    size_t total = 0;
+    for (uint32_t r = 0; r < ob->ring_count; ++r) {
+      total += map->rings[ob->first_ring + r].count;
+    }
+    if (total < CLEAN_CHECK_MIN_VERTICES) {
+      continue;
+    }
+    bool ok;
+    arcnav_status st = polygon_is_clean(map, ob, alloc, &ok);
+    if (st != ARCNAV_OK) {
+      return st;
+    }
+    clean[o] = ok;
+  }
+  clean[map->obstacle_count] = 0;
+  if (map->has_bounds && map->bounds.count >= CLEAN_CHECK_MIN_VERTICES) {
+    bool ok;
+    arcnav_status st = bounds_are_clean(map, alloc, &ok);
+    if (st != ARCNAV_OK) {
+      return st;
+    }
+    clean[map->obstacle_count] = ok;
+  }
+  return ARCNAV_OK;
+}
+
+// --- Heavy overlap -------------------------------------------------------------------------
+//
+// Obstacles stacked on one spot cross each other quadratically often (1000 turned squares:
+// millions of crossings), though the free space only sees the boundary of their union. Past a
+// crossing budget the triangulation is built one obstacle at a time instead: the pieces of an
+// obstacle's edges that earlier obstacles cover are walked past rather than inserted, and after
+// it is in, the constraint edges it covers stop being constraints, so later obstacles flip
+// through them instead of splitting them. The faces are still classified against the whole map
+// afterwards; dropping a constraint only merges two blocked faces. Coverage is tested with a
+// margin far above rounding, so a doubtful piece keeps its constraint, which is always safe.
+
+/// Is point c inside obstacle `ob` with room to spare (at least `margin` from its boundary)?
+static bool deep_inside(const arcnav_map *map, const an_obstacle *ob, vec2 c, double margin) {
+  if (ob->kind == AN_OBSTACLE_CIRCLE) {
+    vec2 d = v2_sub(c, ob->center);
+    if (v2_len2(d) >= ob->radius * ob->radius * 2.0) {
+      return false; // beyond the polygon's corners (1 / cos(pi / sides)^2 < 2)
+    }
+    for (int k = 0; k < AN_NAVMESH_CIRCLE_SIDES; ++k) {
+      double angle = AN_TWO_PI * ((double)k + 0.5) / AN_NAVMESH_CIRCLE_SIDES;
+      if (v2_dot(d, v2_from_angle(angle)) >= ob->radius - margin) {
+        return false;
+      }
+    }
+    return true;
+  }
+  if (c.x < ob->box_min.x || c.x > ob->box_max.x || c.y < ob->box_min.y || c.y > ob->box_max.y) {
+    return false;
+  }
+  int winding = 0;
+  for (uint32_t r = 0; r < ob->ring_count; ++r) {
+    winding += ring_winding(map, &map->rings[ob->first_ring + r], c);
+  }
+  if (winding < 1) {
+    return false;
+  }
+  for (uint32_t r = 0; r < ob->ring_count; ++r) {
+    const an_ring *ring = &map->rings[ob->first_ring + r];
+    vec2 a = an_ring_vertex(map, ring, ring->count - 1);
+    for (size_t i = 0; i < ring->count; ++i) {
+      vec2 b = an_ring_vertex(map, ring, i);
+      if (an_point_segment_dist(c, a, b) <= margin) {
+        return false;
+      }
+      a = b;
+    }
+  }
+  return true;
+}
+
+#define UNION_TEST_MAX_VERTICES 256
+#define UNION_GRID_MAX_CELLS 16
+
+/// Obstacles by area: a grid of the obstacles whose boxes cover few cells, and a list of the
+/// others. Only obstacles with at most UNION_TEST_MAX_VERTICES vertices are listed (testing a
+/// point against a larger one costs too much; leaving it out only keeps constraints).
+typedef struct obstacle_index {
+  vec2 lo;
+  double cw, ch;
+  int32_t gw, gh;
+  uint32_t *cell_start; ///< gw * gh + 1
+  uint32_t *items;
+  uint32_t *big; ///< obstacles listed everywhere
+  size_t big_count;
+} obstacle_index;
+
+static size_t obstacle_vertices(const arcnav_map *map, const an_obstacle *ob) {
+  if (ob->kind == AN_OBSTACLE_CIRCLE) {
+    return AN_NAVMESH_CIRCLE_SIDES;
+  }
+  size_t total = 0;
+  for (uint32_t r = 0; r < ob->ring_count; ++r) {
+    total += map->rings[ob->first_ring + r].count;
+  }
+  return total;
+}
+
+static void obstacle_box(const an_obstacle *ob, vec2 *lo, vec2 *hi) {
+  if (ob->kind == AN_OBSTACLE_CIRCLE) {
+    double r = ob->radius / cos(AN_PI / AN_NAVMESH_CIRCLE_SIDES);
+    *lo = v2(ob->center.x - r, ob->center.y - r);
+    *hi = v2(ob->center.x + r, ob->center.y + r);
+  } else {
+    *lo = ob->box_min;
+    *hi = ob->box_max;
+  }
+}
+
+static void cell_range(const obstacle_index *ix, vec2 lo, vec2 hi, int32_t r[4]) {
+  double f[4] = {floor((lo.x - ix->lo.x) / ix->cw), floor((lo.y - ix->lo.y) / ix->ch),
+                 floor((hi.x - ix->lo.x) / ix->cw), floor((hi.y - ix->lo.y) / ix->ch)};
+  for (int k = 0; k < 4; ++k) {
+    double top = (double)((k % 2 == 0 ? ix->gw : ix->gh) - 1);
+    r[k] = (int32_t)an_min(an_max(f[k], 0.0), top);
+  }
+}
+
+static bool indexed(const arcnav_map *map, const an_obstacle *ob) {
+  return !(ob->kind == AN_OBSTACLE_CIRCLE && ob->radius <= 0.0) &&
+         obstacle_vertices(map, ob) <= UNION_TEST_MAX_VERTICES;
+}
+
+static arcnav_status index_obstacles(const arcnav_map *map, const an_allocator *alloc, vec2 lo,
+                                     vec2 hi, obstacle_index *ix) {
+  memset(ix, 0, sizeof *ix);
+  size_t n = map->obstacle_count;
+  double side = an_max(1.0, floor(sqrt((double)n)));
+  ix->gw = ix->gh = (int32_t)an_min(side, 1024.0);
+  ix->lo = lo;
+  ix->cw = (hi.x - lo.x) / ix->gw;
+  ix->ch = (hi.y - lo.y) / ix->gh;
+  size_t cells = (size_t)ix->gw * (size_t)ix->gh;
+  ix->cell_start = an_calloc(alloc, cells + 1, sizeof *ix->cell_start);
+  ix->big = an_alloc(alloc, n + 1, sizeof *ix->big);
+  if (!ix->cell_start || !ix->big) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  size_t total = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t o = 0; o < n; ++o) {
+      const an_obstacle *ob = &map->obstacles[o];
+      if (!indexed(map, ob)) {
+        continue;
+      }
+      vec2 a, b;
+      obstacle_box(ob, &a, &b);
+      int32_t r[4];
+      cell_range(ix, a, b, r);
+      size_t covered = (size_t)(r[2] - r[0] + 1) * (size_t)(r[3] - r[1] + 1);
+      if (covered > UNION_GRID_MAX_CELLS) {
+        if (pass == 0) {
+          ix->big[ix->big_count++] = (uint32_t)o;
+        }
+        continue;
+      }
+      for (int32_t j = r[1]; j <= r[3]; ++j) {
+        for (int32_t i = r[0]; i <= r[2]; ++i) {
+          size_t c = (size_t)j * (size_t)ix->gw + (size_t)i;
+          if (pass == 0) {
+            ix->cell_start[c + 1]++;
+            total++;
+          } else {
+            ix->items[ix->cell_start[c]++] = (uint32_t)o;
+          }
+        }
+      }
+    }
+    if (pass == 0) {
+      for (size_t c = 0; c < cells; ++c) {
+        ix->cell_start[c + 1] += ix->cell_start[c];
+      }
+      ix->items = an_alloc(alloc, total + 1, sizeof *ix->items);
+      if (!ix->items) {
+        return ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+    }
+  }
+  // The fill pass advanced every start to the next cell's: shift back.
+  for (size_t c = cells; c > 0; --c) {
+    ix->cell_start[c] = ix->cell_start[c - 1];
+  }
+  ix->cell_start[0] = 0;
+  return ARCNAV_OK;
+}
+
+static void free_index(obstacle_index *ix, const an_allocator *alloc) {
+  an_free(alloc, ix->cell_start);
+  an_free(alloc, ix->items);
+  an_free(alloc, ix->big);
+}
+
+/// Is triangle t inside obstacle `o`? Tests its centroid with a margin far beyond the centroid's
+/// rounding, so a sliver outside the obstacle never passes.
+static bool triangle_inside(const an_cdt *cdt, int32_t t, const arcnav_map *map, size_t o) {
+  const an_cdt_tri *tri = &cdt->tris[t];
+  vec2 a = cdt->points[tri->v[0]], b = cdt->points[tri->v[1]], c = cdt->points[tri->v[2]];
+  vec2 g = v2((a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0);
+  double size = an_max(v2_dist(a, b), an_max(v2_dist(b, c), v2_dist(c, a)));
+  double margin = 1e-12 * (fabs(g.x) + fabs(g.y) + size);
+  return deep_inside(map, &map->obstacles[o], g, margin);
+}
+
+typedef struct keep_context {
+  const arcnav_map *map;
+  const obstacle_index *ix;
+  size_t obstacle; ///< the one being inserted: only earlier ones can cover its pieces
+} keep_context;
+
+/// Is point g deep inside one of the obstacles before `before`?
+static bool point_covered(const arcnav_map *map, const obstacle_index *ix, vec2 g, double margin,
+                          size_t before) {
+  for (size_t k = 0; k < ix->big_count; ++k) {
+    uint32_t o = ix->big[k];
+    if (o < before && deep_inside(map, &map->obstacles[o], g, margin)) {
+      return true;
+    }
+  }
+  int32_t r[4];
+  cell_range(ix, g, g, r);
+  size_t cell = (size_t)r[1] * (size_t)ix->gw + (size_t)r[0];
+  for (uint32_t k = ix->cell_start[cell]; k < ix->cell_start[cell + 1]; ++k) {
+    uint32_t o = ix->items[k];
+    if (o < before && deep_inside(map, &map->obstacles[o], g, margin)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// A piece of the obstacle's boundary between two crossings is needed unless earlier obstacles
+/// cover it: between crossings it stays inside one face, so its midpoint decides.
+static bool keep_piece(void *ctx, vec2 p, vec2 q) {
+  const keep_context *kc = ctx;
+  vec2 m = v2_scale(v2_add(p, q), 0.5);
+  double margin = 1e-12 * (fabs(m.x) + fabs(m.y) + v2_dist(p, q));
+  return !point_covered(kc->map, kc->ix, m, margin, kc->obstacle);
+}
+
+/// After obstacle `o` is in: drop the constraints it covers, following constraint chains from the
+/// vertices made while inserting it (its own and its crossings), which is where the chains it
+/// covers meet its boundary. (Its own edges that earlier obstacles cover were never inserted.)
+static arcnav_status drop_covered(an_navmesh *mesh, const arcnav_map *map, size_t o,
+                                  int32_t first_new, uint32_t **stamp, size_t *stamp_cap,
+                                  size_t *stamp_len, uint32_t mark, int32_t **stack,
+                                  size_t *stack_cap) {
+  an_cdt *cdt = &mesh->cdt;
+  size_t nv = cdt->point_count;
+  // Stamps of earlier rounds stay valid (marks only grow); new vertices start unmarked.
+  if (!an_reserve(&mesh->alloc, (void **)stamp, stamp_cap, *stamp_len, nv, sizeof **stamp)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  memset(*stamp + *stamp_len, 0, (nv - *stamp_len) * sizeof **stamp);
+  *stamp_len = nv;
+  if (!an_reserve(&mesh->alloc, (void **)stack, stack_cap, 0, nv, sizeof **stack)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  size_t top = 0;
+  for (size_t v = (size_t)first_new; v < nv; ++v) {
+    (*stamp)[v] = mark;
+    (*stack)[top++] = (int32_t)v;
+  }
+  while (top > 0) {
+    int32_t v = (*stack)[--top];
+    int32_t start = cdt->vertex_tri[v];
+    if (start < 0) {
+      continue;
+    }
+    int32_t t = start;
+    do {
+      an_cdt_tri *tri = &cdt->tris[t];
+      int k = tri->v[0] == v ? 0 : tri->v[1] == v ? 1 : 2;
+      int e = k == 0 ? 2 : k - 1; // edge from v to the next vertex
+      int32_t u = tri->n[e];
+      int32_t w = tri->v[k == 2 ? 0 : k + 1];
+      if (u >= 0 && ((tri->constrained >> e) & 1u) && triangle_inside(cdt, t, map, o) &&
+          triangle_inside(cdt, u, map, o)) {
+        tri->constrained &= (uint8_t) ~(1u << e);
+        an_cdt_tri *ut = &cdt->tris[u];
+        for (int j = 0; j < 3; ++j) {
+          if (ut->n[j] == t) {
+            ut->constrained &= (uint8_t) ~(1u << j);
+          }
+        }
+        if ((size_t)w < nv && (*stamp)[w] != mark) {
+          (*stamp)[w] = mark;
+          (*stack)[top++] = w;
+        }
+      }
+      t = tri->n[k == 2 ? 0 : k + 1]; // next triangle counter-clockwise around v
+    } while (t >= 0 && t != start);
+  }
+  return ARCNAV_OK;
+}
+
+static arcnav_status build_by_union(an_navmesh *mesh, const arcnav_map *map, vec2 lo, vec2 hi,
+                                    const vec2 *points, size_t np, const uint32_t *segments,
+                                    size_t ns, const uint32_t *segment_group) {
+  arcnav_status st = an_cdt_init(&mesh->cdt, &mesh->alloc, lo, hi);
+  if (st != ARCNAV_OK) {
+    return st;
+  }
+  obstacle_index ix;
+  st = index_obstacles(map, &mesh->alloc, lo, hi, &ix);
+  int32_t *vertex = an_alloc(&mesh->alloc, np + 1, sizeof *vertex);
+  uint32_t *stamp = NULL;
+  int32_t *stack = NULL;
+  size_t stamp_cap = 0, stamp_len = 0, stack_cap = 0;
+  if (!vertex) {
+    st = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  // Segments come grouped by obstacle (then the bounds), each ring's points just before use.
+  size_t seg = 0;
+  uint32_t mark = 0;
+  while (st == ARCNAV_OK && seg < ns) {
+    uint32_t group = segment_group[seg];
+    size_t end = seg;
+    while (end < ns && segment_group[end] == group) {
+      ++end;
+    }
+    int32_t first_new = (int32_t)mesh->cdt.point_count;
+    for (size_t k = seg; k < end && st == ARCNAV_OK; ++k) {
+      uint32_t p = segments[2 * k];
+      st = an_cdt_insert_point(&mesh->cdt, points[p], &vertex[p]);
+    }
+    keep_context kc = {map, &ix, group};
+    for (size_t k = seg; k < end && st == ARCNAV_OK; ++k) {
+      int32_t a = vertex[segments[2 * k]], b = vertex[segments[2 * k + 1]];
+      st = group < map->obstacle_count
+               ? an_cdt_insert_segment_kept(&mesh->cdt, a, b, keep_piece, &kc)
+               : an_cdt_insert_segment(&mesh->cdt, a, b);
+    }
+    if (st == ARCNAV_OK && group < map->obstacle_count && indexed(map, &map->obstacles[group])) {
+      st = drop_covered(mesh, map, group, first_new, &stamp, &stamp_cap, &stamp_len, ++mark, &stack,
+                        &stack_cap);
+    }
+    seg = end;
+  }
+  free_index(&ix, &mesh->alloc);
+  an_free(&mesh->alloc, vertex);
+  an_free(&mesh->alloc, stamp);
+  an_free(&mesh->alloc, stack);
+  if (st != ARCNAV_OK) {
+    an_cdt_free(&mesh->cdt);
+  }
+  return st;
+}
+
 arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc, an_navmesh **out) {
+  return an_navmesh_build_with(map, alloc, AN_NAVMESH_DEFAULT_LIMIT, out);
+}
+
+arcnav_status an_navmesh_build_with(const arcnav_map *map, const an_allocator *alloc,
+                                    size_t crossing_limit, an_navmesh **out) {
   if (!map || !alloc || !out) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   size_t np, ns;
-  collect_input(map, NULL, NULL, &np, &ns);
+  collect_input(map, NULL, NULL, NULL, NULL, &np, &ns);
   if (np > (size_t)INT32_MAX / 8) {
     return ARCNAV_ERR_TOO_LARGE;
   }
@@ -303,31 +966,58 @@ arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc,
   mesh->alloc = *alloc;
   mesh->cdt.alloc = *alloc;
   mesh->eps = an_map_tolerance(map);
+  size_t group_count = map->obstacle_count + 1;
   vec2 *points = np ? an_alloc(alloc, np, sizeof *points) : NULL;
   uint32_t *segments = ns ? an_alloc(alloc, 2 * ns, sizeof *segments) : NULL;
-  if ((np && !points) || (ns && !segments)) {
-    an_free(alloc, points);
-    an_free(alloc, segments);
-    an_free(alloc, mesh);
-    return ARCNAV_ERR_OUT_OF_MEMORY;
+  uint32_t *point_group = np ? an_alloc(alloc, np, sizeof *point_group) : NULL;
+  uint32_t *segment_group = ns ? an_alloc(alloc, ns, sizeof *segment_group) : NULL;
+  uint8_t *clean = an_alloc(alloc, group_count, sizeof *clean);
+  arcnav_status st = ARCNAV_OK;
+  if ((np && (!points || !point_group)) || (ns && (!segments || !segment_group)) || !clean) {
+    st = ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  collect_input(map, points, segments, &np, &ns);
+  if (st == ARCNAV_OK) {
+    collect_input(map, points, segments, point_group, segment_group, &np, &ns);
+    st = find_clean_groups(map, alloc, clean);
+  }
   vec2 lo = v2(-1.0, -1.0), hi = v2(1.0, 1.0);
-  // The map's own extent counts point obstacles (circles of radius 0), which add no vertices.
-  bool has_extent = arcnav_map_extent(map, &lo, &hi);
-  for (size_t i = 0; i < np; ++i) {
-    if (i == 0 && !has_extent) {
-      lo = hi = points[0];
+  if (st == ARCNAV_OK) {
+    // The map's own extent counts point obstacles (circles of radius 0), which add no vertices.
+    bool has_extent = arcnav_map_extent(map, &lo, &hi);
+    for (size_t i = 0; i < np; ++i) {
+      if (i == 0 && !has_extent) {
+        lo = hi = points[0];
+      }
+      lo = v2(an_min(lo.x, points[i].x), an_min(lo.y, points[i].y));
+      hi = v2(an_max(hi.x, points[i].x), an_max(hi.y, points[i].y));
     }
-    lo = v2(an_min(lo.x, points[i].x), an_min(lo.y, points[i].y));
-    hi = v2(an_max(hi.x, points[i].x), an_max(hi.y, points[i].y));
+    double margin = 0.1 * an_max(hi.x - lo.x, hi.y - lo.y) + 1.0;
+    lo = v2(lo.x - margin, lo.y - margin);
+    hi = v2(hi.x + margin, hi.y + margin);
+    // Ordinary maps cross a few times per segment at most; far more means heavy stacking.
+    if (crossing_limit == AN_NAVMESH_DEFAULT_LIMIT) {
+      crossing_limit = 32 * ns + 16384;
+    }
+    an_cdt_options options = {.point_group = point_group,
+                              .segment_group = segment_group,
+                              .group_clean = clean,
+                              .group_count = group_count,
+                              .crossing_limit = crossing_limit};
+    st = an_cdt_build_ex(&mesh->cdt, alloc, lo, hi, points, np, segments, ns, &options, NULL);
+    if (st == ARCNAV_ERR_TOO_LARGE && options.over_limit) {
+      st = build_by_union(mesh, map, lo, hi, points, np, segments, ns, segment_group);
+      if (st == ARCNAV_ERR_INVALID_ARGUMENT) {
+        // Rounded crossings the incremental build could not route: the full arrangement can.
+        options.crossing_limit = 0;
+        st = an_cdt_build_ex(&mesh->cdt, alloc, lo, hi, points, np, segments, ns, &options, NULL);
+      }
+    }
   }
-  double margin = 0.1 * an_max(hi.x - lo.x, hi.y - lo.y) + 1.0;
-  lo = v2(lo.x - margin, lo.y - margin);
-  hi = v2(hi.x + margin, hi.y + margin);
-  arcnav_status st = an_cdt_build(&mesh->cdt, alloc, lo, hi, points, np, segments, ns, NULL);
   an_free(alloc, points);
   an_free(alloc, segments);
+  an_free(alloc, point_group);
+  an_free(alloc, segment_group);
+  an_free(alloc, clean);
   if (st == ARCNAV_OK) {
     st = classify(mesh, map);
   }

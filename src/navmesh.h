@@ -12,6 +12,12 @@
 // AN_NAVMESH_CIRCLE_SIDES sides circumscribed about it, so every path around the polygon clears
 // the circle; such paths are longer than the true ones by at most a factor 1 / cos(pi / sides).
 // A circle of radius 0 blocks no area and is ignored.
+//
+// Where obstacles touch at a single vertex, the free space on either side meets only at that
+// point; since touching is free, the fans of free triangles around such a vertex are joined by
+// pairs of zero-area connector triangles (v, v, p) and (v, q, v), adjacent across their edge
+// (v, v). They are free triangles for fv/fn (indices free_count - connector_count and on) but are
+// not counted by an_navmesh_triangle_count(); no point is ever located in them.
 
 #include "alloc.h"
 #include "arcnav/arcnav.h"
@@ -28,14 +34,15 @@ typedef struct an_navmesh an_navmesh;
 
 struct an_navmesh {
   an_allocator alloc;
-  an_cdt cdt;       ///< the whole triangulation of the box, blocked triangles included
-  double eps;       ///< the map tolerance
-  int32_t *free_of; ///< per cdt triangle: its free-triangle index, or -1 when blocked
-  size_t free_count;
-  int32_t *tri_of; ///< per free triangle: the cdt triangle
-  int32_t *fv;     ///< 3 per free triangle: vertex indices into cdt.points, counter-clockwise
-  int32_t *fn;     ///< 3 per free triangle: free neighbour across edge i (opposite fv[i]), or -1
-  vec2 grid_min;   ///< point location grid: cell (i, j) stores a cdt triangle near its centre
+  an_cdt cdt;             ///< the whole triangulation of the box, blocked triangles included
+  double eps;             ///< the map tolerance
+  int32_t *free_of;       ///< per cdt triangle: its free-triangle index, or -1 when blocked
+  size_t free_count;      ///< free triangles, the zero-area connectors at pinches included (last)
+  size_t connector_count; ///< connectors joining free space through a touching vertex
+  int32_t *tri_of;        ///< per free triangle: the cdt triangle
+  int32_t *fv;   ///< 3 per free triangle: vertex indices into cdt.points, counter-clockwise
+  int32_t *fn;   ///< 3 per free triangle: free neighbour across edge i (opposite fv[i]), or -1
+  vec2 grid_min; ///< point location grid: cell (i, j) stores a cdt triangle near its centre
   double cell_w, cell_h;
   int32_t grid_w, grid_h;
   int32_t *grid;
@@ -45,8 +52,18 @@ struct an_navmesh {
 /// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY, ARCNAV_ERR_TOO_LARGE, or
 ///         ARCNAV_ERR_INVALID_ARGUMENT when the triangulation could not be built.
 arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc, an_navmesh **out);
+
+/// For an_navmesh_build_with(): the crossing budget an_navmesh_build() uses.
+#define AN_NAVMESH_DEFAULT_LIMIT SIZE_MAX
+
+/// an_navmesh_build() with a chosen crossing budget: past `crossing_limit` proper crossings between
+/// obstacle edges (0: no limit) the free space is triangulated obstacle by obstacle, dropping the
+/// constraints other obstacles cover, instead of through the whole arrangement of their edges.
+/// Both give the same free space; the budget only picks the cheaper way for the input.
+arcnav_status an_navmesh_build_with(const arcnav_map *map, const an_allocator *alloc,
+                                    size_t crossing_limit, an_navmesh **out);
 void an_navmesh_destroy(an_navmesh *mesh);
-/// Number of free (walkable) triangles.
+/// Number of free (walkable) triangles, without the connectors (which have no area).
 size_t an_navmesh_triangle_count(const an_navmesh *mesh);
 /// Corners of free triangle `index`, counter-clockwise.
 void an_navmesh_triangle(const an_navmesh *mesh, size_t index, vec2 out[3]);

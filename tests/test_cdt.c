@@ -357,6 +357,161 @@ START_TEST(test_cdt_many_crossings) {
 }
 END_TEST
 
+/// Same vertices, triangles and constraint flags, in the same order.
+static void check_same_cdt(const an_cdt *a, const an_cdt *b) {
+  ck_assert_uint_eq(a->point_count, b->point_count);
+  ck_assert_uint_eq(a->tri_count, b->tri_count);
+  ck_assert(memcmp(a->points, b->points, a->point_count * sizeof *a->points) == 0);
+  for (size_t t = 0; t < a->tri_count; ++t) {
+    for (int i = 0; i < 3; ++i) {
+      ck_assert_int_eq(a->tris[t].v[i], b->tris[t].v[i]);
+      ck_assert_int_eq(a->tris[t].n[i], b->tris[t].n[i]);
+    }
+    ck_assert_uint_eq(a->tris[t].constrained, b->tris[t].constrained);
+  }
+}
+
+START_TEST(test_cdt_groups_change_nothing) {
+  // Random simple polygons (star-shaped around a random centre, so their rings neither cross nor
+  // touch themselves) that overlap each other: marking each as a clean group skips the tests
+  // inside it but must give exactly the triangulation of the plain build.
+  for (uint64_t seed = 1; seed <= test_scaled_count(20); ++seed) {
+    sup_rng rng = sup_rng_seed(seed * 31);
+    size_t groups = 2 + sup_rng_below(&rng, 6);
+    vec2 pts[8 * 40];
+    uint32_t segs[2 * 8 * 40], point_group[8 * 40], segment_group[8 * 40];
+    uint8_t clean[8];
+    size_t n = 0;
+    for (size_t g = 0; g < groups; ++g) {
+      size_t k = 3 + sup_rng_below(&rng, 37);
+      vec2 c = v2(sup_rng_uniform(&rng, 2, 8), sup_rng_uniform(&rng, 2, 8));
+      for (size_t i = 0; i < k; ++i) {
+        double angle = 2.0 * TEST_PI * ((double)i + sup_rng_uniform(&rng, 0.0, 0.9)) / (double)k;
+        double r = sup_rng_uniform(&rng, 0.5, 3.0);
+        pts[n + i] = v2(c.x + r * cos(angle), c.y + r * sin(angle));
+        point_group[n + i] = segment_group[n + i] = (uint32_t)g;
+        segs[2 * (n + i)] = (uint32_t)(n + i);
+        segs[2 * (n + i) + 1] = (uint32_t)(n + (i + 1) % k);
+      }
+      n += k;
+      clean[g] = 1;
+    }
+    an_cdt plain, grouped;
+    ck_assert_int_eq(
+        an_cdt_build(&plain, &plain_alloc, v2(-1, -1), v2(11, 11), pts, n, segs, n, NULL),
+        ARCNAV_OK);
+    an_cdt_options opt = {point_group, segment_group, clean, groups, 0, false};
+    ck_assert_int_eq(an_cdt_build_ex(&grouped, &plain_alloc, v2(-1, -1), v2(11, 11), pts, n, segs,
+                                     n, &opt, NULL),
+                     ARCNAV_OK);
+    ck_assert(!opt.over_limit);
+    check_same_cdt(&plain, &grouped);
+    // Overlapping polygons cross: a budget of one crossing is exceeded and reported.
+    double unused;
+    check_triangulation(&plain, &unused);
+    size_t crossings = plain.point_count - 4 - n;
+    if (crossings > 1) {
+      an_cdt limited;
+      opt.crossing_limit = 1;
+      ck_assert_int_eq(an_cdt_build_ex(&limited, &plain_alloc, v2(-1, -1), v2(11, 11), pts, n, segs,
+                                       n, &opt, NULL),
+                       ARCNAV_ERR_TOO_LARGE);
+      ck_assert(opt.over_limit);
+    }
+    an_cdt_free(&plain);
+    an_cdt_free(&grouped);
+  }
+}
+END_TEST
+
+START_TEST(test_cdt_cocircular_points) {
+  // Points on two concentric circles are cocircular up to rounding: the build must stay valid
+  // and Delaunay, keep every point, and not flip more than a few times per point.
+  const size_t n = 20000;
+  vec2 *pts = malloc(n * sizeof *pts);
+  ck_assert_ptr_nonnull(pts);
+  for (size_t i = 0; i < n; ++i) {
+    double angle = 2.0 * TEST_PI * (double)i / (double)n, r = i % 2 ? 90.0 : 100.0;
+    pts[i] = v2(r * cos(angle), r * sin(angle));
+  }
+  int32_t *vertex = malloc(n * sizeof *vertex);
+  ck_assert_ptr_nonnull(vertex);
+  an_cdt cdt;
+  ck_assert_int_eq(
+      an_cdt_build(&cdt, &plain_alloc, v2(-120, -120), v2(120, 120), pts, n, NULL, 0, vertex),
+      ARCNAV_OK);
+  ck_assert_msg(cdt.flips <= 8 * n, "%zu flips for %zu points", cdt.flips, n);
+  double unused;
+  check_triangulation(&cdt, &unused);
+  ck_assert_uint_eq(cdt.point_count, n + 4);
+  for (size_t i = 0; i < n; ++i) {
+    ck_assert_vec2_near(cdt.points[vertex[i]], pts[i], 0.0);
+  }
+  an_cdt_free(&cdt);
+  free(vertex);
+  free(pts);
+}
+END_TEST
+
+START_TEST(test_cdt_split_edge) {
+  // A constraint split at its middle stays a constraint on both halves; a point off the edge by
+  // far more than rounding is refused.
+  vec2 pts[4] = {v2(0, 0), v2(4, 1), v2(2, 3), v2(2, -3)};
+  uint32_t segs[2] = {0, 1};
+  int32_t vx[4];
+  an_cdt cdt;
+  ck_assert_int_eq(an_cdt_build(&cdt, &plain_alloc, v2(-1, -4), v2(5, 4), pts, 4, segs, 1, vx),
+                   ARCNAV_OK);
+  int32_t v;
+  ck_assert_int_eq(an_cdt_split_edge(&cdt, vx[0], vx[1], v2(2, 0.5), &v), ARCNAV_OK);
+  int32_t t;
+  int i = an_cdt_find_edge(&cdt, vx[0], v, &t);
+  ck_assert_int_ge(i, 0);
+  ck_assert(is_con(&cdt.tris[t], i));
+  i = an_cdt_find_edge(&cdt, v, vx[1], &t);
+  ck_assert_int_ge(i, 0);
+  ck_assert(is_con(&cdt.tris[t], i));
+  ck_assert_int_lt(an_cdt_find_edge(&cdt, vx[0], vx[1], &t), 0);
+  int32_t w;
+  ck_assert_int_eq(an_cdt_split_edge(&cdt, vx[0], v, v2(1, 2), &w), ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(an_cdt_split_edge(&cdt, vx[0], vx[1], v2(2, 0.5), &w),
+                   ARCNAV_ERR_INVALID_ARGUMENT);
+  double length;
+  check_triangulation(&cdt, &length);
+  ck_assert_double_eq_tol(length, hypot(4, 1), 1e-12);
+  an_cdt_free(&cdt);
+}
+END_TEST
+
+static bool keep_right_half(void *ctx, vec2 p, vec2 q) {
+  (void)ctx;
+  return p.x + q.x > 0.0;
+}
+
+START_TEST(test_cdt_kept_pieces) {
+  // A long segment crossing three vertical constraints: only the pieces right of x = 0 become
+  // constraints, the first kept piece starting at a new vertex on the crossed constraint.
+  vec2 pts[8] = {v2(-3, -2), v2(-3, 2), v2(-1, -2), v2(-1, 2),
+                 v2(1, -2),  v2(1, 2),  v2(-4, 0),  v2(4, 0)};
+  uint32_t segs[6] = {0, 1, 2, 3, 4, 5};
+  an_cdt cdt;
+  int32_t vertex[8];
+  ck_assert_int_eq(an_cdt_build(&cdt, &plain_alloc, v2(-5, -3), v2(5, 3), pts, 8, segs, 3, vertex),
+                   ARCNAV_OK);
+  size_t before = cdt.point_count;
+  ck_assert_int_eq(an_cdt_insert_segment_kept(&cdt, vertex[6], vertex[7], keep_right_half, NULL),
+                   ARCNAV_OK);
+  // One new vertex, at (1, 0) where the kept part starts; none where skipped pieces cross.
+  ck_assert_uint_eq(cdt.point_count, before + 1);
+  ck_assert_vec2_near(cdt.points[before], v2(1, 0), 0.0);
+  double length;
+  check_triangulation(&cdt, &length);
+  ck_assert_double_eq_tol(length, 3 * 4.0 + 3.0, 1e-12);
+  check_segment_covered(&cdt, v2(1, 0), v2(4, 0), 1e-12);
+  an_cdt_free(&cdt);
+}
+END_TEST
+
 // ---------------------------------------------------------------------------------------------
 // Navmesh
 
@@ -597,6 +752,10 @@ static Suite *cdt_suite(void) {
   tcase_add_test(tc, test_cdt_random_crossing_segments);
   tcase_add_test(tc, test_cdt_degenerate_input);
   tcase_add_test(tc, test_cdt_many_crossings);
+  tcase_add_test(tc, test_cdt_groups_change_nothing);
+  tcase_add_test(tc, test_cdt_cocircular_points);
+  tcase_add_test(tc, test_cdt_split_edge);
+  tcase_add_test(tc, test_cdt_kept_pieces);
   suite_add_tcase(s, tc);
   tc = tcase_create("navmesh");
   tcase_set_timeout(tc, 60);

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+// The navmesh on hard input: obstacles touching at a single vertex (the free space pinched to a
+// point, which the tolerance rule leaves open), hundreds of obstacles stacked on one spot (built
+// obstacle by obstacle instead of through their full arrangement), and a polygon whose vertices
+// lie on two concentric circles (nearly cocircular input for the Delaunay insertion).
+//
+// Lengths are checked against the brute-force reference (support/reference.h, exact at R = 0 for
+// polygons) and every path against the independent verifier; meshes against areas computed by
+// the shoelace formula, against the full-arrangement build, and pointwise against a plain
+// point-in-obstacle test.
+
+#include "arcnav_test.h"
+#include "cdt.h"
+#include "mapgen.h"
+#include "navmesh.h"
+#include "reference.h"
+#include "verify.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef arcnav_vec2 vec;
+
+static const an_allocator plain_alloc = {{0}};
+
+static const arcnav_engine FUNNEL_ENGINES[] = {ARCNAV_ENGINE_FUNNEL, ARCNAV_ENGINE_PLAIN_FUNNEL,
+                                               ARCNAV_ENGINE_AUTO};
+#define FUNNEL_ENGINE_COUNT (sizeof FUNNEL_ENGINES / sizeof FUNNEL_ENGINES[0])
+
+static double ring_area(const vec *p, size_t n) {
+  double a = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    a += p[i].x * p[(i + 1) % n].y - p[(i + 1) % n].x * p[i].y;
+  }
+  return 0.5 * a;
+}
+
+/// Sum of the free triangles' areas (connectors are not counted as triangles); every one must be
+/// counter-clockwise with positive area.
+static double mesh_area(const an_navmesh *mesh) {
+  double area = 0.0;
+  for (size_t t = 0; t < an_navmesh_triangle_count(mesh); ++t) {
+    vec2 p[3];
+    an_navmesh_triangle(mesh, t, p);
+    double a =
+        0.5 * ((p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[2].x - p[0].x) * (p[1].y - p[0].y));
+    ck_assert_msg(a > 0.0, "free triangle %zu has area %g", t, a);
+    area += a;
+  }
+  return area;
+}
+
+static double box_area(const an_navmesh *mesh) {
+  vec2 lo = mesh->cdt.points[0], hi = mesh->cdt.points[2];
+  return (hi.x - lo.x) * (hi.y - lo.y);
+}
+
+/// Adjacency is symmetric, connectors included, and a connector pair meets at one vertex.
+static void check_adjacency(const an_navmesh *mesh) {
+  for (size_t f = 0; f < mesh->free_count; ++f) {
+    for (int i = 0; i < 3; ++i) {
+      int32_t g = mesh->fn[3 * f + (size_t)i];
+      if (g < 0) {
+        continue;
+      }
+      ck_assert_int_lt(g, (int32_t)mesh->free_count);
+      int back = 0;
+      for (int j = 0; j < 3; ++j) {
+        back += mesh->fn[3 * (size_t)g + (size_t)j] == (int32_t)f;
+      }
+      ck_assert_int_eq(back, 1);
+      // The shared edge has the same end points, in opposite directions.
+      int32_t a = mesh->fv[3 * f + (size_t)(i + 1) % 3], b = mesh->fv[3 * f + (size_t)(i + 2) % 3];
+      int found = 0;
+      for (int j = 0; j < 3; ++j) {
+        if (mesh->fn[3 * (size_t)g + (size_t)j] == (int32_t)f) {
+          found = mesh->fv[3 * (size_t)g + (size_t)(j + 1) % 3] == b &&
+                  mesh->fv[3 * (size_t)g + (size_t)(j + 2) % 3] == a;
+        }
+      }
+      ck_assert_msg(found, "triangles %zu and %d do not share edge %d-%d", f, g, a, b);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pinches
+
+/// Plan from s to g with every funnel engine at R = 0; each path must pass the verifier and have
+/// the reference's length (the reference is exact for polygons at R = 0).
+static void expect_reference(const sup_map *desc, const char *label, vec s, vec g) {
+  sup_reference_result ref = sup_reference_shortest(desc, 0.0, s, g, NULL);
+  ck_assert_msg(ref.found, "%s: the reference finds no path", label);
+  arcnav_map *map;
+  ck_assert_int_eq(sup_map_to_arcnav(desc, &map), ARCNAV_OK);
+  double eps = arcnav_map_tolerance(map);
+  for (size_t e = 0; e < FUNNEL_ENGINE_COUNT; ++e) {
+    arcnav_planner_def def = arcnav_default_planner_def();
+    def.engine = FUNNEL_ENGINES[e];
+    def.radius = 0.0;
+    arcnav_planner *planner;
+    ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+    arcnav_query *query;
+    arcnav_path *path;
+    ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+    arcnav_status st = arcnav_find_path(query, s, g, path);
+    ck_assert_msg(st == ARCNAV_OK, "%s: engine %d from (%g, %g) to (%g, %g): %s", label,
+                  (int)FUNNEL_ENGINES[e], s.x, s.y, g.x, g.y, arcnav_status_name(st));
+    sup_verify_report report;
+    ck_assert_msg(sup_verify_path(desc, 0.0, eps, s, g, path, &report), "%s: engine %d: %s", label,
+                  (int)FUNNEL_ENGINES[e], report.message);
+    double length = arcnav_path_length(path);
+    if (FUNNEL_ENGINES[e] == ARCNAV_ENGINE_PLAIN_FUNNEL) {
+      // One channel only: not always the shortest, never shorter than the optimum.
+      ck_assert_msg(length >= ref.length - 1e-9 * ref.length, "%s: plain %.17g < %.17g", label,
+                    length, ref.length);
+    } else {
+      ck_assert_msg(fabs(length - ref.length) <= 1e-9 * ref.length + eps,
+                    "%s: engine %d from (%g, %g) to (%g, %g): %.17g, reference %.17g", label,
+                    (int)FUNNEL_ENGINES[e], s.x, s.y, g.x, g.y, length, ref.length);
+    }
+    arcnav_path_destroy(path);
+    arcnav_query_destroy(query);
+    arcnav_planner_destroy(planner);
+  }
+  arcnav_map_destroy(map);
+}
+
+START_TEST(test_two_squares_touching_at_a_corner) {
+  sup_map desc;
+  sup_map_init(&desc);
+  sup_map_add_rect(&desc, 0, 0, 10, 10);
+  sup_map_add_rect(&desc, 10, 10, 20, 20);
+  // Through the shared corner: the straight line (5, 15) -> (15, 5) is free.
+  ck_assert_double_eq_tol(
+      sup_reference_shortest(&desc, 0.0, (vec){5, 15}, (vec){15, 5}, NULL).length, sqrt(200.0),
+      1e-12);
+  expect_reference(&desc, "touching squares", (vec){5, 15}, (vec){15, 5});
+  // Bent at the corner, and starting on the squares' sides.
+  expect_reference(&desc, "touching squares", (vec){2, 11}, (vec){18, 3});
+  expect_reference(&desc, "touching squares", (vec){4, 10}, (vec){10, 4});
+  // The mesh: one connector pair, no area, the real triangles cover the box minus the squares.
+  arcnav_map *map;
+  ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
+  an_navmesh *mesh;
+  ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+  ck_assert_uint_eq(mesh->connector_count, 2);
+  ck_assert_uint_eq(an_navmesh_triangle_count(mesh) + 2, mesh->free_count);
+  double want = box_area(mesh) - 200.0;
+  ck_assert_double_eq_tol(mesh_area(mesh), want, 1e-9 * want);
+  check_adjacency(mesh);
+  an_navmesh_destroy(mesh);
+  arcnav_map_destroy(map);
+  sup_map_free(&desc);
+
+  // Overlapping by 3 eps closes the corner: no connector, the way round.
+  sup_map overlap;
+  sup_map_init(&overlap);
+  sup_map_add_rect(&overlap, 0, 0, 10, 10);
+  double eps = sup_map_tolerance(&overlap);
+  sup_map_add_rect(&overlap, 10 - 3 * eps, 10 - 3 * eps, 20, 20);
+  ck_assert_int_eq(sup_map_to_arcnav(&overlap, &map), ARCNAV_OK);
+  ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+  ck_assert_uint_eq(mesh->connector_count, 0);
+  an_navmesh_destroy(mesh);
+  arcnav_map_destroy(map);
+  expect_reference(&overlap, "overlapping squares", (vec){5, 15}, (vec){15, 5});
+  ck_assert_double_gt(
+      sup_reference_shortest(&overlap, 0.0, (vec){5, 15}, (vec){15, 5}, NULL).length, 20.0);
+  sup_map_free(&overlap);
+}
+END_TEST
+
+START_TEST(test_three_wedges_meeting_at_a_point) {
+  // Three triangles with a common apex at the origin leave three free wedges that meet only
+  // there; from any wedge to any other the way through the origin is the short one.
+  sup_map desc;
+  sup_map_init(&desc);
+  for (int k = 0; k < 3; ++k) {
+    double a0 = 2.0 * TEST_PI * k / 3.0, a1 = a0 + 1.2;
+    vec tri[3] = {{0, 0}, {20 * cos(a0), 20 * sin(a0)}, {20 * cos(a1), 20 * sin(a1)}};
+    sup_map_add_polygon(&desc, tri, 3, NULL, NULL, 0);
+  }
+  for (int a = 0; a < 3; ++a) {
+    for (int b = 0; b < 3; ++b) {
+      if (a == b) {
+        continue;
+      }
+      // The middle of each free wedge, 5 units out and 9 units out.
+      double ma = 2.0 * TEST_PI * a / 3.0 + 1.2 + (2.0 * TEST_PI / 3.0 - 1.2) / 2.0;
+      double mb = 2.0 * TEST_PI * b / 3.0 + 1.2 + (2.0 * TEST_PI / 3.0 - 1.2) / 2.0;
+      vec s = {5 * cos(ma), 5 * sin(ma)}, g = {9 * cos(mb), 9 * sin(mb)};
+      sup_reference_result ref = sup_reference_shortest(&desc, 0.0, s, g, NULL);
+      ck_assert_double_eq_tol(ref.length, 14.0, 1e-9); // straight to the apex and out again
+      expect_reference(&desc, "three wedges", s, g);
+    }
+  }
+  arcnav_map *map;
+  ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
+  an_navmesh *mesh;
+  ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+  ck_assert_uint_eq(mesh->connector_count, 6); // three fans joined in a cycle
+  check_adjacency(mesh);
+  an_navmesh_destroy(mesh);
+  arcnav_map_destroy(map);
+  sup_map_free(&desc);
+}
+END_TEST
+
+START_TEST(test_checkerboard) {
+  // Blocked and free cells alternate: free cells meet only at corners, so every path between two
+  // free cells runs through touching vertices. The board sits inside bounds with a free margin.
+  sup_map desc;
+  sup_map_init(&desc);
+  const int n = 6;
+  const double side = 10.0;
+  vec bounds[] = {{-side, -side},
+                  {(n + 1) * side, -side},
+                  {(n + 1) * side, (n + 1) * side},
+                  {-side, (n + 1) * side}};
+  sup_map_set_bounds(&desc, bounds, 4);
+  double blocked = 0.0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      if ((i + j) % 2 == 0) {
+        sup_map_add_rect(&desc, i * side, j * side, (i + 1) * side, (j + 1) * side);
+        blocked += side * side;
+      }
+    }
+  }
+  arcnav_map *map;
+  ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
+  an_navmesh *mesh;
+  ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+  double want = ring_area(bounds, 4) - blocked;
+  ck_assert_double_eq_tol(mesh_area(mesh), want, 1e-9 * want);
+  check_adjacency(mesh);
+  // Every interior corner of the board parts two free cells (one connector pair); on the board's
+  // edge the margin joins the free cell there.
+  size_t interior = (size_t)(n - 1) * (size_t)(n - 1);
+  ck_assert_uint_eq(mesh->connector_count, 2 * interior);
+  an_navmesh_destroy(mesh);
+  arcnav_map_destroy(map);
+  // Centres of free cells to centres of free cells, far and near.
+  sup_rng rng = sup_rng_seed(99);
+  for (uint64_t q = 0; q < test_scaled_count(12); ++q) {
+    int a, b, c, d;
+    do {
+      a = (int)sup_rng_uniform(&rng, 0, n);
+      b = (int)sup_rng_uniform(&rng, 0, n);
+    } while ((a + b) % 2 == 0);
+    do {
+      c = (int)sup_rng_uniform(&rng, 0, n);
+      d = (int)sup_rng_uniform(&rng, 0, n);
+    } while ((c + d) % 2 == 0 || (a == c && b == d));
+    // Offsets drawn at random keep the points off the mesh's edges: a start exactly on a portal's
+    // line is a degenerate case of its own for the funnel, not what this test is about.
+    vec s = {(a + sup_rng_uniform(&rng, 0.1, 0.9)) * side,
+             (b + sup_rng_uniform(&rng, 0.1, 0.9)) * side};
+    vec g = {(c + sup_rng_uniform(&rng, 0.1, 0.9)) * side,
+             (d + sup_rng_uniform(&rng, 0.1, 0.9)) * side};
+    expect_reference(&desc, "checkerboard", s, g);
+  }
+  sup_map_free(&desc);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// Stacked obstacles
+
+/// `count` copies of the square [0, 10]^2, each turned about its centre by 1e-4 rad more than the
+/// last and shifted by 1e-6 (as in test_extreme.c).
+static sup_map stacked_squares(size_t count) {
+  sup_map m;
+  sup_map_init(&m);
+  for (size_t i = 0; i < count; ++i) {
+    double turn = 1e-4 * (double)i, shift = 1e-6 * (double)i;
+    const vec corners[4] = {{-5, -5}, {5, -5}, {5, 5}, {-5, 5}};
+    vec ring[4];
+    for (int c = 0; c < 4; ++c) {
+      ring[c] = (vec){5.0 + shift + corners[c].x * cos(turn) - corners[c].y * sin(turn),
+                      5.0 - shift + corners[c].x * sin(turn) + corners[c].y * cos(turn)};
+    }
+    sup_map_add_polygon(&m, ring, 4, NULL, NULL, 0);
+  }
+  return m;
+}
+
+/// The mesh classifies like the plain point-in-obstacle test at points farther than `band` from
+/// every obstacle boundary; returns how many points were compared.
+static size_t compare_pointwise(const an_navmesh *mesh, const sup_map *desc, double band, vec lo,
+                                vec hi, int n) {
+  size_t compared = 0;
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) {
+      vec2 p = v2(lo.x + (hi.x - lo.x) * (i + 0.5) / n, lo.y + (hi.y - lo.y) * (j + 0.5) / n);
+      double d = sup_signed_distance_to_obstacles(desc, p);
+      if (fabs(d) <= band) {
+        continue;
+      }
+      bool mesh_free = an_navmesh_locate(mesh, p) >= 0;
+      ck_assert_msg(mesh_free == (d > 0.0), "(%.17g, %.17g): distance %g but the mesh says %s", p.x,
+                    p.y, d, mesh_free ? "free" : "blocked");
+      ++compared;
+    }
+  }
+  return compared;
+}
+
+START_TEST(test_stacked_turned_squares) {
+  size_t count = (size_t)test_scaled_count(400);
+  if (count < 100) {
+    count = 100;
+  }
+  sup_map desc = stacked_squares(count);
+  arcnav_map *map;
+  ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
+  an_navmesh *mesh, *full;
+  ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+  // Squares turned about one centre cross each other 8 times a pair: the full arrangement has
+  // about 4 n^2 vertices, the boundary of the union only a few per square.
+  ck_assert_uint_lt(mesh->cdt.point_count, 16 * count);
+  // The same free space as the full arrangement, and the same as the plain test pointwise.
+  ck_assert_int_eq(an_navmesh_build_with(map, &plain_alloc, 0, &full), ARCNAV_OK);
+  ck_assert_uint_gt(full->cdt.point_count, 2 * count * count);
+  double a = mesh_area(mesh), b = mesh_area(full);
+  ck_assert_msg(fabs(a - b) <= 1e-9 * b, "free area %.17g, full arrangement %.17g", a, b);
+  // The union holds the unturned square and lies in the square grown by the largest turn.
+  double grow = 5.0 * sqrt(2.0) * 1e-4 * (double)count + 1e-6 * (double)count;
+  ck_assert_double_le(a, box_area(mesh) - 100.0);
+  ck_assert_double_ge(a, box_area(mesh) - (10.0 + 2.0 * grow) * (10.0 + 2.0 * grow));
+  ck_assert_uint_gt(compare_pointwise(mesh, &desc, 1e-6, (vec){-1, -1}, (vec){11, 11}, 120), 5000);
+  check_adjacency(mesh);
+  an_navmesh_destroy(full);
+  an_navmesh_destroy(mesh);
+  arcnav_map_destroy(map);
+  sup_map_free(&desc);
+}
+END_TEST
+
+START_TEST(test_union_build_matches_arrangement) {
+  // Forcing the obstacle-by-obstacle build on overlapping maps (a budget of one crossing) gives
+  // the free space of the full arrangement.
+  for (uint64_t seed = 1; seed <= test_scaled_count(12); ++seed) {
+    sup_map desc = seed % 2 ? sup_gen_random_rectangles(seed, 80, 100.0, 2.0, 30.0)
+                            : sup_gen_mixed(seed, 30, 100.0, 0.0);
+    double band = 1e-6;
+    for (size_t c = 0; c < desc.circle_count; ++c) {
+      band = fmax(band, 1e-6 + desc.circles[c].radius *
+                                   (1.0 / cos(TEST_PI / AN_NAVMESH_CIRCLE_SIDES) - 1.0));
+    }
+    arcnav_map *map;
+    ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
+    an_navmesh *mesh, *full;
+    ck_assert_int_eq(an_navmesh_build_with(map, &plain_alloc, 1, &mesh), ARCNAV_OK);
+    ck_assert_int_eq(an_navmesh_build_with(map, &plain_alloc, 0, &full), ARCNAV_OK);
+    double a = mesh_area(mesh), b = mesh_area(full);
+    ck_assert_msg(fabs(a - b) <= 1e-9 * b, "seed %llu: free area %.17g, full arrangement %.17g",
+                  (unsigned long long)seed, a, b);
+    vec lo, hi;
+    ck_assert(sup_map_extent(&desc, &lo, &hi));
+    ck_assert_uint_gt(compare_pointwise(mesh, &desc, band, lo, hi, 60), 1000);
+    check_adjacency(mesh);
+    an_navmesh_destroy(full);
+    an_navmesh_destroy(mesh);
+    arcnav_map_destroy(map);
+    sup_map_free(&desc);
+  }
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// Nearly cocircular vertices
+
+START_TEST(test_star_is_triangulated_in_linear_work) {
+  // A star with tips on a circle of radius 100 and notches on one of radius 90: Delaunay
+  // insertion in space-filling-curve order alone would flip tens of times per point here.
+  // Not scaled down: with a few thousand points the effect is too small to measure.
+  const size_t n = 40000;
+  vec *ring = malloc(n * sizeof *ring);
+  ck_assert_ptr_nonnull(ring);
+  for (size_t i = 0; i < n; ++i) {
+    double angle = 2.0 * TEST_PI * (double)i / (double)n, r = i % 2 ? 90.0 : 100.0;
+    ring[i] = (vec){r * cos(angle), r * sin(angle)};
+  }
+  arcnav_map *map;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_add_polygon(map, ring, n, NULL, NULL, 0, NULL), ARCNAV_OK);
+  an_navmesh *mesh;
+  ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+  ck_assert_msg(mesh->cdt.flips <= 8 * n, "%zu flips for %zu points", mesh->cdt.flips, n);
+  ck_assert_uint_eq(mesh->cdt.point_count, n + 4);
+  double want = box_area(mesh) - ring_area(ring, n);
+  ck_assert_double_eq_tol(mesh_area(mesh), want, 1e-9 * want);
+  // Outside at a tip, between two tips, inside near a notch.
+  ck_assert_int_ge(an_navmesh_locate(mesh, v2(100.5, 0)), 0);
+  ck_assert_int_lt(an_navmesh_locate(mesh, v2(99.5, 0)), 0);
+  ck_assert_int_lt(
+      an_navmesh_locate(mesh, v2(89.5 * cos(TEST_PI / (double)n), 89.5 * sin(TEST_PI / (double)n))),
+      0);
+  an_navmesh_destroy(mesh);
+  arcnav_map_destroy(map);
+  free(ring);
+}
+END_TEST
+
+static Suite *navmesh_suite(void) {
+  Suite *s = suite_create("navmesh");
+  TCase *tc = tcase_create("navmesh");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, test_two_squares_touching_at_a_corner);
+  tcase_add_test(tc, test_three_wedges_meeting_at_a_point);
+  tcase_add_test(tc, test_checkerboard);
+  tcase_add_test(tc, test_stacked_turned_squares);
+  tcase_add_test(tc, test_union_build_matches_arrangement);
+  tcase_add_test(tc, test_star_is_triangulated_in_linear_work);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  return test_run_suite(navmesh_suite());
+}
