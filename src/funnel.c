@@ -145,24 +145,40 @@ typedef struct heap_item {
   int32_t id;
 } heap_item;
 
+/// A corner of a shortest path inside a channel: the path from the start to `vertex` ends with
+/// the segment from `prev`. Channels that share a prefix share its cells, so the whole funnel of
+/// a channel is three cells (the apex and the two portal ends): each chain is the path from a
+/// portal end back to the apex.
+typedef struct fn_cell {
+  int32_t vertex; ///< cdt point, or -1 for the start
+  int32_t prev;   ///< the cell before it on the path, -1 for the start
+  int32_t jump;   ///< an earlier cell on the path (skew-binary jump pointer)
+  int32_t depth;  ///< cells before it on the path
+  double dist;    ///< path length from the start
+} fn_cell;
+
+typedef struct fn_funnel {
+  int32_t apex, left, right; ///< cells; left and right are the ends of the last portal
+} fn_funnel;
+
 typedef struct ta_node {
-  int32_t tri;         ///< free triangle
-  int32_t parent;      ///< node index, -1 for the root
-  int32_t left, right; ///< entry portal vertex ids (the root has none)
-  int32_t apex;        ///< funnel apex vertex id, -1 for the start point
-  int32_t depth;       ///< portals crossed
-  int32_t apex_depth;  ///< portal that set the apex (0 = start)
-  double apex_dist;    ///< length of the funnel path from the start to the apex
-  double f;            ///< lower bound on any path through this channel prefix
-  uint64_t signature;  ///< bit (tri mod 64) for every triangle of the chain: a quick "not in chain"
+  int32_t tri;        ///< free triangle
+  int32_t parent;     ///< node index, -1 for the root
+  int32_t jump;       ///< an ancestor node (skew-binary jump pointer)
+  int32_t depth;      ///< portals crossed
+  int32_t same_tri;   ///< the previous node of this query in the same triangle, -1
+  fn_funnel funnel;   ///< after the entry portal (unused for the root)
+  uint64_t signature; ///< bit (tri mod 64) for every triangle of the chain: a quick "not in chain"
 } ta_node;
 
 struct an_funnel_scratch {
   an_allocator alloc;
   const an_navmesh *mesh;
-  size_t tri_count, vertex_count, node_capacity, heap_capacity;
+  size_t tri_count, vertex_count, node_capacity, cell_capacity, heap_capacity;
   uint32_t stamp;
-  // Plain A*, per free triangle.
+  vec2 start;
+  // Per free triangle. Plain A*: all of them; optimal search: tri_stamp and, in `parent`, the
+  // last node created in the triangle.
   uint32_t *tri_stamp;
   double *g;
   vec2 *pos;
@@ -171,14 +187,13 @@ struct an_funnel_scratch {
   // Optimal search.
   ta_node *nodes;
   size_t node_count;
+  fn_cell *cells;
+  size_t cell_count;
   uint32_t *vertex_stamp;
   double *apex_best; ///< per vertex: shortest funnel length to it as an apex in this query
   heap_item *heap;
   size_t heap_count;
-  // Channel buffers (a channel repeats no triangle, so it has fewer portals than triangles).
-  vec2 *left, *right;
-  int32_t *left_id, *right_id;
-  int32_t *chain;
+  int32_t *chain; ///< plain mode: the channel's triangles, goal first
   vec2 *points;
 };
 
@@ -200,13 +215,10 @@ void an_funnel_scratch_destroy(an_funnel_scratch *s) {
   an_free(&a, s->parent);
   an_free(&a, s->heap_pos);
   an_free(&a, s->nodes);
+  an_free(&a, s->cells);
   an_free(&a, s->vertex_stamp);
   an_free(&a, s->apex_best);
   an_free(&a, s->heap);
-  an_free(&a, s->left);
-  an_free(&a, s->right);
-  an_free(&a, s->left_id);
-  an_free(&a, s->right_id);
   an_free(&a, s->chain);
   an_free(&a, s->points);
   an_free(&a, s);
@@ -227,6 +239,9 @@ arcnav_status an_funnel_scratch_create(const an_navmesh *mesh, const an_allocato
   s->tri_count = mesh->free_count;
   s->vertex_count = mesh->cdt.point_count;
   s->node_capacity = node_capacity_for(mesh->free_count);
+  // One cell per node but the root, the start and its triangle's corners, one being tried; the
+  // plain mode needs one per channel triangle and the same four.
+  s->cell_capacity = s->node_capacity + 8;
   s->heap_capacity = s->node_capacity > nt ? s->node_capacity : nt;
   s->tri_stamp = an_calloc(alloc, nt, sizeof *s->tri_stamp);
   s->g = an_alloc(alloc, nt, sizeof *s->g);
@@ -234,18 +249,14 @@ arcnav_status an_funnel_scratch_create(const an_navmesh *mesh, const an_allocato
   s->parent = an_alloc(alloc, nt, sizeof *s->parent);
   s->heap_pos = an_alloc(alloc, nt, sizeof *s->heap_pos);
   s->nodes = an_alloc(alloc, s->node_capacity, sizeof *s->nodes);
+  s->cells = an_alloc(alloc, s->cell_capacity, sizeof *s->cells);
   s->vertex_stamp = an_calloc(alloc, nv, sizeof *s->vertex_stamp);
   s->apex_best = an_alloc(alloc, nv, sizeof *s->apex_best);
   s->heap = an_alloc(alloc, s->heap_capacity, sizeof *s->heap);
-  s->left = an_alloc(alloc, nt + 2, sizeof *s->left);
-  s->right = an_alloc(alloc, nt + 2, sizeof *s->right);
-  s->left_id = an_alloc(alloc, nt + 2, sizeof *s->left_id);
-  s->right_id = an_alloc(alloc, nt + 2, sizeof *s->right_id);
   s->chain = an_alloc(alloc, nt + 2, sizeof *s->chain);
   s->points = an_alloc(alloc, nt + 4, sizeof *s->points);
-  if (!s->tri_stamp || !s->g || !s->pos || !s->parent || !s->heap_pos || !s->nodes ||
-      !s->vertex_stamp || !s->apex_best || !s->heap || !s->left || !s->right || !s->left_id ||
-      !s->right_id || !s->chain || !s->points) {
+  if (!s->tri_stamp || !s->g || !s->pos || !s->parent || !s->heap_pos || !s->nodes || !s->cells ||
+      !s->vertex_stamp || !s->apex_best || !s->heap || !s->chain || !s->points) {
     an_funnel_scratch_destroy(s);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
@@ -256,9 +267,9 @@ arcnav_status an_funnel_scratch_create(const an_navmesh *mesh, const an_allocato
 size_t an_funnel_scratch_memory_bytes(const an_funnel_scratch *s) {
   size_t nt = s->tri_count + 1, nv = s->vertex_count + 1;
   return sizeof *s + nt * (sizeof(uint32_t) + sizeof(double) + sizeof(vec2) + 2 * sizeof(int32_t)) +
-         s->node_capacity * sizeof(ta_node) + nv * (sizeof(uint32_t) + sizeof(double)) +
-         s->heap_capacity * sizeof(heap_item) +
-         (nt + 2) * (2 * sizeof(vec2) + 3 * sizeof(int32_t)) + (nt + 4) * sizeof(vec2);
+         s->node_capacity * sizeof(ta_node) + s->cell_capacity * sizeof(fn_cell) +
+         nv * (sizeof(uint32_t) + sizeof(double)) + s->heap_capacity * sizeof(heap_item) +
+         (nt + 2) * sizeof(int32_t) + (nt + 4) * sizeof(vec2);
 }
 
 static void next_stamp(an_funnel_scratch *s) {
@@ -339,6 +350,189 @@ static heap_item heap_pop(an_funnel_scratch *s, int32_t *pos) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The incremental funnel over cells. A channel step adds one vertex to one side of the funnel;
+// the chain on that side loses its end cells that the new vertex makes redundant, and when it
+// loses all of them, the apex moves along the other chain to the last cell whose incoming edge
+// the new vertex crosses. Both are searches for where an orientation test flips along a convex
+// chain, done from the chain's end with jump pointers, so a step costs O(log n) even when
+// channels branch and share their chains.
+// ---------------------------------------------------------------------------------------------
+
+static vec2 cell_point(const an_funnel_scratch *s, int32_t c) {
+  int32_t v = s->cells[c].vertex;
+  return v >= 0 ? s->mesh->cdt.points[v] : s->start;
+}
+
+/// Writes a cell for `vertex` at p after `prev` (-1: the path's first cell) into the next free
+/// slot without taking it: the caller keeps it with ++cell_count. false when the pool is full.
+static bool cell_put(an_funnel_scratch *s, int32_t vertex, vec2 p, int32_t prev) {
+  if (s->cell_count >= s->cell_capacity) {
+    return false;
+  }
+  int32_t id = (int32_t)s->cell_count;
+  fn_cell c = {.vertex = vertex, .prev = prev, .jump = id, .depth = 0, .dist = 0.0};
+  if (prev >= 0) {
+    const fn_cell *pc = &s->cells[prev], *jc = &s->cells[pc->jump];
+    c.jump = pc->depth - jc->depth == jc->depth - s->cells[jc->jump].depth ? jc->jump : prev;
+    c.depth = pc->depth + 1;
+    c.dist = pc->dist + v2_dist(cell_point(s, prev), p);
+  }
+  s->cells[id] = c;
+  return true;
+}
+
+/// Whether p lies strictly on the `sign` side (+1 left, -1 right) of the edge into cell c.
+static bool turns(const an_funnel_scratch *s, int32_t c, vec2 p, double sign) {
+  return sign * an_orient2d(cell_point(s, s->cells[c].prev), cell_point(s, c), p) > 0.0;
+}
+
+/// For p on the line of the edge a -> b: whether it lies before b (exact: along a line, the
+/// order of points is the order of one coordinate that changes along it). A zero-length edge
+/// has no "before".
+static bool before_end(vec2 a, vec2 b, vec2 p) {
+  if (a.x != b.x) {
+    return a.x < b.x ? p.x < b.x : p.x > b.x;
+  }
+  if (a.y != b.y) {
+    return a.y < b.y ? p.y < b.y : p.y > b.y;
+  }
+  return false;
+}
+
+/// Whether p, the new end of the `sign` chain, is beyond the other chain's edge into cell c, so
+/// that its path leaves from c or later. A p on the edge itself before its end is not: the edge's
+/// start sees it along the edge (a goal lying on an obstacle side that the chain runs along).
+/// A p at the edge's end, or on an edge of zero length (at a pinch's portal of zero width), is
+/// beyond: there the apex moves to a cell at p's own position, which shortens nothing.
+static bool crosses(const an_funnel_scratch *s, int32_t c, vec2 p, double sign) {
+  vec2 a = cell_point(s, s->cells[c].prev), b = cell_point(s, c);
+  double o = sign * an_orient2d(a, b, p);
+  return o < 0.0 || (o == 0.0 && !before_end(a, b, p));
+}
+
+static bool holds(const an_funnel_scratch *s, int32_t c, vec2 p, double sign, bool own) {
+  return own ? turns(s, c, p, sign) : crosses(s, c, p, sign);
+}
+
+/// Along the path from `apex` (excluded) to `tail`, the cells where the test holds come first:
+/// on p's own chain (`own`) the test is turns(), on the other chain crosses(). Returns the last
+/// cell where it holds, `apex` when there is none.
+static int32_t last_turning(const an_funnel_scratch *s, int32_t tail, int32_t apex, vec2 p,
+                            double sign, bool own) {
+  int32_t floor = s->cells[apex].depth, x = tail;
+  bool known_not = false; // the test is already known to fail at x
+  while (x != apex) {
+    if (!known_not && holds(s, x, p, sign, own)) {
+      return x;
+    }
+    int32_t j = s->cells[x].jump;
+    if (s->cells[j].depth > floor && !holds(s, j, p, sign, own)) {
+      x = j;
+      known_not = true;
+    } else {
+      x = s->cells[x].prev;
+      known_not = false;
+    }
+  }
+  return apex;
+}
+
+/// Where vertex point p goes as the new end of the funnel's left (or right) chain: the new apex
+/// and the cell p follows on its path.
+static void funnel_place(const an_funnel_scratch *s, fn_funnel f, bool left, vec2 p, int32_t *apex,
+                         int32_t *prev) {
+  double sign = left ? 1.0 : -1.0;
+  // On its own chain, p keeps the cells it turns away from (left of a left chain's edge).
+  int32_t c = last_turning(s, left ? f.left : f.right, f.apex, p, sign, true);
+  if (c != f.apex) {
+    *apex = f.apex;
+    *prev = c;
+    return;
+  }
+  // It sees the apex: the apex moves to the end of the last edge of the other chain p is beyond.
+  int32_t k = last_turning(s, left ? f.right : f.left, f.apex, p, sign, false);
+  *apex = k;
+  *prev = k;
+}
+
+/// The funnel after crossing into the next triangle through portal (l, r), which shares one end
+/// with f's portal. The new end's cell is written, not taken. false when the cell pool is full.
+static bool funnel_step(an_funnel_scratch *s, fn_funnel f, int32_t l, int32_t r, fn_funnel *out) {
+  // By vertex id, not position: at a pinch the mesh has portals of zero width (v, v), and the
+  // new end is v again on the side that did not hold it; the zero-length edge then makes v the
+  // apex through the orientation tests' zeros.
+  bool left = s->cells[f.left].vertex != l;
+  int32_t v = left ? l : r, apex, prev;
+  vec2 p = s->mesh->cdt.points[v];
+  funnel_place(s, f, left, p, &apex, &prev);
+  if (!cell_put(s, v, p, prev)) {
+    return false;
+  }
+  int32_t id = (int32_t)s->cell_count;
+  *out = left ? (fn_funnel){apex, id, f.right} : (fn_funnel){apex, f.left, id};
+  return true;
+}
+
+/// The cell the goal's path leaves from, and the path's length.
+static int32_t goal_prev(const an_funnel_scratch *s, fn_funnel f, vec2 goal, double *length) {
+  int32_t apex, prev;
+  funnel_place(s, f, true, goal, &apex, &prev);
+  *length = s->cells[prev].dist + v2_dist(cell_point(s, prev), goal);
+  return prev;
+}
+
+/// The start's cell (0) and cells for the corners of the start triangle (1..3), in the order
+/// of mesh->fv.
+static void start_cells(an_funnel_scratch *s, int32_t st, vec2 start) {
+  s->start = start;
+  s->cell_count = 0;
+  cell_put(s, -1, start, -1);
+  s->cell_count++;
+  for (size_t k = 0; k < 3; ++k) {
+    int32_t v = s->mesh->fv[3 * (size_t)st + k];
+    cell_put(s, v, s->mesh->cdt.points[v], 0);
+    s->cell_count++;
+  }
+}
+
+/// The funnel right after leaving the start triangle through portal (l, r).
+static fn_funnel first_funnel(const an_funnel_scratch *s, int32_t st, int32_t l, int32_t r) {
+  fn_funnel f = {0, 0, 0};
+  for (int32_t k = 0; k < 3; ++k) {
+    int32_t v = s->mesh->fv[3 * (size_t)st + (size_t)k];
+    if (v == l) {
+      f.left = k + 1;
+    }
+    if (v == r) {
+      f.right = k + 1;
+    }
+  }
+  return f;
+}
+
+/// The path start .. cell `last` .. goal into the points buffer.
+static arcnav_status finish_points(an_funnel_scratch *s, int32_t last, vec2 goal,
+                                   an_funnel_result *out) {
+  size_t n = (size_t)s->cells[last].depth + 2, at = n - 1;
+  s->points[at] = goal;
+  for (int32_t c = last; c >= 0; c = s->cells[c].prev) {
+    vec2 p = cell_point(s, c);
+    if (p.x != s->points[at].x || p.y != s->points[at].y) {
+      s->points[--at] = p;
+    }
+  }
+  size_t count = n - at;
+  memmove(s->points, s->points + at, count * sizeof *s->points);
+  if (count == 1) {
+    s->points[count++] = goal; // start == goal
+  }
+  out->points = s->points;
+  out->point_count = merge_collinear(s->points, count);
+  out->length = polyline_length(s->points, out->point_count);
+  return ARCNAV_OK;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Portals
 // ---------------------------------------------------------------------------------------------
 
@@ -348,19 +542,6 @@ static void portal_ids(const an_navmesh *mesh, int32_t tri, int edge, int32_t *l
                        int32_t *right) {
   *right = mesh->fv[3 * (size_t)tri + (size_t)((edge + 1) % 3)];
   *left = mesh->fv[3 * (size_t)tri + (size_t)((edge + 2) % 3)];
-}
-
-static arcnav_status finish_points(an_funnel_scratch *s, vec2 start, vec2 goal, size_t portals,
-                                   an_funnel_result *out) {
-  funnel_state fs = {.out = s->points};
-  funnel_run(start, s->left, s->right, portals, &goal, &fs);
-  if (fs.count == 1) {
-    s->points[fs.count++] = goal;
-  }
-  out->points = s->points;
-  out->point_count = merge_collinear(s->points, fs.count);
-  out->length = polyline_length(s->points, out->point_count);
-  return ARCNAV_OK;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -426,7 +607,9 @@ static arcnav_status plain_search(const an_navmesh *mesh, an_funnel_scratch *s, 
   for (int32_t t = gt; t >= 0; t = s->parent[t]) {
     s->chain[n++] = t;
   }
-  // chain[n-1] is the start triangle; portals run from it towards the goal.
+  // chain[n-1] is the start triangle; the funnel walks from it towards the goal.
+  start_cells(s, st, start);
+  fn_funnel f = {0, 0, 0};
   for (size_t k = 0; k + 1 < n; ++k) {
     int32_t from = s->chain[n - 1 - k], to = s->chain[n - 2 - k];
     int edge = 0;
@@ -435,11 +618,17 @@ static arcnav_status plain_search(const an_navmesh *mesh, an_funnel_scratch *s, 
     }
     int32_t l, r;
     portal_ids(mesh, from, edge, &l, &r);
-    s->left[k] = mesh->cdt.points[l];
-    s->right[k] = mesh->cdt.points[r];
+    if (k == 0) {
+      f = first_funnel(s, st, l, r);
+    } else if (funnel_step(s, f, l, r, &f)) {
+      s->cell_count++;
+    } else {
+      return ARCNAV_ERR_OUT_OF_MEMORY; // not reached: the pool holds a cell per triangle
+    }
   }
   out->channels = 1;
-  return finish_points(s, start, goal, n - 1, out);
+  double length;
+  return finish_points(s, goal_prev(s, f, goal, &length), goal, out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -468,70 +657,78 @@ static double through_segment(vec2 a, vec2 p, vec2 q, vec2 g) {
   return v2_dist(a, x) + v2_dist(x, g);
 }
 
+/// The ancestor of `node` at `depth` (<= its own).
+static int32_t ancestor_at(const an_funnel_scratch *s, int32_t node, int32_t depth) {
+  while (s->nodes[node].depth > depth) {
+    int32_t j = s->nodes[node].jump;
+    node = s->nodes[j].depth >= depth ? j : s->nodes[node].parent;
+  }
+  return node;
+}
+
 static bool chain_contains(const an_funnel_scratch *s, int32_t node, int32_t tri) {
   uint64_t bit = (uint64_t)1 << ((uint32_t)tri & 63u);
-  if (!(s->nodes[node].signature & bit)) {
+  if (!(s->nodes[node].signature & bit) || s->tri_stamp[tri] != s->stamp) {
     return false;
   }
-  for (int32_t k = node; k >= 0; k = s->nodes[k].parent) {
-    if (s->nodes[k].tri == tri) {
+  int32_t depth = s->nodes[node].depth;
+  for (int32_t m = s->parent[tri]; m >= 0; m = s->nodes[m].same_tri) {
+    if (s->nodes[m].depth <= depth && ancestor_at(s, node, s->nodes[m].depth) == m) {
       return true;
     }
   }
   return false;
 }
 
-/// Fill the portal buffers with the portals of `node`'s chain after depth `from_depth`, followed
-/// by the extra portal (l, r). Returns the number of portals.
-static size_t gather_portals(an_funnel_scratch *s, int32_t node, int32_t from_depth, int32_t l,
-                             int32_t r) {
-  const vec2 *pts = s->mesh->cdt.points;
-  size_t n = (size_t)(s->nodes[node].depth - from_depth) + 1;
-  s->left[n - 1] = pts[l];
-  s->right[n - 1] = pts[r];
-  s->left_id[n - 1] = l;
-  s->right_id[n - 1] = r;
-  size_t k = n - 1;
-  for (int32_t m = node; s->nodes[m].depth > from_depth; m = s->nodes[m].parent) {
-    --k;
-    s->left[k] = pts[s->nodes[m].left];
-    s->right[k] = pts[s->nodes[m].right];
-    s->left_id[k] = s->nodes[m].left;
-    s->right_id[k] = s->nodes[m].right;
+/// Records node `id` as the newest in its triangle and sets its jump pointer.
+static void link_node(an_funnel_scratch *s, int32_t id) {
+  ta_node *n = &s->nodes[id];
+  n->same_tri = s->tri_stamp[n->tri] == s->stamp ? s->parent[n->tri] : -1;
+  s->tri_stamp[n->tri] = s->stamp;
+  s->parent[n->tri] = id;
+  n->jump = id;
+  if (n->parent >= 0) {
+    const ta_node *p = &s->nodes[n->parent], *j = &s->nodes[p->jump];
+    n->jump = p->depth - j->depth == j->depth - s->nodes[j->jump].depth ? j->jump : n->parent;
   }
-  return n;
 }
 
-static vec2 apex_point(const an_navmesh *mesh, int32_t apex, vec2 start) {
-  return apex < 0 ? start : mesh->cdt.points[apex];
+/// The funnel of the channel of node `id` continued through its triangle's edge `edge` (portal
+/// (l, r)); a new cell is written, not taken.
+static bool child_funnel(an_funnel_scratch *s, int32_t id, int32_t l, int32_t r, fn_funnel *out) {
+  if (id == 0) {
+    *out = first_funnel(s, s->nodes[0].tri, l, r);
+    return true;
+  }
+  return funnel_step(s, s->nodes[id].funnel, l, r, out);
 }
 
 static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s, int32_t st,
                                     int32_t gt, vec2 start, vec2 goal, an_funnel_result *out) {
   next_stamp(s);
   s->heap_count = 0;
+  start_cells(s, st, start);
   s->node_count = 1;
   s->nodes[0] = (ta_node){.tri = st,
                           .parent = -1,
-                          .left = -1,
-                          .right = -1,
-                          .apex = -1,
                           .depth = 0,
-                          .apex_depth = 0,
-                          .apex_dist = 0.0,
-                          .f = v2_dist(start, goal),
+                          .funnel = {0, 0, 0},
                           .signature = (uint64_t)1 << ((uint32_t)st & 63u)};
-  heap_push(s, s->nodes[0].f, 0, NULL);
+  link_node(s, 0);
+  heap_push(s, v2_dist(start, goal), 0, NULL);
   double best = INFINITY;
   int32_t best_node = -1, best_l = -1, best_r = -1;
   bool truncated = false;
   while (s->heap_count > 0 && !truncated) {
-    int32_t id = heap_pop(s, NULL).id;
-    ta_node node = s->nodes[id];
-    if (node.f >= best) {
+    heap_item top = heap_pop(s, NULL);
+    if (top.key >= best) {
       break;
     }
-    if (node.apex >= 0 && node.apex_dist > s->apex_best[node.apex] * (1.0 + 1e-12)) {
+    int32_t id = top.id;
+    ta_node node = s->nodes[id];
+    int32_t apex_vertex = s->cells[node.funnel.apex].vertex;
+    if (apex_vertex >= 0 &&
+        s->cells[node.funnel.apex].dist > s->apex_best[apex_vertex] * (1.0 + 1e-12)) {
       continue; // dominated since it was queued
     }
     out->nodes_expanded++;
@@ -543,13 +740,15 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
       }
       int32_t l, r;
       portal_ids(mesh, node.tri, i, &l, &r);
-      vec2 apex = apex_point(mesh, node.apex, start);
-      size_t n = gather_portals(s, id, node.apex_depth, l, r);
-      funnel_state fs = {0};
+      fn_funnel cf;
+      if (!child_funnel(s, id, l, r, &cf)) {
+        truncated = true;
+        break;
+      }
       if (u == gt) {
-        funnel_run(apex, s->left, s->right, n, &goal, &fs);
         out->channels++;
-        double total = node.apex_dist + fs.length;
+        double total;
+        goal_prev(s, cf, goal, &total);
         if (total < best) {
           best = total;
           best_node = id;
@@ -558,27 +757,20 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
         }
         continue;
       }
-      funnel_run(apex, s->left, s->right, n, NULL, &fs);
-      int32_t child_apex = node.apex, child_apex_depth = node.apex_depth;
-      if (fs.apex_side >= 0) {
-        child_apex =
-            fs.apex_side == 0 ? s->left_id[fs.apex_index - 1] : s->right_id[fs.apex_index - 1];
-        child_apex_depth = node.apex_depth + (int32_t)fs.apex_index;
-      }
-      double dist = node.apex_dist + fs.length;
-      if (child_apex >= 0) {
-        if (s->vertex_stamp[child_apex] != s->stamp) {
-          s->vertex_stamp[child_apex] = s->stamp;
-          s->apex_best[child_apex] = dist;
-        } else if (dist > s->apex_best[child_apex] * (1.0 + 1e-12)) {
+      const fn_cell *apex = &s->cells[cf.apex];
+      if (apex->vertex >= 0) {
+        if (s->vertex_stamp[apex->vertex] != s->stamp) {
+          s->vertex_stamp[apex->vertex] = s->stamp;
+          s->apex_best[apex->vertex] = apex->dist;
+        } else if (apex->dist > s->apex_best[apex->vertex] * (1.0 + 1e-12)) {
           continue; // another channel reaches this apex shorter
-        } else if (dist < s->apex_best[child_apex]) {
-          s->apex_best[child_apex] = dist;
+        } else if (apex->dist < s->apex_best[apex->vertex]) {
+          s->apex_best[apex->vertex] = apex->dist;
         }
       }
-      vec2 ca = apex_point(mesh, child_apex, start);
-      double f = dist + through_segment(ca, mesh->cdt.points[l], mesh->cdt.points[r], goal);
-      f = an_max(f, node.f);
+      double f = apex->dist + through_segment(cell_point(s, cf.apex), mesh->cdt.points[l],
+                                              mesh->cdt.points[r], goal);
+      f = an_max(f, top.key);
       if (f >= best) {
         continue;
       }
@@ -586,17 +778,16 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
         truncated = true;
         break;
       }
+      if (id != 0) {
+        s->cell_count++; // keep the new end's cell
+      }
       int32_t cid = (int32_t)s->node_count++;
       s->nodes[cid] = (ta_node){.tri = u,
                                 .parent = id,
-                                .left = l,
-                                .right = r,
-                                .apex = child_apex,
                                 .depth = node.depth + 1,
-                                .apex_depth = child_apex_depth,
-                                .apex_dist = dist,
-                                .f = f,
+                                .funnel = cf,
                                 .signature = node.signature | ((uint64_t)1 << ((uint32_t)u & 63u))};
+      link_node(s, cid);
       if (!heap_push(s, f, cid, NULL)) {
         truncated = true;
         break;
@@ -607,8 +798,13 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
   if (best_node < 0) {
     return truncated ? ARCNAV_ERR_OUT_OF_MEMORY : ARCNAV_NO_PATH;
   }
-  size_t n = gather_portals(s, best_node, 0, best_l, best_r);
-  return finish_points(s, start, goal, n, out);
+  fn_funnel cf;
+  if (!child_funnel(s, best_node, best_l, best_r, &cf)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY; // not reached: a slot is kept free for this cell
+  }
+  s->cell_count++;
+  double length;
+  return finish_points(s, goal_prev(s, cf, goal, &length), goal, out);
 }
 
 arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scratch, vec2 start,

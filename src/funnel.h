@@ -18,6 +18,11 @@
 //   dominated (any continuation is shorter through the other channel) and dropped; no node on
 //   the channel of a shortest path is ever dropped, because its apex lengths are geodesic.
 //   The result is the Euclidean shortest path among the mesh's obstacles.
+//   The funnel is kept incrementally: path corners are cells linked back towards the start, so
+//   channels that share a prefix share its funnel, and a node holds three cells (apex and the
+//   ends of its portal). A step adds one vertex and finds, by jump pointers along a chain, which
+//   cells it makes redundant or how far the apex moves: O(log n) per node, so channels of
+//   hundreds of thousands of triangles cost milliseconds, not a funnel pass per node.
 
 #include "alloc.h"
 #include "arcnav/arcnav.h"

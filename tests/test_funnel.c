@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The funnel and the channel searches. Portal-sequence cases have expected paths derived by hand;
 // on random polygon maps the optimal search must match an independent visibility graph + Dijkstra
-// written here (relative 1e-9), the plain search must never be shorter, and every path is checked
-// by the support library's independent verifier.
+// written here and the support library's brute-force reference (relative 1e-9), the plain search
+// must never be shorter, and every path is checked by the support library's independent verifier.
+// Long channels around polygons of thousands of vertices are checked against the length walked
+// along the polygon's hull.
 
 #include "arcnav_test.h"
 #include "funnel.h"
 #include "mapgen.h"
 #include "navmesh.h"
+#include "reference.h"
 #include "verify.h"
 
 #include <check.h>
@@ -222,6 +225,89 @@ START_TEST(test_query_no_path) {
                      ARCNAV_NO_PATH);
     ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(3, 3), v2(7, 6), optimal, &res),
                      ARCNAV_OK);
+  }
+  free_fixture(&f);
+  sup_map_free(&desc);
+}
+END_TEST
+
+START_TEST(test_query_through_touching_corner) {
+  // [0, 10]^2 and [10, 20]^2 share the corner (10, 10), which is passable at R = 0 (touching is
+  // free). The mesh joins the two sides there with zero-area triangles, so the channel has a
+  // portal of zero width: the funnel must put a corner exactly on it. From (5, 15) to (15, 5) the
+  // straight line runs through it; from (4, 15) the path bends there: sqrt(6^2 + 5^2) +
+  // sqrt(5^2 + 5^2). Going round either square is longer than 20.
+  sup_map desc;
+  sup_map_init(&desc);
+  sup_map_add_rect(&desc, 0, 0, 10, 10);
+  sup_map_add_rect(&desc, 10, 10, 20, 20);
+  mesh_fixture f = make_fixture(&desc, &plain_alloc);
+  double eps = arcnav_map_tolerance(f.map);
+  an_funnel_result res;
+  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(5, 15), v2(15, 5), true, &res),
+                   ARCNAV_OK);
+  ck_assert_double_eq_tol(res.length, sqrt(200.0), 1e-12);
+  verify_polyline(&desc, eps, v2(5, 15), v2(15, 5), &res);
+  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(4, 15), v2(15, 5), true, &res),
+                   ARCNAV_OK);
+  vec2 want[] = {{4, 15}, {10, 10}, {15, 5}};
+  expect_path(res.points, res.point_count, want, 3);
+  ck_assert_double_eq_tol(res.length, sqrt(61.0) + sqrt(50.0), 1e-12);
+  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(4, 15), v2(15, 5), false, &res),
+                   ARCNAV_OK);
+  ck_assert(res.length >= (sqrt(61.0) + sqrt(50.0)) * (1 - 1e-12));
+  verify_polyline(&desc, eps, v2(4, 15), v2(15, 5), &res);
+  free_fixture(&f);
+  sup_map_free(&desc);
+}
+END_TEST
+
+START_TEST(test_query_along_sides_through_touching_corner) {
+  // The same touching squares, with start and goal on the squares' sides, so that a path runs
+  // along an edge of the channel. The channel crosses the corner v = (10, 10) through portals of
+  // zero width; beyond them a funnel chain runs along a side from v, and a goal lying exactly on
+  // that side (before the chain's end) must be reached straight from v. By hand: along two sides
+  // meeting at v (6 + 6, 6 + 4.5, ...), or straight through v (6 + 6 on one line).
+  typedef struct {
+    vec2 s, g;
+    double length;
+  } side_case;
+  const side_case cases[] = {
+      {{4, 10}, {10, 4}, 12.0},   // round square A's corner: the goal on A's right side
+      {{4, 10}, {10, 5.5}, 10.5}, // 6 + 4.5
+      {{4, 10}, {10, 0}, 16.0},   // to the far end of A's right side
+      {{10, 16}, {16, 10}, 12.0}, // round square B's corner
+      {{4, 10}, {16, 10}, 12.0},  // straight through v along the squares' horizontal sides
+      {{10, 4}, {10, 16}, 12.0},  // and along the vertical ones
+  };
+  sup_map desc;
+  sup_map_init(&desc);
+  sup_map_add_rect(&desc, 0, 0, 10, 10);
+  sup_map_add_rect(&desc, 10, 10, 20, 20);
+  mesh_fixture f = make_fixture(&desc, &plain_alloc);
+  double eps = arcnav_map_tolerance(f.map);
+  const vec2 v = {10, 10};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    for (int reverse = 0; reverse < 2; ++reverse) {
+      vec2 s = reverse ? cases[k].g : cases[k].s, g = reverse ? cases[k].s : cases[k].g;
+      an_funnel_result res;
+      ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, s, g, true, &res), ARCNAV_OK);
+      ck_assert_msg(fabs(res.length - cases[k].length) <= 1e-12 * cases[k].length,
+                    "(%g, %g) -> (%g, %g): %.17g, want %g", s.x, s.y, g.x, g.y, res.length,
+                    cases[k].length);
+      // Bent at v, or straight through it: the corner is dropped when the path is one segment.
+      bool straight = fabs(v2_dist(s, g) - cases[k].length) <= 1e-12 * cases[k].length;
+      vec2 bent[] = {s, v, g}, line[] = {s, g};
+      if (straight) {
+        expect_path(res.points, res.point_count, line, 2);
+      } else {
+        expect_path(res.points, res.point_count, bent, 3);
+      }
+      verify_polyline(&desc, eps, s, g, &res);
+      ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, s, g, false, &res), ARCNAV_OK);
+      ck_assert(res.length >= cases[k].length * (1 - 1e-12));
+      verify_polyline(&desc, eps, s, g, &res);
+    }
   }
   free_fixture(&f);
   sup_map_free(&desc);
@@ -461,6 +547,199 @@ START_TEST(test_random_against_visibility_graph) {
 }
 END_TEST
 
+// ---------------------------------------------------------------------------------------------
+// Against the support library's brute-force reference, exact at R = 0 (its samples are the
+// polygon vertices themselves). Besides random free points, some queries start or end exactly on
+// an obstacle corner, where the funnel's orientation tests meet zero-length edges and collinear
+// triples. No map here has obstacles that touch without overlapping: the reference would pass
+// through the seam between them.
+
+/// A polygon vertex not inside any obstacle, or false after a few tries.
+static bool random_corner(const sup_map *desc, sup_rng *rng, arcnav_vec2 *out) {
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    const sup_ring *ring = &desc->polygons[sup_rng_below(rng, desc->polygon_count)].outer;
+    arcnav_vec2 p = ring->points[sup_rng_below(rng, ring->count)];
+    if (sup_signed_distance_to_obstacles(desc, p) >= 0.0) {
+      *out = p;
+      return true;
+    }
+  }
+  return false;
+}
+
+START_TEST(test_random_against_reference) {
+  size_t compared = 0, cornered = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(9); ++seed) {
+    sup_map desc;
+    switch (seed % 3) {
+    case 0:
+      desc = sup_gen_neerc_worst(seed);
+      break;
+    case 1:
+      desc = sup_gen_town(seed, 2, 30.0, 6.0, 0.5, 3.0);
+      break;
+    default:
+      desc = sup_gen_random_rectangles(seed, 30, 100.0, 3.0, 20.0);
+      break;
+    }
+    mesh_fixture f = make_fixture(&desc, &plain_alloc);
+    double eps = arcnav_map_tolerance(f.map);
+    sup_reference *ref = sup_reference_create(&desc, 0.0, NULL);
+    sup_rng rng = sup_rng_seed(seed * 7919 + 3);
+    arcnav_vec2 lo, hi;
+    ck_assert(sup_map_extent(&desc, &lo, &hi));
+    for (int q = 0; q < 16; ++q) {
+      arcnav_vec2 s, t;
+      bool corner_start = q % 4 == 1 && random_corner(&desc, &rng, &s);
+      bool corner_goal = q % 4 == 2 && random_corner(&desc, &rng, &t);
+      if (!corner_start) {
+        ck_assert(sup_random_free_point(&desc, 0.0, &rng, lo, hi, 1e-6, 1000, &s));
+      }
+      if (!corner_goal) {
+        ck_assert(sup_random_free_point(&desc, 0.0, &rng, lo, hi, 1e-6, 1000, &t));
+      }
+      sup_reference_result want = sup_reference_query(ref, s, t);
+      an_funnel_result opt;
+      arcnav_status st = an_funnel_find_path(f.mesh, f.scratch, s, t, true, &opt);
+      if (!want.found) {
+        ck_assert_int_eq(st, ARCNAV_NO_PATH);
+        continue;
+      }
+      ck_assert_msg(st == ARCNAV_OK, "seed %d query %d (%.17g, %.17g) -> (%.17g, %.17g): %s",
+                    (int)seed, q, s.x, s.y, t.x, t.y, arcnav_status_name(st));
+      ck_assert(!opt.truncated);
+      ck_assert_msg(fabs(opt.length - want.length) <= 1e-9 * fmax(1.0, want.length),
+                    "seed %d query %d: optimal funnel %.17g, reference %.17g", (int)seed, q,
+                    opt.length, want.length);
+      verify_polyline(&desc, eps, s, t, &opt);
+      compared++;
+      cornered += corner_start || corner_goal;
+    }
+    sup_reference_destroy(ref);
+    free_fixture(&f);
+    sup_map_free(&desc);
+  }
+  ck_assert_int_ge(compared, (int)test_scaled_minimum(100, 9));
+  ck_assert_int_ge(cornered, (int)test_scaled_minimum(20, 9));
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// Long channels. A regular polygon of n vertices on the circle of radius 100 (or a star: every
+// other vertex pulled in to radius 90) alone in the map: the free space is a ring of thin
+// triangles fanning from the polygon's edges to the corners of the box around it. From (-110, 1)
+// to (110, 4) the shortest path wraps about 130 degrees of the hull, bending at every hull
+// vertex on the way; beside it, from (-110, -104) to (110, -104), it is the straight line.
+
+static vec2 *ring_of(size_t n, double inner) {
+  vec2 *p = malloc(n * sizeof *p);
+  for (size_t i = 0; i < n; ++i) {
+    double a = 2.0 * TEST_PI * (double)i / (double)n;
+    double rad = inner > 0.0 && i % 2 == 1 ? inner : 100.0;
+    p[i] = v2(rad * cos(a), rad * sin(a));
+  }
+  return p;
+}
+
+static double cross3(vec2 o, vec2 a, vec2 b) {
+  return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+/// Shortest way from s to g around a convex polygon (counter-clockwise) that blocks the straight
+/// line: for each way round, the tangent to the first vertex, the hull edges, the tangent from the
+/// last. *first, *last and *step (+1 counter-clockwise) receive the shorter one's hull walk.
+static double hull_walk(const vec2 *hull, size_t n, vec2 s, vec2 g, size_t *first, size_t *last,
+                        int *step) {
+  double best = INFINITY;
+  for (int dir = -1; dir <= 1; dir += 2) {
+    // Going counter-clockwise (the hull on the path's left) the path leaves s towards the vertex
+    // whose neighbours both lie on the left of the line from s, and reaches g from the vertex
+    // whose neighbours both lie on the right of the line from g.
+    size_t a = n, b = n;
+    for (size_t i = 0; i < n; ++i) {
+      vec2 v = hull[i], prev = hull[(i + n - 1) % n], next = hull[(i + 1) % n];
+      if (a == n && dir * cross3(s, v, prev) >= 0.0 && dir * cross3(s, v, next) >= 0.0) {
+        a = i;
+      }
+      if (b == n && dir * cross3(g, v, prev) <= 0.0 && dir * cross3(g, v, next) <= 0.0) {
+        b = i;
+      }
+    }
+    ck_assert(a < n && b < n);
+    double length = v2_dist(s, hull[a]);
+    for (size_t k = a; k != b; k = (k + n + (size_t)(dir + 1) - 1) % n) {
+      length += v2_dist(hull[k], hull[(k + n + (size_t)(dir + 1) - 1) % n]);
+    }
+    length += v2_dist(hull[b], g);
+    if (length < best) {
+      best = length;
+      *first = a;
+      *last = b;
+      *step = dir;
+    }
+  }
+  return best;
+}
+
+static void long_channel(size_t n, double inner) {
+  vec2 *ring = ring_of(n, inner);
+  size_t hull_n = inner > 0.0 ? n / 2 : n;
+  vec2 *hull = malloc(hull_n * sizeof *hull);
+  for (size_t i = 0; i < hull_n; ++i) {
+    hull[i] = ring[inner > 0.0 ? 2 * i : i];
+  }
+  sup_map desc;
+  sup_map_init(&desc);
+  sup_map_add_polygon(&desc, ring, n, NULL, NULL, 0);
+  mesh_fixture f = make_fixture(&desc, &plain_alloc);
+  ck_assert_int_ge(an_navmesh_triangle_count(f.mesh), n);
+  double eps = arcnav_map_tolerance(f.map);
+
+  vec2 s = v2(-110, 1), g = v2(110, 4);
+  size_t first = 0, last = 0;
+  int step = 1;
+  double want = hull_walk(hull, hull_n, s, g, &first, &last, &step);
+  an_funnel_result res;
+  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, s, g, true, &res), ARCNAV_OK);
+  ck_assert(!res.truncated);
+  ck_assert_msg(fabs(res.length - want) <= 1e-9 * want, "n %zu: %.17g, hull walk %.17g", n,
+                res.length, want);
+  // Corner by corner: the start, the hull walk, the goal.
+  size_t corners = (step > 0 ? last + hull_n - first : first + hull_n - last) % hull_n + 1;
+  ck_assert_uint_eq(res.point_count, corners + 2);
+  for (size_t k = 0; k < corners; ++k) {
+    ck_assert_vec2_near(res.points[k + 1], hull[(first + hull_n + (size_t)step * k) % hull_n], 0.0);
+  }
+  // Pinned corner by corner, the path needs no verifier (which would take seconds here).
+  double opt_len = res.length;
+  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, s, g, false, &res), ARCNAV_OK);
+  ck_assert(res.length >= opt_len * (1 - 1e-12));
+  verify_polyline(&desc, eps, s, g, &res);
+
+  for (int optimal = 0; optimal < 2; ++optimal) {
+    ck_assert_int_eq(
+        an_funnel_find_path(f.mesh, f.scratch, v2(-110, -104), v2(110, -104), optimal, &res),
+        ARCNAV_OK);
+    ck_assert_uint_eq(res.point_count, 2);
+    ck_assert_double_eq_tol(res.length, 220.0, 1e-12);
+  }
+  free_fixture(&f);
+  sup_map_free(&desc);
+  free(hull);
+  free(ring);
+}
+
+START_TEST(test_long_channel_polygon) {
+  long_channel(test_scaled_count(4000) < 400 ? 400 : test_scaled_count(4000), 0.0);
+}
+END_TEST
+
+START_TEST(test_long_channel_star) {
+  size_t n = test_scaled_count(4000) < 400 ? 400 : test_scaled_count(4000);
+  long_channel(n - n % 2, 90.0);
+}
+END_TEST
+
 // Counting allocator: queries must not allocate.
 typedef struct counter {
   size_t allocs;
@@ -511,7 +790,12 @@ static Suite *funnel_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_query_around_wall);
   tcase_add_test(tc, test_query_no_path);
+  tcase_add_test(tc, test_query_through_touching_corner);
+  tcase_add_test(tc, test_query_along_sides_through_touching_corner);
   tcase_add_test(tc, test_random_against_visibility_graph);
+  tcase_add_test(tc, test_random_against_reference);
+  tcase_add_test(tc, test_long_channel_polygon);
+  tcase_add_test(tc, test_long_channel_star);
   tcase_add_test(tc, test_queries_do_not_allocate);
   suite_add_tcase(s, tc);
   return s;
