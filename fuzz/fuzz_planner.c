@@ -353,6 +353,20 @@ static void dump_case(const fuzz_case *fc) {
   }
 }
 
+// The pieces of the path just returned, on standard error, next to the case.
+static void dump_path(const fuzz_case *fc) {
+  for (size_t i = 0; i < arcnav_path_piece_count(fc->path); ++i) {
+    arcnav_piece pc = arcnav_path_piece(fc->path, i);
+    fprintf(stderr, "piece %zu %s: (%.17g, %.17g) -> (%.17g, %.17g)", i,
+            pc.type == ARCNAV_PIECE_LINE ? "line" : "arc", pc.from.x, pc.from.y, pc.to.x, pc.to.y);
+    if (pc.type == ARCNAV_PIECE_ARC) {
+      fprintf(stderr, " centre (%.17g, %.17g) radius %.17g sweep %.17g %s", pc.center.x,
+              pc.center.y, pc.radius, pc.sweep, pc.ccw ? "ccw" : "cw");
+    }
+    fprintf(stderr, "\n");
+  }
+}
+
 static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_reference *ref,
                       bool optimal, bool eroded) {
   arcnav_vec2 start, goal;
@@ -387,6 +401,8 @@ static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_r
         !sup_verify_path(&fc->plain, 0.0, eps, start, goal, fc->path, &report)) {
       char message[600];
       snprintf(message, sizeof message, "%s: %s", detail, report.message);
+      dump_case(fc);
+      dump_path(fc);
       fail("the verifier refused an eroded-mesh path at R = 0", message);
     }
     return;
@@ -423,6 +439,8 @@ static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_r
     if (!sup_verify_path(&fc->plain, check_radius, eps, start, goal, fc->path, &report)) {
       char message[600];
       snprintf(message, sizeof message, "%s: %s", detail, report.message);
+      dump_case(fc);
+      dump_path(fc);
       fail("the verifier refused a path", message);
     }
   }
@@ -454,6 +472,8 @@ static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_r
   if (optimal && status == ARCNAV_OK && length > best.length + 1e-7 * (1 + best.length)) {
     snprintf(detail + strlen(detail), sizeof detail - strlen(detail),
              "; length %.17g, reference %.17g", length, best.length);
+    dump_case(fc);
+    dump_path(fc);
     fail("longer than the reference", detail);
   }
 }

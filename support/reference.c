@@ -139,6 +139,11 @@ sup_reference *sup_reference_create(const sup_map *map, double R,
   ref->R = R;
   ref->n_circle = opt.circle_samples;
   ref->tol = 1e-3 * sup_map_tolerance(map);
+  // A disk no wider than tol is a point at this precision, and segment_free() checks it as one.
+  // Its samples must be the vertices themselves too: samples R away from a vertex lie up to R
+  // inside the material, close enough to pass as free, and a segment from one of them slips past
+  // the vertex instead of meeting it, which the point-agent check needs to split the segment.
+  double rho = R <= ref->tol ? 0.0 : R;
 
   size_t edge_total = 0, vertex_total = 0;
   {
@@ -168,9 +173,9 @@ sup_reference *sup_reference_create(const sup_map *map, double R,
       e->b = b;
       e->lo = (vec){fmin(a.x, b.x), fmin(a.y, b.y)};
       e->hi = (vec){fmax(a.x, b.x), fmax(a.y, b.y)};
-      ref->hubs[ref->hub_count++] = (hub){a, R};
-      add_circle_samples(ref, &samples, a, R);
-      if (R > 0.0) {
+      ref->hubs[ref->hub_count++] = (hub){a, rho};
+      add_circle_samples(ref, &samples, a, rho);
+      if (rho > 0.0) {
         double len = dist(a, b);
         vec n = {side * (b.y - a.y) / len, -side * (b.x - a.x) / len}; // right normal
         vec oa = {a.x + R * n.x, a.y + R * n.y};
@@ -195,8 +200,8 @@ sup_reference *sup_reference_create(const sup_map *map, double R,
   }
   for (size_t i = 0; i < map->circle_count; ++i) {
     const sup_circle *c = &map->circles[i];
-    ref->hubs[ref->hub_count++] = (hub){c->center, c->radius + R};
-    add_circle_samples(ref, &samples, c->center, c->radius + R);
+    ref->hubs[ref->hub_count++] = (hub){c->center, c->radius + rho};
+    add_circle_samples(ref, &samples, c->center, c->radius + rho);
   }
   ref->samples = samples.items;
   ref->sample_count = samples.count;
@@ -226,9 +231,15 @@ static int cmp_double(const void *pa, const void *pb) {
   return a < b ? -1 : (a > b ? 1 : 0);
 }
 
-/// R = 0: split pq where it meets any edge or circle; free when no part's middle is inside.
+/// R = 0: split pq where it meets any edge or circle, and where it passes within tol of a vertex;
+/// free when no part's middle is inside (deeper than tol).
+///
+/// Testing one point per part is sound only while each part lies wholly on one side of the
+/// boundary, which exact crossings give. A segment passing a vertex closer than tol without
+/// touching it meets neither edge there, so without the extra split one part could run from deep
+/// inside to just beside the vertex and be judged by a middle point only rounding-deep.
 static bool segment_free_point_agent(const sup_reference *ref, vec p, vec q) {
-  size_t cap = 2 + 2 * ref->edge_count + 2 * ref->map->circle_count;
+  size_t cap = 2 + 3 * ref->edge_count + 2 * ref->map->circle_count;
   double stack[256];
   double *ts = cap <= 256 ? stack : xcalloc(cap, sizeof *ts);
   size_t n = 0;
@@ -238,6 +249,13 @@ static bool segment_free_point_agent(const sup_reference *ref, vec p, vec q) {
   double dd = d.x * d.x + d.y * d.y;
   for (size_t i = 0; i < ref->edge_count; ++i) {
     const edge *e = &ref->edges[i];
+    // Every vertex starts exactly one edge, so this visits each once.
+    if (dd > 0.0 && sup_point_segment_distance(e->a, p, q) <= ref->tol) {
+      double t = ((e->a.x - p.x) * d.x + (e->a.y - p.y) * d.y) / dd;
+      if (t > 0.0 && t < 1.0) {
+        ts[n++] = t;
+      }
+    }
     if (!sup_segments_intersect(p, q, e->a, e->b)) {
       continue;
     }

@@ -9,15 +9,17 @@
 //    points at radius (c + R) / cos(pi / N). At R = 0 a vertex contributes itself, and a circle of
 //    radius 0 its centre. The radius is the circumscribed one on purpose: the chord between two
 //    neighbouring samples then touches the true circle of radius R (or c + R) instead of cutting
-//    into it, so every polyline the reference builds is a genuinely free path;
+//    into it, so every polyline the reference builds is a genuinely free path. An R no larger
+//    than tol (below) is treated as 0 throughout, samples included;
 //  - along every edge offset by R toward its free side, points every `edge_spacing` (always
 //    including both ends);
 //  - the query's start and goal.
 // Samples whose distance to the obstacles is below R - tol are dropped (tol = 1e-12 * the map's
 // scale, far below the library's eps). Two samples are joined when the straight segment between
-// them is free: for R > 0 by the exact distance from the segment to every edge and circle
-// (>= R - tol); for R = 0 by splitting the segment where it meets any edge or circle and rejecting
-// it when the middle of a part lies inside an obstacle. Visibility is evaluated lazily inside an A*
+// them is free: for R > tol by the exact distance from the segment to every edge and circle
+// (>= R - tol); otherwise by splitting the segment where it meets any edge or circle or passes
+// within tol of a vertex, and rejecting it when the middle of a part lies inside an obstacle
+// (deeper than tol). Visibility is evaluated lazily inside an A*
 // search (straight-line heuristic) and cached per pair, so a reference object is reused across
 // queries.
 //

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "verify.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -199,6 +200,14 @@ static vec piece_tangent(const arcnav_piece *pc, bool at_end) {
   }
   double len = vlen(t);
   return len > 0.0 ? (vec){t.x / len, t.y / len} : (vec){0.0, 0.0};
+}
+
+/// How far the sweep of an arc can be off its exact value when its ends are rounded: the tangent
+/// points lie at the precision of the coordinates, a few units in the last place of the largest
+/// one, and an angle at the centre moves by that over the radius.
+static double arc_sweep_rounding(const arcnav_piece *pc) {
+  double scale = fmax(fmax(fabs(pc->center.x), fabs(pc->center.y)), pc->radius);
+  return 2.0 * 8.0 * DBL_EPSILON * scale / pc->radius;
 }
 
 static double wrap_two_pi(double a) {
@@ -430,20 +439,43 @@ bool sup_verify_pieces(const sup_map *map, double R, double eps, arcnav_vec2 sta
     }
   }
   if (R > 0.0 && geometry_ok) {
-    size_t prev = count; // last piece longer than eps
+    // The endpoints of a piece not longer than eps are within rounding of each other, so its own
+    // direction means nothing and it is skipped. The heading does not stand still across it,
+    // though: an arc of length L at radius rho turns it by exactly its sweep L / rho (signed by
+    // its direction), which at rho near eps can be a large angle. So the turn between the pieces
+    // either side of skipped ones must equal the skipped arcs' total signed sweep (a skipped line
+    // turns nothing); with nothing skipped that is the usual "tangents agree".
+    size_t prev = count;  // last piece longer than eps
+    double skipped = 0.0; // signed sweep of the arcs skipped since then, ccw positive
+    double slack = 0.0;   // their sweeps' rounding
     for (size_t i = 0; i < count; ++i) {
-      if (!(pieces[i].length > eps)) {
+      const arcnav_piece *pc = &pieces[i];
+      if (!(pc->length > eps)) {
+        if (pc->type == ARCNAV_PIECE_ARC) {
+          skipped += pc->ccw ? pc->sweep : -pc->sweep;
+          slack += arc_sweep_rounding(pc);
+        }
         continue;
       }
       if (prev < count) {
         vec a = piece_tangent(&pieces[prev], true);
-        vec b = piece_tangent(&pieces[i], false);
-        double angle = atan2(fabs(vcross(a, b)), vdot(a, b));
-        if (angle > 1e-6) {
-          fail(r, "pieces %zu and %zu: tangent directions differ by %.3g rad", prev, i, angle);
+        vec b = piece_tangent(pc, false);
+        double turn = atan2(vcross(a, b), vdot(a, b));
+        double off = fabs(remainder(turn - skipped, SUP_TWO_PI));
+        if (off > 1e-6 + slack) {
+          if (prev + 1 == i) {
+            fail(r, "pieces %zu and %zu: tangent directions differ by %.3g rad", prev, i, off);
+          } else {
+            fail(r,
+                 "pieces %zu and %zu: the heading turns %.17g rad across the short pieces between "
+                 "them, whose arcs sweep %.17g",
+                 prev, i, turn, skipped);
+          }
         }
       }
       prev = i;
+      skipped = 0.0;
+      slack = 0.0;
     }
   }
 

@@ -53,7 +53,12 @@ typedef struct sup_verify_report {
 ///  1. the first piece starts at `start` and the last ends at `goal` (within eps); an empty path
 ///     is valid only when start and goal coincide (within eps);
 ///  2. consecutive pieces share endpoints (within eps) and, for R > 0, their tangent directions
-///     agree within 1e-6 rad (pieces not longer than eps are skipped for this);
+///     agree within 1e-6 rad. Pieces not longer than eps have no meaningful direction and are
+///     skipped, but the heading still turns across them: between the pieces either side of
+///     skipped ones the signed turn must equal the skipped arcs' total signed sweep (L / radius
+///     each, ccw positive) within 1e-6 rad plus the rounding of those sweeps (their ends are
+///     rounded to the coordinates' precision, an angle of about 16 ulp(max(|centre|, radius)) /
+///     radius each), so a turn between two lines with no arc between them is still a kink;
 ///  3. each piece's reported length matches its geometry (line: |to - from|; arc: radius * sweep,
 ///     both endpoints at `radius` from the centre, sweep in (0, 2 pi] and equal, modulo 2 pi, to
 ///     the angle from `from` to `to` turning as `ccw` says), and `total_length` (pass a negative

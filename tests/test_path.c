@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Measurements along a path: point and heading at a distance, and sampling at a spacing. The path
 // is the square detour of the planner tests; the checks use only the pieces' own geometry.
+// Also the independent verifier's tangent rule on hand-made paths: a kink between lines fails
+// however small, and an arc shorter than the tolerance still accounts for the turn it makes.
 #include "arcnav_test.h"
+#include "mapgen.h"
+#include "verify.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static arcnav_map *map;
 static arcnav_planner *planner;
@@ -143,6 +148,148 @@ START_TEST(test_empty_path) {
 }
 END_TEST
 
+// --- the verifier's tangent rule on hand-made paths ----------------------------------------------
+
+// One box well away from every hand-made path below (they run along y = 0 between x = 0 and
+// x = 10); it fixes the map's extent, hence its tolerance 1e-9 * 20.
+static sup_map verifier_map(void) {
+  sup_map m;
+  sup_map_init(&m);
+  const arcnav_vec2 box[4] = {{0, 10}, {20, 10}, {20, 20}, {0, 20}};
+  sup_map_add_polygon(&m, box, 4, NULL, NULL, 0);
+  return m;
+}
+
+static arcnav_piece line_piece(arcnav_vec2 from, arcnav_vec2 to) {
+  arcnav_piece p;
+  memset(&p, 0, sizeof p);
+  p.type = ARCNAV_PIECE_LINE;
+  p.from = from;
+  p.to = to;
+  p.length = hypot(to.x - from.x, to.y - from.y);
+  return p;
+}
+
+/// Two lines of length `leg` joined by an arc of radius rho around `center` turning ccw (or cw) by
+/// `sweep`: the first line arrives heading along +x at the arc's start, directly below (ccw) or
+/// above (cw) the centre; the second leaves along the heading turned by the sweep. All derived by
+/// hand from the circle's parametrisation.
+static size_t turn_around(arcnav_vec2 center, double rho, double sweep, bool ccw, double leg,
+                          arcnav_piece out[3]) {
+  double side = ccw ? -1.0 : 1.0; // start below the centre for a left turn, above for a right
+  double turn = ccw ? sweep : -sweep;
+  arcnav_vec2 a = {center.x, center.y + side * rho};
+  // Radius vector at the end: the start's (0, side) turned by `turn`.
+  arcnav_vec2 b = {center.x - side * rho * sin(turn), center.y + side * rho * cos(turn)};
+  arcnav_vec2 heading = {cos(turn), sin(turn)};
+  out[0] = line_piece((arcnav_vec2){center.x - leg, a.y}, a);
+  memset(&out[1], 0, sizeof out[1]);
+  out[1].type = ARCNAV_PIECE_ARC;
+  out[1].from = a;
+  out[1].to = b;
+  out[1].center = center;
+  out[1].radius = rho;
+  out[1].sweep = sweep;
+  out[1].ccw = ccw;
+  out[1].length = rho * sweep;
+  out[2] = line_piece(b, (arcnav_vec2){b.x + leg * heading.x, b.y + leg * heading.y});
+  return 3;
+}
+
+static bool verify_pieces(const sup_map *m, double R, const arcnav_piece *pieces, size_t count,
+                          sup_verify_report *report) {
+  double eps = sup_map_tolerance(m);
+  double total = 0.0;
+  for (size_t i = 0; i < count; ++i) {
+    total += pieces[i].length;
+  }
+  return sup_verify_pieces(m, R, eps, pieces[0].from, pieces[count - 1].to, pieces, count, total,
+                           report);
+}
+
+START_TEST(test_verifier_catches_small_kinks) {
+  sup_map m = verifier_map();
+  sup_verify_report report;
+  // Two lines meeting at (5, 0) with a turn of 1e-4 rad and no arc: a kink for any R > 0.
+  const double turn = 1e-4;
+  arcnav_vec2 corner = {5, 0};
+  arcnav_vec2 end = {corner.x + 5.0 * cos(turn), corner.y + 5.0 * sin(turn)};
+  arcnav_piece kink[3] = {line_piece((arcnav_vec2){0, 0}, corner), line_piece(corner, end)};
+  ck_assert(!verify_pieces(&m, 1.0, kink, 2, &report));
+  ck_assert_msg(strstr(report.message, "tangent") != NULL, "%s", report.message);
+  // The same kink with a line shorter than the tolerance between the two: that line is skipped
+  // but turns nothing, so the kink is still seen. Tiny radius, where every arc is that short too
+  // (and legs of 1e-6, since the verifier samples every R / 8 along them).
+  const double leg = 1e-6;
+  arcnav_vec2 nudge = {corner.x + 5e-9 * cos(turn), corner.y + 5e-9 * sin(turn)};
+  end = (arcnav_vec2){nudge.x + leg * cos(turn), nudge.y + leg * sin(turn)};
+  kink[0] = line_piece((arcnav_vec2){corner.x - leg, 0}, corner);
+  kink[1] = line_piece(corner, nudge);
+  kink[2] = line_piece(nudge, end);
+  ck_assert_double_le(kink[1].length, sup_map_tolerance(&m));
+  ck_assert(!verify_pieces(&m, 1e-9, kink, 3, &report));
+  ck_assert_msg(strstr(report.message, "heading turns") != NULL, "%s", report.message);
+  // And without the kink the same three pieces pass.
+  kink[1] = line_piece(corner, (arcnav_vec2){corner.x + 5e-9, 0});
+  kink[2] = line_piece(kink[1].to, (arcnav_vec2){kink[1].to.x + leg, 0});
+  ck_assert_msg(verify_pieces(&m, 1e-9, kink, 3, &report), "%s", report.message);
+  sup_map_free(&m);
+}
+END_TEST
+
+START_TEST(test_verifier_accepts_tiny_arcs) {
+  sup_map m = verifier_map();
+  double eps = sup_map_tolerance(&m);
+  sup_verify_report report;
+  arcnav_piece pieces[3];
+  // Radius 1e-9 (below eps = 2e-8): every arc is shorter than eps, yet it turns the heading by
+  // its whole sweep. Both directions, small and large sweeps; legs of 1e-6 keep the sampling
+  // (every R / 8) short.
+  const double rho = 1e-9;
+  const double sweeps[] = {1e-3, 0.5, 2.0, 3.0};
+  for (size_t k = 0; k < sizeof sweeps / sizeof sweeps[0]; ++k) {
+    for (int ccw = 0; ccw < 2; ++ccw) {
+      size_t n = turn_around((arcnav_vec2){5, 0}, rho, sweeps[k], ccw, 1e-6, pieces);
+      ck_assert_double_le(pieces[1].length, eps);
+      ck_assert_msg(verify_pieces(&m, rho, pieces, n, &report), "sweep %g %s: %s", sweeps[k],
+                    ccw ? "ccw" : "cw", report.message);
+    }
+  }
+  // A long arc at R = 1 is checked directly against its neighbours and passes too.
+  size_t n = turn_around((arcnav_vec2){5, 0}, 1.0, 0.5, true, 4.0, pieces);
+  ck_assert_msg(verify_pieces(&m, 1.0, pieces, n, &report), "%s", report.message);
+  sup_map_free(&m);
+}
+END_TEST
+
+START_TEST(test_verifier_tiny_arc_must_match_the_turn) {
+  sup_map m = verifier_map();
+  sup_verify_report report;
+  arcnav_piece pieces[3];
+  const double rho = 1e-9;
+  // The lines turn by 0.5 around the tiny arc, but the arc claims a sweep of 0.3: 0.2 rad of the
+  // turn is a kink. (Its ends are within rounding at this radius, so only the turn shows it.)
+  size_t n = turn_around((arcnav_vec2){5, 0}, rho, 0.5, true, 1e-6, pieces);
+  pieces[1].sweep = 0.3;
+  pieces[1].length = rho * 0.3;
+  ck_assert(!verify_pieces(&m, rho, pieces, n, &report));
+  ck_assert_msg(strstr(report.message, "heading turns") != NULL, "%s", report.message);
+  // The arc claims the right amount but the wrong direction: the lines turn left by 0.5 while a
+  // clockwise arc would turn them right.
+  n = turn_around((arcnav_vec2){5, 0}, rho, 0.5, true, 1e-6, pieces);
+  pieces[1].ccw = false;
+  ck_assert(!verify_pieces(&m, rho, pieces, n, &report));
+  ck_assert_msg(strstr(report.message, "heading turns") != NULL, "%s", report.message);
+  // A small turn (1e-4 rad) across an arc sweeping 1e-3: still caught, the rule compares with
+  // the sweep rather than bounding the turn loosely.
+  n = turn_around((arcnav_vec2){5, 0}, rho, 1e-4, true, 1e-6, pieces);
+  pieces[1].sweep = 1e-3;
+  pieces[1].length = rho * 1e-3;
+  ck_assert(!verify_pieces(&m, rho, pieces, n, &report));
+  sup_map_free(&m);
+}
+END_TEST
+
 static Suite *path_suite(void) {
   Suite *suite = suite_create("path");
   TCase *tc = tcase_create("measure");
@@ -152,6 +299,11 @@ static Suite *path_suite(void) {
   tcase_add_test(tc, test_sampling);
   tcase_add_test(tc, test_empty_path);
   suite_add_tcase(suite, tc);
+  TCase *verifier = tcase_create("verifier");
+  tcase_add_test(verifier, test_verifier_catches_small_kinks);
+  tcase_add_test(verifier, test_verifier_accepts_tiny_arcs);
+  tcase_add_test(verifier, test_verifier_tiny_arc_must_match_the_turn);
+  suite_add_tcase(suite, verifier);
   return suite;
 }
 
