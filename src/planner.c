@@ -4,6 +4,7 @@
 #include "erode.h"
 #include "path.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 arcnav_planner_def arcnav_default_planner_def(void) {
@@ -22,6 +23,75 @@ static bool has_round_obstacles(const arcnav_map *map) {
     }
   }
   return false;
+}
+
+// A corner's place, for finding exact copies.
+typedef struct corner_place {
+  double key[5];
+  uint32_t index;
+} corner_place;
+
+static int compare_corner_places(const void *lhs, const void *rhs) {
+  const corner_place *a = lhs, *b = rhs;
+  for (int k = 0; k < 5; ++k) {
+    if (a->key[k] != b->key[k]) {
+      return a->key[k] < b->key[k] ? -1 : 1;
+    }
+  }
+  return a->index < b->index ? -1 : (a->index > b->index ? 1 : 0);
+}
+
+// Drops corners no path can use, before anything is built on them: a corner whose vertex lies
+// inside other material (a disk touching its circle would contain the vertex, so it is blocked),
+// and exact copies of another corner (obstacles stacked on one spot), which would only multiply
+// the same tangents. Order is kept, so maps without such corners plan exactly as before.
+static arcnav_status drop_unusable_corners(arcnav_planner *planner, const an_allocator *alloc) {
+  size_t count = planner->corner_count;
+  if (count == 0) {
+    return ARCNAV_OK;
+  }
+  an_clearance point_check = planner->clearance;
+  point_check.radius = 0.0;
+  point_check.point_agent = true;
+  an_clearance_scratch scratch;
+  arcnav_status status = an_clearance_scratch_init(&scratch, &planner->grid, alloc);
+  bool *keep = status == ARCNAV_OK ? an_alloc(alloc, count, sizeof *keep) : NULL;
+  corner_place *places = keep ? an_alloc(alloc, count, sizeof *places) : NULL;
+  if (!places) {
+    an_free(alloc, keep);
+    an_clearance_scratch_free(&scratch, alloc);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t c = 0; c < count; ++c) {
+    const an_corner *corner = &planner->corners[c];
+    // A circle obstacle's centre is inside itself; only polygon vertices are judged.
+    keep[c] = corner->wedge_sweep >= AN_TWO_PI ||
+              an_point_is_free(&point_check, &scratch, corner->center);
+    places[c] = (corner_place){{corner->center.x, corner->center.y, corner->radius,
+                                corner->wedge_start, corner->wedge_sweep},
+                               (uint32_t)c};
+  }
+  qsort(places, count, sizeof *places, compare_corner_places);
+  for (size_t c = 1; c < count; ++c) {
+    bool same = true;
+    for (int k = 0; k < 5; ++k) {
+      same = same && places[c].key[k] == places[c - 1].key[k];
+    }
+    if (same) {
+      keep[places[c].index] = false; // a later copy of the one before it in the sorted order
+    }
+  }
+  an_free(alloc, places);
+  an_clearance_scratch_free(&scratch, alloc);
+  size_t kept = 0;
+  for (size_t c = 0; c < count; ++c) {
+    if (keep[c]) {
+      planner->corners[kept++] = planner->corners[c];
+    }
+  }
+  an_free(alloc, keep);
+  planner->corner_count = kept;
+  return ARCNAV_OK;
 }
 
 // AUTO picks the exact answer that is fastest: the optimal funnel for point agents among polygons;
@@ -97,16 +167,19 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
         .point_agent = def->radius <= 2.0 * planner->eps,
         .has_bounds = map->has_bounds,
     };
+    if (!funnel) {
+      status = drop_unusable_corners(planner, &alloc);
+    }
     planner->tangents_on_demand =
         !funnel && (def->tangent_graph == ARCNAV_TANGENT_GRAPH_ON_DEMAND ||
                     (def->tangent_graph == ARCNAV_TANGENT_GRAPH_AUTO &&
                      planner->corner_count > ARCNAV_TANGENT_GRAPH_AUTO_LIMIT));
-    if (funnel) {
+    if (status == ARCNAV_OK && funnel) {
       status = an_navmesh_build(map, &alloc, &planner->navmesh);
-    } else if (planner->tangents_on_demand) {
+    } else if (status == ARCNAV_OK && planner->tangents_on_demand) {
       status = an_corner_grid_build(&planner->grid, planner->corners, planner->corner_count,
                                     def->radius, &alloc, &planner->graph.corner_grid);
-    } else {
+    } else if (status == ARCNAV_OK) {
       status = an_tangent_graph_build(planner->corners, planner->corner_count, &planner->clearance,
                                       &alloc, &planner->graph);
     }

@@ -171,8 +171,7 @@ ARCNAV_API double arcnav_map_tolerance(const arcnav_map *map);
 /// they exist for comparison and are not guaranteed to keep clearance R. Without bounds, a funnel
 /// engine's free space ends a little beyond the obstacles (10% of the map's extent + 1 unit):
 /// points farther out are blocked for it. A passage pinched to a single point where two
-/// obstacles touch at a vertex is closed for the funnel engines (the tangent engine passes it, as
-/// the tolerance rule says).
+/// obstacles touch at a vertex is open for every engine at R = 0, as the tolerance rule says.
 typedef enum arcnav_engine {
   ARCNAV_ENGINE_AUTO = 0,     ///< optimal funnel for R = 0 among polygons only; else tangent graph
   ARCNAV_ENGINE_TANGENT,      ///< tangent visibility graph (any R; at R = 0 a visibility graph)
