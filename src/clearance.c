@@ -262,6 +262,12 @@ static vec2 point_at(vec2 a, vec2 b, double t, double s) {
   return t <= 0.5 ? v2_mul_add(a, t, d) : v2_mul_add(b, -s, d);
 }
 
+// Is the point at parameter t (complement s = 1 - t) beyond the one at (t_ref, s_ref)? Near the
+// far end t rounds to 1 while s keeps its digits, so the comparison uses whichever is exact.
+static bool param_after(double t, double s, double t_ref, double s_ref) {
+  return t >= 0.5 || t_ref >= 0.5 ? s < s_ref : t > t_ref;
+}
+
 static bool clip_to_grid(const an_grid *grid, vec2 *a, vec2 *b) {
   // Entry (t0) and exit (t1) parameters, each with its complement (1 - t) computed directly.
   double t0 = 0.0, s0 = 1.0, t1 = 1.0, s1 = 0.0;
@@ -279,22 +285,24 @@ static bool clip_to_grid(const an_grid *grid, vec2 *a, vec2 *b) {
     }
     double ta = (lo[axis] - start[axis]) / delta[axis], sa = (end[axis] - lo[axis]) / delta[axis];
     double tb = (hi[axis] - start[axis]) / delta[axis], sb = (end[axis] - hi[axis]) / delta[axis];
-    if (ta > tb) {
+    // The sign of the step says which side is entered first; comparing ta and tb cannot, since
+    // from far away both round to the same value.
+    if (delta[axis] < 0.0) {
       double t = ta, u = sa;
       ta = tb;
       sa = sb;
       tb = t;
       sb = u;
     }
-    if (ta > t0) {
+    if (param_after(ta, sa, t0, s0)) {
       t0 = ta;
       s0 = sa;
     }
-    if (tb < t1) {
+    if (param_after(t1, s1, tb, sb)) {
       t1 = tb;
       s1 = sb;
     }
-    if (t0 > t1) {
+    if (param_after(t0, s0, t1, s1)) {
       return false;
     }
   }
