@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 // arcnav benchmark: named scenarios, each a generated map (seeded, so anyone can regenerate it), an
 // agent radius R and random queries whose ends keep R from every obstacle. Every scenario runs the
-// same queries through four engines side by side:
+// same queries through five engines side by side:
 //   plain-raw      plain funnel on the raw obstacles (an R = 0 planner): what a navmesh built for a
 //                  point agent returns;
 //   plain-eroded   plain funnel on the obstacles grown by R with polygonal corners (Detour on an
 //                  eroded navmesh);
 //   funnel-eroded  optimal funnel on the same grown obstacles;
-//   exact          the tangent engine at R: the shortest path for the disk.
+//   exact-on-demand the tangent engine finding tangents per query (ARCNAV_TANGENT_GRAPH_ON_DEMAND),
+//                  run by default where it is meant to be used: NEERC cases and the mixed maps;
+//   exact          the tangent engine at R as a user gets it by default (AUTO): the shortest path
+//                  for the disk.
 // For each: build time, peak heap during the build and bytes held (a counting allocator sees every
 // allocation), query median and 90th percentile, nodes expanded, paths found, mean length and the
 // ratio to the exact length on the queries every engine answered, and clearance: the share of
@@ -45,6 +48,10 @@ typedef struct scenario {
   sup_map (*generate)(void);
   double radius; ///< map scenarios; NEERC cases carry their own
   bool slow;     ///< left out unless named or --all: the exact build takes minutes
+  /// exact-on-demand runs here unless engines are named: the scenarios it is made for (single
+  /// queries, large open maps). Elsewhere, in mazes above all, it is far slower than prebuilt and
+  /// runs only with --all or --engine exact-on-demand.
+  bool on_demand;
 } scenario;
 
 static sup_map rect300(void) {
@@ -69,21 +76,22 @@ static sup_map town(void) {
 
 static const scenario SCENARIOS[] = {
     {"neerc-worst", "NEERC 2006 D: 30 rectangles, R 1..28, one query per case, fresh build each",
-     KIND_NEERC, NULL, 0.0, false},
+     KIND_NEERC, NULL, 0.0, false, true},
     {"rect300-r0", "300 random rectangles 10..80 in 2000x2000, point agent", KIND_MAP, rect300, 0.0,
-     false},
-    {"rect300-r4", "the same map, R = 4", KIND_MAP, rect300, 4.0, false},
-    {"rect300-r20", "the same map, large agent (R = 20)", KIND_MAP, rect300, 20.0, false},
+     false, false},
+    {"rect300-r4", "the same map, R = 4", KIND_MAP, rect300, 4.0, false, false},
+    {"rect300-r20", "the same map, large agent (R = 20)", KIND_MAP, rect300, 20.0, false, false},
     {"mixed100-r4", "100 convex/star polygons, holes, circles in 2000x2000, R = 4", KIND_MAP,
-     mixed100, 4.0, false},
+     mixed100, 4.0, false, true},
     {"mixed1000-r4", "1000 of them in 6325x6325 (same density), R = 4", KIND_MAP, mixed1000, 4.0,
-     false},
+     false, true},
     {"mixed10000-r4", "10000 of them in 20000x20000, R = 4 (slow exact build)", KIND_MAP,
-     mixed10000, 4.0, true},
-    {"maze-r4", "25x25 maze, corridors 72 wide, walls 8 thick, R = 4", KIND_MAP, maze, 4.0, false},
-    {"maze-r24", "the same maze, R = 24", KIND_MAP, maze, 24.0, false},
+     mixed10000, 4.0, true, true},
+    {"maze-r4", "25x25 maze, corridors 72 wide, walls 8 thick, R = 4", KIND_MAP, maze, 4.0, false,
+     false},
+    {"maze-r24", "the same maze, R = 24", KIND_MAP, maze, 24.0, false, false},
     {"town-r4", "8x8 blocks of 4 buildings, streets 40, alleys 7.2..8.8 (2R +-10%), R = 4",
-     KIND_MAP, town, 4.0, false},
+     KIND_MAP, town, 4.0, false, false},
 };
 #define SCENARIO_COUNT (sizeof SCENARIOS / sizeof SCENARIOS[0])
 
@@ -107,6 +115,7 @@ static const engine_spec ENGINES[] = {
 };
 #define ENGINE_COUNT (sizeof ENGINES / sizeof ENGINES[0])
 #define EXACT (ENGINE_COUNT - 1)
+#define ON_DEMAND (ENGINE_COUNT - 2)
 
 // ---- counting allocator ------------------------------------------------------------------------
 
@@ -596,7 +605,8 @@ static engine_summary summarise(const scenario_result *res, size_t e) {
   for (size_t q = 0; q < res->queries; ++q) {
     bool everyone = true;
     for (size_t k = 0; k < ENGINE_COUNT; ++k) {
-      everyone = everyone && !isnan(res->engines[k].length[q]);
+      // An engine left out of this scenario does not take part.
+      everyone = everyone && (res->engines[k].builds == 0 || !isnan(res->engines[k].length[q]));
     }
     if (everyone && ex->length[q] > 0.0) {
       s.common++;
@@ -762,7 +772,8 @@ static void usage(FILE *to) {
           "  --list          print the scenario names and exit\n"
           "  --scenario NAME run only these (default: every scenario not marked slow); "
           "repeatable\n"
-          "  --all           also run the slow scenarios (mixed10000-r4: minutes)\n"
+          "  --all           also run the slow scenarios (mixed10000-r4) and exact-on-demand\n"
+          "                  everywhere (in mazes it takes minutes)\n"
           "  --engine NAME   run only these engines (plain-raw, plain-eroded, funnel-eroded,\n"
           "                  exact); repeatable. Length ratios need exact\n"
           "  --quick         100 queries, one run each (unless --queries/--repeat say otherwise)\n"
@@ -875,7 +886,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: %s\n", sc->name, sc->description);
     double t0 = seconds_now();
     scenario_result res;
-    bool ok = sc->kind == KIND_NEERC ? run_neerc(&opt, &res) : run_map(sc, &opt, &res);
+    options scenario_opt = opt;
+    if (!engines_named && !all && !sc->on_demand) {
+      scenario_opt.skip[ON_DEMAND] = true;
+    }
+    bool ok =
+        sc->kind == KIND_NEERC ? run_neerc(&scenario_opt, &res) : run_map(sc, &scenario_opt, &res);
     if (!ok) {
       exit_code = 1;
       result_free(&res);
@@ -895,7 +911,7 @@ int main(int argc, char **argv) {
     rows[row_count].name = sc->name;
     for (size_t e = 0; e < ENGINE_COUNT; ++e) {
       engine_summary m = summarise(&res, e);
-      if (opt.skip[e]) {
+      if (scenario_opt.skip[e]) {
         memset(&m, 0, sizeof m);
         rows[row_count].engines[e] = m;
         continue;
