@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define TEST_PI 3.14159265358979323846
 
@@ -20,6 +21,33 @@
                   "(%.17g, %.17g) is not within %g of (%.17g, %.17g)", ck_actual_.x, ck_actual_.y, \
                   (double)(tolerance), ck_expected_.x, ck_expected_.y);                            \
   } while (0)
+
+/// A line piece from `from` to `to`, its length from the endpoints, for feeding the verifier.
+static inline arcnav_piece test_line_piece(arcnav_vec2 from, arcnav_vec2 to) {
+  arcnav_piece p;
+  memset(&p, 0, sizeof p);
+  p.type = ARCNAV_PIECE_LINE;
+  p.from = from;
+  p.to = to;
+  p.length = hypot(to.x - from.x, to.y - from.y);
+  return p;
+}
+
+/// An arc piece of `sweep` radians around `center`, its length radius * sweep.
+static inline arcnav_piece test_arc_piece(arcnav_vec2 center, double radius, arcnav_vec2 from,
+                                          arcnav_vec2 to, double sweep, bool ccw) {
+  arcnav_piece p;
+  memset(&p, 0, sizeof p);
+  p.type = ARCNAV_PIECE_ARC;
+  p.center = center;
+  p.radius = radius;
+  p.from = from;
+  p.to = to;
+  p.sweep = sweep;
+  p.ccw = ccw;
+  p.length = radius * sweep;
+  return p;
+}
 
 /// Axis-aligned rectangle obstacle (any corner order).
 static inline arcnav_status test_add_box(arcnav_map *map, double x0, double y0, double x1,

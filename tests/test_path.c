@@ -160,16 +160,6 @@ static sup_map verifier_map(void) {
   return m;
 }
 
-static arcnav_piece line_piece(arcnav_vec2 from, arcnav_vec2 to) {
-  arcnav_piece p;
-  memset(&p, 0, sizeof p);
-  p.type = ARCNAV_PIECE_LINE;
-  p.from = from;
-  p.to = to;
-  p.length = hypot(to.x - from.x, to.y - from.y);
-  return p;
-}
-
 /// Two lines of length `leg` joined by an arc of radius rho around `center` turning ccw (or cw) by
 /// `sweep`: the first line arrives heading along +x at the arc's start, directly below (ccw) or
 /// above (cw) the centre; the second leaves along the heading turned by the sweep. All derived by
@@ -182,17 +172,9 @@ static size_t turn_around(arcnav_vec2 center, double rho, double sweep, bool ccw
   // Radius vector at the end: the start's (0, side) turned by `turn`.
   arcnav_vec2 b = {center.x - side * rho * sin(turn), center.y + side * rho * cos(turn)};
   arcnav_vec2 heading = {cos(turn), sin(turn)};
-  out[0] = line_piece((arcnav_vec2){center.x - leg, a.y}, a);
-  memset(&out[1], 0, sizeof out[1]);
-  out[1].type = ARCNAV_PIECE_ARC;
-  out[1].from = a;
-  out[1].to = b;
-  out[1].center = center;
-  out[1].radius = rho;
-  out[1].sweep = sweep;
-  out[1].ccw = ccw;
-  out[1].length = rho * sweep;
-  out[2] = line_piece(b, (arcnav_vec2){b.x + leg * heading.x, b.y + leg * heading.y});
+  out[0] = test_line_piece((arcnav_vec2){center.x - leg, a.y}, a);
+  out[1] = test_arc_piece(center, rho, a, b, sweep, ccw);
+  out[2] = test_line_piece(b, (arcnav_vec2){b.x + leg * heading.x, b.y + leg * heading.y});
   return 3;
 }
 
@@ -214,7 +196,8 @@ START_TEST(test_verifier_catches_small_kinks) {
   const double turn = 1e-4;
   arcnav_vec2 corner = {5, 0};
   arcnav_vec2 end = {corner.x + 5.0 * cos(turn), corner.y + 5.0 * sin(turn)};
-  arcnav_piece kink[3] = {line_piece((arcnav_vec2){0, 0}, corner), line_piece(corner, end)};
+  arcnav_piece kink[3] = {test_line_piece((arcnav_vec2){0, 0}, corner),
+                          test_line_piece(corner, end)};
   ck_assert(!verify_pieces(&m, 1.0, kink, 2, &report));
   ck_assert_msg(strstr(report.message, "tangent") != NULL, "%s", report.message);
   // The same kink with a line shorter than the tolerance between the two: that line is skipped
@@ -223,15 +206,15 @@ START_TEST(test_verifier_catches_small_kinks) {
   const double leg = 1e-6;
   arcnav_vec2 nudge = {corner.x + 5e-9 * cos(turn), corner.y + 5e-9 * sin(turn)};
   end = (arcnav_vec2){nudge.x + leg * cos(turn), nudge.y + leg * sin(turn)};
-  kink[0] = line_piece((arcnav_vec2){corner.x - leg, 0}, corner);
-  kink[1] = line_piece(corner, nudge);
-  kink[2] = line_piece(nudge, end);
+  kink[0] = test_line_piece((arcnav_vec2){corner.x - leg, 0}, corner);
+  kink[1] = test_line_piece(corner, nudge);
+  kink[2] = test_line_piece(nudge, end);
   ck_assert_double_le(kink[1].length, sup_map_tolerance(&m));
   ck_assert(!verify_pieces(&m, 1e-9, kink, 3, &report));
   ck_assert_msg(strstr(report.message, "heading turns") != NULL, "%s", report.message);
   // And without the kink the same three pieces pass.
-  kink[1] = line_piece(corner, (arcnav_vec2){corner.x + 5e-9, 0});
-  kink[2] = line_piece(kink[1].to, (arcnav_vec2){kink[1].to.x + leg, 0});
+  kink[1] = test_line_piece(corner, (arcnav_vec2){corner.x + 5e-9, 0});
+  kink[2] = test_line_piece(kink[1].to, (arcnav_vec2){kink[1].to.x + leg, 0});
   ck_assert_msg(verify_pieces(&m, 1e-9, kink, 3, &report), "%s", report.message);
   sup_map_free(&m);
 }

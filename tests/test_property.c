@@ -2,6 +2,7 @@
 // Randomised property test of the planner against the independent verifier and the brute-force
 // reference (support/), plus unit tests of those two so that the checks themselves can fail.
 
+#include "arcnav_test.h"
 #include "mapgen.h"
 #include "reference.h"
 #include "verify.h"
@@ -16,30 +17,6 @@
 #define PI 3.14159265358979323846
 
 typedef arcnav_vec2 vec;
-
-static arcnav_piece line_piece(vec from, vec to) {
-  arcnav_piece p;
-  memset(&p, 0, sizeof p);
-  p.type = ARCNAV_PIECE_LINE;
-  p.from = from;
-  p.to = to;
-  p.length = hypot(to.x - from.x, to.y - from.y);
-  return p;
-}
-
-static arcnav_piece arc_piece(vec center, double radius, vec from, vec to, double sweep, bool ccw) {
-  arcnav_piece p;
-  memset(&p, 0, sizeof p);
-  p.type = ARCNAV_PIECE_ARC;
-  p.center = center;
-  p.radius = radius;
-  p.from = from;
-  p.to = to;
-  p.sweep = sweep;
-  p.ccw = ccw;
-  p.length = radius * sweep;
-  return p;
-}
 
 static double pieces_length(const arcnav_piece *p, size_t n) {
   double s = 0.0;
@@ -94,9 +71,9 @@ END_TEST
 /// R = 1 around the top-left corner of the square: up the left side touching it, a quarter arc
 /// around (0, 10), then right along the top touching it.
 static size_t corner_path(arcnav_piece *p) {
-  p[0] = line_piece((vec){-1, 5}, (vec){-1, 10});
-  p[1] = arc_piece((vec){0, 10}, 1.0, (vec){-1, 10}, (vec){0, 11}, PI / 2, false);
-  p[2] = line_piece((vec){0, 11}, (vec){5, 11});
+  p[0] = test_line_piece((vec){-1, 5}, (vec){-1, 10});
+  p[1] = test_arc_piece((vec){0, 10}, 1.0, (vec){-1, 10}, (vec){0, 11}, PI / 2, false);
+  p[2] = test_line_piece((vec){0, 11}, (vec){5, 11});
   return 3;
 }
 
@@ -122,24 +99,24 @@ START_TEST(verify_rejects_cut_corner) {
   sup_verify_report r;
   // The arc replaced by its chord: cuts to 0.707 from the corner, and the tangents break.
   arcnav_piece p[3];
-  p[0] = line_piece((vec){-1, 5}, (vec){-1, 10});
-  p[1] = line_piece((vec){-1, 10}, (vec){0, 11});
-  p[2] = line_piece((vec){0, 11}, (vec){5, 11});
+  p[0] = test_line_piece((vec){-1, 5}, (vec){-1, 10});
+  p[1] = test_line_piece((vec){-1, 10}, (vec){0, 11});
+  p[2] = test_line_piece((vec){0, 11}, (vec){5, 11});
   ck_assert(!sup_verify_pieces(&m, 1.0, eps, (vec){-1, 5}, (vec){5, 11}, p, 3, -1.0, &r));
   ck_assert_double_lt(r.worst_clearance, -0.29);
 
   // One straight piece skimming the top at height 0.5: tangents are fine, clearance is not.
-  p[0] = line_piece((vec){-5, 10.5}, (vec){15, 10.5});
+  p[0] = test_line_piece((vec){-5, 10.5}, (vec){15, 10.5});
   ck_assert(!sup_verify_pieces(&m, 1.0, eps, (vec){-5, 10.5}, (vec){15, 10.5}, p, 1, -1.0, &r));
   ck_assert_double_eq_tol(r.min_distance, 0.5, 1e-9);
   ck_assert_ptr_nonnull(strstr(r.message, "piece 0"));
 
   // At R = 0 a line cutting the corner by 1e-3 is caught by the exact crossing test even where no
   // sample lands inside.
-  p[0] = line_piece((vec){-1, 9.899}, (vec){1, 10.099});
+  p[0] = test_line_piece((vec){-1, 9.899}, (vec){1, 10.099});
   ck_assert(!sup_verify_pieces(&m, 0.0, eps, p[0].from, p[0].to, p, 1, -1.0, &r));
   // ...and the same line through the vertex itself is fine.
-  p[0] = line_piece((vec){-1, 9.9}, (vec){1, 10.1});
+  p[0] = test_line_piece((vec){-1, 9.9}, (vec){1, 10.1});
   ck_assert_msg(sup_verify_pieces(&m, 0.0, eps, p[0].from, p[0].to, p, 1, -1.0, &r), "%s",
                 r.message);
   sup_map_free(&m);
@@ -182,8 +159,8 @@ START_TEST(verify_rejects_malformed_pieces) {
   ck_assert(!sup_verify_pieces(&m, 1.0, eps, s, g, p, 3, -1.0, &r));
 
   // A kink between two free lines is fine for R = 0 and wrong for R > 0.
-  p[0] = line_piece((vec){-5, 5}, (vec){-5, 20});
-  p[1] = line_piece((vec){-5, 20}, (vec){20, 20});
+  p[0] = test_line_piece((vec){-5, 5}, (vec){-5, 20});
+  p[1] = test_line_piece((vec){-5, 20}, (vec){20, 20});
   ck_assert(sup_verify_pieces(&m, 0.0, eps, p[0].from, p[1].to, p, 2, -1.0, &r));
   ck_assert(!sup_verify_pieces(&m, 1.0, eps, p[0].from, p[1].to, p, 2, -1.0, &r));
   ck_assert_ptr_nonnull(strstr(r.message, "tangent"));
@@ -201,11 +178,11 @@ START_TEST(verify_point_agent_and_circles) {
   sup_verify_report r;
   arcnav_piece p[3];
   // R = 0: straight through the square is rejected, over the top corners accepted.
-  p[0] = line_piece((vec){-5, 5}, (vec){15, 5});
+  p[0] = test_line_piece((vec){-5, 5}, (vec){15, 5});
   ck_assert(!sup_verify_pieces(&m, 0.0, eps, p[0].from, p[0].to, p, 1, -1.0, &r));
-  p[0] = line_piece((vec){-5, 5}, (vec){0, 10});
-  p[1] = line_piece((vec){0, 10}, (vec){10, 10});
-  p[2] = line_piece((vec){10, 10}, (vec){15, 5});
+  p[0] = test_line_piece((vec){-5, 5}, (vec){0, 10});
+  p[1] = test_line_piece((vec){0, 10}, (vec){10, 10});
+  p[2] = test_line_piece((vec){10, 10}, (vec){15, 5});
   ck_assert_msg(sup_verify_pieces(&m, 0.0, eps, p[0].from, p[2].to, p, 3, -1.0, &r), "%s",
                 r.message);
   sup_map_free(&m);
@@ -217,9 +194,9 @@ START_TEST(verify_point_agent_and_circles) {
   eps = sup_map_tolerance(&m);
   vec t1 = {-1.8, 2.4}, t2 = {1.8, 2.4};
   double sweep = PI - 2.0 * acos(0.6);
-  p[0] = line_piece((vec){-5, 0}, t1);
-  p[1] = arc_piece((vec){0, 0}, 3.0, t1, t2, sweep, false);
-  p[2] = line_piece(t2, (vec){5, 0});
+  p[0] = test_line_piece((vec){-5, 0}, t1);
+  p[1] = test_arc_piece((vec){0, 0}, 3.0, t1, t2, sweep, false);
+  p[2] = test_line_piece(t2, (vec){5, 0});
   ck_assert_msg(
       sup_verify_pieces(&m, 1.0, eps, (vec){-5, 0}, (vec){5, 0}, p, 3, pieces_length(p, 3), &r),
       "%s", r.message);
@@ -251,14 +228,14 @@ START_TEST(verify_bounds_and_holes) {
   double eps = sup_map_tolerance(&m);
   sup_verify_report r;
   arcnav_piece p[1];
-  p[0] = line_piece((vec){12, 15}, (vec){18, 15}); // inside the hole, 2 from its walls
+  p[0] = test_line_piece((vec){12, 15}, (vec){18, 15}); // inside the hole, 2 from its walls
   ck_assert(sup_verify_pieces(&m, 1.0, eps, p[0].from, p[0].to, p, 1, -1.0, &r));
   ck_assert(!sup_verify_pieces(&m, 2.5, eps, p[0].from, p[0].to, p, 1, -1.0, &r));
-  p[0] = line_piece((vec){15, 15}, (vec){35, 15}); // out of the hole through the material
+  p[0] = test_line_piece((vec){15, 15}, (vec){35, 15}); // out of the hole through the material
   ck_assert(!sup_verify_pieces(&m, 0.0, eps, p[0].from, p[0].to, p, 1, -1.0, &r));
-  p[0] = line_piece((vec){35, 35}, (vec){45, 35}); // leaves the bounds
+  p[0] = test_line_piece((vec){35, 35}, (vec){45, 35}); // leaves the bounds
   ck_assert(!sup_verify_pieces(&m, 0.0, eps, p[0].from, p[0].to, p, 1, -1.0, &r));
-  p[0] = line_piece((vec){35, 35}, (vec){38, 35});
+  p[0] = test_line_piece((vec){35, 35}, (vec){38, 35});
   ck_assert(sup_verify_pieces(&m, 1.0, eps, p[0].from, p[0].to, p, 1, -1.0, &r));
   ck_assert(!sup_verify_pieces(&m, 2.5, eps, p[0].from, p[0].to, p, 1, -1.0, &r));
   sup_map_free(&m);
