@@ -8,20 +8,19 @@
 
 enum { SEGMENT_UNCHECKED = 0, SEGMENT_FREE = 1, SEGMENT_BLOCKED = 2 };
 
-// A directed tangent segment and its search state. It leaves the start or a corner circle
-// (from_group) and arrives at a corner circle (to_corner) or at the goal (to_corner == AN_NONE).
+// A directed tangent segment and its search state. It leaves the start or a corner circle (the
+// group whose departures list it) and arrives at a corner circle (to_corner) or at the goal
+// (to_corner == AN_NONE). Edges are made afresh by every query.
 typedef struct lazy_edge {
   vec2 from, to;
   double length;
   double depart_offset; ///< wedge offset of `from` on the departure corner
   double arrive_angle;  ///< free-side normal at `to` on the arrival corner
   double arrive_offset;
-  double cost;         ///< best known cost from the start to `to`
-  double bound_seen;   ///< once expanded: the departure group's bound when last looked at
-  uint32_t from_group; ///< the start's group when leaving the start
-  uint32_t to_corner;  ///< AN_NONE for the goal, START_CORNER for the start's own entry
+  double cost;        ///< best known cost from the start to `to`; infinite until reached
+  double bound_seen;  ///< once expanded: the departure group's bound when last looked at
+  uint32_t to_corner; ///< AN_NONE for the goal, START_CORNER for the start's own entry
   uint32_t parent;
-  uint32_t generation;  ///< cost and parent are valid only when this matches the search's
   uint32_t blocks_seen; ///< once expanded: departure blocks of the arrival group relaxed so far
   uint8_t to_ccw;
   uint8_t segment;
@@ -196,6 +195,7 @@ static lazy_edge make_edge(const an_corner *to_corner, uint32_t to_index, bool t
   e.length = v2_dist(t->from, t->to);
   e.to_corner = to_index;
   e.to_ccw = to_ccw;
+  e.cost = INFINITY;
   e.parent = AN_NONE;
   if (to_corner) {
     e.arrive_angle = an_touch_angle(t->direction, to_ccw);
@@ -224,12 +224,10 @@ static viewpoint viewpoint_of(const arcnav_planner *planner, uint32_t group, vec
   return v;
 }
 
-// Some extra distance a group's first gather allows beyond the straight line to the goal; each
-// further gather triples the excess, so the work stays within a constant factor of the last one.
-static double first_excess(const arcnav_planner *planner, double goal_distance) {
-  (void)goal_distance;
-  return 0.25 * planner->grid.cell_size;
-}
+// The extra distance, in cells, a group's first gather allows beyond the straight line to the
+// goal; each further gather triples the excess, so the work stays within a constant factor of the
+// last one. Small, because most paths on open maps are nearly straight.
+#define FIRST_EXCESS_CELLS 0.25
 
 // Gathers the departures of `group` within its next bound and appends them as one block. Targets
 // the group already has are skipped; so are tangents the culling proves blocked.
@@ -241,7 +239,7 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
   double goal_distance = v2_dist(v.origin, goal);
   an_sight_limit limit = {goal, 0.0};
   if (first_gather) {
-    limit.bound = goal_distance + first_excess(planner, goal_distance);
+    limit.bound = goal_distance + FIRST_EXCESS_CELLS * planner->grid.cell_size;
   } else {
     limit.bound = goal_distance + 3.0 * (s->group_bound[group] - goal_distance);
     // Mark the targets the group already has: their tangents are in its earlier blocks.
@@ -297,7 +295,6 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
         continue;
       }
       lazy_edge e = make_edge(to, j, to_ccw, &t);
-      e.from_group = group;
       if (v.corner) {
         e.depart_offset = an_corner_offset(v.corner, an_touch_angle(t.direction, v.ccw));
       }
@@ -314,7 +311,6 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
       !an_sight_blocks(sight, t.direction, v.ccw, v2_dist(t.from, goal))) {
     lazy_edge e = make_edge(NULL, AN_NONE, false, &t);
     e.to = goal;
-    e.from_group = group;
     e.depart_offset = an_corner_offset(v.corner, an_touch_angle(t.direction, v.ccw));
     if (!add_edge(s, &e)) {
       return false;
@@ -356,11 +352,9 @@ static bool wedge_is_free(arcnav_query *q, an_lazy_search *s, uint32_t corner_in
 
 static bool relax(an_lazy_search *s, uint32_t id, double cost, uint32_t parent, vec2 goal) {
   lazy_edge *e = &s->edges[id];
-  if (e->generation == s->stamp && (e->closed || cost >= e->cost)) {
+  if (e->closed || cost >= e->cost) {
     return true;
   }
-  e->generation = s->stamp;
-  e->closed = 0;
   e->cost = cost;
   e->parent = parent;
   return open_push(s, cost + v2_dist(e->to, goal), id, false);
@@ -396,7 +390,7 @@ static bool expand(arcnav_query *q, an_lazy_search *s, uint32_t id, vec2 start, 
     uint32_t last = s->blocks[block].first + s->blocks[block].count;
     for (uint32_t d = s->blocks[block].first; d < last; ++d) {
       const lazy_edge *departure = &s->edges[d];
-      if (departure->generation == s->stamp && departure->closed) {
+      if (departure->closed) {
         continue;
       }
       double sweep = 0.0;
@@ -408,7 +402,7 @@ static bool expand(arcnav_query *q, an_lazy_search *s, uint32_t id, vec2 start, 
         }
       }
       double cost = arrival->cost + v.radius * sweep + departure->length;
-      if (departure->generation == s->stamp && cost >= departure->cost) {
+      if (cost >= departure->cost) {
         continue;
       }
       if (!whole_free && sweep > 0.0) {
@@ -491,7 +485,6 @@ arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, 
   origin.from = origin.to = start;
   origin.to_corner = START_CORNER;
   origin.parent = AN_NONE;
-  origin.generation = s->stamp;
   origin.closed = 1;
   origin.segment = SEGMENT_FREE;
   if (!add_edge(s, &origin) || !expand(q, s, 0, start, goal)) {
