@@ -169,3 +169,35 @@ size_t an_grid_memory_bytes(const an_grid *grid) {
   return (cells + 1) * sizeof(uint32_t) + grid->cell_start[cells] * sizeof(uint32_t) +
          grid->item_count * sizeof(an_item);
 }
+
+int an_grid_ring_runs(const an_grid *grid, int32_t cx, int32_t cy, int32_t k, an_cell_run out[4]) {
+  if (k == 0) {
+    out[0] = (an_cell_run){true, cy, cx, cx};
+    return 1;
+  }
+  int count = 0;
+  int32_t x0 = cx - k > 0 ? cx - k : 0, x1 = cx + k < grid->columns ? cx + k : grid->columns - 1;
+  int32_t y0 = cy - k > 0 ? cy - k : 0, y1 = cy + k < grid->rows ? cy + k : grid->rows - 1;
+  if (cy - k >= 0) {
+    out[count++] = (an_cell_run){true, cy - k, x0, x1};
+  }
+  if (cy + k < grid->rows) {
+    out[count++] = (an_cell_run){true, cy + k, x0, x1};
+  }
+  // The columns without the rows already taken.
+  int32_t inner0 = cy - k + 1 > y0 ? cy - k + 1 : y0, inner1 = cy + k - 1 < y1 ? cy + k - 1 : y1;
+  if (cx - k >= 0 && inner0 <= inner1) {
+    out[count++] = (an_cell_run){false, cx - k, inner0, inner1};
+  }
+  if (cx + k < grid->columns && inner0 <= inner1) {
+    out[count++] = (an_cell_run){false, cx + k, inner0, inner1};
+  }
+  return count;
+}
+
+int32_t an_grid_last_ring(const an_grid *grid, int32_t cx, int32_t cy) {
+  int32_t last = cx;
+  last = grid->columns - 1 - cx > last ? grid->columns - 1 - cx : last;
+  last = cy > last ? cy : last;
+  return grid->rows - 1 - cy > last ? grid->rows - 1 - cy : last;
+}

@@ -56,3 +56,22 @@ static inline int32_t an_grid_row(const an_grid *grid, double y) {
   }
   return r >= (double)grid->rows ? grid->rows - 1 : (int32_t)r;
 }
+
+/// A straight run of cells, along a row (`fixed` is the row, first..last are columns) or along a
+/// column (`fixed` is the column).
+typedef struct an_cell_run {
+  bool along_row;
+  int32_t fixed, first, last;
+} an_cell_run;
+
+static inline void an_cell_run_cell(an_cell_run run, int32_t t, int32_t *column, int32_t *row) {
+  *column = run.along_row ? t : run.fixed;
+  *row = run.along_row ? run.fixed : t;
+}
+
+/// The cells at Chebyshev distance k from cell (cx, cy), clipped to the grid, as at most four runs
+/// (one cell for k = 0); returns how many.
+int an_grid_ring_runs(const an_grid *grid, int32_t cx, int32_t cy, int32_t k, an_cell_run out[4]);
+
+/// The largest k for which an_grid_ring_runs() returns anything around cell (cx, cy).
+int32_t an_grid_last_ring(const an_grid *grid, int32_t cx, int32_t cy);

@@ -360,38 +360,26 @@ static double point_box_distance(vec2 p, double x0, double y0, double size) {
   return sqrt(dx * dx + dy * dy);
 }
 
-// A straight run of cells: along a row (`fixed` is the row) or along a column.
-typedef struct cell_run {
-  bool along_row;
-  int32_t fixed;
-} cell_run;
-
-static void run_cell(cell_run run, int32_t t, int32_t *column, int32_t *row) {
-  *column = run.along_row ? t : run.fixed;
-  *row = run.along_row ? run.fixed : t;
-}
-
 // The lower bound on |x - origin| + |x - goal| over the cell at position t of the run.
 static double distance_sum(const an_grid *grid, vec2 origin, const an_sight_limit *limit,
-                           cell_run run, int32_t t) {
+                           an_cell_run run, int32_t t) {
   int32_t column, row;
-  run_cell(run, t, &column, &row);
+  an_cell_run_cell(run, t, &column, &row);
   double x0 = grid->origin.x + column * grid->cell_size;
   double y0 = grid->origin.y + row * grid->cell_size;
   return point_box_distance(origin, x0, y0, grid->cell_size) +
          point_box_distance(limit->goal, x0, y0, grid->cell_size);
 }
 
-// Visits cells t0..t1 of a run; with a limit, only those within it. The distance sum is convex
+// Visits the cells of a run; with a limit, only those within it. The distance sum is convex
 // along a run (each distance to a sliding box is), so the cells within the limit are one interval
 // around its minimum: found by a ternary search, then walked outwards.
 static void visit_run(const an_grid *grid, const an_corner_grid *cgrid, an_sight_scratch *scratch,
-                      const an_sight_limit *limit, uint32_t stamp, cell_run run, int32_t t0,
-                      int32_t t1, double eps) {
-  int32_t column, row;
+                      const an_sight_limit *limit, uint32_t stamp, an_cell_run run, double eps) {
+  int32_t column, row, t0 = run.first, t1 = run.last;
   if (!limit) {
     for (int32_t t = t0; t <= t1; ++t) {
-      run_cell(run, t, &column, &row);
+      an_cell_run_cell(run, t, &column, &row);
       visit_cell(grid, cgrid, scratch, stamp, column, row, eps);
     }
     return;
@@ -430,7 +418,7 @@ static void visit_run(const an_grid *grid, const an_corner_grid *cgrid, an_sight
     scratch->limited = true;
   }
   for (int32_t t = first; t <= last; ++t) {
-    run_cell(run, t, &column, &row);
+    an_cell_run_cell(run, t, &column, &row);
     visit_cell(grid, cgrid, scratch, stamp, column, row, eps);
   }
 }
@@ -438,24 +426,10 @@ static void visit_run(const an_grid *grid, const an_corner_grid *cgrid, an_sight
 static void visit_ring(const an_grid *grid, const an_corner_grid *cgrid, an_sight_scratch *scratch,
                        const an_sight_limit *limit, uint32_t stamp, int32_t cx, int32_t cy,
                        int32_t k, double eps) {
-  if (k == 0) {
-    visit_cell(grid, cgrid, scratch, stamp, cx, cy, eps);
-    return;
-  }
-  int32_t x0 = cx - k > 0 ? cx - k : 0, x1 = cx + k < grid->columns ? cx + k : grid->columns - 1;
-  int32_t y0 = cy - k > 0 ? cy - k : 0, y1 = cy + k < grid->rows ? cy + k : grid->rows - 1;
-  if (cy - k >= 0) {
-    visit_run(grid, cgrid, scratch, limit, stamp, (cell_run){true, cy - k}, x0, x1, eps);
-  }
-  if (cy + k < grid->rows) {
-    visit_run(grid, cgrid, scratch, limit, stamp, (cell_run){true, cy + k}, x0, x1, eps);
-  }
-  int32_t inner0 = cy - k + 1 > y0 ? cy - k + 1 : y0, inner1 = cy + k - 1 < y1 ? cy + k - 1 : y1;
-  if (cx - k >= 0 && inner0 <= inner1) {
-    visit_run(grid, cgrid, scratch, limit, stamp, (cell_run){false, cx - k}, inner0, inner1, eps);
-  }
-  if (cx + k < grid->columns && inner0 <= inner1) {
-    visit_run(grid, cgrid, scratch, limit, stamp, (cell_run){false, cx + k}, inner0, inner1, eps);
+  an_cell_run runs[4];
+  int count = an_grid_ring_runs(grid, cx, cy, k, runs);
+  for (int r = 0; r < count; ++r) {
+    visit_run(grid, cgrid, scratch, k == 0 ? NULL : limit, stamp, runs[r], eps);
   }
 }
 
@@ -504,10 +478,7 @@ bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
   sight->culls = true;
   memcpy(sight->reach[1], sight->reach[0], sizeof sight->reach[0]);
   int32_t cx = an_grid_column(grid, origin.x), cy = an_grid_row(grid, origin.y);
-  int32_t last_ring = cx;
-  last_ring = grid->columns - 1 - cx > last_ring ? grid->columns - 1 - cx : last_ring;
-  last_ring = cy > last_ring ? cy : last_ring;
-  last_ring = grid->rows - 1 - cy > last_ring ? grid->rows - 1 - cy : last_ring;
+  int32_t last_ring = an_grid_last_ring(grid, cx, cy);
   double exits[AN_SIGHT_BINS];
   bool have_exits = false;
   // Cells of ring k are at least (k - 1) cells from the origin, so their distance sums exceed
