@@ -290,8 +290,9 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
     q->starts = an_alloc(&alloc, 2 * planner->corner_count + 1, sizeof *q->starts);
     q->deferred = an_alloc(&alloc, planner->corner_count + 1, sizeof *q->deferred);
     q->goal_exits = an_calloc(&alloc, 2 * planner->corner_count + 1, sizeof *q->goal_exits);
+    q->entered = an_calloc(&alloc, planner->corner_count + 1, sizeof *q->entered);
     if (!q->cost || !q->parent || !q->arrival || !q->closed || !q->generation || !q->trail ||
-        !q->starts || !q->deferred || !q->goal_exits) {
+        !q->starts || !q->deferred || !q->goal_exits || !q->entered) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
@@ -321,6 +322,7 @@ void arcnav_query_destroy(arcnav_query *query) {
   an_free(&alloc, query->starts);
   an_free(&alloc, query->deferred);
   an_free(&alloc, query->goal_exits);
+  an_free(&alloc, query->entered);
   an_free(&alloc, query);
 }
 

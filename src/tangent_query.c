@@ -244,29 +244,107 @@ static void sift_down_deferred(an_deferred_start *heap, uint32_t count, uint32_t
   }
 }
 
-// Every corner waits in a heap of its own, keyed by a lower bound on any path through it (each
-// tangent from the start and the rest to the goal are at least the centre distances less the
-// radius). Its attachments are computed only if the search gets that far, which for most corners
-// of a large map it never does; building that heap in one pass is far cheaper than pushing each
-// corner onto the open list.
+static void sift_up_deferred(an_deferred_start *heap, uint32_t at) {
+  while (at > 0) {
+    uint32_t up = (at - 1) / 2;
+    if (!deferred_before(&heap[at], &heap[up])) {
+      return;
+    }
+    an_deferred_start swap = heap[at];
+    heap[at] = heap[up];
+    heap[up] = swap;
+    at = up;
+  }
+}
+
+// A lower bound on any path through the corner: each tangent from the start and the rest to the
+// goal are at least the centre distances less the radius.
+static double deferred_bound(const an_corner *corner, vec2 start, vec2 goal) {
+  return an_max(0.0, v2_dist(start, corner->center) - corner->radius) +
+         an_max(0.0, v2_dist(corner->center, goal) - corner->radius);
+}
+
+static void enter_corner(arcnav_query *q, uint32_t c, vec2 start, vec2 goal) {
+  if (q->entered[c] == q->current_generation) {
+    return;
+  }
+  q->entered[c] = q->current_generation;
+  q->deferred[q->deferred_count] =
+      (an_deferred_start){deferred_bound(&q->planner->corners[c], start, goal), c};
+  sift_up_deferred(q->deferred, q->deferred_count++);
+}
+
+// The bound for corners outside rings 0..k-1 of the corner grid. Such a corner's box (its circle
+// grown by R, which is what the grid files) lies beyond those rings, so its centre is at least
+// rho = (k - 1) cells plus its radius from the start; its bound is then at least rho, plus
+// rho - |start - goal| on the way on. A hair is taken off for rounding.
+static double ring_bound_after(const arcnav_query *q, int32_t k, vec2 start, vec2 goal) {
+  if (k > q->ring_last) {
+    return INFINITY;
+  }
+  double rho = k > 0 ? (double)(k - 1) * q->planner->grid.cell_size : 0.0;
+  double bound = rho + an_max(0.0, rho - v2_dist(start, goal));
+  return an_max(0.0, bound - 4.0 * q->planner->eps - 1e-12 * bound);
+}
+
+// Corners wait in a heap of their own keyed by that bound, and their attachments are computed
+// only if the search gets that far, which for most corners of a large map it never does. They
+// enter the heap by rings of the corner grid around the start, a ring only once nothing in the
+// heap or on the open list is cheaper than what the ring could hold, so a query never visits the
+// corners far beyond its own search. From outside the grid, rings mean nothing: all corners enter.
 static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
   const arcnav_planner *planner = q->planner;
-  uint32_t count = (uint32_t)planner->corner_count;
-  for (uint32_t c = 0; c < count; ++c) {
-    const an_corner *corner = &planner->corners[c];
-    double bound = an_max(0.0, v2_dist(start, corner->center) - corner->radius) +
-                   an_max(0.0, v2_dist(corner->center, goal) - corner->radius);
-    q->deferred[c] = (an_deferred_start){bound, c};
+  const an_grid *grid = &planner->grid;
+  q->deferred_count = 0;
+  vec2 lo = grid->origin;
+  vec2 hi = v2(lo.x + grid->columns * grid->cell_size, lo.y + grid->rows * grid->cell_size);
+  if (!(start.x >= lo.x && start.x <= hi.x && start.y >= lo.y && start.y <= hi.y)) {
+    for (uint32_t c = 0; c < planner->corner_count; ++c) {
+      enter_corner(q, c, start, goal);
+    }
+    q->ring_last = -1;
+    q->ring_next = 0;
+    q->ring_bound = INFINITY;
+    return;
   }
-  for (uint32_t at = count / 2; at-- > 0;) {
-    sift_down_deferred(q->deferred, count, at);
+  q->ring_cx = an_grid_column(grid, start.x);
+  q->ring_cy = an_grid_row(grid, start.y);
+  q->ring_last = an_grid_last_ring(grid, q->ring_cx, q->ring_cy);
+  q->ring_next = 0;
+  q->ring_bound = ring_bound_after(q, 0, start, goal);
+}
+
+// Enters rings until the next one could hold nothing cheaper than the best waiting corner or open
+// node; ties enter too, so corners leave the heap in the same order as if all had entered at once.
+static void enter_rings(arcnav_query *q, vec2 start, vec2 goal) {
+  const an_corner_grid *cgrid = &q->planner->graph.corner_grid;
+  for (;;) {
+    double next_corner = q->deferred_count ? q->deferred[0].bound : INFINITY;
+    double next_node = an_heap_empty(&q->heap) ? INFINITY : q->heap.keys[0];
+    if (q->ring_next > q->ring_last || !(q->ring_bound <= an_min(next_corner, next_node))) {
+      return;
+    }
+    an_cell_run runs[4];
+    int count = an_grid_ring_runs(&q->planner->grid, q->ring_cx, q->ring_cy, q->ring_next, runs);
+    for (int r = 0; r < count; ++r) {
+      for (int32_t t = runs[r].first; t <= runs[r].last; ++t) {
+        int32_t column, row;
+        an_cell_run_cell(runs[r], t, &column, &row);
+        size_t cell = (size_t)row * (size_t)q->planner->grid.columns + (size_t)column;
+        for (uint32_t k = cgrid->cell_start[cell]; k < cgrid->cell_start[cell + 1]; ++k) {
+          enter_corner(q, cgrid->cell_corners[k], start, goal);
+        }
+      }
+    }
+    q->ring_next++;
+    q->ring_bound = ring_bound_after(q, q->ring_next, start, goal);
   }
-  q->deferred_count = count;
 }
 
 // Attaches the next deferred corner when its bound is no worse than the best open node: no node
 // it would add can then be overtaken.
 static bool attach_next_deferred(arcnav_query *q, vec2 start, vec2 goal) {
+  enter_rings(q, start, goal);
   if (q->deferred_count == 0 ||
       (!an_heap_empty(&q->heap) && q->heap.keys[0] < q->deferred[0].bound)) {
     return false;
@@ -337,6 +415,7 @@ arcnav_status an_tangent_find_path(arcnav_query *q, vec2 start, vec2 goal, arcna
     for (size_t g = 0; g < 2 * q->planner->corner_count; ++g) {
       q->goal_exits[g].generation = 0;
     }
+    memset(q->entered, 0, q->planner->corner_count * sizeof *q->entered);
     q->current_generation = 1;
   }
   an_heap_clear(&q->heap);
