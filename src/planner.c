@@ -179,6 +179,12 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
     } else if (status == ARCNAV_OK && planner->tangents_on_demand) {
       status = an_corner_grid_build(&planner->grid, planner->corners, planner->corner_count,
                                     def->radius, &alloc, &planner->graph.corner_grid);
+      // A point agent may pass where obstacles touch along an edge (touching is free), which a
+      // triangulation shows as no passage at all: its corners are gathered from the grid.
+      if (status == ARCNAV_OK && !planner->clearance.point_agent) {
+        status = an_sight_mesh_build(map, planner->corners, planner->corner_count, def->radius,
+                                     &alloc, &planner->sight_mesh);
+      }
     } else if (status == ARCNAV_OK) {
       status = an_tangent_graph_build(planner->corners, planner->corner_count, &planner->clearance,
                                       &alloc, &planner->graph);
@@ -199,6 +205,7 @@ void arcnav_planner_destroy(arcnav_planner *planner) {
   an_allocator alloc = planner->alloc;
   an_tangent_graph_destroy(&planner->graph, &alloc);
   an_navmesh_destroy(planner->navmesh);
+  an_sight_mesh_destroy(planner->sight_mesh);
   an_grid_destroy(&planner->grid, &alloc);
   an_free(&alloc, planner->corners);
   an_free(&alloc, planner);
@@ -225,7 +232,8 @@ void arcnav_planner_get_info(const arcnav_planner *planner, arcnav_planner_info 
       sizeof *planner + planner->corner_count * sizeof(an_corner) +
       (planner->grid.cell_start ? an_grid_memory_bytes(&planner->grid) : 0) +
       an_tangent_graph_memory_bytes(&planner->graph, planner->corner_count, &planner->grid) +
-      (planner->navmesh ? an_navmesh_memory_bytes(planner->navmesh) : 0);
+      (planner->navmesh ? an_navmesh_memory_bytes(planner->navmesh) : 0) +
+      an_sight_mesh_memory_bytes(planner->sight_mesh);
 }
 
 bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 point) {

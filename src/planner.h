@@ -10,6 +10,7 @@
 #include "heap.h"
 #include "inflate.h"
 #include "navmesh.h"
+#include "sight_mesh.h"
 #include "tangent_graph.h"
 #include "tangent_lazy.h"
 
@@ -26,7 +27,8 @@ struct arcnav_planner {
   an_clearance clearance;
   an_tangent_graph graph; ///< with tangents_on_demand, only its corner grid is built
   bool tangents_on_demand;
-  an_navmesh *navmesh; ///< funnel engines only
+  an_sight_mesh *sight_mesh; ///< with tangents_on_demand: what corners see; NULL: the grid decides
+  an_navmesh *navmesh;       ///< funnel engines only
 };
 
 /// A start attachment: the touching point where the tangent from the query's start meets a corner.

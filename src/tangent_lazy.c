@@ -46,10 +46,12 @@ typedef struct departure_block {
 struct an_lazy_search {
   an_allocator alloc;
   an_sight_scratch sight;
+  an_sight_mesh_scratch sight_mesh;
   // Departures of each (corner, direction) group, and of the start (the last group): a chain of
   // blocks, one per gather, valid when group_stamp[g] is the query's stamp. Gathers are confined
   // to an ellipse around the group's viewpoint and the goal (an_sight_limit); group_bound[g] is
-  // its distance sum, infinite once nothing was left out.
+  // the least distance sum of a touching point they left out (at least the ellipse's), infinite
+  // once nothing was.
   uint32_t *group_head;
   uint32_t *group_tail;
   uint32_t *group_blocks;
@@ -108,6 +110,7 @@ void an_lazy_search_destroy(an_lazy_search *s) {
   }
   an_allocator alloc = s->alloc;
   an_sight_scratch_free(&s->sight, &alloc);
+  an_sight_mesh_scratch_free(&s->sight_mesh, &alloc);
   an_free(&alloc, s->group_head);
   an_free(&alloc, s->group_tail);
   an_free(&alloc, s->group_blocks);
@@ -263,9 +266,23 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
   double lane_offset = v.corner && v.corner->wedge_sweep >= AN_TWO_PI
                            ? an_max(0.0, v.corner->radius - planner->radius)
                            : 0.0;
-  bool complete =
-      an_sight_gather(&planner->grid, &planner->graph.corner_grid, planner->corner_count, &s->sight,
-                      v.origin, lane_offset, planner->radius, &mask, &limit, planner->eps);
+  // The least distance sum of any touching point this gather leaves out.
+  double beyond = INFINITY;
+  an_sight_mesh_result through_mesh = AN_SIGHT_MESH_UNSUITABLE;
+  if (planner->sight_mesh) {
+    through_mesh =
+        an_sight_mesh_gather(planner->sight_mesh, &s->sight_mesh, &planner->grid, &s->sight,
+                             v.corner_index, v.origin, &limit, &beyond, &s->alloc);
+  }
+  if (through_mesh == AN_SIGHT_MESH_OUT_OF_MEMORY) {
+    return false;
+  }
+  if (through_mesh == AN_SIGHT_MESH_UNSUITABLE &&
+      !an_sight_gather(&planner->grid, &planner->graph.corner_grid, planner->corner_count,
+                       &s->sight, v.origin, lane_offset, planner->radius, &mask, &limit,
+                       planner->eps)) {
+    beyond = limit.bound;
+  }
   const an_sight *sight = &s->sight.sight;
   uint32_t first = (uint32_t)s->edge_count;
 
@@ -275,6 +292,13 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
       continue;
     }
     const an_corner *to = &corners[j];
+    // Cells and triangles are coarse: a corner offered may itself lie beyond the limit. Leave it
+    // for a later gather, which the group's bound then promises.
+    double least = v2_dist(to->center, v.origin) + v2_dist(to->center, goal) - 2.0 * to->radius;
+    if (least > limit.bound) {
+      beyond = an_min(beyond, least);
+      continue;
+    }
     if (!an_sight_pair_may_pass(sight, &mask, v2_sub(to->center, v.origin),
                                 v.radius + to->radius)) {
       continue;
@@ -332,7 +356,7 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
   }
   s->group_tail[group] = block;
   s->group_blocks[group]++;
-  s->group_bound[group] = complete ? INFINITY : limit.bound;
+  s->group_bound[group] = beyond;
   return true;
 }
 

@@ -328,6 +328,13 @@ static uint32_t next_stamp(an_sight_scratch *scratch, const an_grid *grid, size_
   return ++scratch->stamp;
 }
 
+void an_sight_begin_offers(an_sight_scratch *scratch, const an_grid *grid, size_t corner_count) {
+  next_stamp(scratch, grid, corner_count);
+  scratch->sight.culls = false;
+  scratch->candidate_count = 0;
+  scratch->limited = false;
+}
+
 static void visit_cell(const an_grid *grid, const an_corner_grid *cgrid, an_sight_scratch *scratch,
                        uint32_t stamp, int32_t column, int32_t row, double eps) {
   size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;

@@ -94,6 +94,18 @@ bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
                      an_sight_scratch *scratch, vec2 origin, double lane_offset, double radius,
                      const an_sight_mask *mask, const an_sight_limit *limit, double eps);
 
+/// Starts an empty list of candidates for another gatherer to fill with an_sight_offer(); the
+/// directions bins cull nothing.
+void an_sight_begin_offers(an_sight_scratch *scratch, const an_grid *grid, size_t corner_count);
+
+/// Adds a corner to the candidates, once per gather.
+static inline void an_sight_offer(an_sight_scratch *scratch, uint32_t corner) {
+  if (scratch->corner_stamps[corner] != scratch->stamp) {
+    scratch->corner_stamps[corner] = scratch->stamp;
+    scratch->candidates[scratch->candidate_count++] = corner;
+  }
+}
+
 /// Offers every corner and culls nothing: for maps so small that gathering would cost more.
 void an_sight_offer_all(an_sight_scratch *scratch, size_t corner_count);
 

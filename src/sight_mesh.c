@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: MIT
+#include "sight_mesh.h"
+
+#include "tangent_graph.h"
+
+#include <string.h>
+
+struct an_sight_mesh {
+  an_allocator alloc;
+  an_navmesh *mesh; ///< the polygons' free space; circle obstacles left out
+  double eps;
+  double radius;              ///< R: how far a target's touching point lies from its material
+  int32_t *corner_vertex;     ///< per corner: its mesh vertex, -1 for circle corners and strays
+  uint32_t *vertex_start;     ///< per mesh vertex + 1: offsets into vertex_corners
+  uint32_t *vertex_corners;   ///< corners at each vertex
+  uint32_t *triangle_start;   ///< per free triangle + 1: offsets into triangle_corners
+  uint32_t *triangle_corners; ///< corners (circles, strays) whose material overlaps the triangle
+  size_t vertex_count, free_count, filed_count;
+  size_t corner_count;
+};
+
+// A window: rays from the viewpoint between `right` and `left` (counter-clockwise, less than half
+// a turn apart) that enter free triangle `triangle` across its edge `edge`.
+typedef struct an_sight_window {
+  vec2 right, left;
+  int32_t triangle;
+  int32_t edge;
+} an_sight_window;
+
+// ---- build ---------------------------------------------------------------------------------
+
+// The material a corner's tangents keep R from: its vertex, or its circle obstacle's disk.
+static double material_radius(const an_corner *corner, double radius) {
+  return corner->wedge_sweep >= AN_TWO_PI ? an_max(0.0, corner->radius - radius) : 0.0;
+}
+
+// The mesh vertex at p, or -1. `hint`: a triangle to start the walk from, updated to where it
+// ended (consecutive corners are neighbours).
+static int32_t vertex_at(const an_navmesh *mesh, vec2 p, int32_t *hint) {
+  int32_t t = an_cdt_locate(&mesh->cdt, p, *hint);
+  if (t < 0) {
+    return -1;
+  }
+  *hint = t;
+  for (int k = 0; k < 3; ++k) {
+    int32_t v = mesh->cdt.tris[t].v[k];
+    if (mesh->cdt.points[v].x == p.x && mesh->cdt.points[v].y == p.y) {
+      return v;
+    }
+  }
+  return -1;
+}
+
+// Free triangles that the disk (centre, reach) overlaps, found by a flood from the triangle
+// holding the centre across edges the disk reaches. Appends corner `corner` to each when `filed`
+// is non-NULL (and counts it either way). Returns false when out of memory.
+static bool file_disk(an_sight_mesh *sm, vec2 centre, double reach, uint32_t corner,
+                      uint32_t *counts, uint32_t *filed, int32_t **queue, size_t *queue_capacity,
+                      uint32_t *seen, uint32_t stamp, int32_t *hint) {
+  const an_cdt *cdt = &sm->mesh->cdt;
+  int32_t first = an_cdt_locate(cdt, centre, *hint);
+  if (first < 0) {
+    return true;
+  }
+  *hint = first;
+  size_t head = 0, tail = 0;
+  if (!an_reserve(&sm->alloc, (void **)queue, queue_capacity, 0, 1, sizeof **queue)) {
+    return false;
+  }
+  (*queue)[tail++] = first;
+  seen[first] = stamp;
+  while (head < tail) {
+    int32_t t = (*queue)[head++];
+    int32_t f = sm->mesh->free_of[t];
+    if (f >= 0) {
+      if (filed) {
+        filed[counts[f]++] = corner;
+      } else {
+        counts[f + 1]++;
+      }
+    }
+    for (int k = 0; k < 3; ++k) {
+      int32_t u = cdt->tris[t].n[k];
+      if (u < 0 || seen[u] == stamp) {
+        continue;
+      }
+      vec2 a = cdt->points[cdt->tris[t].v[(k + 1) % 3]];
+      vec2 b = cdt->points[cdt->tris[t].v[(k + 2) % 3]];
+      if (an_point_segment_dist(centre, a, b) > reach) {
+        continue;
+      }
+      if (!an_reserve(&sm->alloc, (void **)queue, queue_capacity, tail, tail + 1, sizeof **queue)) {
+        return false;
+      }
+      seen[u] = stamp;
+      (*queue)[tail++] = u;
+    }
+  }
+  return true;
+}
+
+// Files every corner: by its vertex where the triangulation has one, otherwise by the free
+// triangles its material (grown by the slack) overlaps.
+static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count) {
+  const an_navmesh *mesh = sm->mesh;
+  sm->vertex_count = mesh->cdt.point_count;
+  sm->free_count = mesh->free_count;
+  sm->corner_vertex = an_alloc(&sm->alloc, count ? count : 1, sizeof *sm->corner_vertex);
+  sm->vertex_start = an_calloc(&sm->alloc, sm->vertex_count + 1, sizeof *sm->vertex_start);
+  sm->triangle_start = an_calloc(&sm->alloc, sm->free_count + 1, sizeof *sm->triangle_start);
+  uint32_t *seen = an_calloc(&sm->alloc, mesh->cdt.tri_count, sizeof *seen);
+  int32_t *queue = NULL;
+  size_t queue_capacity = 0;
+  arcnav_status status = ARCNAV_OK;
+  if (!sm->corner_vertex || !sm->vertex_start || !sm->triangle_start || !seen) {
+    status = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  uint32_t stamp = 0;
+  int32_t hint = -1;
+  // Pass 0 counts, pass 1 fills (advancing each start), then the starts are shifted back.
+  for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
+    for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
+      const an_corner *corner = &corners[c];
+      int32_t v = -1;
+      if (pass == 0) {
+        v = corner->wedge_sweep >= AN_TWO_PI ? -1 : vertex_at(mesh, corner->center, &hint);
+        sm->corner_vertex[c] = v;
+      } else {
+        v = sm->corner_vertex[c];
+      }
+      if (v >= 0) {
+        if (pass == 0) {
+          sm->vertex_start[v + 1]++;
+        } else {
+          sm->vertex_corners[sm->vertex_start[v]++] = (uint32_t)c;
+        }
+        continue;
+      }
+      double reach = material_radius(corner, sm->radius) + an_sight_margin(0.0, sm->eps);
+      if (++stamp == 0) {
+        memset(seen, 0, mesh->cdt.tri_count * sizeof *seen);
+        stamp = 1;
+      }
+      if (!file_disk(sm, corner->center, reach, (uint32_t)c, sm->triangle_start,
+                     pass == 0 ? NULL : sm->triangle_corners, &queue, &queue_capacity, seen, stamp,
+                     &hint)) {
+        status = ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+    }
+    if (pass == 0 && status == ARCNAV_OK) {
+      for (size_t v = 0; v < sm->vertex_count; ++v) {
+        sm->vertex_start[v + 1] += sm->vertex_start[v];
+      }
+      for (size_t f = 0; f < sm->free_count; ++f) {
+        sm->triangle_start[f + 1] += sm->triangle_start[f];
+      }
+      sm->filed_count = sm->triangle_start[sm->free_count];
+      size_t at_vertices = sm->vertex_start[sm->vertex_count];
+      sm->vertex_corners =
+          an_alloc(&sm->alloc, at_vertices ? at_vertices : 1, sizeof *sm->vertex_corners);
+      sm->triangle_corners =
+          an_alloc(&sm->alloc, sm->filed_count ? sm->filed_count : 1, sizeof *sm->triangle_corners);
+      if (!sm->vertex_corners || !sm->triangle_corners) {
+        status = ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+    }
+  }
+  if (status == ARCNAV_OK) {
+    memmove(sm->vertex_start + 1, sm->vertex_start, sm->vertex_count * sizeof *sm->vertex_start);
+    sm->vertex_start[0] = 0;
+    memmove(sm->triangle_start + 1, sm->triangle_start,
+            sm->free_count * sizeof *sm->triangle_start);
+    sm->triangle_start[0] = 0;
+  }
+  an_free(&sm->alloc, seen);
+  an_free(&sm->alloc, queue);
+  return status;
+}
+
+arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corners,
+                                  size_t corner_count, double radius, const an_allocator *alloc,
+                                  an_sight_mesh **out) {
+  *out = NULL;
+  // The same map with every circle shrunk to a point, which the navmesh ignores: obstacle
+  // indices stay as they are.
+  an_obstacle *obstacles =
+      an_alloc(alloc, map->obstacle_count ? map->obstacle_count : 1, sizeof *obstacles);
+  if (!obstacles) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  if (map->obstacle_count) {
+    memcpy(obstacles, map->obstacles, map->obstacle_count * sizeof *obstacles);
+  }
+  for (size_t o = 0; o < map->obstacle_count; ++o) {
+    if (obstacles[o].kind == AN_OBSTACLE_CIRCLE) {
+      obstacles[o].radius = 0.0;
+    }
+  }
+  arcnav_map polygons = *map;
+  polygons.obstacles = obstacles;
+  an_navmesh *mesh = NULL;
+  arcnav_status status = an_navmesh_build(&polygons, alloc, &mesh);
+  an_free(alloc, obstacles);
+  if (status != ARCNAV_OK) {
+    // Only running out of memory is an error; an input the triangulation cannot take is
+    // gathered from the grid.
+    return status == ARCNAV_ERR_OUT_OF_MEMORY ? status : ARCNAV_OK;
+  }
+  an_sight_mesh *sm = an_calloc(alloc, 1, sizeof *sm);
+  if (!sm) {
+    an_navmesh_destroy(mesh);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  sm->alloc = *alloc;
+  sm->mesh = mesh;
+  sm->eps = an_map_tolerance(map);
+  sm->radius = radius;
+  sm->corner_count = corner_count;
+  status = file_corners(sm, corners, corner_count);
+  if (status != ARCNAV_OK) {
+    an_sight_mesh_destroy(sm);
+    return status;
+  }
+  *out = sm;
+  return ARCNAV_OK;
+}
+
+void an_sight_mesh_destroy(an_sight_mesh *sm) {
+  if (!sm) {
+    return;
+  }
+  an_allocator alloc = sm->alloc;
+  an_navmesh_destroy(sm->mesh);
+  an_free(&alloc, sm->corner_vertex);
+  an_free(&alloc, sm->vertex_start);
+  an_free(&alloc, sm->vertex_corners);
+  an_free(&alloc, sm->triangle_start);
+  an_free(&alloc, sm->triangle_corners);
+  an_free(&alloc, sm);
+}
+
+size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sm) {
+  if (!sm) {
+    return 0;
+  }
+  return sizeof *sm + an_navmesh_memory_bytes(sm->mesh) +
+         (sm->vertex_count + 1 + sm->vertex_start[sm->vertex_count] + sm->free_count + 1 +
+          sm->filed_count) *
+             sizeof(uint32_t);
+}
+
+void an_sight_mesh_scratch_free(an_sight_mesh_scratch *scratch, const an_allocator *alloc) {
+  an_free(alloc, scratch->windows);
+  memset(scratch, 0, sizeof *scratch);
+}
+
+// ---- the expansion -------------------------------------------------------------------------
+
+typedef struct expansion {
+  const an_sight_mesh *sm;
+  an_sight_mesh_scratch *scratch;
+  an_sight_scratch *out;
+  const an_allocator *alloc;
+  const an_sight_limit *limit;
+  vec2 origin;
+  size_t count;  ///< windows waiting
+  double beyond; ///< least distance sum of any target's touching point left out, or infinity
+} expansion;
+
+static void offer_vertex(expansion *x, int32_t v) {
+  const an_sight_mesh *sm = x->sm;
+  for (uint32_t k = sm->vertex_start[v]; k < sm->vertex_start[v + 1]; ++k) {
+    an_sight_offer(x->out, sm->vertex_corners[k]);
+  }
+}
+
+static void offer_triangle(expansion *x, int32_t f) {
+  const an_sight_mesh *sm = x->sm;
+  for (uint32_t k = sm->triangle_start[f]; k < sm->triangle_start[f + 1]; ++k) {
+    an_sight_offer(x->out, sm->triangle_corners[k]);
+  }
+}
+
+// Slack on a window boundary through a vertex `length` away: shifting the vertex sideways by
+// this much keeps grazing rays in.
+static double slack_at(const expansion *x, double length) {
+  return an_sight_margin(length, x->sm->eps);
+}
+
+// Direction to a vertex at offset d, turned clockwise (towards the right) by the slack.
+static vec2 widened_right(const expansion *x, vec2 d, double length) {
+  double s = slack_at(x, length) / length;
+  return v2(d.x + s * d.y, d.y - s * d.x);
+}
+
+static vec2 widened_left(const expansion *x, vec2 d, double length) {
+  double s = slack_at(x, length) / length;
+  return v2(d.x - s * d.y, d.y + s * d.x);
+}
+
+// Parameter along a -> b where the ray from the origin along `ray` crosses it, clamped to [0, 1];
+// `fallback` when the ray runs (nearly) parallel to the edge.
+static double crossing_parameter(vec2 origin, vec2 ray, vec2 a, vec2 b, double fallback) {
+  double den = v2_cross(ray, v2_sub(b, a));
+  double t = v2_cross(ray, v2_sub(origin, a)) / den;
+  return t >= 0.0 ? (t <= 1.0 ? t : 1.0) : (t < 0.0 ? 0.0 : fallback);
+}
+
+// Is every point the window's rays reach beyond the edge (a, b) too far for the limit? Along a
+// ray from the origin |p - origin| + |p - goal| never decreases, so its least value beyond the
+// edge is on the piece of the edge the window crosses; a target's touching point lies R from its
+// material.
+static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
+  if (!x->limit) {
+    return false;
+  }
+  double t0 = crossing_parameter(x->origin, right, a, b, 0.0);
+  double t1 = crossing_parameter(x->origin, left, a, b, 1.0);
+  vec2 p = v2_lerp(a, b, an_min(t0, t1)), q = v2_lerp(a, b, an_max(t0, t1));
+  double least =
+      an_point_segment_dist(x->origin, p, q) + an_point_segment_dist(x->limit->goal, p, q);
+  least -= 2.0 * x->sm->radius + slack_at(x, least);
+  if (least > x->limit->bound) {
+    x->beyond = an_min(x->beyond, least);
+    return true;
+  }
+  return false;
+}
+
+static bool push_window(expansion *x, int32_t triangle, int32_t edge, vec2 right, vec2 left) {
+  an_sight_mesh_scratch *s = x->scratch;
+  if (!an_reserve(x->alloc, (void **)&s->windows, &s->capacity, x->count, x->count + 1,
+                  sizeof *s->windows)) {
+    return false;
+  }
+  s->windows[x->count++] = (an_sight_window){right, left, triangle, edge};
+  return true;
+}
+
+// The edge of free triangle `g` that leads back to free triangle `f` across the edge (a, b).
+static int32_t edge_towards(const an_navmesh *mesh, int32_t g, int32_t f, int32_t a, int32_t b) {
+  for (int k = 0; k < 3; ++k) {
+    const int32_t *v = &mesh->fv[3 * (size_t)g];
+    if (mesh->fn[3 * (size_t)g + k] == f && ((v[(k + 1) % 3] == a && v[(k + 2) % 3] == b) ||
+                                             (v[(k + 1) % 3] == b && v[(k + 2) % 3] == a))) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+// Leaves free triangle f across its edge k (from vertex fv[k + 1], on the right as seen from
+// inside, to fv[k + 2] on the left), narrowing the window to the rays through that edge.
+static bool leave_across(expansion *x, int32_t f, int k, vec2 right, vec2 left) {
+  const an_navmesh *mesh = x->sm->mesh;
+  int32_t g = mesh->fn[3 * (size_t)f + k];
+  if (g < 0) {
+    return true;
+  }
+  int32_t a = mesh->fv[3 * (size_t)f + (k + 1) % 3], b = mesh->fv[3 * (size_t)f + (k + 2) % 3];
+  vec2 pa = mesh->cdt.points[a], pb = mesh->cdt.points[b];
+  vec2 da = v2_sub(pa, x->origin), db = v2_sub(pb, x->origin);
+  double la = v2_len(da), lb = v2_len(db);
+  // A vertex within the slack of the origin narrows nothing.
+  if (la > 2.0 * slack_at(x, la)) {
+    vec2 r = widened_right(x, da, la);
+    if (v2_cross(right, r) > 0.0) {
+      right = r;
+    }
+  }
+  if (lb > 2.0 * slack_at(x, lb)) {
+    vec2 l = widened_left(x, db, lb);
+    if (v2_cross(l, left) > 0.0) {
+      left = l;
+    }
+  }
+  if (v2_cross(right, left) < 0.0) {
+    return true;
+  }
+  if (beyond_limit(x, pa, pb, right, left)) {
+    return true;
+  }
+  int32_t back = edge_towards(mesh, g, f, a, b);
+  return back < 0 || push_window(x, g, back, right, left);
+}
+
+// Enters a window's triangle: offers what lies in it, then leaves across its two other edges.
+static bool enter(expansion *x, an_sight_window w) {
+  const an_navmesh *mesh = x->sm->mesh;
+  int32_t f = w.triangle;
+  int k = w.edge;
+  offer_triangle(x, f);
+  int32_t apex = mesh->fv[3 * (size_t)f + k];
+  vec2 d = v2_sub(mesh->cdt.points[apex], x->origin);
+  if (v2_cross(w.right, d) >= 0.0 && v2_cross(d, w.left) >= 0.0) {
+    offer_vertex(x, apex);
+  }
+  // Edge k + 1 runs from fv[k + 2] to the apex, edge k + 2 from the apex to fv[k + 1].
+  return leave_across(x, f, (k + 1) % 3, w.right, w.left) &&
+         leave_across(x, f, (k + 2) % 3, w.right, w.left);
+}
+
+// Starts from a vertex: every free triangle around it, each vertex of which it sees.
+static bool start_at_vertex(expansion *x, int32_t v, bool *suitable) {
+  const an_navmesh *mesh = x->sm->mesh;
+  const an_cdt *cdt = &mesh->cdt;
+  int32_t t0 = cdt->vertex_tri[v], t = t0;
+  size_t steps = 0;
+  do {
+    int i = cdt->tris[t].v[0] == v ? 0 : (cdt->tris[t].v[1] == v ? 1 : 2);
+    if (cdt->tris[t].v[i] != v) {
+      *suitable = false;
+      return true;
+    }
+    int32_t f = mesh->free_of[t];
+    if (f >= 0) {
+      int32_t p = cdt->tris[t].v[(i + 1) % 3], q = cdt->tris[t].v[(i + 2) % 3];
+      vec2 dp = v2_sub(cdt->points[p], x->origin), dq = v2_sub(cdt->points[q], x->origin);
+      double lp = v2_len(dp), lq = v2_len(dq);
+      if (!(lp > 2.0 * slack_at(x, lp) && lq > 2.0 * slack_at(x, lq))) {
+        *suitable = false;
+        return true;
+      }
+      offer_triangle(x, f);
+      offer_vertex(x, p);
+      offer_vertex(x, q);
+      // The free triangle's own edge order may start elsewhere: find the edge opposite v.
+      int k = 0;
+      while (k < 3 && mesh->fv[3 * (size_t)f + k] != v) {
+        ++k;
+      }
+      if (k == 3) {
+        *suitable = false;
+        return true;
+      }
+      if (!leave_across(x, f, k, widened_right(x, dp, lp), widened_left(x, dq, lq))) {
+        return false;
+      }
+    }
+    // Next triangle counter-clockwise around v: across the edge from v[i + 2] to v.
+    t = cdt->tris[t].n[(i + 1) % 3];
+  } while (t >= 0 && t != t0 && ++steps < cdt->tri_count);
+  *suitable = t == t0;
+  return true;
+}
+
+// Starts from a point strictly inside a free triangle.
+static bool start_in_triangle(expansion *x, bool *suitable) {
+  const an_navmesh *mesh = x->sm->mesh;
+  int32_t f = an_navmesh_locate(mesh, x->origin);
+  *suitable = false;
+  if (f < 0 || (size_t)f >= mesh->free_count - mesh->connector_count) {
+    return true;
+  }
+  vec2 d[3];
+  double length[3];
+  for (int k = 0; k < 3; ++k) {
+    d[k] = v2_sub(mesh->cdt.points[mesh->fv[3 * (size_t)f + k]], x->origin);
+    length[k] = v2_len(d[k]);
+  }
+  for (int k = 0; k < 3; ++k) {
+    vec2 a = d[(k + 1) % 3], b = d[(k + 2) % 3];
+    double edge = v2_dist(a, b);
+    // Clearly inside: farther than the slack from every edge line.
+    if (!(v2_cross(a, b) > 2.0 * edge * slack_at(x, length[k])) ||
+        !(length[k] > 2.0 * slack_at(x, length[k]))) {
+      return true;
+    }
+  }
+  *suitable = true;
+  offer_triangle(x, f);
+  for (int k = 0; k < 3; ++k) {
+    offer_vertex(x, mesh->fv[3 * (size_t)f + k]);
+  }
+  for (int k = 0; k < 3; ++k) {
+    int a = (k + 1) % 3, b = (k + 2) % 3;
+    if (!leave_across(x, f, k, widened_right(x, d[a], length[a]),
+                      widened_left(x, d[b], length[b]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh_scratch *scratch,
+                                          const an_grid *grid, an_sight_scratch *out,
+                                          uint32_t corner_index, vec2 origin,
+                                          const an_sight_limit *limit, double *beyond,
+                                          const an_allocator *alloc) {
+  int32_t vertex = -1;
+  if (corner_index != AN_NONE) {
+    vertex = sm->corner_vertex[corner_index];
+    if (vertex < 0) {
+      return AN_SIGHT_MESH_UNSUITABLE;
+    }
+  }
+  an_sight_begin_offers(out, grid, sm->corner_count);
+  expansion x = {sm, scratch, out, alloc, limit, origin, 0, INFINITY};
+  bool suitable = false;
+  bool ok = vertex >= 0 ? start_at_vertex(&x, vertex, &suitable) : start_in_triangle(&x, &suitable);
+  if (ok && !suitable) {
+    return AN_SIGHT_MESH_UNSUITABLE;
+  }
+  while (ok && x.count > 0) {
+    an_sight_window w = scratch->windows[--x.count];
+    ok = enter(&x, w);
+  }
+  if (!ok) {
+    return AN_SIGHT_MESH_OUT_OF_MEMORY;
+  }
+  *beyond = x.beyond;
+  return AN_SIGHT_MESH_GATHERED;
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+// Visibility through the triangulation (src/sight_mesh.c) must never hide a usable tangent. For
+// every polygon corner and for random free points of several maps and radii, every directed
+// tangent that is taut at both ends and keeps clearance R (measured here with the support code's
+// own segment distances, not the library's free checks) must lead to a corner the gather offered.
+// With a limit, a target left out must lie where the gather promised: its touching point's
+// distance sum at least the reported bound.
+#include "arcnav_test.h"
+#include "mapgen.h"
+#include "planner.h"
+#include "verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef arcnav_vec2 vec;
+
+static vec to_vec(vec2 p) {
+  return (vec){p.x, p.y};
+}
+
+static double ring_clearance(const sup_ring *ring, vec a, vec b) {
+  double best = INFINITY;
+  for (size_t i = 0; i < ring->count; ++i) {
+    double d =
+        sup_segment_segment_distance(a, b, ring->points[i], ring->points[(i + 1) % ring->count]);
+    best = fmin(best, d);
+  }
+  return best;
+}
+
+// Clearance of the segment ab from every obstacle: exact distances to edges and circles, and the
+// signed distance of its ends (a segment wholly inside material crosses no edge).
+static double segment_clearance(const sup_map *map, vec a, vec b) {
+  double best =
+      fmin(sup_signed_distance_to_obstacles(map, a), sup_signed_distance_to_obstacles(map, b));
+  for (size_t p = 0; p < map->polygon_count; ++p) {
+    const sup_polygon *poly = &map->polygons[p];
+    best = fmin(best, ring_clearance(&poly->outer, a, b));
+    for (size_t h = 0; h < poly->hole_count; ++h) {
+      best = fmin(best, ring_clearance(&poly->holes[h], a, b));
+    }
+  }
+  for (size_t c = 0; c < map->circle_count; ++c) {
+    const sup_circle *circle = &map->circles[c];
+    best = fmin(best, sup_point_segment_distance(circle->center, a, b) - circle->radius);
+  }
+  if (map->has_bounds) {
+    best = fmin(best, ring_clearance(&map->bounds, a, b));
+  }
+  return best;
+}
+
+typedef struct tally {
+  size_t viewpoints, unsuitable, free_tangents, limited_left_out;
+} tally;
+
+// Every usable tangent from the viewpoint (a corner, or the point `origin` when `from` is NULL)
+// reaches an offered corner; with a limit, the ones not offered lie beyond *beyond.
+static void check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
+                            an_sight_mesh_scratch *ms, an_sight_scratch *scratch,
+                            uint32_t from_index, vec2 origin, const an_sight_limit *limit, tally *t,
+                            const char *label) {
+  double beyond = INFINITY;
+  an_sight_mesh_result result =
+      an_sight_mesh_gather(planner->sight_mesh, ms, &planner->grid, scratch, from_index, origin,
+                           limit, &beyond, &planner->alloc);
+  ck_assert_int_ne(result, AN_SIGHT_MESH_OUT_OF_MEMORY);
+  if (result == AN_SIGHT_MESH_UNSUITABLE) {
+    t->unsuitable++;
+    return;
+  }
+  t->viewpoints++;
+  bool *offered = calloc(planner->corner_count + 1, sizeof *offered);
+  ck_assert_ptr_nonnull(offered);
+  for (uint32_t k = 0; k < scratch->candidate_count; ++k) {
+    offered[scratch->candidates[k]] = true;
+  }
+  const an_corner *from = from_index == AN_NONE ? NULL : &planner->corners[from_index];
+  double from_radius = from ? from->radius : 0.0;
+  double R = planner->radius, eps = planner->eps;
+  for (uint32_t j = 0; j < planner->corner_count; ++j) {
+    if (j == from_index) {
+      continue;
+    }
+    const an_corner *to = &planner->corners[j];
+    for (int d = 0; d < 4; ++d) {
+      bool from_ccw = d & 1, to_ccw = (d & 2) != 0;
+      if (!from && !from_ccw) {
+        continue; // a point has one way off it
+      }
+      an_tangent tangent;
+      if (!an_directed_tangent(origin, from_radius, from_ccw, to->center, to->radius, to_ccw, eps,
+                               &tangent)) {
+        continue;
+      }
+      if ((from && !an_corner_wedge_contains(from, an_touch_normal(tangent.direction, from_ccw),
+                                             AN_WEDGE_SLACK)) ||
+          !an_corner_wedge_contains(to, an_touch_normal(tangent.direction, to_ccw),
+                                    AN_WEDGE_SLACK)) {
+        continue;
+      }
+      if (segment_clearance(plain, to_vec(tangent.from), to_vec(tangent.to)) < R - eps) {
+        continue;
+      }
+      t->free_tangents++;
+      if (!offered[j]) {
+        ck_assert_msg(limit != NULL,
+                      "%s: free tangent (%.17g, %.17g) -> (%.17g, %.17g) to corner %u at "
+                      "(%.17g, %.17g) not offered from (%.17g, %.17g)",
+                      label, tangent.from.x, tangent.from.y, tangent.to.x, tangent.to.y, j,
+                      to->center.x, to->center.y, origin.x, origin.y);
+        double sum = v2_dist(tangent.to, origin) + v2_dist(tangent.to, limit->goal);
+        ck_assert_msg(sum >= beyond - 1e-9 * (1.0 + sum),
+                      "%s: corner %u left out at distance sum %.17g, below the promised %.17g",
+                      label, j, sum, beyond);
+        t->limited_left_out++;
+      }
+    }
+  }
+  free(offered);
+}
+
+static void check_map(const sup_map *plain, double R, uint64_t seed, const char *label, tally *t) {
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(plain, &map), ARCNAV_OK);
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.engine = ARCNAV_ENGINE_TANGENT;
+  def.radius = R;
+  def.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
+  arcnav_planner *planner = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  ck_assert_msg(planner->sight_mesh != NULL, "%s: no sight mesh at R = %g", label, R);
+  an_sight_scratch scratch;
+  ck_assert_int_eq(
+      an_sight_scratch_init(&scratch, &planner->grid, planner->corner_count, &planner->alloc),
+      ARCNAV_OK);
+  an_sight_mesh_scratch ms = {0};
+  char where[160];
+  for (uint32_t c = 0; c < planner->corner_count; ++c) {
+    snprintf(where, sizeof where, "%s seed %llu R %g corner %u", label, (unsigned long long)seed, R,
+             c);
+    check_viewpoint(planner, plain, &ms, &scratch, c, planner->corners[c].center, NULL, t, where);
+  }
+  vec lo, hi;
+  ck_assert(sup_map_extent(plain, &lo, &hi));
+  sup_rng rng = sup_rng_seed(seed * 977 + 5);
+  for (int k = 0; k < 12; ++k) {
+    vec s, g;
+    if (!sup_random_free_point(plain, R, &rng, lo, hi, 0.0, 500, &s) ||
+        !sup_random_free_point(plain, R, &rng, lo, hi, 0.0, 500, &g)) {
+      continue;
+    }
+    vec2 origin = v2(s.x, s.y), goal = v2(g.x, g.y);
+    snprintf(where, sizeof where, "%s seed %llu R %g start %d", label, (unsigned long long)seed, R,
+             k);
+    check_viewpoint(planner, plain, &ms, &scratch, AN_NONE, origin, NULL, t, where);
+    // The same point and a corner, now confined to an ellipse around them and the goal.
+    an_sight_limit limit = {goal, v2_dist(origin, goal) * (1.0 + 0.05 * k)};
+    check_viewpoint(planner, plain, &ms, &scratch, AN_NONE, origin, &limit, t, where);
+    uint32_t c = (uint32_t)(sup_rng_below(&rng, planner->corner_count));
+    limit.bound = v2_dist(planner->corners[c].center, goal) * (1.0 + 0.05 * k);
+    check_viewpoint(planner, plain, &ms, &scratch, c, planner->corners[c].center, &limit, t, where);
+  }
+  an_sight_mesh_scratch_free(&ms, &planner->alloc);
+  an_sight_scratch_free(&scratch, &planner->alloc);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+}
+
+START_TEST(test_no_usable_tangent_hidden) {
+  tally t = {0};
+  for (uint64_t seed = 1; seed <= test_scaled_count(10); ++seed) {
+    double hint = 2.0 + (double)(seed % 3);
+    double radii[3] = {0.4 * hint, 1.1 * hint, 3.0 * hint};
+    sup_map mixed = sup_gen_mixed(seed, 8 + seed % 8, 120.0, hint);
+    sup_map rects = sup_gen_random_rectangles(seed, 25, 400.0, 10.0, 60.0);
+    sup_map maze = sup_gen_maze(seed, 4, 40.0, 4.0);
+    sup_map town = sup_gen_town(seed, 2, 60.0, 16.0, 5.0, 8.0);
+    for (int r = 0; r < 3; ++r) {
+      check_map(&mixed, radii[r], seed, "mixed", &t);
+      check_map(&rects, radii[r], seed, "rectangles", &t);
+      check_map(&maze, radii[r], seed, "maze", &t);
+      check_map(&town, radii[r], seed, "town", &t);
+    }
+    sup_map_free(&mixed);
+    sup_map_free(&rects);
+    sup_map_free(&maze);
+    sup_map_free(&town);
+  }
+  printf("sight mesh: %zu viewpoints (%zu left to the grid), %zu free tangents, %zu left out by "
+         "a limit\n",
+         t.viewpoints, t.unsuitable, t.free_tangents, t.limited_left_out);
+  ck_assert_uint_ge(t.viewpoints, test_scaled_minimum(2000, 10));
+  ck_assert_uint_ge(t.free_tangents, test_scaled_minimum(50000, 10));
+  ck_assert_uint_ge(t.limited_left_out, 1);
+}
+END_TEST
+
+int main(void) {
+  Suite *suite = suite_create("sight_mesh");
+  TCase *tc = tcase_create("visibility");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, test_no_usable_tangent_hidden);
+  suite_add_tcase(suite, tc);
+  return test_run_suite(suite);
+}
