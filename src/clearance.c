@@ -318,11 +318,13 @@ bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, v
   if (grid->item_count == 0) {
     return true;
   }
-  segment_shape shape = {a, b, v2_dist(a, b)};
   vec2 p = a, q = b;
   if (!clip_to_grid(grid, &p, &q)) {
     return true;
   }
+  // Items are tested against the clipped piece: nothing lies beyond the grid, and sides measured
+  // from an end 1e35 away would have lost every digit.
+  segment_shape shape = {p, q, v2_dist(p, q)};
   uint32_t stamp = next_stamp(scratch, grid);
   // Grid traversal (Amanatides & Woo): every cell the clipped segment passes through.
   int32_t column = an_grid_column(grid, p.x), row = an_grid_row(grid, p.y);

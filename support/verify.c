@@ -27,11 +27,20 @@ static double vlen(vec a) {
 static double vdist(vec a, vec b) {
   return vlen(vsub(a, b));
 }
+// Measured from the end of ab nearer to c (the same value in exact arithmetic): with a segment far
+// longer than c's distance to it, measuring from the far end loses every digit.
 static double orient(vec a, vec b, vec c) {
-  return vcross(vsub(b, a), vsub(c, a));
+  vec base = vdist(c, b) < vdist(c, a) ? b : a;
+  return vcross(vsub(b, a), vsub(c, base));
 }
 
 double sup_point_segment_distance(arcnav_vec2 p, arcnav_vec2 a, arcnav_vec2 b) {
+  // Project from the nearer end, for the same reason as orient().
+  if (vdist(p, b) < vdist(p, a)) {
+    vec swap = a;
+    a = b;
+    b = swap;
+  }
   vec ab = vsub(b, a);
   double len2 = vdot(ab, ab);
   if (len2 <= 0.0) {
