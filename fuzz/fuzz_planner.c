@@ -512,6 +512,10 @@ int an_fuzz_planner(const uint8_t *data, size_t size) {
   arcnav_planner_def def = arcnav_default_planner_def();
   def.radius = R;
   def.engine = engine;
+  // Half the inputs find tangents on demand (the maps are too small for AUTO to choose it); both
+  // ways must give the reference's lengths.
+  def.tangent_graph =
+      (radius_byte & 1) ? ARCNAV_TANGENT_GRAPH_ON_DEMAND : ARCNAV_TANGENT_GRAPH_AUTO;
   arcnav_status status = arcnav_planner_create(fc.map, &def, &fc.planner);
   arcnav_status expected = expected_planner_status(R);
   bool funnel = engine == ARCNAV_ENGINE_FUNNEL || engine == ARCNAV_ENGINE_PLAIN_FUNNEL;
