@@ -27,16 +27,21 @@ static double vlen(vec a) {
 static double vdist(vec a, vec b) {
   return vlen(vsub(a, b));
 }
+// Is p nearer to b than to a? Squared distances: this runs for every sample of every path.
+static bool nearer_to(vec p, vec a, vec b) {
+  vec pa = vsub(p, a), pb = vsub(p, b);
+  return vdot(pb, pb) < vdot(pa, pa);
+}
 // Measured from the end of ab nearer to c (the same value in exact arithmetic): with a segment far
 // longer than c's distance to it, measuring from the far end loses every digit.
 static double orient(vec a, vec b, vec c) {
-  vec base = vdist(c, b) < vdist(c, a) ? b : a;
+  vec base = nearer_to(c, a, b) ? b : a;
   return vcross(vsub(b, a), vsub(c, base));
 }
 
 double sup_point_segment_distance(arcnav_vec2 p, arcnav_vec2 a, arcnav_vec2 b) {
   // Project from the nearer end, for the same reason as orient().
-  if (vdist(p, b) < vdist(p, a)) {
+  if (nearer_to(p, a, b)) {
     vec swap = a;
     a = b;
     b = swap;
