@@ -28,6 +28,12 @@ typedef struct an_corner {
 arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_allocator *alloc,
                                  an_corner **out_corners, size_t *out_count);
 
+/// Radius of the material a corner's circle wraps, `radius` (R) inside it: a circle obstacle's own
+/// radius, 0 at a polygon vertex. Tangents leave the material's rim and stay R from it.
+static inline double an_corner_material_radius(const an_corner *corner, double radius) {
+  return corner->wedge_sweep >= AN_TWO_PI ? an_max(0.0, corner->radius - radius) : 0.0;
+}
+
 /// Angular tolerance for wedge tests: touching points on an offset edge lie exactly on a wedge
 /// boundary up to rounding.
 #define AN_WEDGE_SLACK 1e-9

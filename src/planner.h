@@ -82,10 +82,9 @@ struct arcnav_query {
   an_deferred_start *deferred; ///< a binary min-heap of corners not yet attached to the start
   uint32_t deferred_count;
   // Corners enter that heap ring by ring of the corner grid around the start, only as the search
-  // needs them: every corner not yet entered has a bound of at least ring_bound.
+  // needs them: ring_next is the first ring not entered yet.
   uint32_t *entered; ///< per corner: the generation of the query that entered it
   int32_t ring_cx, ring_cy, ring_next, ring_last;
-  double ring_bound;
   uint32_t *trail;          ///< node ids of the found path, goal first
   an_goal_exit *goal_exits; ///< per (corner, direction) group: its way to this query's goal
   // The goal's attachment: touching point on the parent's corner and the arc sweep to it.

@@ -29,11 +29,6 @@ typedef struct an_sight_window {
 
 // ---- build ---------------------------------------------------------------------------------
 
-// The material a corner's tangents keep R from: its vertex, or its circle obstacle's disk.
-static double material_radius(const an_corner *corner, double radius) {
-  return corner->wedge_sweep >= AN_TWO_PI ? an_max(0.0, corner->radius - radius) : 0.0;
-}
-
 // The mesh vertex at p, or -1. `hint`: a triangle to start the walk from, updated to where it
 // ended (consecutive corners are neighbours).
 static int32_t vertex_at(const an_navmesh *mesh, vec2 p, int32_t *hint) {
@@ -136,7 +131,7 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
         }
         continue;
       }
-      double reach = material_radius(corner, sm->radius) + an_sight_margin(0.0, sm->eps);
+      double reach = an_corner_material_radius(corner, sm->radius) + an_sight_margin(0.0, sm->eps);
       if (++stamp == 0) {
         memset(seen, 0, mesh->cdt.tri_count * sizeof *seen);
         stamp = 1;

@@ -221,8 +221,7 @@ arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_cou
   for (uint32_t i = 0; i < corner_count && status == ARCNAV_OK; ++i) {
     const an_corner *corner = &corners[i];
     an_sight_mask mask = an_sight_mask_of_corner(corner);
-    double lane_offset =
-        corner->wedge_sweep >= AN_TWO_PI ? an_max(0.0, corner->radius - clearance->radius) : 0.0;
+    double lane_offset = an_corner_material_radius(corner, clearance->radius);
     an_sight_gather(grid, &out->corner_grid, corner_count, &sight, corner->center, lane_offset,
                     clearance->radius, &mask, NULL, clearance->eps);
     for (uint32_t k = 0; k < sight.candidate_count && status == ARCNAV_OK; ++k) {

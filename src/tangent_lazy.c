@@ -263,9 +263,7 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
     // Only the side this group turns on matters.
     memset(mask.bits[v.ccw ? 1 : 0], 0, sizeof mask.bits[0]);
   }
-  double lane_offset = v.corner && v.corner->wedge_sweep >= AN_TWO_PI
-                           ? an_max(0.0, v.corner->radius - planner->radius)
-                           : 0.0;
+  double lane_offset = v.corner ? an_corner_material_radius(v.corner, planner->radius) : 0.0;
   // The least distance sum of any touching point this gather leaves out.
   double beyond = INFINITY;
   an_sight_mesh_result through_mesh = AN_SIGHT_MESH_UNSUITABLE;

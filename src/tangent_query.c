@@ -304,14 +304,12 @@ static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
     }
     q->ring_last = -1;
     q->ring_next = 0;
-    q->ring_bound = INFINITY;
     return;
   }
   q->ring_cx = an_grid_column(grid, start.x);
   q->ring_cy = an_grid_row(grid, start.y);
   q->ring_last = an_grid_last_ring(grid, q->ring_cx, q->ring_cy);
   q->ring_next = 0;
-  q->ring_bound = ring_bound_after(q, 0, start, goal);
 }
 
 // Enters rings until the next one could hold nothing cheaper than the best waiting corner or open
@@ -321,7 +319,8 @@ static void enter_rings(arcnav_query *q, vec2 start, vec2 goal) {
   for (;;) {
     double next_corner = q->deferred_count ? q->deferred[0].bound : INFINITY;
     double next_node = an_heap_empty(&q->heap) ? INFINITY : q->heap.keys[0];
-    if (q->ring_next > q->ring_last || !(q->ring_bound <= an_min(next_corner, next_node))) {
+    if (q->ring_next > q->ring_last ||
+        !(ring_bound_after(q, q->ring_next, start, goal) <= an_min(next_corner, next_node))) {
       return;
     }
     an_cell_run runs[4];
@@ -337,7 +336,6 @@ static void enter_rings(arcnav_query *q, vec2 start, vec2 goal) {
       }
     }
     q->ring_next++;
-    q->ring_bound = ring_bound_after(q, q->ring_next, start, goal);
   }
 }
 

@@ -15,6 +15,7 @@
 #include "cdt.h"
 #include "mapgen.h"
 #include "navmesh.h"
+#include "navmesh_test.h"
 #include "predicates.h"
 #include "verify.h"
 
@@ -515,26 +516,6 @@ END_TEST
 // ---------------------------------------------------------------------------------------------
 // Navmesh
 
-static double ring_area(const arcnav_vec2 *p, size_t n) {
-  double a = 0.0;
-  for (size_t i = 0; i < n; ++i) {
-    a += p[i].x * p[(i + 1) % n].y - p[(i + 1) % n].x * p[i].y;
-  }
-  return 0.5 * a;
-}
-
-static double free_triangle_area(const an_navmesh *mesh) {
-  double area = 0.0;
-  for (size_t t = 0; t < an_navmesh_triangle_count(mesh); ++t) {
-    vec2 p[3];
-    an_navmesh_triangle(mesh, t, p);
-    double a = 0.5 * an_orient(p[0], p[1], p[2]);
-    ck_assert(a > 0.0);
-    area += a;
-  }
-  return area;
-}
-
 /// Every free triangle's centroid is free by the plain test, and the mesh's structure is sound.
 static void check_mesh_against(const an_navmesh *mesh, const sup_map *desc) {
   double unused;
@@ -556,27 +537,27 @@ START_TEST(test_navmesh_disjoint_area) {
   sup_map_init(&desc);
   arcnav_vec2 bounds[] = {{0, 0}, {100, 0}, {100, 80}, {50, 90}, {0, 80}};
   sup_map_set_bounds(&desc, bounds, 5);
-  double want = ring_area(bounds, 5);
+  double want = test_ring_area(bounds, 5);
   sup_map_add_rect(&desc, 10, 10, 20, 30);
   sup_map_add_rect(&desc, 0, 40, 10, 50); // touches the bounds along x = 0
   want -= 200 + 100;
   arcnav_vec2 ell[] = {{30, 10}, {40, 10}, {50, 10}, {50, 10},
                        {50, 20}, {40, 20}, {40, 40}, {30, 40}};
   sup_map_add_polygon(&desc, ell, 8, NULL, NULL, 0);
-  want -= ring_area(ell, 8);
+  want -= test_ring_area(ell, 8);
   arcnav_vec2 shell[] = {{60, 40}, {95, 40}, {95, 75}, {60, 75}};
   arcnav_vec2 hole[] = {{65, 45}, {65, 70}, {90, 70}, {90, 45}};
   const arcnav_vec2 *holes[] = {hole};
   size_t hole_counts[] = {4};
   sup_map_add_polygon(&desc, shell, 4, holes, hole_counts, 1);
-  want -= ring_area(shell, 4) + ring_area(hole, 4); // hole is clockwise: negative area
-  sup_map_add_rect(&desc, 70, 50, 80, 60);          // inside the hole
+  want -= test_ring_area(shell, 4) + test_ring_area(hole, 4); // hole is clockwise: negative area
+  sup_map_add_rect(&desc, 70, 50, 80, 60);                    // inside the hole
   want -= 100;
   arcnav_map *map;
   ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
   an_navmesh *mesh;
   ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
-  ck_assert_double_eq_tol(free_triangle_area(mesh), want, 1e-9 * want);
+  ck_assert_double_eq_tol(test_free_mesh_area(mesh), want, 1e-9 * want);
   check_mesh_against(mesh, &desc);
   ck_assert_int_gt(an_navmesh_memory_bytes(mesh), 0);
   // Point location: free, on an edge, just inside by less than eps, deeper, outside the bounds.
@@ -634,7 +615,7 @@ START_TEST(test_navmesh_random_disjoint_area) {
     ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
     an_navmesh *mesh;
     ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
-    ck_assert_double_eq_tol(free_triangle_area(mesh), box - blocked, 1e-9 * box);
+    ck_assert_double_eq_tol(test_free_mesh_area(mesh), box - blocked, 1e-9 * box);
     check_mesh_against(mesh, &desc);
     an_navmesh_destroy(mesh);
     arcnav_map_destroy(map);
@@ -672,7 +653,7 @@ static void check_overlapping(const sup_map *desc, double band) {
   // The grid estimate's error is at most the cells the boundary touches: perimeter / cell size
   // cells; 2% of the area is far above it for these maps and far below any missing obstacle.
   double estimate = (double)free_cells * cw * ch;
-  double area = free_triangle_area(mesh);
+  double area = test_free_mesh_area(mesh);
   double inside = 0.0; // free area restricted to the extent (the mesh's box is larger)
   {
     double box_extra = 0.0;

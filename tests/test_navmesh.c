@@ -13,6 +13,7 @@
 #include "cdt.h"
 #include "mapgen.h"
 #include "navmesh.h"
+#include "navmesh_test.h"
 #include "reference.h"
 #include "verify.h"
 
@@ -29,29 +30,6 @@ static const an_allocator plain_alloc = {{0}};
 static const arcnav_engine FUNNEL_ENGINES[] = {ARCNAV_ENGINE_FUNNEL, ARCNAV_ENGINE_PLAIN_FUNNEL,
                                                ARCNAV_ENGINE_AUTO};
 #define FUNNEL_ENGINE_COUNT (sizeof FUNNEL_ENGINES / sizeof FUNNEL_ENGINES[0])
-
-static double ring_area(const vec *p, size_t n) {
-  double a = 0.0;
-  for (size_t i = 0; i < n; ++i) {
-    a += p[i].x * p[(i + 1) % n].y - p[(i + 1) % n].x * p[i].y;
-  }
-  return 0.5 * a;
-}
-
-/// Sum of the free triangles' areas (connectors are not counted as triangles); every one must be
-/// counter-clockwise with positive area.
-static double mesh_area(const an_navmesh *mesh) {
-  double area = 0.0;
-  for (size_t t = 0; t < an_navmesh_triangle_count(mesh); ++t) {
-    vec2 p[3];
-    an_navmesh_triangle(mesh, t, p);
-    double a =
-        0.5 * ((p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[2].x - p[0].x) * (p[1].y - p[0].y));
-    ck_assert_msg(a > 0.0, "free triangle %zu has area %g", t, a);
-    area += a;
-  }
-  return area;
-}
 
 static double box_area(const an_navmesh *mesh) {
   vec2 lo = mesh->cdt.points[0], hi = mesh->cdt.points[2];
@@ -151,7 +129,7 @@ START_TEST(test_two_squares_touching_at_a_corner) {
   ck_assert_uint_eq(mesh->connector_count, 2);
   ck_assert_uint_eq(an_navmesh_triangle_count(mesh) + 2, mesh->free_count);
   double want = box_area(mesh) - 200.0;
-  ck_assert_double_eq_tol(mesh_area(mesh), want, 1e-9 * want);
+  ck_assert_double_eq_tol(test_free_mesh_area(mesh), want, 1e-9 * want);
   check_adjacency(mesh);
   an_navmesh_destroy(mesh);
   arcnav_map_destroy(map);
@@ -236,8 +214,8 @@ START_TEST(test_checkerboard) {
   ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
   an_navmesh *mesh;
   ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
-  double want = ring_area(bounds, 4) - blocked;
-  ck_assert_double_eq_tol(mesh_area(mesh), want, 1e-9 * want);
+  double want = test_ring_area(bounds, 4) - blocked;
+  ck_assert_double_eq_tol(test_free_mesh_area(mesh), want, 1e-9 * want);
   check_adjacency(mesh);
   // Every interior corner of the board parts two free cells (one connector pair); on the board's
   // edge the margin joins the free cell there.
@@ -327,7 +305,7 @@ START_TEST(test_stacked_turned_squares) {
   // The same free space as the full arrangement, and the same as the plain test pointwise.
   ck_assert_int_eq(an_navmesh_build_with(map, &plain_alloc, 0, &full), ARCNAV_OK);
   ck_assert_uint_gt(full->cdt.point_count, 2 * count * count);
-  double a = mesh_area(mesh), b = mesh_area(full);
+  double a = test_free_mesh_area(mesh), b = test_free_mesh_area(full);
   ck_assert_msg(fabs(a - b) <= 1e-9 * b, "free area %.17g, full arrangement %.17g", a, b);
   // The union holds the unturned square and lies in the square grown by the largest turn.
   double grow = 5.0 * sqrt(2.0) * 1e-4 * (double)count + 1e-6 * (double)count;
@@ -358,7 +336,7 @@ START_TEST(test_union_build_matches_arrangement) {
     an_navmesh *mesh, *full;
     ck_assert_int_eq(an_navmesh_build_with(map, &plain_alloc, 1, &mesh), ARCNAV_OK);
     ck_assert_int_eq(an_navmesh_build_with(map, &plain_alloc, 0, &full), ARCNAV_OK);
-    double a = mesh_area(mesh), b = mesh_area(full);
+    double a = test_free_mesh_area(mesh), b = test_free_mesh_area(full);
     ck_assert_msg(fabs(a - b) <= 1e-9 * b, "seed %llu: free area %.17g, full arrangement %.17g",
                   (unsigned long long)seed, a, b);
     vec lo, hi;
@@ -394,8 +372,8 @@ START_TEST(test_star_is_triangulated_in_linear_work) {
   ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
   ck_assert_msg(mesh->cdt.flips <= 8 * n, "%zu flips for %zu points", mesh->cdt.flips, n);
   ck_assert_uint_eq(mesh->cdt.point_count, n + 4);
-  double want = box_area(mesh) - ring_area(ring, n);
-  ck_assert_double_eq_tol(mesh_area(mesh), want, 1e-9 * want);
+  double want = box_area(mesh) - test_ring_area(ring, n);
+  ck_assert_double_eq_tol(test_free_mesh_area(mesh), want, 1e-9 * want);
   // Outside at a tip, between two tips, inside near a notch.
   ck_assert_int_ge(an_navmesh_locate(mesh, v2(100.5, 0)), 0);
   ck_assert_int_lt(an_navmesh_locate(mesh, v2(99.5, 0)), 0);
