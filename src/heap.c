@@ -34,50 +34,50 @@ void an_heap_clear(an_heap *heap) {
   heap->size = 0;
 }
 
-static bool before(const an_heap *heap, uint32_t i, uint32_t j) {
-  if (heap->keys[i] != heap->keys[j]) {
-    return heap->keys[i] < heap->keys[j];
-  }
-  return heap->ids[i] < heap->ids[j];
+static bool precedes(double key_a, uint32_t id_a, double key_b, uint32_t id_b) {
+  return key_a != key_b ? key_a < key_b : id_a < id_b;
 }
 
-static void swap_slots(an_heap *heap, uint32_t i, uint32_t j) {
+static void place(an_heap *heap, uint32_t slot, uint32_t id, double key) {
+  heap->ids[slot] = id;
+  heap->keys[slot] = key;
+  heap->position[id] = slot;
+}
+
+// Sifting moves a hole rather than swapping, so each level costs one write of a moved entry.
+static void sift_up(an_heap *heap, uint32_t i) {
   uint32_t id = heap->ids[i];
   double key = heap->keys[i];
-  heap->ids[i] = heap->ids[j];
-  heap->keys[i] = heap->keys[j];
-  heap->ids[j] = id;
-  heap->keys[j] = key;
-  heap->position[heap->ids[i]] = i;
-  heap->position[heap->ids[j]] = j;
-}
-
-static void sift_up(an_heap *heap, uint32_t i) {
   while (i > 0) {
     uint32_t parent = (i - 1) / 2;
-    if (!before(heap, i, parent)) {
+    if (!precedes(key, id, heap->keys[parent], heap->ids[parent])) {
       break;
     }
-    swap_slots(heap, i, parent);
+    place(heap, i, heap->ids[parent], heap->keys[parent]);
     i = parent;
   }
+  place(heap, i, id, key);
 }
 
 static void sift_down(an_heap *heap, uint32_t i) {
+  uint32_t id = heap->ids[i];
+  double key = heap->keys[i];
   for (;;) {
-    uint32_t left = 2 * i + 1, right = left + 1, best = i;
-    if (left < heap->size && before(heap, left, best)) {
-      best = left;
+    uint32_t child = 2 * i + 1;
+    if (child >= heap->size) {
+      break;
     }
-    if (right < heap->size && before(heap, right, best)) {
-      best = right;
+    if (child + 1 < heap->size && precedes(heap->keys[child + 1], heap->ids[child + 1],
+                                           heap->keys[child], heap->ids[child])) {
+      ++child;
     }
-    if (best == i) {
-      return;
+    if (!precedes(heap->keys[child], heap->ids[child], key, id)) {
+      break;
     }
-    swap_slots(heap, i, best);
-    i = best;
+    place(heap, i, heap->ids[child], heap->keys[child]);
+    i = child;
   }
+  place(heap, i, id, key);
 }
 
 void an_heap_push_or_decrease(an_heap *heap, uint32_t id, double key) {

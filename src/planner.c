@@ -289,18 +289,17 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
     status = an_lazy_search_create(planner, &q->lazy);
   }
   if (status == ARCNAV_OK && !planner->tangents_on_demand) {
-    q->cost = an_alloc(&alloc, ids, sizeof *q->cost);
-    q->parent = an_alloc(&alloc, ids, sizeof *q->parent);
-    q->arrival = an_alloc(&alloc, ids, sizeof *q->arrival);
-    q->closed = an_alloc(&alloc, ids, sizeof *q->closed);
-    q->generation = an_calloc(&alloc, ids, sizeof *q->generation);
+    q->search = an_calloc(&alloc, ids, sizeof *q->search);
     q->trail = an_alloc(&alloc, ids, sizeof *q->trail);
     q->starts = an_alloc(&alloc, 2 * planner->corner_count + 1, sizeof *q->starts);
     q->deferred = an_alloc(&alloc, planner->corner_count + 1, sizeof *q->deferred);
     q->goal_exits = an_calloc(&alloc, 2 * planner->corner_count + 1, sizeof *q->goal_exits);
     q->entered = an_calloc(&alloc, planner->corner_count + 1, sizeof *q->entered);
-    if (!q->cost || !q->parent || !q->arrival || !q->closed || !q->generation || !q->trail ||
-        !q->starts || !q->deferred || !q->goal_exits || !q->entered) {
+    size_t cells = (size_t)planner->grid.columns * (size_t)planner->grid.rows + 1;
+    q->cells = an_alloc(&alloc, cells, sizeof *q->cells);
+    q->cell_seen = an_calloc(&alloc, cells, sizeof *q->cell_seen);
+    if (!q->search || !q->trail || !q->starts || !q->deferred || !q->goal_exits || !q->entered ||
+        !q->cells || !q->cell_seen) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
@@ -321,16 +320,14 @@ void arcnav_query_destroy(arcnav_query *query) {
   an_heap_free(&query->heap, &alloc);
   an_funnel_scratch_destroy(query->funnel);
   an_lazy_search_destroy(query->lazy);
-  an_free(&alloc, query->cost);
-  an_free(&alloc, query->parent);
-  an_free(&alloc, query->arrival);
-  an_free(&alloc, query->closed);
-  an_free(&alloc, query->generation);
+  an_free(&alloc, query->search);
   an_free(&alloc, query->trail);
   an_free(&alloc, query->starts);
   an_free(&alloc, query->deferred);
   an_free(&alloc, query->goal_exits);
   an_free(&alloc, query->entered);
+  an_free(&alloc, query->cells);
+  an_free(&alloc, query->cell_seen);
   an_free(&alloc, query);
 }
 

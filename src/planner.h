@@ -42,11 +42,11 @@ typedef struct an_start_node {
 } an_start_node;
 
 /// A corner whose start attachments wait until the search reaches `bound`, a lower bound on any
-/// path through it.
-typedef struct an_deferred_start {
+/// path through it; or a cell of the corner grid whose corners wait to enter that wait.
+typedef struct an_bounded_index {
   double bound;
-  uint32_t corner;
-} an_deferred_start;
+  uint32_t index;
+} an_bounded_index;
 
 /// The tangent from a (corner, direction) group to the query's goal, computed once per query:
 /// every node of the group leaves for the goal along the same segment.
@@ -58,6 +58,15 @@ typedef struct an_goal_exit {
   uint8_t usable;      ///< the tangent exists and leaves inside the wedge
   uint8_t segment;     ///< 0 unchecked, 1 free, 2 blocked
 } an_goal_exit;
+
+/// The search state of a node, together so that one visit touches one place.
+typedef struct an_search_node {
+  double cost;         ///< g-value
+  uint32_t parent;     ///< AN_NONE for a start attachment
+  uint32_t generation; ///< the fields are valid when it matches the query's
+  uint8_t arrival;     ///< an_arrival
+  uint8_t closed;
+} an_search_node;
 
 /// How the search reached a node.
 typedef enum an_arrival {
@@ -71,20 +80,18 @@ struct arcnav_query {
   an_allocator alloc;
   an_clearance_scratch clearance;
   an_heap heap;
-  uint32_t id_count; ///< graph nodes + start attachments + the goal
-  double *cost;      ///< g-values, valid where generation matches
-  uint32_t *parent;
-  uint8_t *arrival;
-  uint8_t *closed;
-  uint32_t *generation;
+  uint32_t id_count;      ///< graph nodes + start attachments + the goal
+  an_search_node *search; ///< per id
   uint32_t current_generation;
   an_start_node *starts;
-  an_deferred_start *deferred; ///< a binary min-heap of corners not yet attached to the start
+  an_bounded_index *deferred; ///< a binary min-heap of corners not yet attached to the start
   uint32_t deferred_count;
-  // Corners enter that heap ring by ring of the corner grid around the start, only as the search
-  // needs them: ring_next is the first ring not entered yet.
-  uint32_t *entered; ///< per corner: the generation of the query that entered it
-  int32_t ring_cx, ring_cy, ring_next, ring_last;
+  // Corners enter that heap cell by cell of the corner grid, flooding out from the start's cell
+  // only as the search needs them.
+  uint32_t *entered;       ///< per corner: the generation of the query that entered it
+  an_bounded_index *cells; ///< a binary min-heap of cells found but not entered
+  uint32_t cell_count;
+  uint32_t *cell_seen;      ///< per cell: the generation of the query that found it
   uint32_t *trail;          ///< node ids of the found path, goal first
   an_goal_exit *goal_exits; ///< per (corner, direction) group: its way to this query's goal
   // The goal's attachment: touching point on the parent's corner and the arc sweep to it.

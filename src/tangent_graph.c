@@ -154,6 +154,53 @@ static arcnav_status lay_out_nodes(const an_corner *corners, size_t corner_count
   return ARCNAV_OK;
 }
 
+// Notes which corners' whole wedge arc is free: most corners have nothing near them, and every
+// arc on such a corner is then free without a check.
+static void check_wedges(const an_corner *corners, size_t corner_count,
+                         const an_clearance *clearance, an_clearance_scratch *scratch,
+                         an_tangent_graph *graph) {
+  for (size_t c = 0; c < corner_count; ++c) {
+    const an_corner *corner = &corners[c];
+    an_arc whole = {corner->center, corner->radius, corner->wedge_start,
+                    an_min(corner->wedge_sweep, AN_TWO_PI)};
+    graph->wedge_free[c] = an_arc_is_free(clearance, scratch, &whole);
+  }
+}
+
+// Turns each link to a neighbour into a link to the first node along the arc that has tangents
+// leaving it, over free links only. Nodes where tangents only arrive lead nowhere else, so a
+// search that travels around the arc need not stop at them; from such a node, and from a node
+// before a place where the goal's tangent leaves, the arc is still reached from where it starts.
+static void skip_arrivals(const an_corner *corner, bool ccw, an_graph_node *nodes, uint32_t first,
+                          uint32_t last) {
+  uint32_t count = last - first;
+  bool full = corner->wedge_sweep >= AN_TWO_PI;
+  // Visit nodes against the travel direction, so that a node's successor is settled first; a
+  // full circle needs a second round for the links across its wrap.
+  uint32_t rounds = full ? 2 : 1;
+  for (uint32_t round = 0; round < rounds; ++round) {
+    for (uint32_t step = 0; step < count; ++step) {
+      uint32_t n = ccw ? last - 1 - step : first + step;
+      an_graph_node *node = &nodes[n];
+      uint32_t next = node->next;
+      if (next == AN_NONE || nodes[next].edge_count > 0) {
+        continue;
+      }
+      node->next = nodes[next].next;
+    }
+  }
+  for (uint32_t n = first; n < last; ++n) {
+    an_graph_node *node = &nodes[n];
+    if (node->next == n || (node->next != AN_NONE && nodes[node->next].edge_count == 0)) {
+      node->next = AN_NONE;
+    }
+    if (node->next != AN_NONE) {
+      node->arc_to_next =
+          corner->radius * an_corner_arc_sweep(corner, node->offset, nodes[node->next].offset, ccw);
+    }
+  }
+}
+
 // Links each node to its successor along its circle in the travel direction, if that arc is free.
 static void link_arcs(const an_corner *corners, size_t corner_count, const an_clearance *clearance,
                       an_clearance_scratch *scratch, an_tangent_graph *graph) {
@@ -165,10 +212,7 @@ static void link_arcs(const an_corner *corners, size_t corner_count, const an_cl
     const an_corner *corner = &corners[g / 2];
     bool ccw = (g & 1u) != 0;
     bool full = corner->wedge_sweep >= AN_TWO_PI;
-    // Most corners have nothing near them: one check of the whole wedge then clears every arc.
-    an_arc whole = {corner->center, corner->radius, corner->wedge_start,
-                    an_min(corner->wedge_sweep, AN_TWO_PI)};
-    bool whole_is_free = an_arc_is_free(clearance, scratch, &whole);
+    bool whole_is_free = graph->wedge_free[g / 2];
     for (uint32_t n = first; n < last; ++n) {
       an_graph_node *node = &graph->nodes[n];
       uint32_t next;
@@ -192,6 +236,7 @@ static void link_arcs(const an_corner *corners, size_t corner_count, const an_cl
       node->next = next;
       node->arc_to_next = corner->radius * sweep;
     }
+    skip_arrivals(corner, ccw, graph->nodes, first, last);
   }
 }
 
@@ -238,6 +283,13 @@ arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_cou
     status = lay_out_nodes(corners, corner_count, tangents, tangent_count, alloc, out);
   }
   if (status == ARCNAV_OK) {
+    out->wedge_free = an_alloc(alloc, corner_count ? corner_count : 1, sizeof *out->wedge_free);
+    if (!out->wedge_free) {
+      status = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  if (status == ARCNAV_OK) {
+    check_wedges(corners, corner_count, clearance, &scratch, out);
     link_arcs(corners, corner_count, clearance, &scratch, out);
   } else {
     an_tangent_graph_destroy(out, alloc);
@@ -252,6 +304,7 @@ void an_tangent_graph_destroy(an_tangent_graph *graph, const an_allocator *alloc
   an_free(alloc, graph->nodes);
   an_free(alloc, graph->edges);
   an_free(alloc, graph->group_start);
+  an_free(alloc, graph->wedge_free);
   an_corner_grid_destroy(&graph->corner_grid, alloc);
   memset(graph, 0, sizeof *graph);
 }
@@ -260,5 +313,5 @@ size_t an_tangent_graph_memory_bytes(const an_tangent_graph *graph, size_t corne
                                      const an_grid *grid) {
   return an_corner_grid_memory_bytes(&graph->corner_grid, grid) +
          graph->node_count * sizeof(an_graph_node) + graph->edge_count * sizeof(an_graph_edge) +
-         (corner_count * 2 + 1) * sizeof(uint32_t);
+         (corner_count * 2 + 1) * sizeof(uint32_t) + corner_count * sizeof(bool);
 }

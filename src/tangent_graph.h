@@ -38,6 +38,7 @@ typedef struct an_tangent_graph {
   an_graph_edge *edges;
   uint32_t edge_count;
   uint32_t *group_start; ///< 2 * corner_count + 1 offsets: group of corner c, direction d (ccw = 1)
+  bool *wedge_free;      ///< per corner: its whole wedge arc is free, and so every arc on it
   an_corner_grid corner_grid; ///< corners by cell, for gathering what a query's ends can see
 } an_tangent_graph;
 

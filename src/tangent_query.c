@@ -25,27 +25,30 @@ static node_view view_node(const arcnav_query *q, uint32_t id) {
 }
 
 static bool seen(const arcnav_query *q, uint32_t id) {
-  return q->generation[id] == q->current_generation;
+  return q->search[id].generation == q->current_generation;
 }
 
 static void relax(arcnav_query *q, uint32_t id, double cost, uint32_t parent, an_arrival how,
                   vec2 at, vec2 goal) {
-  if (seen(q, id) && (q->closed[id] || cost >= q->cost[id])) {
-    return;
+  an_search_node *node = &q->search[id];
+  if (node->generation == q->current_generation) {
+    if (node->closed || cost >= node->cost) {
+      return;
+    }
+  } else {
+    node->generation = q->current_generation;
+    node->closed = 0;
   }
-  if (!seen(q, id)) {
-    q->generation[id] = q->current_generation;
-    q->closed[id] = 0;
-  }
-  q->cost[id] = cost;
-  q->parent[id] = parent;
-  q->arrival[id] = (uint8_t)how;
+  node->cost = cost;
+  node->parent = parent;
+  node->arrival = (uint8_t)how;
   an_heap_push_or_decrease(&q->heap, id, cost + v2_dist(at, goal));
 }
 
-static bool arc_is_free(arcnav_query *q, const an_corner *corner, double from_angle, double sweep,
+static bool arc_is_free(arcnav_query *q, uint32_t corner_index, double from_angle, double sweep,
                         bool ccw) {
-  if (corner->radius * sweep <= 0.0) {
+  const an_corner *corner = &q->planner->corners[corner_index];
+  if (corner->radius * sweep <= 0.0 || q->planner->graph.wedge_free[corner_index]) {
     return true;
   }
   an_arc arc = an_corner_arc(corner, from_angle, sweep, ccw);
@@ -88,11 +91,11 @@ static void try_goal(arcnav_query *q, uint32_t u, const node_view *at, vec2 goal
   if (sweep < 0.0) {
     return;
   }
-  double cost = q->cost[u] + corner->radius * sweep + v2_dist(exit->touch, goal);
-  if (seen(q, goal_id) && cost >= q->cost[goal_id]) {
+  double cost = q->search[u].cost + corner->radius * sweep + v2_dist(exit->touch, goal);
+  if (seen(q, goal_id) && cost >= q->search[goal_id].cost) {
     return;
   }
-  if (!arc_is_free(q, corner, at->angle, sweep, at->ccw)) {
+  if (!arc_is_free(q, at->corner, at->angle, sweep, at->ccw)) {
     return;
   }
   if (exit->segment == 0) {
@@ -146,10 +149,10 @@ static void follow_start_arc(arcnav_query *q, uint32_t u, const node_view *at, v
   if (sweep < 0.0) {
     return;
   }
-  if (!arc_is_free(q, corner, at->angle, sweep, at->ccw)) {
+  if (!arc_is_free(q, at->corner, at->angle, sweep, at->ccw)) {
     return;
   }
-  relax(q, next, q->cost[u] + corner->radius * sweep, u, AN_ARRIVED_BY_ARC,
+  relax(q, next, q->search[u].cost + corner->radius * sweep, u, AN_ARRIVED_BY_ARC,
         graph->nodes[next].point, goal);
 }
 
@@ -164,11 +167,11 @@ static void expand(arcnav_query *q, uint32_t u, vec2 goal, uint32_t goal_id) {
   const an_graph_node *node = &graph->nodes[u];
   for (uint32_t e = node->first_edge; e < node->first_edge + node->edge_count; ++e) {
     const an_graph_edge *edge = &graph->edges[e];
-    relax(q, edge->target, q->cost[u] + edge->length, u, AN_ARRIVED_BY_TANGENT,
+    relax(q, edge->target, q->search[u].cost + edge->length, u, AN_ARRIVED_BY_TANGENT,
           graph->nodes[edge->target].point, goal);
   }
   if (node->next != AN_NONE) {
-    relax(q, node->next, q->cost[u] + node->arc_to_next, u, AN_ARRIVED_BY_ARC,
+    relax(q, node->next, q->search[u].cost + node->arc_to_next, u, AN_ARRIVED_BY_ARC,
           graph->nodes[node->next].point, goal);
   }
 }
@@ -221,40 +224,49 @@ static void attach_start(arcnav_query *q, uint32_t c, vec2 start, vec2 goal) {
   }
 }
 
-static bool deferred_before(const an_deferred_start *a, const an_deferred_start *b) {
-  return a->bound < b->bound || (a->bound == b->bound && a->corner < b->corner);
+static bool bounded_before(const an_bounded_index *a, const an_bounded_index *b) {
+  return a->bound < b->bound || (a->bound == b->bound && a->index < b->index);
 }
 
-static void sift_down_deferred(an_deferred_start *heap, uint32_t count, uint32_t at) {
+static void sift_down_bounded(an_bounded_index *heap, uint32_t count, uint32_t at) {
   for (;;) {
     uint32_t smallest = at, left = 2 * at + 1, right = left + 1;
-    if (left < count && deferred_before(&heap[left], &heap[smallest])) {
+    if (left < count && bounded_before(&heap[left], &heap[smallest])) {
       smallest = left;
     }
-    if (right < count && deferred_before(&heap[right], &heap[smallest])) {
+    if (right < count && bounded_before(&heap[right], &heap[smallest])) {
       smallest = right;
     }
     if (smallest == at) {
       return;
     }
-    an_deferred_start swap = heap[at];
+    an_bounded_index swap = heap[at];
     heap[at] = heap[smallest];
     heap[smallest] = swap;
     at = smallest;
   }
 }
 
-static void sift_up_deferred(an_deferred_start *heap, uint32_t at) {
+static void push_bounded(an_bounded_index *heap, uint32_t *count, double bound, uint32_t index) {
+  uint32_t at = (*count)++;
+  heap[at] = (an_bounded_index){bound, index};
   while (at > 0) {
     uint32_t up = (at - 1) / 2;
-    if (!deferred_before(&heap[at], &heap[up])) {
+    if (!bounded_before(&heap[at], &heap[up])) {
       return;
     }
-    an_deferred_start swap = heap[at];
+    an_bounded_index swap = heap[at];
     heap[at] = heap[up];
     heap[up] = swap;
     at = up;
   }
+}
+
+static an_bounded_index pop_bounded(an_bounded_index *heap, uint32_t *count) {
+  an_bounded_index top = heap[0];
+  heap[0] = heap[--*count];
+  sift_down_bounded(heap, *count, 0);
+  return top;
 }
 
 // A lower bound on any path through the corner: each tangent from the start and the rest to the
@@ -269,88 +281,105 @@ static void enter_corner(arcnav_query *q, uint32_t c, vec2 start, vec2 goal) {
     return;
   }
   q->entered[c] = q->current_generation;
-  q->deferred[q->deferred_count] =
-      (an_deferred_start){deferred_bound(&q->planner->corners[c], start, goal), c};
-  sift_up_deferred(q->deferred, q->deferred_count++);
+  push_bounded(q->deferred, &q->deferred_count,
+               deferred_bound(&q->planner->corners[c], start, goal), c);
 }
 
-// The bound for corners outside rings 0..k-1 of the corner grid. Such a corner's box (its circle
-// grown by R, which is what the grid files) lies beyond those rings, so its centre is at least
-// rho = (k - 1) cells plus its radius from the start; its bound is then at least rho, plus
-// rho - |start - goal| on the way on. A hair is taken off for rounding.
-static double ring_bound_after(const arcnav_query *q, int32_t k, vec2 start, vec2 goal) {
-  if (k > q->ring_last) {
-    return INFINITY;
-  }
-  double rho = k > 0 ? (double)(k - 1) * q->planner->grid.cell_size : 0.0;
-  double bound = rho + an_max(0.0, rho - v2_dist(start, goal));
+static double distance_to_interval(double x, double lo, double hi) {
+  return x < lo ? lo - x : (x > hi ? x - hi : 0.0);
+}
+
+// A lower bound on |start - t| + |t - goal| over the points t of the cell, which reaches on to
+// infinity at the grid's borders, where filing clamps. A hair is taken off for rounding.
+static double cell_bound(const arcnav_query *q, uint32_t cell, vec2 start, vec2 goal) {
+  const an_grid *grid = &q->planner->grid;
+  int32_t column = (int32_t)(cell % (uint32_t)grid->columns);
+  int32_t row = (int32_t)(cell / (uint32_t)grid->columns);
+  double x0 = column > 0 ? grid->origin.x + column * grid->cell_size : -INFINITY;
+  double x1 =
+      column + 1 < grid->columns ? grid->origin.x + (column + 1) * grid->cell_size : INFINITY;
+  double y0 = row > 0 ? grid->origin.y + row * grid->cell_size : -INFINITY;
+  double y1 = row + 1 < grid->rows ? grid->origin.y + (row + 1) * grid->cell_size : INFINITY;
+  double to_start =
+      v2_len(v2(distance_to_interval(start.x, x0, x1), distance_to_interval(start.y, y0, y1)));
+  double to_goal =
+      v2_len(v2(distance_to_interval(goal.x, x0, x1), distance_to_interval(goal.y, y0, y1)));
+  double bound = an_max(v2_dist(start, goal), to_start + to_goal);
   return an_max(0.0, bound - 4.0 * q->planner->eps - 1e-12 * bound);
+}
+
+static void discover_cell(arcnav_query *q, int32_t column, int32_t row, vec2 start, vec2 goal) {
+  const an_grid *grid = &q->planner->grid;
+  if (column < 0 || row < 0 || column >= grid->columns || row >= grid->rows) {
+    return;
+  }
+  uint32_t cell = (uint32_t)row * (uint32_t)grid->columns + (uint32_t)column;
+  if (q->cell_seen[cell] == q->current_generation) {
+    return;
+  }
+  q->cell_seen[cell] = q->current_generation;
+  push_bounded(q->cells, &q->cell_count, cell_bound(q, cell, start, goal), cell);
 }
 
 // Corners wait in a heap of their own keyed by that bound, and their attachments are computed
 // only if the search gets that far, which for most corners of a large map it never does. They
-// enter the heap by rings of the corner grid around the start, a ring only once nothing in the
-// heap or on the open list is cheaper than what the ring could hold, so a query never visits the
-// corners far beyond its own search. From outside the grid, rings mean nothing: all corners enter.
+// enter the heap cell by cell of the corner grid, flooding out from the start's cell in the order
+// of the cells' bounds, a cell only once nothing in the heap or on the open list is cheaper than
+// what the cell could hold. That is enough: an attachment touches its corner at a point t inside
+// the box the grid files the corner by, so the corner is filed in the cell holding t, and the
+// attachment's key |start - t| + |t - goal| is at least that cell's bound and at least the
+// corner's. The cells whose bound is below any value meet one convex region (an ellipse around
+// the start and the goal), so they form a connected set around the start's cell and the flood
+// reaches every one of them in time. From outside the grid every corner enters at once.
 static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
   const arcnav_planner *planner = q->planner;
   const an_grid *grid = &planner->grid;
   q->deferred_count = 0;
+  q->cell_count = 0;
   vec2 lo = grid->origin;
   vec2 hi = v2(lo.x + grid->columns * grid->cell_size, lo.y + grid->rows * grid->cell_size);
   if (!(start.x >= lo.x && start.x <= hi.x && start.y >= lo.y && start.y <= hi.y)) {
     for (uint32_t c = 0; c < planner->corner_count; ++c) {
       enter_corner(q, c, start, goal);
     }
-    q->ring_last = -1;
-    q->ring_next = 0;
     return;
   }
-  q->ring_cx = an_grid_column(grid, start.x);
-  q->ring_cy = an_grid_row(grid, start.y);
-  q->ring_last = an_grid_last_ring(grid, q->ring_cx, q->ring_cy);
-  q->ring_next = 0;
+  discover_cell(q, an_grid_column(grid, start.x), an_grid_row(grid, start.y), start, goal);
 }
 
-// Enters rings until the next one could hold nothing cheaper than the best waiting corner or open
+// Enters cells until the next one could hold nothing cheaper than the best waiting corner or open
 // node; ties enter too, so corners leave the heap in the same order as if all had entered at once.
-static void enter_rings(arcnav_query *q, vec2 start, vec2 goal) {
+static void enter_cells(arcnav_query *q, vec2 start, vec2 goal) {
   const an_corner_grid *cgrid = &q->planner->graph.corner_grid;
+  const an_grid *grid = &q->planner->grid;
   for (;;) {
     double next_corner = q->deferred_count ? q->deferred[0].bound : INFINITY;
     double next_node = an_heap_empty(&q->heap) ? INFINITY : q->heap.keys[0];
-    if (q->ring_next > q->ring_last ||
-        !(ring_bound_after(q, q->ring_next, start, goal) <= an_min(next_corner, next_node))) {
+    if (q->cell_count == 0 || !(q->cells[0].bound <= an_min(next_corner, next_node))) {
       return;
     }
-    an_cell_run runs[4];
-    int count = an_grid_ring_runs(&q->planner->grid, q->ring_cx, q->ring_cy, q->ring_next, runs);
-    for (int r = 0; r < count; ++r) {
-      for (int32_t t = runs[r].first; t <= runs[r].last; ++t) {
-        int32_t column, row;
-        an_cell_run_cell(runs[r], t, &column, &row);
-        size_t cell = (size_t)row * (size_t)q->planner->grid.columns + (size_t)column;
-        for (uint32_t k = cgrid->cell_start[cell]; k < cgrid->cell_start[cell + 1]; ++k) {
-          enter_corner(q, cgrid->cell_corners[k], start, goal);
-        }
-      }
+    uint32_t cell = pop_bounded(q->cells, &q->cell_count).index;
+    for (uint32_t k = cgrid->cell_start[cell]; k < cgrid->cell_start[cell + 1]; ++k) {
+      enter_corner(q, cgrid->cell_corners[k], start, goal);
     }
-    q->ring_next++;
+    int32_t column = (int32_t)(cell % (uint32_t)grid->columns);
+    int32_t row = (int32_t)(cell / (uint32_t)grid->columns);
+    discover_cell(q, column - 1, row, start, goal);
+    discover_cell(q, column + 1, row, start, goal);
+    discover_cell(q, column, row - 1, start, goal);
+    discover_cell(q, column, row + 1, start, goal);
   }
 }
 
 // Attaches the next deferred corner when its bound is no worse than the best open node: no node
 // it would add can then be overtaken.
 static bool attach_next_deferred(arcnav_query *q, vec2 start, vec2 goal) {
-  enter_rings(q, start, goal);
+  enter_cells(q, start, goal);
   if (q->deferred_count == 0 ||
       (!an_heap_empty(&q->heap) && q->heap.keys[0] < q->deferred[0].bound)) {
     return false;
   }
-  uint32_t corner = q->deferred[0].corner;
-  q->deferred[0] = q->deferred[--q->deferred_count];
-  sift_down_deferred(q->deferred, q->deferred_count, 0);
-  attach_start(q, corner, start, goal);
+  attach_start(q, pop_bounded(q->deferred, &q->deferred_count).index, start, goal);
   return true;
 }
 
@@ -359,7 +388,7 @@ static arcnav_status emit_path(arcnav_query *q, vec2 start, vec2 goal, uint32_t 
                                arcnav_path *path) {
   const arcnav_planner *planner = q->planner;
   size_t length = 0;
-  for (uint32_t id = goal_id; id != AN_NONE; id = q->parent[id]) {
+  for (uint32_t id = goal_id; id != AN_NONE; id = q->search[id].parent) {
     q->trail[length++] = id;
   }
   an_path_reset(path, start, goal);
@@ -375,14 +404,14 @@ static arcnav_status emit_path(arcnav_query *q, vec2 start, vec2 goal, uint32_t 
     const an_corner *corner = &planner->corners[prev.corner];
     bool to_goal = id == goal_id;
     vec2 here = to_goal ? q->goal_touch : view_node(q, id).point;
-    if (q->arrival[id] == AN_ARRIVED_BY_ARC) {
+    if (q->search[id].arrival == AN_ARRIVED_BY_ARC) {
       arc_sweep +=
           to_goal ? q->goal_sweep
                   : an_corner_arc_sweep(corner, prev.offset, view_node(q, id).offset, prev.ccw);
     }
-    if (q->arrival[id] == AN_ARRIVED_BY_TANGENT || to_goal) {
+    if (q->search[id].arrival == AN_ARRIVED_BY_TANGENT || to_goal) {
       status = an_path_add_arc(path, corner->center, corner->radius, arc_from,
-                               q->arrival[id] == AN_ARRIVED_BY_TANGENT ? prev.point : here,
+                               q->search[id].arrival == AN_ARRIVED_BY_TANGENT ? prev.point : here,
                                arc_sweep, prev.ccw);
       if (status == ARCNAV_OK) {
         vec2 line_from = to_goal ? here : prev.point;
@@ -409,11 +438,15 @@ arcnav_status an_tangent_find_path(arcnav_query *q, vec2 start, vec2 goal, arcna
     return an_path_add_line(path, start, goal);
   }
   if (++q->current_generation == 0) {
-    memset(q->generation, 0, (size_t)q->id_count * sizeof *q->generation);
+    for (uint32_t id = 0; id < q->id_count; ++id) {
+      q->search[id].generation = 0;
+    }
     for (size_t g = 0; g < 2 * q->planner->corner_count; ++g) {
       q->goal_exits[g].generation = 0;
     }
     memset(q->entered, 0, q->planner->corner_count * sizeof *q->entered);
+    memset(q->cell_seen, 0,
+           (size_t)q->planner->grid.columns * (size_t)q->planner->grid.rows * sizeof *q->cell_seen);
     q->current_generation = 1;
   }
   an_heap_clear(&q->heap);
@@ -433,7 +466,7 @@ arcnav_status an_tangent_find_path(arcnav_query *q, vec2 start, vec2 goal, arcna
       status = emit_path(q, start, goal, goal_id, path);
       break;
     }
-    q->closed[u] = 1;
+    q->search[u].closed = 1;
     if (u >= start_base && u < goal_id) {
       if (!an_segment_is_free(cl, &q->clearance, start, q->starts[u - start_base].point)) {
         continue;

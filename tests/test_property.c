@@ -721,6 +721,32 @@ START_TEST(property_neerc_maps) {
 }
 END_TEST
 
+// Circles wider than a grid cell among many small rectangles: a prebuilt query attaches its start
+// to such corners at once and to the rest as a flood over the grid reaches them, so both kinds of
+// corner must be found, from starts inside the grid and outside it.
+START_TEST(property_large_circles) {
+  prop_stats st = {0};
+  size_t map_count = (size_t)ceil(12.0 * property_scale());
+  for (size_t i = 0; i < map_count; ++i) {
+    unsigned long long seed = 700 + i;
+    sup_rng rng = sup_rng_seed(seed);
+    sup_map m = sup_gen_random_rectangles(seed, 40, 200.0, 3.0, 10.0);
+    size_t circles = 1 + i % 3;
+    for (size_t c = 0; c < circles; ++c) {
+      arcnav_vec2 centre = {sup_rng_uniform(&rng, 20.0, 180.0), sup_rng_uniform(&rng, 20.0, 180.0)};
+      sup_map_add_circle(&m, centre, sup_rng_uniform(&rng, 20.0, 45.0));
+    }
+    double radii[2] = {0.0, sup_rng_uniform(&rng, 1.0, 6.0)};
+    run_map(&m, "large circles", seed, radii, 2, 10, 4, true, &st);
+    sup_map_free(&m);
+  }
+  print_stats("large circles", &st);
+  ck_assert_uint_eq(st.failures, 0);
+  ck_assert_uint_eq(st.maps, map_count);
+  ck_assert_uint_ge(st.ok, 4 * map_count);
+}
+END_TEST
+
 START_TEST(property_gap_pairs) {
   const double radii[3] = {0.5, 1.0, 3.7};
   const double factors[3] = {1.0 + 1e-3, 1.0, 1.0 - 1e-3};
@@ -799,6 +825,7 @@ static Suite *property_suite(void) {
   tcase_set_timeout(prop, 600);
   tcase_add_test(prop, property_gap_pairs);
   tcase_add_test(prop, property_neerc_maps);
+  tcase_add_test(prop, property_large_circles);
   tcase_add_test(prop, property_random_maps);
   tcase_add_test(prop, property_regressions);
   suite_add_tcase(s, prop);
