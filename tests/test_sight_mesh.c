@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define PI 3.14159265358979323846
+
 typedef arcnav_vec2 vec;
 
 static vec to_vec(vec2 p) {
@@ -168,6 +170,33 @@ static void check_map(const sup_map *plain, double R, uint64_t seed, const char 
   arcnav_map_destroy(map);
 }
 
+// A many-sided convex polygon has corners with narrow wedges whose departures graze the polygon:
+// small squares placed within 2R of a vertex's tangent line, a little way along it, are reached
+// by tangents crossing over between the two.
+static sup_map polygon_with_squares_along_tangents(size_t sides, double radius, double R) {
+  sup_map m;
+  sup_map_init(&m);
+  arcnav_vec2 *ring = malloc(sides * sizeof *ring);
+  ck_assert_ptr_nonnull(ring);
+  for (size_t i = 0; i < sides; ++i) {
+    double a = 2.0 * PI * (double)i / (double)sides;
+    ring[i] = (arcnav_vec2){radius * cos(a), radius * sin(a)};
+  }
+  sup_map_add_polygon(&m, ring, sides, NULL, NULL, 0);
+  free(ring);
+  for (size_t i = 0; i < sides; i += 3) {
+    // Outward normal of the edge leaving vertex i, and its direction.
+    double a = 2.0 * PI * ((double)i + 0.5) / (double)sides;
+    vec normal = {cos(a), sin(a)}, along = {-sin(a), cos(a)};
+    double v_angle = 2.0 * PI * (double)i / (double)sides;
+    vec v = {radius * cos(v_angle), radius * sin(v_angle)};
+    double ahead = (i % 2 ? 9.0 : 4.0) * R, off = (i % 4 < 2 ? 1.3 : 1.8) * R, side = 0.4 * R;
+    double x = v.x + ahead * along.x + off * normal.x, y = v.y + ahead * along.y + off * normal.y;
+    sup_map_add_rect(&m, x, y, x + side, y + side);
+  }
+  return m;
+}
+
 START_TEST(test_no_usable_tangent_hidden) {
   tally t = {0};
   for (uint64_t seed = 1; seed <= test_scaled_count(10); ++seed) {
@@ -182,6 +211,12 @@ START_TEST(test_no_usable_tangent_hidden) {
       check_map(&rects, radii[r], seed, "rectangles", &t);
       check_map(&maze, radii[r], seed, "maze", &t);
       check_map(&town, radii[r], seed, "town", &t);
+    }
+    if (seed <= 3) {
+      double R = 1.0 + 0.5 * (double)seed;
+      sup_map polygon = polygon_with_squares_along_tangents(24 + 12 * seed, 60.0, R);
+      check_map(&polygon, R, seed, "polygon and squares", &t);
+      sup_map_free(&polygon);
     }
     sup_map_free(&mixed);
     sup_map_free(&rects);
