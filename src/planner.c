@@ -292,15 +292,18 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
     q->search = an_calloc(&alloc, ids, sizeof *q->search);
     q->trail = an_alloc(&alloc, ids, sizeof *q->trail);
     q->starts = an_alloc(&alloc, 2 * planner->corner_count + 1, sizeof *q->starts);
-    q->deferred = an_alloc(&alloc, planner->corner_count + 1, sizeof *q->deferred);
     q->goal_exits = an_calloc(&alloc, 2 * planner->corner_count + 1, sizeof *q->goal_exits);
     q->entered = an_calloc(&alloc, planner->corner_count + 1, sizeof *q->entered);
-    size_t cells = (size_t)planner->grid.columns * (size_t)planner->grid.rows + 1;
-    q->cells = an_alloc(&alloc, cells, sizeof *q->cells);
-    q->cell_seen = an_calloc(&alloc, cells, sizeof *q->cell_seen);
-    if (!q->search || !q->trail || !q->starts || !q->deferred || !q->goal_exits || !q->entered ||
-        !q->cells || !q->cell_seen) {
+    size_t cells = (size_t)planner->grid.columns * (size_t)planner->grid.rows;
+    q->cell_seen = an_calloc(&alloc, cells + 1, sizeof *q->cell_seen);
+    if (!q->search || !q->trail || !q->starts || !q->goal_exits || !q->entered || !q->cell_seen) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+    if (status == ARCNAV_OK) {
+      status = an_heap_init(&q->deferred, (uint32_t)planner->corner_count, &alloc);
+    }
+    if (status == ARCNAV_OK) {
+      status = an_heap_init(&q->cells, (uint32_t)cells, &alloc);
     }
   }
   if (status != ARCNAV_OK) {
@@ -323,10 +326,10 @@ void arcnav_query_destroy(arcnav_query *query) {
   an_free(&alloc, query->search);
   an_free(&alloc, query->trail);
   an_free(&alloc, query->starts);
-  an_free(&alloc, query->deferred);
+  an_heap_free(&query->deferred, &alloc);
   an_free(&alloc, query->goal_exits);
   an_free(&alloc, query->entered);
-  an_free(&alloc, query->cells);
+  an_heap_free(&query->cells, &alloc);
   an_free(&alloc, query->cell_seen);
   an_free(&alloc, query);
 }

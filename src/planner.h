@@ -41,13 +41,6 @@ typedef struct an_start_node {
   bool ccw;
 } an_start_node;
 
-/// A corner whose start attachments wait until the search reaches `bound`, a lower bound on any
-/// path through it; or a cell of the corner grid whose corners wait to enter that wait.
-typedef struct an_bounded_index {
-  double bound;
-  uint32_t index;
-} an_bounded_index;
-
 /// The tangent from a (corner, direction) group to the query's goal, computed once per query:
 /// every node of the group leaves for the goal along the same segment.
 typedef struct an_goal_exit {
@@ -84,13 +77,12 @@ struct arcnav_query {
   an_search_node *search; ///< per id
   uint32_t current_generation;
   an_start_node *starts;
-  an_bounded_index *deferred; ///< a binary min-heap of corners not yet attached to the start
-  uint32_t deferred_count;
+  an_heap
+      deferred; ///< corners not yet attached to the start, keyed by a bound on paths through them
   // Corners enter that heap cell by cell of the corner grid, flooding out from the start's cell
   // only as the search needs them.
-  uint32_t *entered;       ///< per corner: the generation of the query that entered it
-  an_bounded_index *cells; ///< a binary min-heap of cells found but not entered
-  uint32_t cell_count;
+  uint32_t *entered;        ///< per corner: the generation of the query that entered it
+  an_heap cells;            ///< cells of the corner grid found but not entered, keyed by a bound
   uint32_t *cell_seen;      ///< per cell: the generation of the query that found it
   uint32_t *trail;          ///< node ids of the found path, goal first
   an_goal_exit *goal_exits; ///< per (corner, direction) group: its way to this query's goal

@@ -224,51 +224,6 @@ static void attach_start(arcnav_query *q, uint32_t c, vec2 start, vec2 goal) {
   }
 }
 
-static bool bounded_before(const an_bounded_index *a, const an_bounded_index *b) {
-  return a->bound < b->bound || (a->bound == b->bound && a->index < b->index);
-}
-
-static void sift_down_bounded(an_bounded_index *heap, uint32_t count, uint32_t at) {
-  for (;;) {
-    uint32_t smallest = at, left = 2 * at + 1, right = left + 1;
-    if (left < count && bounded_before(&heap[left], &heap[smallest])) {
-      smallest = left;
-    }
-    if (right < count && bounded_before(&heap[right], &heap[smallest])) {
-      smallest = right;
-    }
-    if (smallest == at) {
-      return;
-    }
-    an_bounded_index swap = heap[at];
-    heap[at] = heap[smallest];
-    heap[smallest] = swap;
-    at = smallest;
-  }
-}
-
-static void push_bounded(an_bounded_index *heap, uint32_t *count, double bound, uint32_t index) {
-  uint32_t at = (*count)++;
-  heap[at] = (an_bounded_index){bound, index};
-  while (at > 0) {
-    uint32_t up = (at - 1) / 2;
-    if (!bounded_before(&heap[at], &heap[up])) {
-      return;
-    }
-    an_bounded_index swap = heap[at];
-    heap[at] = heap[up];
-    heap[up] = swap;
-    at = up;
-  }
-}
-
-static an_bounded_index pop_bounded(an_bounded_index *heap, uint32_t *count) {
-  an_bounded_index top = heap[0];
-  heap[0] = heap[--*count];
-  sift_down_bounded(heap, *count, 0);
-  return top;
-}
-
 // A lower bound on any path through the corner: each tangent from the start and the rest to the
 // goal are at least the centre distances less the radius.
 static double deferred_bound(const an_corner *corner, vec2 start, vec2 goal) {
@@ -281,30 +236,17 @@ static void enter_corner(arcnav_query *q, uint32_t c, vec2 start, vec2 goal) {
     return;
   }
   q->entered[c] = q->current_generation;
-  push_bounded(q->deferred, &q->deferred_count,
-               deferred_bound(&q->planner->corners[c], start, goal), c);
+  an_heap_push_or_decrease(&q->deferred, c, deferred_bound(&q->planner->corners[c], start, goal));
 }
 
-static double distance_to_interval(double x, double lo, double hi) {
-  return x < lo ? lo - x : (x > hi ? x - hi : 0.0);
-}
-
-// A lower bound on |start - t| + |t - goal| over the points t of the cell, which reaches on to
-// infinity at the grid's borders, where filing clamps. A hair is taken off for rounding.
+// A lower bound on |start - t| + |t - goal| over the points t of the cell. A hair is taken off
+// for rounding.
 static double cell_bound(const arcnav_query *q, uint32_t cell, vec2 start, vec2 goal) {
   const an_grid *grid = &q->planner->grid;
   int32_t column = (int32_t)(cell % (uint32_t)grid->columns);
   int32_t row = (int32_t)(cell / (uint32_t)grid->columns);
-  double x0 = column > 0 ? grid->origin.x + column * grid->cell_size : -INFINITY;
-  double x1 =
-      column + 1 < grid->columns ? grid->origin.x + (column + 1) * grid->cell_size : INFINITY;
-  double y0 = row > 0 ? grid->origin.y + row * grid->cell_size : -INFINITY;
-  double y1 = row + 1 < grid->rows ? grid->origin.y + (row + 1) * grid->cell_size : INFINITY;
-  double to_start =
-      v2_len(v2(distance_to_interval(start.x, x0, x1), distance_to_interval(start.y, y0, y1)));
-  double to_goal =
-      v2_len(v2(distance_to_interval(goal.x, x0, x1), distance_to_interval(goal.y, y0, y1)));
-  double bound = an_max(v2_dist(start, goal), to_start + to_goal);
+  double bound =
+      an_max(v2_dist(start, goal), an_grid_cell_distance_sum(grid, column, row, start, goal));
   return an_max(0.0, bound - 4.0 * q->planner->eps - 1e-12 * bound);
 }
 
@@ -318,7 +260,7 @@ static void discover_cell(arcnav_query *q, int32_t column, int32_t row, vec2 sta
     return;
   }
   q->cell_seen[cell] = q->current_generation;
-  push_bounded(q->cells, &q->cell_count, cell_bound(q, cell, start, goal), cell);
+  an_heap_push_or_decrease(&q->cells, cell, cell_bound(q, cell, start, goal));
 }
 
 // Corners wait in a heap of their own keyed by that bound, and their attachments are computed
@@ -326,7 +268,8 @@ static void discover_cell(arcnav_query *q, int32_t column, int32_t row, vec2 sta
 // enter the heap cell by cell of the corner grid, flooding out from the start's cell in the order
 // of the cells' bounds, a cell only once nothing in the heap or on the open list is cheaper than
 // what the cell could hold. That is enough: an attachment touches its corner at a point t inside
-// the box the grid files the corner by, so the corner is filed in the cell holding t, and the
+// the box the grid files the corner by, and inside the grid (which covers everything within R of
+// the obstacles), so the corner is filed in the cell holding t, and the
 // attachment's key |start - t| + |t - goal| is at least that cell's bound and at least the
 // corner's. The cells whose bound is below any value meet one convex region (an ellipse around
 // the start and the goal), so they form a connected set around the start's cell and the flood
@@ -334,8 +277,8 @@ static void discover_cell(arcnav_query *q, int32_t column, int32_t row, vec2 sta
 static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
   const arcnav_planner *planner = q->planner;
   const an_grid *grid = &planner->grid;
-  q->deferred_count = 0;
-  q->cell_count = 0;
+  an_heap_clear(&q->deferred);
+  an_heap_clear(&q->cells);
   vec2 lo = grid->origin;
   vec2 hi = v2(lo.x + grid->columns * grid->cell_size, lo.y + grid->rows * grid->cell_size);
   if (!(start.x >= lo.x && start.x <= hi.x && start.y >= lo.y && start.y <= hi.y)) {
@@ -353,12 +296,12 @@ static void enter_cells(arcnav_query *q, vec2 start, vec2 goal) {
   const an_corner_grid *cgrid = &q->planner->graph.corner_grid;
   const an_grid *grid = &q->planner->grid;
   for (;;) {
-    double next_corner = q->deferred_count ? q->deferred[0].bound : INFINITY;
+    double next_corner = an_heap_empty(&q->deferred) ? INFINITY : q->deferred.keys[0];
     double next_node = an_heap_empty(&q->heap) ? INFINITY : q->heap.keys[0];
-    if (q->cell_count == 0 || !(q->cells[0].bound <= an_min(next_corner, next_node))) {
+    if (an_heap_empty(&q->cells) || !(q->cells.keys[0] <= an_min(next_corner, next_node))) {
       return;
     }
-    uint32_t cell = pop_bounded(q->cells, &q->cell_count).index;
+    uint32_t cell = an_heap_pop(&q->cells, NULL);
     for (uint32_t k = cgrid->cell_start[cell]; k < cgrid->cell_start[cell + 1]; ++k) {
       enter_corner(q, cgrid->cell_corners[k], start, goal);
     }
@@ -375,11 +318,11 @@ static void enter_cells(arcnav_query *q, vec2 start, vec2 goal) {
 // it would add can then be overtaken.
 static bool attach_next_deferred(arcnav_query *q, vec2 start, vec2 goal) {
   enter_cells(q, start, goal);
-  if (q->deferred_count == 0 ||
-      (!an_heap_empty(&q->heap) && q->heap.keys[0] < q->deferred[0].bound)) {
+  if (an_heap_empty(&q->deferred) ||
+      (!an_heap_empty(&q->heap) && q->heap.keys[0] < q->deferred.keys[0])) {
     return false;
   }
-  attach_start(q, pop_bounded(q->deferred, &q->deferred_count).index, start, goal);
+  attach_start(q, an_heap_pop(&q->deferred, NULL), start, goal);
   return true;
 }
 

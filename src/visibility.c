@@ -361,21 +361,12 @@ static void visit_cell(const an_grid *grid, const an_corner_grid *cgrid, an_sigh
   }
 }
 
-static double point_box_distance(vec2 p, double x0, double y0, double size) {
-  double dx = p.x < x0 ? x0 - p.x : (p.x > x0 + size ? p.x - (x0 + size) : 0.0);
-  double dy = p.y < y0 ? y0 - p.y : (p.y > y0 + size ? p.y - (y0 + size) : 0.0);
-  return sqrt(dx * dx + dy * dy);
-}
-
 // The lower bound on |x - origin| + |x - goal| over the cell at position t of the run.
 static double distance_sum(const an_grid *grid, vec2 origin, const an_sight_limit *limit,
                            an_cell_run run, int32_t t) {
   int32_t column, row;
   an_cell_run_cell(run, t, &column, &row);
-  double x0 = grid->origin.x + column * grid->cell_size;
-  double y0 = grid->origin.y + row * grid->cell_size;
-  return point_box_distance(origin, x0, y0, grid->cell_size) +
-         point_box_distance(limit->goal, x0, y0, grid->cell_size);
+  return an_grid_cell_distance_sum(grid, column, row, origin, limit->goal);
 }
 
 // Visits the cells of a run; with a limit, only those within it. The distance sum is convex
