@@ -154,17 +154,25 @@ static arcnav_status lay_out_nodes(const an_corner *corners, size_t corner_count
   return ARCNAV_OK;
 }
 
-// Notes which corners' whole wedge arc is free: most corners have nothing near them, and every
-// arc on such a corner is then free without a check.
-static void check_wedges(const an_corner *corners, size_t corner_count,
-                         const an_clearance *clearance, an_clearance_scratch *scratch,
-                         an_tangent_graph *graph) {
-  for (size_t c = 0; c < corner_count; ++c) {
-    const an_corner *corner = &corners[c];
-    an_arc whole = {corner->center, corner->radius, corner->wedge_start,
-                    an_min(corner->wedge_sweep, AN_TWO_PI)};
-    graph->wedge_free[c] = an_arc_is_free(clearance, scratch, &whole);
+bool an_corner_wedge_is_free(const an_corner *corner, const an_clearance *clearance,
+                             an_clearance_scratch *scratch) {
+  an_arc whole = {corner->center, corner->radius, corner->wedge_start,
+                  an_min(corner->wedge_sweep, AN_TWO_PI)};
+  return an_arc_is_free(clearance, scratch, &whole);
+}
+
+// Notes which corners' whole wedge arc is free.
+static arcnav_status check_wedges(const an_corner *corners, size_t corner_count,
+                                  const an_clearance *clearance, an_clearance_scratch *scratch,
+                                  const an_allocator *alloc, an_tangent_graph *graph) {
+  graph->wedge_free = an_alloc(alloc, corner_count ? corner_count : 1, sizeof *graph->wedge_free);
+  if (!graph->wedge_free) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
   }
+  for (size_t c = 0; c < corner_count; ++c) {
+    graph->wedge_free[c] = an_corner_wedge_is_free(&corners[c], clearance, scratch);
+  }
+  return ARCNAV_OK;
 }
 
 // Turns each link to a neighbour into a link to the first node along the arc that has tangents
@@ -283,13 +291,9 @@ arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_cou
     status = lay_out_nodes(corners, corner_count, tangents, tangent_count, alloc, out);
   }
   if (status == ARCNAV_OK) {
-    out->wedge_free = an_alloc(alloc, corner_count ? corner_count : 1, sizeof *out->wedge_free);
-    if (!out->wedge_free) {
-      status = ARCNAV_ERR_OUT_OF_MEMORY;
-    }
+    status = check_wedges(corners, corner_count, clearance, &scratch, alloc, out);
   }
   if (status == ARCNAV_OK) {
-    check_wedges(corners, corner_count, clearance, &scratch, out);
     link_arcs(corners, corner_count, clearance, &scratch, out);
   } else {
     an_tangent_graph_destroy(out, alloc);
@@ -313,5 +317,6 @@ size_t an_tangent_graph_memory_bytes(const an_tangent_graph *graph, size_t corne
                                      const an_grid *grid) {
   return an_corner_grid_memory_bytes(&graph->corner_grid, grid) +
          graph->node_count * sizeof(an_graph_node) + graph->edge_count * sizeof(an_graph_edge) +
-         (corner_count * 2 + 1) * sizeof(uint32_t) + corner_count * sizeof(bool);
+         (graph->group_start ? (corner_count * 2 + 1) * sizeof(uint32_t) : 0) +
+         (graph->wedge_free ? corner_count * sizeof(bool) : 0);
 }

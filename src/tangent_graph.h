@@ -40,6 +40,7 @@ typedef struct an_tangent_graph {
   uint32_t *group_start; ///< 2 * corner_count + 1 offsets: group of corner c, direction d (ccw = 1)
   bool *wedge_free;      ///< per corner: its whole wedge arc is free, and so every arc on it
   an_corner_grid corner_grid; ///< corners by cell, for gathering what a query's ends can see
+  // With tangents found on demand, only corner_grid is built.
 } an_tangent_graph;
 
 /// Index of the (corner, direction) group.
@@ -71,6 +72,11 @@ static inline an_arc an_corner_arc(const an_corner *corner, double from_angle, d
 arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_count,
                                      const an_clearance *clearance, const an_allocator *alloc,
                                      an_tangent_graph *out);
+/// Is the corner's whole wedge arc free? Most corners have nothing near them, and every arc on
+/// such a corner is then free without a check of its own.
+bool an_corner_wedge_is_free(const an_corner *corner, const an_clearance *clearance,
+                             an_clearance_scratch *scratch);
+
 void an_tangent_graph_destroy(an_tangent_graph *graph, const an_allocator *alloc);
 size_t an_tangent_graph_memory_bytes(const an_tangent_graph *graph, size_t corner_count,
                                      const an_grid *grid);

@@ -6,8 +6,6 @@
 
 #include <string.h>
 
-enum { SEGMENT_UNCHECKED = 0, SEGMENT_FREE = 1, SEGMENT_BLOCKED = 2 };
-
 // A directed tangent segment and its search state. It leaves the start or a corner circle (the
 // group whose departures list it) and arrives at a corner circle (to_corner) or at the goal
 // (to_corner == AN_NONE). Edges are made afresh by every query.
@@ -18,12 +16,10 @@ typedef struct lazy_edge {
   double arrive_angle;  ///< free-side normal at `to` on the arrival corner
   double arrive_offset;
   double cost;        ///< best known cost from the start to `to`; infinite until reached
-  double bound_seen;  ///< once expanded: the departure group's bound when last looked at
   uint32_t to_corner; ///< AN_NONE for the goal, START_CORNER for the start's own entry
   uint32_t parent;
-  uint32_t blocks_seen; ///< once expanded: departure blocks of the arrival group relaxed so far
+  uint32_t last_block; ///< once expanded: the last departure block of the arrival group relaxed
   uint8_t to_ccw;
-  uint8_t segment;
   uint8_t closed;
 } lazy_edge;
 
@@ -54,16 +50,15 @@ struct an_lazy_search {
   // once nothing was.
   uint32_t *group_head;
   uint32_t *group_tail;
-  uint32_t *group_blocks;
   double *group_bound;
   uint32_t *group_stamp;
   departure_block *blocks;
   size_t block_count, block_capacity;
   uint32_t *target_marks; ///< per corner: targets a group already has, during an extension
   uint32_t mark;
-  // Per corner: is the whole wedge arc free (then every arc on it is)? 0 unknown, 1 yes, 2 no.
+  // Per corner: is its whole wedge arc free? 0 not known yet, 1 yes, 2 no. A fact about the
+  // planner, so it is kept from query to query.
   uint8_t *wedge_free;
-  uint32_t *wedge_stamp;
   uint32_t stamp;
   lazy_edge *edges;
   size_t edge_count, edge_capacity;
@@ -85,15 +80,12 @@ arcnav_status an_lazy_search_create(const arcnav_planner *planner, an_lazy_searc
       an_sight_scratch_init(&s->sight, &planner->grid, planner->corner_count, &alloc);
   s->group_head = an_alloc(&alloc, groups, sizeof *s->group_head);
   s->group_tail = an_alloc(&alloc, groups, sizeof *s->group_tail);
-  s->group_blocks = an_alloc(&alloc, groups, sizeof *s->group_blocks);
   s->group_bound = an_alloc(&alloc, groups, sizeof *s->group_bound);
   s->group_stamp = an_calloc(&alloc, groups, sizeof *s->group_stamp);
   s->target_marks = an_calloc(&alloc, corners, sizeof *s->target_marks);
-  s->wedge_free = an_alloc(&alloc, corners, sizeof *s->wedge_free);
-  s->wedge_stamp = an_calloc(&alloc, corners, sizeof *s->wedge_stamp);
-  if (status == ARCNAV_OK &&
-      (!s->group_head || !s->group_tail || !s->group_blocks || !s->group_bound || !s->group_stamp ||
-       !s->target_marks || !s->wedge_free || !s->wedge_stamp)) {
+  s->wedge_free = an_calloc(&alloc, corners, sizeof *s->wedge_free);
+  if (status == ARCNAV_OK && (!s->group_head || !s->group_tail || !s->group_bound ||
+                              !s->group_stamp || !s->target_marks || !s->wedge_free)) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   if (status != ARCNAV_OK) {
@@ -113,13 +105,11 @@ void an_lazy_search_destroy(an_lazy_search *s) {
   an_sight_mesh_scratch_free(&s->sight_mesh, &alloc);
   an_free(&alloc, s->group_head);
   an_free(&alloc, s->group_tail);
-  an_free(&alloc, s->group_blocks);
   an_free(&alloc, s->group_bound);
   an_free(&alloc, s->group_stamp);
   an_free(&alloc, s->target_marks);
-  an_free(&alloc, s->blocks);
   an_free(&alloc, s->wedge_free);
-  an_free(&alloc, s->wedge_stamp);
+  an_free(&alloc, s->blocks);
   an_free(&alloc, s->edges);
   an_free(&alloc, s->open);
   an_free(&alloc, s->trail);
@@ -200,6 +190,7 @@ static lazy_edge make_edge(const an_corner *to_corner, uint32_t to_index, bool t
   e.to_ccw = to_ccw;
   e.cost = INFINITY;
   e.parent = AN_NONE;
+  e.last_block = AN_NONE;
   if (to_corner) {
     e.arrive_angle = an_touch_angle(t->direction, to_ccw);
     e.arrive_offset = an_corner_offset(to_corner, e.arrive_angle);
@@ -348,12 +339,10 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
   if (first_gather) {
     s->group_stamp[group] = s->stamp;
     s->group_head[group] = block;
-    s->group_blocks[group] = 0;
   } else {
     s->blocks[s->group_tail[group]].next = block;
   }
   s->group_tail[group] = block;
-  s->group_blocks[group]++;
   s->group_bound[group] = beyond;
   return true;
 }
@@ -361,13 +350,11 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
 // ---- the search ----------------------------------------------------------------------------
 
 static bool wedge_is_free(arcnav_query *q, an_lazy_search *s, uint32_t corner_index) {
-  if (s->wedge_stamp[corner_index] != s->stamp) {
-    const an_corner *corner = &q->planner->corners[corner_index];
-    an_arc whole = {corner->center, corner->radius, corner->wedge_start,
-                    an_min(corner->wedge_sweep, AN_TWO_PI)};
-    s->wedge_stamp[corner_index] = s->stamp;
-    s->wedge_free[corner_index] =
-        an_arc_is_free(&q->planner->clearance, &q->clearance, &whole) ? 1 : 2;
+  if (s->wedge_free[corner_index] == 0) {
+    s->wedge_free[corner_index] = an_corner_wedge_is_free(&q->planner->corners[corner_index],
+                                                          &q->planner->clearance, &q->clearance)
+                                      ? 1
+                                      : 2;
   }
   return s->wedge_free[corner_index] == 1;
 }
@@ -394,7 +381,7 @@ static bool expand(arcnav_query *q, an_lazy_search *s, uint32_t id, vec2 start, 
   const arcnav_planner *planner = q->planner;
   uint32_t group = arrival_group(planner, &s->edges[id]);
   if (s->group_stamp[group] != s->stamp ||
-      (s->edges[id].blocks_seen == s->group_blocks[group] && s->group_bound[group] < INFINITY)) {
+      (s->edges[id].last_block == s->group_tail[group] && s->group_bound[group] < INFINITY)) {
     if (!gather_block(planner, s, group, start, goal)) {
       return false;
     }
@@ -403,12 +390,10 @@ static bool expand(arcnav_query *q, an_lazy_search *s, uint32_t id, vec2 start, 
   // The edge array may have moved while gathering.
   lazy_edge *arrival = &s->edges[id];
   bool whole_free = !v.corner || v.radius <= 0.0 || wedge_is_free(q, s, v.corner_index);
-  uint32_t block = s->group_head[group];
-  for (uint32_t skip = 0; skip < arrival->blocks_seen; ++skip) {
-    block = s->blocks[block].next;
-  }
+  uint32_t block =
+      arrival->last_block == AN_NONE ? s->group_head[group] : s->blocks[arrival->last_block].next;
   for (; block != AN_NONE; block = s->blocks[block].next) {
-    arrival->blocks_seen++;
+    arrival->last_block = block;
     uint32_t last = s->blocks[block].first + s->blocks[block].count;
     for (uint32_t d = s->blocks[block].first; d < last; ++d) {
       const lazy_edge *departure = &s->edges[d];
@@ -438,12 +423,12 @@ static bool expand(arcnav_query *q, an_lazy_search *s, uint32_t id, vec2 start, 
       }
     }
   }
-  arrival->bound_seen = s->group_bound[group];
-  if (arrival->bound_seen < INFINITY) {
+  double bound = s->group_bound[group];
+  if (bound < INFINITY) {
     // A target not gathered yet touches its circle at a point x with |x - origin| + |x - goal|
     // beyond the bound, and the tangent to it is at most the viewpoint's radius shorter than
-    // |x - origin|.
-    return open_push(s, arrival->cost + arrival->bound_seen - v.radius, id, true);
+    // |x - origin|. An edge has one continuation queued at a time: only its expansion queues one.
+    return open_push(s, arrival->cost + bound - v.radius, id, true);
   }
   return true;
 }
@@ -481,7 +466,6 @@ static arcnav_status emit_path(const arcnav_planner *planner, an_lazy_search *s,
 static void next_search_stamp(an_lazy_search *s, size_t corner_count) {
   if (++s->stamp == 0) {
     memset(s->group_stamp, 0, (2 * corner_count + 1) * sizeof *s->group_stamp);
-    memset(s->wedge_stamp, 0, (corner_count + 1) * sizeof *s->wedge_stamp);
     s->stamp = 1;
   }
   s->edge_count = 0;
@@ -507,8 +491,8 @@ arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, 
   origin.from = origin.to = start;
   origin.to_corner = START_CORNER;
   origin.parent = AN_NONE;
+  origin.last_block = AN_NONE;
   origin.closed = 1;
-  origin.segment = SEGMENT_FREE;
   if (!add_edge(s, &origin) || !expand(q, s, 0, start, goal)) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
@@ -516,9 +500,7 @@ arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, 
     open_entry top = open_pop(s);
     lazy_edge *e = &s->edges[top.edge];
     if (top.continuation) {
-      if (top.key == e->cost + e->bound_seen -
-                         viewpoint_of(planner, arrival_group(planner, e), start).radius &&
-          !expand(q, s, top.edge, start, goal)) {
+      if (!expand(q, s, top.edge, start, goal)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
       continue;
@@ -526,12 +508,9 @@ arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, 
     if (e->closed || top.key > e->cost + v2_dist(e->to, goal)) {
       continue;
     }
+    // Each edge is closed, and so checked, once.
     e->closed = 1;
-    if (e->segment == SEGMENT_UNCHECKED) {
-      e->segment =
-          an_segment_is_free(cl, &q->clearance, e->from, e->to) ? SEGMENT_FREE : SEGMENT_BLOCKED;
-    }
-    if (e->segment == SEGMENT_BLOCKED) {
+    if (!an_segment_is_free(cl, &q->clearance, e->from, e->to)) {
       continue;
     }
     if (e->to_corner == AN_NONE) {
