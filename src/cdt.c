@@ -971,7 +971,7 @@ typedef struct seg_group {
   uint32_t seg_first, seg_count, point_first, point_count;
   seg_box box;
   double width;
-  bool clean, used;
+  bool clean;
 } seg_group;
 
 // Cutting, by groups: every pair of segments (and every point-segment pair) from two groups with

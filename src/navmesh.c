@@ -278,10 +278,11 @@ static arcnav_status split_pinch_edges(an_navmesh *mesh, const int32_t *pinches,
     vec2 a = cdt->points[pairs[k]], b = cdt->points[pairs[k + 1]];
     int32_t m;
     st = an_cdt_split_edge(cdt, pairs[k], pairs[k + 1], v2_scale(v2_add(a, b), 0.5), &m);
-    if (st == ARCNAV_ERR_INVALID_ARGUMENT) {
+    if (st == ARCNAV_OK) {
+      *split = true; // the faces must be labelled again
+    } else if (st == ARCNAV_ERR_INVALID_ARGUMENT) {
       st = ARCNAV_OK; // too short to split: the second pinch goes without this connector
     }
-    *split = true;
   }
   an_free(&mesh->alloc, pinch);
   an_free(&mesh->alloc, pairs);

@@ -15,7 +15,6 @@ struct an_sight_mesh {
   uint32_t *vertex_corners;   ///< corners at each vertex
   uint32_t *triangle_start;   ///< per free triangle + 1: offsets into triangle_corners
   uint32_t *triangle_corners; ///< corners (circles, strays) whose material overlaps the triangle
-  size_t vertex_count, free_count, filed_count;
   size_t corner_count;
 };
 
@@ -98,11 +97,10 @@ static bool file_disk(an_sight_mesh *sm, vec2 centre, double reach, uint32_t cor
 // triangles its material (grown by the slack) overlaps.
 static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count) {
   const an_navmesh *mesh = sm->mesh;
-  sm->vertex_count = mesh->cdt.point_count;
-  sm->free_count = mesh->free_count;
+  size_t vertex_count = mesh->cdt.point_count, free_count = mesh->free_count;
   sm->corner_vertex = an_alloc(&sm->alloc, count ? count : 1, sizeof *sm->corner_vertex);
-  sm->vertex_start = an_calloc(&sm->alloc, sm->vertex_count + 1, sizeof *sm->vertex_start);
-  sm->triangle_start = an_calloc(&sm->alloc, sm->free_count + 1, sizeof *sm->triangle_start);
+  sm->vertex_start = an_calloc(&sm->alloc, vertex_count + 1, sizeof *sm->vertex_start);
+  sm->triangle_start = an_calloc(&sm->alloc, free_count + 1, sizeof *sm->triangle_start);
   uint32_t *seen = an_calloc(&sm->alloc, mesh->cdt.tri_count, sizeof *seen);
   int32_t *queue = NULL;
   size_t queue_capacity = 0;
@@ -143,28 +141,26 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       }
     }
     if (pass == 0 && status == ARCNAV_OK) {
-      for (size_t v = 0; v < sm->vertex_count; ++v) {
+      for (size_t v = 0; v < vertex_count; ++v) {
         sm->vertex_start[v + 1] += sm->vertex_start[v];
       }
-      for (size_t f = 0; f < sm->free_count; ++f) {
+      for (size_t f = 0; f < free_count; ++f) {
         sm->triangle_start[f + 1] += sm->triangle_start[f];
       }
-      sm->filed_count = sm->triangle_start[sm->free_count];
-      size_t at_vertices = sm->vertex_start[sm->vertex_count];
+      size_t filed = sm->triangle_start[free_count];
+      size_t at_vertices = sm->vertex_start[vertex_count];
       sm->vertex_corners =
           an_alloc(&sm->alloc, at_vertices ? at_vertices : 1, sizeof *sm->vertex_corners);
-      sm->triangle_corners =
-          an_alloc(&sm->alloc, sm->filed_count ? sm->filed_count : 1, sizeof *sm->triangle_corners);
+      sm->triangle_corners = an_alloc(&sm->alloc, filed ? filed : 1, sizeof *sm->triangle_corners);
       if (!sm->vertex_corners || !sm->triangle_corners) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
     }
   }
   if (status == ARCNAV_OK) {
-    memmove(sm->vertex_start + 1, sm->vertex_start, sm->vertex_count * sizeof *sm->vertex_start);
+    memmove(sm->vertex_start + 1, sm->vertex_start, vertex_count * sizeof *sm->vertex_start);
     sm->vertex_start[0] = 0;
-    memmove(sm->triangle_start + 1, sm->triangle_start,
-            sm->free_count * sizeof *sm->triangle_start);
+    memmove(sm->triangle_start + 1, sm->triangle_start, free_count * sizeof *sm->triangle_start);
     sm->triangle_start[0] = 0;
   }
   an_free(&sm->alloc, seen);
@@ -238,9 +234,11 @@ size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sm) {
   if (!sm) {
     return 0;
   }
+  size_t vertices = sm->mesh->cdt.point_count, free_count = sm->mesh->free_count;
   return sizeof *sm + an_navmesh_memory_bytes(sm->mesh) +
-         (sm->vertex_count + 1 + sm->vertex_start[sm->vertex_count] + sm->free_count + 1 +
-          sm->filed_count) *
+         sm->corner_count * sizeof *sm->corner_vertex +
+         (vertices + 1 + sm->vertex_start[vertices] + free_count + 1 +
+          sm->triangle_start[free_count]) *
              sizeof(uint32_t);
 }
 
