@@ -722,3 +722,21 @@ bool sup_random_free_point(const sup_map *map, double R, sup_rng *rng, arcnav_ve
   }
   return false;
 }
+
+sup_map sup_gen_corner_squares(void) {
+  sup_map m;
+  sup_map_init(&m);
+  sup_map_add_rect(&m, 0, 0, 10, 10);
+  sup_map_add_rect(&m, 10, 10, 20, 20);
+  return m;
+}
+
+arcnav_vec2 *sup_star_ring(size_t n, double rho, double inner) {
+  arcnav_vec2 *p = xmalloc((n ? n : 1) * sizeof *p);
+  for (size_t i = 0; i < n; ++i) {
+    double angle = SUP_TWO_PI * (double)i / (double)n;
+    double r = inner > 0.0 && i % 2 == 1 ? inner : rho;
+    p[i] = (arcnav_vec2){r * cos(angle), r * sin(angle)};
+  }
+  return p;
+}

@@ -129,6 +129,13 @@ sup_map sup_gen_maze(uint64_t seed, size_t cells, double cell_size, double wall_
 sup_map sup_gen_town(uint64_t seed, size_t blocks, double block_size, double street, double gap_min,
                      double gap_max);
 
+/// The squares [0, 10]^2 and [10, 20]^2, touching at the single corner (10, 10).
+sup_map sup_gen_corner_squares(void);
+
+/// `n` points on the circle of radius `rho` around the origin, counter-clockwise from (rho, 0);
+/// with `inner` > 0 every odd one is at radius `inner` instead (a star). Caller frees.
+arcnav_vec2 *sup_star_ring(size_t n, double rho, double inner);
+
 /// Shapes for sup_gen_gap_pair_kind().
 typedef enum sup_gap_kind {
   SUP_GAP_RECTS = 0,    ///< two rectangles, flat faces parallel across the gap

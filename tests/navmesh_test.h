@@ -23,7 +23,9 @@ static inline double test_free_mesh_area(const an_navmesh *mesh) {
     an_navmesh_triangle(mesh, t, p);
     double a =
         0.5 * ((p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[2].x - p[0].x) * (p[1].y - p[0].y));
-    ck_assert_msg(a > 0.0, "free triangle %zu has area %g", t, a);
+    if (!(a > 0.0)) { // by hand: a passing ck_assert is recorded, per triangle
+      ck_abort_msg("free triangle %zu has area %g", t, a);
+    }
     area += a;
   }
   return area;

@@ -216,19 +216,6 @@ static double convex_detour(const vec *poly, size_t n, vec s, vec g) {
   return best;
 }
 
-/// Regular n-gon of circumradius rho around the origin, counter-clockwise; with `inner` > 0 every
-/// odd vertex is at radius `inner` instead (a star). Caller frees.
-static vec *polygon_ring(size_t n, double rho, double inner) {
-  vec *p = malloc(n * sizeof *p);
-  ck_assert_ptr_nonnull(p);
-  for (size_t i = 0; i < n; ++i) {
-    double angle = 2.0 * TEST_PI * (double)i / (double)n;
-    double r = (inner > 0.0 && i % 2 == 1) ? inner : rho;
-    p[i] = (vec){r * cos(angle), r * sin(angle)};
-  }
-  return p;
-}
-
 /// The star's outer vertices: the convex hull of the star, a regular n/2-gon.
 static vec *every_other(const vec *p, size_t n) {
   vec *q = malloc(n / 2 * sizeof *q);
@@ -489,7 +476,7 @@ static void wrap_query(double rho, double h, double a, vec *s, vec *g) {
 static void big_polygon_point_engines(size_t n, double inner, bool auto_too, bool straight,
                                       bool long_wrap) {
   const double rho = 100.0;
-  vec *ring = polygon_ring(n, rho, inner);
+  vec *ring = sup_star_ring(n, rho, inner);
   sup_map m;
   sup_map_init(&m);
   sup_map_add_polygon(&m, ring, n, NULL, NULL, 0);
@@ -572,7 +559,7 @@ END_TEST
 
 static void big_polygon_tangent(size_t n, double inner) {
   const double rho = 100.0;
-  vec *ring = polygon_ring(n, rho, inner);
+  vec *ring = sup_star_ring(n, rho, inner);
   sup_map m;
   sup_map_init(&m);
   sup_map_add_polygon(&m, ring, n, NULL, NULL, 0);
@@ -593,8 +580,8 @@ static void big_polygon_tangent(size_t n, double inner) {
       // The grown obstacle holds the hull grown to circumradius rho + R and lies inside the hull
       // grown to inradius (rho cos(pi / m) + R): point paths around those two bound the disk's.
       double step = TEST_PI / (double)hull_n;
-      vec *lower_ring = polygon_ring(hull_n, rho + R, 0.0);
-      vec *upper_ring = polygon_ring(hull_n, rho + R / cos(step), 0.0);
+      vec *lower_ring = sup_star_ring(hull_n, rho + R, 0.0);
+      vec *upper_ring = sup_star_ring(hull_n, rho + R / cos(step), 0.0);
       double lower = convex_detour(lower_ring, hull_n, s, g);
       double upper = convex_detour(upper_ring, hull_n, s, g);
       if (inner > 0.0) {
@@ -746,10 +733,7 @@ START_TEST(test_squares_touching_at_a_vertex) {
   // [0, 10]^2 and [10, 20]^2 share the corner (10, 10). By the tolerance rule in arcnav.h a gap
   // of exactly 2R is open, so at R = 0 the shared corner is passable: the straight line from
   // (5, 15) to (15, 5) through it is free. Overlapping by 3 eps closes it; at R > 0 it is closed.
-  sup_map touch;
-  sup_map_init(&touch);
-  sup_map_add_rect(&touch, 0, 0, 10, 10);
-  sup_map_add_rect(&touch, 10, 10, 20, 20);
+  sup_map touch = sup_gen_corner_squares();
   double eps = sup_map_tolerance(&touch);
   sup_map overlap;
   sup_map_init(&overlap);
@@ -898,7 +882,7 @@ START_TEST(test_hand_answers_are_right) {
                           hypot(5, 2) * 2.0 + 10.0, 1e-12);
   // Around a fine regular polygon the detour approaches the circle's: tangents plus the arc.
   size_t n = 20000;
-  vec *ring = polygon_ring(n, 100.0, 0.0);
+  vec *ring = sup_star_ring(n, 100.0, 0.0);
   vec s = {-200, 0}, g = {200, 0};
   double d = 200.0, t = sqrt(d * d - 100.0 * 100.0), wrap = TEST_PI - 2.0 * acos(100.0 / d);
   ck_assert_double_eq_tol(convex_detour(ring, n, s, g), 2.0 * t + 100.0 * wrap, 1e-4);

@@ -237,10 +237,7 @@ START_TEST(test_query_through_touching_corner) {
   // portal of zero width: the funnel must put a corner exactly on it. From (5, 15) to (15, 5) the
   // straight line runs through it; from (4, 15) the path bends there: sqrt(6^2 + 5^2) +
   // sqrt(5^2 + 5^2). Going round either square is longer than 20.
-  sup_map desc;
-  sup_map_init(&desc);
-  sup_map_add_rect(&desc, 0, 0, 10, 10);
-  sup_map_add_rect(&desc, 10, 10, 20, 20);
+  sup_map desc = sup_gen_corner_squares();
   mesh_fixture f = make_fixture(&desc, &plain_alloc);
   double eps = arcnav_map_tolerance(f.map);
   an_funnel_result res;
@@ -280,10 +277,7 @@ START_TEST(test_query_along_sides_through_touching_corner) {
       {{4, 10}, {16, 10}, 12.0},  // straight through v along the squares' horizontal sides
       {{10, 4}, {10, 16}, 12.0},  // and along the vertical ones
   };
-  sup_map desc;
-  sup_map_init(&desc);
-  sup_map_add_rect(&desc, 0, 0, 10, 10);
-  sup_map_add_rect(&desc, 10, 10, 20, 20);
+  sup_map desc = sup_gen_corner_squares();
   mesh_fixture f = make_fixture(&desc, &plain_alloc);
   double eps = arcnav_map_tolerance(f.map);
   const vec2 v = {10, 10};
@@ -631,16 +625,6 @@ END_TEST
 // to (110, 4) the shortest path wraps about 130 degrees of the hull, bending at every hull
 // vertex on the way; beside it, from (-110, -104) to (110, -104), it is the straight line.
 
-static vec2 *ring_of(size_t n, double inner) {
-  vec2 *p = malloc(n * sizeof *p);
-  for (size_t i = 0; i < n; ++i) {
-    double a = 2.0 * TEST_PI * (double)i / (double)n;
-    double rad = inner > 0.0 && i % 2 == 1 ? inner : 100.0;
-    p[i] = v2(rad * cos(a), rad * sin(a));
-  }
-  return p;
-}
-
 static double cross3(vec2 o, vec2 a, vec2 b) {
   return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
 }
@@ -682,7 +666,7 @@ static double hull_walk(const vec2 *hull, size_t n, vec2 s, vec2 g, size_t *firs
 }
 
 static void long_channel(size_t n, double inner) {
-  vec2 *ring = ring_of(n, inner);
+  vec2 *ring = sup_star_ring(n, 100.0, inner);
   size_t hull_n = inner > 0.0 ? n / 2 : n;
   vec2 *hull = malloc(hull_n * sizeof *hull);
   for (size_t i = 0; i < hull_n; ++i) {

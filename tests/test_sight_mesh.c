@@ -21,36 +21,42 @@ static vec to_vec(vec2 p) {
   return (vec){p.x, p.y};
 }
 
-static double ring_clearance(const sup_ring *ring, vec a, vec b) {
-  double best = INFINITY;
+static bool ring_keeps_clear(const sup_ring *ring, vec a, vec b, double need) {
   for (size_t i = 0; i < ring->count; ++i) {
-    double d =
-        sup_segment_segment_distance(a, b, ring->points[i], ring->points[(i + 1) % ring->count]);
-    best = fmin(best, d);
+    if (sup_segment_segment_distance(a, b, ring->points[i], ring->points[(i + 1) % ring->count]) <
+        need) {
+      return false;
+    }
   }
-  return best;
+  return true;
 }
 
-// Clearance of the segment ab from every obstacle: exact distances to edges and circles, and the
-// signed distance of its ends (a segment wholly inside material crosses no edge).
-static double segment_clearance(const sup_map *map, vec a, vec b) {
-  double best =
-      fmin(sup_signed_distance_to_obstacles(map, a), sup_signed_distance_to_obstacles(map, b));
+// Does the segment ab keep `need` from every obstacle? Exact distances to edges and circles, and
+// the signed distance of its ends (a segment wholly inside material crosses no edge). Stops at the
+// first obstacle that comes closer.
+static bool segment_keeps_clear(const sup_map *map, vec a, vec b, double need) {
+  if (sup_signed_distance_to_obstacles(map, a) < need ||
+      sup_signed_distance_to_obstacles(map, b) < need) {
+    return false;
+  }
   for (size_t p = 0; p < map->polygon_count; ++p) {
     const sup_polygon *poly = &map->polygons[p];
-    best = fmin(best, ring_clearance(&poly->outer, a, b));
+    if (!ring_keeps_clear(&poly->outer, a, b, need)) {
+      return false;
+    }
     for (size_t h = 0; h < poly->hole_count; ++h) {
-      best = fmin(best, ring_clearance(&poly->holes[h], a, b));
+      if (!ring_keeps_clear(&poly->holes[h], a, b, need)) {
+        return false;
+      }
     }
   }
   for (size_t c = 0; c < map->circle_count; ++c) {
     const sup_circle *circle = &map->circles[c];
-    best = fmin(best, sup_point_segment_distance(circle->center, a, b) - circle->radius);
+    if (sup_point_segment_distance(circle->center, a, b) - circle->radius < need) {
+      return false;
+    }
   }
-  if (map->has_bounds) {
-    best = fmin(best, ring_clearance(&map->bounds, a, b));
-  }
-  return best;
+  return !map->has_bounds || ring_keeps_clear(&map->bounds, a, b, need);
 }
 
 typedef struct tally {
@@ -102,7 +108,7 @@ static void check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
                                     AN_WEDGE_SLACK)) {
         continue;
       }
-      if (segment_clearance(plain, to_vec(tangent.from), to_vec(tangent.to)) < R - eps) {
+      if (!segment_keeps_clear(plain, to_vec(tangent.from), to_vec(tangent.to), R - eps)) {
         continue;
       }
       t->free_tangents++;
