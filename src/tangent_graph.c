@@ -69,8 +69,7 @@ static arcnav_status collect_pair(const an_corner *corners, uint32_t i, uint32_t
                              clearance->eps, &t)) {
       continue;
     }
-    if (!an_corner_wedge_contains(a, an_touch_normal(t.direction, ccw_a), AN_WEDGE_SLACK) ||
-        !an_corner_wedge_contains(b, an_touch_normal(t.direction, ccw_b), AN_WEDGE_SLACK)) {
+    if (!an_tangent_is_taut(&t, a, ccw_a, b, ccw_b)) {
       continue;
     }
     if (an_sight_blocks(sight, t.direction, ccw_a, v2_dist(t.from, t.to)) ||

@@ -58,6 +58,17 @@ static inline double an_touch_angle(vec2 direction, bool ccw) {
   return v2_angle(an_touch_normal(direction, ccw));
 }
 
+/// Does the tangent `t`, turning `from_ccw` where it leaves `from` and `to_ccw` where it reaches
+/// `to`, touch both inside their wedges, so that the path wraps each from outside? NULL stands for
+/// a point (the start or the goal), which has no wedge.
+static inline bool an_tangent_is_taut(const an_tangent *t, const an_corner *from, bool from_ccw,
+                                      const an_corner *to, bool to_ccw) {
+  return (!from || an_corner_wedge_contains(from, an_touch_normal(t->direction, from_ccw),
+                                            AN_WEDGE_SLACK)) &&
+         (!to ||
+          an_corner_wedge_contains(to, an_touch_normal(t->direction, to_ccw), AN_WEDGE_SLACK));
+}
+
 /// Sweep in radians of the arc on `corner` from wedge offset `from` to offset `to` (both from
 /// an_corner_offset) travelling ccw or cw, or a negative value when that arc would leave the wedge.
 double an_corner_arc_sweep(const an_corner *corner, double from_offset, double to_offset, bool ccw);

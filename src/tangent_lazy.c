@@ -299,9 +299,7 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
                                planner->eps, &t)) {
         continue;
       }
-      if ((v.corner && !an_corner_wedge_contains(v.corner, an_touch_normal(t.direction, v.ccw),
-                                                 AN_WEDGE_SLACK)) ||
-          !an_corner_wedge_contains(to, an_touch_normal(t.direction, to_ccw), AN_WEDGE_SLACK)) {
+      if (!an_tangent_is_taut(&t, v.corner, v.ccw, to, to_ccw)) {
         continue;
       }
       if (an_sight_blocks(sight, t.direction, v.ccw, v2_dist(t.from, t.to))) {
@@ -320,7 +318,7 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
   an_tangent t;
   if (first_gather && v.corner &&
       an_directed_tangent(v.origin, v.radius, v.ccw, goal, 0.0, true, planner->eps, &t) &&
-      an_corner_wedge_contains(v.corner, an_touch_normal(t.direction, v.ccw), AN_WEDGE_SLACK) &&
+      an_tangent_is_taut(&t, v.corner, v.ccw, NULL, false) &&
       !an_sight_blocks(sight, t.direction, v.ccw, v2_dist(t.from, goal))) {
     lazy_edge e = make_edge(NULL, AN_NONE, false, &t);
     e.to = goal;

@@ -68,7 +68,7 @@ static an_goal_exit *goal_exit(arcnav_query *q, uint32_t corner_index, bool ccw,
   an_tangent t;
   exit->usable =
       an_directed_tangent(corner->center, corner->radius, ccw, goal, 0.0, true, planner->eps, &t) &&
-      an_corner_wedge_contains(corner, an_touch_normal(t.direction, ccw), AN_WEDGE_SLACK);
+      an_tangent_is_taut(&t, corner, ccw, NULL, false);
   if (exit->usable) {
     exit->touch = t.from;
     exit->angle = an_touch_angle(t.direction, ccw);
@@ -214,7 +214,7 @@ static void attach_start(arcnav_query *q, uint32_t c, vec2 start, vec2 goal) {
                              &t)) {
       continue;
     }
-    if (!an_corner_wedge_contains(corner, an_touch_normal(t.direction, ccw), AN_WEDGE_SLACK)) {
+    if (!an_tangent_is_taut(&t, NULL, true, corner, ccw)) {
       continue;
     }
     double angle = an_touch_angle(t.direction, ccw);
