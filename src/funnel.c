@@ -12,26 +12,15 @@
 // ---------------------------------------------------------------------------------------------
 
 typedef struct funnel_state {
-  vec2 *out;         ///< [opt] corners
-  size_t count;      ///< corners written (or counted)
-  double length;     ///< length of the corners so far
-  vec2 last;         ///< last corner
-  size_t apex_index; ///< portal index of the final apex (0 = the start apex)
-  int apex_side;     ///< 0 left, 1 right, -1 the start apex
+  vec2 *out;    ///< corners
+  size_t count; ///< corners written
 } funnel_state;
 
 static void emit(funnel_state *s, vec2 p) {
-  if (s->count > 0 && p.x == s->last.x && p.y == s->last.y) {
+  if (s->count > 0 && p.x == s->out[s->count - 1].x && p.y == s->out[s->count - 1].y) {
     return;
   }
-  if (s->count > 0) {
-    s->length += v2_dist(s->last, p);
-  }
-  if (s->out) {
-    s->out[s->count] = p;
-  }
-  s->count++;
-  s->last = p;
+  s->out[s->count++] = p;
 }
 
 static bool same(vec2 a, vec2 b) {
@@ -39,38 +28,30 @@ static bool same(vec2 a, vec2 b) {
 }
 
 /// Simple stupid funnel (Mononen) with exact orientation tests. Portal 0 is the apex itself,
-/// portals 1..m are (left[i-1], right[i-1]), and portal m + 1 is the goal when `goal` is given.
-/// When the funnel collapses on one side, the corner on the other side is emitted and the scan
-/// restarts from the portal that set it; every restart moves the apex to a later portal, so the
-/// scan ends.
-static void funnel_run(vec2 apex0, const vec2 *left, const vec2 *right, size_t m, const vec2 *goal,
+/// portals 1..m are (left[i-1], right[i-1]), and portal m + 1 is the goal. When the funnel
+/// collapses on one side, the corner on the other side is emitted and the scan restarts from the
+/// portal that set it; every restart moves the apex to a later portal, so the scan ends.
+static void funnel_run(vec2 apex0, const vec2 *left, const vec2 *right, size_t m, vec2 goal,
                        funnel_state *s) {
-  size_t n = m + 1 + (goal ? 1u : 0u);
+  size_t n = m + 2;
   vec2 apex = apex0, pl = apex0, pr = apex0;
-  size_t ai = 0, li = 0, ri = 0;
-  int apex_side = -1, pl_side = -1, pr_side = -1;
+  size_t li = 0, ri = 0;
   s->count = 0;
-  s->length = 0.0;
   emit(s, apex);
   for (size_t i = 1; i < n; ++i) {
-    vec2 l = i <= m ? left[i - 1] : *goal;
-    vec2 r = i <= m ? right[i - 1] : *goal;
+    vec2 l = i <= m ? left[i - 1] : goal;
+    vec2 r = i <= m ? right[i - 1] : goal;
     // Right side: the new right point narrows the funnel when it is not to the right of it.
     if (an_orient2d(apex, pr, r) >= 0.0) {
       if (same(apex, pr) || an_orient2d(apex, pl, r) < 0.0) {
         pr = r;
         ri = i;
-        pr_side = 1;
       } else {
         // It crossed the left edge: the left point is a corner.
         apex = pl;
-        ai = li;
-        apex_side = pl_side;
         emit(s, apex);
-        pr = pl = apex;
-        ri = li = ai;
-        pr_side = pl_side = apex_side;
-        i = ai;
+        pr = apex;
+        i = ri = li;
         continue;
       }
     }
@@ -78,25 +59,16 @@ static void funnel_run(vec2 apex0, const vec2 *left, const vec2 *right, size_t m
       if (same(apex, pl) || an_orient2d(apex, pr, l) > 0.0) {
         pl = l;
         li = i;
-        pl_side = 0;
       } else {
         apex = pr;
-        ai = ri;
-        apex_side = pr_side;
         emit(s, apex);
-        pr = pl = apex;
-        ri = li = ai;
-        pr_side = pl_side = apex_side;
-        i = ai;
+        pl = apex;
+        i = li = ri;
         continue;
       }
     }
   }
-  s->apex_index = ai;
-  s->apex_side = apex_side;
-  if (goal) {
-    emit(s, *goal);
-  }
+  emit(s, goal);
 }
 
 /// Drop corners that lie exactly on the straight segment between their neighbours (the funnel
@@ -127,8 +99,8 @@ static double polyline_length(const vec2 *p, size_t n) {
 
 size_t an_funnel_string_pull(vec2 start, const vec2 *left, const vec2 *right, size_t portal_count,
                              vec2 goal, vec2 *out_points) {
-  funnel_state s = {.out = out_points};
-  funnel_run(start, left, right, portal_count, &goal, &s);
+  funnel_state s = {out_points, 0};
+  funnel_run(start, left, right, portal_count, goal, &s);
   if (s.count == 1) {
     out_points[1] = goal; // start == goal
     return 2;
@@ -473,11 +445,13 @@ static bool funnel_step(an_funnel_scratch *s, fn_funnel f, int32_t l, int32_t r,
   return true;
 }
 
-/// The cell the goal's path leaves from, and the path's length.
+/// The cell the goal's path leaves from, and (when `length` is not NULL) the path's length.
 static int32_t goal_prev(const an_funnel_scratch *s, fn_funnel f, vec2 goal, double *length) {
   int32_t apex, prev;
   funnel_place(s, f, true, goal, &apex, &prev);
-  *length = s->cells[prev].dist + v2_dist(cell_point(s, prev), goal);
+  if (length) {
+    *length = s->cells[prev].dist + v2_dist(cell_point(s, prev), goal);
+  }
   return prev;
 }
 
@@ -627,8 +601,7 @@ static arcnav_status plain_search(const an_navmesh *mesh, an_funnel_scratch *s, 
     }
   }
   out->channels = 1;
-  double length;
-  return finish_points(s, goal_prev(s, f, goal, &length), goal, out);
+  return finish_points(s, goal_prev(s, f, goal, NULL), goal, out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -803,8 +776,7 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
     return ARCNAV_ERR_OUT_OF_MEMORY; // not reached: a slot is kept free for this cell
   }
   s->cell_count++;
-  double length;
-  return finish_points(s, goal_prev(s, cf, goal, &length), goal, out);
+  return finish_points(s, goal_prev(s, cf, goal, NULL), goal, out);
 }
 
 arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scratch, vec2 start,
