@@ -23,15 +23,6 @@ static uint32_t next_random(uint32_t *state) {
   return *state >> 16;
 }
 
-static int vertex_index(const an_cdt_tri *t, int32_t v) {
-  for (int i = 0; i < 3; ++i) {
-    if (t->v[i] == v) {
-      return i;
-    }
-  }
-  return -1;
-}
-
 /// Index of the edge of `t` whose neighbour is `other`.
 static int neighbour_index(const an_cdt_tri *t, int32_t other) {
   for (int i = 0; i < 3; ++i) {
@@ -357,7 +348,7 @@ int an_cdt_find_edge(const an_cdt *cdt, int32_t a, int32_t b, int32_t *out_tri) 
     int32_t t = start;
     do {
       const an_cdt_tri *tri = &cdt->tris[t];
-      int k = vertex_index(tri, a);
+      int k = an_cdt_vertex_index(tri, a);
       if (tri->v[next3(k)] == b) {
         *out_tri = t;
         return prev3(k);
@@ -563,7 +554,7 @@ static int find_wedge(const an_cdt *cdt, int32_t a, int32_t b, int32_t *out_t, i
     t = start;
     do {
       const an_cdt_tri *tri = &cdt->tris[t];
-      int k = vertex_index(tri, a);
+      int k = an_cdt_vertex_index(tri, a);
       int32_t p = tri->v[next3(k)], q = tri->v[prev3(k)];
       *out_t = t;
       *out_k = k;

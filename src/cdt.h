@@ -28,6 +28,11 @@ typedef struct an_cdt_tri {
   uint8_t constrained; ///< bit i set: edge i is a constraint
 } an_cdt_tri;
 
+/// The position of vertex `v` in triangle `t`, or -1.
+static inline int an_cdt_vertex_index(const an_cdt_tri *t, int32_t v) {
+  return t->v[0] == v ? 0 : t->v[1] == v ? 1 : t->v[2] == v ? 2 : -1;
+}
+
 typedef struct an_cdt {
   an_allocator alloc;
   vec2 *points; ///< vertex coordinates; 0..3 are the box corners

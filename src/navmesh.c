@@ -221,7 +221,7 @@ static size_t fans_at(const an_navmesh *mesh, int32_t v, int32_t *first) {
   int32_t t = start;
   do {
     const an_cdt_tri *tri = &cdt->tris[t];
-    int k = tri->v[0] == v ? 0 : tri->v[1] == v ? 1 : 2;
+    int k = an_cdt_vertex_index(tri, v);
     int32_t u = tri->n[(k + 1) % 3];
     if (u < 0) {
       return 0; // on the box
@@ -258,7 +258,7 @@ static arcnav_status split_pinch_edges(an_navmesh *mesh, const int32_t *pinches,
     int32_t start = cdt->vertex_tri[v], t = start;
     do {
       const an_cdt_tri *tri = &cdt->tris[t];
-      int k = tri->v[0] == (int32_t)v ? 0 : tri->v[1] == (int32_t)v ? 1 : 2;
+      int k = an_cdt_vertex_index(tri, (int32_t)v);
       int e = (k + 2) % 3; // the edge from v to the next vertex
       int32_t w = tri->v[(k + 1) % 3], u = tri->n[e];
       if ((size_t)w > v && pinch[w] && u >= 0 &&
@@ -324,7 +324,7 @@ static size_t link_pinches(an_navmesh *mesh, const int32_t *pinches, size_t coun
     int32_t t = first;
     do {
       const an_cdt_tri *tri = &cdt->tris[t];
-      int k = tri->v[0] == v ? 0 : tri->v[1] == v ? 1 : 2;
+      int k = an_cdt_vertex_index(tri, v);
       bool is_free = mesh->free_of[t] >= 0;
       int32_t u = tri->n[(k + 1) % 3];
       if (is_free && !previous_free) {
@@ -869,7 +869,10 @@ static arcnav_status drop_covered(an_navmesh *mesh, const arcnav_map *map, size_
     int32_t t = start;
     do {
       an_cdt_tri *tri = &cdt->tris[t];
-      int k = tri->v[0] == v ? 0 : tri->v[1] == v ? 1 : 2;
+      int k = an_cdt_vertex_index(tri, v);
+      if (k < 0) {
+        break; // not reached: the walk only visits triangles around v
+      }
       int e = k == 0 ? 2 : k - 1; // edge from v to the next vertex
       int32_t u = tri->n[e];
       int32_t w = tri->v[k == 2 ? 0 : k + 1];

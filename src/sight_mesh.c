@@ -400,8 +400,8 @@ static bool start_at_vertex(expansion *x, int32_t v, bool *suitable) {
   int32_t t0 = cdt->vertex_tri[v], t = t0;
   size_t steps = 0;
   do {
-    int i = cdt->tris[t].v[0] == v ? 0 : (cdt->tris[t].v[1] == v ? 1 : 2);
-    if (cdt->tris[t].v[i] != v) {
+    int i = an_cdt_vertex_index(&cdt->tris[t], v);
+    if (i < 0) {
       *suitable = false;
       return true;
     }
