@@ -775,7 +775,7 @@ static void usage(FILE *to) {
           "  --all           also run the slow scenarios (mixed10000-r4) and exact-on-demand\n"
           "                  everywhere (in mazes it takes minutes)\n"
           "  --engine NAME   run only these engines (plain-raw, plain-eroded, funnel-eroded,\n"
-          "                  exact); repeatable. Length ratios need exact\n"
+          "                  exact, exact-on-demand); repeatable. Length ratios need exact\n"
           "  --quick         100 queries, one run each (unless --queries/--repeat say otherwise)\n"
           "  --repeat N      time each build and query N times, keep the minimum (default 3)\n"
           "  --queries N     random queries per map scenario, NEERC cases (default 500)\n"
