@@ -768,41 +768,6 @@ arcnav_status an_cdt_insert_segment_kept(an_cdt *cdt, int32_t a, int32_t b, an_c
   return ARCNAV_OK;
 }
 
-typedef struct order_key {
-  uint64_t key;
-  uint32_t index;
-} order_key;
-
-static int compare_keys(const void *pa, const void *pb) {
-  const order_key *a = pa, *b = pb;
-  if (a->key != b->key) {
-    return a->key < b->key ? -1 : 1;
-  }
-  return a->index < b->index ? -1 : (a->index > b->index);
-}
-
-/// Position along a Hilbert curve of order 16, so consecutive insertions are close together and
-/// each walk is short.
-static uint64_t hilbert_key(uint32_t x, uint32_t y) {
-  uint64_t d = 0;
-  for (uint32_t s = 1u << 15; s > 0; s >>= 1) {
-    uint32_t rx = (x & s) > 0, ry = (y & s) > 0;
-    d += (uint64_t)s * s * ((3u * rx) ^ ry);
-    if (ry == 0) {
-      if (rx == 1) {
-        x = s - 1 - (x & (s - 1)) + (x & ~(s - 1));
-        y = s - 1 - (y & (s - 1)) + (y & ~(s - 1));
-        x &= 0xFFFFu;
-        y &= 0xFFFFu;
-      }
-      uint32_t tmp = x;
-      x = y;
-      y = tmp;
-    }
-  }
-  return d;
-}
-
 // Splitting the input before triangulating: every segment is cut at the input points that lie
 // exactly on it and at its proper crossings with other segments. Doing this up front matters for
 // robustness: a crossing point is rounded, and a constraint continued from a rounded point would
@@ -1179,7 +1144,7 @@ static uint32_t mix32(uint32_t x) {
 /// before, ...), each round in Hilbert order: the expected work per point is then constant
 /// whatever the input. keys[] is reordered then.
 static arcnav_status insert_points(an_cdt *cdt, vec2 box_min, vec2 box_max, const vec2 *points,
-                                   order_key *keys, size_t total, int32_t *map) {
+                                   an_order_key *keys, size_t total, int32_t *map) {
   bool rounds = false;
   for (size_t i = 0; i < total; ++i) {
     arcnav_status st = an_cdt_insert_point(cdt, points[keys[i].index], &map[keys[i].index]);
@@ -1203,7 +1168,7 @@ static arcnav_status insert_points(an_cdt *cdt, vec2 box_min, vec2 box_max, cons
         }
         keys[k].key = (keys[k].key & 0xFFFFFFFFu) | ((32 - round) << 40);
       }
-      qsort(keys, total, sizeof *keys, compare_keys);
+      qsort(keys, total, sizeof *keys, an_compare_order_keys);
       i = (size_t)-1; // restart at 0
     }
   }
@@ -1253,24 +1218,18 @@ arcnav_status an_cdt_build_ex(an_cdt *cdt, const an_allocator *alloc, vec2 box_m
     options->over_limit = true;
   }
   size_t total = lists.point_count;
-  order_key *keys = st == ARCNAV_OK ? an_alloc(alloc, total, sizeof *keys) : NULL;
+  an_order_key *keys = st == ARCNAV_OK ? an_alloc(alloc, total, sizeof *keys) : NULL;
   int32_t *map = st == ARCNAV_OK ? an_alloc(alloc, total, sizeof *map) : NULL;
   if (st == ARCNAV_OK && (!keys || !map)) {
     st = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   if (st == ARCNAV_OK) {
-    double sx = 65535.0 / (box_max.x - box_min.x), sy = 65535.0 / (box_max.y - box_min.y);
+    // Consecutive insertions close together keep each walk short.
     for (size_t i = 0; i < total; ++i) {
-      double fx = (lists.points[i].x - box_min.x) * sx, fy = (lists.points[i].y - box_min.y) * sy;
-      fx = an_min(an_max(fx, 0.0), 65535.0);
-      fy = an_min(an_max(fy, 0.0), 65535.0);
-      if (!(fx == fx) || !(fy == fy)) {
-        fx = fy = 0.0;
-      }
-      keys[i].key = hilbert_key((uint32_t)fx, (uint32_t)fy);
+      keys[i].key = an_hilbert_index(lists.points[i], box_min, box_max);
       keys[i].index = (uint32_t)i;
     }
-    qsort(keys, total, sizeof *keys, compare_keys);
+    qsort(keys, total, sizeof *keys, an_compare_order_keys);
     st = insert_points(cdt, box_min, box_max, lists.points, keys, total, map);
   }
   if (st == ARCNAV_OK) {

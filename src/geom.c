@@ -393,3 +393,42 @@ int an_point_circle_tangents(vec2 p, vec2 center, double radius, double slack, v
   out[1] = t.to;
   return 2;
 }
+
+int an_compare_order_keys(const void *pa, const void *pb) {
+  const an_order_key *a = pa, *b = pb;
+  if (a->key != b->key) {
+    return a->key < b->key ? -1 : 1;
+  }
+  return a->index < b->index ? -1 : (a->index > b->index);
+}
+
+static uint64_t hilbert_key(uint32_t x, uint32_t y) {
+  uint64_t d = 0;
+  for (uint32_t s = 1u << 15; s > 0; s >>= 1) {
+    uint32_t rx = (x & s) > 0, ry = (y & s) > 0;
+    d += (uint64_t)s * s * ((3u * rx) ^ ry);
+    if (ry == 0) {
+      if (rx == 1) {
+        x = s - 1 - (x & (s - 1)) + (x & ~(s - 1));
+        y = s - 1 - (y & (s - 1)) + (y & ~(s - 1));
+        x &= 0xFFFFu;
+        y &= 0xFFFFu;
+      }
+      uint32_t tmp = x;
+      x = y;
+      y = tmp;
+    }
+  }
+  return d;
+}
+
+uint64_t an_hilbert_index(vec2 p, vec2 box_min, vec2 box_max) {
+  double fx = (p.x - box_min.x) * (65535.0 / (box_max.x - box_min.x));
+  double fy = (p.y - box_min.y) * (65535.0 / (box_max.y - box_min.y));
+  fx = an_min(an_max(fx, 0.0), 65535.0);
+  fy = an_min(an_max(fy, 0.0), 65535.0);
+  if (!(fx == fx) || !(fy == fy)) {
+    fx = fy = 0.0;
+  }
+  return hilbert_key((uint32_t)fx, (uint32_t)fy);
+}

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef arcnav_vec2 vec2;
 
@@ -159,3 +160,17 @@ int an_circle_common_tangents(vec2 c1, double r1, vec2 c2, double r2, an_tangent
 /// counter-clockwise, out[1] clockwise. Returns 2, 1 when p is on the circle (within `slack`;
 /// then out[0] = the point on the circle nearest p), or 0 when p is inside.
 int an_point_circle_tangents(vec2 p, vec2 center, double radius, double slack, vec2 out[2]);
+
+/// A sort key for visiting things in space order, with the index of the thing it belongs to.
+typedef struct an_order_key {
+  uint64_t key;
+  uint32_t index;
+} an_order_key;
+
+/// qsort comparison: by key, then by index, so equal keys keep a fixed order.
+int an_compare_order_keys(const void *a, const void *b);
+
+/// Position of p along a Hilbert curve of order 16 over the box (points outside are clamped to
+/// it): points close on the curve are close in the plane, so things visited in this order share
+/// cache lines and walks between them are short.
+uint64_t an_hilbert_index(vec2 p, vec2 box_min, vec2 box_max);

