@@ -1038,7 +1038,7 @@ arcnav_status an_navmesh_build_with(const arcnav_map *map, const an_allocator *a
 
 #define LOCATE_NEAR_MAX 64
 
-int32_t an_navmesh_locate(const an_navmesh *mesh, vec2 p) {
+int32_t an_navmesh_locate_cdt(const an_navmesh *mesh, vec2 p) {
   if (!v2_is_finite(p) || !mesh->grid) {
     return -1;
   }
@@ -1046,11 +1046,15 @@ int32_t an_navmesh_locate(const an_navmesh *mesh, vec2 p) {
   double fy = floor((p.y - mesh->grid_min.y) / mesh->cell_h);
   int32_t i = (int32_t)an_min(an_max(fx, 0.0), (double)(mesh->grid_w - 1));
   int32_t j = (int32_t)an_min(an_max(fy, 0.0), (double)(mesh->grid_h - 1));
-  const an_cdt *cdt = &mesh->cdt;
-  int32_t t = an_cdt_locate(cdt, p, mesh->grid[(size_t)j * (size_t)mesh->grid_w + (size_t)i]);
+  return an_cdt_locate(&mesh->cdt, p, mesh->grid[(size_t)j * (size_t)mesh->grid_w + (size_t)i]);
+}
+
+int32_t an_navmesh_locate(const an_navmesh *mesh, vec2 p) {
+  int32_t t = an_navmesh_locate_cdt(mesh, p);
   if (t < 0) {
     return -1;
   }
+  const an_cdt *cdt = &mesh->cdt;
   if (mesh->free_of[t] >= 0) {
     return mesh->free_of[t];
   }

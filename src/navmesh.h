@@ -74,3 +74,7 @@ size_t an_navmesh_memory_bytes(const an_navmesh *mesh);
 /// within eps of one (touching an obstacle, or inside it by at most eps) gets the nearest such
 /// triangle. Thread-safe (reads only).
 int32_t an_navmesh_locate(const an_navmesh *mesh, vec2 p);
+
+/// Triangle of the underlying triangulation (free or not) containing p, found from the mesh's
+/// locate grid; -1 outside the box. Thread-safe (reads only).
+int32_t an_navmesh_locate_cdt(const an_navmesh *mesh, vec2 p);

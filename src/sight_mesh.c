@@ -15,6 +15,10 @@ struct an_sight_mesh {
   uint32_t *vertex_corners;   ///< corners at each vertex
   uint32_t *triangle_start;   ///< per free triangle + 1: offsets into triangle_corners
   uint32_t *triangle_corners; ///< corners (circles, strays) whose material overlaps the triangle
+  // For rays from a circle's rim (see ray_through): every corner whose material comes within 2R
+  // of the triangle, since such a ray ends R from the touching point (see an_sight_mesh_gather).
+  uint32_t *wide_start;   ///< per free triangle + 1: offsets into wide_corners
+  uint32_t *wide_corners; ///< corners whose material grown by 2R overlaps the triangle
   size_t corner_count;
 };
 
@@ -28,14 +32,12 @@ typedef struct an_sight_window {
 
 // ---- build ---------------------------------------------------------------------------------
 
-// The mesh vertex at p, or -1. `hint`: a triangle to start the walk from, updated to where it
-// ended (consecutive corners are neighbours).
-static int32_t vertex_at(const an_navmesh *mesh, vec2 p, int32_t *hint) {
-  int32_t t = an_cdt_locate(&mesh->cdt, p, *hint);
+// The mesh vertex at p, or -1.
+static int32_t vertex_at(const an_navmesh *mesh, vec2 p) {
+  int32_t t = an_navmesh_locate_cdt(mesh, p);
   if (t < 0) {
     return -1;
   }
-  *hint = t;
   for (int k = 0; k < 3; ++k) {
     int32_t v = mesh->cdt.tris[t].v[k];
     if (mesh->cdt.points[v].x == p.x && mesh->cdt.points[v].y == p.y) {
@@ -50,13 +52,12 @@ static int32_t vertex_at(const an_navmesh *mesh, vec2 p, int32_t *hint) {
 // is non-NULL (and counts it either way). Returns false when out of memory.
 static bool file_disk(an_sight_mesh *sm, vec2 centre, double reach, uint32_t corner,
                       uint32_t *counts, uint32_t *filed, int32_t **queue, size_t *queue_capacity,
-                      uint32_t *seen, uint32_t stamp, int32_t *hint) {
+                      uint32_t *seen, uint32_t stamp) {
   const an_cdt *cdt = &sm->mesh->cdt;
-  int32_t first = an_cdt_locate(cdt, centre, *hint);
+  int32_t first = an_navmesh_locate_cdt(sm->mesh, centre);
   if (first < 0) {
     return true;
   }
-  *hint = first;
   size_t head = 0, tail = 0;
   if (!an_reserve(&sm->alloc, (void **)queue, queue_capacity, 0, 1, sizeof **queue)) {
     return false;
@@ -94,50 +95,58 @@ static bool file_disk(an_sight_mesh *sm, vec2 centre, double reach, uint32_t cor
 }
 
 // Files every corner: by its vertex where the triangulation has one, otherwise by the free
-// triangles its material (grown by the slack) overlaps.
+// triangles its material (grown by the slack) overlaps; and every corner by the free triangles its
+// material grown by 2R overlaps.
 static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count) {
   const an_navmesh *mesh = sm->mesh;
   size_t vertex_count = mesh->cdt.point_count, free_count = mesh->free_count;
   sm->corner_vertex = an_alloc(&sm->alloc, count ? count : 1, sizeof *sm->corner_vertex);
   sm->vertex_start = an_calloc(&sm->alloc, vertex_count + 1, sizeof *sm->vertex_start);
   sm->triangle_start = an_calloc(&sm->alloc, free_count + 1, sizeof *sm->triangle_start);
+  sm->wide_start = an_calloc(&sm->alloc, free_count + 1, sizeof *sm->wide_start);
   uint32_t *seen = an_calloc(&sm->alloc, mesh->cdt.tri_count, sizeof *seen);
   int32_t *queue = NULL;
   size_t queue_capacity = 0;
   arcnav_status status = ARCNAV_OK;
-  if (!sm->corner_vertex || !sm->vertex_start || !sm->triangle_start || !seen) {
+  if (!sm->corner_vertex || !sm->vertex_start || !sm->triangle_start || !sm->wide_start || !seen) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   uint32_t stamp = 0;
-  int32_t hint = -1;
+  double slack = an_sight_margin(0.0, sm->eps);
   // Pass 0 counts, pass 1 fills (advancing each start), then the starts are shifted back.
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
       const an_corner *corner = &corners[c];
-      int32_t v = -1;
-      if (pass == 0) {
-        v = corner->wedge_sweep >= AN_TWO_PI ? -1 : vertex_at(mesh, corner->center, &hint);
-        sm->corner_vertex[c] = v;
-      } else {
-        v = sm->corner_vertex[c];
-      }
-      if (v >= 0) {
-        if (pass == 0) {
-          sm->vertex_start[v + 1]++;
-        } else {
-          sm->vertex_corners[sm->vertex_start[v]++] = (uint32_t)c;
+      double material = an_corner_material_radius(corner, sm->radius);
+      for (int wide = 0; wide < 2 && status == ARCNAV_OK; ++wide) {
+        if (++stamp == 0) {
+          memset(seen, 0, mesh->cdt.tri_count * sizeof *seen);
+          stamp = 1;
         }
-        continue;
-      }
-      double reach = an_corner_material_radius(corner, sm->radius) + an_sight_margin(0.0, sm->eps);
-      if (++stamp == 0) {
-        memset(seen, 0, mesh->cdt.tri_count * sizeof *seen);
-        stamp = 1;
-      }
-      if (!file_disk(sm, corner->center, reach, (uint32_t)c, sm->triangle_start,
-                     pass == 0 ? NULL : sm->triangle_corners, &queue, &queue_capacity, seen, stamp,
-                     &hint)) {
-        status = ARCNAV_ERR_OUT_OF_MEMORY;
+        if (!wide) {
+          int32_t v = -1;
+          if (pass == 0) {
+            v = corner->wedge_sweep >= AN_TWO_PI ? -1 : vertex_at(mesh, corner->center);
+            sm->corner_vertex[c] = v;
+          } else {
+            v = sm->corner_vertex[c];
+          }
+          if (v >= 0) {
+            if (pass == 0) {
+              sm->vertex_start[v + 1]++;
+            } else {
+              sm->vertex_corners[sm->vertex_start[v]++] = (uint32_t)c;
+            }
+            continue;
+          }
+        }
+        double reach = material + (wide ? 2.0 : 1.0) * sm->radius + slack;
+        uint32_t *starts = wide ? sm->wide_start : sm->triangle_start;
+        uint32_t *filed = pass == 0 ? NULL : (wide ? sm->wide_corners : sm->triangle_corners);
+        if (!file_disk(sm, corner->center, reach, (uint32_t)c, starts, filed, &queue,
+                       &queue_capacity, seen, stamp)) {
+          status = ARCNAV_ERR_OUT_OF_MEMORY;
+        }
       }
     }
     if (pass == 0 && status == ARCNAV_OK) {
@@ -146,13 +155,15 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       }
       for (size_t f = 0; f < free_count; ++f) {
         sm->triangle_start[f + 1] += sm->triangle_start[f];
+        sm->wide_start[f + 1] += sm->wide_start[f];
       }
-      size_t filed = sm->triangle_start[free_count];
+      size_t filed = sm->triangle_start[free_count], wide = sm->wide_start[free_count];
       size_t at_vertices = sm->vertex_start[vertex_count];
       sm->vertex_corners =
           an_alloc(&sm->alloc, at_vertices ? at_vertices : 1, sizeof *sm->vertex_corners);
       sm->triangle_corners = an_alloc(&sm->alloc, filed ? filed : 1, sizeof *sm->triangle_corners);
-      if (!sm->vertex_corners || !sm->triangle_corners) {
+      sm->wide_corners = an_alloc(&sm->alloc, wide ? wide : 1, sizeof *sm->wide_corners);
+      if (!sm->vertex_corners || !sm->triangle_corners || !sm->wide_corners) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
     }
@@ -162,6 +173,8 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     sm->vertex_start[0] = 0;
     memmove(sm->triangle_start + 1, sm->triangle_start, free_count * sizeof *sm->triangle_start);
     sm->triangle_start[0] = 0;
+    memmove(sm->wide_start + 1, sm->wide_start, free_count * sizeof *sm->wide_start);
+    sm->wide_start[0] = 0;
   }
   an_free(&sm->alloc, seen);
   an_free(&sm->alloc, queue);
@@ -227,6 +240,8 @@ void an_sight_mesh_destroy(an_sight_mesh *sm) {
   an_free(&alloc, sm->vertex_corners);
   an_free(&alloc, sm->triangle_start);
   an_free(&alloc, sm->triangle_corners);
+  an_free(&alloc, sm->wide_start);
+  an_free(&alloc, sm->wide_corners);
   an_free(&alloc, sm);
 }
 
@@ -237,8 +252,8 @@ size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sm) {
   size_t vertices = sm->mesh->cdt.point_count, free_count = sm->mesh->free_count;
   return sizeof *sm + an_navmesh_memory_bytes(sm->mesh) +
          sm->corner_count * sizeof *sm->corner_vertex +
-         (vertices + 1 + sm->vertex_start[vertices] + free_count + 1 +
-          sm->triangle_start[free_count]) *
+         (vertices + 1 + sm->vertex_start[vertices] + 2 * (free_count + 1) +
+          sm->triangle_start[free_count] + sm->wide_start[free_count]) *
              sizeof(uint32_t);
 }
 
@@ -249,6 +264,11 @@ void an_sight_mesh_scratch_free(an_sight_mesh_scratch *scratch, const an_allocat
 
 // ---- the expansion -------------------------------------------------------------------------
 
+// The rays of an expansion leave a point (rim 0), or a circle of radius `rim` around it along its
+// tangents, all turning one way. Those tangent rays never cross one another and every point
+// outside the circle lies on exactly one of them, so they sweep the plane in the same angular
+// order as rays from a point: a window is still the pair of its boundary rays' directions, and
+// the ray through a vertex is found from the vertex alone.
 typedef struct expansion {
   const an_sight_mesh *sm;
   an_sight_mesh_scratch *scratch;
@@ -256,12 +276,56 @@ typedef struct expansion {
   const an_allocator *alloc;
   const an_sight_limit *limit;
   vec2 origin;
+  double rim;    ///< radius the rays leave from: 0 for a point
+  double turn;   ///< +1 when the rays leave the rim counter-clockwise, -1 clockwise
   size_t count;  ///< windows waiting
   double beyond; ///< least distance sum of any target's touching point left out, or infinity
 } expansion;
 
+// Direction of the ray through p, and how far along it p lies. False when p is not outside the
+// rim, where no ray reaches.
+static bool ray_through_rim(const expansion *x, vec2 u, vec2 *direction, double *length);
+
+static inline bool ray_through(const expansion *x, vec2 p, vec2 *direction, double *length) {
+  vec2 u = v2_sub(p, x->origin);
+  if (x->rim == 0.0) {
+    *direction = u;
+    *length = v2_len(u);
+    return true;
+  }
+  return ray_through_rim(x, u, direction, length);
+}
+
+static bool ray_through_rim(const expansion *x, vec2 u, vec2 *direction, double *length) {
+  double excess = v2_len2(u) - x->rim * x->rim;
+  if (!(excess > 0.0)) {
+    return false;
+  }
+  // The tangent point t satisfies u = rim n + length turn perp(n) for the unit normal n there;
+  // solving gives the direction turn perp(n) as a multiple of length u + turn rim perp(u).
+  *length = sqrt(excess);
+  *direction = v2_mul_add(v2_scale(u, *length), x->turn * x->rim, v2_perp(u));
+  return true;
+}
+
+// Where the ray with `direction` leaves the rim.
+static vec2 rim_anchor(const expansion *x, vec2 direction) {
+  // The ray runs along turn perp(n), so n is -turn perp(direction) normalised.
+  vec2 n = v2_normalize(v2_scale(v2_perp(direction), -x->turn));
+  return v2_mul_add(x->origin, x->rim, n);
+}
+
+static inline vec2 ray_anchor(const expansion *x, vec2 direction) {
+  return x->rim == 0.0 ? x->origin : rim_anchor(x, direction);
+}
+
+// Rays from a rim offer by the wide filing of the triangles they enter, which holds the corners
+// at their vertices too.
 static void offer_vertex(expansion *x, int32_t v) {
   const an_sight_mesh *sm = x->sm;
+  if (x->rim > 0.0) {
+    return;
+  }
   for (uint32_t k = sm->vertex_start[v]; k < sm->vertex_start[v + 1]; ++k) {
     an_sight_offer(x->out, sm->vertex_corners[k]);
   }
@@ -269,6 +333,12 @@ static void offer_vertex(expansion *x, int32_t v) {
 
 static void offer_triangle(expansion *x, int32_t f) {
   const an_sight_mesh *sm = x->sm;
+  if (x->rim > 0.0) {
+    for (uint32_t k = sm->wide_start[f]; k < sm->wide_start[f + 1]; ++k) {
+      an_sight_offer(x->out, sm->wide_corners[k]);
+    }
+    return;
+  }
   for (uint32_t k = sm->triangle_start[f]; k < sm->triangle_start[f + 1]; ++k) {
     an_sight_offer(x->out, sm->triangle_corners[k]);
   }
@@ -303,16 +373,20 @@ static double crossing_parameter(vec2 origin, vec2 ray, vec2 a, vec2 b, double f
 // ray from the origin |p - origin| + |p - goal| never decreases, so its least value beyond the
 // edge is on the piece of the edge the window crosses; a target's touching point lies R from its
 // material.
+//
+// Rays leaving a rim: along one from its anchor t, |p - t| + |p - goal| never decreases, and
+// |p - origin| >= |p - t| >= |p - origin| - rim, so the least sum beyond the edge is at least the
+// least over the piece less the rim.
 static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
   if (!x->limit) {
     return false;
   }
-  double t0 = crossing_parameter(x->origin, right, a, b, 0.0);
-  double t1 = crossing_parameter(x->origin, left, a, b, 1.0);
+  double t0 = crossing_parameter(ray_anchor(x, right), right, a, b, 0.0);
+  double t1 = crossing_parameter(ray_anchor(x, left), left, a, b, 1.0);
   vec2 p = v2_lerp(a, b, an_min(t0, t1)), q = v2_lerp(a, b, an_max(t0, t1));
   double least =
       an_point_segment_dist(x->origin, p, q) + an_point_segment_dist(x->limit->goal, p, q);
-  least -= 2.0 * x->sm->radius + slack_at(x, least);
+  least -= x->rim + 2.0 * x->sm->radius + slack_at(x, least);
   if (least > x->limit->bound) {
     x->beyond = an_min(x->beyond, least);
     return true;
@@ -352,16 +426,16 @@ static bool leave_across(expansion *x, int32_t f, int k, vec2 right, vec2 left) 
   }
   int32_t a = mesh->fv[3 * (size_t)f + (k + 1) % 3], b = mesh->fv[3 * (size_t)f + (k + 2) % 3];
   vec2 pa = mesh->cdt.points[a], pb = mesh->cdt.points[b];
-  vec2 da = v2_sub(pa, x->origin), db = v2_sub(pb, x->origin);
-  double la = v2_len(da), lb = v2_len(db);
-  // A vertex within the slack of the origin narrows nothing.
-  if (la > 2.0 * slack_at(x, la)) {
+  vec2 da, db;
+  double la, lb;
+  // A vertex within the slack of the origin (or not outside the rim) narrows nothing.
+  if (ray_through(x, pa, &da, &la) && la > 2.0 * slack_at(x, la)) {
     vec2 r = widened_right(x, da, la);
     if (v2_cross(right, r) > 0.0) {
       right = r;
     }
   }
-  if (lb > 2.0 * slack_at(x, lb)) {
+  if (ray_through(x, pb, &db, &lb) && lb > 2.0 * slack_at(x, lb)) {
     vec2 l = widened_left(x, db, lb);
     if (v2_cross(l, left) > 0.0) {
       left = l;
@@ -384,8 +458,10 @@ static bool enter(expansion *x, an_sight_window w) {
   int k = w.edge;
   offer_triangle(x, f);
   int32_t apex = mesh->fv[3 * (size_t)f + k];
-  vec2 d = v2_sub(mesh->cdt.points[apex], x->origin);
-  if (v2_cross(w.right, d) >= 0.0 && v2_cross(d, w.left) >= 0.0) {
+  vec2 d;
+  double length;
+  if (!ray_through(x, mesh->cdt.points[apex], &d, &length) ||
+      (v2_cross(w.right, d) >= 0.0 && v2_cross(d, w.left) >= 0.0)) {
     offer_vertex(x, apex);
   }
   // Edge k + 1 runs from fv[k + 2] to the apex, edge k + 2 from the apex to fv[k + 1].
@@ -475,22 +551,129 @@ static bool start_in_triangle(expansion *x, bool *suitable) {
   return true;
 }
 
+// Splits the window of rays crossing edge k of free triangle f (from a to b) until each piece
+// spans less than a quarter turn, so that no widening can make a piece look empty.
+static bool leave_rim_region(expansion *x, int32_t f, int k, vec2 a, vec2 b, int depth,
+                             bool *suitable) {
+  vec2 da, db;
+  double la, lb;
+  if (!ray_through(x, a, &da, &la) || !ray_through(x, b, &db, &lb)) {
+    *suitable = false;
+    return true;
+  }
+  vec2 right = widened_right(x, da, la), left = widened_left(x, db, lb);
+  if (v2_cross(right, left) > 0.0 && v2_dot(right, left) > 0.0) {
+    return leave_across(x, f, k, right, left);
+  }
+  if (depth == 0) {
+    *suitable = false;
+    return true;
+  }
+  vec2 middle = v2_lerp(a, b, 0.5);
+  return leave_rim_region(x, f, k, a, middle, depth - 1, suitable) &&
+         (!*suitable || leave_rim_region(x, f, k, middle, b, depth - 1, suitable));
+}
+
+#define RIM_REGION_LIMIT 32
+
+// Starts from a circle's rim. The free triangles the disk reaches (all of them free, none of their
+// vertices on or inside the rim) hold every ray's start; each ray leaves them across one of their
+// outer edges, crossing it from inside.
+static bool start_around_rim(expansion *x, bool *suitable) {
+  const an_navmesh *mesh = x->sm->mesh;
+  *suitable = false;
+  size_t proper = mesh->free_count - mesh->connector_count;
+  int32_t first = an_navmesh_locate(mesh, x->origin);
+  if (first < 0 || (size_t)first >= proper) {
+    return true;
+  }
+  double reach = x->rim + 2.0 * slack_at(x, x->rim);
+  int32_t region[RIM_REGION_LIMIT];
+  size_t count = 0;
+  region[count++] = first;
+  for (size_t i = 0; i < count; ++i) {
+    const int32_t *v = &mesh->fv[3 * (size_t)region[i]];
+    for (int k = 0; k < 3; ++k) {
+      vec2 a = mesh->cdt.points[v[(k + 1) % 3]], b = mesh->cdt.points[v[(k + 2) % 3]];
+      if (!(v2_dist(mesh->cdt.points[v[k]], x->origin) > reach)) {
+        return true;
+      }
+      if (an_point_segment_dist(x->origin, a, b) > reach) {
+        continue;
+      }
+      int32_t g = mesh->fn[3 * (size_t)region[i] + k];
+      if (g < 0 || (size_t)g >= proper) {
+        return true; // the disk reaches material, the box or a pinch
+      }
+      bool known = false;
+      for (size_t j = 0; j < count && !known; ++j) {
+        known = region[j] == g;
+      }
+      if (!known) {
+        if (count == RIM_REGION_LIMIT) {
+          return true;
+        }
+        region[count++] = g;
+      }
+    }
+  }
+  *suitable = true;
+  for (size_t i = 0; i < count; ++i) {
+    offer_triangle(x, region[i]);
+  }
+  for (size_t i = 0; i < count && *suitable; ++i) {
+    const int32_t *v = &mesh->fv[3 * (size_t)region[i]];
+    for (int k = 0; k < 3 && *suitable; ++k) {
+      int32_t g = mesh->fn[3 * (size_t)region[i] + k];
+      bool inner = g < 0;
+      for (size_t j = 0; j < count && !inner; ++j) {
+        inner = region[j] == g;
+      }
+      if (inner) {
+        continue;
+      }
+      vec2 a = mesh->cdt.points[v[(k + 1) % 3]], b = mesh->cdt.points[v[(k + 2) % 3]];
+      // Rays cross an edge all the same way (none runs along it: it is not tangent to the rim);
+      // those crossing into the region left it earlier, across another outer edge.
+      vec2 d;
+      double length;
+      if (!ray_through(x, v2_lerp(a, b, 0.5), &d, &length)) {
+        *suitable = false;
+        break;
+      }
+      if (v2_cross(v2_sub(b, a), d) >= 0.0) {
+        continue;
+      }
+      if (!leave_rim_region(x, region[i], k, a, b, 8, suitable)) {
+        return false;
+      }
+    }
+  }
+  if (!*suitable) {
+    x->count = 0;
+  }
+  return true;
+}
+
 an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh_scratch *scratch,
                                           const an_grid *grid, an_sight_scratch *out,
-                                          uint32_t corner_index, vec2 origin,
+                                          uint32_t corner_index, vec2 origin, double rim, bool ccw,
                                           const an_sight_limit *limit, double *beyond,
                                           const an_allocator *alloc) {
   int32_t vertex = -1;
   if (corner_index != AN_NONE) {
     vertex = sm->corner_vertex[corner_index];
-    if (vertex < 0) {
+    if (vertex < 0 && !(rim > 0.0)) {
       return AN_SIGHT_MESH_UNSUITABLE;
     }
   }
   an_sight_begin_offers(out, grid, sm->corner_count);
-  expansion x = {sm, scratch, out, alloc, limit, origin, 0, INFINITY};
+  expansion x = {sm, scratch, out, alloc, limit, origin, vertex < 0 ? rim : 0.0, ccw ? 1.0 : -1.0,
+                 0,  INFINITY};
   bool suitable = false;
-  bool ok = vertex >= 0 ? start_at_vertex(&x, vertex, &suitable) : start_in_triangle(&x, &suitable);
+  bool ok = vertex >= 0   ? start_at_vertex(&x, vertex, &suitable)
+            : x.rim > 0.0 ? start_around_rim(&x, &suitable)
+                          : start_in_triangle(&x, &suitable);
   if (ok && !suitable) {
     return AN_SIGHT_MESH_UNSUITABLE;
   }

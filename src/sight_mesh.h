@@ -62,8 +62,15 @@ typedef enum an_sight_mesh_result {
 /// edges beyond which every target's touching point x has |x - origin| + |x - goal| above the
 /// bound; *beyond receives the least such sum over everything left out (infinity if nothing was),
 /// which may well exceed the bound.
+///
+/// A circle obstacle's corner (no vertex; its material radius `rim` > 0, centre `origin`) gathers
+/// for the tangents that leave it turning `ccw`. Shift such a tangent by R towards the centre: it
+/// becomes a ray tangent to the rim, turning the same way, exactly R from the tangent, ending R
+/// from the touching point. So the expansion follows those rays, and offers every corner whose
+/// material comes within 2R of a triangle they enter. A circle the mesh cannot start from (its
+/// disk reaches a polygon, the box or a pinch) is UNSUITABLE.
 an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sight_mesh,
                                           an_sight_mesh_scratch *scratch, const an_grid *grid,
                                           an_sight_scratch *out, uint32_t corner_index, vec2 origin,
-                                          const an_sight_limit *limit, double *beyond,
-                                          const an_allocator *alloc);
+                                          double rim, bool ccw, const an_sight_limit *limit,
+                                          double *beyond, const an_allocator *alloc);

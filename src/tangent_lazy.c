@@ -259,9 +259,9 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
   double beyond = INFINITY;
   an_sight_mesh_result through_mesh = AN_SIGHT_MESH_UNSUITABLE;
   if (planner->sight_mesh) {
-    through_mesh =
-        an_sight_mesh_gather(planner->sight_mesh, &s->sight_mesh, &planner->grid, &s->sight,
-                             v.corner_index, v.origin, &limit, &beyond, &s->alloc);
+    through_mesh = an_sight_mesh_gather(planner->sight_mesh, &s->sight_mesh, &planner->grid,
+                                        &s->sight, v.corner_index, v.origin, lane_offset, v.ccw,
+                                        &limit, &beyond, &s->alloc);
   }
   if (through_mesh == AN_SIGHT_MESH_OUT_OF_MEMORY) {
     return false;

@@ -60,23 +60,29 @@ static bool segment_keeps_clear(const sup_map *map, vec a, vec b, double need) {
 }
 
 typedef struct tally {
-  size_t viewpoints, unsuitable, free_tangents, limited_left_out;
+  size_t viewpoints, unsuitable, free_tangents, limited_left_out, circle_viewpoints,
+      circles_gathered;
 } tally;
 
 // Every usable tangent from the viewpoint (a corner, or the point `origin` when `from` is NULL)
-// reaches an offered corner; with a limit, the ones not offered lie beyond *beyond.
-static void check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
+// that leaves turning `turn` (or either way, for TURN_EITHER) reaches an offered corner; with a
+// limit, the ones not offered lie beyond *beyond.
+enum { TURN_CW = 0, TURN_CCW = 1, TURN_EITHER = 2 };
+
+static bool check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
                             an_sight_mesh_scratch *ms, an_sight_scratch *scratch,
-                            uint32_t from_index, vec2 origin, const an_sight_limit *limit, tally *t,
-                            const char *label) {
+                            uint32_t from_index, vec2 origin, int turn, const an_sight_limit *limit,
+                            tally *t, const char *label) {
   double beyond = INFINITY;
+  const an_corner *from = from_index == AN_NONE ? NULL : &planner->corners[from_index];
+  double rim = from ? an_corner_material_radius(from, planner->radius) : 0.0;
   an_sight_mesh_result result =
       an_sight_mesh_gather(planner->sight_mesh, ms, &planner->grid, scratch, from_index, origin,
-                           limit, &beyond, &planner->alloc);
+                           rim, turn == TURN_CCW, limit, &beyond, &planner->alloc);
   ck_assert_int_ne(result, AN_SIGHT_MESH_OUT_OF_MEMORY);
   if (result == AN_SIGHT_MESH_UNSUITABLE) {
     t->unsuitable++;
-    return;
+    return false;
   }
   t->viewpoints++;
   bool *offered = calloc(planner->corner_count + 1, sizeof *offered);
@@ -84,7 +90,6 @@ static void check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
   for (uint32_t k = 0; k < scratch->candidate_count; ++k) {
     offered[scratch->candidates[k]] = true;
   }
-  const an_corner *from = from_index == AN_NONE ? NULL : &planner->corners[from_index];
   double from_radius = from ? from->radius : 0.0;
   double R = planner->radius, eps = planner->eps;
   for (uint32_t j = 0; j < planner->corner_count; ++j) {
@@ -94,7 +99,7 @@ static void check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
     const an_corner *to = &planner->corners[j];
     for (int d = 0; d < 4; ++d) {
       bool from_ccw = d & 1, to_ccw = (d & 2) != 0;
-      if (!from && !from_ccw) {
+      if ((!from && !from_ccw) || (turn != TURN_EITHER && from_ccw != (turn == TURN_CCW))) {
         continue; // a point has one way off it
       }
       an_tangent tangent;
@@ -127,6 +132,23 @@ static void check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
     }
   }
   free(offered);
+  return true;
+}
+
+// A polygon corner gathers once for both ways off it; a circle obstacle's corner once per way.
+static void check_corner(const arcnav_planner *planner, const sup_map *plain,
+                         an_sight_mesh_scratch *ms, an_sight_scratch *scratch, uint32_t c,
+                         const an_sight_limit *limit, tally *t, const char *label) {
+  vec2 centre = planner->corners[c].center;
+  if (planner->corners[c].wedge_sweep < AN_TWO_PI) {
+    check_viewpoint(planner, plain, ms, scratch, c, centre, TURN_EITHER, limit, t, label);
+    return;
+  }
+  t->circle_viewpoints += 2;
+  t->circles_gathered +=
+      check_viewpoint(planner, plain, ms, scratch, c, centre, TURN_CW, limit, t, label);
+  t->circles_gathered +=
+      check_viewpoint(planner, plain, ms, scratch, c, centre, TURN_CCW, limit, t, label);
 }
 
 static void check_map(const sup_map *plain, double R, uint64_t seed, const char *label, tally *t) {
@@ -148,7 +170,7 @@ static void check_map(const sup_map *plain, double R, uint64_t seed, const char 
   for (uint32_t c = 0; c < planner->corner_count; ++c) {
     snprintf(where, sizeof where, "%s seed %llu R %g corner %u", label, (unsigned long long)seed, R,
              c);
-    check_viewpoint(planner, plain, &ms, &scratch, c, planner->corners[c].center, NULL, t, where);
+    check_corner(planner, plain, &ms, &scratch, c, NULL, t, where);
   }
   vec lo, hi;
   ck_assert(sup_map_extent(plain, &lo, &hi));
@@ -162,13 +184,13 @@ static void check_map(const sup_map *plain, double R, uint64_t seed, const char 
     vec2 origin = v2(s.x, s.y), goal = v2(g.x, g.y);
     snprintf(where, sizeof where, "%s seed %llu R %g start %d", label, (unsigned long long)seed, R,
              k);
-    check_viewpoint(planner, plain, &ms, &scratch, AN_NONE, origin, NULL, t, where);
+    check_viewpoint(planner, plain, &ms, &scratch, AN_NONE, origin, TURN_CCW, NULL, t, where);
     // The same point and a corner, now confined to an ellipse around them and the goal.
     an_sight_limit limit = {goal, v2_dist(origin, goal) * (1.0 + 0.05 * k)};
-    check_viewpoint(planner, plain, &ms, &scratch, AN_NONE, origin, &limit, t, where);
+    check_viewpoint(planner, plain, &ms, &scratch, AN_NONE, origin, TURN_CCW, &limit, t, where);
     uint32_t c = (uint32_t)(sup_rng_below(&rng, planner->corner_count));
     limit.bound = v2_dist(planner->corners[c].center, goal) * (1.0 + 0.05 * k);
-    check_viewpoint(planner, plain, &ms, &scratch, c, planner->corners[c].center, &limit, t, where);
+    check_corner(planner, plain, &ms, &scratch, c, &limit, t, where);
   }
   an_sight_mesh_scratch_free(&ms, &planner->alloc);
   an_sight_scratch_free(&scratch, &planner->alloc);
@@ -203,6 +225,29 @@ static sup_map polygon_with_squares_along_tangents(size_t sides, double radius, 
   return m;
 }
 
+// Circles crowded among small slivers of polygon, with R comparable to both: tangents from a
+// circle reach vertices just beside it, past slivers near its rim.
+static sup_map circles_among_slivers(uint64_t seed) {
+  sup_rng rng = sup_rng_seed(seed * 31 + 7);
+  sup_map m;
+  sup_map_init(&m);
+  for (int i = 0; i < 14; ++i) {
+    vec c = {sup_rng_uniform(&rng, 0.0, 60.0), sup_rng_uniform(&rng, 0.0, 60.0)};
+    sup_map_add_circle(&m, c, sup_rng_uniform(&rng, 1.5, 6.0));
+  }
+  for (int i = 0; i < 40; ++i) {
+    vec c = {sup_rng_uniform(&rng, 0.0, 60.0), sup_rng_uniform(&rng, 0.0, 60.0)};
+    double a = sup_rng_uniform(&rng, 0.0, 2.0 * PI), length = sup_rng_uniform(&rng, 1.0, 6.0);
+    double width = sup_rng_uniform(&rng, 0.1, 0.8);
+    vec along = {cos(a), sin(a)}, across = {-sin(a), cos(a)};
+    vec tri[3] = {{c.x + length * along.x, c.y + length * along.y},
+                  {c.x + width * across.x, c.y + width * across.y},
+                  {c.x - width * across.x, c.y - width * across.y}};
+    sup_map_add_polygon(&m, tri, 3, NULL, NULL, 0);
+  }
+  return m;
+}
+
 START_TEST(test_no_usable_tangent_hidden) {
   tally t = {0};
   for (uint64_t seed = 1; seed <= test_scaled_count(10); ++seed) {
@@ -218,6 +263,11 @@ START_TEST(test_no_usable_tangent_hidden) {
       check_map(&maze, radii[r], seed, "maze", &t);
       check_map(&town, radii[r], seed, "town", &t);
     }
+    sup_map slivers = circles_among_slivers(seed);
+    for (int r = 0; r < 3; ++r) {
+      check_map(&slivers, 0.5 + 1.5 * r, seed, "circles among slivers", &t);
+    }
+    sup_map_free(&slivers);
     if (seed <= 3) {
       double R = 1.0 + 0.5 * (double)seed;
       sup_map polygon = polygon_with_squares_along_tangents(24 + 12 * seed, 60.0, R);
@@ -230,10 +280,13 @@ START_TEST(test_no_usable_tangent_hidden) {
     sup_map_free(&town);
   }
   printf("sight mesh: %zu viewpoints (%zu left to the grid), %zu free tangents, %zu left out by "
-         "a limit\n",
-         t.viewpoints, t.unsuitable, t.free_tangents, t.limited_left_out);
+         "a limit; circles: %zu of %zu viewpoints gathered through the mesh\n",
+         t.viewpoints, t.unsuitable, t.free_tangents, t.limited_left_out, t.circles_gathered,
+         t.circle_viewpoints);
   ck_assert_uint_ge(t.viewpoints, test_scaled_minimum(2000, 10));
   ck_assert_uint_ge(t.free_tangents, test_scaled_minimum(50000, 10));
+  // Most circles stand clear of the polygons, so their rays start in the mesh.
+  ck_assert_uint_ge(2 * t.circles_gathered, t.circle_viewpoints);
   ck_assert_uint_ge(t.limited_left_out, 1);
 }
 END_TEST
