@@ -308,17 +308,6 @@ static bool ray_through_rim(const expansion *x, vec2 u, vec2 *direction, double 
   return true;
 }
 
-// Where the ray with `direction` leaves the rim.
-static vec2 rim_anchor(const expansion *x, vec2 direction) {
-  // The ray runs along turn perp(n), so n is -turn perp(direction) normalised.
-  vec2 n = v2_normalize(v2_scale(v2_perp(direction), -x->turn));
-  return v2_mul_add(x->origin, x->rim, n);
-}
-
-static inline vec2 ray_anchor(const expansion *x, vec2 direction) {
-  return x->rim == 0.0 ? x->origin : rim_anchor(x, direction);
-}
-
 // Rays from a rim offer by the wide filing of the triangles they enter, which holds the corners
 // at their vertices too.
 static void offer_vertex(expansion *x, int32_t v) {
@@ -361,11 +350,16 @@ static vec2 widened_left(const expansion *x, vec2 d, double length) {
   return v2(d.x - s * d.y, d.y + s * d.x);
 }
 
-// Parameter along a -> b where the ray from the origin along `ray` crosses it, clamped to [0, 1];
-// `fallback` when the ray runs (nearly) parallel to the edge.
-static double crossing_parameter(vec2 origin, vec2 ray, vec2 a, vec2 b, double fallback) {
+// Parameter along a -> b where the ray along `ray` crosses it, clamped to [0, 1]; `fallback` when
+// the ray runs (nearly) parallel to the edge. A ray off a rim leaves it at
+// origin - turn rim perp(ray) / |ray|, which shifts cross(ray, start - a) by -turn rim |ray|.
+static double crossing_parameter(const expansion *x, vec2 ray, vec2 a, vec2 b, double fallback) {
   double den = v2_cross(ray, v2_sub(b, a));
-  double t = v2_cross(ray, v2_sub(origin, a)) / den;
+  double num = v2_cross(ray, v2_sub(x->origin, a));
+  if (x->rim > 0.0) {
+    num -= x->turn * x->rim * v2_len(ray);
+  }
+  double t = num / den;
   return t >= 0.0 ? (t <= 1.0 ? t : 1.0) : (t < 0.0 ? 0.0 : fallback);
 }
 
@@ -374,19 +368,27 @@ static double crossing_parameter(vec2 origin, vec2 ray, vec2 a, vec2 b, double f
 // edge is on the piece of the edge the window crosses; a target's touching point lies R from its
 // material.
 //
-// Rays leaving a rim: along one from its anchor t, |p - t| + |p - goal| never decreases, and
+// Rays leaving a rim: along one from its start t, |p - t| + |p - goal| never decreases, and
 // |p - origin| >= |p - t| >= |p - origin| - rim, so the least sum beyond the edge is at least the
 // least over the piece less the rim.
 static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
   if (!x->limit) {
     return false;
   }
-  double t0 = crossing_parameter(ray_anchor(x, right), right, a, b, 0.0);
-  double t1 = crossing_parameter(ray_anchor(x, left), left, a, b, 1.0);
-  vec2 p = v2_lerp(a, b, an_min(t0, t1)), q = v2_lerp(a, b, an_max(t0, t1));
+  double reduction = x->rim + 2.0 * x->sm->radius;
+  double t0 = crossing_parameter(x, right, a, b, 0.0);
+  // Most crossings lie well inside the limit: the sum at one point of the piece shows it.
+  vec2 p = v2_lerp(a, b, t0);
+  double at_p = v2_dist(x->origin, p) + v2_dist(x->limit->goal, p);
+  if (at_p - reduction - slack_at(x, at_p) <= x->limit->bound) {
+    return false;
+  }
+  double t1 = crossing_parameter(x, left, a, b, 1.0);
+  vec2 q = v2_lerp(a, b, an_max(t0, t1));
+  p = v2_lerp(a, b, an_min(t0, t1));
   double least =
       an_point_segment_dist(x->origin, p, q) + an_point_segment_dist(x->limit->goal, p, q);
-  least -= x->rim + 2.0 * x->sm->radius + slack_at(x, least);
+  least -= reduction + slack_at(x, least);
   if (least > x->limit->bound) {
     x->beyond = an_min(x->beyond, least);
     return true;
@@ -418,8 +420,10 @@ static int32_t edge_towards(const an_navmesh *mesh, int32_t g, int32_t f, int32_
 
 // Leaves free triangle f across its edge k (from vertex fv[k + 1], on the right as seen from
 // inside, to fv[k + 2] on the left), narrowing the window to the rays through that edge.
-static bool leave_across(expansion *x, int32_t f, int k, vec2 right, vec2 left) {
+static bool leave_across(expansion *x, int32_t f, int k, const vec2 *right_in,
+                         const vec2 *left_in) {
   const an_navmesh *mesh = x->sm->mesh;
+  vec2 right = *right_in, left = *left_in;
   int32_t g = mesh->fn[3 * (size_t)f + k];
   if (g < 0) {
     return true;
@@ -465,8 +469,8 @@ static bool enter(expansion *x, an_sight_window w) {
     offer_vertex(x, apex);
   }
   // Edge k + 1 runs from fv[k + 2] to the apex, edge k + 2 from the apex to fv[k + 1].
-  return leave_across(x, f, (k + 1) % 3, w.right, w.left) &&
-         leave_across(x, f, (k + 2) % 3, w.right, w.left);
+  return leave_across(x, f, (k + 1) % 3, &w.right, &w.left) &&
+         leave_across(x, f, (k + 2) % 3, &w.right, &w.left);
 }
 
 // Starts from a vertex: every free triangle around it, each vertex of which it sees.
@@ -502,7 +506,8 @@ static bool start_at_vertex(expansion *x, int32_t v, bool *suitable) {
         *suitable = false;
         return true;
       }
-      if (!leave_across(x, f, k, widened_right(x, dp, lp), widened_left(x, dq, lq))) {
+      vec2 right = widened_right(x, dp, lp), left = widened_left(x, dq, lq);
+      if (!leave_across(x, f, k, &right, &left)) {
         return false;
       }
     }
@@ -543,8 +548,8 @@ static bool start_in_triangle(expansion *x, bool *suitable) {
   }
   for (int k = 0; k < 3; ++k) {
     int a = (k + 1) % 3, b = (k + 2) % 3;
-    if (!leave_across(x, f, k, widened_right(x, d[a], length[a]),
-                      widened_left(x, d[b], length[b]))) {
+    vec2 right = widened_right(x, d[a], length[a]), left = widened_left(x, d[b], length[b]);
+    if (!leave_across(x, f, k, &right, &left)) {
       return false;
     }
   }
@@ -563,7 +568,7 @@ static bool leave_rim_region(expansion *x, int32_t f, int k, vec2 a, vec2 b, int
   }
   vec2 right = widened_right(x, da, la), left = widened_left(x, db, lb);
   if (v2_cross(right, left) > 0.0 && v2_dot(right, left) > 0.0) {
-    return leave_across(x, f, k, right, left);
+    return leave_across(x, f, k, &right, &left);
   }
   if (depth == 0) {
     *suitable = false;

@@ -191,6 +191,33 @@ static void check_map(const sup_map *plain, double R, uint64_t seed, const char 
     uint32_t c = (uint32_t)(sup_rng_below(&rng, planner->corner_count));
     limit.bound = v2_dist(planner->corners[c].center, goal) * (1.0 + 0.05 * k);
     check_corner(planner, plain, &ms, &scratch, c, &limit, t, where);
+    // An ellipse whose rim passes just outside the touching point of a tangent from the start to
+    // some corner: that corner's material lies beyond, and the gather must still offer it.
+    const an_corner *to = &planner->corners[sup_rng_below(&rng, planner->corner_count)];
+    an_tangent tangent;
+    if (an_directed_tangent(origin, 0.0, true, to->center, to->radius, k % 2 == 0, planner->eps,
+                            &tangent)) {
+      limit.bound = v2_dist(tangent.to, origin) + v2_dist(tangent.to, goal);
+      limit.bound += 1e-9 * limit.bound;
+      check_viewpoint(planner, plain, &ms, &scratch, AN_NONE, origin, TURN_CCW, &limit, t, where);
+    }
+    // The same from a circle obstacle's corner (the next one from c, if any), along a tangent
+    // leaving it the way k picks.
+    uint32_t circle = c;
+    for (uint32_t step = 0; step < planner->corner_count; ++step) {
+      if (planner->corners[circle].wedge_sweep >= AN_TWO_PI) {
+        break;
+      }
+      circle = (circle + 1) % (uint32_t)planner->corner_count;
+    }
+    c = circle;
+    const an_corner *from = &planner->corners[c];
+    if (an_directed_tangent(from->center, from->radius, k % 4 < 2, to->center, to->radius,
+                            k % 2 == 0, planner->eps, &tangent)) {
+      limit.bound = v2_dist(tangent.to, from->center) + v2_dist(tangent.to, goal);
+      limit.bound += 1e-9 * limit.bound;
+      check_corner(planner, plain, &ms, &scratch, c, &limit, t, where);
+    }
   }
   an_sight_mesh_scratch_free(&ms, &planner->alloc);
   an_sight_scratch_free(&scratch, &planner->alloc);
