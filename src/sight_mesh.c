@@ -113,12 +113,17 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   }
   uint32_t stamp = 0;
   double slack = an_sight_margin(0.0, sm->eps);
+  // Only rays off a circle's rim read the wide filing.
+  bool circles = false;
+  for (size_t c = 0; c < count && !circles; ++c) {
+    circles = an_corner_material_radius(&corners[c], sm->radius) > 0.0;
+  }
   // Pass 0 counts, pass 1 fills (advancing each start), then the starts are shifted back.
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
       const an_corner *corner = &corners[c];
       double material = an_corner_material_radius(corner, sm->radius);
-      for (int wide = 0; wide < 2 && status == ARCNAV_OK; ++wide) {
+      for (int wide = 0; wide < (circles ? 2 : 1) && status == ARCNAV_OK; ++wide) {
         if (++stamp == 0) {
           memset(seen, 0, mesh->cdt.tri_count * sizeof *seen);
           stamp = 1;
