@@ -47,25 +47,37 @@ static int32_t vertex_at(const an_navmesh *mesh, vec2 p) {
   return -1;
 }
 
+// Work space for filing corners by disk: a queue of triangles and a per-triangle stamp.
+typedef struct disk_flood {
+  uint32_t *seen;
+  uint32_t stamp;
+  int32_t *queue;
+  size_t queue_capacity;
+} disk_flood;
+
 // Free triangles that the disk (centre, reach) overlaps, found by a flood from the triangle
 // holding the centre across edges the disk reaches. Appends corner `corner` to each when `filed`
 // is non-NULL (and counts it either way). Returns false when out of memory.
-static bool file_disk(an_sight_mesh *sm, vec2 centre, double reach, uint32_t corner,
-                      uint32_t *counts, uint32_t *filed, int32_t **queue, size_t *queue_capacity,
-                      uint32_t *seen, uint32_t stamp) {
+static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double reach,
+                      uint32_t corner, uint32_t *counts, uint32_t *filed) {
   const an_cdt *cdt = &sm->mesh->cdt;
   int32_t first = an_navmesh_locate_cdt(sm->mesh, centre);
   if (first < 0) {
     return true;
   }
+  if (++flood->stamp == 0) {
+    memset(flood->seen, 0, cdt->tri_count * sizeof *flood->seen);
+    flood->stamp = 1;
+  }
   size_t head = 0, tail = 0;
-  if (!an_reserve(&sm->alloc, (void **)queue, queue_capacity, 0, 1, sizeof **queue)) {
+  if (!an_reserve(&sm->alloc, (void **)&flood->queue, &flood->queue_capacity, 0, 1,
+                  sizeof *flood->queue)) {
     return false;
   }
-  (*queue)[tail++] = first;
-  seen[first] = stamp;
+  flood->queue[tail++] = first;
+  flood->seen[first] = flood->stamp;
   while (head < tail) {
-    int32_t t = (*queue)[head++];
+    int32_t t = flood->queue[head++];
     int32_t f = sm->mesh->free_of[t];
     if (f >= 0) {
       if (filed) {
@@ -76,7 +88,7 @@ static bool file_disk(an_sight_mesh *sm, vec2 centre, double reach, uint32_t cor
     }
     for (int k = 0; k < 3; ++k) {
       int32_t u = cdt->tris[t].n[k];
-      if (u < 0 || seen[u] == stamp) {
+      if (u < 0 || flood->seen[u] == flood->stamp) {
         continue;
       }
       vec2 a = cdt->points[cdt->tris[t].v[(k + 1) % 3]];
@@ -84,19 +96,20 @@ static bool file_disk(an_sight_mesh *sm, vec2 centre, double reach, uint32_t cor
       if (an_point_segment_dist(centre, a, b) > reach) {
         continue;
       }
-      if (!an_reserve(&sm->alloc, (void **)queue, queue_capacity, tail, tail + 1, sizeof **queue)) {
+      if (!an_reserve(&sm->alloc, (void **)&flood->queue, &flood->queue_capacity, tail, tail + 1,
+                      sizeof *flood->queue)) {
         return false;
       }
-      seen[u] = stamp;
-      (*queue)[tail++] = u;
+      flood->seen[u] = flood->stamp;
+      flood->queue[tail++] = u;
     }
   }
   return true;
 }
 
 // Files every corner: by its vertex where the triangulation has one, otherwise by the free
-// triangles its material (grown by the slack) overlaps; and every corner by the free triangles its
-// material grown by 2R overlaps.
+// triangles its material (grown by the slack) overlaps; and, when the map has circles, every
+// corner by the free triangles its material grown by 2R overlaps.
 static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count) {
   const an_navmesh *mesh = sm->mesh;
   size_t vertex_count = mesh->cdt.point_count, free_count = mesh->free_count;
@@ -104,14 +117,12 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   sm->vertex_start = an_calloc(&sm->alloc, vertex_count + 1, sizeof *sm->vertex_start);
   sm->triangle_start = an_calloc(&sm->alloc, free_count + 1, sizeof *sm->triangle_start);
   sm->wide_start = an_calloc(&sm->alloc, free_count + 1, sizeof *sm->wide_start);
-  uint32_t *seen = an_calloc(&sm->alloc, mesh->cdt.tri_count, sizeof *seen);
-  int32_t *queue = NULL;
-  size_t queue_capacity = 0;
+  disk_flood flood = {an_calloc(&sm->alloc, mesh->cdt.tri_count, sizeof *flood.seen), 0, NULL, 0};
   arcnav_status status = ARCNAV_OK;
-  if (!sm->corner_vertex || !sm->vertex_start || !sm->triangle_start || !sm->wide_start || !seen) {
+  if (!sm->corner_vertex || !sm->vertex_start || !sm->triangle_start || !sm->wide_start ||
+      !flood.seen) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  uint32_t stamp = 0;
   double slack = an_sight_margin(0.0, sm->eps);
   // Only rays off a circle's rim read the wide filing.
   bool circles = false;
@@ -123,35 +134,23 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
       const an_corner *corner = &corners[c];
       double material = an_corner_material_radius(corner, sm->radius);
-      for (int wide = 0; wide < (circles ? 2 : 1) && status == ARCNAV_OK; ++wide) {
-        if (++stamp == 0) {
-          memset(seen, 0, mesh->cdt.tri_count * sizeof *seen);
-          stamp = 1;
-        }
-        if (!wide) {
-          int32_t v = -1;
-          if (pass == 0) {
-            v = corner->wedge_sweep >= AN_TWO_PI ? -1 : vertex_at(mesh, corner->center);
-            sm->corner_vertex[c] = v;
-          } else {
-            v = sm->corner_vertex[c];
-          }
-          if (v >= 0) {
-            if (pass == 0) {
-              sm->vertex_start[v + 1]++;
-            } else {
-              sm->vertex_corners[sm->vertex_start[v]++] = (uint32_t)c;
-            }
-            continue;
-          }
-        }
-        double reach = material + (wide ? 2.0 : 1.0) * sm->radius + slack;
-        uint32_t *starts = wide ? sm->wide_start : sm->triangle_start;
-        uint32_t *filed = pass == 0 ? NULL : (wide ? sm->wide_corners : sm->triangle_corners);
-        if (!file_disk(sm, corner->center, reach, (uint32_t)c, starts, filed, &queue,
-                       &queue_capacity, seen, stamp)) {
-          status = ARCNAV_ERR_OUT_OF_MEMORY;
-        }
+      if (pass == 0) {
+        sm->corner_vertex[c] =
+            corner->wedge_sweep >= AN_TWO_PI ? -1 : vertex_at(mesh, corner->center);
+      }
+      int32_t v = sm->corner_vertex[c];
+      if (v >= 0 && pass == 0) {
+        sm->vertex_start[v + 1]++;
+      } else if (v >= 0) {
+        sm->vertex_corners[sm->vertex_start[v]++] = (uint32_t)c;
+      } else if (!file_disk(sm, &flood, corner->center, material + slack, (uint32_t)c,
+                            sm->triangle_start, pass == 0 ? NULL : sm->triangle_corners)) {
+        status = ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+      if (status == ARCNAV_OK && circles &&
+          !file_disk(sm, &flood, corner->center, material + 2.0 * sm->radius + slack, (uint32_t)c,
+                     sm->wide_start, pass == 0 ? NULL : sm->wide_corners)) {
+        status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
     }
     if (pass == 0 && status == ARCNAV_OK) {
@@ -181,8 +180,8 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     memmove(sm->wide_start + 1, sm->wide_start, free_count * sizeof *sm->wide_start);
     sm->wide_start[0] = 0;
   }
-  an_free(&sm->alloc, seen);
-  an_free(&sm->alloc, queue);
+  an_free(&sm->alloc, flood.seen);
+  an_free(&sm->alloc, flood.queue);
   return status;
 }
 
@@ -287,20 +286,8 @@ typedef struct expansion {
   double beyond; ///< least distance sum of any target's touching point left out, or infinity
 } expansion;
 
-// Direction of the ray through p, and how far along it p lies. False when p is not outside the
-// rim, where no ray reaches.
-static bool ray_through_rim(const expansion *x, vec2 u, vec2 *direction, double *length);
-
-static inline bool ray_through(const expansion *x, vec2 p, vec2 *direction, double *length) {
-  vec2 u = v2_sub(p, x->origin);
-  if (x->rim == 0.0) {
-    *direction = u;
-    *length = v2_len(u);
-    return true;
-  }
-  return ray_through_rim(x, u, direction, length);
-}
-
+// Direction of the ray off the rim through the point at offset u from the centre, and how far
+// along it the point lies. False when the point is not outside the rim, where no ray reaches.
 static bool ray_through_rim(const expansion *x, vec2 u, vec2 *direction, double *length) {
   double excess = v2_len2(u) - x->rim * x->rim;
   if (!(excess > 0.0)) {
@@ -311,6 +298,18 @@ static bool ray_through_rim(const expansion *x, vec2 u, vec2 *direction, double 
   *length = sqrt(excess);
   *direction = v2_mul_add(v2_scale(u, *length), x->turn * x->rim, v2_perp(u));
   return true;
+}
+
+// Direction of the ray through p, and how far along it p lies. False when p is not outside the
+// rim, where no ray reaches.
+static inline bool ray_through(const expansion *x, vec2 p, vec2 *direction, double *length) {
+  vec2 u = v2_sub(p, x->origin);
+  if (x->rim == 0.0) {
+    *direction = u;
+    *length = v2_len(u);
+    return true;
+  }
+  return ray_through_rim(x, u, direction, length);
 }
 
 // Rays from a rim offer by the wide filing of the triangles they enter, which holds the corners
@@ -586,19 +585,26 @@ static bool leave_rim_region(expansion *x, int32_t f, int k, vec2 a, vec2 b, int
 
 #define RIM_REGION_LIMIT 32
 
-// Starts from a circle's rim. The free triangles the disk reaches (all of them free, none of their
-// vertices on or inside the rim) hold every ray's start; each ray leaves them across one of their
-// outer edges, crossing it from inside.
-static bool start_around_rim(expansion *x, bool *suitable) {
+static bool region_holds(const int32_t *region, size_t count, int32_t f) {
+  for (size_t j = 0; j < count; ++j) {
+    if (region[j] == f) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The free triangles the circle's disk reaches, flooded from the one holding its centre, into
+// region[]; 0 when the rim cannot start an expansion: the disk reaches material, the box or a
+// pinch, a vertex lies on or inside the rim, or the region outgrows the limit.
+static size_t rim_region(const expansion *x, int32_t region[RIM_REGION_LIMIT]) {
   const an_navmesh *mesh = x->sm->mesh;
-  *suitable = false;
   size_t proper = mesh->free_count - mesh->connector_count;
   int32_t first = an_navmesh_locate(mesh, x->origin);
   if (first < 0 || (size_t)first >= proper) {
-    return true;
+    return 0;
   }
   double reach = x->rim + 2.0 * slack_at(x, x->rim);
-  int32_t region[RIM_REGION_LIMIT];
   size_t count = 0;
   region[count++] = first;
   for (size_t i = 0; i < count; ++i) {
@@ -606,57 +612,52 @@ static bool start_around_rim(expansion *x, bool *suitable) {
     for (int k = 0; k < 3; ++k) {
       vec2 a = mesh->cdt.points[v[(k + 1) % 3]], b = mesh->cdt.points[v[(k + 2) % 3]];
       if (!(v2_dist(mesh->cdt.points[v[k]], x->origin) > reach)) {
-        return true;
+        return 0;
       }
       if (an_point_segment_dist(x->origin, a, b) > reach) {
         continue;
       }
       int32_t g = mesh->fn[3 * (size_t)region[i] + k];
       if (g < 0 || (size_t)g >= proper) {
-        return true; // the disk reaches material, the box or a pinch
+        return 0;
       }
-      bool known = false;
-      for (size_t j = 0; j < count && !known; ++j) {
-        known = region[j] == g;
-      }
-      if (!known) {
+      if (!region_holds(region, count, g)) {
         if (count == RIM_REGION_LIMIT) {
-          return true;
+          return 0;
         }
         region[count++] = g;
       }
     }
   }
-  *suitable = true;
+  return count;
+}
+
+// Starts from a circle's rim. The triangles of its region hold every ray's start; each ray leaves
+// them across one of their outer edges, crossing it from inside.
+static bool start_around_rim(expansion *x, bool *suitable) {
+  const an_navmesh *mesh = x->sm->mesh;
+  int32_t region[RIM_REGION_LIMIT];
+  size_t count = rim_region(x, region);
+  *suitable = count > 0;
   for (size_t i = 0; i < count; ++i) {
     offer_triangle(x, region[i]);
   }
-  for (size_t i = 0; i < count && *suitable; ++i) {
-    const int32_t *v = &mesh->fv[3 * (size_t)region[i]];
-    for (int k = 0; k < 3 && *suitable; ++k) {
-      int32_t g = mesh->fn[3 * (size_t)region[i] + k];
-      bool inner = g < 0;
-      for (size_t j = 0; j < count && !inner; ++j) {
-        inner = region[j] == g;
-      }
-      if (inner) {
-        continue;
-      }
-      vec2 a = mesh->cdt.points[v[(k + 1) % 3]], b = mesh->cdt.points[v[(k + 2) % 3]];
-      // Rays cross an edge all the same way (none runs along it: it is not tangent to the rim);
-      // those crossing into the region left it earlier, across another outer edge.
-      vec2 d;
-      double length;
-      if (!ray_through(x, v2_lerp(a, b, 0.5), &d, &length)) {
-        *suitable = false;
-        break;
-      }
-      if (v2_cross(v2_sub(b, a), d) >= 0.0) {
-        continue;
-      }
-      if (!leave_rim_region(x, region[i], k, a, b, 8, suitable)) {
-        return false;
-      }
+  for (size_t e = 0; e < 3 * count && *suitable; ++e) {
+    int32_t f = region[e / 3], k = (int32_t)(e % 3);
+    int32_t g = mesh->fn[3 * (size_t)f + (size_t)k];
+    if (g < 0 || region_holds(region, count, g)) {
+      continue;
+    }
+    const int32_t *v = &mesh->fv[3 * (size_t)f];
+    vec2 a = mesh->cdt.points[v[(k + 1) % 3]], b = mesh->cdt.points[v[(k + 2) % 3]];
+    // Rays cross an edge all the same way (none runs along it: it is not tangent to the rim);
+    // those crossing into the region left it earlier, across another outer edge.
+    vec2 d;
+    double length;
+    if (!ray_through(x, v2_lerp(a, b, 0.5), &d, &length)) {
+      *suitable = false;
+    } else if (v2_cross(v2_sub(b, a), d) < 0.0 && !leave_rim_region(x, f, k, a, b, 8, suitable)) {
+      return false;
     }
   }
   if (!*suitable) {

@@ -210,13 +210,12 @@ static void check_map(const sup_map *plain, double R, uint64_t seed, const char 
       }
       circle = (circle + 1) % (uint32_t)planner->corner_count;
     }
-    c = circle;
-    const an_corner *from = &planner->corners[c];
+    const an_corner *from = &planner->corners[circle];
     if (an_directed_tangent(from->center, from->radius, k % 4 < 2, to->center, to->radius,
                             k % 2 == 0, planner->eps, &tangent)) {
       limit.bound = v2_dist(tangent.to, from->center) + v2_dist(tangent.to, goal);
       limit.bound += 1e-9 * limit.bound;
-      check_corner(planner, plain, &ms, &scratch, c, &limit, t, where);
+      check_corner(planner, plain, &ms, &scratch, circle, &limit, t, where);
     }
   }
   an_sight_mesh_scratch_free(&ms, &planner->alloc);
