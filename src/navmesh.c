@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "navmesh.h"
 
+#include "obstacle_index.h"
+#include "ring_winding.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -48,27 +51,6 @@ static vec2 circle_vertex(vec2 center, double radius, int k) {
   return an_circle_point(center, r, angle);
 }
 
-/// Winding number of the ring about p (+1 inside a simple counter-clockwise ring). Rings of an
-/// eroded map may cross themselves; their material is told by winding sums (see erode.h), which
-/// for simple rings is the usual inside test. Only used for points far (relative to rounding) from
-/// the ring.
-static int ring_winding(const arcnav_map *map, const an_ring *ring, vec2 p) {
-  int winding = 0;
-  vec2 a = an_ring_vertex(map, ring, ring->count - 1);
-  for (size_t i = 0; i < ring->count; ++i) {
-    vec2 b = an_ring_vertex(map, ring, i);
-    if (a.y <= p.y) {
-      if (b.y > p.y && an_orient(a, b, p) > 0.0) {
-        ++winding;
-      }
-    } else if (b.y <= p.y && an_orient(a, b, p) < 0.0) {
-      --winding;
-    }
-    a = b;
-  }
-  return winding;
-}
-
 static bool inside_circle_polygon(const an_obstacle *ob, vec2 p) {
   vec2 d = v2_sub(p, ob->center);
   for (int k = 0; k < AN_NAVMESH_CIRCLE_SIDES; ++k) {
@@ -80,36 +62,97 @@ static bool inside_circle_polygon(const an_obstacle *ob, vec2 p) {
   return true;
 }
 
+// Rings with at least this many vertices get a winding index for labelling faces.
+#define RING_INDEX_MIN_VERTICES 64
+
+/// What labels the faces: the obstacles filed by area, and winding indexes for long rings, so a
+/// map whose triangulation has many faces inside one large polygon does not walk the whole
+/// polygon per face.
+typedef struct blocked_oracle {
+  an_obstacle_index obstacles;
+  an_ring_winding_index *rings; ///< per map ring; built for long rings only
+  an_ring_winding_index bounds;
+} blocked_oracle;
+
+static void blocked_oracle_free(blocked_oracle *oracle, const arcnav_map *map,
+                                const an_allocator *alloc) {
+  an_obstacle_index_free(&oracle->obstacles, alloc);
+  if (oracle->rings) {
+    for (size_t r = 0; r < map->ring_count; ++r) {
+      an_ring_winding_index_free(&oracle->rings[r], alloc);
+    }
+  }
+  an_free(alloc, oracle->rings);
+  an_ring_winding_index_free(&oracle->bounds, alloc);
+}
+
+static arcnav_status blocked_oracle_build(blocked_oracle *oracle, const arcnav_map *map,
+                                          const an_cdt *cdt, const an_allocator *alloc) {
+  memset(oracle, 0, sizeof *oracle);
+  // Points 0..3 of the triangulation are its box's corners.
+  vec2 lo = cdt->points[0], hi = cdt->points[0];
+  for (int k = 1; k < 4; ++k) {
+    lo = v2(an_min(lo.x, cdt->points[k].x), an_min(lo.y, cdt->points[k].y));
+    hi = v2(an_max(hi.x, cdt->points[k].x), an_max(hi.y, cdt->points[k].y));
+  }
+  arcnav_status st = an_obstacle_index_build(map, alloc, lo, hi, SIZE_MAX, &oracle->obstacles);
+  if (st == ARCNAV_OK && map->ring_count > 0) {
+    oracle->rings = an_calloc(alloc, map->ring_count, sizeof *oracle->rings);
+    st = oracle->rings ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t r = 0; st == ARCNAV_OK && r < map->ring_count; ++r) {
+    if (map->rings[r].count >= RING_INDEX_MIN_VERTICES) {
+      st = an_ring_winding_index_build(map, &map->rings[r], alloc, &oracle->rings[r]);
+    }
+  }
+  if (st == ARCNAV_OK && map->has_bounds && map->bounds.count >= RING_INDEX_MIN_VERTICES) {
+    st = an_ring_winding_index_build(map, &map->bounds, alloc, &oracle->bounds);
+  }
+  if (st != ARCNAV_OK) {
+    blocked_oracle_free(oracle, map, alloc);
+  }
+  return st;
+}
+
+static int oracle_winding(an_ring_winding_index *index, const arcnav_map *map, const an_ring *ring,
+                          vec2 p) {
+  return index->cell_start ? an_ring_winding_indexed(index, map, ring, p)
+                           : an_ring_winding(map, ring, p);
+}
+
+static bool obstacle_blocks(blocked_oracle *oracle, const arcnav_map *map, uint32_t o, vec2 p) {
+  const an_obstacle *ob = &map->obstacles[o];
+  if (ob->kind == AN_OBSTACLE_CIRCLE) {
+    double r = ob->radius / cos(AN_PI / AN_NAVMESH_CIRCLE_SIDES);
+    return ob->radius > 0.0 && fabs(p.x - ob->center.x) <= r && fabs(p.y - ob->center.y) <= r &&
+           inside_circle_polygon(ob, p);
+  }
+  if (p.x < ob->box_min.x || p.x > ob->box_max.x || p.y < ob->box_min.y || p.y > ob->box_max.y) {
+    return false;
+  }
+  // Outer ring counter-clockwise, holes clockwise: material where the sum is positive.
+  int winding = 0;
+  for (uint32_t r = ob->first_ring; r < ob->first_ring + ob->ring_count; ++r) {
+    winding += oracle_winding(&oracle->rings[r], map, &map->rings[r], p);
+  }
+  return winding >= 1;
+}
+
 /// Is p (a point well inside a face of the arrangement) in the blocked region?
-static bool point_blocked(const arcnav_map *map, vec2 p) {
+static bool point_blocked(blocked_oracle *oracle, const arcnav_map *map, vec2 p) {
   // The bounds ring is clockwise: -1 inside.
-  if (map->has_bounds && ring_winding(map, &map->bounds, p) >= 0) {
+  if (map->has_bounds && oracle_winding(&oracle->bounds, map, &map->bounds, p) >= 0) {
     return true;
   }
-  for (size_t o = 0; o < map->obstacle_count; ++o) {
-    const an_obstacle *ob = &map->obstacles[o];
-    if (ob->kind == AN_OBSTACLE_CIRCLE) {
-      if (ob->radius <= 0.0) {
-        continue;
-      }
-      double r = ob->radius / cos(AN_PI / AN_NAVMESH_CIRCLE_SIDES);
-      if (fabs(p.x - ob->center.x) > r || fabs(p.y - ob->center.y) > r) {
-        continue;
-      }
-      if (inside_circle_polygon(ob, p)) {
-        return true;
-      }
-      continue;
+  for (size_t k = 0; k < oracle->obstacles.big_count; ++k) {
+    if (obstacle_blocks(oracle, map, oracle->obstacles.big[k], p)) {
+      return true;
     }
-    if (p.x < ob->box_min.x || p.x > ob->box_max.x || p.y < ob->box_min.y || p.y > ob->box_max.y) {
-      continue;
-    }
-    // Outer ring counter-clockwise, holes clockwise: material where the sum is positive.
-    int winding = 0;
-    for (uint32_t r = 0; r < ob->ring_count; ++r) {
-      winding += ring_winding(map, &map->rings[ob->first_ring + r], p);
-    }
-    if (winding >= 1) {
+  }
+  const uint32_t *item, *last;
+  an_obstacle_index_cell(&oracle->obstacles, p, &item, &last);
+  for (; item < last; ++item) {
+    if (obstacle_blocks(oracle, map, *item, p)) {
       return true;
     }
   }
@@ -361,7 +404,8 @@ static size_t link_pinches(an_navmesh *mesh, const int32_t *pinches, size_t coun
 /// Label the faces of the constraint arrangement (triangles joined by non-constraint edges),
 /// classify each face by testing the incentre of its fattest triangle, and number the free
 /// triangles (mesh->free_of).
-static arcnav_status label_faces(an_navmesh *mesh, const arcnav_map *map, size_t *out_free) {
+static arcnav_status label_faces(an_navmesh *mesh, const arcnav_map *map, blocked_oracle *oracle,
+                                 size_t *out_free) {
   const an_cdt *cdt = &mesh->cdt;
   size_t nt = cdt->tri_count;
   int32_t *face = an_alloc(&mesh->alloc, nt, sizeof *face);
@@ -406,7 +450,7 @@ static arcnav_status label_faces(an_navmesh *mesh, const arcnav_map *map, size_t
         }
       }
     }
-    bool blocked = point_blocked(map, best_center);
+    bool blocked = point_blocked(oracle, map, best_center);
     for (size_t k = 0; k < tail; ++k) {
       mesh->free_of[queue[k]] = blocked ? -1 : 0;
     }
@@ -431,7 +475,12 @@ static arcnav_status classify(an_navmesh *mesh, const arcnav_map *map) {
   size_t nf;
   int32_t *pinch_list = NULL;
   size_t pinch_count = 0;
-  arcnav_status st = label_faces(mesh, map, &nf);
+  blocked_oracle oracle;
+  arcnav_status st = blocked_oracle_build(&oracle, map, cdt, &mesh->alloc);
+  if (st != ARCNAV_OK) {
+    return st;
+  }
+  st = label_faces(mesh, map, &oracle, &nf);
   if (st == ARCNAV_OK) {
     st = find_pinches(mesh, &pinch_list, &pinch_count);
   }
@@ -444,11 +493,12 @@ static arcnav_status classify(an_navmesh *mesh, const arcnav_map *map) {
     an_free(&mesh->alloc, pinch_list);
     mesh->free_of = NULL;
     pinch_list = NULL;
-    st = label_faces(mesh, map, &nf);
+    st = label_faces(mesh, map, &oracle, &nf);
     if (st == ARCNAV_OK) {
       st = find_pinches(mesh, &pinch_list, &pinch_count);
     }
   }
+  blocked_oracle_free(&oracle, map, &mesh->alloc);
   if (st != ARCNAV_OK) {
     an_free(&mesh->alloc, pinch_list);
     return st;
@@ -650,7 +700,7 @@ static bool deep_inside(const arcnav_map *map, const an_obstacle *ob, vec2 c, do
   }
   int winding = 0;
   for (uint32_t r = 0; r < ob->ring_count; ++r) {
-    winding += ring_winding(map, &map->rings[ob->first_ring + r], c);
+    winding += an_ring_winding(map, &map->rings[ob->first_ring + r], c);
   }
   if (winding < 1) {
     return false;
@@ -669,126 +719,9 @@ static bool deep_inside(const arcnav_map *map, const an_obstacle *ob, vec2 c, do
   return true;
 }
 
+// Obstacles with more vertices are left out of the coverage tests: testing a point against one
+// costs too much, and leaving it out only keeps constraints.
 #define UNION_TEST_MAX_VERTICES 256
-#define UNION_GRID_MAX_CELLS 16
-
-/// Obstacles by area: a grid of the obstacles whose boxes cover few cells, and a list of the
-/// others. Only obstacles with at most UNION_TEST_MAX_VERTICES vertices are listed (testing a
-/// point against a larger one costs too much; leaving it out only keeps constraints).
-typedef struct obstacle_index {
-  vec2 lo;
-  double cw, ch;
-  int32_t gw, gh;
-  uint32_t *cell_start; ///< gw * gh + 1
-  uint32_t *items;
-  uint32_t *big; ///< obstacles listed everywhere
-  size_t big_count;
-} obstacle_index;
-
-static size_t obstacle_vertices(const arcnav_map *map, const an_obstacle *ob) {
-  if (ob->kind == AN_OBSTACLE_CIRCLE) {
-    return AN_NAVMESH_CIRCLE_SIDES;
-  }
-  size_t total = 0;
-  for (uint32_t r = 0; r < ob->ring_count; ++r) {
-    total += map->rings[ob->first_ring + r].count;
-  }
-  return total;
-}
-
-static void obstacle_box(const an_obstacle *ob, vec2 *lo, vec2 *hi) {
-  if (ob->kind == AN_OBSTACLE_CIRCLE) {
-    double r = ob->radius / cos(AN_PI / AN_NAVMESH_CIRCLE_SIDES);
-    *lo = v2(ob->center.x - r, ob->center.y - r);
-    *hi = v2(ob->center.x + r, ob->center.y + r);
-  } else {
-    *lo = ob->box_min;
-    *hi = ob->box_max;
-  }
-}
-
-static void cell_range(const obstacle_index *ix, vec2 lo, vec2 hi, int32_t r[4]) {
-  double f[4] = {floor((lo.x - ix->lo.x) / ix->cw), floor((lo.y - ix->lo.y) / ix->ch),
-                 floor((hi.x - ix->lo.x) / ix->cw), floor((hi.y - ix->lo.y) / ix->ch)};
-  for (int k = 0; k < 4; ++k) {
-    double top = (double)((k % 2 == 0 ? ix->gw : ix->gh) - 1);
-    r[k] = (int32_t)an_min(an_max(f[k], 0.0), top);
-  }
-}
-
-static bool indexed(const arcnav_map *map, const an_obstacle *ob) {
-  return !(ob->kind == AN_OBSTACLE_CIRCLE && ob->radius <= 0.0) &&
-         obstacle_vertices(map, ob) <= UNION_TEST_MAX_VERTICES;
-}
-
-static arcnav_status index_obstacles(const arcnav_map *map, const an_allocator *alloc, vec2 lo,
-                                     vec2 hi, obstacle_index *ix) {
-  memset(ix, 0, sizeof *ix);
-  size_t n = map->obstacle_count;
-  double side = an_max(1.0, floor(sqrt((double)n)));
-  ix->gw = ix->gh = (int32_t)an_min(side, 1024.0);
-  ix->lo = lo;
-  ix->cw = (hi.x - lo.x) / ix->gw;
-  ix->ch = (hi.y - lo.y) / ix->gh;
-  size_t cells = (size_t)ix->gw * (size_t)ix->gh;
-  ix->cell_start = an_calloc(alloc, cells + 1, sizeof *ix->cell_start);
-  ix->big = an_alloc(alloc, n + 1, sizeof *ix->big);
-  if (!ix->cell_start || !ix->big) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  size_t total = 0;
-  for (int pass = 0; pass < 2; ++pass) {
-    for (size_t o = 0; o < n; ++o) {
-      const an_obstacle *ob = &map->obstacles[o];
-      if (!indexed(map, ob)) {
-        continue;
-      }
-      vec2 a, b;
-      obstacle_box(ob, &a, &b);
-      int32_t r[4];
-      cell_range(ix, a, b, r);
-      size_t covered = (size_t)(r[2] - r[0] + 1) * (size_t)(r[3] - r[1] + 1);
-      if (covered > UNION_GRID_MAX_CELLS) {
-        if (pass == 0) {
-          ix->big[ix->big_count++] = (uint32_t)o;
-        }
-        continue;
-      }
-      for (int32_t j = r[1]; j <= r[3]; ++j) {
-        for (int32_t i = r[0]; i <= r[2]; ++i) {
-          size_t c = (size_t)j * (size_t)ix->gw + (size_t)i;
-          if (pass == 0) {
-            ix->cell_start[c + 1]++;
-            total++;
-          } else {
-            ix->items[ix->cell_start[c]++] = (uint32_t)o;
-          }
-        }
-      }
-    }
-    if (pass == 0) {
-      for (size_t c = 0; c < cells; ++c) {
-        ix->cell_start[c + 1] += ix->cell_start[c];
-      }
-      ix->items = an_alloc(alloc, total + 1, sizeof *ix->items);
-      if (!ix->items) {
-        return ARCNAV_ERR_OUT_OF_MEMORY;
-      }
-    }
-  }
-  // The fill pass advanced every start to the next cell's: shift back.
-  for (size_t c = cells; c > 0; --c) {
-    ix->cell_start[c] = ix->cell_start[c - 1];
-  }
-  ix->cell_start[0] = 0;
-  return ARCNAV_OK;
-}
-
-static void free_index(obstacle_index *ix, const an_allocator *alloc) {
-  an_free(alloc, ix->cell_start);
-  an_free(alloc, ix->items);
-  an_free(alloc, ix->big);
-}
 
 /// Is triangle t inside obstacle `o`? Tests its centroid with a margin far beyond the centroid's
 /// rounding, so a sliver outside the obstacle never passes.
@@ -803,12 +736,12 @@ static bool triangle_inside(const an_cdt *cdt, int32_t t, const arcnav_map *map,
 
 typedef struct keep_context {
   const arcnav_map *map;
-  const obstacle_index *ix;
+  const an_obstacle_index *ix;
   size_t obstacle; ///< the one being inserted: only earlier ones can cover its pieces
 } keep_context;
 
 /// Is point g deep inside one of the obstacles before `before`?
-static bool point_covered(const arcnav_map *map, const obstacle_index *ix, vec2 g, double margin,
+static bool point_covered(const arcnav_map *map, const an_obstacle_index *ix, vec2 g, double margin,
                           size_t before) {
   for (size_t k = 0; k < ix->big_count; ++k) {
     uint32_t o = ix->big[k];
@@ -816,11 +749,10 @@ static bool point_covered(const arcnav_map *map, const obstacle_index *ix, vec2 
       return true;
     }
   }
-  int32_t r[4];
-  cell_range(ix, g, g, r);
-  size_t cell = (size_t)r[1] * (size_t)ix->gw + (size_t)r[0];
-  for (uint32_t k = ix->cell_start[cell]; k < ix->cell_start[cell + 1]; ++k) {
-    uint32_t o = ix->items[k];
+  const uint32_t *item, *last;
+  an_obstacle_index_cell(ix, g, &item, &last);
+  for (; item < last; ++item) {
+    uint32_t o = *item;
     if (o < before && deep_inside(map, &map->obstacles[o], g, margin)) {
       return true;
     }
@@ -903,8 +835,8 @@ static arcnav_status build_by_union(an_navmesh *mesh, const arcnav_map *map, vec
   if (st != ARCNAV_OK) {
     return st;
   }
-  obstacle_index ix;
-  st = index_obstacles(map, &mesh->alloc, lo, hi, &ix);
+  an_obstacle_index ix;
+  st = an_obstacle_index_build(map, &mesh->alloc, lo, hi, UNION_TEST_MAX_VERTICES, &ix);
   int32_t *vertex = an_alloc(&mesh->alloc, np + 1, sizeof *vertex);
   uint32_t *stamp = NULL;
   int32_t *stack = NULL;
@@ -933,13 +865,14 @@ static arcnav_status build_by_union(an_navmesh *mesh, const arcnav_map *map, vec
                ? an_cdt_insert_segment_kept(&mesh->cdt, a, b, keep_piece, &kc)
                : an_cdt_insert_segment(&mesh->cdt, a, b);
     }
-    if (st == ARCNAV_OK && group < map->obstacle_count && indexed(map, &map->obstacles[group])) {
+    if (st == ARCNAV_OK && group < map->obstacle_count &&
+        an_obstacle_vertices(map, &map->obstacles[group]) <= UNION_TEST_MAX_VERTICES) {
       st = drop_covered(mesh, map, group, first_new, &stamp, &stamp_cap, &stamp_len, ++mark, &stack,
                         &stack_cap);
     }
     seg = end;
   }
-  free_index(&ix, &mesh->alloc);
+  an_obstacle_index_free(&ix, &mesh->alloc);
   an_free(&mesh->alloc, vertex);
   an_free(&mesh->alloc, stamp);
   an_free(&mesh->alloc, stack);

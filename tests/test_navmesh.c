@@ -11,10 +11,12 @@
 
 #include "arcnav_test.h"
 #include "cdt.h"
+#include "erode.h"
 #include "mapgen.h"
 #include "navmesh.h"
 #include "navmesh_test.h"
 #include "reference.h"
+#include "ring_winding.h"
 #include "verify.h"
 
 #include <check.h>
@@ -397,6 +399,83 @@ START_TEST(test_star_is_triangulated_in_linear_work) {
 }
 END_TEST
 
+// ---------------------------------------------------------------------------------------------
+// Winding numbers of long rings
+
+/// The index must count what the plain walk over every edge counts, at random points and at the
+/// points where rounding decides: vertices, edge midpoints, and points level with a vertex.
+static void expect_index_matches_plain(const arcnav_map *map, const an_ring *ring, uint64_t seed) {
+  an_ring_winding_index index;
+  ck_assert_int_eq(an_ring_winding_index_build(map, ring, &plain_alloc, &index), ARCNAV_OK);
+  vec2 lo = index.lo, hi = index.hi;
+  vec2 pad = v2(0.1 * (hi.x - lo.x), 0.1 * (hi.y - lo.y));
+  sup_rng rng = sup_rng_seed(seed);
+  size_t tested = 0, inside = 0;
+  for (size_t k = 0; k < 4 * (size_t)ring->count; ++k) {
+    vec2 a = an_ring_vertex(map, ring, k / 4), b = an_ring_vertex(map, ring, k / 4 + 1);
+    vec2 p;
+    switch (k % 4) {
+    case 0:
+      p = a;
+      break;
+    case 1:
+      p = v2(0.5 * (a.x + b.x), 0.5 * (a.y + b.y));
+      break;
+    case 2:
+      p = v2(sup_rng_uniform(&rng, lo.x - pad.x, hi.x + pad.x), a.y);
+      break;
+    default:
+      p = v2(sup_rng_uniform(&rng, lo.x - pad.x, hi.x + pad.x),
+             sup_rng_uniform(&rng, lo.y - pad.y, hi.y + pad.y));
+      break;
+    }
+    int plain = an_ring_winding(map, ring, p);
+    int indexed = an_ring_winding_indexed(&index, map, ring, p);
+    if (plain != indexed) {
+      ck_abort_msg("seed %llu: winding about (%.17g, %.17g): index %d, plain %d",
+                   (unsigned long long)seed, p.x, p.y, indexed, plain);
+    }
+    tested++;
+    inside += plain != 0;
+  }
+  // The sample must reach both sides of the ring, or it proves little.
+  ck_assert_uint_gt(inside, tested / 20);
+  ck_assert_uint_lt(inside, tested);
+  an_ring_winding_index_free(&index, &plain_alloc);
+}
+
+START_TEST(test_ring_winding_index_matches_plain_count) {
+  // A star, the same star grown by 1 (its grown ring crosses itself thousands of times), and a
+  // staircase of horizontal and vertical edges.
+  const size_t n = 2000;
+  vec *ring = sup_star_ring(n, 100.0, 90.0);
+  arcnav_map *map;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_add_polygon(map, ring, n, NULL, NULL, 0, NULL), ARCNAV_OK);
+  const size_t steps = 300;
+  vec *stairs = malloc((2 * steps + 2) * sizeof *stairs);
+  ck_assert_ptr_nonnull(stairs);
+  for (size_t i = 0; i < steps; ++i) {
+    stairs[2 * i] = (vec){300.0 + (double)i, 50.0 + (double)i};
+    stairs[2 * i + 1] = (vec){301.0 + (double)i, 50.0 + (double)i};
+  }
+  stairs[2 * steps] = (vec){300.0 + (double)steps, 40.0};
+  stairs[2 * steps + 1] = (vec){300.0, 40.0};
+  ck_assert_int_eq(arcnav_map_add_polygon(map, stairs, 2 * steps + 2, NULL, NULL, 0, NULL),
+                   ARCNAV_OK);
+  arcnav_map *grown;
+  ck_assert_int_eq(an_erode_map(map, 1.0, &grown), ARCNAV_OK);
+  expect_index_matches_plain(map, &map->rings[0], 1);
+  expect_index_matches_plain(map, &map->rings[1], 2);
+  expect_index_matches_plain(grown, &grown->rings[0], 3);
+  expect_index_matches_plain(grown, &grown->rings[1], 4);
+  arcnav_map_destroy(grown);
+  arcnav_map_destroy(map);
+  free(stairs);
+  free(ring);
+}
+END_TEST
+
 static Suite *navmesh_suite(void) {
   Suite *s = suite_create("navmesh");
   TCase *tc = tcase_create("navmesh");
@@ -407,6 +486,7 @@ static Suite *navmesh_suite(void) {
   tcase_add_test(tc, test_stacked_turned_squares);
   tcase_add_test(tc, test_union_build_matches_arrangement);
   tcase_add_test(tc, test_star_is_triangulated_in_linear_work);
+  tcase_add_test(tc, test_ring_winding_index_matches_plain_count);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+#include "obstacle_index.h"
+
+#include "geom.h"
+#include "navmesh.h"
+
+#include <math.h>
+#include <string.h>
+
+// An obstacle whose box covers more cells than this goes to the list instead.
+#define GRID_MAX_CELLS 16
+
+size_t an_obstacle_vertices(const arcnav_map *map, const an_obstacle *ob) {
+  if (ob->kind == AN_OBSTACLE_CIRCLE) {
+    return AN_NAVMESH_CIRCLE_SIDES;
+  }
+  size_t total = 0;
+  for (uint32_t r = 0; r < ob->ring_count; ++r) {
+    total += map->rings[ob->first_ring + r].count;
+  }
+  return total;
+}
+
+static void obstacle_box(const an_obstacle *ob, vec2 *lo, vec2 *hi) {
+  if (ob->kind == AN_OBSTACLE_CIRCLE) {
+    double r = ob->radius / cos(AN_PI / AN_NAVMESH_CIRCLE_SIDES);
+    *lo = v2(ob->center.x - r, ob->center.y - r);
+    *hi = v2(ob->center.x + r, ob->center.y + r);
+  } else {
+    *lo = ob->box_min;
+    *hi = ob->box_max;
+  }
+}
+
+static void cell_range(const an_obstacle_index *ix, vec2 lo, vec2 hi, int32_t r[4]) {
+  double f[4] = {floor((lo.x - ix->lo.x) / ix->cw), floor((lo.y - ix->lo.y) / ix->ch),
+                 floor((hi.x - ix->lo.x) / ix->cw), floor((hi.y - ix->lo.y) / ix->ch)};
+  for (int k = 0; k < 4; ++k) {
+    double top = (double)((k % 2 == 0 ? ix->gw : ix->gh) - 1);
+    r[k] = (int32_t)an_min(an_max(f[k], 0.0), top);
+  }
+}
+
+arcnav_status an_obstacle_index_build(const arcnav_map *map, const an_allocator *alloc, vec2 lo,
+                                      vec2 hi, size_t max_vertices, an_obstacle_index *ix) {
+  memset(ix, 0, sizeof *ix);
+  size_t n = map->obstacle_count;
+  double side = an_max(1.0, floor(sqrt((double)n)));
+  ix->gw = ix->gh = (int32_t)an_min(side, 1024.0);
+  ix->lo = lo;
+  ix->cw = (hi.x - lo.x) / ix->gw;
+  ix->ch = (hi.y - lo.y) / ix->gh;
+  size_t cells = (size_t)ix->gw * (size_t)ix->gh;
+  ix->cell_start = an_calloc(alloc, cells + 1, sizeof *ix->cell_start);
+  ix->big = an_alloc(alloc, n + 1, sizeof *ix->big);
+  if (!ix->cell_start || !ix->big) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  size_t total = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t o = 0; o < n; ++o) {
+      const an_obstacle *ob = &map->obstacles[o];
+      if ((ob->kind == AN_OBSTACLE_CIRCLE && ob->radius <= 0.0) ||
+          an_obstacle_vertices(map, ob) > max_vertices) {
+        continue;
+      }
+      vec2 a, b;
+      obstacle_box(ob, &a, &b);
+      int32_t r[4];
+      cell_range(ix, a, b, r);
+      size_t covered = (size_t)(r[2] - r[0] + 1) * (size_t)(r[3] - r[1] + 1);
+      if (covered > GRID_MAX_CELLS) {
+        if (pass == 0) {
+          ix->big[ix->big_count++] = (uint32_t)o;
+        }
+        continue;
+      }
+      for (int32_t j = r[1]; j <= r[3]; ++j) {
+        for (int32_t i = r[0]; i <= r[2]; ++i) {
+          size_t c = (size_t)j * (size_t)ix->gw + (size_t)i;
+          if (pass == 0) {
+            ix->cell_start[c + 1]++;
+            total++;
+          } else {
+            ix->items[ix->cell_start[c]++] = (uint32_t)o;
+          }
+        }
+      }
+    }
+    if (pass == 0) {
+      for (size_t c = 0; c < cells; ++c) {
+        ix->cell_start[c + 1] += ix->cell_start[c];
+      }
+      ix->items = an_alloc(alloc, total + 1, sizeof *ix->items);
+      if (!ix->items) {
+        return ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+    }
+  }
+  // The fill pass advanced every start to the next cell's: shift back.
+  for (size_t c = cells; c > 0; --c) {
+    ix->cell_start[c] = ix->cell_start[c - 1];
+  }
+  ix->cell_start[0] = 0;
+  return ARCNAV_OK;
+}
+
+void an_obstacle_index_free(an_obstacle_index *ix, const an_allocator *alloc) {
+  an_free(alloc, ix->cell_start);
+  an_free(alloc, ix->items);
+  an_free(alloc, ix->big);
+  memset(ix, 0, sizeof *ix);
+}
+
+void an_obstacle_index_cell(const an_obstacle_index *ix, vec2 p, const uint32_t **first,
+                            const uint32_t **last) {
+  int32_t r[4];
+  cell_range(ix, p, p, r);
+  size_t cell = (size_t)r[1] * (size_t)ix->gw + (size_t)r[0];
+  *first = ix->items + ix->cell_start[cell];
+  *last = ix->items + ix->cell_start[cell + 1];
+}
