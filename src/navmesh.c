@@ -63,7 +63,7 @@ static bool inside_circle_polygon(const an_obstacle *ob, vec2 p) {
 }
 
 // Rings with at least this many vertices get a winding index for labelling faces.
-#define RING_INDEX_MIN_VERTICES 64
+#define RING_INDEX_MIN_VERTICES 256
 
 /// What labels the faces: the obstacles filed by area, and winding indexes for long rings, so a
 /// map whose triangulation has many faces inside one large polygon does not walk the whole
