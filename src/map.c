@@ -555,6 +555,83 @@ static bool point_in_ring(vec2 p, const vec2 *points, size_t count) {
   return inside;
 }
 
+typedef struct ring_box {
+  vec2 lo, hi;
+  size_t ring;
+} ring_box;
+
+static int compare_boxes_by_min_x(const void *lhs, const void *rhs) {
+  const ring_box *a = lhs, *b = rhs;
+  return (a->lo.x > b->lo.x) - (a->lo.x < b->lo.x);
+}
+
+static ring_box box_of(const clean_ring *ring, size_t index) {
+  ring_box box = {ring->points[0], ring->points[0], index};
+  for (size_t i = 1; i < ring->count; ++i) {
+    box.lo = v2(an_min(box.lo.x, ring->points[i].x), an_min(box.lo.y, ring->points[i].y));
+    box.hi = v2(an_max(box.hi.x, ring->points[i].x), an_max(box.hi.y, ring->points[i].y));
+  }
+  return box;
+}
+
+static bool box_holds(const ring_box *box, vec2 p) {
+  return p.x >= box->lo.x && p.x <= box->hi.x && p.y >= box->lo.y && p.y <= box->hi.y;
+}
+
+/// Rings do not meet, so a hole is inside its shell exactly when one of its vertices is, and is
+/// nested in another hole exactly when one vertex lies in that hole. The holes that may hold a
+/// vertex are found among the boxes sorted by their left side: those starting at most the
+/// widest box's width to its left.
+static arcnav_status check_hole_nesting(const an_allocator *alloc, const clean_ring *rings,
+                                        size_t ring_count, int obstacle, arcnav_error *error) {
+  if (ring_count < 2) {
+    return ARCNAV_OK;
+  }
+  size_t hole_count = ring_count - 1;
+  ring_box *boxes = an_alloc(alloc, hole_count, sizeof *boxes);
+  if (!boxes) {
+    set_error(error, ARCNAV_ERR_OUT_OF_MEMORY, obstacle, -1, -1);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  double widest = 0.0;
+  for (size_t h = 1; h < ring_count; ++h) {
+    boxes[h - 1] = box_of(&rings[h], h);
+    widest = an_max(widest, boxes[h - 1].hi.x - boxes[h - 1].lo.x);
+  }
+  qsort(boxes, hole_count, sizeof *boxes, compare_boxes_by_min_x);
+  ring_box shell = box_of(&rings[0], 0);
+  arcnav_status status = ARCNAV_OK;
+  for (size_t h = 1; h < ring_count && status == ARCNAV_OK; ++h) {
+    vec2 p = rings[h].points[0];
+    if (!box_holds(&shell, p) || !point_in_ring(p, rings[0].points, rings[0].count)) {
+      set_error(error, ARCNAV_ERR_HOLE_OUTSIDE, obstacle, (int)h, rings[h].source_index[0]);
+      status = ARCNAV_ERR_HOLE_OUTSIDE;
+      break;
+    }
+    // Past the last box starting at or left of p, back to the first that may still reach it.
+    size_t lo = 0, hi = hole_count;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (boxes[mid].lo.x <= p.x) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    for (size_t k = lo; k > 0 && boxes[k - 1].lo.x >= p.x - widest; --k) {
+      const ring_box *box = &boxes[k - 1];
+      if (box->ring != h && box_holds(box, p) &&
+          point_in_ring(p, rings[box->ring].points, rings[box->ring].count)) {
+        set_error(error, ARCNAV_ERR_SELF_INTERSECTION, obstacle, (int)h, rings[h].source_index[0]);
+        status = ARCNAV_ERR_SELF_INTERSECTION;
+        break;
+      }
+    }
+  }
+  an_free(alloc, boxes);
+  return status;
+}
+
 static void orient_ring(clean_ring *ring, bool want_ccw) {
   bool is_ccw = an_ring_signed_area(ring->points, ring->count) > 0.0;
   if (is_ccw == want_ccw) {
@@ -603,22 +680,7 @@ static arcnav_status prepare_rings(const an_allocator *alloc, const vec2 *const 
     set_error(error, status, obstacle, bad_ring, bad_vertex);
     return status;
   }
-  // Rings do not meet, so a hole is inside its shell exactly when one of its vertices is, and is
-  // nested in another hole exactly when one vertex lies in that hole.
-  for (size_t h = 1; h < ring_count; ++h) {
-    if (!point_in_ring(rings[h].points[0], rings[0].points, rings[0].count)) {
-      set_error(error, ARCNAV_ERR_HOLE_OUTSIDE, obstacle, (int)h, rings[h].source_index[0]);
-      return ARCNAV_ERR_HOLE_OUTSIDE;
-    }
-    for (size_t other = 1; other < ring_count; ++other) {
-      if (other != h &&
-          point_in_ring(rings[h].points[0], rings[other].points, rings[other].count)) {
-        set_error(error, ARCNAV_ERR_SELF_INTERSECTION, obstacle, (int)h, rings[h].source_index[0]);
-        return ARCNAV_ERR_SELF_INTERSECTION;
-      }
-    }
-  }
-  return ARCNAV_OK;
+  return check_hole_nesting(alloc, rings, ring_count, obstacle, error);
 }
 
 arcnav_status arcnav_map_add_polygon(arcnav_map *map, const arcnav_vec2 *outer, size_t outer_count,

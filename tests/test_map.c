@@ -135,6 +135,46 @@ START_TEST(test_hole_errors) {
 }
 END_TEST
 
+/// Many holes: the nesting check must still find a hole inside a far wider one (whose box starts
+/// far to the left of the nested vertex) and must not be fooled by a hole inside another's box
+/// but outside the hole itself.
+START_TEST(test_hole_nesting_among_many) {
+  const arcnav_vec2 outer[4] = {{0, 0}, {1000, 0}, {1000, 1000}, {0, 1000}};
+  enum { side = 40, grid = side * side };
+  arcnav_vec2 squares[grid][4];
+  const arcnav_vec2 *holes[grid + 3];
+  size_t counts[grid + 3];
+  for (size_t i = 0; i < grid; ++i) {
+    double x = 3.0 + 10.0 * (double)(i % side), y = 3.0 + 10.0 * (double)(i / side);
+    const arcnav_vec2 square[4] = {{x, y}, {x + 4, y}, {x + 4, y + 4}, {x, y + 4}};
+    memcpy(squares[i], square, sizeof square);
+    holes[i] = squares[i];
+    counts[i] = 4;
+  }
+  // An L along the top and down the right, a square in its inner corner, one inside its arm.
+  const arcnav_vec2 ell[6] = {{500, 890}, {980, 890}, {980, 500},
+                              {990, 500}, {990, 900}, {500, 900}};
+  const arcnav_vec2 corner[4] = {{900, 800}, {910, 800}, {910, 810}, {900, 810}};
+  const arcnav_vec2 inside[4] = {{982, 600}, {988, 600}, {988, 606}, {982, 606}};
+  holes[grid] = ell;
+  counts[grid] = 6;
+  holes[grid + 1] = corner;
+  counts[grid + 1] = 4;
+  holes[grid + 2] = inside;
+  counts[grid + 2] = 4;
+  arcnav_map *map = new_map();
+  arcnav_error error;
+  ck_assert_int_eq(arcnav_map_add_polygon(map, outer, 4, holes, counts, grid + 2, &error),
+                   ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_add_polygon(map, outer, 4, holes, counts, grid + 3, &error),
+                   ARCNAV_ERR_SELF_INTERSECTION);
+  ck_assert_int_eq(error.obstacle, 1);
+  ck_assert_int_eq(error.ring, grid + 3); // ring 0 is the shell
+  ck_assert_uint_eq(arcnav_map_obstacle_count(map), 1);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
 START_TEST(test_circle_errors) {
   arcnav_map *map = new_map();
   arcnav_error error;
@@ -293,6 +333,7 @@ static Suite *map_suite(void) {
   tcase_add_test(tc, test_orientation_is_normalised);
   tcase_add_test(tc, test_closing_vertex_and_duplicates_are_dropped);
   tcase_add_test(tc, test_hole_errors);
+  tcase_add_test(tc, test_hole_nesting_among_many);
   tcase_add_test(tc, test_circle_errors);
   tcase_add_test(tc, test_null_arguments);
   tcase_add_test(tc, test_extent_and_tolerance);
