@@ -59,8 +59,8 @@ arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scr
 /// The funnel over explicit portals: the shortest path from start to goal through the portal
 /// segments (left[i], right[i]) in order, "left" and "right" as seen by the traveller. The
 /// searches above keep their own incremental funnel; this one serves callers that hold a list of
-/// portals. Writes at
-/// most portal_count + 2 points to out_points and returns how many; consecutive equal points are
-/// merged, except that start == goal with no portals gives 2 equal points.
+/// portals. Writes at most portal_count + 2 points to out_points and returns how many;
+/// consecutive equal points are merged, except that start == goal with no portals gives 2 equal
+/// points.
 size_t an_funnel_string_pull(vec2 start, const vec2 *left, const vec2 *right, size_t portal_count,
                              vec2 goal, vec2 *out_points);

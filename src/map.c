@@ -565,12 +565,21 @@ static int compare_boxes_by_min_x(const void *lhs, const void *rhs) {
   return (a->lo.x > b->lo.x) - (a->lo.x < b->lo.x);
 }
 
-static ring_box box_of(const clean_ring *ring, size_t index) {
-  ring_box box = {ring->points[0], ring->points[0], index};
-  for (size_t i = 1; i < ring->count; ++i) {
-    box.lo = v2(an_min(box.lo.x, ring->points[i].x), an_min(box.lo.y, ring->points[i].y));
-    box.hi = v2(an_max(box.hi.x, ring->points[i].x), an_max(box.hi.y, ring->points[i].y));
+static void box_of_points(const vec2 *points, size_t count, vec2 *out_min, vec2 *out_max) {
+  vec2 lo = points[0], hi = points[0];
+  for (size_t i = 1; i < count; ++i) {
+    lo.x = an_min(lo.x, points[i].x);
+    lo.y = an_min(lo.y, points[i].y);
+    hi.x = an_max(hi.x, points[i].x);
+    hi.y = an_max(hi.y, points[i].y);
   }
+  *out_min = lo;
+  *out_max = hi;
+}
+
+static ring_box box_of(const clean_ring *ring, size_t index) {
+  ring_box box = {.ring = index};
+  box_of_points(ring->points, ring->count, &box.lo, &box.hi);
   return box;
 }
 
@@ -645,18 +654,6 @@ static void orient_ring(clean_ring *ring, bool want_ccw) {
     ring->source_index[i] = ring->source_index[j];
     ring->source_index[j] = s;
   }
-}
-
-static void box_of_points(const vec2 *points, size_t count, vec2 *out_min, vec2 *out_max) {
-  vec2 lo = points[0], hi = points[0];
-  for (size_t i = 1; i < count; ++i) {
-    lo.x = an_min(lo.x, points[i].x);
-    lo.y = an_min(lo.y, points[i].y);
-    hi.x = an_max(hi.x, points[i].x);
-    hi.y = an_max(hi.y, points[i].y);
-  }
-  *out_min = lo;
-  *out_max = hi;
 }
 
 // Cleans and validates a polygon's rings (outer first) into `rings`; on error fills `error`.

@@ -46,7 +46,7 @@ size_t an_navmesh_memory_bytes(const an_navmesh *mesh) {
 
 static vec2 circle_vertex(vec2 center, double radius, int k) {
   // Circumscribed polygon: the apothem equals the radius.
-  double r = radius / cos(AN_PI / AN_NAVMESH_CIRCLE_SIDES);
+  double r = an_navmesh_circle_corner_radius(radius);
   double angle = AN_TWO_PI * (double)k / AN_NAVMESH_CIRCLE_SIDES;
   return an_circle_point(center, r, angle);
 }
@@ -89,13 +89,9 @@ static void blocked_oracle_free(blocked_oracle *oracle, const arcnav_map *map,
 static arcnav_status blocked_oracle_build(blocked_oracle *oracle, const arcnav_map *map,
                                           const an_cdt *cdt, const an_allocator *alloc) {
   memset(oracle, 0, sizeof *oracle);
-  // Points 0..3 of the triangulation are its box's corners.
-  vec2 lo = cdt->points[0], hi = cdt->points[0];
-  for (int k = 1; k < 4; ++k) {
-    lo = v2(an_min(lo.x, cdt->points[k].x), an_min(lo.y, cdt->points[k].y));
-    hi = v2(an_max(hi.x, cdt->points[k].x), an_max(hi.y, cdt->points[k].y));
-  }
-  arcnav_status st = an_obstacle_index_build(map, alloc, lo, hi, SIZE_MAX, &oracle->obstacles);
+  // The triangulation's box runs from its point 0 to its point 2.
+  arcnav_status st = an_obstacle_index_build(map, alloc, cdt->points[0], cdt->points[2], SIZE_MAX,
+                                             &oracle->obstacles);
   if (st == ARCNAV_OK && map->ring_count > 0) {
     oracle->rings = an_calloc(alloc, map->ring_count, sizeof *oracle->rings);
     st = oracle->rings ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
@@ -123,7 +119,7 @@ static int oracle_winding(an_ring_winding_index *index, const arcnav_map *map, c
 static bool obstacle_blocks(blocked_oracle *oracle, const arcnav_map *map, uint32_t o, vec2 p) {
   const an_obstacle *ob = &map->obstacles[o];
   if (ob->kind == AN_OBSTACLE_CIRCLE) {
-    double r = ob->radius / cos(AN_PI / AN_NAVMESH_CIRCLE_SIDES);
+    double r = an_navmesh_circle_corner_radius(ob->radius);
     return ob->radius > 0.0 && fabs(p.x - ob->center.x) <= r && fabs(p.y - ob->center.y) <= r &&
            inside_circle_polygon(ob, p);
   }

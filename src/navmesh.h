@@ -30,6 +30,12 @@
 
 #define AN_NAVMESH_CIRCLE_SIDES 64
 
+/// Distance from a circle's centre to the corners of its circumscribed AN_NAVMESH_CIRCLE_SIDES-gon
+/// (whose apothem is the radius).
+static inline double an_navmesh_circle_corner_radius(double radius) {
+  return radius / cos(AN_PI / AN_NAVMESH_CIRCLE_SIDES);
+}
+
 typedef struct an_navmesh an_navmesh;
 
 struct an_navmesh {

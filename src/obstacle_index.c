@@ -23,7 +23,7 @@ size_t an_obstacle_vertices(const arcnav_map *map, const an_obstacle *ob) {
 
 static void obstacle_box(const an_obstacle *ob, vec2 *lo, vec2 *hi) {
   if (ob->kind == AN_OBSTACLE_CIRCLE) {
-    double r = ob->radius / cos(AN_PI / AN_NAVMESH_CIRCLE_SIDES);
+    double r = an_navmesh_circle_corner_radius(ob->radius);
     *lo = v2(ob->center.x - r, ob->center.y - r);
     *hi = v2(ob->center.x + r, ob->center.y + r);
   } else {

@@ -77,8 +77,8 @@ struct arcnav_query {
   an_search_node *search; ///< per id
   uint32_t current_generation;
   an_start_node *starts;
-  an_heap
-      deferred; ///< corners not yet attached to the start, keyed by a bound on paths through them
+  /// Corners not yet attached to the start, keyed by a bound on paths through them.
+  an_heap deferred;
   // Corners enter that heap cell by cell of the corner grid, flooding out from the start's cell
   // only as the search needs them.
   uint32_t *entered;        ///< per corner: the generation of the query that entered it

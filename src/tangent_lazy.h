@@ -2,14 +2,14 @@
 #pragma once
 
 // The tangent engine without a prebuilt graph. The planner keeps the obstacle grid, the corner
-// grid and (for R > 0) the sight mesh; a query discovers
-// tangents as A* needs them. A search node is a directed tangent segment (from the start or a
-// corner to a corner or the goal), so whether it is free does not depend on how the search
-// reached it: that check waits until the node leaves the open list, and most tangents a search
-// generates are never checked at all. A corner's departures are gathered when the search first
-// arrives there, within an ellipse around the corner and the goal (through the sight mesh where
-// it can, else the grid culling of visibility.h), and gathered again, wider, only when the
-// search reaches what the ellipse left out.
+// grid and (for R > 0) the sight mesh; a query discovers tangents as A* needs them. A search
+// node is a directed tangent segment (from the start or a corner to a corner or the goal), so
+// whether it is free does not depend on how the search reached it: that check waits until the
+// node leaves the open list, and most tangents a search generates are never checked at all. A
+// corner's departures are gathered when the search first arrives there, within an ellipse around
+// the corner and the goal (through the sight mesh where it can, else the grid culling of
+// visibility.h), and gathered again, wider, only when the search reaches what the ellipse left
+// out.
 
 #include "arcnav/arcnav.h"
 
