@@ -10,6 +10,7 @@ struct an_sight_mesh {
   an_navmesh *mesh; ///< the polygons' free space; circle obstacles left out
   double eps;
   double radius;              ///< R: how far a target's touching point lies from its material
+  const an_corner *corners;   ///< the planner's, which outlive the mesh
   int32_t *corner_vertex;     ///< per corner: its mesh vertex, -1 for circle corners and strays
   uint32_t *vertex_start;     ///< per mesh vertex + 1: offsets into vertex_corners
   uint32_t *vertex_corners;   ///< corners at each vertex
@@ -23,9 +24,11 @@ struct an_sight_mesh {
 };
 
 // A window: rays from the viewpoint between `right` and `left` (counter-clockwise, less than half
-// a turn apart) that enter free triangle `triangle` across its edge `edge`.
+// a turn apart) that enter free triangle `triangle` across its edge `edge`, followed only as far
+// as `reach` from the viewpoint (infinite for most).
 typedef struct an_sight_window {
   vec2 right, left;
+  double reach;
   int32_t triangle;
   int32_t edge;
 } an_sight_window;
@@ -223,6 +226,7 @@ arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corner
   sm->mesh = mesh;
   sm->eps = an_map_tolerance(map);
   sm->radius = radius;
+  sm->corners = corners;
   sm->corner_count = corner_count;
   status = file_corners(sm, corners, corner_count);
   if (status != ARCNAV_OK) {
@@ -284,6 +288,12 @@ typedef struct expansion {
   double turn;   ///< +1 when the rays leave the rim counter-clockwise, -1 clockwise
   size_t count;  ///< windows waiting
   double beyond; ///< least distance sum of any target's touching point left out, or infinity
+  // From a polygon corner: the directions its taut departures can take, as one or two arcs of
+  // less than half a turn each (none: every direction), and how near a target must be to lie
+  // outside them (see departure_arcs).
+  int arc_count;
+  vec2 arc_right[2], arc_left[2];
+  double near_reach;
 } expansion;
 
 // Direction of the ray off the rim through the point at offset u from the centre, and how far
@@ -367,32 +377,37 @@ static double crossing_parameter(const expansion *x, vec2 ray, vec2 a, vec2 b, d
   return t >= 0.0 ? (t <= 1.0 ? t : 1.0) : (t < 0.0 ? 0.0 : fallback);
 }
 
-// Is every point the window's rays reach beyond the edge (a, b) too far for the limit? Along a
-// ray from the origin |p - origin| + |p - goal| never decreases, so its least value beyond the
-// edge is on the piece of the edge the window crosses; a target's touching point lies R from its
-// material.
-//
-// Rays leaving a rim: along one from its start t, |p - t| + |p - goal| never decreases, and
-// |p - origin| >= |p - t| >= |p - origin| - rim, so the least sum beyond the edge is at least the
-// least over the piece less the rim.
+// Is every target the window's rays reach beyond the edge (a, b) too far for the limit? The limit
+// bounds a tangent's length L plus the distance from its touching point to the goal. Along a ray
+// from the origin |p - origin| + |p - goal| never decreases, so its least value S beyond the edge
+// is on the piece of the edge the window crosses, and so is the least distance l from the origin.
+// A ray's far end lies R from the tangent's touching point, which costs up to R of the goal
+// distance. The ray's length l_ray relates to L by L = sqrt(l_ray^2 - w^2), at most
+// min(w, w^2 / l) short of l_ray:
+// - rays from a point: the tangent with both ends moved by R onto material, shifted sideways by
+//   w = 2R at most (see departure_arcs);
+// - rays leaving a rim: the tangent moved by R onto the rim ray, of the same length, and its
+//   start t on the rim makes |p - t| = sqrt(|p - origin|^2 - rim^2): w = rim.
 static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
   if (!x->limit) {
     return false;
   }
-  double reduction = x->rim + 2.0 * x->sm->radius;
+  double radius = x->sm->radius;
+  double shift = x->rim > 0.0 ? x->rim : 2.0 * radius;
   double t0 = crossing_parameter(x, right, a, b, 0.0);
   // Most crossings lie well inside the limit: the sum at one point of the piece shows it.
   vec2 p = v2_lerp(a, b, t0);
   double at_p = v2_dist(x->origin, p) + v2_dist(x->limit->goal, p);
-  if (at_p - reduction - slack_at(x, at_p) <= x->limit->bound) {
+  if (at_p - radius - shift - slack_at(x, at_p) <= x->limit->bound) {
     return false;
   }
   double t1 = crossing_parameter(x, left, a, b, 1.0);
   vec2 q = v2_lerp(a, b, an_max(t0, t1));
   p = v2_lerp(a, b, an_min(t0, t1));
-  double least =
-      an_point_segment_dist(x->origin, p, q) + an_point_segment_dist(x->limit->goal, p, q);
-  least -= reduction + slack_at(x, least);
+  double nearest = an_point_segment_dist(x->origin, p, q);
+  double least = nearest + an_point_segment_dist(x->limit->goal, p, q);
+  double shortening = nearest > shift ? an_min(shift, shift * shift / nearest) : shift;
+  least -= radius + shortening + slack_at(x, least);
   if (least > x->limit->bound) {
     x->beyond = an_min(x->beyond, least);
     return true;
@@ -400,13 +415,14 @@ static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
   return false;
 }
 
-static bool push_window(expansion *x, int32_t triangle, int32_t edge, vec2 right, vec2 left) {
+static bool push_window(expansion *x, int32_t triangle, int32_t edge, vec2 right, vec2 left,
+                        double reach) {
   an_sight_mesh_scratch *s = x->scratch;
   if (!an_reserve(x->alloc, (void **)&s->windows, &s->capacity, x->count, x->count + 1,
                   sizeof *s->windows)) {
     return false;
   }
-  s->windows[x->count++] = (an_sight_window){right, left, triangle, edge};
+  s->windows[x->count++] = (an_sight_window){right, left, reach, triangle, edge};
   return true;
 }
 
@@ -423,9 +439,10 @@ static int32_t edge_towards(const an_navmesh *mesh, int32_t g, int32_t f, int32_
 }
 
 // Leaves free triangle f across its edge k (from vertex fv[k + 1], on the right as seen from
-// inside, to fv[k + 2] on the left), narrowing the window to the rays through that edge.
-static bool leave_across(expansion *x, int32_t f, int k, const vec2 *right_in,
-                         const vec2 *left_in) {
+// inside, to fv[k + 2] on the left), narrowing the window to the rays through that edge; a window
+// with a finite reach stops at edges wholly beyond it.
+static bool leave_across(expansion *x, int32_t f, int k, const vec2 *right_in, const vec2 *left_in,
+                         double reach) {
   const an_navmesh *mesh = x->sm->mesh;
   vec2 right = *right_in, left = *left_in;
   int32_t g = mesh->fn[3 * (size_t)f + k];
@@ -455,8 +472,11 @@ static bool leave_across(expansion *x, int32_t f, int k, const vec2 *right_in,
   if (beyond_limit(x, pa, pb, right, left)) {
     return true;
   }
+  if (reach < INFINITY && an_point_segment_dist(x->origin, pa, pb) > reach) {
+    return true;
+  }
   int32_t back = edge_towards(mesh, g, f, a, b);
-  return back < 0 || push_window(x, g, back, right, left);
+  return back < 0 || push_window(x, g, back, right, left, reach);
 }
 
 // Enters a window's triangle: offers what lies in it, then leaves across its two other edges.
@@ -473,8 +493,84 @@ static bool enter(expansion *x, an_sight_window w) {
     offer_vertex(x, apex);
   }
   // Edge k + 1 runs from fv[k + 2] to the apex, edge k + 2 from the apex to fv[k + 1].
-  return leave_across(x, f, (k + 1) % 3, &w.right, &w.left) &&
-         leave_across(x, f, (k + 2) % 3, &w.right, &w.left);
+  return leave_across(x, f, (k + 1) % 3, &w.right, &w.left, w.reach) &&
+         leave_across(x, f, (k + 2) % 3, &w.right, &w.left, w.reach);
+}
+
+// A tangent leaving a polygon corner turning one way touches it at a normal inside its wedge, so
+// it leaves along that normal turned a quarter turn. Move its ends onto the material they wrap
+// (see the file comment): both move by R across the tangent, so the moved segment is the tangent
+// shifted sideways by 0 or 2R, and a target whose moved end lies l from the vertex lies within
+// asin(2R / l) of a departure direction. Beyond NEAR_REACH_RADII * R that is at most
+// asin(2 / NEAR_REACH_RADII); nearer targets are found by windows over every direction that stop
+// at that distance.
+#define NEAR_REACH_RADII 4.0
+
+static void departure_arcs(expansion *x, const an_corner *corner, bool ccw) {
+  double radius = x->sm->radius;
+  // Rounding slack: the wedge's own, and far more besides; offering more is always safe.
+  double pad = 1e-6;
+  x->near_reach = 0.0;
+  if (radius > 0.0) {
+    pad += asin(2.0 / NEAR_REACH_RADII);
+    x->near_reach = NEAR_REACH_RADII * radius + 2.0 * slack_at(x, radius);
+  }
+  double first = corner->wedge_start + (ccw ? 0.5 : -0.5) * AN_PI - pad;
+  double total = corner->wedge_sweep + 2.0 * pad;
+  x->arc_count = 0;
+  if (total >= 1.8 * AN_PI) {
+    return;
+  }
+  x->arc_count = total > 0.9 * AN_PI ? 2 : 1;
+  double step = total / x->arc_count;
+  for (int i = 0; i < x->arc_count; ++i) {
+    double from = first + step * i, to = from + step;
+    x->arc_right[i] = v2(cos(from), sin(from));
+    x->arc_left[i] = v2(cos(to), sin(to));
+  }
+}
+
+static inline bool direction_within(vec2 d, vec2 right, vec2 left) {
+  return v2_cross(right, d) >= 0.0 && v2_cross(d, left) >= 0.0;
+}
+
+// Narrows the window (right, left) to the arc (arc_right, arc_left); both span less than half a
+// turn, so what they share is one arc or nothing. False for nothing.
+static bool clip_to_arc(vec2 *right, vec2 *left, vec2 arc_right, vec2 arc_left) {
+  vec2 r, l;
+  if (direction_within(*right, arc_right, arc_left)) {
+    r = *right;
+  } else if (direction_within(arc_right, *right, *left)) {
+    r = arc_right;
+  } else {
+    return false;
+  }
+  if (direction_within(*left, arc_right, arc_left)) {
+    l = *left;
+  } else if (direction_within(arc_left, *right, *left)) {
+    l = arc_left;
+  } else {
+    return false;
+  }
+  *right = r;
+  *left = l;
+  return true;
+}
+
+// Leaves a triangle around the viewpoint's vertex across the edge opposite it: within the
+// departure arcs as far as the rays go, and in every direction as far as the near reach.
+static bool leave_around_vertex(expansion *x, int32_t f, int k, vec2 right, vec2 left) {
+  if (x->arc_count == 0) {
+    return leave_across(x, f, k, &right, &left, INFINITY);
+  }
+  for (int i = 0; i < x->arc_count; ++i) {
+    vec2 r = right, l = left;
+    if (clip_to_arc(&r, &l, x->arc_right[i], x->arc_left[i]) &&
+        !leave_across(x, f, k, &r, &l, INFINITY)) {
+      return false;
+    }
+  }
+  return !(x->near_reach > 0.0) || leave_across(x, f, k, &right, &left, x->near_reach);
 }
 
 // Starts from a vertex: every free triangle around it, each vertex of which it sees.
@@ -511,7 +607,7 @@ static bool start_at_vertex(expansion *x, int32_t v, bool *suitable) {
         return true;
       }
       vec2 right = widened_right(x, dp, lp), left = widened_left(x, dq, lq);
-      if (!leave_across(x, f, k, &right, &left)) {
+      if (!leave_around_vertex(x, f, k, right, left)) {
         return false;
       }
     }
@@ -553,7 +649,7 @@ static bool start_in_triangle(expansion *x, bool *suitable) {
   for (int k = 0; k < 3; ++k) {
     int a = (k + 1) % 3, b = (k + 2) % 3;
     vec2 right = widened_right(x, d[a], length[a]), left = widened_left(x, d[b], length[b]);
-    if (!leave_across(x, f, k, &right, &left)) {
+    if (!leave_across(x, f, k, &right, &left, INFINITY)) {
       return false;
     }
   }
@@ -572,7 +668,7 @@ static bool leave_rim_region(expansion *x, int32_t f, int k, vec2 a, vec2 b, int
   }
   vec2 right = widened_right(x, da, la), left = widened_left(x, db, lb);
   if (v2_cross(right, left) > 0.0 && v2_dot(right, left) > 0.0) {
-    return leave_across(x, f, k, &right, &left);
+    return leave_across(x, f, k, &right, &left, INFINITY);
   }
   if (depth == 0) {
     *suitable = false;
@@ -679,8 +775,18 @@ an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh
     }
   }
   an_sight_begin_offers(out, grid, sm->corner_count);
-  expansion x = {sm, scratch, out, alloc, limit, origin, vertex < 0 ? rim : 0.0, ccw ? 1.0 : -1.0,
-                 0,  INFINITY};
+  expansion x = {.sm = sm,
+                 .scratch = scratch,
+                 .out = out,
+                 .alloc = alloc,
+                 .limit = limit,
+                 .origin = origin,
+                 .rim = vertex < 0 ? rim : 0.0,
+                 .turn = ccw ? 1.0 : -1.0,
+                 .beyond = INFINITY};
+  if (vertex >= 0) {
+    departure_arcs(&x, &sm->corners[corner_index], ccw);
+  }
   bool suitable = false;
   bool ok = vertex >= 0   ? start_at_vertex(&x, vertex, &suitable)
             : x.rim > 0.0 ? start_around_rim(&x, &suitable)

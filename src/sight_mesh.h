@@ -57,11 +57,12 @@ typedef enum an_sight_mesh_result {
 } an_sight_mesh_result;
 
 /// Gathers into out->candidates the corners visible from a viewpoint: corner `corner_index`
-/// (its vertex), or the point `origin` when corner_index is AN_NONE. Nothing is culled by
-/// direction bins (out->sight.culls is false). With a `limit`, the expansion stops at triangle
-/// edges beyond which every target's touching point x has |x - origin| + |x - goal| above the
-/// bound; *beyond receives the least such sum over everything left out (infinity if nothing was),
-/// which may well exceed the bound.
+/// (its vertex), or the point `origin` when corner_index is AN_NONE. A polygon corner gathers for
+/// the tangents that leave it turning `ccw`, within the directions its wedge allows them. Nothing
+/// is culled by direction bins (out->sight.culls is false). With a `limit`, the expansion stops at
+/// triangle edges beyond which every target's tangent from the viewpoint's circle, of length L
+/// and touching at x, has L + |x - goal| above the bound; *beyond receives the least such sum over
+/// everything left out (infinity if nothing was), which may well exceed the bound.
 ///
 /// A circle obstacle's corner (no vertex; its material radius `rim` > 0, centre `origin`) gathers
 /// for the tangents that leave it turning `ccw`. Shift such a tangent by R towards the centre: it

@@ -45,9 +45,9 @@ struct an_lazy_search {
   an_sight_mesh_scratch sight_mesh;
   // Departures of each (corner, direction) group, and of the start (the last group): a chain of
   // blocks, one per gather, valid when group_stamp[g] is the query's stamp. Gathers are confined
-  // to an ellipse around the group's viewpoint and the goal (an_sight_limit); group_bound[g] is
-  // the least distance sum of a touching point they left out (at least the ellipse's), infinite
-  // once nothing was.
+  // by a bound on a tangent's length plus the distance from its touching point to the goal
+  // (an_sight_limit); group_bound[g] is the least such sum over the tangents they left out (at
+  // least the bound), infinite once nothing was.
   uint32_t *group_head;
   uint32_t *group_tail;
   double *group_bound;
@@ -220,8 +220,31 @@ static viewpoint viewpoint_of(const arcnav_planner *planner, uint32_t group, vec
 
 // The extra distance, in cells, a group's first gather allows beyond the straight line to the
 // goal; each further gather triples the excess, so the work stays within a constant factor of the
-// last one. Small, because most paths on open maps are nearly straight.
-#define FIRST_EXCESS_CELLS 0.25
+// last one. Small, because most paths on open maps are nearly straight, and a search reaches most
+// groups with little of its detour left to spend.
+#define FIRST_EXCESS_CELLS 0.02
+
+// The least of a tangent's length plus the distance from its touching point to the goal, over
+// the taut tangents from the viewpoint to corner `j` that the culling does not block; infinite
+// when there are none. Fills tangents[dir] and usable[dir] for both arrival directions.
+static double least_through(const arcnav_planner *planner, const viewpoint *v, uint32_t j,
+                            const an_sight *sight, vec2 goal, an_tangent tangents[2],
+                            bool usable[2]) {
+  const an_corner *to = &planner->corners[j];
+  double least = INFINITY;
+  for (int dir = 0; dir < 2; ++dir) {
+    bool to_ccw = dir == 1;
+    an_tangent *t = &tangents[dir];
+    usable[dir] = an_directed_tangent(v->origin, v->radius, v->ccw, to->center, to->radius, to_ccw,
+                                      planner->eps, t) &&
+                  an_tangent_is_taut(t, v->corner, v->ccw, to, to_ccw) &&
+                  !an_sight_blocks(sight, t->direction, v->ccw, v2_dist(t->from, t->to));
+    if (usable[dir]) {
+      least = an_min(least, v2_dist(t->from, t->to) + v2_dist(t->to, goal));
+    }
+  }
+  return least;
+}
 
 // Gathers the departures of `group` within its next bound and appends them as one block. Targets
 // the group already has are skipped; so are tangents the culling proves blocked.
@@ -230,12 +253,14 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
   viewpoint v = viewpoint_of(planner, group, start);
   const an_corner *corners = planner->corners;
   bool first_gather = s->group_stamp[group] != s->stamp;
-  double goal_distance = v2_dist(v.origin, goal);
+  // Every way to the goal from this group's circle is at least this long less its radius, and
+  // arrives there at most its radius farther: the bound's excess is counted from here.
+  double base = v2_dist(v.origin, goal) + v.radius;
   an_sight_limit limit = {goal, 0.0};
   if (first_gather) {
-    limit.bound = goal_distance + FIRST_EXCESS_CELLS * planner->grid.cell_size;
+    limit.bound = base + FIRST_EXCESS_CELLS * planner->grid.cell_size;
   } else {
-    limit.bound = goal_distance + 3.0 * (s->group_bound[group] - goal_distance);
+    limit.bound = base + 3.0 * (s->group_bound[group] - base);
     // Mark the targets the group already has: their tangents are in its earlier blocks.
     if (++s->mark == 0) {
       memset(s->target_marks, 0, (planner->corner_count + 1) * sizeof *s->target_marks);
@@ -266,11 +291,15 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
   if (through_mesh == AN_SIGHT_MESH_OUT_OF_MEMORY) {
     return false;
   }
-  if (through_mesh == AN_SIGHT_MESH_UNSUITABLE &&
-      !an_sight_gather(&planner->grid, &planner->graph.corner_grid, planner->corner_count,
-                       &s->sight, v.origin, lane_offset, planner->radius, &mask, &limit,
-                       planner->eps)) {
-    beyond = limit.bound;
+  if (through_mesh == AN_SIGHT_MESH_UNSUITABLE) {
+    // The grid bounds distance sums from the viewpoint's centre; a tangent leaving the circle is
+    // at most its radius shorter than the way from the centre to its touching point.
+    an_sight_limit grid_limit = {goal, limit.bound + v.radius};
+    if (!an_sight_gather(&planner->grid, &planner->graph.corner_grid, planner->corner_count,
+                         &s->sight, v.origin, lane_offset, planner->radius, &mask, &grid_limit,
+                         planner->eps)) {
+      beyond = limit.bound;
+    }
   }
   const an_sight *sight = &s->sight.sight;
   uint32_t first = (uint32_t)s->edge_count;
@@ -281,31 +310,33 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
       continue;
     }
     const an_corner *to = &corners[j];
-    // Cells and triangles are coarse: a corner offered may itself lie beyond the limit. Leave it
-    // for a later gather, which the group's bound then promises.
-    double least = v2_dist(to->center, v.origin) + v2_dist(to->center, goal) - 2.0 * to->radius;
-    if (least > limit.bound) {
-      beyond = an_min(beyond, least);
-      continue;
-    }
     if (!an_sight_pair_may_pass(sight, &mask, v2_sub(to->center, v.origin),
                                 v.radius + to->radius)) {
       continue;
     }
+    // Cells and triangles are coarse: a corner offered may itself lie beyond the limit. Leave it
+    // for a later gather, which the group's bound then promises. A tangent is at most both radii
+    // shorter than the distance between the centres, and its touching point at most the
+    // target's radius nearer the goal: when that shows the corner beyond, its tangents are worth
+    // computing only if they might lower the promise.
+    double rough =
+        v2_dist(to->center, v.origin) + v2_dist(to->center, goal) - v.radius - 2.0 * to->radius;
+    if (rough > limit.bound && rough >= beyond) {
+      continue;
+    }
+    an_tangent tangents[2];
+    bool usable[2];
+    double least = least_through(planner, &v, j, sight, goal, tangents, usable);
+    if (least > limit.bound) {
+      beyond = an_min(beyond, least);
+      continue;
+    }
     for (int dir = 0; dir < 2; ++dir) {
-      bool to_ccw = dir == 1;
-      an_tangent t;
-      if (!an_directed_tangent(v.origin, v.radius, v.ccw, to->center, to->radius, to_ccw,
-                               planner->eps, &t)) {
+      if (!usable[dir]) {
         continue;
       }
-      if (!an_tangent_is_taut(&t, v.corner, v.ccw, to, to_ccw)) {
-        continue;
-      }
-      if (an_sight_blocks(sight, t.direction, v.ccw, v2_dist(t.from, t.to))) {
-        continue;
-      }
-      lazy_edge e = make_edge(to, j, to_ccw, &t);
+      const an_tangent t = tangents[dir];
+      lazy_edge e = make_edge(to, j, dir == 1, &t);
       if (v.corner) {
         e.depart_offset = an_corner_offset(v.corner, an_touch_angle(t.direction, v.ccw));
       }
@@ -423,10 +454,10 @@ static bool expand(arcnav_query *q, an_lazy_search *s, uint32_t id, vec2 start, 
   }
   double bound = s->group_bound[group];
   if (bound < INFINITY) {
-    // A target not gathered yet touches its circle at a point x with |x - origin| + |x - goal|
-    // beyond the bound, and the tangent to it is at most the viewpoint's radius shorter than
-    // |x - origin|. An edge has one continuation queued at a time: only its expansion queues one.
-    return open_push(s, arrival->cost + bound - v.radius, id, true);
+    // A tangent not gathered yet is, with the way from its touching point to the goal, longer
+    // than the bound. An edge has one continuation queued at a time: only its expansion queues
+    // one.
+    return open_push(s, arrival->cost + bound, id, true);
   }
   return true;
 }

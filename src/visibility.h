@@ -78,8 +78,9 @@ typedef struct an_sight_mask {
 an_sight_mask an_sight_mask_all(void);
 an_sight_mask an_sight_mask_of_corner(const an_corner *corner);
 
-/// Confines a gather to the cells a search can still use: those whose distances to the viewpoint
-/// and to `goal` sum to at most `bound`.
+/// Confines a gather to what a search can still use. The grid (an_sight_gather) keeps the cells
+/// whose distances to the viewpoint and to `goal` sum to at most `bound`; the sight mesh bounds
+/// a tangent's length plus the way from its touching point to `goal` (an_sight_mesh_gather).
 typedef struct an_sight_limit {
   vec2 goal;
   double bound;

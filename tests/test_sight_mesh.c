@@ -65,9 +65,9 @@ typedef struct tally {
 } tally;
 
 // Every usable tangent from the viewpoint (a corner, or the point `origin` when `from` is NULL)
-// that leaves turning `turn` (or either way, for TURN_EITHER) reaches an offered corner; with a
+// that leaves turning `turn` reaches an offered corner; with a
 // limit, the ones not offered lie beyond *beyond.
-enum { TURN_CW = 0, TURN_CCW = 1, TURN_EITHER = 2 };
+enum { TURN_CW = 0, TURN_CCW = 1 };
 
 static bool check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
                             an_sight_mesh_scratch *ms, an_sight_scratch *scratch,
@@ -99,7 +99,7 @@ static bool check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
     const an_corner *to = &planner->corners[j];
     for (int d = 0; d < 4; ++d) {
       bool from_ccw = d & 1, to_ccw = (d & 2) != 0;
-      if ((!from && !from_ccw) || (turn != TURN_EITHER && from_ccw != (turn == TURN_CCW))) {
+      if ((!from && !from_ccw) || from_ccw != (turn == TURN_CCW)) {
         continue; // a point has one way off it
       }
       an_tangent tangent;
@@ -123,10 +123,11 @@ static bool check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
                       "(%.17g, %.17g) not offered from (%.17g, %.17g)",
                       label, tangent.from.x, tangent.from.y, tangent.to.x, tangent.to.y, j,
                       to->center.x, to->center.y, origin.x, origin.y);
-        double sum = v2_dist(tangent.to, origin) + v2_dist(tangent.to, limit->goal);
+        // The promise: the tangent's length plus the way from its touching point to the goal.
+        double sum = v2_dist(tangent.from, tangent.to) + v2_dist(tangent.to, limit->goal);
         ck_assert_msg(sum >= beyond - 1e-9 * (1.0 + sum),
-                      "%s: corner %u left out at distance sum %.17g, below the promised %.17g",
-                      label, j, sum, beyond);
+                      "%s: corner %u left out at length %.17g, below the promised %.17g", label, j,
+                      sum, beyond);
         t->limited_left_out++;
       }
     }
@@ -135,13 +136,15 @@ static bool check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
   return true;
 }
 
-// A polygon corner gathers once for both ways off it; a circle obstacle's corner once per way.
+// A corner gathers once per way off it: a polygon corner within the directions its wedge allows
+// that way, a circle obstacle's along the rays leaving its rim that way.
 static void check_corner(const arcnav_planner *planner, const sup_map *plain,
                          an_sight_mesh_scratch *ms, an_sight_scratch *scratch, uint32_t c,
                          const an_sight_limit *limit, tally *t, const char *label) {
   vec2 centre = planner->corners[c].center;
   if (planner->corners[c].wedge_sweep < AN_TWO_PI) {
-    check_viewpoint(planner, plain, ms, scratch, c, centre, TURN_EITHER, limit, t, label);
+    check_viewpoint(planner, plain, ms, scratch, c, centre, TURN_CW, limit, t, label);
+    check_viewpoint(planner, plain, ms, scratch, c, centre, TURN_CCW, limit, t, label);
     return;
   }
   t->circle_viewpoints += 2;
@@ -200,6 +203,31 @@ static void check_map(const sup_map *plain, double R, uint64_t seed, const char 
       limit.bound = v2_dist(tangent.to, origin) + v2_dist(tangent.to, goal);
       limit.bound += 1e-9 * limit.bound;
       check_viewpoint(planner, plain, &ms, &scratch, AN_NONE, origin, TURN_CCW, &limit, t, where);
+    }
+    // Goals straight out from the touching point of a tangent, from the start and from corner c:
+    // the material behind a touching point is R farther from such a goal than the point itself,
+    // and a limit just above the tangent's length plus its way to the goal must still let the
+    // corner through.
+    for (int attempt = 0; attempt < 6; ++attempt) {
+      const an_corner *target = &planner->corners[sup_rng_below(&rng, planner->corner_count)];
+      const an_corner *viewer = &planner->corners[c];
+      bool from_corner = attempt % 2 == 1, viewer_ccw = attempt % 4 < 2;
+      if ((from_corner && viewer == target) ||
+          !an_directed_tangent(from_corner ? viewer->center : origin,
+                               from_corner ? viewer->radius : 0.0, viewer_ccw, target->center,
+                               target->radius, attempt % 3 == 0, planner->eps, &tangent)) {
+        continue;
+      }
+      vec2 out = v2_scale(v2_sub(tangent.to, target->center), 1.0 / target->radius);
+      an_sight_limit beside = {v2_mul_add(tangent.to, (1.0 + attempt % 3) * R, out), 0.0};
+      beside.bound = v2_dist(tangent.from, tangent.to) + v2_dist(tangent.to, beside.goal);
+      beside.bound += 1e-9 * beside.bound;
+      if (from_corner) {
+        check_corner(planner, plain, &ms, &scratch, c, &beside, t, where);
+      } else {
+        check_viewpoint(planner, plain, &ms, &scratch, AN_NONE, origin, TURN_CCW, &beside, t,
+                        where);
+      }
     }
     // The same from a circle obstacle's corner (the next one from c, if any), along a tangent
     // leaving it the way k picks.
