@@ -51,6 +51,7 @@ struct an_lazy_search {
   uint32_t *group_head;
   uint32_t *group_tail;
   double *group_bound;
+  double *group_base; ///< where the excess of the group's bounds is counted from
   uint32_t *group_stamp;
   departure_block *blocks;
   size_t block_count, block_capacity;
@@ -81,11 +82,13 @@ arcnav_status an_lazy_search_create(const arcnav_planner *planner, an_lazy_searc
   s->group_head = an_alloc(&alloc, groups, sizeof *s->group_head);
   s->group_tail = an_alloc(&alloc, groups, sizeof *s->group_tail);
   s->group_bound = an_alloc(&alloc, groups, sizeof *s->group_bound);
+  s->group_base = an_alloc(&alloc, groups, sizeof *s->group_base);
   s->group_stamp = an_calloc(&alloc, groups, sizeof *s->group_stamp);
   s->target_marks = an_calloc(&alloc, corners, sizeof *s->target_marks);
   s->wedge_free = an_calloc(&alloc, corners, sizeof *s->wedge_free);
-  if (status == ARCNAV_OK && (!s->group_head || !s->group_tail || !s->group_bound ||
-                              !s->group_stamp || !s->target_marks || !s->wedge_free)) {
+  if (status == ARCNAV_OK &&
+      (!s->group_head || !s->group_tail || !s->group_bound || !s->group_base || !s->group_stamp ||
+       !s->target_marks || !s->wedge_free)) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   if (status != ARCNAV_OK) {
@@ -106,6 +109,7 @@ void an_lazy_search_destroy(an_lazy_search *s) {
   an_free(&alloc, s->group_head);
   an_free(&alloc, s->group_tail);
   an_free(&alloc, s->group_bound);
+  an_free(&alloc, s->group_base);
   an_free(&alloc, s->group_stamp);
   an_free(&alloc, s->target_marks);
   an_free(&alloc, s->wedge_free);
@@ -247,19 +251,22 @@ static double least_through(const arcnav_planner *planner, const viewpoint *v, u
 }
 
 // Gathers the departures of `group` within its next bound and appends them as one block. Targets
-// the group already has are skipped; so are tangents the culling proves blocked.
+// the group already has are skipped; so are tangents the culling proves blocked. `arrival` is
+// the expanded edge that asks for the gather.
 static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint32_t group,
-                         vec2 start, vec2 goal) {
+                         const lazy_edge *arrival, vec2 start, vec2 goal) {
   viewpoint v = viewpoint_of(planner, group, start);
   const an_corner *corners = planner->corners;
   bool first_gather = s->group_stamp[group] != s->stamp;
-  // Every way to the goal from this group's circle is at least this long less its radius, and
-  // arrives there at most its radius farther: the bound's excess is counted from here.
-  double base = v2_dist(v.origin, goal) + v.radius;
   an_sight_limit limit = {goal, 0.0};
   if (first_gather) {
-    limit.bound = base + FIRST_EXCESS_CELLS * planner->grid.cell_size;
+    // The search needs what costs, from where the arrival touches the circle, at most the
+    // straight way to the goal plus the detour it has left: the excess is counted from there.
+    // Arrivals elsewhere on the circle that need more ask again (a continuation).
+    s->group_base[group] = v2_dist(arrival->to, goal);
+    limit.bound = s->group_base[group] + FIRST_EXCESS_CELLS * planner->grid.cell_size;
   } else {
+    double base = s->group_base[group];
     limit.bound = base + 3.0 * (s->group_bound[group] - base);
     // Mark the targets the group already has: their tangents are in its earlier blocks.
     if (++s->mark == 0) {
@@ -411,7 +418,7 @@ static bool expand(arcnav_query *q, an_lazy_search *s, uint32_t id, vec2 start, 
   uint32_t group = arrival_group(planner, &s->edges[id]);
   if (s->group_stamp[group] != s->stamp ||
       (s->edges[id].last_block == s->group_tail[group] && s->group_bound[group] < INFINITY)) {
-    if (!gather_block(planner, s, group, start, goal)) {
+    if (!gather_block(planner, s, group, &s->edges[id], start, goal)) {
       return false;
     }
   }
