@@ -6,9 +6,10 @@
 // node is a directed tangent segment (from the start or a corner to a corner or the goal), so
 // whether it is free does not depend on how the search reached it: that check waits until the
 // node leaves the open list, and most tangents a search generates are never checked at all. A
-// corner's departures are gathered when the search first arrives there, within an ellipse around
-// the corner and the goal (through the sight mesh where it can, else the grid culling of
-// visibility.h), and gathered again, wider, only when the search reaches what the ellipse left
+// corner's departures are gathered when the search first arrives there, as far as a tangent's
+// length plus the way from its touching point to the goal fits a bound just above what the search
+// has left to spend (through the sight mesh where it can, else the grid culling of
+// visibility.h), and gathered again, wider, only when the search reaches what the bound left
 // out.
 
 #include "arcnav/arcnav.h"
