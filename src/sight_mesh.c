@@ -287,7 +287,7 @@ typedef struct expansion {
   double rim;    ///< radius the rays leave from: 0 for a point
   double turn;   ///< +1 when the rays leave the rim counter-clockwise, -1 clockwise
   size_t count;  ///< windows waiting
-  double beyond; ///< least distance sum of any target's touching point left out, or infinity
+  double beyond; ///< least cost bound (see beyond_limit) of any target left out, or infinity
   // From a polygon corner: the directions its taut departures can take, as one or two arcs of
   // less than half a turn each (none: every direction), and how near a target must be to lie
   // outside them (see departure_arcs).
@@ -441,10 +441,8 @@ static int32_t edge_towards(const an_navmesh *mesh, int32_t g, int32_t f, int32_
 // Leaves free triangle f across its edge k (from vertex fv[k + 1], on the right as seen from
 // inside, to fv[k + 2] on the left), narrowing the window to the rays through that edge; a window
 // with a finite reach stops at edges wholly beyond it.
-static bool leave_across(expansion *x, int32_t f, int k, const vec2 *right_in, const vec2 *left_in,
-                         double reach) {
+static bool leave_across(expansion *x, int32_t f, int k, vec2 right, vec2 left, double reach) {
   const an_navmesh *mesh = x->sm->mesh;
-  vec2 right = *right_in, left = *left_in;
   int32_t g = mesh->fn[3 * (size_t)f + k];
   if (g < 0) {
     return true;
@@ -479,6 +477,12 @@ static bool leave_across(expansion *x, int32_t f, int k, const vec2 *right_in, c
   return back < 0 || push_window(x, g, back, right, left, reach);
 }
 
+// Is direction d within the window or arc (less than half a turn) from `right` counter-clockwise
+// to `left`?
+static inline bool direction_within(vec2 d, vec2 right, vec2 left) {
+  return v2_cross(right, d) >= 0.0 && v2_cross(d, left) >= 0.0;
+}
+
 // Enters a window's triangle: offers what lies in it, then leaves across its two other edges.
 static bool enter(expansion *x, an_sight_window w) {
   const an_navmesh *mesh = x->sm->mesh;
@@ -489,12 +493,12 @@ static bool enter(expansion *x, an_sight_window w) {
   vec2 d;
   double length;
   if (!ray_through(x, mesh->cdt.points[apex], &d, &length) ||
-      (v2_cross(w.right, d) >= 0.0 && v2_cross(d, w.left) >= 0.0)) {
+      direction_within(d, w.right, w.left)) {
     offer_vertex(x, apex);
   }
   // Edge k + 1 runs from fv[k + 2] to the apex, edge k + 2 from the apex to fv[k + 1].
-  return leave_across(x, f, (k + 1) % 3, &w.right, &w.left, w.reach) &&
-         leave_across(x, f, (k + 2) % 3, &w.right, &w.left, w.reach);
+  return leave_across(x, f, (k + 1) % 3, w.right, w.left, w.reach) &&
+         leave_across(x, f, (k + 2) % 3, w.right, w.left, w.reach);
 }
 
 // A tangent leaving a polygon corner turning one way touches it at a normal inside its wedge, so
@@ -530,10 +534,6 @@ static void departure_arcs(expansion *x, const an_corner *corner, bool ccw) {
   }
 }
 
-static inline bool direction_within(vec2 d, vec2 right, vec2 left) {
-  return v2_cross(right, d) >= 0.0 && v2_cross(d, left) >= 0.0;
-}
-
 // Narrows the window (right, left) to the arc (arc_right, arc_left); both span less than half a
 // turn, so what they share is one arc or nothing. False for nothing.
 static bool clip_to_arc(vec2 *right, vec2 *left, vec2 arc_right, vec2 arc_left) {
@@ -561,16 +561,16 @@ static bool clip_to_arc(vec2 *right, vec2 *left, vec2 arc_right, vec2 arc_left) 
 // departure arcs as far as the rays go, and in every direction as far as the near reach.
 static bool leave_around_vertex(expansion *x, int32_t f, int k, vec2 right, vec2 left) {
   if (x->arc_count == 0) {
-    return leave_across(x, f, k, &right, &left, INFINITY);
+    return leave_across(x, f, k, right, left, INFINITY);
   }
   for (int i = 0; i < x->arc_count; ++i) {
     vec2 r = right, l = left;
     if (clip_to_arc(&r, &l, x->arc_right[i], x->arc_left[i]) &&
-        !leave_across(x, f, k, &r, &l, INFINITY)) {
+        !leave_across(x, f, k, r, l, INFINITY)) {
       return false;
     }
   }
-  return !(x->near_reach > 0.0) || leave_across(x, f, k, &right, &left, x->near_reach);
+  return !(x->near_reach > 0.0) || leave_across(x, f, k, right, left, x->near_reach);
 }
 
 // Starts from a vertex: every free triangle around it, each vertex of which it sees.
@@ -649,7 +649,7 @@ static bool start_in_triangle(expansion *x, bool *suitable) {
   for (int k = 0; k < 3; ++k) {
     int a = (k + 1) % 3, b = (k + 2) % 3;
     vec2 right = widened_right(x, d[a], length[a]), left = widened_left(x, d[b], length[b]);
-    if (!leave_across(x, f, k, &right, &left, INFINITY)) {
+    if (!leave_across(x, f, k, right, left, INFINITY)) {
       return false;
     }
   }
@@ -668,7 +668,7 @@ static bool leave_rim_region(expansion *x, int32_t f, int k, vec2 a, vec2 b, int
   }
   vec2 right = widened_right(x, da, la), left = widened_left(x, db, lb);
   if (v2_cross(right, left) > 0.0 && v2_dot(right, left) > 0.0) {
-    return leave_across(x, f, k, &right, &left, INFINITY);
+    return leave_across(x, f, k, right, left, INFINITY);
   }
   if (depth == 0) {
     *suitable = false;

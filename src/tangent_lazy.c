@@ -228,21 +228,28 @@ static viewpoint viewpoint_of(const arcnav_planner *planner, uint32_t group, vec
 // groups with little of its detour left to spend.
 #define FIRST_EXCESS_CELLS 0.02
 
+// Fills *t with the tangent from the viewpoint to corner `to` arriving turning `to_ccw` (to NULL:
+// to the point `target`, the goal) and tells whether it is worth a search edge: it exists, is
+// taut at both ends, and the culling does not prove it blocked.
+static bool usable_tangent(const arcnav_planner *planner, const viewpoint *v, const an_sight *sight,
+                           const an_corner *to, vec2 target, bool to_ccw, an_tangent *t) {
+  return an_directed_tangent(v->origin, v->radius, v->ccw, to ? to->center : target,
+                             to ? to->radius : 0.0, to_ccw, planner->eps, t) &&
+         an_tangent_is_taut(t, v->corner, v->ccw, to, to_ccw) &&
+         !an_sight_blocks(sight, t->direction, v->ccw, v2_dist(t->from, t->to));
+}
+
 // The least of a tangent's length plus the distance from its touching point to the goal, over
-// the taut tangents from the viewpoint to corner `j` that the culling does not block; infinite
-// when there are none. Fills tangents[dir] and usable[dir] for both arrival directions.
+// the usable tangents from the viewpoint to corner `j`; infinite when there are none. Fills
+// tangents[dir] and usable[dir] for both arrival directions.
 static double least_through(const arcnav_planner *planner, const viewpoint *v, uint32_t j,
                             const an_sight *sight, vec2 goal, an_tangent tangents[2],
                             bool usable[2]) {
   const an_corner *to = &planner->corners[j];
   double least = INFINITY;
   for (int dir = 0; dir < 2; ++dir) {
-    bool to_ccw = dir == 1;
     an_tangent *t = &tangents[dir];
-    usable[dir] = an_directed_tangent(v->origin, v->radius, v->ccw, to->center, to->radius, to_ccw,
-                                      planner->eps, t) &&
-                  an_tangent_is_taut(t, v->corner, v->ccw, to, to_ccw) &&
-                  !an_sight_blocks(sight, t->direction, v->ccw, v2_dist(t->from, t->to));
+    usable[dir] = usable_tangent(planner, v, sight, to, goal, dir == 1, t);
     if (usable[dir]) {
       least = an_min(least, v2_dist(t->from, t->to) + v2_dist(t->to, goal));
     }
@@ -287,7 +294,7 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
     memset(mask.bits[v.ccw ? 1 : 0], 0, sizeof mask.bits[0]);
   }
   double lane_offset = v.corner ? an_corner_material_radius(v.corner, planner->radius) : 0.0;
-  // The least distance sum of any touching point this gather leaves out.
+  // The least, over the tangents this gather leaves out, of length plus the way on to the goal.
   double beyond = INFINITY;
   an_sight_mesh_result through_mesh = AN_SIGHT_MESH_UNSUITABLE;
   if (planner->sight_mesh) {
@@ -354,10 +361,7 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
   }
   // The way off a corner to the goal, once, with the first block.
   an_tangent t;
-  if (first_gather && v.corner &&
-      an_directed_tangent(v.origin, v.radius, v.ccw, goal, 0.0, true, planner->eps, &t) &&
-      an_tangent_is_taut(&t, v.corner, v.ccw, NULL, false) &&
-      !an_sight_blocks(sight, t.direction, v.ccw, v2_dist(t.from, goal))) {
+  if (first_gather && v.corner && usable_tangent(planner, &v, sight, NULL, goal, true, &t)) {
     lazy_edge e = make_edge(NULL, AN_NONE, false, &t);
     e.to = goal;
     e.depart_offset = an_corner_offset(v.corner, an_touch_angle(t.direction, v.ccw));

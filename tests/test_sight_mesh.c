@@ -188,19 +188,20 @@ static void check_map(const sup_map *plain, double R, uint64_t seed, const char 
     snprintf(where, sizeof where, "%s seed %llu R %g start %d", label, (unsigned long long)seed, R,
              k);
     check_viewpoint(planner, plain, &ms, &scratch, AN_NONE, origin, TURN_CCW, NULL, t, where);
-    // The same point and a corner, now confined to an ellipse around them and the goal.
+    // The same point and a corner, now confined by a limit on a tangent's length plus its way on
+    // to the goal.
     an_sight_limit limit = {goal, v2_dist(origin, goal) * (1.0 + 0.05 * k)};
     check_viewpoint(planner, plain, &ms, &scratch, AN_NONE, origin, TURN_CCW, &limit, t, where);
     uint32_t c = (uint32_t)(sup_rng_below(&rng, planner->corner_count));
     limit.bound = v2_dist(planner->corners[c].center, goal) * (1.0 + 0.05 * k);
     check_corner(planner, plain, &ms, &scratch, c, &limit, t, where);
-    // An ellipse whose rim passes just outside the touching point of a tangent from the start to
-    // some corner: that corner's material lies beyond, and the gather must still offer it.
+    // A limit just above the cost of a tangent from the start to some corner (its length plus its
+    // way on to the goal): that corner's material lies beyond, and the gather must still offer it.
     const an_corner *to = &planner->corners[sup_rng_below(&rng, planner->corner_count)];
     an_tangent tangent;
     if (an_directed_tangent(origin, 0.0, true, to->center, to->radius, k % 2 == 0, planner->eps,
                             &tangent)) {
-      limit.bound = v2_dist(tangent.to, origin) + v2_dist(tangent.to, goal);
+      limit.bound = v2_dist(tangent.from, tangent.to) + v2_dist(tangent.to, goal);
       limit.bound += 1e-9 * limit.bound;
       check_viewpoint(planner, plain, &ms, &scratch, AN_NONE, origin, TURN_CCW, &limit, t, where);
     }
@@ -241,7 +242,7 @@ static void check_map(const sup_map *plain, double R, uint64_t seed, const char 
     const an_corner *from = &planner->corners[circle];
     if (an_directed_tangent(from->center, from->radius, k % 4 < 2, to->center, to->radius,
                             k % 2 == 0, planner->eps, &tangent)) {
-      limit.bound = v2_dist(tangent.to, from->center) + v2_dist(tangent.to, goal);
+      limit.bound = v2_dist(tangent.from, tangent.to) + v2_dist(tangent.to, goal);
       limit.bound += 1e-9 * limit.bound;
       check_corner(planner, plain, &ms, &scratch, circle, &limit, t, where);
     }
