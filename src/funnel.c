@@ -522,8 +522,14 @@ static void portal_ids(const an_navmesh *mesh, int32_t tri, int edge, int32_t *l
 // Plain mode: Detour-style A* over triangles, one channel
 // ---------------------------------------------------------------------------------------------
 
+// Has the search used up its expansions (0: no limit)?
+static bool out_of_expansions(const an_funnel_result *out, size_t max_expansions) {
+  return max_expansions != 0 && out->nodes_expanded >= max_expansions;
+}
+
 static arcnav_status plain_search(const an_navmesh *mesh, an_funnel_scratch *s, int32_t st,
-                                  int32_t gt, vec2 start, vec2 goal, an_funnel_result *out) {
+                                  int32_t gt, vec2 start, vec2 goal, size_t max_expansions,
+                                  an_funnel_result *out) {
   next_stamp(s);
   s->heap_count = 0;
   s->tri_stamp[st] = s->stamp;
@@ -534,6 +540,9 @@ static arcnav_status plain_search(const an_navmesh *mesh, an_funnel_scratch *s, 
   heap_push(s, v2_dist(start, goal), st, s->heap_pos);
   bool found = false;
   while (s->heap_count > 0) {
+    if (out_of_expansions(out, max_expansions)) {
+      return ARCNAV_SEARCH_LIMIT;
+    }
     int32_t t = heap_pop(s, s->heap_pos).id;
     out->nodes_expanded++;
     if (t == gt) {
@@ -677,7 +686,8 @@ static bool child_funnel(an_funnel_scratch *s, int32_t id, int32_t l, int32_t r,
 }
 
 static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s, int32_t st,
-                                    int32_t gt, vec2 start, vec2 goal, an_funnel_result *out) {
+                                    int32_t gt, vec2 start, vec2 goal, size_t max_expansions,
+                                    an_funnel_result *out) {
   next_stamp(s);
   s->heap_count = 0;
   start_cells(s, st, start);
@@ -703,6 +713,9 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
     if (apex_vertex >= 0 &&
         s->cells[node.funnel.apex].dist > s->apex_best[apex_vertex] * (1.0 + 1e-12)) {
       continue; // dominated since it was queued
+    }
+    if (out_of_expansions(out, max_expansions)) {
+      return ARCNAV_SEARCH_LIMIT;
     }
     out->nodes_expanded++;
     int32_t parent_tri = node.parent >= 0 ? s->nodes[node.parent].tri : -1;
@@ -781,6 +794,12 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
 
 arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scratch, vec2 start,
                                   vec2 goal, bool optimal, an_funnel_result *out) {
+  return an_funnel_find_path_within(mesh, scratch, start, goal, optimal, 0, out);
+}
+
+arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *scratch,
+                                         vec2 start, vec2 goal, bool optimal, size_t max_expansions,
+                                         an_funnel_result *out) {
   if (!mesh || !scratch || !out || scratch->mesh != mesh) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
@@ -807,13 +826,19 @@ arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scr
     return ARCNAV_OK;
   }
   if (!optimal) {
-    return plain_search(mesh, scratch, st, gt, start, goal, out);
+    return plain_search(mesh, scratch, st, gt, start, goal, max_expansions, out);
   }
-  arcnav_status status = optimal_search(mesh, scratch, st, gt, start, goal, out);
+  arcnav_status status = optimal_search(mesh, scratch, st, gt, start, goal, max_expansions, out);
   if (status == ARCNAV_ERR_OUT_OF_MEMORY) {
-    // The node pool ran out before any channel reached the goal: fall back to one channel.
+    // The node pool ran out before any channel reached the goal: fall back to one channel, with
+    // what is left of the expansions.
     size_t expanded = out->nodes_expanded;
-    status = plain_search(mesh, scratch, st, gt, start, goal, out);
+    if (out_of_expansions(out, max_expansions)) {
+      return ARCNAV_SEARCH_LIMIT;
+    }
+    out->nodes_expanded = 0;
+    status = plain_search(mesh, scratch, st, gt, start, goal,
+                          max_expansions ? max_expansions - expanded : 0, out);
     out->nodes_expanded += expanded;
     out->truncated = true;
   }

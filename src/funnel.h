@@ -55,6 +55,11 @@ typedef struct an_funnel_result {
 /// found path has distinct consecutive points except for start == goal.
 arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scratch, vec2 start,
                                   vec2 goal, bool optimal, an_funnel_result *out);
+/// an_funnel_find_path() expanding at most `max_expansions` nodes (0: no limit); a search that
+/// would expand one more returns ARCNAV_SEARCH_LIMIT.
+arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *scratch,
+                                         vec2 start, vec2 goal, bool optimal, size_t max_expansions,
+                                         an_funnel_result *out);
 
 /// The funnel over explicit portals: the shortest path from start to goal through the portal
 /// segments (left[i], right[i]) in order, "left" and "right" as seen by the traveller. The

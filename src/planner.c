@@ -371,6 +371,14 @@ void arcnav_query_destroy(arcnav_query *query) {
   an_free(&alloc, query);
 }
 
+arcnav_status arcnav_query_set_expansion_limit(arcnav_query *query, size_t max_expansions) {
+  if (!query) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  query->expansion_limit = max_expansions;
+  return ARCNAV_OK;
+}
+
 arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query) {
   arcnav_query_stats none;
   memset(&none, 0, sizeof none);
@@ -415,8 +423,8 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
   }
   an_funnel_result result;
   bool optimal = planner->engine == ARCNAV_ENGINE_FUNNEL;
-  arcnav_status status =
-      an_funnel_find_path(planner->navmesh, query->funnel, start, goal, optimal, &result);
+  arcnav_status status = an_funnel_find_path_within(planner->navmesh, query->funnel, start, goal,
+                                                    optimal, query->expansion_limit, &result);
   query->stats.nodes_expanded = result.nodes_expanded;
   query->stats.channels = result.channels;
   for (size_t i = 1; status == ARCNAV_OK && i < result.point_count; ++i) {

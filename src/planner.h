@@ -90,9 +90,15 @@ struct arcnav_query {
   vec2 goal_touch;
   double goal_sweep;
   arcnav_query_stats stats;
+  size_t expansion_limit;    ///< most nodes a search may expand; 0: no limit
   an_funnel_scratch *funnel; ///< funnel engines only
   an_lazy_search *lazy;      ///< the tangent engine without a prebuilt graph only
 };
+
+/// May a search that has expanded `expanded` nodes expand one more?
+static inline bool an_query_may_expand(const arcnav_query *query, size_t expanded) {
+  return query->expansion_limit == 0 || expanded < query->expansion_limit;
+}
 
 /// Tangent-graph engine: fills `path`. start/goal are finite; start != goal.
 arcnav_status an_tangent_find_path(arcnav_query *query, vec2 start, vec2 goal, arcnav_path *path);

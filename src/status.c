@@ -12,6 +12,8 @@ static const status_text STATUS_TEXTS[] = {
     {ARCNAV_NO_PATH, "no_path", "start and goal are not connected"},
     {ARCNAV_START_BLOCKED, "start_blocked", "the agent does not fit at the start"},
     {ARCNAV_GOAL_BLOCKED, "goal_blocked", "the agent does not fit at the goal"},
+    {ARCNAV_SEARCH_LIMIT, "search_limit",
+     "the search reached the query's expansion limit before settling the question"},
     {ARCNAV_ERR_INVALID_ARGUMENT, "invalid_argument", "invalid argument"},
     {ARCNAV_ERR_OUT_OF_MEMORY, "out_of_memory", "out of memory"},
     {ARCNAV_ERR_NOT_FINITE, "not_finite", "a coordinate or radius is NaN or infinite"},

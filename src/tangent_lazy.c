@@ -536,11 +536,15 @@ arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, 
   if (!add_edge(s, &origin) || !expand(q, s, 0, start, goal)) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
+  // Expansions and continuations, both of which gather: what the expansion limit counts.
+  size_t expansions = 0;
   while (status == ARCNAV_NO_PATH && s->open_count > 0) {
     open_entry top = open_pop(s);
     lazy_edge *e = &s->edges[top.edge];
     if (top.continuation) {
-      if (!expand(q, s, top.edge, start, goal)) {
+      if (!an_query_may_expand(q, expansions++)) {
+        status = ARCNAV_SEARCH_LIMIT;
+      } else if (!expand(q, s, top.edge, start, goal)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
       continue;
@@ -555,6 +559,10 @@ arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, 
     }
     if (e->to_corner == AN_NONE) {
       status = emit_path(planner, s, top.edge, start, goal, path);
+      break;
+    }
+    if (!an_query_may_expand(q, expansions++)) {
+      status = ARCNAV_SEARCH_LIMIT;
       break;
     }
     q->stats.nodes_expanded++;

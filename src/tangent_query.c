@@ -415,6 +415,10 @@ arcnav_status an_tangent_find_path(arcnav_query *q, vec2 start, vec2 goal, arcna
         continue;
       }
     }
+    if (!an_query_may_expand(q, q->stats.nodes_expanded)) {
+      status = ARCNAV_SEARCH_LIMIT;
+      break;
+    }
     q->stats.nodes_expanded++;
     expand(q, u, goal, goal_id);
   }

@@ -56,14 +56,17 @@ typedef struct arcnav_vec2 {
   double y; ///< y coordinate
 } arcnav_vec2;
 
-/// Outcome of every fallible call. Values below ARCNAV_ERR_FIRST are answers to a valid question;
-/// values from ARCNAV_ERR_FIRST on are errors (bad input, no memory) and leave the caller's
-/// objects as they were before the call.
+/// Outcome of every fallible call. Values below ARCNAV_ERR_FIRST are outcomes of a valid question
+/// (the first four answer it; ARCNAV_SEARCH_LIMIT leaves it open); values from ARCNAV_ERR_FIRST on
+/// are errors (bad input, no memory) and leave the caller's objects as they were before the call.
 typedef enum arcnav_status {
   ARCNAV_OK = 0,        ///< success; for a query: a path was found
   ARCNAV_NO_PATH,       ///< start and goal are free but not connected
   ARCNAV_START_BLOCKED, ///< the agent's disk at the start overlaps an obstacle or leaves the bounds
   ARCNAV_GOAL_BLOCKED,  ///< the agent's disk at the goal overlaps an obstacle or leaves the bounds
+  ARCNAV_SEARCH_LIMIT,  ///< the search stopped at the query's expansion limit (see
+                        ///< arcnav_query_set_expansion_limit) with neither a path nor a proof
+                        ///< that there is none; the path is emptied
   ARCNAV_ERR_FIRST = 16,                          ///< not a status: the first error value
   ARCNAV_ERR_INVALID_ARGUMENT = ARCNAV_ERR_FIRST, ///< NULL pointer, zero count or similar misuse
   ARCNAV_ERR_OUT_OF_MEMORY,                       ///< an allocation failed; nothing was changed
@@ -335,10 +338,21 @@ typedef struct arcnav_query_stats {
   size_t channels;       ///< funnel engines: channels string-pulled (0 for the tangent engine)
 } arcnav_query_stats;
 
+/// Caps the work of every later arcnav_find_path() on `query`: at most `max_expansions` search
+/// nodes are expanded (0, the default, means no cap). A node is what arcnav_query_stats counts in
+/// nodes_expanded; the tangent engine without a prebuilt graph also counts each time it looks
+/// further from a corner it has already expanded. A search that would expand one more ends with
+/// ARCNAV_SEARCH_LIMIT and an empty path; the query object stays usable. This bounds a query on
+/// any input, adversarial geometry included, for callers with a frame budget or a time limit; a
+/// cap large enough never changes a path.
+/// @return ARCNAV_OK, or ARCNAV_ERR_INVALID_ARGUMENT for a NULL query.
+ARCNAV_API arcnav_status arcnav_query_set_expansion_limit(arcnav_query *query,
+                                                          size_t max_expansions);
+
 /// Shortest path for the planner's agent from `start` to `goal` into `path`.
-/// @return ARCNAV_OK (path filled), ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED
-///         (path emptied), ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_INVALID_ARGUMENT, or
-///         ARCNAV_ERR_OUT_OF_MEMORY when `path` had to grow and could not. Unlike other calls,
+/// @return ARCNAV_OK (path filled), ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED,
+///         ARCNAV_SEARCH_LIMIT (path emptied), ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_INVALID_ARGUMENT,
+///         or ARCNAV_ERR_OUT_OF_MEMORY when `path` had to grow and could not. Unlike other calls,
 ///         on out-of-memory the path is left empty (never half-filled); query and planner stay
 ///         usable.
 ARCNAV_API arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_vec2 goal,
