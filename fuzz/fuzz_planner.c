@@ -367,6 +367,43 @@ static void dump_path(const fuzz_case *fc) {
   }
 }
 
+// The same query under an expansion limit must stop with search_limit and an empty path, or give
+// the unlimited answer bit for bit; and the query object must then answer unlimited as before.
+static void check_expansion_limit(fuzz_case *fc, arcnav_vec2 start, arcnav_vec2 goal,
+                                  arcnav_status unlimited, const char *detail) {
+  size_t expanded = arcnav_query_get_stats(fc->query).nodes_expanded;
+  size_t count = arcnav_path_piece_count(fc->path);
+  if (expanded < 2 || count > 1024) {
+    return;
+  }
+  arcnav_piece pieces[1024];
+  for (size_t i = 0; i < count; ++i) {
+    pieces[i] = arcnav_path_piece(fc->path, i);
+  }
+  const size_t limits[] = {expanded / 2, 0};
+  for (size_t k = 0; k < sizeof limits / sizeof limits[0]; ++k) {
+    arcnav_query_set_expansion_limit(fc->query, limits[k]);
+    arcnav_status status = arcnav_find_path(fc->query, start, goal, fc->path);
+    if (status == ARCNAV_SEARCH_LIMIT && limits[k] != 0) {
+      if (arcnav_path_piece_count(fc->path) != 0) {
+        fail("a limited search left a path behind", detail);
+      }
+      continue;
+    }
+    bool same = status == unlimited && arcnav_path_piece_count(fc->path) == count;
+    for (size_t i = 0; same && i < count; ++i) {
+      arcnav_piece p = arcnav_path_piece(fc->path, i), q = pieces[i];
+      same = p.type == q.type && p.from.x == q.from.x && p.from.y == q.from.y && p.to.x == q.to.x &&
+             p.to.y == q.to.y && p.length == q.length;
+    }
+    if (!same) {
+      fail(limits[k] ? "an expansion limit changed the answer"
+                     : "after a limited search the answer changed",
+           detail);
+    }
+  }
+}
+
 static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_reference *ref,
                       bool optimal, bool eroded) {
   arcnav_vec2 start, goal;
@@ -395,6 +432,7 @@ static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_r
   if (!arcnav_status_is_answer(status)) {
     fail("a valid query was refused", detail);
   }
+  check_expansion_limit(fc, start, goal, status, detail);
   if (eroded) {
     sup_verify_report report;
     if (status == ARCNAV_OK &&
