@@ -208,17 +208,17 @@ START_TEST(test_limit_arguments) {
 }
 END_TEST
 
-int main(void) {
+static Suite *expansion_limit_suite(void) {
   Suite *suite = suite_create("expansion_limit");
-  TCase *tc = tcase_create("core");
+  TCase *tc = tcase_create("every engine");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_limit_on_random_maps);
   tcase_add_test(tc, test_limit_is_not_no_path);
   tcase_add_test(tc, test_limit_arguments);
   suite_add_tcase(suite, tc);
-  SRunner *runner = srunner_create(suite);
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return suite;
+}
+
+int main(void) {
+  return test_run_suite(expansion_limit_suite());
 }
