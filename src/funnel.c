@@ -522,11 +522,6 @@ static void portal_ids(const an_navmesh *mesh, int32_t tri, int edge, int32_t *l
 // Plain mode: Detour-style A* over triangles, one channel
 // ---------------------------------------------------------------------------------------------
 
-// Has the search used up its expansions (0: no limit)?
-static bool out_of_expansions(const an_funnel_result *out, size_t max_expansions) {
-  return max_expansions != 0 && out->nodes_expanded >= max_expansions;
-}
-
 static arcnav_status plain_search(const an_navmesh *mesh, an_funnel_scratch *s, int32_t st,
                                   int32_t gt, vec2 start, vec2 goal, size_t max_expansions,
                                   an_funnel_result *out) {
@@ -540,7 +535,7 @@ static arcnav_status plain_search(const an_navmesh *mesh, an_funnel_scratch *s, 
   heap_push(s, v2_dist(start, goal), st, s->heap_pos);
   bool found = false;
   while (s->heap_count > 0) {
-    if (out_of_expansions(out, max_expansions)) {
+    if (!an_may_expand(out->nodes_expanded, max_expansions)) {
       return ARCNAV_SEARCH_LIMIT;
     }
     int32_t t = heap_pop(s, s->heap_pos).id;
@@ -714,7 +709,7 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
         s->cells[node.funnel.apex].dist > s->apex_best[apex_vertex] * (1.0 + 1e-12)) {
       continue; // dominated since it was queued
     }
-    if (out_of_expansions(out, max_expansions)) {
+    if (!an_may_expand(out->nodes_expanded, max_expansions)) {
       return ARCNAV_SEARCH_LIMIT;
     }
     out->nodes_expanded++;
@@ -830,16 +825,9 @@ arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scrat
   }
   arcnav_status status = optimal_search(mesh, scratch, st, gt, start, goal, max_expansions, out);
   if (status == ARCNAV_ERR_OUT_OF_MEMORY) {
-    // The node pool ran out before any channel reached the goal: fall back to one channel, with
-    // what is left of the expansions.
-    size_t expanded = out->nodes_expanded;
-    if (out_of_expansions(out, max_expansions)) {
-      return ARCNAV_SEARCH_LIMIT;
-    }
-    out->nodes_expanded = 0;
-    status = plain_search(mesh, scratch, st, gt, start, goal,
-                          max_expansions ? max_expansions - expanded : 0, out);
-    out->nodes_expanded += expanded;
+    // The node pool ran out before any channel reached the goal: fall back to one channel. Its
+    // expansions add to the count so far, under the same limit.
+    status = plain_search(mesh, scratch, st, gt, start, goal, max_expansions, out);
     out->truncated = true;
   }
   return status;

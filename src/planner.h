@@ -97,7 +97,7 @@ struct arcnav_query {
 
 /// May a search that has expanded `expanded` nodes expand one more?
 static inline bool an_query_may_expand(const arcnav_query *query, size_t expanded) {
-  return query->expansion_limit == 0 || expanded < query->expansion_limit;
+  return an_may_expand(expanded, query->expansion_limit);
 }
 
 /// Tangent-graph engine: fills `path`. start/goal are finite; start != goal.
