@@ -212,3 +212,97 @@ double an_grid_cell_distance_sum(const an_grid *grid, int32_t column, int32_t ro
   return v2_len(v2(distance_to_interval(a.x, x0, x1), distance_to_interval(a.y, y0, y1))) +
          v2_len(v2(distance_to_interval(b.x, x0, x1), distance_to_interval(b.y, y0, y1)));
 }
+
+// The point at parameter t of segment ab, given also s = 1 - t computed on its own: evaluating
+// from the nearer end keeps a clipped point exact to rounding even when one end is enormously far
+// away (from 1e62 off, a + t (b - a) near b would be off by 1e46).
+static vec2 point_at(vec2 a, vec2 b, double t, double s) {
+  vec2 d = v2_sub(b, a);
+  return t <= 0.5 ? v2_mul_add(a, t, d) : v2_mul_add(b, -s, d);
+}
+
+// Is the point at parameter t (complement s = 1 - t) beyond the one at (t_ref, s_ref)? Near the
+// far end t rounds to 1 while s keeps its digits, so the comparison uses whichever is exact.
+static bool param_after(double t, double s, double t_ref, double s_ref) {
+  return t >= 0.5 || t_ref >= 0.5 ? s < s_ref : t > t_ref;
+}
+
+bool an_grid_clip_segment(const an_grid *grid, vec2 *a, vec2 *b) {
+  // Entry (t0) and exit (t1) parameters, each with its complement (1 - t) computed directly.
+  double t0 = 0.0, s0 = 1.0, t1 = 1.0, s1 = 0.0;
+  vec2 d = v2_sub(*b, *a);
+  double lo[2] = {grid->origin.x, grid->origin.y};
+  double hi[2] = {grid->origin.x + grid->columns * grid->cell_size,
+                  grid->origin.y + grid->rows * grid->cell_size};
+  double start[2] = {a->x, a->y}, end[2] = {b->x, b->y}, delta[2] = {d.x, d.y};
+  for (int axis = 0; axis < 2; ++axis) {
+    if (delta[axis] == 0.0) {
+      if (start[axis] < lo[axis] || start[axis] > hi[axis]) {
+        return false;
+      }
+      continue;
+    }
+    double ta = (lo[axis] - start[axis]) / delta[axis], sa = (end[axis] - lo[axis]) / delta[axis];
+    double tb = (hi[axis] - start[axis]) / delta[axis], sb = (end[axis] - hi[axis]) / delta[axis];
+    // The sign of the step says which side is entered first; comparing ta and tb cannot, since
+    // from far away both round to the same value.
+    if (delta[axis] < 0.0) {
+      double t = ta, u = sa;
+      ta = tb;
+      sa = sb;
+      tb = t;
+      sb = u;
+    }
+    if (param_after(ta, sa, t0, s0)) {
+      t0 = ta;
+      s0 = sa;
+    }
+    if (param_after(t1, s1, tb, sb)) {
+      t1 = tb;
+      s1 = sb;
+    }
+    if (param_after(t0, s0, t1, s1)) {
+      return false;
+    }
+  }
+  vec2 from = *a, to = *b;
+  *a = point_at(from, to, t0, s0);
+  *b = point_at(from, to, t1, s1);
+  return true;
+}
+
+bool an_grid_walk_clipped(const an_grid *grid, vec2 p, vec2 q, an_cell_visitor visit,
+                          void *context) {
+  // Amanatides & Woo: every cell the segment passes through, in order.
+  int32_t column = an_grid_column(grid, p.x), row = an_grid_row(grid, p.y);
+  int32_t end_column = an_grid_column(grid, q.x), end_row = an_grid_row(grid, q.y);
+  vec2 d = v2_sub(q, p);
+  int32_t step_x = d.x > 0.0 ? 1 : -1, step_y = d.y > 0.0 ? 1 : -1;
+  double cell = grid->cell_size;
+  double next_x = grid->origin.x + (column + (step_x > 0 ? 1 : 0)) * cell;
+  double next_y = grid->origin.y + (row + (step_y > 0 ? 1 : 0)) * cell;
+  double t_max_x = d.x != 0.0 ? (next_x - p.x) / d.x : INFINITY;
+  double t_max_y = d.y != 0.0 ? (next_y - p.y) / d.y : INFINITY;
+  double t_delta_x = d.x != 0.0 ? cell / fabs(d.x) : INFINITY;
+  double t_delta_y = d.y != 0.0 ? cell / fabs(d.y) : INFINITY;
+  int64_t steps_left = (int64_t)grid->columns + grid->rows + 2;
+  for (;;) {
+    if (!visit(context, column, row)) {
+      return false;
+    }
+    if ((column == end_column && row == end_row) || --steps_left < 0) {
+      break;
+    }
+    if (t_max_x < t_max_y) {
+      column += step_x;
+      t_max_x += t_delta_x;
+    } else {
+      row += step_y;
+      t_max_y += t_delta_y;
+    }
+    if (column < 0 || row < 0 || column >= grid->columns || row >= grid->rows) {
+      break;
+    }
+  }
+  return true;
+}

@@ -57,6 +57,19 @@ static inline int32_t an_grid_row(const an_grid *grid, double y) {
   return r >= (double)grid->rows ? grid->rows - 1 : (int32_t)r;
 }
 
+/// Liang-Barsky clip of segment ab to the grid's box, in place; false when the segment misses it.
+/// A clipped end is evaluated from the nearer original end, so it stays exact to rounding even
+/// when the other end is enormously far away.
+bool an_grid_clip_segment(const an_grid *grid, vec2 *a, vec2 *b);
+
+/// Called per cell of a walk; returning false stops the walk.
+typedef bool (*an_cell_visitor)(void *context, int32_t column, int32_t row);
+
+/// Visits, in order, every cell that segment pq (already clipped to the grid) passes through.
+/// Returns false when `visit` stopped the walk.
+bool an_grid_walk_clipped(const an_grid *grid, vec2 p, vec2 q, an_cell_visitor visit,
+                          void *context);
+
 /// A straight run of cells, along a row (`fixed` is the row, first..last are columns) or along a
 /// column (`fixed` is the column).
 typedef struct an_cell_run {
