@@ -2,9 +2,11 @@
 #include "erode.h"
 
 #include "geom.h"
+#include "grid.h"
 #include "navmesh.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 // A corner gives at most this many grown vertices (the three-vertex reflex join).
@@ -89,13 +91,17 @@ static void widen_box(const vec2 *points, size_t count, vec2 *lo, vec2 *hi) {
   }
 }
 
-arcnav_status an_erode_map(const arcnav_map *map, double radius, arcnav_map **out) {
-  *out = NULL;
-  // Growth past the size of the map changes nothing (every point of the navmesh box is then
-  // covered) but costs precision: 1e34 + 14.5 is 1e34. Clamp it.
+// Growth past the size of the map changes nothing (every point of the navmesh box is then
+// covered) but costs precision: 1e34 + 14.5 is 1e34. Clamp it.
+static double clamped_radius(const arcnav_map *map, double radius) {
   arcnav_vec2 lo = {0.0, 0.0}, hi = {0.0, 0.0};
   arcnav_map_extent(map, &lo, &hi);
-  radius = an_min(radius, 10.0 * (an_max(hi.x - lo.x, hi.y - lo.y) + 1.0));
+  return an_min(radius, 10.0 * (an_max(hi.x - lo.x, hi.y - lo.y) + 1.0));
+}
+
+arcnav_status an_erode_map(const arcnav_map *map, double radius, arcnav_map **out) {
+  *out = NULL;
+  radius = clamped_radius(map, radius);
   size_t point_room = 0, ring_room = 0;
   for (size_t o = 0; o < map->obstacle_count; ++o) {
     const an_obstacle *ob = &map->obstacles[o];
@@ -168,4 +174,350 @@ arcnav_status an_erode_map(const arcnav_map *map, double radius, arcnav_map **ou
   }
   *out = grown;
   return ARCNAV_OK;
+}
+
+// ---- trimming the grown rings before triangulation -----------------------------------------
+//
+// The grown region is the union of convex pieces, each swept by moving the original boundary
+// towards its free side: per ring edge the strip between the edge and its moved copy, per convex
+// corner its join (the miter's quadrilateral, the bevel's pentagon), per circle the grown
+// polygon. A piece of a grown segment deeper than a margin inside one of them has blocked space on
+// both sides.
+
+// How far inside a piece, in map tolerances, a stretch must lie to be dropped: far above the
+// rounding of the grown vertices, so the boundary of the grown region always keeps its pieces.
+#define TRIM_MARGIN_TOLERANCES 16.0
+
+// A grown segment compares itself with at most this many pieces; past that it keeps what it has
+// not yet found covered (keeping is always safe), so a radius as large as the map, where every
+// piece is near every other, costs a bounded amount per segment.
+#define TRIM_MAX_PIECES 4096
+
+#define PIECE_MAX_CORNERS AN_NAVMESH_CIRCLE_SIDES
+
+typedef struct grown_piece {
+  uint32_t first; ///< into corners; counter-clockwise
+  uint32_t count;
+} grown_piece;
+
+struct an_erode_trim {
+  an_allocator alloc;
+  double margin;
+  vec2 *corners;
+  size_t corner_count, corner_capacity;
+  grown_piece *pieces;
+  size_t piece_count, piece_capacity;
+  an_grid grid; ///< cell geometry and the pieces filed by box (its items are unused)
+  uint32_t *piece_stamps;
+  uint32_t stamp;
+  double *covered; ///< pairs (t0, t1) found covered along the current segment
+  size_t covered_count, covered_capacity;
+  size_t pieces_seen;
+  double *kept; ///< pairs handed out
+  size_t kept_capacity;
+  vec2 a, b; ///< the current segment
+  bool out_of_memory;
+};
+
+static bool add_piece(an_erode_trim *trim, const vec2 *corners, size_t count) {
+  if (!an_reserve(&trim->alloc, (void **)&trim->corners, &trim->corner_capacity, trim->corner_count,
+                  trim->corner_count + count, sizeof *trim->corners) ||
+      !an_reserve(&trim->alloc, (void **)&trim->pieces, &trim->piece_capacity, trim->piece_count,
+                  trim->piece_count + 1, sizeof *trim->pieces)) {
+    return false;
+  }
+  // Stored counter-clockwise, whichever way the ring ran.
+  double area = 0.0;
+  for (size_t i = 0; i < count; ++i) {
+    area += v2_cross(corners[i], corners[(i + 1) % count]);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    trim->corners[trim->corner_count + i] = area >= 0.0 ? corners[i] : corners[count - 1 - i];
+  }
+  trim->pieces[trim->piece_count++] = (grown_piece){(uint32_t)trim->corner_count, (uint32_t)count};
+  trim->corner_count += count;
+  return true;
+}
+
+// The same corners as grow_ring() makes, as pieces.
+static bool add_ring_pieces(an_erode_trim *trim, const arcnav_map *map, const an_ring *ring,
+                            double r) {
+  size_t count = ring->count;
+  for (size_t i = 0; i < count; ++i) {
+    vec2 prev = an_ring_vertex(map, ring, i + count - 1);
+    vec2 v = an_ring_vertex(map, ring, i);
+    vec2 next = an_ring_vertex(map, ring, i + 1);
+    vec2 e0 = v2_sub(v, prev), e1 = v2_sub(next, v);
+    double len0 = v2_len(e0), len1 = v2_len(e1);
+    if (!(len0 > 0.0) || !(len1 > 0.0)) {
+      continue;
+    }
+    vec2 d0 = v2_scale(e0, 1.0 / len0), d1 = v2_scale(e1, 1.0 / len1);
+    vec2 n0 = v2(d0.y, -d0.x), n1 = v2(d1.y, -d1.x);
+    vec2 strip[4] = {v, next, v2_add(next, v2_scale(n1, r)), v2_add(v, v2_scale(n1, r))};
+    if (!add_piece(trim, strip, 4)) {
+      return false;
+    }
+    double cross = v2_cross(d0, d1), dot = v2_dot(d0, d1);
+    if (!(cross > 0.0 || (cross == 0.0 && dot > 0.0))) {
+      continue; // reflex: the two strips cover the corner
+    }
+    vec2 join[5];
+    size_t n = 0;
+    join[n++] = v;
+    join[n++] = v2_add(v, v2_scale(n0, r));
+    if (dot >= 0.0) {
+      join[n++] = v2_add(v, v2_scale(v2_add(n0, n1), r / (1.0 + dot)));
+    } else {
+      vec2 b = v2_normalize(v2_sub(d0, d1));
+      double t0 = r * (1.0 - v2_dot(n0, b)) / v2_dot(d0, b);
+      double t1 = r * (1.0 - v2_dot(n1, b)) / v2_dot(d1, b);
+      join[n++] = v2_add(v, v2_add(v2_scale(n0, r), v2_scale(d0, t0)));
+      join[n++] = v2_add(v, v2_add(v2_scale(n1, r), v2_scale(d1, t1)));
+    }
+    join[n++] = v2_add(v, v2_scale(n1, r));
+    if (!add_piece(trim, join, n)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static void piece_box(const an_erode_trim *trim, const grown_piece *piece, vec2 *lo, vec2 *hi) {
+  *lo = *hi = trim->corners[piece->first];
+  for (uint32_t i = 1; i < piece->count; ++i) {
+    vec2 p = trim->corners[piece->first + i];
+    *lo = v2(an_min(lo->x, p.x), an_min(lo->y, p.y));
+    *hi = v2(an_max(hi->x, p.x), an_max(hi->y, p.y));
+  }
+}
+
+// Cells of about one piece each, filed by box.
+static arcnav_status file_pieces(an_erode_trim *trim) {
+  an_grid *grid = &trim->grid;
+  size_t n = trim->piece_count;
+  vec2 lo, hi;
+  piece_box(trim, &trim->pieces[0], &lo, &hi);
+  for (size_t i = 1; i < n; ++i) {
+    vec2 plo, phi;
+    piece_box(trim, &trim->pieces[i], &plo, &phi);
+    lo = v2(an_min(lo.x, plo.x), an_min(lo.y, plo.y));
+    hi = v2(an_max(hi.x, phi.x), an_max(hi.y, phi.y));
+  }
+  double width = an_max(hi.x - lo.x, 1e-300), height = an_max(hi.y - lo.y, 1e-300);
+  double cell = sqrt(width * height / (double)n);
+  cell = an_max(cell, an_max(width, height) / 1024.0);
+  grid->origin = lo;
+  grid->cell_size = cell;
+  grid->inverse_cell_size = 1.0 / cell;
+  grid->columns = (int32_t)an_max(an_min(ceil(width / cell), 1024.0), 1.0);
+  grid->rows = (int32_t)an_max(an_min(ceil(height / cell), 1024.0), 1.0);
+  size_t cells = (size_t)grid->columns * (size_t)grid->rows;
+  grid->cell_start = an_calloc(&trim->alloc, cells + 1, sizeof *grid->cell_start);
+  if (!grid->cell_start) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  size_t total = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = 0; i < n; ++i) {
+      vec2 plo, phi;
+      piece_box(trim, &trim->pieces[i], &plo, &phi);
+      int32_t c0 = an_grid_column(grid, plo.x), c1 = an_grid_column(grid, phi.x);
+      int32_t r0 = an_grid_row(grid, plo.y), r1 = an_grid_row(grid, phi.y);
+      for (int32_t row = r0; row <= r1; ++row) {
+        for (int32_t column = c0; column <= c1; ++column) {
+          size_t c = (size_t)row * (size_t)grid->columns + (size_t)column;
+          if (pass == 0) {
+            grid->cell_start[c + 1]++;
+            total++;
+          } else {
+            grid->cell_items[grid->cell_start[c]++] = (uint32_t)i;
+          }
+        }
+      }
+    }
+    if (pass == 0) {
+      if (total >= UINT32_MAX) {
+        return ARCNAV_ERR_TOO_LARGE;
+      }
+      for (size_t c = 0; c < cells; ++c) {
+        grid->cell_start[c + 1] += grid->cell_start[c];
+      }
+      grid->cell_items = an_alloc(&trim->alloc, total + 1, sizeof *grid->cell_items);
+      if (!grid->cell_items) {
+        return ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+    }
+  }
+  for (size_t c = cells; c > 0; --c) {
+    grid->cell_start[c] = grid->cell_start[c - 1];
+  }
+  grid->cell_start[0] = 0;
+  return ARCNAV_OK;
+}
+
+arcnav_status an_erode_trim_create(const arcnav_map *original, double radius,
+                                   const an_allocator *alloc, an_erode_trim **out) {
+  *out = NULL;
+  an_erode_trim *trim = an_calloc(alloc, 1, sizeof *trim);
+  if (!trim) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  trim->alloc = *alloc;
+  trim->margin = TRIM_MARGIN_TOLERANCES * an_map_tolerance(original);
+  radius = clamped_radius(original, radius);
+  bool ok = true;
+  for (size_t o = 0; o < original->obstacle_count && ok; ++o) {
+    const an_obstacle *ob = &original->obstacles[o];
+    if (ob->kind == AN_OBSTACLE_CIRCLE) {
+      vec2 polygon[AN_NAVMESH_CIRCLE_SIDES];
+      ok = add_piece(trim, polygon, circle_ring(ob->center, ob->radius + radius, polygon));
+      continue;
+    }
+    for (uint32_t r = 0; r < ob->ring_count && ok; ++r) {
+      ok = add_ring_pieces(trim, original, &original->rings[ob->first_ring + r], radius);
+    }
+  }
+  if (ok && original->has_bounds) {
+    ok = add_ring_pieces(trim, original, &original->bounds, radius);
+  }
+  arcnav_status status = ok ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  if (status == ARCNAV_OK && trim->piece_count > 0) {
+    status = file_pieces(trim);
+  }
+  if (status == ARCNAV_OK) {
+    trim->piece_stamps = an_calloc(alloc, trim->piece_count + 1, sizeof *trim->piece_stamps);
+    status = trim->piece_stamps ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  if (status != ARCNAV_OK) {
+    an_erode_trim_destroy(trim);
+    return status;
+  }
+  *out = trim;
+  return ARCNAV_OK;
+}
+
+void an_erode_trim_destroy(an_erode_trim *trim) {
+  if (!trim) {
+    return;
+  }
+  an_allocator alloc = trim->alloc;
+  an_free(&alloc, trim->grid.cell_start);
+  an_free(&alloc, trim->grid.cell_items);
+  an_free(&alloc, trim->corners);
+  an_free(&alloc, trim->pieces);
+  an_free(&alloc, trim->piece_stamps);
+  an_free(&alloc, trim->covered);
+  an_free(&alloc, trim->kept);
+  an_free(&alloc, trim);
+}
+
+static void note_covered(an_erode_trim *trim, double t0, double t1) {
+  t0 = an_max(t0, 0.0);
+  t1 = an_min(t1, 1.0);
+  if (!(t0 < t1)) {
+    return;
+  }
+  if (!an_reserve(&trim->alloc, (void **)&trim->covered, &trim->covered_capacity,
+                  2 * trim->covered_count, 2 * trim->covered_count + 2, sizeof *trim->covered)) {
+    trim->out_of_memory = true;
+    return;
+  }
+  trim->covered[2 * trim->covered_count] = t0;
+  trim->covered[2 * trim->covered_count + 1] = t1;
+  trim->covered_count++;
+}
+
+// Cyrus-Beck: the parameters where the segment lies inside the convex piece by more than the
+// margin, one interval.
+static void cover_by_piece(an_erode_trim *trim, const grown_piece *piece) {
+  vec2 a = trim->a, along = v2_sub(trim->b, trim->a);
+  double enter = 0.0, leave = 1.0;
+  for (uint32_t i = 0; i < piece->count && enter < leave; ++i) {
+    vec2 p = trim->corners[piece->first + i];
+    vec2 q = trim->corners[piece->first + (i + 1) % piece->count];
+    vec2 edge = v2_sub(q, p);
+    double length = v2_len(edge);
+    if (!(length > 0.0)) {
+      continue;
+    }
+    // Depth inside this side, as value + t * rate; it must exceed the margin.
+    double value = v2_cross(edge, v2_sub(a, p)) / length - trim->margin;
+    double rate = v2_cross(edge, along) / length;
+    if (rate == 0.0) {
+      if (!(value > 0.0)) {
+        return;
+      }
+    } else if (rate > 0.0) {
+      enter = an_max(enter, -value / rate);
+    } else {
+      leave = an_min(leave, -value / rate);
+    }
+  }
+  if (enter < leave) {
+    note_covered(trim, enter, leave);
+  }
+}
+
+static bool cover_from_cell(void *context, int32_t column, int32_t row) {
+  an_erode_trim *trim = context;
+  const an_grid *grid = &trim->grid;
+  size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
+  for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
+    uint32_t index = grid->cell_items[k];
+    if (trim->piece_stamps[index] == trim->stamp) {
+      continue;
+    }
+    if (++trim->pieces_seen > TRIM_MAX_PIECES || trim->out_of_memory) {
+      return false;
+    }
+    trim->piece_stamps[index] = trim->stamp;
+    cover_by_piece(trim, &trim->pieces[index]);
+  }
+  return true;
+}
+
+static int compare_intervals(const void *pa, const void *pb) {
+  const double *a = pa, *b = pb;
+  return a[0] < b[0] ? -1 : (a[0] > b[0] ? 1 : 0);
+}
+
+size_t an_erode_trim_segment(void *context, vec2 a, vec2 b, const double **kept) {
+  an_erode_trim *trim = context;
+  trim->covered_count = 0;
+  trim->pieces_seen = 0;
+  trim->out_of_memory = false;
+  trim->a = a;
+  trim->b = b;
+  vec2 p = a, q = b;
+  if (trim->piece_count > 0 && v2_dist2(a, b) > 0.0 && an_grid_clip_segment(&trim->grid, &p, &q)) {
+    if (++trim->stamp == 0) {
+      memset(trim->piece_stamps, 0, trim->piece_count * sizeof *trim->piece_stamps);
+      trim->stamp = 1;
+    }
+    an_grid_walk_clipped(&trim->grid, p, q, cover_from_cell, trim);
+  }
+  if (trim->out_of_memory || !an_reserve(&trim->alloc, (void **)&trim->kept, &trim->kept_capacity,
+                                         0, 2 * trim->covered_count + 2, sizeof *trim->kept)) {
+    return SIZE_MAX;
+  }
+  qsort(trim->covered, trim->covered_count, 2 * sizeof *trim->covered, compare_intervals);
+  size_t count = 0;
+  double from = 0.0; // the kept stretch runs from here to the next covered interval
+  for (size_t i = 0; i < trim->covered_count; ++i) {
+    double t0 = trim->covered[2 * i], t1 = trim->covered[2 * i + 1];
+    if (t0 > from) {
+      trim->kept[2 * count] = from;
+      trim->kept[2 * count + 1] = t0;
+      ++count;
+    }
+    from = an_max(from, t1);
+  }
+  if (from < 1.0) {
+    trim->kept[2 * count] = from;
+    trim->kept[2 * count + 1] = 1.0;
+    ++count;
+  }
+  *kept = trim->kept;
+  return count;
 }

@@ -33,3 +33,23 @@
 /// self-crossing).
 /// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY or ARCNAV_ERR_TOO_LARGE.
 arcnav_status an_erode_map(const arcnav_map *map, double radius, arcnav_map **out);
+
+/// What the triangulation of a grown map may leave out. The grown region is the union of convex
+/// pieces swept by the growth (per edge the strip between it and its moved copy, per convex
+/// corner its miter or bevel, per circle its grown polygon), so a stretch of a grown ring deeper
+/// than a margin inside one of them has blocked space on both sides and needs no constraint.
+/// Dropping such stretches keeps the arrangement to the boundary of the union, where densely
+/// packed corners (a star with many tips) would otherwise cross each other R / spacing times per
+/// edge.
+typedef struct an_erode_trim an_erode_trim;
+
+/// For the grown map of `original` at `radius` (the same values given to an_erode_map()).
+/// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (*out NULL).
+arcnav_status an_erode_trim_create(const arcnav_map *original, double radius,
+                                   const an_allocator *alloc, an_erode_trim **out);
+void an_erode_trim_destroy(an_erode_trim *trim);
+
+/// The pieces of grown segment ab to keep, as parameter pairs (t0, t1) along it in increasing
+/// order, in *kept (owned by `trim`, valid until the next call). Returns the number of pairs, or
+/// SIZE_MAX when out of memory. The signature of an_navmesh_trim_fn.
+size_t an_erode_trim_segment(void *trim, vec2 a, vec2 b, const double **kept);

@@ -850,8 +850,9 @@ static arcnav_status build_by_union(an_navmesh *mesh, const arcnav_map *map, vec
       ++end;
     }
     int32_t first_new = (int32_t)mesh->cdt.point_count;
-    for (size_t k = seg; k < end && st == ARCNAV_OK; ++k) {
-      uint32_t p = segments[2 * k];
+    // Both ends: a trimmed ring's pieces do not close up, so an end need not start a piece.
+    for (size_t k = 2 * seg; k < 2 * end && st == ARCNAV_OK; ++k) {
+      uint32_t p = segments[k];
       st = an_cdt_insert_point(&mesh->cdt, points[p], &vertex[p]);
     }
     keep_context kc = {map, &ix, group};
@@ -878,12 +879,123 @@ static arcnav_status build_by_union(an_navmesh *mesh, const arcnav_map *map, vec
   return st;
 }
 
+/// The kept pieces of every segment, as new point and segment lists (points only where a kept
+/// piece ends). A group whose segments were cut loses its clean promise.
+typedef struct mesh_input {
+  vec2 *points;
+  uint32_t *segments, *point_group, *segment_group;
+  size_t np, ns;
+} mesh_input;
+
+static void mesh_input_free(mesh_input *in, const an_allocator *alloc) {
+  an_free(alloc, in->points);
+  an_free(alloc, in->segments);
+  an_free(alloc, in->point_group);
+  an_free(alloc, in->segment_group);
+  memset(in, 0, sizeof *in);
+}
+
+static bool add_trimmed_point(mesh_input *out, size_t *point_capacity, int64_t *renumbered,
+                              uint32_t old, vec2 p, uint32_t group, const an_allocator *alloc,
+                              uint32_t *index) {
+  if (renumbered && renumbered[old] >= 0) {
+    *index = (uint32_t)renumbered[old];
+    return true;
+  }
+  size_t capacity = *point_capacity;
+  if (!an_reserve(alloc, (void **)&out->points, &capacity, out->np, out->np + 1,
+                  sizeof *out->points) ||
+      !an_reserve(alloc, (void **)&out->point_group, point_capacity, out->np, out->np + 1,
+                  sizeof *out->point_group)) {
+    return false;
+  }
+  out->points[out->np] = p;
+  out->point_group[out->np] = group;
+  *index = (uint32_t)out->np++;
+  if (renumbered) {
+    renumbered[old] = *index;
+  }
+  return true;
+}
+
+static arcnav_status trim_input(const mesh_input *in, an_navmesh_trim_fn trim, void *context,
+                                uint8_t *clean, const an_allocator *alloc, mesh_input *out) {
+  memset(out, 0, sizeof *out);
+  int64_t *renumbered = an_alloc(alloc, in->np + 1, sizeof *renumbered);
+  if (!renumbered) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t i = 0; i < in->np; ++i) {
+    renumbered[i] = -1;
+  }
+  size_t point_capacity = 0, segment_capacity = 0, group_capacity = 0;
+  arcnav_status st = ARCNAV_OK;
+  for (size_t k = 0; k < in->ns && st == ARCNAV_OK; ++k) {
+    uint32_t ia = in->segments[2 * k], ib = in->segments[2 * k + 1];
+    uint32_t group = in->segment_group[k];
+    vec2 a = in->points[ia], b = in->points[ib];
+    const double *kept = NULL;
+    size_t pieces = trim(context, a, b, &kept);
+    if (pieces == SIZE_MAX) {
+      st = ARCNAV_ERR_OUT_OF_MEMORY;
+      break;
+    }
+    if (pieces != 1 || kept[0] != 0.0 || kept[1] != 1.0) {
+      clean[group] = 0;
+    }
+    for (size_t i = 0; i < pieces && st == ARCNAV_OK; ++i) {
+      double t0 = kept[2 * i], t1 = kept[2 * i + 1];
+      uint32_t pa, pb;
+      size_t seg_cap = segment_capacity;
+      bool ok = add_trimmed_point(out, &point_capacity, t0 == 0.0 ? renumbered : NULL, ia,
+                                  t0 == 0.0 ? a : v2_lerp(a, b, t0), group, alloc, &pa) &&
+                add_trimmed_point(out, &point_capacity, t1 == 1.0 ? renumbered : NULL, ib,
+                                  t1 == 1.0 ? b : v2_lerp(a, b, t1), group, alloc, &pb) &&
+                an_reserve(alloc, (void **)&out->segments, &seg_cap, 2 * out->ns, 2 * out->ns + 2,
+                           sizeof *out->segments) &&
+                an_reserve(alloc, (void **)&out->segment_group, &group_capacity, out->ns,
+                           out->ns + 1, sizeof *out->segment_group);
+      segment_capacity = seg_cap;
+      if (!ok) {
+        st = ARCNAV_ERR_OUT_OF_MEMORY;
+        break;
+      }
+      if (pa != pb) {
+        out->segments[2 * out->ns] = pa;
+        out->segments[2 * out->ns + 1] = pb;
+        out->segment_group[out->ns++] = group;
+      }
+    }
+  }
+  an_free(alloc, renumbered);
+  if (st != ARCNAV_OK) {
+    mesh_input_free(out, alloc);
+  }
+  return st;
+}
+
+static arcnav_status build_mesh(const arcnav_map *map, const an_allocator *alloc,
+                                size_t crossing_limit, an_navmesh_trim_fn trim, void *trim_context,
+                                an_navmesh **out);
+
 arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc, an_navmesh **out) {
-  return an_navmesh_build_with(map, alloc, AN_NAVMESH_DEFAULT_LIMIT, out);
+  return build_mesh(map, alloc, AN_NAVMESH_DEFAULT_LIMIT, NULL, NULL, out);
 }
 
 arcnav_status an_navmesh_build_with(const arcnav_map *map, const an_allocator *alloc,
                                     size_t crossing_limit, an_navmesh **out) {
+  return build_mesh(map, alloc, crossing_limit, NULL, NULL, out);
+}
+
+arcnav_status an_navmesh_build_trimmed(const arcnav_map *map, const an_allocator *alloc,
+                                       an_navmesh_trim_fn trim, void *trim_context,
+                                       an_navmesh **out) {
+  return build_mesh(map, alloc, AN_NAVMESH_DEFAULT_LIMIT, trim, trim_context, out);
+}
+
+static arcnav_status build_mesh(const arcnav_map *map, const an_allocator *alloc,
+                                size_t crossing_limit, an_navmesh_trim_fn trim, void *trim_context,
+                                an_navmesh **out) {
   if (!map || !alloc || !out) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
@@ -912,6 +1024,19 @@ arcnav_status an_navmesh_build_with(const arcnav_map *map, const an_allocator *a
   if (st == ARCNAV_OK) {
     collect_input(map, points, segments, point_group, segment_group, &np, &ns);
     st = find_clean_groups(map, alloc, clean);
+  }
+  if (st == ARCNAV_OK && trim) {
+    mesh_input whole = {points, segments, point_group, segment_group, np, ns}, kept;
+    st = trim_input(&whole, trim, trim_context, clean, alloc, &kept);
+    if (st == ARCNAV_OK) {
+      mesh_input_free(&whole, alloc);
+      points = kept.points;
+      segments = kept.segments;
+      point_group = kept.point_group;
+      segment_group = kept.segment_group;
+      np = kept.np;
+      ns = kept.ns;
+    }
   }
   vec2 lo = v2(-1.0, -1.0), hi = v2(1.0, 1.0);
   if (st == ARCNAV_OK) {

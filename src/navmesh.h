@@ -68,6 +68,17 @@ arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc,
 /// Both give the same free space; the budget only picks the cheaper way for the input.
 arcnav_status an_navmesh_build_with(const arcnav_map *map, const an_allocator *alloc,
                                     size_t crossing_limit, an_navmesh **out);
+
+/// Which pieces of segment ab (a ring edge of the map) need to be constraints: parameter pairs
+/// (t0, t1) in increasing order written to *kept; returns how many, or SIZE_MAX when out of memory.
+/// Every piece left out must have blocked space on both sides.
+typedef size_t (*an_navmesh_trim_fn)(void *context, vec2 a, vec2 b, const double **kept);
+
+/// an_navmesh_build() that triangulates only the pieces `trim` keeps. The faces are still
+/// labelled against the whole map, so the free space is the same; only blocked faces merge.
+arcnav_status an_navmesh_build_trimmed(const arcnav_map *map, const an_allocator *alloc,
+                                       an_navmesh_trim_fn trim, void *trim_context,
+                                       an_navmesh **out);
 void an_navmesh_destroy(an_navmesh *mesh);
 /// Number of free (walkable) triangles, without the connectors (which have no area).
 size_t an_navmesh_triangle_count(const an_navmesh *mesh);

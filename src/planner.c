@@ -188,10 +188,16 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   }
   if (status == ARCNAV_OK && eroded) {
     arcnav_map *grown = NULL;
+    an_erode_trim *trim = NULL;
     status = an_erode_map(map, def->radius, &grown);
     if (status == ARCNAV_OK) {
-      status = an_navmesh_build(grown, &alloc, &planner->navmesh);
+      status = an_erode_trim_create(map, def->radius, &alloc, &trim);
     }
+    if (status == ARCNAV_OK) {
+      status =
+          an_navmesh_build_trimmed(grown, &alloc, an_erode_trim_segment, trim, &planner->navmesh);
+    }
+    an_erode_trim_destroy(trim);
     arcnav_map_destroy(grown);
   } else if (status == ARCNAV_OK) {
     planner->clearance = (an_clearance){

@@ -476,6 +476,117 @@ START_TEST(test_ring_winding_index_matches_plain_count) {
 }
 END_TEST
 
+// --- a grown map triangulated without the pieces its own growth buries ----------------------
+
+/// Blocked by the grown map's own definition (erode.h): an obstacle whose grown rings' winding
+/// numbers sum to 1 or more, or the grown bounds' winding at 0 or more.
+static bool grown_blocked(const arcnav_map *grown, vec2 p) {
+  if (grown->has_bounds && an_ring_winding(grown, &grown->bounds, p) >= 0) {
+    return true;
+  }
+  for (size_t o = 0; o < grown->obstacle_count; ++o) {
+    const an_obstacle *ob = &grown->obstacles[o];
+    int winding = 0;
+    for (uint32_t r = 0; r < ob->ring_count; ++r) {
+      winding += an_ring_winding(grown, &grown->rings[ob->first_ring + r], p);
+    }
+    if (winding >= 1) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static double ring_distance(const arcnav_map *map, const an_ring *ring, vec2 p) {
+  double best = INFINITY;
+  for (size_t i = 0; i < ring->count; ++i) {
+    best = fmin(best, an_point_segment_dist(p, an_ring_vertex(map, ring, i),
+                                            an_ring_vertex(map, ring, i + 1)));
+  }
+  return best;
+}
+
+static double distance_to_grown_rings(const arcnav_map *grown, vec2 p) {
+  double best = grown->has_bounds ? ring_distance(grown, &grown->bounds, p) : INFINITY;
+  for (size_t r = 0; r < grown->ring_count; ++r) {
+    best = fmin(best, ring_distance(grown, &grown->rings[r], p));
+  }
+  return best;
+}
+
+/// The trimmed triangulation of `map` grown by R must label every sampled point (in the annulus
+/// [inner, outer] around the origin when outer > 0, else anywhere in the grown map's box) as the
+/// winding numbers of the whole grown rings do. Points within `near` of a grown ring are skipped.
+static void expect_trimmed_labels(const arcnav_map *map, double R, uint64_t seed, size_t samples,
+                                  double inner, double outer, const char *label) {
+  arcnav_map *grown = NULL;
+  ck_assert_int_eq(an_erode_map(map, R, &grown), ARCNAV_OK);
+  an_erode_trim *trim = NULL;
+  ck_assert_int_eq(an_erode_trim_create(map, R, &plain_alloc, &trim), ARCNAV_OK);
+  an_navmesh *trimmed = NULL, *whole = NULL;
+  ck_assert_int_eq(
+      an_navmesh_build_trimmed(grown, &plain_alloc, an_erode_trim_segment, trim, &trimmed),
+      ARCNAV_OK);
+  ck_assert_int_eq(an_navmesh_build(grown, &plain_alloc, &whole), ARCNAV_OK);
+  vec lo, hi;
+  ck_assert(arcnav_map_extent(grown, &lo, &hi));
+  double near = 1e-7 * (hi.x - lo.x + hi.y - lo.y);
+  sup_rng rng = sup_rng_seed(seed);
+  size_t blocked = 0, open = 0;
+  for (size_t k = 0; k < samples; ++k) {
+    vec2 p;
+    if (outer > 0.0) {
+      double angle = sup_rng_uniform(&rng, 0.0, 2.0 * TEST_PI);
+      double radius = sup_rng_uniform(&rng, inner, outer);
+      p = v2(radius * cos(angle), radius * sin(angle));
+    } else {
+      p = v2(sup_rng_uniform(&rng, lo.x, hi.x), sup_rng_uniform(&rng, lo.y, hi.y));
+    }
+    if (distance_to_grown_rings(grown, p) <= near) {
+      continue;
+    }
+    bool expected = grown_blocked(grown, p);
+    ck_assert_msg((an_navmesh_locate(trimmed, p) < 0) == expected,
+                  "%s R=%g: (%.17g, %.17g) should be %s", label, R, p.x, p.y,
+                  expected ? "blocked" : "free");
+    blocked += expected;
+    open += !expected;
+  }
+  printf("trimmed grown mesh, %s R=%g: %zu blocked and %zu free points agree; triangles %zu "
+         "trimmed, %zu whole\n",
+         label, R, blocked, open, trimmed->cdt.tri_count, whole->cdt.tri_count);
+  ck_assert_uint_gt(blocked, samples / 20);
+  ck_assert_uint_gt(open, samples / 20);
+  an_navmesh_destroy(trimmed);
+  an_navmesh_destroy(whole);
+  an_erode_trim_destroy(trim);
+  arcnav_map_destroy(grown);
+}
+
+START_TEST(test_trimmed_grown_mesh_keeps_the_free_space) {
+  // A star whose grown tips overlap their neighbours' several times over: nearly all of the
+  // grown ring is buried, and the envelope of square bevels is what remains.
+  size_t n = 4000;
+  vec *ring = sup_star_ring(n, 100.0, 90.0);
+  arcnav_map *star = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &star), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_add_polygon(star, ring, n, NULL, NULL, 0, NULL), ARCNAV_OK);
+  expect_trimmed_labels(star, 1.0, 1, 3000, 85.0, 105.0, "star");
+  expect_trimmed_labels(star, 7.0, 2, 3000, 85.0, 115.0, "star");
+  arcnav_map_destroy(star);
+  free(ring);
+  // Overlapping polygons with holes, circles and bounds.
+  for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
+    sup_map generated = sup_gen_mixed(seed, 40, 300.0, 4.0);
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(sup_map_to_arcnav(&generated, &map), ARCNAV_OK);
+    expect_trimmed_labels(map, seed % 2 ? 3.0 : 12.0, seed, 3000, 0.0, 0.0, "mixed");
+    arcnav_map_destroy(map);
+    sup_map_free(&generated);
+  }
+}
+END_TEST
+
 static Suite *navmesh_suite(void) {
   Suite *s = suite_create("navmesh");
   TCase *tc = tcase_create("navmesh");
@@ -487,6 +598,7 @@ static Suite *navmesh_suite(void) {
   tcase_add_test(tc, test_union_build_matches_arrangement);
   tcase_add_test(tc, test_star_is_triangulated_in_linear_work);
   tcase_add_test(tc, test_ring_winding_index_matches_plain_count);
+  tcase_add_test(tc, test_trimmed_grown_mesh_keeps_the_free_space);
   suite_add_tcase(s, tc);
   return s;
 }
