@@ -24,43 +24,78 @@ static size_t push(vec2 *out, size_t n, vec2 p) {
   return n + 1;
 }
 
+/// The frame of ring vertex i: its edges' directions and the normals pointing away from the
+/// material (right-hand, since material lies on the left).
+typedef struct ring_corner {
+  vec2 v, next;
+  vec2 d0, d1, n0, n1;
+  double len0, len1;
+  double cross, dot;
+} ring_corner;
+
+static ring_corner corner_at(const arcnav_map *map, const an_ring *ring, size_t i) {
+  ring_corner c;
+  vec2 prev = an_ring_vertex(map, ring, i + ring->count - 1);
+  c.v = an_ring_vertex(map, ring, i);
+  c.next = an_ring_vertex(map, ring, i + 1);
+  vec2 e0 = v2_sub(c.v, prev), e1 = v2_sub(c.next, c.v);
+  c.len0 = v2_len(e0);
+  c.len1 = v2_len(e1);
+  c.d0 = v2_scale(e0, 1.0 / c.len0);
+  c.d1 = v2_scale(e1, 1.0 / c.len1);
+  c.n0 = v2(c.d0.y, -c.d0.x);
+  c.n1 = v2(c.d1.y, -c.d1.x);
+  c.cross = v2_cross(c.d0, c.d1);
+  c.dot = v2_dot(c.d0, c.d1);
+  return c;
+}
+
+static bool corner_is_convex(const ring_corner *c) {
+  return c->cross > 0.0 || (c->cross == 0.0 && c->dot > 0.0);
+}
+
+static vec2 corner_miter(const ring_corner *c, double r) {
+  return v2_add(c->v, v2_scale(v2_add(c->n0, c->n1), r / (1.0 + c->dot)));
+}
+
+/// The grown vertices of a convex corner: the miter, or for a sharper turn than 90 degrees the
+/// square bevel (both moved edges cut by the line at distance r across the bisector b).
+static size_t convex_join(const ring_corner *c, double r, vec2 out[2]) {
+  if (c->dot >= 0.0) {
+    out[0] = corner_miter(c, r);
+    return 1;
+  }
+  vec2 b = v2_normalize(v2_sub(c->d0, c->d1));
+  double t0 = r * (1.0 - v2_dot(c->n0, b)) / v2_dot(c->d0, b);
+  double t1 = r * (1.0 - v2_dot(c->n1, b)) / v2_dot(c->d1, b);
+  out[0] = v2_add(c->v, v2_add(v2_scale(c->n0, r), v2_scale(c->d0, t0)));
+  out[1] = v2_add(c->v, v2_add(v2_scale(c->n1, r), v2_scale(c->d1, t1)));
+  return 2;
+}
+
 /// Grow one ring (material on the left of its edges) by r into out (room for MAX_PER_CORNER
 /// vertices per input vertex); returns the number of vertices written.
 static size_t grow_ring(const arcnav_map *map, const an_ring *ring, double r, vec2 *out) {
   size_t count = ring->count, n = 0;
   for (size_t i = 0; i < count; ++i) {
-    vec2 prev = an_ring_vertex(map, ring, i + count - 1);
-    vec2 v = an_ring_vertex(map, ring, i);
-    vec2 next = an_ring_vertex(map, ring, i + 1);
-    vec2 e0 = v2_sub(v, prev), e1 = v2_sub(next, v);
-    double len0 = v2_len(e0), len1 = v2_len(e1);
-    vec2 d0 = v2_scale(e0, 1.0 / len0), d1 = v2_scale(e1, 1.0 / len1);
-    // Right-hand normals point away from the material.
-    vec2 n0 = v2(d0.y, -d0.x), n1 = v2(d1.y, -d1.x);
-    double cross = v2_cross(d0, d1), dot = v2_dot(d0, d1);
-    vec2 miter = v2_add(v, v2_scale(v2_add(n0, n1), r / (1.0 + dot)));
-    if (cross > 0.0 || (cross == 0.0 && dot > 0.0)) {
-      if (dot >= 0.0) {
-        n = push(out, n, miter);
-        continue;
+    ring_corner c = corner_at(map, ring, i);
+    if (corner_is_convex(&c)) {
+      vec2 join[2];
+      size_t joined = convex_join(&c, r, join);
+      for (size_t k = 0; k < joined; ++k) {
+        n = push(out, n, join[k]);
       }
-      // Square bevel: both moved edges cut by the line at distance r across the bisector b.
-      vec2 b = v2_normalize(v2_sub(d0, d1));
-      double t0 = r * (1.0 - v2_dot(n0, b)) / v2_dot(d0, b);
-      double t1 = r * (1.0 - v2_dot(n1, b)) / v2_dot(d1, b);
-      n = push(out, n, v2_add(v, v2_add(v2_scale(n0, r), v2_scale(d0, t0))));
-      n = push(out, n, v2_add(v, v2_add(v2_scale(n1, r), v2_scale(d1, t1))));
       continue;
     }
     // Reflex: the miter cuts r * tan(turn / 2) off each moved edge. Keeping that within half an
     // edge stops neighbouring miters from turning an edge inside out.
-    double trim = 1.0 + dot > REFLEX_MITER_MIN ? r * fabs(cross) / (1.0 + dot) : INFINITY;
-    if (trim <= 0.5 * an_min(len0, len1)) {
-      n = push(out, n, miter);
+    double trim = 1.0 + c.dot > REFLEX_MITER_MIN ? r * fabs(c.cross) / (1.0 + c.dot) : INFINITY;
+    if (trim <= 0.5 * an_min(c.len0, c.len1)) {
+      n = push(out, n, corner_miter(&c, r));
     } else {
-      n = push(out, n, v2_add(v, v2_scale(n0, r)));
-      n = push(out, n, v);
-      n = push(out, n, v2_add(v, v2_scale(n1, r)));
+      n = push(out, n, v2_add(c.v, v2_scale(c.n0, r)));
+      n = push(out, n, c.v);
+      n = push(out, n, v2_add(c.v, v2_scale(c.n1, r)));
     }
   }
   while (n > 1 && out[n - 1].x == out[0].x && out[n - 1].y == out[0].y) {
@@ -239,43 +274,25 @@ static bool add_piece(an_erode_trim *trim, const vec2 *corners, size_t count) {
   return true;
 }
 
-// The same corners as grow_ring() makes, as pieces.
+// The strips and convex joins of a ring, with the corners grow_ring() makes.
 static bool add_ring_pieces(an_erode_trim *trim, const arcnav_map *map, const an_ring *ring,
                             double r) {
-  size_t count = ring->count;
-  for (size_t i = 0; i < count; ++i) {
-    vec2 prev = an_ring_vertex(map, ring, i + count - 1);
-    vec2 v = an_ring_vertex(map, ring, i);
-    vec2 next = an_ring_vertex(map, ring, i + 1);
-    vec2 e0 = v2_sub(v, prev), e1 = v2_sub(next, v);
-    double len0 = v2_len(e0), len1 = v2_len(e1);
-    if (!(len0 > 0.0) || !(len1 > 0.0)) {
+  for (size_t i = 0; i < ring->count; ++i) {
+    ring_corner c = corner_at(map, ring, i);
+    if (!(c.len0 > 0.0) || !(c.len1 > 0.0)) {
       continue;
     }
-    vec2 d0 = v2_scale(e0, 1.0 / len0), d1 = v2_scale(e1, 1.0 / len1);
-    vec2 n0 = v2(d0.y, -d0.x), n1 = v2(d1.y, -d1.x);
-    vec2 strip[4] = {v, next, v2_add(next, v2_scale(n1, r)), v2_add(v, v2_scale(n1, r))};
+    vec2 out1 = v2_add(c.v, v2_scale(c.n1, r));
+    vec2 strip[4] = {c.v, c.next, v2_add(c.next, v2_scale(c.n1, r)), out1};
     if (!add_piece(trim, strip, 4)) {
       return false;
     }
-    double cross = v2_cross(d0, d1), dot = v2_dot(d0, d1);
-    if (!(cross > 0.0 || (cross == 0.0 && dot > 0.0))) {
+    if (!corner_is_convex(&c)) {
       continue; // reflex: the two strips cover the corner
     }
-    vec2 join[5];
-    size_t n = 0;
-    join[n++] = v;
-    join[n++] = v2_add(v, v2_scale(n0, r));
-    if (dot >= 0.0) {
-      join[n++] = v2_add(v, v2_scale(v2_add(n0, n1), r / (1.0 + dot)));
-    } else {
-      vec2 b = v2_normalize(v2_sub(d0, d1));
-      double t0 = r * (1.0 - v2_dot(n0, b)) / v2_dot(d0, b);
-      double t1 = r * (1.0 - v2_dot(n1, b)) / v2_dot(d1, b);
-      join[n++] = v2_add(v, v2_add(v2_scale(n0, r), v2_scale(d0, t0)));
-      join[n++] = v2_add(v, v2_add(v2_scale(n1, r), v2_scale(d1, t1)));
-    }
-    join[n++] = v2_add(v, v2_scale(n1, r));
+    vec2 join[5] = {c.v, v2_add(c.v, v2_scale(c.n0, r))};
+    size_t n = 2 + convex_join(&c, r, join + 2);
+    join[n++] = out1;
     if (!add_piece(trim, join, n)) {
       return false;
     }
