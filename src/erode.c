@@ -518,7 +518,9 @@ size_t an_erode_trim_segment(void *context, vec2 a, vec2 b, const double **kept)
                                          0, 2 * trim->covered_count + 2, sizeof *trim->kept)) {
     return SIZE_MAX;
   }
-  qsort(trim->covered, trim->covered_count, 2 * sizeof *trim->covered, compare_intervals);
+  if (trim->covered_count > 1) {
+    qsort(trim->covered, trim->covered_count, 2 * sizeof *trim->covered, compare_intervals);
+  }
   size_t count = 0;
   double from = 0.0; // the kept stretch runs from here to the next covered interval
   for (size_t i = 0; i < trim->covered_count; ++i) {
