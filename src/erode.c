@@ -228,8 +228,6 @@ arcnav_status an_erode_map(const arcnav_map *map, double radius, arcnav_map **ou
 // piece is near every other, costs a bounded amount per segment.
 #define TRIM_MAX_PIECES 4096
 
-#define PIECE_MAX_CORNERS AN_NAVMESH_CIRCLE_SIDES
-
 typedef struct grown_piece {
   uint32_t first; ///< into corners; counter-clockwise
   uint32_t count;
@@ -300,7 +298,9 @@ static bool add_ring_pieces(an_erode_trim *trim, const arcnav_map *map, const an
   return true;
 }
 
-static void piece_box(const an_erode_trim *trim, const grown_piece *piece, vec2 *lo, vec2 *hi) {
+static void piece_box(const void *context, size_t index, vec2 *lo, vec2 *hi) {
+  const an_erode_trim *trim = context;
+  const grown_piece *piece = &trim->pieces[index];
   *lo = *hi = trim->corners[piece->first];
   for (uint32_t i = 1; i < piece->count; ++i) {
     vec2 p = trim->corners[piece->first + i];
@@ -311,66 +311,16 @@ static void piece_box(const an_erode_trim *trim, const grown_piece *piece, vec2 
 
 // Cells of about one piece each, filed by box.
 static arcnav_status file_pieces(an_erode_trim *trim) {
-  an_grid *grid = &trim->grid;
-  size_t n = trim->piece_count;
   vec2 lo, hi;
-  piece_box(trim, &trim->pieces[0], &lo, &hi);
-  for (size_t i = 1; i < n; ++i) {
+  piece_box(trim, 0, &lo, &hi);
+  for (size_t i = 1; i < trim->piece_count; ++i) {
     vec2 plo, phi;
-    piece_box(trim, &trim->pieces[i], &plo, &phi);
+    piece_box(trim, i, &plo, &phi);
     lo = v2(an_min(lo.x, plo.x), an_min(lo.y, plo.y));
     hi = v2(an_max(hi.x, phi.x), an_max(hi.y, phi.y));
   }
-  double width = an_max(hi.x - lo.x, 1e-300), height = an_max(hi.y - lo.y, 1e-300);
-  double cell = sqrt(width * height / (double)n);
-  cell = an_max(cell, an_max(width, height) / 1024.0);
-  grid->origin = lo;
-  grid->cell_size = cell;
-  grid->inverse_cell_size = 1.0 / cell;
-  grid->columns = (int32_t)an_max(an_min(ceil(width / cell), 1024.0), 1.0);
-  grid->rows = (int32_t)an_max(an_min(ceil(height / cell), 1024.0), 1.0);
-  size_t cells = (size_t)grid->columns * (size_t)grid->rows;
-  grid->cell_start = an_calloc(&trim->alloc, cells + 1, sizeof *grid->cell_start);
-  if (!grid->cell_start) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  size_t total = 0;
-  for (int pass = 0; pass < 2; ++pass) {
-    for (size_t i = 0; i < n; ++i) {
-      vec2 plo, phi;
-      piece_box(trim, &trim->pieces[i], &plo, &phi);
-      int32_t c0 = an_grid_column(grid, plo.x), c1 = an_grid_column(grid, phi.x);
-      int32_t r0 = an_grid_row(grid, plo.y), r1 = an_grid_row(grid, phi.y);
-      for (int32_t row = r0; row <= r1; ++row) {
-        for (int32_t column = c0; column <= c1; ++column) {
-          size_t c = (size_t)row * (size_t)grid->columns + (size_t)column;
-          if (pass == 0) {
-            grid->cell_start[c + 1]++;
-            total++;
-          } else {
-            grid->cell_items[grid->cell_start[c]++] = (uint32_t)i;
-          }
-        }
-      }
-    }
-    if (pass == 0) {
-      if (total >= UINT32_MAX) {
-        return ARCNAV_ERR_TOO_LARGE;
-      }
-      for (size_t c = 0; c < cells; ++c) {
-        grid->cell_start[c + 1] += grid->cell_start[c];
-      }
-      grid->cell_items = an_alloc(&trim->alloc, total + 1, sizeof *grid->cell_items);
-      if (!grid->cell_items) {
-        return ARCNAV_ERR_OUT_OF_MEMORY;
-      }
-    }
-  }
-  for (size_t c = cells; c > 0; --c) {
-    grid->cell_start[c] = grid->cell_start[c - 1];
-  }
-  grid->cell_start[0] = 0;
-  return ARCNAV_OK;
+  an_grid_fit(&trim->grid, lo, hi, trim->piece_count, 0.0);
+  return an_grid_file_boxes(&trim->grid, trim->piece_count, piece_box, trim, &trim->alloc);
 }
 
 arcnav_status an_erode_trim_create(const arcnav_map *original, double radius,
@@ -419,8 +369,7 @@ void an_erode_trim_destroy(an_erode_trim *trim) {
     return;
   }
   an_allocator alloc = trim->alloc;
-  an_free(&alloc, trim->grid.cell_start);
-  an_free(&alloc, trim->grid.cell_items);
+  an_grid_destroy(&trim->grid, &alloc);
   an_free(&alloc, trim->corners);
   an_free(&alloc, trim->pieces);
   an_free(&alloc, trim->piece_stamps);

@@ -44,6 +44,16 @@ static void item_box(const an_item *item, double reach, vec2 *lo, vec2 *hi) {
   }
 }
 
+typedef struct item_boxes {
+  const an_item *items;
+  double reach;
+} item_boxes;
+
+static void box_of_item(const void *context, size_t index, vec2 *lo, vec2 *hi) {
+  const item_boxes *boxes = context;
+  item_box(&boxes->items[index], boxes->reach, lo, hi);
+}
+
 arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_allocator *alloc,
                             an_grid *out) {
   memset(out, 0, sizeof *out);
@@ -92,58 +102,67 @@ arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_alloca
       hi = v2(an_max(hi.x, ihi.x), an_max(hi.y, ihi.y));
     }
   }
-  double width = an_max(hi.x - lo.x, 1e-300), height = an_max(hi.y - lo.y, 1e-300);
-  // About one item per cell on average, but never cells much smaller than the reach: then an
-  // item's grown box stays within a few cells.
-  double cell = sqrt(width * height / (double)(n > 0 ? n : 1));
-  cell = an_max(cell, 0.5 * reach);
-  cell = an_max(cell, an_max(width, height) / MAX_CELLS_PER_AXIS);
-  out->origin = lo;
-  out->cell_size = cell;
-  out->inverse_cell_size = 1.0 / cell;
-  out->columns = (int32_t)an_min(ceil(width / cell), MAX_CELLS_PER_AXIS);
-  out->rows = (int32_t)an_min(ceil(height / cell), MAX_CELLS_PER_AXIS);
-  out->columns = out->columns < 1 ? 1 : out->columns;
-  out->rows = out->rows < 1 ? 1 : out->rows;
-  size_t cell_count = (size_t)out->columns * (size_t)out->rows;
-
-  out->cell_start = an_calloc(alloc, cell_count + 1, sizeof *out->cell_start);
-  if (!out->cell_start) {
+  // Never cells much smaller than the reach: then an item's grown box stays within a few cells.
+  an_grid_fit(out, lo, hi, n, 0.5 * reach);
+  item_boxes boxes = {out->items, reach};
+  arcnav_status status = an_grid_file_boxes(out, n, box_of_item, &boxes, alloc);
+  if (status != ARCNAV_OK) {
     an_grid_destroy(out, alloc);
+  }
+  return status;
+}
+
+void an_grid_fit(an_grid *grid, vec2 lo, vec2 hi, size_t count, double min_cell) {
+  double width = an_max(hi.x - lo.x, 1e-300), height = an_max(hi.y - lo.y, 1e-300);
+  double cell = sqrt(width * height / (double)(count > 0 ? count : 1));
+  cell = an_max(cell, min_cell);
+  cell = an_max(cell, an_max(width, height) / MAX_CELLS_PER_AXIS);
+  grid->origin = lo;
+  grid->cell_size = cell;
+  grid->inverse_cell_size = 1.0 / cell;
+  grid->columns = (int32_t)an_min(ceil(width / cell), MAX_CELLS_PER_AXIS);
+  grid->rows = (int32_t)an_min(ceil(height / cell), MAX_CELLS_PER_AXIS);
+  grid->columns = grid->columns < 1 ? 1 : grid->columns;
+  grid->rows = grid->rows < 1 ? 1 : grid->rows;
+}
+
+arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, const void *context,
+                                 const an_allocator *alloc) {
+  size_t cell_count = (size_t)grid->columns * (size_t)grid->rows;
+  grid->cell_start = an_calloc(alloc, cell_count + 1, sizeof *grid->cell_start);
+  if (!grid->cell_start) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   // Counting pass, prefix sums, then the filing pass.
   size_t total = 0;
   for (int pass = 0; pass < 2; ++pass) {
-    for (size_t i = 0; i < n; ++i) {
-      vec2 ilo, ihi;
-      item_box(&out->items[i], reach, &ilo, &ihi);
-      int32_t c0 = an_grid_column(out, ilo.x), c1 = an_grid_column(out, ihi.x);
-      int32_t r0 = an_grid_row(out, ilo.y), r1 = an_grid_row(out, ihi.y);
+    for (size_t i = 0; i < count; ++i) {
+      vec2 lo, hi;
+      box_of(context, i, &lo, &hi);
+      int32_t c0 = an_grid_column(grid, lo.x), c1 = an_grid_column(grid, hi.x);
+      int32_t r0 = an_grid_row(grid, lo.y), r1 = an_grid_row(grid, hi.y);
       for (int32_t r = r0; r <= r1; ++r) {
         for (int32_t c = c0; c <= c1; ++c) {
-          size_t cell_index = (size_t)r * (size_t)out->columns + (size_t)c;
+          size_t cell_index = (size_t)r * (size_t)grid->columns + (size_t)c;
           if (pass == 0) {
-            out->cell_start[cell_index + 1]++;
+            grid->cell_start[cell_index + 1]++;
             total++;
           } else {
-            out->cell_items[out->cell_start[cell_index]++] = (uint32_t)i;
+            grid->cell_items[grid->cell_start[cell_index]++] = (uint32_t)i;
           }
         }
       }
     }
     if (pass == 0) {
       if (total >= UINT32_MAX) {
-        an_grid_destroy(out, alloc);
         return ARCNAV_ERR_TOO_LARGE;
       }
       for (size_t c = 0; c < cell_count; ++c) {
-        out->cell_start[c + 1] += out->cell_start[c];
+        grid->cell_start[c + 1] += grid->cell_start[c];
       }
       if (total > 0) {
-        out->cell_items = an_alloc(alloc, total, sizeof *out->cell_items);
-        if (!out->cell_items) {
-          an_grid_destroy(out, alloc);
+        grid->cell_items = an_alloc(alloc, total, sizeof *grid->cell_items);
+        if (!grid->cell_items) {
           return ARCNAV_ERR_OUT_OF_MEMORY;
         }
       }
@@ -151,9 +170,9 @@ arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_alloca
   }
   // The filing pass advanced every start to the next cell's start: shift back.
   for (size_t c = cell_count; c > 0; --c) {
-    out->cell_start[c] = out->cell_start[c - 1];
+    grid->cell_start[c] = grid->cell_start[c - 1];
   }
-  out->cell_start[0] = 0;
+  grid->cell_start[0] = 0;
   return ARCNAV_OK;
 }
 

@@ -38,6 +38,19 @@ typedef struct an_grid {
 /// Build the index for `map` and reach `reach` (agent radius + tolerance margin).
 arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_allocator *alloc,
                             an_grid *out);
+/// Sets the cell geometry of `grid` (origin, cell size, columns, rows) for about `count` things
+/// spread over [lo, hi]: about one per cell, cells no smaller than `min_cell`, and at most a fixed
+/// number of cells per axis.
+void an_grid_fit(an_grid *grid, vec2 lo, vec2 hi, size_t count, double min_cell);
+
+/// The box of thing `index`, for an_grid_file_boxes().
+typedef void (*an_box_fn)(const void *context, size_t index, vec2 *lo, vec2 *hi);
+
+/// Builds the cell tables of a fitted grid: thing i of `count` is filed in every cell its box
+/// overlaps. Leaves the items alone. On failure the caller frees the tables (an_grid_destroy()).
+/// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY or ARCNAV_ERR_TOO_LARGE.
+arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, const void *context,
+                                 const an_allocator *alloc);
 void an_grid_destroy(an_grid *grid, const an_allocator *alloc);
 size_t an_grid_memory_bytes(const an_grid *grid);
 

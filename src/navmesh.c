@@ -879,12 +879,13 @@ static arcnav_status build_by_union(an_navmesh *mesh, const arcnav_map *map, vec
   return st;
 }
 
-/// The kept pieces of every segment, as new point and segment lists (points only where a kept
-/// piece ends). A group whose segments were cut loses its clean promise.
+/// Points and segments (pairs of point indices) with their groups, as the triangulation takes
+/// them.
 typedef struct mesh_input {
   vec2 *points;
   uint32_t *segments, *point_group, *segment_group;
   size_t np, ns;
+  size_t points_capacity, point_groups_capacity, segments_capacity, segment_groups_capacity;
 } mesh_input;
 
 static void mesh_input_free(mesh_input *in, const an_allocator *alloc) {
@@ -895,83 +896,89 @@ static void mesh_input_free(mesh_input *in, const an_allocator *alloc) {
   memset(in, 0, sizeof *in);
 }
 
-static bool add_trimmed_point(mesh_input *out, size_t *point_capacity, int64_t *renumbered,
-                              uint32_t old, vec2 p, uint32_t group, const an_allocator *alloc,
-                              uint32_t *index) {
-  if (renumbered && renumbered[old] >= 0) {
-    *index = (uint32_t)renumbered[old];
-    return true;
-  }
-  size_t capacity = *point_capacity;
-  if (!an_reserve(alloc, (void **)&out->points, &capacity, out->np, out->np + 1,
+static bool push_point(mesh_input *out, vec2 p, uint32_t group, const an_allocator *alloc,
+                       uint32_t *index) {
+  if (!an_reserve(alloc, (void **)&out->points, &out->points_capacity, out->np, out->np + 1,
                   sizeof *out->points) ||
-      !an_reserve(alloc, (void **)&out->point_group, point_capacity, out->np, out->np + 1,
-                  sizeof *out->point_group)) {
+      !an_reserve(alloc, (void **)&out->point_group, &out->point_groups_capacity, out->np,
+                  out->np + 1, sizeof *out->point_group)) {
     return false;
   }
   out->points[out->np] = p;
   out->point_group[out->np] = group;
   *index = (uint32_t)out->np++;
-  if (renumbered) {
+  return true;
+}
+
+static bool push_segment(mesh_input *out, uint32_t a, uint32_t b, uint32_t group,
+                         const an_allocator *alloc) {
+  if (!an_reserve(alloc, (void **)&out->segments, &out->segments_capacity, 2 * out->ns,
+                  2 * out->ns + 2, sizeof *out->segments) ||
+      !an_reserve(alloc, (void **)&out->segment_group, &out->segment_groups_capacity, out->ns,
+                  out->ns + 1, sizeof *out->segment_group)) {
+    return false;
+  }
+  out->segments[2 * out->ns] = a;
+  out->segments[2 * out->ns + 1] = b;
+  out->segment_group[out->ns++] = group;
+  return true;
+}
+
+/// The output index of a piece's end p: at input point `old` it keeps one index however many
+/// pieces end there; a cut makes a point of its own.
+static bool piece_end(mesh_input *out, uint32_t *renumbered, uint32_t old, bool at_input_point,
+                      vec2 p, uint32_t group, const an_allocator *alloc, uint32_t *index) {
+  if (at_input_point && renumbered[old] != UINT32_MAX) {
+    *index = renumbered[old];
+    return true;
+  }
+  if (!push_point(out, p, group, alloc, index)) {
+    return false;
+  }
+  if (at_input_point) {
     renumbered[old] = *index;
   }
   return true;
 }
 
+/// The kept pieces of every segment of `in`, as new lists in `out` (points only where a kept piece
+/// ends). A group whose segments were cut loses its clean promise.
 static arcnav_status trim_input(const mesh_input *in, an_navmesh_trim_fn trim, void *context,
                                 uint8_t *clean, const an_allocator *alloc, mesh_input *out) {
   memset(out, 0, sizeof *out);
-  int64_t *renumbered = an_alloc(alloc, in->np + 1, sizeof *renumbered);
+  uint32_t *renumbered = an_alloc(alloc, in->np + 1, sizeof *renumbered);
   if (!renumbered) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t i = 0; i < in->np; ++i) {
-    renumbered[i] = -1;
+    renumbered[i] = UINT32_MAX;
   }
-  size_t point_capacity = 0, segment_capacity = 0, group_capacity = 0;
-  arcnav_status st = ARCNAV_OK;
-  for (size_t k = 0; k < in->ns && st == ARCNAV_OK; ++k) {
+  bool ok = true;
+  for (size_t k = 0; k < in->ns && ok; ++k) {
     uint32_t ia = in->segments[2 * k], ib = in->segments[2 * k + 1];
     uint32_t group = in->segment_group[k];
     vec2 a = in->points[ia], b = in->points[ib];
     const double *kept = NULL;
     size_t pieces = trim(context, a, b, &kept);
-    if (pieces == SIZE_MAX) {
-      st = ARCNAV_ERR_OUT_OF_MEMORY;
-      break;
-    }
-    if (pieces != 1 || kept[0] != 0.0 || kept[1] != 1.0) {
+    ok = pieces != SIZE_MAX;
+    if (ok && (pieces != 1 || kept[0] != 0.0 || kept[1] != 1.0)) {
       clean[group] = 0;
     }
-    for (size_t i = 0; i < pieces && st == ARCNAV_OK; ++i) {
+    for (size_t i = 0; ok && i < pieces; ++i) {
       double t0 = kept[2 * i], t1 = kept[2 * i + 1];
       uint32_t pa, pb;
-      size_t seg_cap = segment_capacity;
-      bool ok = add_trimmed_point(out, &point_capacity, t0 == 0.0 ? renumbered : NULL, ia,
-                                  t0 == 0.0 ? a : v2_lerp(a, b, t0), group, alloc, &pa) &&
-                add_trimmed_point(out, &point_capacity, t1 == 1.0 ? renumbered : NULL, ib,
-                                  t1 == 1.0 ? b : v2_lerp(a, b, t1), group, alloc, &pb) &&
-                an_reserve(alloc, (void **)&out->segments, &seg_cap, 2 * out->ns, 2 * out->ns + 2,
-                           sizeof *out->segments) &&
-                an_reserve(alloc, (void **)&out->segment_group, &group_capacity, out->ns,
-                           out->ns + 1, sizeof *out->segment_group);
-      segment_capacity = seg_cap;
-      if (!ok) {
-        st = ARCNAV_ERR_OUT_OF_MEMORY;
-        break;
-      }
-      if (pa != pb) {
-        out->segments[2 * out->ns] = pa;
-        out->segments[2 * out->ns + 1] = pb;
-        out->segment_group[out->ns++] = group;
-      }
+      vec2 start = t0 == 0.0 ? a : v2_lerp(a, b, t0), end = t1 == 1.0 ? b : v2_lerp(a, b, t1);
+      ok = piece_end(out, renumbered, ia, t0 == 0.0, start, group, alloc, &pa) &&
+           piece_end(out, renumbered, ib, t1 == 1.0, end, group, alloc, &pb) &&
+           (pa == pb || push_segment(out, pa, pb, group, alloc));
     }
   }
   an_free(alloc, renumbered);
-  if (st != ARCNAV_OK) {
+  if (!ok) {
     mesh_input_free(out, alloc);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  return st;
+  return ARCNAV_OK;
 }
 
 static arcnav_status build_mesh(const arcnav_map *map, const an_allocator *alloc,
@@ -1026,7 +1033,7 @@ static arcnav_status build_mesh(const arcnav_map *map, const an_allocator *alloc
     st = find_clean_groups(map, alloc, clean);
   }
   if (st == ARCNAV_OK && trim) {
-    mesh_input whole = {points, segments, point_group, segment_group, np, ns}, kept;
+    mesh_input whole = {points, segments, point_group, segment_group, np, ns, 0, 0, 0, 0}, kept;
     st = trim_input(&whole, trim, trim_context, clean, alloc, &kept);
     if (st == ARCNAV_OK) {
       mesh_input_free(&whole, alloc);

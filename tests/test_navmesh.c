@@ -372,15 +372,29 @@ END_TEST
 // ---------------------------------------------------------------------------------------------
 // Nearly cocircular vertices
 
+/// A map of one star: n vertices alternating between radius 100 (tips) and 90 (notches). The ring
+/// goes to *out_ring (to be freed) when asked for.
+static arcnav_map *star_map(size_t n, vec **out_ring) {
+  vec *ring = sup_star_ring(n, 100.0, 90.0);
+  ck_assert_ptr_nonnull(ring);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_add_polygon(map, ring, n, NULL, NULL, 0, NULL), ARCNAV_OK);
+  if (out_ring) {
+    *out_ring = ring;
+  } else {
+    free(ring);
+  }
+  return map;
+}
+
 START_TEST(test_star_is_triangulated_in_linear_work) {
   // A star with tips on a circle of radius 100 and notches on one of radius 90: Delaunay
   // insertion in space-filling-curve order alone would flip tens of times per point here.
   // Not scaled down: with a few thousand points the effect is too small to measure.
   const size_t n = 40000;
-  vec *ring = sup_star_ring(n, 100.0, 90.0);
-  arcnav_map *map;
-  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
-  ck_assert_int_eq(arcnav_map_add_polygon(map, ring, n, NULL, NULL, 0, NULL), ARCNAV_OK);
+  vec *ring = NULL;
+  arcnav_map *map = star_map(n, &ring);
   an_navmesh *mesh;
   ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
   ck_assert_msg(mesh->cdt.flips <= 8 * n, "%zu flips for %zu points", mesh->cdt.flips, n);
@@ -447,11 +461,7 @@ static void expect_index_matches_plain(const arcnav_map *map, const an_ring *rin
 START_TEST(test_ring_winding_index_matches_plain_count) {
   // A star, the same star grown by 1 (its grown ring crosses itself thousands of times), and a
   // staircase of horizontal and vertical edges.
-  const size_t n = 2000;
-  vec *ring = sup_star_ring(n, 100.0, 90.0);
-  arcnav_map *map;
-  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
-  ck_assert_int_eq(arcnav_map_add_polygon(map, ring, n, NULL, NULL, 0, NULL), ARCNAV_OK);
+  arcnav_map *map = star_map(2000, NULL);
   const size_t steps = 300;
   vec *stairs = malloc((2 * steps + 2) * sizeof *stairs);
   ck_assert_ptr_nonnull(stairs);
@@ -472,7 +482,6 @@ START_TEST(test_ring_winding_index_matches_plain_count) {
   arcnav_map_destroy(grown);
   arcnav_map_destroy(map);
   free(stairs);
-  free(ring);
 }
 END_TEST
 
@@ -563,16 +572,11 @@ static void expect_trimmed_labels(const arcnav_map *map, double R, uint64_t seed
 START_TEST(test_trimmed_grown_mesh_keeps_the_free_space) {
   // A star whose grown tips overlap their neighbours' several times over: nearly all of the
   // grown ring is buried, and the envelope of square bevels is what remains.
-  size_t n = 4000;
   size_t samples = test_scaled_count(3000) < 300 ? 300 : (size_t)test_scaled_count(3000);
-  vec *ring = sup_star_ring(n, 100.0, 90.0);
-  arcnav_map *star = NULL;
-  ck_assert_int_eq(arcnav_map_create(NULL, &star), ARCNAV_OK);
-  ck_assert_int_eq(arcnav_map_add_polygon(star, ring, n, NULL, NULL, 0, NULL), ARCNAV_OK);
+  arcnav_map *star = star_map(4000, NULL);
   expect_trimmed_labels(star, 1.0, 1, samples, 85.0, 105.0, "star");
   expect_trimmed_labels(star, 7.0, 2, samples, 85.0, 115.0, "star");
   arcnav_map_destroy(star);
-  free(ring);
   // Overlapping polygons with holes, circles and bounds.
   for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
     sup_map generated = sup_gen_mixed(seed, 40, 300.0, 4.0);
