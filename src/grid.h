@@ -79,9 +79,43 @@ bool an_grid_clip_segment(const an_grid *grid, vec2 *a, vec2 *b);
 typedef bool (*an_cell_visitor)(void *context, int32_t column, int32_t row);
 
 /// Visits, in order, every cell that segment pq (already clipped to the grid) passes through.
-/// Returns false when `visit` stopped the walk.
-bool an_grid_walk_clipped(const an_grid *grid, vec2 p, vec2 q, an_cell_visitor visit,
-                          void *context);
+/// Returns false when `visit` stopped the walk. Inline: it runs in every segment check, where a
+/// call through the visitor per cell would cost more than the cell.
+static inline bool an_grid_walk_clipped(const an_grid *grid, vec2 p, vec2 q, an_cell_visitor visit,
+                                        void *context) {
+  // Amanatides & Woo: every cell the segment passes through, in order.
+  int32_t column = an_grid_column(grid, p.x), row = an_grid_row(grid, p.y);
+  int32_t end_column = an_grid_column(grid, q.x), end_row = an_grid_row(grid, q.y);
+  vec2 d = v2_sub(q, p);
+  int32_t step_x = d.x > 0.0 ? 1 : -1, step_y = d.y > 0.0 ? 1 : -1;
+  double cell = grid->cell_size;
+  double next_x = grid->origin.x + (column + (step_x > 0 ? 1 : 0)) * cell;
+  double next_y = grid->origin.y + (row + (step_y > 0 ? 1 : 0)) * cell;
+  double t_max_x = d.x != 0.0 ? (next_x - p.x) / d.x : INFINITY;
+  double t_max_y = d.y != 0.0 ? (next_y - p.y) / d.y : INFINITY;
+  double t_delta_x = d.x != 0.0 ? cell / fabs(d.x) : INFINITY;
+  double t_delta_y = d.y != 0.0 ? cell / fabs(d.y) : INFINITY;
+  int64_t steps_left = (int64_t)grid->columns + grid->rows + 2;
+  for (;;) {
+    if (!visit(context, column, row)) {
+      return false;
+    }
+    if ((column == end_column && row == end_row) || --steps_left < 0) {
+      break;
+    }
+    if (t_max_x < t_max_y) {
+      column += step_x;
+      t_max_x += t_delta_x;
+    } else {
+      row += step_y;
+      t_max_y += t_delta_y;
+    }
+    if (column < 0 || row < 0 || column >= grid->columns || row >= grid->rows) {
+      break;
+    }
+  }
+  return true;
+}
 
 /// A straight run of cells, along a row (`fixed` is the row, first..last are columns) or along a
 /// column (`fixed` is the column).
