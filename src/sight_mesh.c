@@ -25,12 +25,16 @@ struct an_sight_mesh {
 
 // A window: rays from the viewpoint between `right` and `left` (counter-clockwise, less than half
 // a turn apart) that enter free triangle `triangle` across its edge `edge`, followed only as far
-// as `reach` from the viewpoint (infinite for most).
+// as `reach` from the viewpoint (infinite for most). A window leaving a polygon corner keeps to
+// departure arc `arc` (-1: no arc), as narrowed for targets at least the reach of `level` away
+// (see departure_arcs).
 typedef struct an_sight_window {
   vec2 right, left;
   double reach;
   int32_t triangle;
   int32_t edge;
+  int8_t arc;
+  int8_t level;
 } an_sight_window;
 
 // ---- build ---------------------------------------------------------------------------------
@@ -272,6 +276,9 @@ void an_sight_mesh_scratch_free(an_sight_mesh_scratch *scratch, const an_allocat
 
 // ---- the expansion -------------------------------------------------------------------------
 
+// Departure arcs narrow in steps as targets lie farther (see departure_arcs).
+#define ARC_LEVELS 5
+
 // The rays of an expansion leave a point (rim 0), or a circle of radius `rim` around it along its
 // tangents, all turning one way. Those tangent rays never cross one another and every point
 // outside the circle lies on exactly one of them, so they sweep the plane in the same angular
@@ -290,10 +297,14 @@ typedef struct expansion {
   double beyond; ///< least cost bound (see beyond_limit) of any target left out, or infinity
   // From a polygon corner: the directions its taut departures can take, as one or two arcs of
   // less than half a turn each (none: every direction), and how near a target must be to lie
-  // outside them (see departure_arcs).
+  // outside them (see departure_arcs). Targets farther than level_reach[j] lie within the
+  // narrower arcs of level j.
   int arc_count;
-  vec2 arc_right[2], arc_left[2];
+  int level_count;
+  vec2 arc_right[ARC_LEVELS][2], arc_left[ARC_LEVELS][2];
+  double level_reach[ARC_LEVELS];
   double near_reach;
+  an_sight_window popped; ///< the window being entered
 } expansion;
 
 // Direction of the ray off the rim through the point at offset u from the centre, and how far
@@ -416,14 +427,36 @@ static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
 }
 
 static bool push_window(expansion *x, int32_t triangle, int32_t edge, vec2 right, vec2 left,
-                        double reach) {
+                        double reach, int arc, int level) {
   an_sight_mesh_scratch *s = x->scratch;
   if (!an_reserve(x->alloc, (void **)&s->windows, &s->capacity, x->count, x->count + 1,
                   sizeof *s->windows)) {
     return false;
   }
-  s->windows[x->count++] = (an_sight_window){right, left, reach, triangle, edge};
+  an_sight_window *w = &s->windows[x->count++];
+  w->right = right;
+  w->left = left;
+  w->reach = reach;
+  w->triangle = triangle;
+  w->edge = edge;
+  w->arc = (int8_t)arc;
+  w->level = (int8_t)level;
   return true;
+}
+
+// The window on top, copied field by field: it was most often pushed a moment ago, one field at
+// a time, and a copy as a block would wait for those stores to reach the cache.
+static const an_sight_window *pop_window(expansion *x) {
+  const an_sight_window *top = &x->scratch->windows[--x->count];
+  an_sight_window *w = &x->popped;
+  w->right = v2(top->right.x, top->right.y);
+  w->left = v2(top->left.x, top->left.y);
+  w->reach = top->reach;
+  w->triangle = top->triangle;
+  w->edge = top->edge;
+  w->arc = top->arc;
+  w->level = top->level;
+  return w;
 }
 
 // The edge of free triangle `g` that leads back to free triangle `f` across the edge (a, b).
@@ -438,100 +471,10 @@ static int32_t edge_towards(const an_navmesh *mesh, int32_t g, int32_t f, int32_
   return -1;
 }
 
-// Leaves free triangle f across its edge k (from vertex fv[k + 1], on the right as seen from
-// inside, to fv[k + 2] on the left), narrowing the window to the rays through that edge; a window
-// with a finite reach stops at edges wholly beyond it.
-static bool leave_across(expansion *x, int32_t f, int k, vec2 right, vec2 left, double reach) {
-  const an_navmesh *mesh = x->sm->mesh;
-  int32_t g = mesh->fn[3 * (size_t)f + k];
-  if (g < 0) {
-    return true;
-  }
-  int32_t a = mesh->fv[3 * (size_t)f + (k + 1) % 3], b = mesh->fv[3 * (size_t)f + (k + 2) % 3];
-  vec2 pa = mesh->cdt.points[a], pb = mesh->cdt.points[b];
-  vec2 da, db;
-  double la, lb;
-  // A vertex within the slack of the origin (or not outside the rim) narrows nothing.
-  if (ray_through(x, pa, &da, &la) && la > 2.0 * slack_at(x, la)) {
-    vec2 r = widened_right(x, da, la);
-    if (v2_cross(right, r) > 0.0) {
-      right = r;
-    }
-  }
-  if (ray_through(x, pb, &db, &lb) && lb > 2.0 * slack_at(x, lb)) {
-    vec2 l = widened_left(x, db, lb);
-    if (v2_cross(l, left) > 0.0) {
-      left = l;
-    }
-  }
-  if (v2_cross(right, left) < 0.0) {
-    return true;
-  }
-  if (beyond_limit(x, pa, pb, right, left)) {
-    return true;
-  }
-  if (reach < INFINITY && an_point_segment_dist(x->origin, pa, pb) > reach) {
-    return true;
-  }
-  int32_t back = edge_towards(mesh, g, f, a, b);
-  return back < 0 || push_window(x, g, back, right, left, reach);
-}
-
 // Is direction d within the window or arc (less than half a turn) from `right` counter-clockwise
 // to `left`?
 static inline bool direction_within(vec2 d, vec2 right, vec2 left) {
   return v2_cross(right, d) >= 0.0 && v2_cross(d, left) >= 0.0;
-}
-
-// Enters a window's triangle: offers what lies in it, then leaves across its two other edges.
-static bool enter(expansion *x, an_sight_window w) {
-  const an_navmesh *mesh = x->sm->mesh;
-  int32_t f = w.triangle;
-  int k = w.edge;
-  offer_triangle(x, f);
-  int32_t apex = mesh->fv[3 * (size_t)f + k];
-  vec2 d;
-  double length;
-  if (!ray_through(x, mesh->cdt.points[apex], &d, &length) ||
-      direction_within(d, w.right, w.left)) {
-    offer_vertex(x, apex);
-  }
-  // Edge k + 1 runs from fv[k + 2] to the apex, edge k + 2 from the apex to fv[k + 1].
-  return leave_across(x, f, (k + 1) % 3, w.right, w.left, w.reach) &&
-         leave_across(x, f, (k + 2) % 3, w.right, w.left, w.reach);
-}
-
-// A tangent leaving a polygon corner turning one way touches it at a normal inside its wedge, so
-// it leaves along that normal turned a quarter turn. Move its ends onto the material they wrap
-// (see the file comment): both move by R across the tangent, so the moved segment is the tangent
-// shifted sideways by 0 or 2R, and a target whose moved end lies l from the vertex lies within
-// asin(2R / l) of a departure direction. Beyond NEAR_REACH_RADII * R that is at most
-// asin(2 / NEAR_REACH_RADII); nearer targets are found by windows over every direction that stop
-// at that distance.
-#define NEAR_REACH_RADII 4.0
-
-static void departure_arcs(expansion *x, const an_corner *corner, bool ccw) {
-  double radius = x->sm->radius;
-  // Rounding slack: the wedge's own, and far more besides; offering more is always safe.
-  double pad = 1e-6;
-  x->near_reach = 0.0;
-  if (radius > 0.0) {
-    pad += asin(2.0 / NEAR_REACH_RADII);
-    x->near_reach = NEAR_REACH_RADII * radius + 2.0 * slack_at(x, radius);
-  }
-  double first = corner->wedge_start + (ccw ? 0.5 : -0.5) * AN_PI - pad;
-  double total = corner->wedge_sweep + 2.0 * pad;
-  x->arc_count = 0;
-  if (total >= 1.8 * AN_PI) {
-    return;
-  }
-  x->arc_count = total > 0.9 * AN_PI ? 2 : 1;
-  double step = total / x->arc_count;
-  for (int i = 0; i < x->arc_count; ++i) {
-    double from = first + step * i, to = from + step;
-    x->arc_right[i] = v2(cos(from), sin(from));
-    x->arc_left[i] = v2(cos(to), sin(to));
-  }
 }
 
 // Narrows the window (right, left) to the arc (arc_right, arc_left); both span less than half a
@@ -557,20 +500,152 @@ static bool clip_to_arc(vec2 *right, vec2 *left, vec2 arc_right, vec2 arc_left) 
   return true;
 }
 
+// Leaves free triangle f across its edge k (from vertex fv[k + 1], on the right as seen from
+// inside, to fv[k + 2] on the left), narrowing the window w to the rays through that edge, and to
+// the narrower departure arcs of targets as far as the edge; a window with a finite reach stops at
+// edges wholly beyond it.
+static bool leave_across(expansion *x, int32_t f, int k, const an_sight_window *w) {
+  vec2 right = w->right, left = w->left;
+  const an_navmesh *mesh = x->sm->mesh;
+  int32_t g = mesh->fn[3 * (size_t)f + k];
+  if (g < 0) {
+    return true;
+  }
+  int32_t a = mesh->fv[3 * (size_t)f + (k + 1) % 3], b = mesh->fv[3 * (size_t)f + (k + 2) % 3];
+  vec2 pa = mesh->cdt.points[a], pb = mesh->cdt.points[b];
+  vec2 da, db;
+  double la = 0.0, lb = 0.0;
+  // A vertex within the slack of the origin (or not outside the rim) narrows nothing.
+  if (ray_through(x, pa, &da, &la) && la > 2.0 * slack_at(x, la)) {
+    vec2 r = widened_right(x, da, la);
+    if (v2_cross(right, r) > 0.0) {
+      right = r;
+    }
+  }
+  if (ray_through(x, pb, &db, &lb) && lb > 2.0 * slack_at(x, lb)) {
+    vec2 l = widened_left(x, db, lb);
+    if (v2_cross(l, left) > 0.0) {
+      left = l;
+    }
+  }
+  if (v2_cross(right, left) < 0.0) {
+    return true;
+  }
+  // Rays from a corner pass vertices at distances la and lb, and the edge is nearer than both.
+  int level = w->level;
+  if (w->arc >= 0 && level + 1 < x->level_count && an_min(la, lb) >= x->level_reach[level + 1]) {
+    double nearest = an_point_segment_dist(x->origin, pa, pb);
+    while (level + 1 < x->level_count && nearest >= x->level_reach[level + 1]) {
+      ++level;
+    }
+    if (level != w->level &&
+        !clip_to_arc(&right, &left, x->arc_right[level][w->arc], x->arc_left[level][w->arc])) {
+      return true;
+    }
+  }
+  if (beyond_limit(x, pa, pb, right, left)) {
+    return true;
+  }
+  if (w->reach < INFINITY && an_point_segment_dist(x->origin, pa, pb) > w->reach) {
+    return true;
+  }
+  int32_t back = edge_towards(mesh, g, f, a, b);
+  return back < 0 || push_window(x, g, back, right, left, w->reach, w->arc, level);
+}
+
+// A window into the rays between right and left, followed as far as `reach`, outside any arc.
+static an_sight_window free_window(vec2 right, vec2 left, double reach) {
+  return (an_sight_window){right, left, reach, -1, -1, -1, 0};
+}
+
+// Enters a window's triangle: offers what lies in it, then leaves across its two other edges.
+static bool enter(expansion *x, const an_sight_window *w) {
+  const an_navmesh *mesh = x->sm->mesh;
+  int32_t f = w->triangle;
+  int k = w->edge;
+  offer_triangle(x, f);
+  int32_t apex = mesh->fv[3 * (size_t)f + k];
+  vec2 d;
+  double length;
+  if (!ray_through(x, mesh->cdt.points[apex], &d, &length) ||
+      direction_within(d, w->right, w->left)) {
+    offer_vertex(x, apex);
+  }
+  // Edge k + 1 runs from fv[k + 2] to the apex, edge k + 2 from the apex to fv[k + 1].
+  return leave_across(x, f, (k + 1) % 3, w) && leave_across(x, f, (k + 2) % 3, w);
+}
+
+// A tangent leaving a polygon corner turning one way touches it at a normal inside its wedge, so
+// it leaves along that normal turned a quarter turn. Move its ends onto the material they wrap
+// (see the file comment): both move by R across the tangent, so the moved segment is the tangent
+// shifted sideways by 0 or 2R, and a target whose moved end lies l from the vertex lies within
+// asin(2R / l) of a departure direction. Beyond NEAR_REACH_RADII * R that is at most
+// asin(2 / NEAR_REACH_RADII); nearer targets are found by windows over every direction that stop
+// at that distance. Farther out the arcs narrow further, level by level: a window crossing an
+// edge at least level_reach[j] away keeps to the arcs of level j from there on. Far windows of a
+// corner whose departures turn away from the goal would otherwise scan the whole way to it.
+#define NEAR_REACH_RADII 4.0
+// Each arc level holds for targets this many times farther than the level before.
+#define ARC_LEVEL_GROWTH 4.0
+
+static void departure_arcs(expansion *x, const an_corner *corner, bool ccw) {
+  double radius = x->sm->radius;
+  x->near_reach = 0.0;
+  x->level_count = 1;
+  if (radius > 0.0) {
+    x->near_reach = NEAR_REACH_RADII * radius + 2.0 * slack_at(x, radius);
+    x->level_count = ARC_LEVELS;
+  }
+  // The arcs spread from the middle of the departures by half the wedge and a pad, sin(pad) = q.
+  // Rounding slack: the wedge's own, and far more besides (+1e-6 on q pads by at least 1e-6
+  // radians); offering more is always safe.
+  double middle = corner->wedge_start + (ccw ? 0.5 : -0.5) * AN_PI + 0.5 * corner->wedge_sweep;
+  double q0 = radius > 0.0 ? 2.0 / NEAR_REACH_RADII : 0.0;
+  x->arc_count = 0;
+  if (0.5 * corner->wedge_sweep + asin(q0 + 1e-6) >= 0.9 * AN_PI) {
+    return;
+  }
+  x->arc_count = 0.5 * corner->wedge_sweep + asin(q0 + 1e-6) > 0.45 * AN_PI ? 2 : 1;
+  vec2 mid = v2(cos(middle), sin(middle));
+  vec2 half_wedge = v2(cos(0.5 * corner->wedge_sweep), sin(0.5 * corner->wedge_sweep));
+  double reach = NEAR_REACH_RADII * radius, q = q0;
+  for (int level = 0; level < x->level_count; ++level) {
+    x->level_reach[level] = reach + 2.0 * slack_at(x, reach);
+    double sin_pad = q + 1e-6, cos_pad = sqrt(1.0 - sin_pad * sin_pad);
+    // Half the arcs' spread, as a rotation.
+    vec2 half = v2(half_wedge.x * cos_pad - half_wedge.y * sin_pad,
+                   half_wedge.y * cos_pad + half_wedge.x * sin_pad);
+    vec2 from = v2(mid.x * half.x + mid.y * half.y, mid.y * half.x - mid.x * half.y);
+    vec2 to = v2(mid.x * half.x - mid.y * half.y, mid.y * half.x + mid.x * half.y);
+    // Two arcs meet at the middle, whatever the level, so that each level's arc lies within the
+    // same arc of the level before.
+    vec2 bounds[3] = {from, x->arc_count == 2 ? mid : to, to};
+    for (int i = 0; i < x->arc_count; ++i) {
+      x->arc_right[level][i] = bounds[i];
+      x->arc_left[level][i] = bounds[i + 1];
+    }
+    reach *= ARC_LEVEL_GROWTH;
+    q /= ARC_LEVEL_GROWTH;
+  }
+}
+
 // Leaves a triangle around the viewpoint's vertex across the edge opposite it: within the
 // departure arcs as far as the rays go, and in every direction as far as the near reach.
 static bool leave_around_vertex(expansion *x, int32_t f, int k, vec2 right, vec2 left) {
+  an_sight_window w = free_window(right, left, INFINITY);
   if (x->arc_count == 0) {
-    return leave_across(x, f, k, right, left, INFINITY);
+    return leave_across(x, f, k, &w);
   }
   for (int i = 0; i < x->arc_count; ++i) {
-    vec2 r = right, l = left;
-    if (clip_to_arc(&r, &l, x->arc_right[i], x->arc_left[i]) &&
-        !leave_across(x, f, k, r, l, INFINITY)) {
+    w = free_window(right, left, INFINITY);
+    w.arc = (int8_t)i;
+    if (clip_to_arc(&w.right, &w.left, x->arc_right[0][i], x->arc_left[0][i]) &&
+        !leave_across(x, f, k, &w)) {
       return false;
     }
   }
-  return !(x->near_reach > 0.0) || leave_across(x, f, k, right, left, x->near_reach);
+  w = free_window(right, left, x->near_reach);
+  return !(x->near_reach > 0.0) || leave_across(x, f, k, &w);
 }
 
 // Starts from a vertex: every free triangle around it, each vertex of which it sees.
@@ -649,7 +724,8 @@ static bool start_in_triangle(expansion *x, bool *suitable) {
   for (int k = 0; k < 3; ++k) {
     int a = (k + 1) % 3, b = (k + 2) % 3;
     vec2 right = widened_right(x, d[a], length[a]), left = widened_left(x, d[b], length[b]);
-    if (!leave_across(x, f, k, right, left, INFINITY)) {
+    an_sight_window w = free_window(right, left, INFINITY);
+    if (!leave_across(x, f, k, &w)) {
       return false;
     }
   }
@@ -668,7 +744,8 @@ static bool leave_rim_region(expansion *x, int32_t f, int k, vec2 a, vec2 b, int
   }
   vec2 right = widened_right(x, da, la), left = widened_left(x, db, lb);
   if (v2_cross(right, left) > 0.0 && v2_dot(right, left) > 0.0) {
-    return leave_across(x, f, k, right, left, INFINITY);
+    an_sight_window w = free_window(right, left, INFINITY);
+    return leave_across(x, f, k, &w);
   }
   if (depth == 0) {
     *suitable = false;
@@ -795,8 +872,7 @@ an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh
     return AN_SIGHT_MESH_UNSUITABLE;
   }
   while (ok && x.count > 0) {
-    an_sight_window w = scratch->windows[--x.count];
-    ok = enter(&x, w);
+    ok = enter(&x, pop_window(&x));
   }
   if (!ok) {
     return AN_SIGHT_MESH_OUT_OF_MEMORY;
