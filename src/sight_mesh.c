@@ -553,9 +553,10 @@ static bool leave_across(expansion *x, int32_t f, int k, const an_sight_window *
   return back < 0 || push_window(x, g, back, right, left, w->reach, w->arc, level);
 }
 
-// A window into the rays between right and left, followed as far as `reach`, outside any arc.
-static an_sight_window free_window(vec2 right, vec2 left, double reach) {
-  return (an_sight_window){right, left, reach, -1, -1, -1, 0};
+// A window into the rays between right and left from where an expansion starts, followed as far
+// as `reach`, within departure arc `arc` (-1: none). Its triangle and edge are the caller's.
+static an_sight_window start_window(vec2 right, vec2 left, double reach, int arc) {
+  return (an_sight_window){right, left, reach, -1, -1, (int8_t)arc, 0};
 }
 
 // Enters a window's triangle: offers what lies in it, then leaves across its two other edges.
@@ -590,31 +591,28 @@ static bool enter(expansion *x, const an_sight_window *w) {
 
 static void departure_arcs(expansion *x, const an_corner *corner, bool ccw) {
   double radius = x->sm->radius;
-  x->near_reach = 0.0;
-  x->level_count = 1;
-  if (radius > 0.0) {
-    x->near_reach = NEAR_REACH_RADII * radius + 2.0 * slack_at(x, radius);
-    x->level_count = ARC_LEVELS;
-  }
   // The arcs spread from the middle of the departures by half the wedge and a pad, sin(pad) = q.
   // Rounding slack: the wedge's own, and far more besides (+1e-6 on q pads by at least 1e-6
   // radians); offering more is always safe.
-  double middle = corner->wedge_start + (ccw ? 0.5 : -0.5) * AN_PI + 0.5 * corner->wedge_sweep;
-  double q0 = radius > 0.0 ? 2.0 / NEAR_REACH_RADII : 0.0;
-  x->arc_count = 0;
-  if (0.5 * corner->wedge_sweep + asin(q0 + 1e-6) >= 0.9 * AN_PI) {
+  double half_wedge = 0.5 * corner->wedge_sweep;
+  double middle = corner->wedge_start + (ccw ? 0.5 : -0.5) * AN_PI + half_wedge;
+  double q = radius > 0.0 ? 2.0 / NEAR_REACH_RADII : 0.0;
+  double spread = half_wedge + asin(q + 1e-6);
+  x->arc_count = spread >= 0.9 * AN_PI ? 0 : spread > 0.45 * AN_PI ? 2 : 1;
+  x->level_count = radius > 0.0 ? ARC_LEVELS : 1;
+  x->near_reach = 0.0;
+  if (x->arc_count == 0) {
     return;
   }
-  x->arc_count = 0.5 * corner->wedge_sweep + asin(q0 + 1e-6) > 0.45 * AN_PI ? 2 : 1;
   vec2 mid = v2(cos(middle), sin(middle));
-  vec2 half_wedge = v2(cos(0.5 * corner->wedge_sweep), sin(0.5 * corner->wedge_sweep));
-  double reach = NEAR_REACH_RADII * radius, q = q0;
+  vec2 half_turn = v2(cos(half_wedge), sin(half_wedge));
+  double reach = NEAR_REACH_RADII * radius;
   for (int level = 0; level < x->level_count; ++level) {
     x->level_reach[level] = reach + 2.0 * slack_at(x, reach);
     double sin_pad = q + 1e-6, cos_pad = sqrt(1.0 - sin_pad * sin_pad);
     // Half the arcs' spread, as a rotation.
-    vec2 half = v2(half_wedge.x * cos_pad - half_wedge.y * sin_pad,
-                   half_wedge.y * cos_pad + half_wedge.x * sin_pad);
+    vec2 half = v2(half_turn.x * cos_pad - half_turn.y * sin_pad,
+                   half_turn.y * cos_pad + half_turn.x * sin_pad);
     vec2 from = v2(mid.x * half.x + mid.y * half.y, mid.y * half.x - mid.x * half.y);
     vec2 to = v2(mid.x * half.x - mid.y * half.y, mid.y * half.x + mid.x * half.y);
     // Two arcs meet at the middle, whatever the level, so that each level's arc lies within the
@@ -627,25 +625,28 @@ static void departure_arcs(expansion *x, const an_corner *corner, bool ccw) {
     reach *= ARC_LEVEL_GROWTH;
     q /= ARC_LEVEL_GROWTH;
   }
+  // Targets nearer than the first level's arcs hold are found in every direction.
+  if (radius > 0.0) {
+    x->near_reach = x->level_reach[0];
+  }
 }
 
 // Leaves a triangle around the viewpoint's vertex across the edge opposite it: within the
 // departure arcs as far as the rays go, and in every direction as far as the near reach.
 static bool leave_around_vertex(expansion *x, int32_t f, int k, vec2 right, vec2 left) {
-  an_sight_window w = free_window(right, left, INFINITY);
   if (x->arc_count == 0) {
+    an_sight_window w = start_window(right, left, INFINITY, -1);
     return leave_across(x, f, k, &w);
   }
   for (int i = 0; i < x->arc_count; ++i) {
-    w = free_window(right, left, INFINITY);
-    w.arc = (int8_t)i;
+    an_sight_window w = start_window(right, left, INFINITY, i);
     if (clip_to_arc(&w.right, &w.left, x->arc_right[0][i], x->arc_left[0][i]) &&
         !leave_across(x, f, k, &w)) {
       return false;
     }
   }
-  w = free_window(right, left, x->near_reach);
-  return !(x->near_reach > 0.0) || leave_across(x, f, k, &w);
+  an_sight_window near = start_window(right, left, x->near_reach, -1);
+  return !(x->near_reach > 0.0) || leave_across(x, f, k, &near);
 }
 
 // Starts from a vertex: every free triangle around it, each vertex of which it sees.
@@ -724,7 +725,7 @@ static bool start_in_triangle(expansion *x, bool *suitable) {
   for (int k = 0; k < 3; ++k) {
     int a = (k + 1) % 3, b = (k + 2) % 3;
     vec2 right = widened_right(x, d[a], length[a]), left = widened_left(x, d[b], length[b]);
-    an_sight_window w = free_window(right, left, INFINITY);
+    an_sight_window w = start_window(right, left, INFINITY, -1);
     if (!leave_across(x, f, k, &w)) {
       return false;
     }
@@ -744,7 +745,7 @@ static bool leave_rim_region(expansion *x, int32_t f, int k, vec2 a, vec2 b, int
   }
   vec2 right = widened_right(x, da, la), left = widened_left(x, db, lb);
   if (v2_cross(right, left) > 0.0 && v2_dot(right, left) > 0.0) {
-    an_sight_window w = free_window(right, left, INFINITY);
+    an_sight_window w = start_window(right, left, INFINITY, -1);
     return leave_across(x, f, k, &w);
   }
   if (depth == 0) {
