@@ -388,13 +388,45 @@ static double crossing_parameter(const expansion *x, vec2 ray, vec2 a, vec2 b, d
   return t >= 0.0 ? (t <= 1.0 ? t : 1.0) : (t < 0.0 ? 0.0 : fallback);
 }
 
+// How much nearer the goal a tangent's touching point may lie than the ray's far end, for rays
+// from a point (rim 0) in the window between `right` and `left` that reach beyond an edge piece
+// `nearest` from the origin and `goal_gap` from the goal; rays end w = `shift` sideways of the
+// tangent (see beyond_limit).
+//
+// The touching point t lies R from the far end p across the tangent, so
+// |t - goal| >= |p - goal| - R |sin phi|, phi being the angle between the tangent and the way from
+// p to the goal. The tangent turns by asin(w / a) from the ray (a = |p - origin|), so
+// |sin phi| <= h / b + w / a, where h is the goal's distance from the ray's line and b = |p -
+// goal|. Along a ray, a + b - R h / b never decreases once h >= 2R: its derivative is 1 - cos psi -
+// R sin psi cos psi / b (psi the angle at p between the ray and the way to the goal), and tan(psi /
+// 2) >= sin psi / 2 = h / (2b) >= R / b. So beyond the edge it is least where the ray crosses it,
+// at a distance sum of at least the piece's least and a goal distance b >= goal_gap. A window with
+// a ray passing nearer the goal keeps the whole R.
+static double goal_side_margin(const expansion *x, vec2 right, vec2 left, double nearest,
+                               double goal_gap, double shift) {
+  double radius = x->sm->radius;
+  if (x->rim > 0.0 || !(nearest > 0.0) || !(goal_gap > 0.0)) {
+    return radius;
+  }
+  vec2 g = v2_sub(x->limit->goal, x->origin);
+  vec2 r = v2_normalize(right), l = v2_normalize(left);
+  double hr = v2_cross(r, g), hl = v2_cross(l, g);
+  // Less than half a turn from right to left: the goal's distance from the rays' lines,
+  // |g| |sin|, is zero inside only where the sign changes, and otherwise least at an end.
+  if (!(hr * hl > 0.0) || an_min(fabs(hr), fabs(hl)) < 2.0 * radius + slack_at(x, v2_len(g))) {
+    return radius;
+  }
+  double h_most = v2_dot(r, g) * v2_dot(l, g) > 0.0 ? an_max(fabs(hr), fabs(hl)) : v2_len(g);
+  return radius * an_min(1.0, h_most / goal_gap + shift / nearest);
+}
+
 // Is every target the window's rays reach beyond the edge (a, b) too far for the limit? The limit
 // bounds a tangent's length L plus the distance from its touching point to the goal. Along a ray
 // from the origin |p - origin| + |p - goal| never decreases, so its least value S beyond the edge
 // is on the piece of the edge the window crosses, and so is the least distance l from the origin.
 // A ray's far end lies R from the tangent's touching point, which costs up to R of the goal
-// distance. The ray's length l_ray relates to L by L = sqrt(l_ray^2 - w^2), at most
-// min(w, w^2 / l) short of l_ray:
+// distance (less when the rays pass well away from the goal, see goal_side_margin). The ray's
+// length l_ray relates to L by L = sqrt(l_ray^2 - w^2), at most min(w, w^2 / l) short of l_ray:
 // - rays from a point: the tangent with both ends moved by R onto material, shifted sideways by
 //   w = 2R at most (see departure_arcs);
 // - rays leaving a rim: the tangent moved by R onto the rim ray, of the same length, and its
@@ -403,22 +435,23 @@ static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
   if (!x->limit) {
     return false;
   }
-  double radius = x->sm->radius;
-  double shift = x->rim > 0.0 ? x->rim : 2.0 * radius;
+  double shift = x->rim > 0.0 ? x->rim : 2.0 * x->sm->radius;
   double t0 = crossing_parameter(x, right, a, b, 0.0);
   // Most crossings lie well inside the limit: the sum at one point of the piece shows it.
   vec2 p = v2_lerp(a, b, t0);
   double at_p = v2_dist(x->origin, p) + v2_dist(x->limit->goal, p);
-  if (at_p - radius - shift - slack_at(x, at_p) <= x->limit->bound) {
+  if (at_p - slack_at(x, at_p) <= x->limit->bound) {
     return false;
   }
   double t1 = crossing_parameter(x, left, a, b, 1.0);
   vec2 q = v2_lerp(a, b, an_max(t0, t1));
   p = v2_lerp(a, b, an_min(t0, t1));
   double nearest = an_point_segment_dist(x->origin, p, q);
-  double least = nearest + an_point_segment_dist(x->limit->goal, p, q);
+  double goal_gap = an_point_segment_dist(x->limit->goal, p, q);
+  double least = nearest + goal_gap;
   double shortening = nearest > shift ? an_min(shift, shift * shift / nearest) : shift;
-  least -= radius + shortening + slack_at(x, least);
+  least -=
+      goal_side_margin(x, right, left, nearest, goal_gap, shift) + shortening + slack_at(x, least);
   if (least > x->limit->bound) {
     x->beyond = an_min(x->beyond, least);
     return true;
