@@ -185,6 +185,7 @@ bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec
 typedef struct segment_shape {
   vec2 a, b;
   double length;
+  vec2 unit_normal; ///< perpendicular to b - a, of length 1; zero for a point
 } segment_shape;
 
 // Does direction `dir` from vertex item->a point strictly into the material there? Material lies
@@ -247,8 +248,16 @@ static bool segment_item_is_clear(const an_clearance *cl, const an_item *item, c
     return !point_segment_blocks(cl, item, s);
   }
   double limit = cl->radius - cl->eps;
+  // Most items a cell holds lie wholly to one side of the segment's line, farther than the limit:
+  // no nearer to the segment itself.
+  double side_a = v2_dot(s->unit_normal, v2_sub(item->a, s->a));
   if (item->kind == AN_ITEM_CIRCLE) {
-    return an_point_segment_dist(item->a, s->a, s->b) >= item->radius + limit;
+    return fabs(side_a) >= item->radius + limit ||
+           an_point_segment_dist(item->a, s->a, s->b) >= item->radius + limit;
+  }
+  double side_b = v2_dot(s->unit_normal, v2_sub(item->b, s->a));
+  if ((side_a >= limit && side_b >= limit) || (side_a <= -limit && side_b <= -limit)) {
+    return true;
   }
   return an_segment_segment_dist(s->a, s->b, item->a, item->b) >= limit;
 }
@@ -278,7 +287,9 @@ bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, v
   }
   // Items are tested against the clipped piece: nothing lies beyond the grid, and sides measured
   // from an end 1e35 away would have lost every digit.
-  segment_shape shape = {p, q, v2_dist(p, q)};
+  double length = v2_dist(p, q);
+  vec2 unit_normal = length > 0.0 ? v2_scale(v2_perp(v2_sub(q, p)), 1.0 / length) : v2(0.0, 0.0);
+  segment_shape shape = {p, q, length, unit_normal};
   segment_walk walk = {cl, scratch, next_stamp(scratch, grid), &shape};
   return an_grid_walk_clipped(grid, p, q, segment_cell_is_clear, &walk);
 }
