@@ -364,15 +364,22 @@ static double slack_at(const expansion *x, double length) {
   return an_sight_margin(length, x->sm->eps);
 }
 
+// Direction d turned clockwise (towards the right) by the small angle whose tangent is `turn`.
+static vec2 turned_right(vec2 d, double turn) {
+  return v2(d.x + turn * d.y, d.y - turn * d.x);
+}
+
+static vec2 turned_left(vec2 d, double turn) {
+  return v2(d.x - turn * d.y, d.y + turn * d.x);
+}
+
 // Direction to a vertex at offset d, turned clockwise (towards the right) by the slack.
 static vec2 widened_right(const expansion *x, vec2 d, double length) {
-  double s = slack_at(x, length) / length;
-  return v2(d.x + s * d.y, d.y - s * d.x);
+  return turned_right(d, slack_at(x, length) / length);
 }
 
 static vec2 widened_left(const expansion *x, vec2 d, double length) {
-  double s = slack_at(x, length) / length;
-  return v2(d.x - s * d.y, d.y + s * d.x);
+  return turned_left(d, slack_at(x, length) / length);
 }
 
 // Parameter along a -> b where the ray along `ray` crosses it, clamped to [0, 1]; `fallback` when
@@ -462,8 +469,8 @@ static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
 static bool push_window(expansion *x, int32_t triangle, int32_t edge, vec2 right, vec2 left,
                         double reach, int arc, int level) {
   an_sight_mesh_scratch *s = x->scratch;
-  if (!an_reserve(x->alloc, (void **)&s->windows, &s->capacity, x->count, x->count + 1,
-                  sizeof *s->windows)) {
+  if (x->count == s->capacity && !an_reserve(x->alloc, (void **)&s->windows, &s->capacity, x->count,
+                                             x->count + 1, sizeof *s->windows)) {
     return false;
   }
   an_sight_window *w = &s->windows[x->count++];
@@ -533,30 +540,46 @@ static bool clip_to_arc(vec2 *right, vec2 *left, vec2 arc_right, vec2 arc_left) 
   return true;
 }
 
-// Leaves free triangle f across its edge k (from vertex fv[k + 1], on the right as seen from
-// inside, to fv[k + 2] on the left), narrowing the window w to the rays through that edge, and to
-// the narrower departure arcs of targets as far as the edge; a window with a finite reach stops at
-// edges wholly beyond it.
-static bool leave_across(expansion *x, int32_t f, int k, const an_sight_window *w) {
+// The ray through a mesh vertex, worked out once for the edges on both sides of it.
+typedef struct vertex_ray {
+  vec2 point;
+  vec2 direction;
+  double length; ///< along the ray; 0 when the vertex is not outside the rim
+  double turn;   ///< the slack over the length: how far a window bound through it is widened
+  bool outside;  ///< a ray reaches the vertex
+  bool narrows;  ///< the vertex lies beyond the slack of the origin, so it bounds windows
+} vertex_ray;
+
+static vertex_ray ray_to_vertex(const expansion *x, int32_t v) {
+  vertex_ray r = {x->sm->mesh->cdt.points[v], v2(0.0, 0.0), 0.0, 0.0, false, false};
+  r.outside = ray_through(x, r.point, &r.direction, &r.length);
+  if (r.outside && r.length > 2.0 * slack_at(x, r.length)) {
+    r.turn = slack_at(x, r.length) / r.length;
+    r.narrows = true;
+  }
+  return r;
+}
+
+// Leaves free triangle f across its edge k, from vertex `from` (fv[k + 1], on the right as seen
+// from inside) to `to` (fv[k + 2], on the left), narrowing the window w to the rays through that
+// edge, and to the narrower departure arcs of targets as far as the edge; a window with a finite
+// reach stops at edges wholly beyond it.
+static bool leave_across(expansion *x, int32_t f, int k, const an_sight_window *w,
+                         const vertex_ray *from, const vertex_ray *to) {
   vec2 right = w->right, left = w->left;
   const an_navmesh *mesh = x->sm->mesh;
   int32_t g = mesh->fn[3 * (size_t)f + k];
   if (g < 0) {
     return true;
   }
-  int32_t a = mesh->fv[3 * (size_t)f + (k + 1) % 3], b = mesh->fv[3 * (size_t)f + (k + 2) % 3];
-  vec2 pa = mesh->cdt.points[a], pb = mesh->cdt.points[b];
-  vec2 da, db;
-  double la = 0.0, lb = 0.0;
-  // A vertex within the slack of the origin (or not outside the rim) narrows nothing.
-  if (ray_through(x, pa, &da, &la) && la > 2.0 * slack_at(x, la)) {
-    vec2 r = widened_right(x, da, la);
+  if (from->narrows) {
+    vec2 r = turned_right(from->direction, from->turn);
     if (v2_cross(right, r) > 0.0) {
       right = r;
     }
   }
-  if (ray_through(x, pb, &db, &lb) && lb > 2.0 * slack_at(x, lb)) {
-    vec2 l = widened_left(x, db, lb);
+  if (to->narrows) {
+    vec2 l = turned_left(to->direction, to->turn);
     if (v2_cross(l, left) > 0.0) {
       left = l;
     }
@@ -564,9 +587,11 @@ static bool leave_across(expansion *x, int32_t f, int k, const an_sight_window *
   if (v2_cross(right, left) < 0.0) {
     return true;
   }
-  // Rays from a corner pass vertices at distances la and lb, and the edge is nearer than both.
+  vec2 pa = from->point, pb = to->point;
+  // Rays from a corner pass the vertices at their lengths, and the edge is nearer than both.
   int level = w->level;
-  if (w->arc >= 0 && level + 1 < x->level_count && an_min(la, lb) >= x->level_reach[level + 1]) {
+  if (w->arc >= 0 && level + 1 < x->level_count &&
+      an_min(from->length, to->length) >= x->level_reach[level + 1]) {
     double nearest = an_point_segment_dist(x->origin, pa, pb);
     while (level + 1 < x->level_count && nearest >= x->level_reach[level + 1]) {
       ++level;
@@ -582,8 +607,16 @@ static bool leave_across(expansion *x, int32_t f, int k, const an_sight_window *
   if (w->reach < INFINITY && an_point_segment_dist(x->origin, pa, pb) > w->reach) {
     return true;
   }
-  int32_t back = edge_towards(mesh, g, f, a, b);
+  int32_t back = edge_towards(mesh, g, f, mesh->fv[3 * (size_t)f + (k + 1) % 3],
+                              mesh->fv[3 * (size_t)f + (k + 2) % 3]);
   return back < 0 || push_window(x, g, back, right, left, w->reach, w->arc, level);
+}
+
+// leave_across for a window that does not come from entering f.
+static bool leave_edge(expansion *x, int32_t f, int k, const an_sight_window *w) {
+  const int32_t *v = &x->sm->mesh->fv[3 * (size_t)f];
+  vertex_ray from = ray_to_vertex(x, v[(k + 1) % 3]), to = ray_to_vertex(x, v[(k + 2) % 3]);
+  return leave_across(x, f, k, w, &from, &to);
 }
 
 // A window into the rays between right and left from where an expansion starts, followed as far
@@ -598,15 +631,27 @@ static bool enter(expansion *x, const an_sight_window *w) {
   int32_t f = w->triangle;
   int k = w->edge;
   offer_triangle(x, f);
-  int32_t apex = mesh->fv[3 * (size_t)f + k];
-  vec2 d;
-  double length;
-  if (!ray_through(x, mesh->cdt.points[apex], &d, &length) ||
-      direction_within(d, w->right, w->left)) {
-    offer_vertex(x, apex);
+  const int32_t *v = &mesh->fv[3 * (size_t)f];
+  const int32_t *across = &mesh->fn[3 * (size_t)f];
+  vertex_ray apex = ray_to_vertex(x, v[k]);
+  if (!apex.outside || direction_within(apex.direction, w->right, w->left)) {
+    offer_vertex(x, v[k]);
   }
-  // Edge k + 1 runs from fv[k + 2] to the apex, edge k + 2 from the apex to fv[k + 1].
-  return leave_across(x, f, (k + 1) % 3, w) && leave_across(x, f, (k + 2) % 3, w);
+  // Edge k + 1 runs from v[k + 2] to the apex, edge k + 2 from the apex to v[k + 1].
+  int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+  if (across[k1] >= 0) {
+    vertex_ray from = ray_to_vertex(x, v[k2]);
+    if (!leave_across(x, f, k1, w, &from, &apex)) {
+      return false;
+    }
+  }
+  if (across[k2] >= 0) {
+    vertex_ray to = ray_to_vertex(x, v[k1]);
+    if (!leave_across(x, f, k2, w, &apex, &to)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 // A tangent leaving a polygon corner turning one way touches it at a normal inside its wedge, so
@@ -669,17 +714,17 @@ static void departure_arcs(expansion *x, const an_corner *corner, bool ccw) {
 static bool leave_around_vertex(expansion *x, int32_t f, int k, vec2 right, vec2 left) {
   if (x->arc_count == 0) {
     an_sight_window w = start_window(right, left, INFINITY, -1);
-    return leave_across(x, f, k, &w);
+    return leave_edge(x, f, k, &w);
   }
   for (int i = 0; i < x->arc_count; ++i) {
     an_sight_window w = start_window(right, left, INFINITY, i);
     if (clip_to_arc(&w.right, &w.left, x->arc_right[0][i], x->arc_left[0][i]) &&
-        !leave_across(x, f, k, &w)) {
+        !leave_edge(x, f, k, &w)) {
       return false;
     }
   }
   an_sight_window near = start_window(right, left, x->near_reach, -1);
-  return !(x->near_reach > 0.0) || leave_across(x, f, k, &near);
+  return !(x->near_reach > 0.0) || leave_edge(x, f, k, &near);
 }
 
 // Starts from a vertex: every free triangle around it, each vertex of which it sees.
@@ -759,7 +804,7 @@ static bool start_in_triangle(expansion *x, bool *suitable) {
     int a = (k + 1) % 3, b = (k + 2) % 3;
     vec2 right = widened_right(x, d[a], length[a]), left = widened_left(x, d[b], length[b]);
     an_sight_window w = start_window(right, left, INFINITY, -1);
-    if (!leave_across(x, f, k, &w)) {
+    if (!leave_edge(x, f, k, &w)) {
       return false;
     }
   }
@@ -779,7 +824,7 @@ static bool leave_rim_region(expansion *x, int32_t f, int k, vec2 a, vec2 b, int
   vec2 right = widened_right(x, da, la), left = widened_left(x, db, lb);
   if (v2_cross(right, left) > 0.0 && v2_dot(right, left) > 0.0) {
     an_sight_window w = start_window(right, left, INFINITY, -1);
-    return leave_across(x, f, k, &w);
+    return leave_edge(x, f, k, &w);
   }
   if (depth == 0) {
     *suitable = false;
