@@ -340,13 +340,17 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
 static bool arc_item_is_clear(const an_clearance *cl, const an_item *item, const void *shape) {
   const an_arc *arc = shape;
   double limit = cl->radius - cl->eps;
-  if (item->kind == AN_ITEM_CIRCLE) {
-    return an_point_arc_dist(item->a, arc) >= item->radius + limit;
-  }
-  if (cl->point_agent) {
+  if (cl->point_agent && item->kind != AN_ITEM_CIRCLE) {
     return !point_arc_blocks(cl, item, arc);
   }
-  return an_segment_arc_dist(item->a, item->b, arc) >= limit;
+  // The arc lies on its circle: an item that far from the whole circle is that far from the arc.
+  if (item->kind == AN_ITEM_CIRCLE) {
+    double beyond = item->radius + limit;
+    return v2_dist(item->a, arc->center) >= arc->radius + beyond ||
+           an_point_arc_dist(item->a, arc) >= beyond;
+  }
+  return an_point_segment_dist(arc->center, item->a, item->b) >= arc->radius + limit ||
+         an_segment_arc_dist(item->a, item->b, arc) >= limit;
 }
 
 static void arc_box(const an_arc *arc, vec2 *lo, vec2 *hi) {

@@ -80,6 +80,25 @@ double an_point_segment_dist(vec2 p, vec2 a, vec2 b) {
   return v2_dist(p, an_closest_on_segment(p, a, b));
 }
 
+double an_least_distance_sum(vec2 o, vec2 g, vec2 p, vec2 q) {
+  vec2 e = v2_sub(q, p);
+  double e2 = v2_len2(e);
+  double t = 0.0;
+  if (e2 > 0.0) {
+    double side_o = v2_cross(e, v2_sub(o, p)), side_g = v2_cross(e, v2_sub(g, p));
+    // g's mirror image lies as far along the line as g, on the other side.
+    if ((side_o > 0.0 && side_g > 0.0) || (side_o < 0.0 && side_g < 0.0)) {
+      side_g = -side_g;
+    }
+    double across = side_o - side_g;
+    vec2 meet = across != 0.0 ? v2_lerp(o, g, side_o / across) : o;
+    t = v2_dot(v2_sub(meet, p), e) / e2;
+    t = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+  }
+  vec2 x = v2_mul_add(p, t, e);
+  return v2_dist(x, o) + v2_dist(x, g);
+}
+
 // p is known to be collinear with ab; is it inside ab's bounding box?
 static bool in_box(vec2 p, vec2 a, vec2 b) {
   return p.x >= an_min(a.x, b.x) && p.x <= an_max(a.x, b.x) && p.y >= an_min(a.y, b.y) &&

@@ -116,6 +116,10 @@ bool an_arc_contains_angle(const an_arc *arc, double angle, double slack);
 /// Closest point to p on segment ab (a when a == b).
 vec2 an_closest_on_segment(vec2 p, vec2 a, vec2 b);
 double an_point_segment_dist(vec2 p, vec2 a, vec2 b);
+/// The least of |x - o| + |x - g| over the points x of segment pq. Along the segment's line the
+/// sum is convex, least where the line meets the way from o to g (or to g's mirror image in the
+/// line, when both lie on one side); the segment's least is there or at its nearer end.
+double an_least_distance_sum(vec2 o, vec2 g, vec2 p, vec2 q);
 /// Do closed segments ab and cd share a point (crossing, touching at an end, collinear overlap)?
 bool an_segments_intersect(vec2 a, vec2 b, vec2 c, vec2 d);
 /// Distance between closed segments ab and cd (0 when they intersect).

@@ -430,7 +430,8 @@ static double goal_side_margin(const expansion *x, vec2 right, vec2 left, double
 // Is every target the window's rays reach beyond the edge (a, b) too far for the limit? The limit
 // bounds a tangent's length L plus the distance from its touching point to the goal. Along a ray
 // from the origin |p - origin| + |p - goal| never decreases, so its least value S beyond the edge
-// is on the piece of the edge the window crosses, and so is the least distance l from the origin.
+// is on the piece of the edge the window crosses (see an_least_distance_sum), and so is the least
+// distance l from the origin.
 // A ray's far end lies R from the tangent's touching point, which costs up to R of the goal
 // distance (less when the rays pass well away from the goal, see goal_side_margin). The ray's
 // length l_ray relates to L by L = sqrt(l_ray^2 - w^2), at most min(w, w^2 / l) short of l_ray:
@@ -442,20 +443,17 @@ static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
   if (!x->limit) {
     return false;
   }
-  double shift = x->rim > 0.0 ? x->rim : 2.0 * x->sm->radius;
   double t0 = crossing_parameter(x, right, a, b, 0.0);
-  // Most crossings lie well inside the limit: the sum at one point of the piece shows it.
-  vec2 p = v2_lerp(a, b, t0);
-  double at_p = v2_dist(x->origin, p) + v2_dist(x->limit->goal, p);
-  if (at_p - slack_at(x, at_p) <= x->limit->bound) {
+  double t1 = crossing_parameter(x, left, a, b, 1.0);
+  vec2 p = v2_lerp(a, b, an_min(t0, t1)), q = v2_lerp(a, b, an_max(t0, t1));
+  double least = an_least_distance_sum(x->origin, x->limit->goal, p, q);
+  // Most crossings lie well inside the limit.
+  if (least - slack_at(x, least) <= x->limit->bound) {
     return false;
   }
-  double t1 = crossing_parameter(x, left, a, b, 1.0);
-  vec2 q = v2_lerp(a, b, an_max(t0, t1));
-  p = v2_lerp(a, b, an_min(t0, t1));
+  double shift = x->rim > 0.0 ? x->rim : 2.0 * x->sm->radius;
   double nearest = an_point_segment_dist(x->origin, p, q);
   double goal_gap = an_point_segment_dist(x->limit->goal, p, q);
-  double least = nearest + goal_gap;
   double shortening = nearest > shift ? an_min(shift, shift * shift / nearest) : shift;
   least -=
       goal_side_margin(x, right, left, nearest, goal_gap, shift) + shortening + slack_at(x, least);

@@ -276,6 +276,42 @@ static const struct {
     {{0, 0}, {0, 0}, {3, 4}, {3, 4}, false, 5.0},   // two distinct points
 };
 
+// The least distance sum over a segment, against the least over dense samples of it: the sum
+// moves by at most twice the step between samples, so the true least lies within that below the
+// sampled one.
+static void check_least_distance_sum(vec2 o, vec2 g, vec2 p, vec2 q) {
+  enum { SAMPLES = 20000 };
+  double sampled = INFINITY;
+  for (int k = 0; k <= SAMPLES; ++k) {
+    vec2 x = v2_lerp(p, q, (double)k / SAMPLES);
+    sampled = fmin(sampled, v2_dist(x, o) + v2_dist(x, g));
+  }
+  double step = v2_dist(p, q) / SAMPLES;
+  double got = an_least_distance_sum(o, g, p, q);
+  ck_assert_msg(got <= sampled + 1e-12 && got >= sampled - 2.0 * step - 1e-12,
+                "least sum (%g, %g) (%g, %g) over (%g, %g)-(%g, %g): %.17g, sampled %.17g", o.x,
+                o.y, g.x, g.y, p.x, p.y, q.x, q.y, got, sampled);
+}
+
+START_TEST(test_least_distance_sum) {
+  // Both on one side, on either side, on the line, ends of the segment nearest, a point.
+  check_least_distance_sum(v2(0, 1), v2(4, 3), v2(-1, 0), v2(5, 0));
+  check_least_distance_sum(v2(0, -1), v2(4, 3), v2(-1, 0), v2(5, 0));
+  check_least_distance_sum(v2(0, 1), v2(4, 3), v2(2, 0), v2(5, 0));
+  check_least_distance_sum(v2(0, 1), v2(4, 3), v2(-3, 0), v2(-1, 0));
+  check_least_distance_sum(v2(1, 0), v2(4, 3), v2(-1, 0), v2(5, 0));
+  check_least_distance_sum(v2(-2, 0), v2(7, 0), v2(-1, 0), v2(5, 0));
+  check_least_distance_sum(v2(-2, 0), v2(7, 0), v2(8, 0), v2(9, 0));
+  check_least_distance_sum(v2(0, 1), v2(4, 3), v2(2, 2), v2(2, 2));
+  uint64_t state = 0x2545f4914f6cdd1dull;
+  for (int k = 0; k < 200; ++k) {
+    vec2 o = rnd_point(&state, 5.0), g = rnd_point(&state, 5.0);
+    vec2 p = rnd_point(&state, 5.0), q = rnd_point(&state, 5.0);
+    check_least_distance_sum(o, g, p, q);
+  }
+}
+END_TEST
+
 START_TEST(test_segments_intersect) {
   vec2 a = seg_cases[_i].a, b = seg_cases[_i].b, c = seg_cases[_i].c, d = seg_cases[_i].d;
   bool want = seg_cases[_i].want;
@@ -818,6 +854,7 @@ static Suite *geom_suite(void) {
   tcase_add_loop_test(tc, test_closest_on_segment, 0, COUNT(closest_cases));
   tcase_add_loop_test(tc, test_segments_intersect, 0, COUNT(seg_cases));
   tcase_add_loop_test(tc, test_segment_segment_dist, 0, COUNT(seg_cases));
+  tcase_add_test(tc, test_least_distance_sum);
   tcase_add_loop_test(tc, test_segment_circle_intersections, 0, COUNT(seg_circle_cases));
   suite_add_tcase(s, tc);
 
