@@ -444,10 +444,16 @@ static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
     return false;
   }
   double t0 = crossing_parameter(x, right, a, b, 0.0);
+  // Most crossings lie well inside the limit: the sum at one point of the piece shows it.
+  vec2 p = v2_lerp(a, b, t0);
+  double at_p = v2_dist(x->origin, p) + v2_dist(x->limit->goal, p);
+  if (at_p - slack_at(x, at_p) <= x->limit->bound) {
+    return false;
+  }
   double t1 = crossing_parameter(x, left, a, b, 1.0);
-  vec2 p = v2_lerp(a, b, an_min(t0, t1)), q = v2_lerp(a, b, an_max(t0, t1));
+  vec2 q = v2_lerp(a, b, an_max(t0, t1));
+  p = v2_lerp(a, b, an_min(t0, t1));
   double least = an_least_distance_sum(x->origin, x->limit->goal, p, q);
-  // Most crossings lie well inside the limit.
   if (least - slack_at(x, least) <= x->limit->bound) {
     return false;
   }
@@ -635,15 +641,19 @@ static bool enter(expansion *x, const an_sight_window *w) {
   if (!apex.outside || direction_within(apex.direction, w->right, w->left)) {
     offer_vertex(x, v[k]);
   }
-  // Edge k + 1 runs from v[k + 2] to the apex, edge k + 2 from the apex to v[k + 1].
+  // Edge k + 1 runs from v[k + 2] to the apex, edge k + 2 from the apex to v[k + 1]. The
+  // triangle's directions span less than half a turn, so a window wholly on one side of the
+  // apex's widened bound misses the edge on the other side whatever its far vertex.
   int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-  if (across[k1] >= 0) {
+  bool misses_k1 = apex.narrows && v2_cross(w->right, turned_left(apex.direction, apex.turn)) < 0.0;
+  bool misses_k2 = apex.narrows && v2_cross(turned_right(apex.direction, apex.turn), w->left) < 0.0;
+  if (across[k1] >= 0 && !misses_k1) {
     vertex_ray from = ray_to_vertex(x, v[k2]);
     if (!leave_across(x, f, k1, w, &from, &apex)) {
       return false;
     }
   }
-  if (across[k2] >= 0) {
+  if (across[k2] >= 0 && !misses_k2) {
     vertex_ray to = ray_to_vertex(x, v[k1]);
     if (!leave_across(x, f, k2, w, &apex, &to)) {
       return false;
