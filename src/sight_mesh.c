@@ -717,22 +717,26 @@ static void departure_arcs(expansion *x, const an_corner *corner, bool ccw) {
   }
 }
 
-// Leaves a triangle around the viewpoint's vertex across the edge opposite it: within the
-// departure arcs as far as the rays go, and in every direction as far as the near reach.
-static bool leave_around_vertex(expansion *x, int32_t f, int k, vec2 right, vec2 left) {
+// Leaves a triangle around the viewpoint's vertex across the edge opposite it, from vertex `from`
+// to `to`: within the departure arcs as far as the rays go, and in every direction as far as the
+// near reach.
+static bool leave_around_vertex(expansion *x, int32_t f, int k, const vertex_ray *from,
+                                const vertex_ray *to) {
+  vec2 right = turned_right(from->direction, from->turn);
+  vec2 left = turned_left(to->direction, to->turn);
   if (x->arc_count == 0) {
     an_sight_window w = start_window(right, left, INFINITY, -1);
-    return leave_edge(x, f, k, &w);
+    return leave_across(x, f, k, &w, from, to);
   }
   for (int i = 0; i < x->arc_count; ++i) {
     an_sight_window w = start_window(right, left, INFINITY, i);
     if (clip_to_arc(&w.right, &w.left, x->arc_right[0][i], x->arc_left[0][i]) &&
-        !leave_edge(x, f, k, &w)) {
+        !leave_across(x, f, k, &w, from, to)) {
       return false;
     }
   }
   an_sight_window near = start_window(right, left, x->near_reach, -1);
-  return !(x->near_reach > 0.0) || leave_edge(x, f, k, &near);
+  return !(x->near_reach > 0.0) || leave_across(x, f, k, &near, from, to);
 }
 
 // Starts from a vertex: every free triangle around it, each vertex of which it sees.
@@ -749,27 +753,25 @@ static bool start_at_vertex(expansion *x, int32_t v, bool *suitable) {
     }
     int32_t f = mesh->free_of[t];
     if (f >= 0) {
-      int32_t p = cdt->tris[t].v[(i + 1) % 3], q = cdt->tris[t].v[(i + 2) % 3];
-      vec2 dp = v2_sub(cdt->points[p], x->origin), dq = v2_sub(cdt->points[q], x->origin);
-      double lp = v2_len(dp), lq = v2_len(dq);
-      if (!(lp > 2.0 * slack_at(x, lp) && lq > 2.0 * slack_at(x, lq))) {
-        *suitable = false;
-        return true;
-      }
-      offer_triangle(x, f);
-      offer_vertex(x, p);
-      offer_vertex(x, q);
       // The free triangle's own edge order may start elsewhere: find the edge opposite v.
+      const int32_t *fv = &mesh->fv[3 * (size_t)f];
       int k = 0;
-      while (k < 3 && mesh->fv[3 * (size_t)f + k] != v) {
+      while (k < 3 && fv[k] != v) {
         ++k;
       }
       if (k == 3) {
         *suitable = false;
         return true;
       }
-      vec2 right = widened_right(x, dp, lp), left = widened_left(x, dq, lq);
-      if (!leave_around_vertex(x, f, k, right, left)) {
+      vertex_ray from = ray_to_vertex(x, fv[(k + 1) % 3]), to = ray_to_vertex(x, fv[(k + 2) % 3]);
+      if (!from.narrows || !to.narrows) {
+        *suitable = false;
+        return true;
+      }
+      offer_triangle(x, f);
+      offer_vertex(x, fv[(k + 1) % 3]);
+      offer_vertex(x, fv[(k + 2) % 3]);
+      if (!leave_around_vertex(x, f, k, &from, &to)) {
         return false;
       }
     }
@@ -788,31 +790,28 @@ static bool start_in_triangle(expansion *x, bool *suitable) {
   if (f < 0 || (size_t)f >= mesh->free_count - mesh->connector_count) {
     return true;
   }
-  vec2 d[3];
-  double length[3];
+  const int32_t *fv = &mesh->fv[3 * (size_t)f];
+  vertex_ray rays[3];
   for (int k = 0; k < 3; ++k) {
-    d[k] = v2_sub(mesh->cdt.points[mesh->fv[3 * (size_t)f + k]], x->origin);
-    length[k] = v2_len(d[k]);
+    rays[k] = ray_to_vertex(x, fv[k]);
   }
   for (int k = 0; k < 3; ++k) {
-    vec2 a = d[(k + 1) % 3], b = d[(k + 2) % 3];
-    double edge = v2_dist(a, b);
+    vec2 a = rays[(k + 1) % 3].direction, b = rays[(k + 2) % 3].direction;
     // Clearly inside: farther than the slack from every edge line.
-    if (!(v2_cross(a, b) > 2.0 * edge * slack_at(x, length[k])) ||
-        !(length[k] > 2.0 * slack_at(x, length[k]))) {
+    if (!(v2_cross(a, b) > 2.0 * v2_dist(a, b) * slack_at(x, rays[k].length)) || !rays[k].narrows) {
       return true;
     }
   }
   *suitable = true;
   offer_triangle(x, f);
   for (int k = 0; k < 3; ++k) {
-    offer_vertex(x, mesh->fv[3 * (size_t)f + k]);
+    offer_vertex(x, fv[k]);
   }
   for (int k = 0; k < 3; ++k) {
-    int a = (k + 1) % 3, b = (k + 2) % 3;
-    vec2 right = widened_right(x, d[a], length[a]), left = widened_left(x, d[b], length[b]);
-    an_sight_window w = start_window(right, left, INFINITY, -1);
-    if (!leave_edge(x, f, k, &w)) {
+    const vertex_ray *from = &rays[(k + 1) % 3], *to = &rays[(k + 2) % 3];
+    an_sight_window w = start_window(turned_right(from->direction, from->turn),
+                                     turned_left(to->direction, to->turn), INFINITY, -1);
+    if (!leave_across(x, f, k, &w, from, to)) {
       return false;
     }
   }
