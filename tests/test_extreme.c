@@ -989,15 +989,20 @@ static Suite *extreme_suite(void) {
   tcase_add_test(tc, test_big_star_point_engines);
   tcase_add_test(tc, test_big_polygon_long_wrap_funnel);
   tcase_add_test(tc, test_big_star_straight_funnel);
-  tcase_add_test(tc, test_big_polygon_tangent);
   tcase_add_test(tc, test_stacked_identical_squares);
-  tcase_add_test(tc, test_stacked_turned_squares);
   tcase_add_test(tc, test_collinear_and_duplicate_vertices);
   tcase_add_test(tc, test_squares_touching_at_a_vertex);
   tcase_add_test(tc, test_start_on_inflated_boundary);
   tcase_add_test(tc, test_start_equals_goal);
   tcase_add_test(tc, test_separate_components);
   suite_add_tcase(suite, tc);
+  // The two longest, tagged so that CTest runs them as a test of their own beside the rest.
+  TCase *large = tcase_create("extreme_large");
+  tcase_set_tags(large, "large");
+  tcase_set_timeout(large, 600);
+  tcase_add_test(large, test_big_polygon_tangent);
+  tcase_add_test(large, test_stacked_turned_squares);
+  suite_add_tcase(suite, large);
   return suite;
 }
 
