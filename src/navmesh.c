@@ -1019,69 +1019,71 @@ static arcnav_status build_mesh(const arcnav_map *map, const an_allocator *alloc
   mesh->cdt.alloc = *alloc;
   mesh->eps = an_map_tolerance(map);
   size_t group_count = map->obstacle_count + 1;
-  vec2 *points = np ? an_alloc(alloc, np, sizeof *points) : NULL;
-  uint32_t *segments = ns ? an_alloc(alloc, 2 * ns, sizeof *segments) : NULL;
-  uint32_t *point_group = np ? an_alloc(alloc, np, sizeof *point_group) : NULL;
-  uint32_t *segment_group = ns ? an_alloc(alloc, ns, sizeof *segment_group) : NULL;
+  mesh_input in = {
+      .points = np ? an_alloc(alloc, np, sizeof *in.points) : NULL,
+      .segments = ns ? an_alloc(alloc, 2 * ns, sizeof *in.segments) : NULL,
+      .point_group = np ? an_alloc(alloc, np, sizeof *in.point_group) : NULL,
+      .segment_group = ns ? an_alloc(alloc, ns, sizeof *in.segment_group) : NULL,
+      .points_capacity = np,
+      .point_groups_capacity = np,
+      .segments_capacity = 2 * ns,
+      .segment_groups_capacity = ns,
+  };
   uint8_t *clean = an_alloc(alloc, group_count, sizeof *clean);
   arcnav_status st = ARCNAV_OK;
-  if ((np && (!points || !point_group)) || (ns && (!segments || !segment_group)) || !clean) {
+  if ((np && (!in.points || !in.point_group)) || (ns && (!in.segments || !in.segment_group)) ||
+      !clean) {
     st = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   if (st == ARCNAV_OK) {
-    collect_input(map, points, segments, point_group, segment_group, &np, &ns);
+    collect_input(map, in.points, in.segments, in.point_group, in.segment_group, &in.np, &in.ns);
     st = find_clean_groups(map, alloc, clean);
   }
   if (st == ARCNAV_OK && trim) {
-    mesh_input whole = {points, segments, point_group, segment_group, np, ns, 0, 0, 0, 0}, kept;
-    st = trim_input(&whole, trim, trim_context, clean, alloc, &kept);
+    mesh_input kept;
+    st = trim_input(&in, trim, trim_context, clean, alloc, &kept);
     if (st == ARCNAV_OK) {
-      mesh_input_free(&whole, alloc);
-      points = kept.points;
-      segments = kept.segments;
-      point_group = kept.point_group;
-      segment_group = kept.segment_group;
-      np = kept.np;
-      ns = kept.ns;
+      mesh_input_free(&in, alloc);
+      in = kept;
     }
   }
   vec2 lo = v2(-1.0, -1.0), hi = v2(1.0, 1.0);
   if (st == ARCNAV_OK) {
     // The map's own extent counts point obstacles (circles of radius 0), which add no vertices.
     bool has_extent = arcnav_map_extent(map, &lo, &hi);
-    for (size_t i = 0; i < np; ++i) {
+    for (size_t i = 0; i < in.np; ++i) {
       if (i == 0 && !has_extent) {
-        lo = hi = points[0];
+        lo = hi = in.points[0];
       }
-      lo = v2(an_min(lo.x, points[i].x), an_min(lo.y, points[i].y));
-      hi = v2(an_max(hi.x, points[i].x), an_max(hi.y, points[i].y));
+      lo = v2(an_min(lo.x, in.points[i].x), an_min(lo.y, in.points[i].y));
+      hi = v2(an_max(hi.x, in.points[i].x), an_max(hi.y, in.points[i].y));
     }
     double margin = 0.1 * an_max(hi.x - lo.x, hi.y - lo.y) + 1.0;
     lo = v2(lo.x - margin, lo.y - margin);
     hi = v2(hi.x + margin, hi.y + margin);
     // Ordinary maps cross a few times per segment at most; far more means heavy stacking.
     if (crossing_limit == AN_NAVMESH_DEFAULT_LIMIT) {
-      crossing_limit = 32 * ns + 16384;
+      crossing_limit = 32 * in.ns + 16384;
     }
-    an_cdt_options options = {.point_group = point_group,
-                              .segment_group = segment_group,
+    an_cdt_options options = {.point_group = in.point_group,
+                              .segment_group = in.segment_group,
                               .group_clean = clean,
                               .group_count = group_count,
                               .crossing_limit = crossing_limit};
-    st = an_cdt_build_ex(&mesh->cdt, alloc, lo, hi, points, np, segments, ns, &options, NULL);
+    st = an_cdt_build_ex(&mesh->cdt, alloc, lo, hi, in.points, in.np, in.segments, in.ns, &options,
+                         NULL);
     if (st == ARCNAV_ERR_TOO_LARGE && options.over_limit) {
-      st = build_by_union(mesh, map, lo, hi, points, np, segments, ns, segment_group);
+      st =
+          build_by_union(mesh, map, lo, hi, in.points, in.np, in.segments, in.ns, in.segment_group);
       if (st == ARCNAV_ERR_INVALID_ARGUMENT) {
         // Rounded crossings the incremental build could not route: the full arrangement can.
         options.crossing_limit = 0;
-        st = an_cdt_build_ex(&mesh->cdt, alloc, lo, hi, points, np, segments, ns, &options, NULL);
+        st = an_cdt_build_ex(&mesh->cdt, alloc, lo, hi, in.points, in.np, in.segments, in.ns,
+                             &options, NULL);
       }
     }
   }
-  an_free(alloc, points);
-  an_free(alloc, segments);
-  an_free(alloc, point_group);
-  an_free(alloc, segment_group);
+  mesh_input_free(&in, alloc);
   an_free(alloc, clean);
   if (st == ARCNAV_OK) {
     st = classify(mesh, map);
