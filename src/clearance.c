@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "clearance.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 // Angular slack when comparing a segment's direction with an edge direction: well above the
@@ -12,11 +13,12 @@ arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_
   memset(scratch, 0, sizeof *scratch);
   size_t items = grid->item_count > 0 ? grid->item_count : 1;
   scratch->item_stamps = an_calloc(alloc, items, sizeof *scratch->item_stamps);
+  scratch->touches = an_alloc(alloc, items, sizeof *scratch->touches);
   scratch->owner_parity = an_calloc(alloc, grid->owner_count, sizeof *scratch->owner_parity);
   scratch->touched_owners = an_alloc(alloc, grid->owner_count, sizeof *scratch->touched_owners);
   scratch->owner_depth = an_alloc(alloc, grid->owner_count, sizeof *scratch->owner_depth);
   if (!scratch->item_stamps || !scratch->owner_parity || !scratch->touched_owners ||
-      !scratch->owner_depth) {
+      !scratch->owner_depth || !scratch->touches) {
     an_clearance_scratch_free(scratch, alloc);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
@@ -25,6 +27,7 @@ arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_
 
 void an_clearance_scratch_free(an_clearance_scratch *scratch, const an_allocator *alloc) {
   an_free(alloc, scratch->item_stamps);
+  an_free(alloc, scratch->touches);
   an_free(alloc, scratch->owner_parity);
   an_free(alloc, scratch->touched_owners);
   an_free(alloc, scratch->owner_depth);
@@ -176,8 +179,118 @@ static double point_clearance(const an_clearance *cl, an_clearance_scratch *scra
   return an_min(polygon_side, probe.circle_distance);
 }
 
+// ---- the touching rule for a point agent -----------------------------------------------------
+// Obstacles that touch are one wall. Around a point the wall is a set of direction intervals, one
+// per item touching the point: a vertex's material wedge, an edge's or a circle's half-plane.
+
+typedef struct material_probe {
+  vec2 p;
+  an_clearance_scratch *scratch;
+  size_t count;
+} material_probe;
+
+// Adds the directions from probe->p into the material of `item` when the point touches it. An
+// edge's end vertex is left to the next edge of its ring, which starts there.
+static bool gather_material(const an_clearance *cl, const an_item *item, const void *shape) {
+  material_probe *probe = (material_probe *)shape;
+  double eps = cl->eps;
+  vec2 p = probe->p;
+  double start, sweep;
+  if (item->kind == AN_ITEM_CIRCLE) {
+    vec2 to_center = v2_sub(item->a, p);
+    double d = v2_len(to_center);
+    if (item->radius <= eps || d <= eps || fabs(d - item->radius) > eps) {
+      return true; // a point obstacle has no inside; a point deep in a circle is not free anyway
+    }
+    start = v2_angle(to_center) - 0.5 * AN_PI;
+    sweep = AN_PI;
+  } else if (v2_dist(p, item->a) <= eps) {
+    start = v2_angle(v2_sub(item->b, item->a));
+    sweep = an_wrap_angle(v2_angle(v2_sub(item->before, item->a)) - start);
+  } else if (v2_dist(p, item->b) > eps && an_point_segment_dist(p, item->a, item->b) <= eps) {
+    start = v2_angle(v2_sub(item->b, item->a));
+    sweep = AN_PI;
+  } else {
+    return true;
+  }
+  if (sweep > 0.0) {
+    probe->scratch->touches[probe->count++] = (an_touch){an_wrap_angle(start), sweep, false};
+  }
+  return true;
+}
+
+static int compare_touches(const void *lhs, const void *rhs) {
+  const an_touch *a = lhs, *b = rhs;
+  return a->from < b->from ? -1 : (a->from > b->from ? 1 : 0);
+}
+
+// The direction intervals of material around p, in scratch->touches (from: start angle, to:
+// sweep); returns how many.
+static size_t material_around(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
+  const an_grid *grid = cl->grid;
+  material_probe probe = {p, scratch, 0};
+  uint32_t stamp = next_stamp(scratch, grid);
+  visit_cell(cl, scratch, stamp, an_grid_column(grid, p.x), an_grid_row(grid, p.y), gather_material,
+             &probe);
+  return probe.count;
+}
+
+// The widest interval of directions that none of the `count` material intervals covers: returns
+// its width (2pi when there are none) and writes its start angle.
+static double widest_free_gap(an_touch *spans, size_t count, double *gap_start) {
+  if (count == 0) {
+    *gap_start = 0.0;
+    return AN_TWO_PI;
+  }
+  qsort(spans, count, sizeof *spans, compare_touches);
+  // Angles counted from the first interval's start, so coverage begins at 0 and only the last gap
+  // wraps around to it.
+  double origin = spans[0].from, covered = 0.0, widest = 0.0, widest_at = 0.0;
+  for (size_t i = 0; i < count; ++i) {
+    double from = spans[i].from - origin;
+    if (from > covered && from - covered > widest) {
+      widest = from - covered;
+      widest_at = covered;
+    }
+    covered = an_max(covered, from + spans[i].to);
+  }
+  if (AN_TWO_PI - covered > widest) {
+    widest = AN_TWO_PI - covered;
+    widest_at = covered;
+  }
+  *gap_start = an_wrap_angle(origin + widest_at);
+  return widest;
+}
+
 bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
-  return point_clearance(cl, scratch, p) >= cl->radius - cl->eps;
+  double clearance = point_clearance(cl, scratch, p);
+  if (clearance < cl->radius - cl->eps) {
+    return false;
+  }
+  if (!cl->point_agent || clearance > cl->eps) {
+    return true;
+  }
+  // Touching: free unless the wall closes all round p (a point on a seam between two obstacles).
+  double gap_start;
+  return widest_free_gap(scratch->touches, material_around(cl, scratch, p), &gap_start) >
+         DIRECTION_SLACK;
+}
+
+bool an_point_agent_corner_wedge(const an_clearance *cl, an_clearance_scratch *scratch, vec2 v,
+                                 double *start, double *sweep, bool *alone) {
+  size_t count = material_around(cl, scratch, v);
+  *alone = count <= 1;
+  double gap_start;
+  double gap = widest_free_gap(scratch->touches, count, &gap_start);
+  // A path may touch the wall at v and turn there only where the wall is convex, its material
+  // within less than a half-turn of directions; the normals of the turn are those at a right
+  // angle or more from every direction into the material (docs/DESIGN.md, "The touching rule").
+  if (gap <= AN_PI + DIRECTION_SLACK) {
+    return false;
+  }
+  *start = an_wrap_angle(gap_start + 0.5 * AN_PI);
+  *sweep = gap - AN_PI;
+  return true;
 }
 
 // ---- segments ------------------------------------------------------------------------------
@@ -185,7 +298,9 @@ bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec
 typedef struct segment_shape {
   vec2 a, b;
   double length;
-  vec2 unit_normal; ///< perpendicular to b - a, of length 1; zero for a point
+  vec2 unit_normal;              ///< perpendicular to b - a, of length 1; zero for a point
+  an_clearance_scratch *touches; ///< point agents: where material touches the segment
+  size_t *touch_count;
 } segment_shape;
 
 // Does direction `dir` from vertex item->a point strictly into the material there? Material lies
@@ -242,10 +357,80 @@ static bool point_segment_blocks(const an_clearance *cl, const an_item *item,
   return false;
 }
 
+// Records where `item` touches the inside of a point agent's segment that it does not block: an
+// interval of distances along the segment (an edge lying on it) or one distance (a vertex or a
+// circle's rim on it), with the side the material is on. Touches within eps of the segment's ends
+// belong to the ends: a corner's own wedge and the tests of start and goal judge them.
+static void record_touch(const an_clearance *cl, const an_item *item, const segment_shape *s) {
+  double eps = cl->eps, length = s->length;
+  if (length <= eps) {
+    return;
+  }
+  vec2 unit = v2_scale(v2_sub(s->b, s->a), 1.0 / length);
+  an_touch *out = &s->touches->touches[*s->touch_count];
+  double along_a = v2_dot(unit, v2_sub(item->a, s->a));
+  double side_a = v2_dot(s->unit_normal, v2_sub(item->a, s->a));
+  if (item->kind == AN_ITEM_CIRCLE) {
+    if (item->radius > eps && along_a > eps && along_a < length - eps &&
+        fabs(fabs(side_a) - item->radius) <= eps) {
+      *out = (an_touch){along_a, along_a, side_a > 0.0};
+      ++*s->touch_count;
+    }
+    return;
+  }
+  double side_b = v2_dot(s->unit_normal, v2_sub(item->b, s->a));
+  if (fabs(side_a) <= eps && fabs(side_b) <= eps) {
+    double along_b = v2_dot(unit, v2_sub(item->b, s->a));
+    double from = an_max(an_min(along_a, along_b), 0.0);
+    double to = an_min(an_max(along_a, along_b), length);
+    if (to - from > eps) {
+      // Material lies left of every stored edge.
+      *out = (an_touch){from, to, along_b > along_a};
+      ++*s->touch_count;
+      return;
+    }
+  }
+  if (fabs(side_a) <= eps && along_a > eps && along_a < length - eps) {
+    // The vertex's wedge does not hold the segment's direction (point_segment_blocks), so it lies
+    // on one side of the segment, where both of its edges leave.
+    double out_side = v2_cross(unit, v2_normalize(v2_sub(item->b, item->a)));
+    double in_side = v2_cross(unit, v2_normalize(v2_sub(item->before, item->a)));
+    *out = (an_touch){along_a, along_a, out_side + in_side > 0.0};
+    ++*s->touch_count;
+  }
+}
+
+// Does material touch the segment from both sides at one place (within eps)? Touches sorted by
+// where they begin: each is checked against the farthest reach of the other side's touches that
+// began before it.
+static bool touched_from_both_sides(an_touch *touches, size_t count, double eps) {
+  size_t left = 0;
+  for (size_t i = 0; i < count; ++i) {
+    left += touches[i].left;
+  }
+  if (left == 0 || left == count) {
+    return false;
+  }
+  qsort(touches, count, sizeof *touches, compare_touches);
+  double reach[2] = {-INFINITY, -INFINITY}; // right, left
+  for (size_t i = 0; i < count; ++i) {
+    int side = touches[i].left ? 1 : 0;
+    if (touches[i].from <= reach[1 - side] + eps) {
+      return true;
+    }
+    reach[side] = an_max(reach[side], touches[i].to);
+  }
+  return false;
+}
+
 static bool segment_item_is_clear(const an_clearance *cl, const an_item *item, const void *shape) {
   const segment_shape *s = shape;
   if (cl->point_agent) {
-    return !point_segment_blocks(cl, item, s);
+    if (point_segment_blocks(cl, item, s)) {
+      return false;
+    }
+    record_touch(cl, item, s);
+    return true;
   }
   double limit = cl->radius - cl->eps;
   // Most items a cell holds lie wholly to one side of the segment's line, farther than the limit:
@@ -289,16 +474,25 @@ bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, v
   // from an end 1e35 away would have lost every digit.
   double length = v2_dist(p, q);
   vec2 unit_normal = length > 0.0 ? v2_scale(v2_perp(v2_sub(q, p)), 1.0 / length) : v2(0.0, 0.0);
-  segment_shape shape = {p, q, length, unit_normal};
+  size_t touch_count = 0;
+  segment_shape shape = {p, q, length, unit_normal, scratch, &touch_count};
   segment_walk walk = {cl, scratch, next_stamp(scratch, grid), &shape};
-  return an_grid_walk_clipped(grid, p, q, segment_cell_is_clear, &walk);
+  return an_grid_walk_clipped(grid, p, q, segment_cell_is_clear, &walk) &&
+         !touched_from_both_sides(scratch->touches, touch_count, cl->eps);
 }
 
 // ---- arcs ----------------------------------------------------------------------------------
 
-// A point agent's arc (around a circle obstacle) enters material when it crosses an edge
-// transversally inside both, or passes through a vertex heading into the material there; merely
-// touching an edge is allowed.
+// Is `angle` strictly inside the arc, farther than `slack` from both of its ends?
+static bool arc_holds_inside(const an_arc *arc, double angle, double slack) {
+  double offset = an_wrap_angle(angle - arc->start_angle);
+  return offset > slack && offset < arc->sweep - slack;
+}
+
+// A point agent's arc (around a circle obstacle, whose material is on the arc's inner side)
+// enters material when it crosses an edge transversally inside both, or passes through a vertex
+// heading into the material there. Merely touching an edge is allowed, but not material touching
+// the arc from outside: the circle and that material are then one wall the arc would pass through.
 static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const an_arc *arc) {
   double eps = cl->eps;
   double angle_slack = arc->radius > 0.0 ? eps / arc->radius : 0.0;
@@ -308,8 +502,18 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
   // The edge's line only grazes the circle when it passes at distance r from the centre; any
   // other meeting point is a crossing.
   vec2 edge_dir = v2_normalize(v2_sub(item->b, item->a));
-  double line_distance = fabs(v2_cross(edge_dir, v2_sub(arc->center, item->a)));
+  double centre_side = v2_cross(edge_dir, v2_sub(arc->center, item->a));
+  double line_distance = fabs(centre_side);
   bool grazing = fabs(line_distance - arc->radius) <= eps;
+  if (grazing && centre_side < 0.0 && edge_length > 2.0 * eps) {
+    // Material (left of the edge) away from the centre, touching the arc where the edge grazes it.
+    double foot = v2_dot(v2_sub(arc->center, item->a), edge_dir);
+    if (foot > eps && foot < edge_length - eps &&
+        arc_holds_inside(arc, v2_angle(v2_sub(v2_mul_add(item->a, foot, edge_dir), arc->center)),
+                         angle_slack)) {
+      return true;
+    }
+  }
   if (hits > 0 && !grazing) {
     double t_margin = edge_length > 0.0 ? eps / edge_length : 1.0;
     for (int k = 0; k < hits; ++k) {
@@ -333,6 +537,17 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
         (!at_start && heads_into_material(item, v2_scale(along, -1.0)))) {
       return true;
     }
+    // A vertex on the rim inside the arc whose wedge reaches outside the circle touches it there.
+    double wedge_start = v2_angle(v2_sub(item->b, item->a));
+    double wedge_sweep = an_wrap_angle(v2_angle(v2_sub(item->before, item->a)) - wedge_start);
+    double outside_start = an_wrap_angle(v2_angle(radial) - 0.5 * AN_PI);
+    bool reaches_outside =
+        an_wrap_angle(outside_start - wedge_start) < wedge_sweep - DIRECTION_SLACK ||
+        an_wrap_angle(wedge_start - outside_start) < AN_PI - DIRECTION_SLACK;
+    if (!at_start && !at_end && reaches_outside &&
+        arc_holds_inside(arc, v2_angle(radial), angle_slack)) {
+      return true;
+    }
   }
   return false;
 }
@@ -342,6 +557,14 @@ static bool arc_item_is_clear(const an_clearance *cl, const an_item *item, const
   double limit = cl->radius - cl->eps;
   if (cl->point_agent && item->kind != AN_ITEM_CIRCLE) {
     return !point_arc_blocks(cl, item, arc);
+  }
+  if (cl->point_agent && item->radius > cl->eps) {
+    // Another circle touching the arc's circle from outside, inside the arc: one wall.
+    vec2 between = v2_sub(item->a, arc->center);
+    if (fabs(v2_len(between) - (arc->radius + item->radius)) <= cl->eps &&
+        arc_holds_inside(arc, v2_angle(between), cl->eps / arc->radius)) {
+      return false;
+    }
   }
   // The arc lies on its circle: an item that far from the whole circle is that far from the arc.
   if (item->kind == AN_ITEM_CIRCLE) {

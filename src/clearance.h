@@ -8,6 +8,10 @@
 //   passing through an edge, so edges suffice once the endpoints are known to be free);
 // - R <= 2 eps (a point agent): distances say nothing, so a segment is blocked when it properly
 //   crosses an edge, or when it passes through a vertex, or leaves an edge, heading into material.
+//   Obstacles that touch are one wall (docs/DESIGN.md, "The touching rule"): a segment is also
+//   blocked where material touches it from both sides at one place (a seam between two obstacles,
+//   a pinch where they meet at a point), and a point is blocked where material closes all round
+//   it (inside a seam).
 
 #include "alloc.h"
 #include "geom.h"
@@ -21,8 +25,16 @@ typedef struct an_clearance {
   bool has_bounds;  ///< the grid's last owner is a bounds ring
 } an_clearance;
 
+/// Where material touches a point agent's segment (an interval of distances along it, on one side)
+/// or surrounds a point (an interval of directions): one per item at most.
+typedef struct an_touch {
+  double from, to;
+  bool left;
+} an_touch;
+
 /// Per-thread marks for the checks (items seen, parity per obstacle). Sized once.
 typedef struct an_clearance_scratch {
+  an_touch *touches; ///< one per grid item: the point agent's contacts of one check
   uint32_t *item_stamps;
   uint32_t stamp;
   uint8_t *owner_parity;
@@ -42,3 +54,12 @@ bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec
 bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 a, vec2 b);
 /// Arc of the agent's path: around a corner circle (R > 0) or a circle obstacle (any R).
 bool an_arc_is_free(const an_clearance *cl, an_clearance_scratch *scratch, const an_arc *arc);
+
+/// For a point agent, the directions at a polygon corner's vertex `v` along which a path may touch
+/// it and turn: the normals of the wall that every obstacle meeting at `v` makes together. Writes
+/// them as a counter-clockwise interval (start angle in [0, 2pi), sweep below pi) and returns
+/// true; returns false when the wall is not convex there (obstacles meeting at `v` leave no room
+/// to turn around it). `*alone` is set when nothing but the corner's own two edges meets at `v`,
+/// so that the corner keeps the wedge its edges give.
+bool an_point_agent_corner_wedge(const an_clearance *cl, an_clearance_scratch *scratch, vec2 v,
+                                 double *start, double *sweep, bool *alone);

@@ -41,10 +41,30 @@ static int compare_corner_places(const void *lhs, const void *rhs) {
   return a->index < b->index ? -1 : (a->index > b->index ? 1 : 0);
 }
 
+// For a point agent, obstacles meeting at a corner's vertex are one wall with it: the corner may
+// be turned around only inside the wall's normals there, and not at all where the wall is not
+// convex (docs/DESIGN.md, "The touching rule"). False when the corner has no use left.
+static bool restrict_to_the_wall(an_corner *corner, const an_clearance *point_check,
+                                 an_clearance_scratch *scratch) {
+  double start, sweep;
+  bool alone;
+  if (!an_point_agent_corner_wedge(point_check, scratch, corner->center, &start, &sweep, &alone)) {
+    return false;
+  }
+  if (!alone) {
+    corner->wedge_start = start;
+    corner->wedge_sweep = sweep;
+    corner->normal_start = v2_from_angle(start);
+    corner->normal_end = v2_from_angle(start + sweep);
+  }
+  return true;
+}
+
 // Drops corners no path can use, before anything is built on them: a corner whose vertex lies
 // inside other material (a disk touching its circle would contain the vertex, so it is blocked),
-// and exact copies of another corner (obstacles stacked on one spot), which would only multiply
-// the same tangents. Order is kept, so maps without such corners plan exactly as before.
+// for a point agent a corner where touching obstacles leave no convex wall, and exact copies of
+// another corner (obstacles stacked on one spot), which would only multiply the same tangents.
+// Order is kept, so maps without such corners plan exactly as before.
 static arcnav_status drop_unusable_corners(arcnav_planner *planner, const an_allocator *alloc) {
   size_t count = planner->corner_count;
   if (count == 0) {
@@ -63,10 +83,12 @@ static arcnav_status drop_unusable_corners(arcnav_planner *planner, const an_all
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t c = 0; c < count; ++c) {
-    const an_corner *corner = &planner->corners[c];
+    an_corner *corner = &planner->corners[c];
     // A circle obstacle's centre is inside itself; only polygon vertices are judged.
-    keep[c] = corner->wedge_sweep >= AN_TWO_PI ||
-              an_point_is_free(&point_check, &scratch, corner->center);
+    keep[c] =
+        corner->wedge_sweep >= AN_TWO_PI ||
+        (an_point_is_free(&point_check, &scratch, corner->center) &&
+         (!planner->clearance.point_agent || restrict_to_the_wall(corner, &point_check, &scratch)));
     places[c] = (corner_place){{corner->center.x, corner->center.y, corner->radius,
                                 corner->wedge_start, corner->wedge_sweep},
                                (uint32_t)c};

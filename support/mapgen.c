@@ -740,3 +740,125 @@ arcnav_vec2 *sup_star_ring(size_t n, double rho, double inner) {
   }
   return p;
 }
+
+// Adds the polygon through `points`, leaving out consecutive repeats.
+static void add_outline(sup_map *map, const arcnav_vec2 *points, size_t count) {
+  arcnav_vec2 kept[64];
+  size_t n = 0;
+  for (size_t i = 0; i < count && n < 64; ++i) {
+    if (n == 0 || points[i].x != kept[n - 1].x || points[i].y != kept[n - 1].y) {
+      kept[n++] = points[i];
+    }
+  }
+  sup_map_add_polygon(map, kept, n, NULL, NULL, 0);
+}
+
+sup_map sup_gen_touching(uint64_t seed, bool touching_holes) {
+  sup_rng rng = sup_rng_seed(seed);
+  sup_map map;
+  sup_map_init(&map);
+  const double side = 10.0;
+  size_t n = 4 + sup_rng_below(&rng, 4);
+  bool blocked[7][7] = {{false}}, used[7][7] = {{false}};
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < n; ++j) {
+      blocked[i][j] = sup_rng_unit(&rng) < 0.35;
+    }
+  }
+  for (size_t j = 0; j < n; ++j) {
+    for (size_t i = 0; i < n; ++i) {
+      if (!blocked[i][j] || used[i][j]) {
+        continue;
+      }
+      double x = (double)i * side, y = (double)j * side;
+      double pick = sup_rng_unit(&rng);
+      if (pick < 0.25) {
+        sup_map_add_rect(&map, x, y, x + side, y + side);
+        used[i][j] = true;
+      } else if (pick < 0.5) {
+        size_t end = i;
+        while (end + 1 < n && blocked[end + 1][j] && !used[end + 1][j] &&
+               sup_rng_unit(&rng) < 0.7) {
+          ++end;
+        }
+        for (size_t k = i; k <= end; ++k) {
+          used[k][j] = true;
+        }
+        sup_map_add_rect(&map, x, y, (double)(end + 1) * side, y + side);
+      } else if (pick < 0.7) {
+        size_t end = j;
+        while (end + 1 < n && blocked[i][end + 1] && !used[i][end + 1] &&
+               sup_rng_unit(&rng) < 0.7) {
+          ++end;
+        }
+        for (size_t k = j; k <= end; ++k) {
+          used[i][k] = true;
+        }
+        sup_map_add_rect(&map, x, y, x + side, (double)(end + 1) * side);
+      } else if (pick < 0.82) {
+        // Two triangles sharing the cell's diagonal.
+        used[i][j] = true;
+        arcnav_vec2 c[4] = {{x, y}, {x + side, y}, {x + side, y + side}, {x, y + side}};
+        if (sup_rng_unit(&rng) < 0.5) {
+          arcnav_vec2 lower[3] = {c[0], c[1], c[2]}, upper[3] = {c[0], c[2], c[3]};
+          sup_map_add_polygon(&map, lower, 3, NULL, NULL, 0);
+          sup_map_add_polygon(&map, upper, 3, NULL, NULL, 0);
+        } else {
+          arcnav_vec2 lower[3] = {c[0], c[1], c[3]}, upper[3] = {c[1], c[2], c[3]};
+          sup_map_add_polygon(&map, lower, 3, NULL, NULL, 0);
+          sup_map_add_polygon(&map, upper, 3, NULL, NULL, 0);
+        }
+      } else {
+        // A staircase: columns i.. of non-increasing heights, traced counter-clockwise with the
+        // collinear vertices a tracer leaves where neighbouring heights agree.
+        size_t columns = 1 + sup_rng_below(&rng, 3);
+        if (i + columns > n) {
+          columns = n - i;
+        }
+        size_t heights[3];
+        size_t top = 1 + sup_rng_below(&rng, 3);
+        for (size_t k = 0; k < columns; ++k) {
+          top = k == 0 ? top : 1 + sup_rng_below(&rng, top);
+          heights[k] = j + top > n ? n - j : top;
+          for (size_t h = 0; h < heights[k]; ++h) {
+            used[i + k][j + h] = true;
+          }
+        }
+        arcnav_vec2 outline[16];
+        size_t count = 0;
+        outline[count++] = (arcnav_vec2){x, y};
+        for (size_t k = 0; k < columns; ++k) {
+          outline[count++] = (arcnav_vec2){(double)(i + k + 1) * side, y};
+        }
+        for (size_t k = columns; k-- > 0;) {
+          double column_top = y + (double)heights[k] * side;
+          outline[count++] = (arcnav_vec2){(double)(i + k + 1) * side, column_top};
+          outline[count++] = (arcnav_vec2){(double)(i + k) * side, column_top};
+        }
+        add_outline(&map, outline, count);
+      }
+    }
+  }
+  if (touching_holes && sup_rng_unit(&rng) < 0.5) {
+    // A square of two cells a side; one hole touches its left side at one point, a second hole
+    // touches the first at one vertex.
+    double a = side * (double)sup_rng_below(&rng, n - 1),
+           b = side * (double)sup_rng_below(&rng, n - 1);
+    arcnav_vec2 outer[4] = {{a, b}, {a + 20, b}, {a + 20, b + 20}, {a, b + 20}};
+    arcnav_vec2 first[3] = {{a, b + 10}, {a + 10, b + 4}, {a + 10, b + 16}};
+    arcnav_vec2 second[3] = {{a + 10, b + 4}, {a + 17, b + 3}, {a + 17, b + 9}};
+    const arcnav_vec2 *holes[2] = {first, second};
+    size_t hole_counts[2] = {3, 3};
+    sup_map_add_polygon(&map, outer, 4, holes, hole_counts, 2);
+  }
+  if (map.polygon_count == 0) {
+    sup_map_add_rect(&map, 0, 0, side, side);
+    sup_map_add_rect(&map, side, side, 2 * side, 2 * side);
+  }
+  if (sup_rng_unit(&rng) < 0.5) {
+    double w = (double)n * side;
+    arcnav_vec2 box[4] = {{0, 0}, {w, 0}, {w, w}, {0, w}};
+    sup_map_set_bounds(&map, box, 4);
+  }
+  return map;
+}

@@ -132,6 +132,15 @@ sup_map sup_gen_town(uint64_t seed, size_t blocks, double block_size, double str
 /// The squares [0, 10]^2 and [10, 20]^2, touching at the single corner (10, 10).
 sup_map sup_gen_corner_squares(void);
 
+/// Obstacles that touch, for the touching rule: a random set of cells of a grid of 4 to 7 square
+/// cells of side 10 from the origin, blocked as single squares, runs of squares, staircase
+/// polygons (a traced grid's outlines, collinear vertices included) and cells cut along a diagonal
+/// into two triangles; so obstacles share edges (seams) and meet at single vertices (pinches),
+/// and overlap. Half of the maps get the grid's box as bounds, so obstacle edges lie on the bounds.
+/// With `touching_holes`, half of the maps also get a square whose two triangular holes touch
+/// its outer ring and each other at one vertex each.
+sup_map sup_gen_touching(uint64_t seed, bool touching_holes);
+
 /// `n` points on the circle of radius `rho` around the origin, counter-clockwise from (rho, 0);
 /// with `inner` > 0 every odd one is at radius `inner` instead (a star). Caller frees.
 arcnav_vec2 *sup_star_ring(size_t n, double rho, double inner);

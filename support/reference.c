@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "reference.h"
 
+#include "touching.h"
 #include "verify.h"
 
 #include <math.h>
@@ -28,12 +29,14 @@ struct sup_reference {
   const sup_map *map;
   double R;
   double tol;
+  double probe; ///< R = 0: the touching rule's probe distance
   int n_circle;
   edge *edges;
   size_t edge_count;
   hub *hubs;
   size_t hub_count;
   vec *samples;
+  sup_sector *sectors; ///< per sample: the directions a path may leave it in (R = 0)
   size_t sample_count;
   uint8_t *vis; // sample_count^2: 0 unknown, 1 free, 2 blocked
 };
@@ -128,6 +131,50 @@ static void add_circle_samples(const sup_reference *ref, vec_list *out, vec c, d
   }
 }
 
+/// How many edges and circles pass within tol of p.
+static size_t pieces_touching(const sup_reference *ref, vec p) {
+  size_t count = 0;
+  for (size_t i = 0; i < ref->edge_count; ++i) {
+    count += sup_point_segment_distance(p, ref->edges[i].a, ref->edges[i].b) <= ref->tol;
+  }
+  for (size_t i = 0; i < ref->map->circle_count; ++i) {
+    const sup_circle *c = &ref->map->circles[i];
+    count += c->radius > 0.0 && fabs(dist(p, c->center) - c->radius) <= ref->tol;
+  }
+  return count;
+}
+
+/// R = 0, the touching rule (touching.h): a path may turn at a sample only within one free sector
+/// around it. A sample where more than its own two edges meet is replaced by one copy per free
+/// sector, each leaving only in its own directions (none for a sample walled in on a seam); the
+/// others may leave in every direction.
+static void split_by_sectors(sup_reference *ref) {
+  enum { MAX_SECTORS = 16 };
+  vec_list kept = {0};
+  size_t capacity = ref->sample_count * MAX_SECTORS + 1;
+  ref->sectors = xcalloc(capacity, sizeof *ref->sectors);
+  for (size_t i = 0; i < ref->sample_count; ++i) {
+    vec p = ref->samples[i];
+    sup_sector found[MAX_SECTORS];
+    size_t count = 1;
+    found[0] = (sup_sector){0.0, 2.0 * SUP_PI};
+    if (ref->R <= ref->tol && pieces_touching(ref, p) > 2) {
+      count = sup_free_sectors(ref->map, p, ref->probe, found, MAX_SECTORS);
+      if (count > MAX_SECTORS) {
+        fprintf(stderr, "support: more than %d free sectors around a sample\n", MAX_SECTORS);
+        abort();
+      }
+    }
+    for (size_t k = 0; k < count; ++k) {
+      ref->sectors[kept.count] = found[k];
+      push_vec(&kept, p);
+    }
+  }
+  free(ref->samples);
+  ref->samples = kept.items;
+  ref->sample_count = kept.count;
+}
+
 sup_reference *sup_reference_create(const sup_map *map, double R,
                                     const sup_reference_options *options) {
   sup_reference_options opt = options ? *options : sup_reference_default_options(map);
@@ -205,6 +252,8 @@ sup_reference *sup_reference_create(const sup_map *map, double R,
   }
   ref->samples = samples.items;
   ref->sample_count = samples.count;
+  ref->probe = sup_touch_probe_radius(map);
+  split_by_sectors(ref);
   ref->vis = xcalloc(ref->sample_count * ref->sample_count, 1);
   return ref;
 }
@@ -216,6 +265,7 @@ void sup_reference_destroy(sup_reference *ref) {
   free(ref->edges);
   free(ref->hubs);
   free(ref->samples);
+  free(ref->sectors);
   free(ref->vis);
   free(ref);
 }
@@ -302,7 +352,8 @@ static bool segment_free_point_agent(const sup_reference *ref, vec p, vec q) {
   if (ts != stack) {
     free(ts);
   }
-  return free_path;
+  // Obstacles that touch are one wall: no passing between them along a seam or through a pinch.
+  return free_path && !sup_segment_passes_between(ref->map, p, q, ref->tol, ref->probe);
 }
 
 /// Both ends must already be free.
@@ -334,11 +385,30 @@ static bool segment_free(const sup_reference *ref, vec p, vec q) {
 
 // --- search ------------------------------------------------------------------------------------
 
+/// Start and goal: far enough from the obstacles, and at R = 0 not walled in on a seam.
+static bool end_is_free(const sup_reference *ref, vec p) {
+  return sup_signed_distance_to_obstacles(ref->map, p) >= ref->R - ref->tol &&
+         (ref->R > ref->tol || !sup_walled_in(ref->map, p, ref->probe));
+}
+
+/// Samples leave only within their sectors; start and goal in every direction.
+static bool leaves_within_sector(const sup_reference *ref, size_t from, vec from_point, vec to) {
+  if (from >= ref->sample_count) {
+    return true;
+  }
+  vec dir = {to.x - from_point.x, to.y - from_point.y};
+  if (dir.x == 0.0 && dir.y == 0.0) {
+    // Copies of one sample for different sectors must not join: that would pass between them.
+    return ref->sectors[from].sweep >= 2.0 * SUP_PI;
+  }
+  return sup_sector_holds(&ref->sectors[from], dir);
+}
+
 sup_reference_result sup_reference_query(sup_reference *ref, arcnav_vec2 start, arcnav_vec2 goal) {
   sup_reference_result res = {0};
   res.length = INFINITY;
-  res.start_free = sup_signed_distance_to_obstacles(ref->map, start) >= ref->R - ref->tol;
-  res.goal_free = sup_signed_distance_to_obstacles(ref->map, goal) >= ref->R - ref->tol;
+  res.start_free = end_is_free(ref, start);
+  res.goal_free = end_is_free(ref, goal);
   if (!res.start_free || !res.goal_free) {
     return res;
   }
@@ -400,7 +470,8 @@ sup_reference_result sup_reference_query(sup_reference *ref, arcnav_vec2 start, 
         slot = &vis_goal[u == G ? v : u];
       }
       if (*slot == 0) {
-        bool ok = segment_free(ref, pu, pv);
+        bool ok = leaves_within_sector(ref, u, pu, pv) && leaves_within_sector(ref, v, pv, pu) &&
+                  segment_free(ref, pu, pv);
         *slot = ok ? 1 : 2;
         if (u < n && v < n) {
           ref->vis[v * n + u] = *slot;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "verify.h"
 
+#include "touching.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -393,6 +395,36 @@ static bool sample_piece(const sup_map *map, double R, double eps, double spacin
   return ok;
 }
 
+/// (5) R = 0: obstacles that touch are one wall (touching.h). No line piece passes between
+/// touching material, nor does the path where two line pieces meet, and neither end is walled in.
+static void check_touching_rule(const sup_map *map, double eps, vec start, vec goal,
+                                const arcnav_piece *pieces, size_t count, sup_verify_report *r) {
+  double probe = sup_touch_probe_radius(map);
+  if (sup_walled_in(map, start, probe) || sup_walled_in(map, goal, probe)) {
+    fail(r, "the path starts or ends walled in where obstacles touch");
+    return;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const arcnav_piece *pc = &pieces[i];
+    if (pc->type != ARCNAV_PIECE_LINE) {
+      continue;
+    }
+    if (sup_segment_passes_between(map, pc->from, pc->to, eps, probe)) {
+      fail(r, "piece %zu (line): passes between obstacles where they touch", i);
+      return;
+    }
+    const arcnav_piece *next = i + 1 < count ? &pieces[i + 1] : NULL;
+    if (next && next->type == ARCNAV_PIECE_LINE && pc->length > eps && next->length > eps &&
+        sup_distance_to_obstacles(map, pc->to) <= eps) {
+      vec back = vsub(pc->from, pc->to), ahead = vsub(next->to, next->from);
+      if (sup_passes_between(map, pc->to, back, ahead, probe)) {
+        fail(r, "pieces %zu and %zu: the path turns between obstacles where they touch", i, i + 1);
+        return;
+      }
+    }
+  }
+}
+
 bool sup_verify_pieces(const sup_map *map, double R, double eps, arcnav_vec2 start,
                        arcnav_vec2 goal, const arcnav_piece *pieces, size_t count,
                        double total_length, sup_verify_report *report) {
@@ -518,6 +550,9 @@ bool sup_verify_pieces(const sup_map *map, double R, double eps, arcnav_vec2 sta
       if (pieces[i].type == ARCNAV_PIECE_LINE) {
         check_line_exact(map, R, eps, &pieces[i], i, r);
       }
+    }
+    if (R <= 2.0 * eps) {
+      check_touching_rule(map, eps, start, goal, pieces, count, r);
     }
   }
   r->worst_clearance = r->min_distance - R;

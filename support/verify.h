@@ -68,7 +68,9 @@ typedef struct sup_verify_report {
 ///     distance >= R - eps from the obstacles. Line pieces are in addition checked exactly: for
 ///     R > eps by the exact segment-to-edge and segment-to-circle distances, for smaller R by
 ///     rejecting proper crossings of an obstacle edge (crossing more than 4 eps from the edge's
-///     ends, with the line's ends more than 4 eps either side).
+///     ends, with the line's ends more than 4 eps either side);
+///  5. for R <= 2 eps, the touching rule (touching.h): no line piece, and no turn between two
+///     line pieces, passes between obstacles where they touch, and neither end is walled in.
 /// Returns report->ok; the report is always filled.
 bool sup_verify_pieces(const sup_map *map, double R, double eps, arcnav_vec2 start,
                        arcnav_vec2 goal, const arcnav_piece *pieces, size_t count,

@@ -814,37 +814,47 @@ END_TEST
 // -----------------------------------------------------------------------------
 
 START_TEST(test_squares_touching_at_a_vertex) {
-  // [0, 10]^2 and [10, 20]^2 share the corner (10, 10). By the tolerance rule in arcnav.h a gap
-  // of exactly 2R is open, so at R = 0 the shared corner is passable: the straight line from
-  // (5, 15) to (15, 5) through it is free. Overlapping by 3 eps closes it; at R > 0 it is closed.
+  // [0, 10]^2 and [10, 20]^2 share the corner (10, 10). By the touching rule in arcnav.h obstacles
+  // that touch are one wall at R = 0, so the shared corner is closed: from (5, 15) to (15, 5) the
+  // way goes round either square, (5, 15) -> (0, 10) -> (0, 0) -> (10, 0) -> (15, 5) or its mirror,
+  // 2 * sqrt(50) + 20. A start or goal at the shared corner reaches both sides straight. With a
+  // gap of 3 eps between the squares the corner is open (the straight line, sqrt(200)); with an
+  // overlap of 3 eps it is closed; at R > 0 touching squares are closed.
   sup_map touch = sup_gen_corner_squares();
   double eps = sup_map_tolerance(&touch);
-  sup_map overlap;
+  sup_map apart, overlap;
+  sup_map_init(&apart);
+  sup_map_add_rect(&apart, 0, 0, 10, 10);
+  sup_map_add_rect(&apart, 10 + 3 * eps, 10 + 3 * eps, 20, 20);
   sup_map_init(&overlap);
   sup_map_add_rect(&overlap, 0, 0, 10, 10);
   sup_map_add_rect(&overlap, 10 - 3 * eps, 10 - 3 * eps, 20, 20);
-  vec a = {5, 15}, b = {15, 5};
-  // Going round: at least to x = 0 or y = 20 and back, far longer than the straight line.
-  double around_at_least = 20.0;
+  vec a = {5, 15}, b = {15, 5}, corner = {10, 10};
+  double around = 2.0 * sqrt(50.0) + 20.0;
   for (size_t e = 0; e < POINT_ENGINE_COUNT; ++e) {
     {
       run r = run_open(&touch, POINT_ENGINES[e], 0.0, "touching at a vertex");
+      expect_length(&r, a, b, around, 1e-9);
+      expect_length(&r, corner, b, sqrt(50.0), 1e-9);
+      expect_length(&r, a, corner, sqrt(50.0), 1e-9);
+      run_close(&r, true);
+    }
+    {
+      run r = run_open(&apart, POINT_ENGINES[e], 0.0, "apart by 3 eps");
       expect_length(&r, a, b, sqrt(200.0), 1e-9);
       run_close(&r, true);
     }
     run o = run_open(&overlap, POINT_ENGINES[e], 0.0, "overlapping by 3 eps");
-    double length;
-    ck_assert_int_eq(run_query(&o, a, b, &length), ARCNAV_OK);
-    ck_assert_msg(length > around_at_least, "%s: slipped through the closed corner: %.17g",
-                  engine_name(POINT_ENGINES[e]), length);
+    expect_length(&o, a, b, around, 1e-6);
     run_close(&o, true);
   }
   run d = run_open(&touch, ARCNAV_ENGINE_TANGENT, 1.0, "touching at a vertex");
   double length;
   ck_assert_int_eq(run_query(&d, a, b, &length), ARCNAV_OK);
-  ck_assert_msg(length > around_at_least, "R=1 slipped through the touching corner: %.17g", length);
+  ck_assert_msg(length > around, "R=1 slipped through the touching corner: %.17g", length);
   run_close(&d, true);
   sup_map_free(&touch);
+  sup_map_free(&apart);
   sup_map_free(&overlap);
 }
 END_TEST

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+#include "touching.h"
+
+#include "verify.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define TOUCH_PI 3.14159265358979323846
+#define TOUCH_STEP (2.0 * TOUCH_PI / SUP_TOUCH_DIRECTIONS)
+
+typedef arcnav_vec2 vec;
+
+double sup_touch_probe_radius(const sup_map *map) {
+  return 1e3 * sup_map_tolerance(map);
+}
+
+// -1: the direction leads into material; 1: into free space; 0: along a boundary.
+static int probe_direction(const sup_map *map, vec x, double angle, double probe) {
+  vec p = {x.x + probe * cos(angle), x.y + probe * sin(angle)};
+  double d = sup_signed_distance_to_obstacles(map, p);
+  if (d < -1e-3 * probe) {
+    return -1;
+  }
+  return d > 1e-3 * probe ? 1 : 0;
+}
+
+bool sup_walled_in(const sup_map *map, vec x, double probe) {
+  for (int k = 0; k < SUP_TOUCH_DIRECTIONS; ++k) {
+    if (probe_direction(map, x, k * TOUCH_STEP, probe) > 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+size_t sup_free_sectors(const sup_map *map, vec x, double probe, sup_sector *out, size_t max) {
+  int free_at[SUP_TOUCH_DIRECTIONS];
+  int first_closed = -1;
+  for (int k = 0; k < SUP_TOUCH_DIRECTIONS; ++k) {
+    free_at[k] = probe_direction(map, x, k * TOUCH_STEP, probe) > 0;
+    if (!free_at[k] && first_closed < 0) {
+      first_closed = k;
+    }
+  }
+  if (first_closed < 0) {
+    if (max > 0) {
+      out[0] = (sup_sector){0.0, 2.0 * TOUCH_PI};
+    }
+    return 1;
+  }
+  // Runs of free directions, walked from a closed one so that no run wraps past the start.
+  size_t count = 0;
+  int run_start = -1;
+  for (int i = 1; i <= SUP_TOUCH_DIRECTIONS; ++i) {
+    int k = (first_closed + i) % SUP_TOUCH_DIRECTIONS;
+    if (free_at[k] && run_start < 0) {
+      run_start = first_closed + i;
+    } else if (!free_at[k] && run_start >= 0) {
+      int run_end = first_closed + i - 1;
+      if (count < max) {
+        out[count] =
+            (sup_sector){(run_start - 1) * TOUCH_STEP, (run_end - run_start + 2) * TOUCH_STEP};
+      }
+      ++count;
+      run_start = -1;
+    }
+  }
+  return count;
+}
+
+static double wrap(double angle) {
+  double a = fmod(angle, 2.0 * TOUCH_PI);
+  return a < 0.0 ? a + 2.0 * TOUCH_PI : a;
+}
+
+bool sup_sector_holds(const sup_sector *sector, vec dir) {
+  if (sector->sweep >= 2.0 * TOUCH_PI) {
+    return true;
+  }
+  return wrap(atan2(dir.y, dir.x) - sector->from) <= sector->sweep;
+}
+
+bool sup_passes_between(const sup_map *map, vec x, vec back, vec ahead, double probe) {
+  double from = atan2(back.y, back.x);
+  double span = wrap(atan2(ahead.y, ahead.x) - from); // the sector counter-clockwise from back
+  double margin = 3.0 * TOUCH_STEP;
+  bool material[2] = {false, false};
+  for (int k = 0; k < SUP_TOUCH_DIRECTIONS; ++k) {
+    double offset = wrap(k * TOUCH_STEP - from);
+    int side;
+    if (offset > margin && offset < span - margin) {
+      side = 0;
+    } else if (offset > span + margin && offset < 2.0 * TOUCH_PI - margin) {
+      side = 1;
+    } else {
+      continue;
+    }
+    if (!material[side] && probe_direction(map, x, k * TOUCH_STEP, probe) < 0) {
+      material[side] = true;
+    }
+  }
+  return material[0] && material[1];
+}
+
+// --- segments ------------------------------------------------------------------------------------
+
+typedef struct stops {
+  double *t;
+  size_t count, capacity;
+} stops;
+
+static void add_stop(stops *s, double t) {
+  if (s->count == s->capacity) {
+    s->capacity = s->capacity ? 2 * s->capacity : 64;
+    double *grown = realloc(s->t, s->capacity * sizeof *grown);
+    if (!grown) {
+      abort();
+    }
+    s->t = grown;
+  }
+  s->t[s->count++] = t;
+}
+
+static int compare_doubles(const void *lhs, const void *rhs) {
+  double a = *(const double *)lhs, b = *(const double *)rhs;
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+// Places along pq (as distances from p) where what touches it may change, for ring `ring`: its
+// vertices within tol of the segment, and the ends of every stretch where an edge lies along it.
+static void ring_stops(const sup_ring *ring, vec p, vec unit, vec normal, double length, double tol,
+                       stops *out) {
+  for (size_t i = 0; i < ring->count; ++i) {
+    vec a = ring->points[i], b = ring->points[(i + 1) % ring->count];
+    double along_a = (a.x - p.x) * unit.x + (a.y - p.y) * unit.y;
+    double side_a = (a.x - p.x) * normal.x + (a.y - p.y) * normal.y;
+    double along_b = (b.x - p.x) * unit.x + (b.y - p.y) * unit.y;
+    double side_b = (b.x - p.x) * normal.x + (b.y - p.y) * normal.y;
+    if (fabs(side_a) <= tol && along_a > tol && along_a < length - tol) {
+      add_stop(out, along_a);
+    }
+    if (fabs(side_a) <= tol && fabs(side_b) <= tol) {
+      double from = fmax(fmin(along_a, along_b), 0.0), to = fmin(fmax(along_a, along_b), length);
+      if (to - from > 2.0 * tol) {
+        add_stop(out, from);
+        add_stop(out, to);
+      }
+    }
+  }
+}
+
+bool sup_segment_passes_between(const sup_map *map, vec p, vec q, double tol, double probe) {
+  double length = hypot(q.x - p.x, q.y - p.y);
+  if (length <= 2.0 * tol) {
+    return false;
+  }
+  vec unit = {(q.x - p.x) / length, (q.y - p.y) / length};
+  vec normal = {-unit.y, unit.x};
+  stops found = {0};
+  for (size_t i = 0; i < map->polygon_count; ++i) {
+    const sup_polygon *poly = &map->polygons[i];
+    ring_stops(&poly->outer, p, unit, normal, length, tol, &found);
+    for (size_t h = 0; h < poly->hole_count; ++h) {
+      ring_stops(&poly->holes[h], p, unit, normal, length, tol, &found);
+    }
+  }
+  if (map->has_bounds) {
+    ring_stops(&map->bounds, p, unit, normal, length, tol, &found);
+  }
+  for (size_t i = 0; i < map->circle_count; ++i) {
+    const sup_circle *c = &map->circles[i];
+    double along = (c->center.x - p.x) * unit.x + (c->center.y - p.y) * unit.y;
+    double side = (c->center.x - p.x) * normal.x + (c->center.y - p.y) * normal.y;
+    if (c->radius > 0.0 && fabs(fabs(side) - c->radius) <= tol && along > tol &&
+        along < length - tol) {
+      add_stop(&found, along);
+    }
+  }
+  qsort(found.t, found.count, sizeof *found.t, compare_doubles);
+  // Every stop strictly inside, and the middle of every stretch between stops that touches
+  // something (a seam runs there).
+  bool between = false;
+  vec back = {-unit.x, -unit.y};
+  double last = 0.0;
+  add_stop(&found, length);
+  for (size_t i = 0; i < found.count && !between; ++i) {
+    double t = found.t[i];
+    if (t - last <= tol) {
+      continue; // the same place, probed already
+    }
+    double middle = 0.5 * (last + t);
+    vec m = {p.x + unit.x * middle, p.y + unit.y * middle};
+    if (sup_distance_to_obstacles(map, m) <= tol) {
+      between = sup_passes_between(map, m, back, unit, probe);
+    }
+    if (!between && t < length - tol) {
+      vec x = {p.x + unit.x * t, p.y + unit.y * t};
+      between = sup_passes_between(map, x, back, unit, probe);
+    }
+    last = t;
+  }
+  free(found.t);
+  return between;
+}

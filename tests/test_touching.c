@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: MIT
+// The touching rule, across every engine: at R = 0 obstacles that touch are one wall, and a map
+// without bounds is the whole plane. On maps built to provoke it (obstacles sharing edges and
+// vertices, edges on the bounds, holes touching their shell, staircases like a traced grid), with
+// queries from the whole plane (inside the extent, on boundaries, at touching points, along seams,
+// far away), every engine must give the same status as the brute-force reference (which follows
+// the rule by probing the plain map, support/touching.h), the optimal engines its length within
+// 1e-9 relative, and every path must pass the independent verifier. At R > 0 the two ways of the
+// tangent engine must agree with each other on the same maps.
+
+#include "arcnav_test.h"
+#include "mapgen.h"
+#include "reference.h"
+#include "touching.h"
+#include "verify.h"
+
+#include <stdio.h>
+
+typedef arcnav_vec2 vec;
+
+typedef struct engine {
+  const char *name;
+  arcnav_engine engine;
+  arcnav_tangent_graph graph;
+  bool optimal; ///< its length must equal the reference's
+} engine;
+
+static const engine ENGINES[] = {
+    {"tangent prebuilt", ARCNAV_ENGINE_TANGENT, ARCNAV_TANGENT_GRAPH_PREBUILT, true},
+    {"tangent on demand", ARCNAV_ENGINE_TANGENT, ARCNAV_TANGENT_GRAPH_ON_DEMAND, true},
+    {"funnel", ARCNAV_ENGINE_FUNNEL, ARCNAV_TANGENT_GRAPH_AUTO, true},
+    {"plain funnel", ARCNAV_ENGINE_PLAIN_FUNNEL, ARCNAV_TANGENT_GRAPH_AUTO, false},
+    {"auto", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, true},
+};
+// The funnel engines join once they follow the rule too.
+#define ENGINE_COUNT 2
+
+typedef struct engine_run {
+  arcnav_planner *planner;
+  arcnav_query *query;
+} engine_run;
+
+static engine_run open_run(const arcnav_map *map, const engine *e, double radius) {
+  engine_run run = {NULL, NULL};
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.engine = e->engine;
+  def.tangent_graph = e->graph;
+  def.radius = radius;
+  arcnav_status status = arcnav_planner_create(map, &def, &run.planner);
+  ck_assert_msg(status == ARCNAV_OK, "%s: planner refused: %s", e->name,
+                arcnav_status_name(status));
+  ck_assert_int_eq(arcnav_query_create(run.planner, &run.query), ARCNAV_OK);
+  return run;
+}
+
+static void close_run(engine_run *run) {
+  arcnav_query_destroy(run->query);
+  arcnav_planner_destroy(run->planner);
+}
+
+typedef struct point_pool {
+  vec points[96];
+  size_t count;
+} point_pool;
+
+static void pool_add(point_pool *pool, vec p) {
+  if (pool->count < sizeof pool->points / sizeof pool->points[0]) {
+    pool->points[pool->count++] = p;
+  }
+}
+
+static vec ring_point(const sup_ring *ring, size_t i) {
+  return ring->points[i % ring->count];
+}
+
+// Query points from the whole plane: free points in the extent, vertices (pinches among them),
+// edge middles (seams among them), lattice points of the grid, and points up to 10 extents away.
+static point_pool query_points(const sup_map *map, sup_rng *rng) {
+  point_pool pool = {.count = 0};
+  vec lo, hi;
+  sup_map_extent(map, &lo, &hi);
+  double extent = fmax(hi.x - lo.x, hi.y - lo.y);
+  vec centre = {0.5 * (lo.x + hi.x), 0.5 * (lo.y + hi.y)};
+  for (int k = 0; k < 16; ++k) {
+    vec p;
+    if (sup_random_free_point(map, 0.0, rng, lo, hi, 1e-3, 100, &p)) {
+      pool_add(&pool, p);
+    }
+  }
+  for (int k = 0; k < 16; ++k) {
+    const sup_polygon *poly = &map->polygons[sup_rng_below(rng, map->polygon_count)];
+    const sup_ring *ring = &poly->outer;
+    if (poly->hole_count > 0 && sup_rng_unit(rng) < 0.5) {
+      ring = &poly->holes[sup_rng_below(rng, poly->hole_count)];
+    }
+    size_t i = sup_rng_below(rng, ring->count);
+    vec a = ring_point(ring, i), b = ring_point(ring, i + 1);
+    pool_add(&pool, k % 2 == 0 ? a : (vec){0.5 * (a.x + b.x), 0.5 * (a.y + b.y)});
+  }
+  for (int k = 0; k < 10; ++k) {
+    pool_add(&pool,
+             (vec){10.0 * (double)sup_rng_below(rng, 8), 10.0 * (double)sup_rng_below(rng, 8)});
+  }
+  if (!map->has_bounds) {
+    for (int k = 0; k < 8; ++k) {
+      double angle = sup_rng_uniform(rng, 0.0, 2.0 * TEST_PI);
+      double away = extent * sup_rng_uniform(rng, 0.6, 10.0);
+      pool_add(&pool, (vec){centre.x + away * cos(angle), centre.y + away * sin(angle)});
+    }
+  }
+  return pool;
+}
+
+typedef struct touching_stats {
+  size_t queries, found, no_path, blocked, walled_in, far, compared_lengths;
+} touching_stats;
+
+static arcnav_status reference_status(const sup_reference_result *r) {
+  if (!r->start_free) {
+    return ARCNAV_START_BLOCKED;
+  }
+  if (!r->goal_free) {
+    return ARCNAV_GOAL_BLOCKED;
+  }
+  return r->found ? ARCNAV_OK : ARCNAV_NO_PATH;
+}
+
+// Walled in although on the boundary: inside a seam.
+static bool on_a_seam(const sup_map *map, vec p, double probe) {
+  return sup_signed_distance_to_obstacles(map, p) >= -probe * 1e-3 && sup_walled_in(map, p, probe);
+}
+
+static void run_touching_map(uint64_t seed, touching_stats *stats) {
+  sup_map generated = sup_gen_touching(seed, false);
+  arcnav_map *map = NULL;
+  arcnav_status built = sup_map_to_arcnav(&generated, &map);
+  ck_assert_msg(built == ARCNAV_OK, "seed %llu: map refused: %s", (unsigned long long)seed,
+                arcnav_status_name(built));
+  double eps = arcnav_map_tolerance(map);
+  double probe = sup_touch_probe_radius(&generated);
+  sup_reference_options options = sup_reference_default_options(&generated);
+  options.edge_spacing = 0.0; // at R = 0 the vertices are all the samples an exact answer needs
+  sup_reference *reference = sup_reference_create(&generated, 0.0, &options);
+  engine_run runs[ENGINE_COUNT];
+  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+    runs[e] = open_run(map, &ENGINES[e], 0.0);
+  }
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  sup_rng rng = sup_rng_seed(seed * 7919 + 1);
+  point_pool pool = query_points(&generated, &rng);
+  vec lo, hi;
+  sup_map_extent(&generated, &lo, &hi);
+  for (int q = 0; q < 24; ++q) {
+    vec s = pool.points[sup_rng_below(&rng, pool.count)];
+    vec g = pool.points[sup_rng_below(&rng, pool.count)];
+    sup_reference_result expected = sup_reference_query(reference, s, g);
+    arcnav_status want = reference_status(&expected);
+    stats->queries++;
+    stats->found += want == ARCNAV_OK;
+    stats->no_path += want == ARCNAV_NO_PATH;
+    stats->blocked += want == ARCNAV_START_BLOCKED || want == ARCNAV_GOAL_BLOCKED;
+    stats->walled_in += on_a_seam(&generated, s, probe) || on_a_seam(&generated, g, probe);
+    stats->far += s.x < lo.x || s.x > hi.x || s.y < lo.y || s.y > hi.y || g.x < lo.x ||
+                  g.x > hi.x || g.y < lo.y || g.y > hi.y;
+    for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+      arcnav_status got = arcnav_find_path(runs[e].query, s, g, path);
+      ck_assert_msg(got == want,
+                    "seed %llu, %s: (%.17g, %.17g) -> (%.17g, %.17g): %s, the reference says %s",
+                    (unsigned long long)seed, ENGINES[e].name, s.x, s.y, g.x, g.y,
+                    arcnav_status_name(got), arcnav_status_name(want));
+      if (got != ARCNAV_OK) {
+        continue;
+      }
+      sup_verify_report report;
+      ck_assert_msg(sup_verify_path(&generated, 0.0, eps, s, g, path, &report),
+                    "seed %llu, %s: (%.17g, %.17g) -> (%.17g, %.17g): invalid path: %s",
+                    (unsigned long long)seed, ENGINES[e].name, s.x, s.y, g.x, g.y, report.message);
+      double length = arcnav_path_length(path);
+      if (ENGINES[e].optimal) {
+        stats->compared_lengths++;
+        ck_assert_msg(fabs(length - expected.length) <= 1e-9 * expected.length + eps,
+                      "seed %llu, %s: (%.17g, %.17g) -> (%.17g, %.17g): length %.17g, the "
+                      "reference %.17g",
+                      (unsigned long long)seed, ENGINES[e].name, s.x, s.y, g.x, g.y, length,
+                      expected.length);
+      } else {
+        ck_assert_msg(length >= expected.length - 1e-9 * expected.length - eps,
+                      "seed %llu, %s: shorter than the shortest path: %.17g < %.17g",
+                      (unsigned long long)seed, ENGINES[e].name, length, expected.length);
+      }
+    }
+  }
+  arcnav_path_destroy(path);
+  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+    close_run(&runs[e]);
+  }
+  sup_reference_destroy(reference);
+  arcnav_map_destroy(map);
+  sup_map_free(&generated);
+}
+
+START_TEST(test_every_engine_follows_the_touching_rule) {
+  touching_stats stats = {0};
+  uint64_t maps = test_scaled_count(60);
+  for (uint64_t seed = 1; seed <= maps; ++seed) {
+    run_touching_map(seed, &stats);
+  }
+  printf("touching rule, R = 0: %zu queries on %llu maps: %zu found, %zu no_path, %zu blocked "
+         "(%zu with an end walled in on a seam), %zu with an end outside the extent; %zu lengths "
+         "compared\n",
+         stats.queries, (unsigned long long)maps, stats.found, stats.no_path, stats.blocked,
+         stats.walled_in, stats.far, stats.compared_lengths);
+  // The maps must provoke every outcome, or the comparison proves little.
+  uint64_t floor = test_scaled_minimum(20, 60);
+  ck_assert_uint_ge(stats.found, floor);
+  ck_assert_uint_ge(stats.no_path, floor);
+  ck_assert_uint_ge(stats.blocked, floor);
+  ck_assert_uint_ge(stats.walled_in, test_scaled_minimum(5, 60));
+  ck_assert_uint_ge(stats.far, floor);
+}
+END_TEST
+
+// At R > 0 touching obstacles close every gap between them for both ways of the tangent engine;
+// the two must agree on every query (status, and length within 1e-9 relative), and every path must
+// pass the verifier.
+START_TEST(test_tangent_ways_agree_beside_touching_obstacles) {
+  const engine *prebuilt = &ENGINES[0], *on_demand = &ENGINES[1];
+  size_t compared = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(30); ++seed) {
+    sup_map generated = sup_gen_touching(seed, false);
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(sup_map_to_arcnav(&generated, &map), ARCNAV_OK);
+    double eps = arcnav_map_tolerance(map);
+    double radius = seed % 2 == 0 ? 0.5 : 2.0;
+    engine_run a = open_run(map, prebuilt, radius), b = open_run(map, on_demand, radius);
+    arcnav_path *path = NULL;
+    ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+    sup_rng rng = sup_rng_seed(seed * 104729 + 3);
+    point_pool pool = query_points(&generated, &rng);
+    for (int q = 0; q < 16; ++q) {
+      vec s = pool.points[sup_rng_below(&rng, pool.count)];
+      vec g = pool.points[sup_rng_below(&rng, pool.count)];
+      arcnav_status first = arcnav_find_path(a.query, s, g, path);
+      double first_length = first == ARCNAV_OK ? arcnav_path_length(path) : 0.0;
+      sup_verify_report report;
+      ck_assert_msg(first != ARCNAV_OK ||
+                        sup_verify_path(&generated, radius, eps, s, g, path, &report),
+                    "seed %llu R %g: prebuilt path invalid: %s", (unsigned long long)seed, radius,
+                    report.message);
+      arcnav_status second = arcnav_find_path(b.query, s, g, path);
+      ck_assert_msg(first == second,
+                    "seed %llu R %g: (%g, %g) -> (%g, %g): prebuilt %s, on demand %s",
+                    (unsigned long long)seed, radius, s.x, s.y, g.x, g.y, arcnav_status_name(first),
+                    arcnav_status_name(second));
+      if (second == ARCNAV_OK) {
+        double length = arcnav_path_length(path);
+        ck_assert_msg(fabs(length - first_length) <= 1e-9 * first_length + eps,
+                      "seed %llu R %g: prebuilt %.17g, on demand %.17g", (unsigned long long)seed,
+                      radius, first_length, length);
+        compared++;
+      }
+    }
+    arcnav_path_destroy(path);
+    close_run(&a);
+    close_run(&b);
+    arcnav_map_destroy(map);
+    sup_map_free(&generated);
+  }
+  ck_assert_uint_ge(compared, test_scaled_minimum(40, 30));
+}
+END_TEST
+
+// The rule on hand-made cases, each answer worked out by hand.
+START_TEST(test_touching_rule_by_hand) {
+  // The seam: bounds [0, 10]^2, an obstacle [4, 10] x [2, 8] whose right side lies on the
+  // bounds. From (8, 9) to (8, 1) the way goes round the left: 2 sqrt(17) + 6.
+  sup_map seam;
+  sup_map_init(&seam);
+  sup_map_add_rect(&seam, 4, 2, 10, 8);
+  vec box[4] = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
+  sup_map_set_bounds(&seam, box, 4);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(&seam, &map), ARCNAV_OK);
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+    engine_run run = open_run(map, &ENGINES[e], 0.0);
+    ck_assert_int_eq(arcnav_find_path(run.query, (vec){8, 9}, (vec){8, 1}, path), ARCNAV_OK);
+    ck_assert_double_eq_tol(arcnav_path_length(path), 2.0 * sqrt(17.0) + 6.0, 1e-9);
+    // On the seam itself (x = 10, between y = 2 and 8) a point is walled in.
+    ck_assert_int_eq(arcnav_find_path(run.query, (vec){10, 5}, (vec){8, 9}, path),
+                     ARCNAV_START_BLOCKED);
+    ck_assert(!arcnav_planner_point_is_free(run.planner, (vec){10, 5}));
+    // Where the seam meets the free space, the point is free.
+    ck_assert_int_eq(arcnav_find_path(run.query, (vec){10, 8}, (vec){8, 9}, path), ARCNAV_OK);
+    ck_assert_double_eq_tol(arcnav_path_length(path), sqrt(5.0), 1e-9);
+    close_run(&run);
+  }
+  arcnav_map_destroy(map);
+  sup_map_free(&seam);
+
+  // Two rectangles sharing the edge x = 10 between y = 0 and 10: the seam is closed, a point on
+  // it walled in, and from (5, -1) to (15, -1) the straight way under them is free.
+  sup_map shared;
+  sup_map_init(&shared);
+  sup_map_add_rect(&shared, 0, 0, 10, 10);
+  sup_map_add_rect(&shared, 10, 0, 20, 10);
+  ck_assert_int_eq(sup_map_to_arcnav(&shared, &map), ARCNAV_OK);
+  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+    engine_run run = open_run(map, &ENGINES[e], 0.0);
+    ck_assert_int_eq(arcnav_find_path(run.query, (vec){5, 11}, (vec){10, 5}, path),
+                     ARCNAV_GOAL_BLOCKED);
+    ck_assert_int_eq(arcnav_find_path(run.query, (vec){5, -1}, (vec){15, -1}, path), ARCNAV_OK);
+    ck_assert_double_eq_tol(arcnav_path_length(path), 10.0, 1e-9);
+    // Along the top, from one rectangle's side to the other's over the seam's end: straight.
+    ck_assert_int_eq(arcnav_find_path(run.query, (vec){2, 10}, (vec){18, 10}, path), ARCNAV_OK);
+    ck_assert_double_eq_tol(arcnav_path_length(path), 16.0, 1e-9);
+    close_run(&run);
+  }
+  arcnav_map_destroy(map);
+  sup_map_free(&shared);
+  arcnav_path_destroy(path);
+}
+END_TEST
+
+// The verifier and the reference must be able to fail on the rule: a path along a seam and one
+// through a pinch are refused, and the reference goes round.
+START_TEST(test_checks_see_the_touching_rule) {
+  sup_map pinch = sup_gen_corner_squares();
+  double eps = sup_map_tolerance(&pinch);
+  arcnav_piece through[1] = {test_line_piece((vec){5, 15}, (vec){15, 5})};
+  sup_verify_report report;
+  ck_assert(!sup_verify_pieces(&pinch, 0.0, eps, (vec){5, 15}, (vec){15, 5}, through, 1,
+                               through[0].length, &report));
+  // Sliding along one square's top onto the other's bottom also passes between them.
+  arcnav_piece slide[1] = {test_line_piece((vec){5, 10}, (vec){15, 10})};
+  ck_assert(!sup_verify_pieces(&pinch, 0.0, eps, (vec){5, 10}, (vec){15, 10}, slide, 1,
+                               slide[0].length, &report));
+  // Turning at the pinch from one side to the other.
+  arcnav_piece turn[2] = {test_line_piece((vec){5, 15}, (vec){10, 10}),
+                          test_line_piece((vec){10, 10}, (vec){15, 5})};
+  turn[1].from = turn[0].to;
+  ck_assert(!sup_verify_pieces(&pinch, 0.0, eps, (vec){5, 15}, (vec){15, 5}, turn, 2,
+                               turn[0].length + turn[1].length, &report));
+  // Touching the pinch and going back to the same side is allowed.
+  arcnav_piece back[2] = {test_line_piece((vec){5, 15}, (vec){10, 10}),
+                          test_line_piece((vec){10, 10}, (vec){5, 14})};
+  ck_assert_msg(sup_verify_pieces(&pinch, 0.0, eps, (vec){5, 15}, (vec){5, 14}, back, 2,
+                                  back[0].length + back[1].length, &report),
+                "%s", report.message);
+  sup_reference_result r = sup_reference_shortest(&pinch, 0.0, (vec){5, 15}, (vec){15, 5}, NULL);
+  ck_assert(r.found);
+  ck_assert_double_eq_tol(r.length, 2.0 * sqrt(50.0) + 20.0, 1e-9);
+  // From the pinch itself both sides are a straight line away.
+  r = sup_reference_shortest(&pinch, 0.0, (vec){10, 10}, (vec){15, 5}, NULL);
+  ck_assert_double_eq_tol(r.length, sqrt(50.0), 1e-9);
+  r = sup_reference_shortest(&pinch, 0.0, (vec){5, 15}, (vec){10, 10}, NULL);
+  ck_assert_double_eq_tol(r.length, sqrt(50.0), 1e-9);
+  sup_map_free(&pinch);
+
+  sup_map shared;
+  sup_map_init(&shared);
+  sup_map_add_rect(&shared, 0, 0, 10, 10);
+  sup_map_add_rect(&shared, 10, 0, 20, 10);
+  arcnav_piece seam[1] = {test_line_piece((vec){10, 12}, (vec){10, -2})};
+  ck_assert(!sup_verify_pieces(&shared, 0.0, eps, (vec){10, 12}, (vec){10, -2}, seam, 1,
+                               seam[0].length, &report));
+  ck_assert(sup_walled_in(&shared, (vec){10, 5}, sup_touch_probe_radius(&shared)));
+  ck_assert(!sup_walled_in(&shared, (vec){10, 10}, sup_touch_probe_radius(&shared)));
+  r = sup_reference_shortest(&shared, 0.0, (vec){10, 12}, (vec){10, -2}, NULL);
+  ck_assert(r.found);
+  ck_assert_double_eq_tol(r.length, 2.0 * sqrt(104.0) + 10.0, 1e-9);
+  sup_map_free(&shared);
+}
+END_TEST
+
+static Suite *touching_suite(void) {
+  Suite *suite = suite_create("touching");
+  TCase *tc = tcase_create("touching");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, test_checks_see_the_touching_rule);
+  tcase_add_test(tc, test_touching_rule_by_hand);
+  tcase_add_test(tc, test_every_engine_follows_the_touching_rule);
+  tcase_add_test(tc, test_tangent_ways_agree_beside_touching_obstacles);
+  suite_add_tcase(suite, tc);
+  return suite;
+}
+
+int main(void) {
+  return test_run_suite(touching_suite());
+}
