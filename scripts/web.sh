@@ -22,7 +22,7 @@ emcc -std=c17 -O3 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissin
   -Werror -ffp-contract=off -Iinclude web/arcnav_web.c "$build/libarcnav.a" -o "$site/arcnav.js" \
   -sMODULARIZE=1 -sEXPORT_NAME=createArcnav -sENVIRONMENT=web -sALLOW_MEMORY_GROWTH=1 \
   -sFILESYSTEM=0 -sEXPORTED_FUNCTIONS=_malloc,_free -sEXPORTED_RUNTIME_METHODS=UTF8ToString
-cp web/index.html web/style.css web/errors.js web/app.js "$site/"
+cp web/index.html web/style.css web/errors.js web/movingai.js web/app.js "$site/"
 cp examples/*.geojson "$site/maps/"
 echo "web: built $site (arcnav.wasm $(stat -c %s "$site/arcnav.wasm") bytes," \
   "arcnav.js $(stat -c %s "$site/arcnav.js") bytes)"

@@ -3,9 +3,10 @@
 // web/arcnav_web.c and the library), plans the exact path and the plain funnel path between a
 // draggable start and goal, and draws both over the obstacles and their outline grown by R.
 //
-// URL parameters: map=town|maze|plaza, from=X,Y, to=X,Y, r=R, mesh=1 (draw the plain funnel's
+// URL parameters: map=town|maze|plaza or file=URL (a map file on the same server: GeoJSON, or a
+// MovingAI .map), from=X,Y, to=X,Y, r=R, mesh=1 (draw the plain funnel's
 // navmesh), bench=N (drag the goal N frames along a line from `to` to `benchto`=X,Y, by default
-// the point mirrored across the map's middle, and report the median redraw time). The page writes
+// the start, and report the median redraw time). The page writes
 // what it shows, as JSON, into <pre id="result">, with "ready": true once done.
 'use strict';
 
@@ -46,7 +47,7 @@ const page = {
   queryMicros: { exact: null, plain: null },
   bench: null,
   showMesh: false,
-  view: { scale: 1, ox: 0, oy: 0, width: 0, height: 0, dpr: 1 },
+  view: { scale: 1, ox: 0, oy: 0, flip: -1, width: 0, height: 0, dpr: 1 },
   layer: null, // offscreen canvas with everything that does not move
   dragging: null, // 'from' | 'to' | null
   framePending: false,
@@ -129,14 +130,13 @@ function showResults() {
       cell.textContent = 'no planner';
       cell.className = 'bad';
     } else if (result.status === 'ok') {
-      cell.textContent = result.length.toFixed(6);
+      cell.textContent = result.length.toFixed(4);
       cell.className = '';
     } else {
       cell.textContent = result.status.replace('_', ' ');
       cell.className = 'bad';
     }
     $(key + '-time').textContent = formatMicros(page.queryMicros[key]);
-    $(key + '-build').textContent = result === null ? '\u2013' : formatMs(result.buildMs);
   }
   const exact = page.results.exact;
   const plain = page.results.plain;
@@ -155,9 +155,13 @@ function showResults() {
   $('comparison').textContent = text;
   $('from-text').textContent = formatPoint(page.from);
   $('to-text').textContent = formatPoint(page.to);
+  $('build-text').textContent = ['exact', 'plain'].map((key) => page.results[key] === null ?
+    '\u2013' : formatMs(page.results[key].buildMs)).join(', ');
+  $('build-text').title = 'exact, plain funnel';
   const last = page.redrawTimes[page.redrawTimes.length - 1];
   $('redraw-text').textContent = last === undefined ? '\u2013' :
     `${formatMs(last)}, median ${formatMs(median(page.redrawTimes))}`;
+  $('redraw-text').title = 'both queries and the drawing, per frame';
   window.arcnavPublish();
 }
 
@@ -471,14 +475,25 @@ function scheduleQueryTiming() {
 // Drawing
 // ------------------------------------------------------------------------------------------------
 
+// Maps are drawn with y up, except grid maps, whose rows count down from the top (v.flip = 1).
 function toScreen(p) {
   const v = page.view;
-  return [v.ox + p[0] * v.scale, v.oy - p[1] * v.scale];
+  return [v.ox + p[0] * v.scale, v.oy + v.flip * p[1] * v.scale];
 }
 
 function toWorld(x, y) {
   const v = page.view;
-  return [(x - v.ox) / v.scale, (v.oy - y) / v.scale];
+  return [(x - v.ox) / v.scale, v.flip * (y - v.oy) / v.scale];
+}
+
+// Adds to the path a true arc around `center` (map coordinates) from angle `angle` (radians, in
+// map coordinates) through `sweep`, counter-clockwise in map coordinates when `ccw`.
+function arcTo(ctx, center, radius, angle, sweep, ccw) {
+  const [cx, cy] = toScreen(center);
+  const flip = page.view.flip;
+  const start = flip * angle;
+  const end = start + flip * (ccw ? sweep : -sweep);
+  ctx.arc(cx, cy, radius * page.view.scale, start, end, end < start);
 }
 
 function fitView() {
@@ -498,7 +513,9 @@ function fitView() {
   const h = g.max[1] - g.min[1] || 1;
   v.scale = Math.min((v.width - 2 * margin) / w, (v.height - 2 * margin) / h);
   v.ox = (v.width - w * v.scale) / 2 - g.min[0] * v.scale;
-  v.oy = (v.height + h * v.scale) / 2 + g.min[1] * v.scale;
+  v.flip = g.yDown ? 1 : -1;
+  v.oy = g.yDown ? (v.height - h * v.scale) / 2 - g.min[1] * v.scale :
+    (v.height + h * v.scale) / 2 + g.min[1] * v.scale;
   page.layer = null;
 }
 
@@ -596,7 +613,6 @@ function grownRingPath(ctx, p, radius) {
     }
     corners.push(corner);
   }
-  const r = radius * page.view.scale;
   let [x, y] = toScreen(corners[0].exit);
   ctx.moveTo(x, y);
   for (let k = 1; k <= n; k++) {
@@ -604,10 +620,8 @@ function grownRingPath(ctx, p, radius) {
     [x, y] = toScreen(c.entry);
     ctx.lineTo(x, y);
     if (c.kind === 'arc') {
-      // Counter-clockwise in map coordinates is clockwise on the screen (y points down).
-      const [cx, cy] = toScreen(c.at);
-      const a0 = -Math.atan2(c.entry[1] - c.at[1], c.entry[0] - c.at[0]);
-      ctx.arc(cx, cy, r, a0, a0 - c.turn, true);
+      const angle = Math.atan2(c.entry[1] - c.at[1], c.entry[0] - c.at[0]);
+      arcTo(ctx, c.at, radius, angle, c.turn, true);
     } else if (c.kind === 'break') {
       [x, y] = toScreen(c.exit);
       ctx.moveTo(x, y);
@@ -704,12 +718,9 @@ function pathOf(ctx, result) {
       ctx.lineTo(x, y);
       continue;
     }
-    // A true arc from the piece's centre, radius and sweep; counter-clockwise in map coordinates
-    // is clockwise on the screen.
-    const [cx, cy] = toScreen(piece.center);
-    const a0 = -Math.atan2(piece.from[1] - piece.center[1], piece.from[0] - piece.center[0]);
-    const a1 = piece.ccw ? a0 - piece.sweep : a0 + piece.sweep;
-    ctx.arc(cx, cy, piece.radius * page.view.scale, a0, a1, piece.ccw);
+    // A true arc from the piece's centre, radius, start angle and sweep.
+    const angle = Math.atan2(piece.from[1] - piece.center[1], piece.from[0] - piece.center[0]);
+    arcTo(ctx, piece.center, piece.radius, angle, piece.sweep, piece.ccw);
   }
 }
 
@@ -782,9 +793,14 @@ function draw() {
 // One redraw: both queries and the drawing, timed together. With `flush` the canvas is read
 // back, so the time includes the rasterising the browser would otherwise do after the script.
 function redraw(flush) {
+  const exact = planner(ENGINE_AUTO, page.radius); // built outside the timing when new
+  const plain = planner(ENGINE_PLAIN_FUNNEL, page.radius);
+  if (page.layer === null) {
+    drawLayer();
+  }
   const start = performance.now();
-  page.results.exact = findPath(planner(ENGINE_AUTO, page.radius));
-  page.results.plain = findPath(planner(ENGINE_PLAIN_FUNNEL, page.radius));
+  page.results.exact = findPath(exact);
+  page.results.plain = findPath(plain);
   draw();
   if (flush) {
     canvas.getContext('2d').getImageData(0, 0, 1, 1);
@@ -865,13 +881,30 @@ async function loadExample(name, settings) {
   useMap(geometry, Object.assign({}, EXAMPLES[name], settings));
   page.mapName = name;
   $('map-select').value = name;
-  $('map-note').textContent = 'or drop a GeoJSON file on the map';
+  $('map-note').textContent = 'or drop a GeoJSON or MovingAI .map file on the map';
 }
 
-async function loadFile(file) {
+// A map file's text: a MovingAI grid map (.map) or GeoJSON (anything else).
+function parseMapFile(text, name) {
+  if (name.toLowerCase().endsWith('.map')) {
+    return parseMovingAI(text, name);
+  }
+  return parseGeoJSON(text, name);
+}
+
+function fileSettings(geometry) {
+  if (geometry.grid === undefined) {
+    return {};
+  }
+  // Grid maps: the unit fits corridors one cell wide; start and goal far apart in the largest
+  // free region.
+  return Object.assign({ radius: 0.25 }, movingAIEnds(geometry.grid) || {});
+}
+
+async function loadFile(file, settings) {
   const text = await file.text();
-  const geometry = parseGeoJSON(text, file.name);
-  useMap(geometry, {});
+  const geometry = parseMapFile(text, file.name);
+  useMap(geometry, Object.assign(fileSettings(geometry), settings || {}));
   page.mapName = file.name;
   let option = $('map-select').querySelector('option[value=""]');
   if (option === null) {
@@ -881,7 +914,12 @@ async function loadFile(file) {
   }
   option.textContent = file.name;
   $('map-select').value = '';
-  $('map-note').textContent = `${geometry.shapes.length} obstacles from ${file.name}`;
+  let vertices = 0;
+  for (const shape of geometry.shapes) {
+    vertices += shape.kind === 'polygon' ? shape.rings.reduce((n, r) => n + r.length, 0) : 0;
+  }
+  $('map-note').textContent =
+    `${file.name}: ${geometry.shapes.length} obstacles, ${vertices} polygon vertices`;
 }
 
 function showLoadError(error) {
@@ -1028,12 +1066,17 @@ async function runBench(steps, from, to) {
   page.bench = { done: false };
   $('bench-row').hidden = false;
   const times = [];
+  const foundTimes = []; // frames with an exact path
+
   const home = page.to;
   for (let i = 0; i < steps; i++) {
     await nextFrame();
     const t = steps > 1 ? i / (steps - 1) : 0;
     page.to = [from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t];
     times.push(redraw(true));
+    if (page.results.exact !== null && page.results.exact.status === 'ok') {
+      foundTimes.push(times[times.length - 1]);
+    }
     if (i % 20 === 0) {
       $('bench-text').textContent = `${i} / ${steps}`;
     }
@@ -1041,6 +1084,8 @@ async function runBench(steps, from, to) {
   page.to = home;
   const summary = {
     steps,
+    found: foundTimes.length,
+    found_median_ms: median(foundTimes),
     from,
     to,
     median_ms: median(times),
@@ -1049,8 +1094,9 @@ async function runBench(steps, from, to) {
     max_ms: Math.max(...times),
   };
   page.bench = { done: true, summary };
-  $('bench-text').textContent = `${steps} frames: median ${formatMs(summary.median_ms)}, ` +
+  $('bench-text').textContent = `median ${formatMs(summary.median_ms)}, ` +
     `mean ${formatMs(summary.mean_ms)}`;
+  $('bench-text').title = `${steps} frames, ${foundTimes.length} with an exact path`;
 }
 
 async function start() {
@@ -1080,15 +1126,28 @@ async function start() {
   }
   page.showMesh = params.get('mesh') === '1';
   $('show-mesh').checked = page.showMesh;
-  await loadExample(name, settings);
+  const file = params.get('file');
+  if (file !== null) {
+    // A map file beside the page (same origin), e.g. file=maps/arena2.map.
+    const response = await fetch(file);
+    if (!response.ok) {
+      fail(`${file}: HTTP ${response.status}`);
+    }
+    const blob = await response.blob();
+    await loadFile(new File([blob], file.split('/').pop()), settings);
+  } else {
+    await loadExample(name, settings);
+  }
   redraw();
   if (steps > 0) {
-    const g = page.geometry;
-    const end = pointParameter(params, 'benchto') ||
-      [g.min[0] + g.max[0] - page.to[0], page.to[1]];
+    const end = pointParameter(params, 'benchto') || page.from;
     await runBench(steps, page.to, end);
     redraw();
   }
+  // The first runs of fresh WebAssembly use baseline code; the optimised code the browser
+  // compiles meanwhile is in place a moment later, and the times shown are for that.
+  measureQueries();
+  await new Promise((resolve) => setTimeout(resolve, 300));
   measureQueries();
   draw();
   page.ready = true;
