@@ -4,10 +4,10 @@
 // draggable start and goal, and draws both over the obstacles and their outline grown by R.
 //
 // URL parameters: map=town|maze|plaza or file=URL (a map file on the same server: GeoJSON, or a
-// MovingAI .map), from=X,Y, to=X,Y, r=R, mesh=1 (draw the plain funnel's
-// navmesh), bench=N (drag the goal N frames along a line from `to` to `benchto`=X,Y, by default
-// the start, and report the median redraw time). The page writes
-// what it shows, as JSON, into <pre id="result">, with "ready": true once done.
+// MovingAI .map), from=X,Y, to=X,Y, r=R, mesh=1 (draw the plain funnel's navmesh), bench=N (drag
+// the goal N frames along a line from `to` to `benchto`=X,Y, by default the start, and report
+// the redraw times). The page writes what it shows, as JSON, into <pre id="result">, with
+// "ready": true once done.
 'use strict';
 
 const ENGINE_AUTO = 0;
@@ -37,7 +37,7 @@ const COLORS = {
 const page = {
   module: null,
   map: 0, // arcnav_map * in the module
-  geometry: null, // { name, shapes, bounds, min, max }
+  geometry: null, // { name, shapes, bounds, min, max, size; yDown and grid for grid maps }
   radius: 0,
   from: [0, 0],
   to: [0, 0],
