@@ -3,12 +3,15 @@
 # Does nothing when everything is already there, so repeated runs are fast.
 # `--fuzz` adds what scripts/fuzz.sh needs: clang and its runtime libraries (libFuzzer, sanitizers).
 # `--ci` adds those and valgrind, for everything .ci/run does.
+# `--web` adds what scripts/web.sh and scripts/web-test.sh need: Emscripten, headless Chromium, Python
+# (its http.server serves the page) and a font for the page's text.
 set -euo pipefail
 packages=(build-essential cmake pkg-config check libcjson-dev)
 fuzz_packages=(clang libclang-rt-dev)
 case "${1:-}" in
 --fuzz) packages+=("${fuzz_packages[@]}") ;;
 --ci) packages+=("${fuzz_packages[@]}" valgrind) ;;
+--web) packages+=(emscripten chromium python3 fonts-dejavu-core) ;;
 esac
 missing=()
 for p in "${packages[@]}"; do
