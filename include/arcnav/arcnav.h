@@ -22,8 +22,18 @@
 /// Tolerance ("touching"): every map has a length tolerance eps = 1e-9 * S, where S is the largest
 /// of 1, the map's bounding-box width and height, and the largest absolute coordinate. A position
 /// is free when its distance to every obstacle is at least R - eps (and, with bounds, its distance
-/// to the outside of the bounds is at least R - eps). So an agent may touch obstacles, and a gap of
-/// exactly 2R between two obstacles is open, while a gap of 2R - 3 eps is closed.
+/// to the outside of the bounds is at least R - eps). So an agent may touch obstacles, and for
+/// R > 0 a gap of exactly 2R between two obstacles is open, while a gap of 2R - 3 eps is closed.
+///
+/// At R = 0 obstacles that touch are one wall: a point may touch an obstacle and slide along its
+/// boundary, but it never passes between two obstacles, or two parts of one ring (a hole touching
+/// its shell), where they touch, along an edge (a seam) or at a single point (a pinch). A point on
+/// a seam, closed in by material on every side, is blocked; a point at a pinch is free and may
+/// leave into any of the free sides that meet there. This is the limit of what a unit of any
+/// positive size can do, and what grid and navmesh planners do on game maps.
+///
+/// Without bounds the map is the whole plane: every point away from the obstacles is free, however
+/// far from them, and every engine answers it.
 ///
 /// Units: all lengths and coordinates are in the caller's units (doubles); angles are radians.
 
@@ -171,10 +181,8 @@ ARCNAV_API double arcnav_map_tolerance(const arcnav_map *map);
 /// of the moved edges; holes and the bounds shrink by R. Start and goal are then judged on the
 /// grown obstacles (a point inside one is ARCNAV_START_BLOCKED / ARCNAV_GOAL_BLOCKED, even where
 /// the agent's disk would fit). Their paths are polylines, not the shortest paths for the disk:
-/// they exist for comparison and are not guaranteed to keep clearance R. Without bounds, a funnel
-/// engine's free space ends a little beyond the obstacles (10% of the map's extent + 1 unit):
-/// points farther out are blocked for it. A passage pinched to a single point where two
-/// obstacles touch at a vertex is open for every engine at R = 0, as the tolerance rule says.
+/// they exist for comparison and are not guaranteed to keep clearance R. At R = 0 every engine
+/// follows the touching rule (see the file comment) and answers the whole plane.
 typedef enum arcnav_engine {
   ARCNAV_ENGINE_AUTO = 0,     ///< optimal funnel for R = 0 among polygons only; else tangent graph
   ARCNAV_ENGINE_TANGENT,      ///< tangent visibility graph (any R; at R = 0 a visibility graph)
