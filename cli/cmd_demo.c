@@ -23,10 +23,9 @@ static const char usage[] =
     "the large unit does not fit through the gate of the walled yard, so it finds no path there.\n"
     "\n"
     "  --out DIR     where the SVG files go (created if missing)\n"
-    "  --maps DIR    where the example maps are (--examples DIR is the same); by default the\n"
-    "                first of <directory of the arcnav program>/../share/arcnav/examples (an\n"
-    "                installed arcnav) and " ARCNAV_EXAMPLES_DIR " (the source tree)\n"
-    "                that holds them all\n"
+    "  --maps DIR    where the example maps are (--examples DIR is the same). Without it: an\n"
+    "                installed <directory of the arcnav program>/../share/arcnav/examples,\n"
+    "                else the source tree's " ARCNAV_EXAMPLES_DIR "\n"
     "  --y-down      draw the SVGs in screen coordinates: y pointing down (no flip)\n";
 
 #define MAX_DEMO_QUERIES 4
