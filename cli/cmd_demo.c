@@ -9,20 +9,24 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef ARCNAV_EXAMPLES_DIR
 #define ARCNAV_EXAMPLES_DIR "examples"
 #endif
 
 static const char usage[] =
-    "usage: arcnav demo [--out DIR] [--examples DIR]\n"
+    "usage: arcnav demo [--out DIR] [--maps DIR] [--y-down]\n"
     "\n"
     "Plan fixed queries on the maps that ship with arcnav, for units of two sizes per map, write\n"
     "one SVG per (map, unit) into DIR (default: demo-out) and print a summary table. In the town\n"
     "the large unit does not fit through the gate of the walled yard, so it finds no path there.\n"
     "\n"
-    "  --out DIR        where the SVG files go (created if missing)\n"
-    "  --examples DIR   where the maps are (default: " ARCNAV_EXAMPLES_DIR ")\n";
+    "  --out DIR     where the SVG files go (created if missing)\n"
+    "  --maps DIR    where the example maps are (--examples DIR is the same). Without it: an\n"
+    "                installed <directory of the arcnav program>/../share/arcnav/examples,\n"
+    "                else the source tree's " ARCNAV_EXAMPLES_DIR "\n"
+    "  --y-down      draw the SVGs in screen coordinates: y pointing down (no flip)\n";
 
 #define MAX_DEMO_QUERIES 4
 #define MAX_DEMO_UNITS 2
@@ -76,12 +80,59 @@ static bool ensure_directory(const char *dir, an_cli_diag *diag) {
   return false;
 }
 
+// Does `dir` hold every demo map?
+static bool has_demo_maps(const char *dir) {
+  for (size_t m = 0; m < sizeof demo_maps / sizeof demo_maps[0]; m++) {
+    char file[4096];
+    int written = snprintf(file, sizeof file, "%s/%s", dir, demo_maps[m].file);
+    struct stat info;
+    if (written < 0 || (size_t)written >= sizeof file || stat(file, &info) != 0 ||
+        !S_ISREG(info.st_mode)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Where the example maps are when no --maps is given: beside an installed program first
+// (<prefix>/bin/arcnav and <prefix>/share/arcnav/examples), then the source tree it was built
+// from. False with the directories tried in *diag when neither holds them.
+static bool find_demo_maps(char *out, size_t size, an_cli_diag *diag) {
+  char installed[4096] = "";
+  char self[4096];
+  ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (length > 0) {
+    self[length] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash != NULL) {
+      *slash = '\0';
+      int written = snprintf(installed, sizeof installed, "%s/../share/arcnav/examples", self);
+      if (written < 0 || (size_t)written >= sizeof installed) {
+        installed[0] = '\0';
+      }
+    }
+  }
+  const char *candidates[] = {installed, ARCNAV_EXAMPLES_DIR};
+  for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+    if (candidates[i][0] != '\0' && strlen(candidates[i]) < size && has_demo_maps(candidates[i])) {
+      snprintf(out, size, "%s", candidates[i]);
+      return true;
+    }
+  }
+  an_cli_diag_set(diag,
+                  "arcnav demo: the example maps (town.geojson, maze.geojson, plaza.geojson) are "
+                  "in none of: %s%s%s; give their directory with --maps DIR",
+                  installed[0] != '\0' ? installed : "", installed[0] != '\0' ? ", " : "",
+                  ARCNAV_EXAMPLES_DIR);
+  return false;
+}
+
 static void format_point(char *out, size_t size, arcnav_vec2 p) {
   snprintf(out, size, "(%g, %g)", p.x, p.y);
 }
 
 static bool run_unit(const demo_map *demo, an_cli_session *session, double radius,
-                     const char *out_dir, an_cli_diag *diag) {
+                     const char *out_dir, bool y_down, an_cli_diag *diag) {
   if (!an_cli_session_plan(session, "demo", radius, ARCNAV_ENGINE_AUTO, diag)) {
     return false;
   }
@@ -127,7 +178,7 @@ static bool run_unit(const demo_map *demo, an_cli_session *session, double radiu
       ok = false;
     } else {
       ok = an_cli_svg_write(file, &session->geometry, radius, drawn, demo->query_count, title, NULL,
-                            diag);
+                            y_down, diag);
       if (ok) {
         printf("%-7s %6g  -> %s\n", demo->name, radius, file);
       }
@@ -146,10 +197,13 @@ static bool run_unit(const demo_map *demo, an_cli_session *session, double radiu
 }
 
 int an_cli_cmd_demo(int argc, char **argv) {
-  const char *out_dir = "demo-out", *examples = ARCNAV_EXAMPLES_DIR;
+  const char *out_dir = "demo-out", *examples = NULL;
+  bool y_down = false;
   const an_cli_option options[] = {
       {"--out", AN_CLI_OPTION_STRING, &out_dir, NULL},
+      {"--maps", AN_CLI_OPTION_STRING, &examples, NULL},
       {"--examples", AN_CLI_OPTION_STRING, &examples, NULL},
+      {"--y-down", AN_CLI_OPTION_FLAG, NULL, &y_down},
   };
   an_cli_diag diag = {{0}};
   an_cli_args_result args;
@@ -157,6 +211,14 @@ int an_cli_cmd_demo(int argc, char **argv) {
                                         sizeof options / sizeof options[0], 0, usage, &args);
   if (early_exit >= 0) {
     return early_exit;
+  }
+  char found[4096];
+  if (examples == NULL) {
+    if (!find_demo_maps(found, sizeof found, &diag)) {
+      an_cli_diag_print(&diag);
+      return AN_CLI_EXIT_USAGE;
+    }
+    examples = found;
   }
   if (!ensure_directory(out_dir, &diag)) {
     an_cli_diag_print(&diag);
@@ -175,7 +237,7 @@ int an_cli_cmd_demo(int argc, char **argv) {
       an_cli_diag_set(&diag, "arcnav demo: examples directory name too long");
       ok = false;
     } else {
-      ok = an_cli_session_load(&sessions[m], files[m], &diag);
+      ok = an_cli_session_load(&sessions[m], files[m], AN_CLI_MAP_DETECT, &diag);
     }
   }
   if (ok) {
@@ -185,7 +247,7 @@ int an_cli_cmd_demo(int argc, char **argv) {
   for (size_t m = 0; ok && m < MAP_COUNT; m++) {
     an_cli_map_print_warnings(&sessions[m].geometry);
     for (size_t u = 0; ok && u < MAX_DEMO_UNITS; u++) {
-      ok = run_unit(&demo_maps[m], &sessions[m], demo_maps[m].units[u], out_dir, &diag);
+      ok = run_unit(&demo_maps[m], &sessions[m], demo_maps[m].units[u], out_dir, y_down, &diag);
     }
   }
   for (size_t m = 0; m < MAP_COUNT; m++) {

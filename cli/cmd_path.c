@@ -10,17 +10,22 @@
 
 static const char usage[] =
     "usage: arcnav path --map MAP --radius R --from X,Y --to X,Y [--format json|text]\n"
-    "                   [--svg OUT.svg] [--planner auto|tangent|funnel|plain-funnel]\n"
+    "                   [--svg OUT.svg] [--y-down] [--planner auto|tangent|funnel|plain-funnel]\n"
+    "                   [--map-format geojson|neerc|movingai]\n"
     "\n"
-    "Plan one shortest path for a disk of radius R on MAP (GeoJSON, or NEERC text whose first\n"
-    "case gives the default radius, start and goal). --radius 0 uses the funnel planner.\n"
+    "Plan one shortest path for a disk of radius R on MAP (GeoJSON, a MovingAI grid, or NEERC\n"
+    "text whose first case gives the default radius, start and goal). --radius 0 uses the\n"
+    "funnel planner.\n"
     "\n"
-    "  --map MAP        map file (.geojson/.json, or .in/.txt in NEERC format)\n"
+    "  --map MAP        map file: .geojson/.json GeoJSON, .map MovingAI grid, .in NEERC text;\n"
+    "                   other names by content ('{' GeoJSON, 'type ' MovingAI, else NEERC)\n"
+    "  --map-format F   read MAP as geojson, neerc or movingai instead of detecting it\n"
     "  --radius R       agent radius, >= 0\n"
     "  --from X,Y       start of the agent's centre\n"
     "  --to X,Y         goal of the agent's centre\n"
     "  --format F       json (default: status, radius, length, pieces) or text\n"
     "  --svg OUT.svg    also draw the map and the path\n"
+    "  --y-down         draw the SVG in screen coordinates: y pointing down (no flip)\n"
     "  --planner P      engine: auto (default), tangent, funnel, plain-funnel\n"
     "\n"
     "Exit status: 0 path found, 1 no path (no_path, start_blocked, goal_blocked; the answer is\n"
@@ -28,9 +33,10 @@ static const char usage[] =
 
 int an_cli_cmd_path(int argc, char **argv) {
   const char *map_file = NULL, *format = "json", *svg_file = NULL, *planner = "auto";
+  const char *map_format = NULL;
   double radius_value = 0;
   arcnav_vec2 from = {0, 0}, to = {0, 0};
-  bool radius_given = false, from_given = false, to_given = false;
+  bool radius_given = false, from_given = false, to_given = false, y_down = false;
   const an_cli_option options[] = {
       {"--map", AN_CLI_OPTION_STRING, &map_file, NULL},
       {"--radius", AN_CLI_OPTION_NUMBER, &radius_value, &radius_given},
@@ -39,6 +45,8 @@ int an_cli_cmd_path(int argc, char **argv) {
       {"--format", AN_CLI_OPTION_STRING, &format, NULL},
       {"--svg", AN_CLI_OPTION_STRING, &svg_file, NULL},
       {"--planner", AN_CLI_OPTION_STRING, &planner, NULL},
+      {"--map-format", AN_CLI_OPTION_STRING, &map_format, NULL},
+      {"--y-down", AN_CLI_OPTION_FLAG, NULL, &y_down},
   };
   an_cli_diag diag = {{0}};
   an_cli_args_result args;
@@ -48,13 +56,15 @@ int an_cli_cmd_path(int argc, char **argv) {
     return early_exit;
   }
   arcnav_engine engine = ARCNAV_ENGINE_AUTO;
+  an_cli_map_format map_kind = AN_CLI_MAP_DETECT;
   bool text = strcmp(format, "text") == 0;
   if (map_file == NULL) {
     an_cli_diag_set(&diag, "arcnav path: --map is required (see 'arcnav path --help')");
   } else if (!text && strcmp(format, "json") != 0) {
     an_cli_diag_set(&diag, "arcnav path: --format must be json or text, not '%s'", format);
-  } else {
-    an_cli_check_planning_options("path", planner, radius_given, radius_value, &engine, &diag);
+  } else if (an_cli_check_planning_options("path", planner, radius_given, radius_value, &engine,
+                                           &diag)) {
+    an_cli_check_map_format("path", map_format, &map_kind, &diag);
   }
   if (diag.message[0] != '\0') {
     an_cli_diag_print(&diag);
@@ -62,7 +72,7 @@ int an_cli_cmd_path(int argc, char **argv) {
   }
 
   an_cli_session session;
-  if (!an_cli_session_load(&session, map_file, &diag)) {
+  if (!an_cli_session_load(&session, map_file, map_kind, &diag)) {
     an_cli_diag_print(&diag);
     return AN_CLI_EXIT_USAGE;
   }
@@ -92,7 +102,8 @@ int an_cli_cmd_path(int argc, char **argv) {
   }
   if (svg_file != NULL) {
     an_cli_svg_query query = {from, to, status, session.path};
-    if (!an_cli_svg_write(svg_file, &session.geometry, radius, &query, 1, map_file, NULL, &diag)) {
+    if (!an_cli_svg_write(svg_file, &session.geometry, radius, &query, 1, map_file, NULL, y_down,
+                          &diag)) {
       goto done;
     }
   }

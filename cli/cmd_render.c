@@ -10,20 +10,28 @@
 static const char usage[] =
     "usage: arcnav render --map MAP [--radius R] [--from X,Y --to X,Y] [--triangles] --out "
     "OUT.svg\n"
-    "                     [--planner auto|tangent|funnel|plain-funnel]\n"
+    "                     [--planner auto|tangent|funnel|plain-funnel] [--y-down]\n"
+    "                     [--map-format geojson|neerc|movingai]\n"
     "\n"
     "Draw MAP as SVG: obstacles, bounds, the boundary inflated by R (true arcs around corners)\n"
     "and, when --from and --to are given, the shortest path for radius R. R defaults to the NEERC\n"
-    "file's radius, or 0. --triangles also draws the navmesh the funnel planner uses (R = 0).\n"
+    "file's radius, or 0.\n"
+    "\n"
+    "  --triangles      also draw the navmesh the funnel planner uses (R = 0)\n"
+    "  --planner P      engine for the path: auto (default), tangent, funnel, plain-funnel\n"
+    "  --y-down         screen coordinates: y pointing down the picture (no flip); MovingAI\n"
+    "                   grids then look as their files do\n"
+    "  --map-format F   read MAP as geojson, neerc or movingai instead of detecting it\n"
     "\n"
     "Exit status: 0 drawn (and the path found, if asked for), 1 drawn but there is no path,\n"
     "2 bad usage or invalid input.\n";
 
 int an_cli_cmd_render(int argc, char **argv) {
-  const char *map_file = NULL, *out_file = NULL, *planner = "auto";
+  const char *map_file = NULL, *out_file = NULL, *planner = "auto", *map_format = NULL;
   double radius_value = 0;
   arcnav_vec2 from = {0, 0}, to = {0, 0};
-  bool radius_given = false, from_given = false, to_given = false, triangles = false;
+  bool radius_given = false, from_given = false, to_given = false, triangles = false,
+       y_down = false;
   const an_cli_option options[] = {
       {"--map", AN_CLI_OPTION_STRING, &map_file, NULL},
       {"--radius", AN_CLI_OPTION_NUMBER, &radius_value, &radius_given},
@@ -32,6 +40,8 @@ int an_cli_cmd_render(int argc, char **argv) {
       {"--out", AN_CLI_OPTION_STRING, &out_file, NULL},
       {"--planner", AN_CLI_OPTION_STRING, &planner, NULL},
       {"--triangles", AN_CLI_OPTION_FLAG, NULL, &triangles},
+      {"--map-format", AN_CLI_OPTION_STRING, &map_format, NULL},
+      {"--y-down", AN_CLI_OPTION_FLAG, NULL, &y_down},
   };
   an_cli_diag diag = {{0}};
   an_cli_args_result args;
@@ -41,13 +51,15 @@ int an_cli_cmd_render(int argc, char **argv) {
     return early_exit;
   }
   arcnav_engine engine = ARCNAV_ENGINE_AUTO;
+  an_cli_map_format map_kind = AN_CLI_MAP_DETECT;
   if (map_file == NULL || out_file == NULL) {
     an_cli_diag_set(&diag,
                     "arcnav render: --map and --out are required (see 'arcnav render --help')");
   } else if (from_given != to_given) {
     an_cli_diag_set(&diag, "arcnav render: give both --from and --to, or neither");
-  } else {
-    an_cli_check_planning_options("render", planner, radius_given, radius_value, &engine, &diag);
+  } else if (an_cli_check_planning_options("render", planner, radius_given, radius_value, &engine,
+                                           &diag)) {
+    an_cli_check_map_format("render", map_format, &map_kind, &diag);
   }
   if (diag.message[0] != '\0') {
     an_cli_diag_print(&diag);
@@ -55,7 +67,7 @@ int an_cli_cmd_render(int argc, char **argv) {
   }
 
   an_cli_session session;
-  if (!an_cli_session_load(&session, map_file, &diag)) {
+  if (!an_cli_session_load(&session, map_file, map_kind, &diag)) {
     an_cli_diag_print(&diag);
     return AN_CLI_EXIT_USAGE;
   }
@@ -95,7 +107,7 @@ int an_cli_cmd_render(int argc, char **argv) {
     }
   }
   if (!an_cli_svg_write(out_file, &session.geometry, radius, &query, from_given ? 1 : 0, map_file,
-                        triangles ? session.planner : NULL, &diag)) {
+                        triangles ? session.planner : NULL, y_down, &diag)) {
     goto done;
   }
   an_cli_map_print_warnings(&session.geometry);

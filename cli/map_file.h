@@ -24,8 +24,8 @@ typedef enum an_cli_shape_kind {
 
 typedef struct an_cli_shape {
   an_cli_shape_kind kind;
-  int feature;        ///< GeoJSON feature index, or the NEERC line number
-  int part;           ///< polygon index inside a MultiPolygon; -1 otherwise
+  int feature; ///< GeoJSON feature index, the NEERC line number, or a grid region's first line
+  int part;    ///< polygon index inside a MultiPolygon, a grid region's first column; else -1
   an_cli_ring *rings; ///< polygons: ring 0 is the outer ring, then the holes
   size_t ring_count;
   arcnav_vec2 center; ///< circles
@@ -35,6 +35,7 @@ typedef struct an_cli_shape {
 typedef struct an_cli_map {
   const char *file; ///< file name for messages (not owned)
   bool lines;       ///< features are numbered by line (NEERC text) rather than by index
+  bool grid;        ///< traced from a MovingAI grid: shapes are named by line and column
   an_cli_shape *shapes;
   size_t shape_count, shape_capacity;
   bool has_bounds;
@@ -60,8 +61,27 @@ void an_cli_map_warn(an_cli_map *map, const char *format, ...)
 /// Print and discard the remembered warnings on standard error.
 void an_cli_map_print_warnings(an_cli_map *map);
 
-/// Load a map file: GeoJSON for `.geojson` and `.json`, NEERC text for `.in` and `.txt`; other
-/// names are recognised by their first non-blank character (`{` means GeoJSON).
+/// Map file formats.
+typedef enum an_cli_map_format {
+  AN_CLI_MAP_DETECT,   ///< by the extension, else by the content
+  AN_CLI_MAP_GEOJSON,  ///< a GeoJSON FeatureCollection
+  AN_CLI_MAP_NEERC,    ///< NEERC 2006 D text: the first case
+  AN_CLI_MAP_MOVINGAI, ///< a MovingAI grid (`.map`)
+} an_cli_map_format;
+
+/// Parse a `--map-format` value (geojson, neerc, movingai; also auto for detection).
+bool an_cli_parse_map_format(const char *name, an_cli_map_format *out);
+
+/// The format of a map file: `format` unless AN_CLI_MAP_DETECT; else GeoJSON for `.geojson` and
+/// `.json`, NEERC text for `.in`, a MovingAI grid for `.map`; any other name (`.txt` too) by its
+/// content: after blanks, `{` is GeoJSON, `type ` a MovingAI grid, anything else NEERC text.
+an_cli_map_format an_cli_map_detect(const char *file, const char *text, an_cli_map_format format);
+
+/// Load a map file in `format` (AN_CLI_MAP_DETECT: see an_cli_map_detect()).
+bool an_cli_map_load_as(const char *file, an_cli_map_format format, an_cli_map *map,
+                        an_cli_diag *diag);
+
+/// an_cli_map_load_as() with the format detected.
 bool an_cli_map_load(const char *file, an_cli_map *map, an_cli_diag *diag);
 
 /// Build the library's map from the parsed geometry. Errors name the feature, ring and vertex.

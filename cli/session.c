@@ -39,9 +39,25 @@ bool an_cli_check_planning_options(const char *command, const char *planner, boo
   return true;
 }
 
-bool an_cli_session_load(an_cli_session *session, const char *file, an_cli_diag *diag) {
+bool an_cli_check_map_format(const char *command, const char *name, an_cli_map_format *format,
+                             an_cli_diag *diag) {
+  if (name == NULL) {
+    *format = AN_CLI_MAP_DETECT;
+    return true;
+  }
+  if (!an_cli_parse_map_format(name, format)) {
+    an_cli_diag_set(diag,
+                    "arcnav %s: --map-format must be geojson, neerc, movingai or auto, not '%s'",
+                    command, name);
+    return false;
+  }
+  return true;
+}
+
+bool an_cli_session_load(an_cli_session *session, const char *file, an_cli_map_format format,
+                         an_cli_diag *diag) {
   memset(session, 0, sizeof *session);
-  if (!an_cli_map_load(file, &session->geometry, diag)) {
+  if (!an_cli_map_load_as(file, format, &session->geometry, diag)) {
     return false;
   }
   if (!an_cli_map_build(&session->geometry, &session->map, diag)) {
@@ -51,31 +67,50 @@ bool an_cli_session_load(an_cli_session *session, const char *file, an_cli_diag 
   return true;
 }
 
-bool an_cli_session_plan(an_cli_session *session, const char *command, double radius,
-                         arcnav_engine engine, an_cli_diag *diag) {
+bool an_cli_build_planner(const arcnav_map *map, const char *file, const char *command,
+                          double radius, arcnav_engine engine, arcnav_tangent_graph tangent_graph,
+                          arcnav_planner **out_planner, arcnav_query **out_query,
+                          double *out_build_ms, an_cli_diag *diag) {
   arcnav_planner_def def = arcnav_default_planner_def();
   def.radius = radius;
   def.engine = engine;
-  def.tangent_graph = session->tangent_graph;
+  def.tangent_graph = tangent_graph;
+  arcnav_planner *planner = NULL;
+  arcnav_query *query = NULL;
   double start = an_cli_now_us();
-  arcnav_status status = arcnav_planner_create(session->map, &def, &session->planner);
+  arcnav_status status = arcnav_planner_create(map, &def, &planner);
   if (status == ARCNAV_OK) {
-    status = arcnav_query_create(session->planner, &session->query);
+    status = arcnav_query_create(planner, &query);
   }
-  session->build_ms = (an_cli_now_us() - start) / 1e3;
-  if (status == ARCNAV_OK) {
-    status = arcnav_path_create(NULL, &session->path);
-  }
-  if (status == ARCNAV_ERR_UNSUPPORTED) {
-    an_cli_diag_set(diag,
-                    "arcnav %s: the %s planner cannot answer radius %.17g on this build (%s); "
-                    "use --planner auto or tangent",
-                    command, an_cli_engine_name(engine), radius, arcnav_status_name(status));
+  *out_build_ms = (an_cli_now_us() - start) / 1e3;
+  if (status != ARCNAV_OK) {
+    arcnav_planner_destroy(planner);
+    if (status == ARCNAV_ERR_UNSUPPORTED) {
+      an_cli_diag_set(diag,
+                      "arcnav %s: the %s planner cannot answer radius %.17g on this build (%s); "
+                      "use --planner auto or tangent",
+                      command, an_cli_engine_name(engine), radius, arcnav_status_name(status));
+    } else {
+      an_cli_diag_set(diag, "arcnav %s: %s: cannot build the planner: %s (%s)", command, file,
+                      arcnav_status_message(status), arcnav_status_name(status));
+    }
     return false;
   }
+  *out_planner = planner;
+  *out_query = query;
+  return true;
+}
+
+bool an_cli_session_plan(an_cli_session *session, const char *command, double radius,
+                         arcnav_engine engine, an_cli_diag *diag) {
+  if (!an_cli_build_planner(session->map, session->geometry.file, command, radius, engine,
+                            session->tangent_graph, &session->planner, &session->query,
+                            &session->build_ms, diag)) {
+    return false;
+  }
+  arcnav_status status = arcnav_path_create(NULL, &session->path);
   if (status != ARCNAV_OK) {
-    an_cli_diag_set(diag, "arcnav %s: %s: cannot build the planner: %s (%s)", command,
-                    session->geometry.file, arcnav_status_message(status),
+    an_cli_diag_set(diag, "arcnav %s: %s (%s)", command, arcnav_status_message(status),
                     arcnav_status_name(status));
     return false;
   }

@@ -22,8 +22,17 @@ typedef struct an_cli_session {
   arcnav_tangent_graph tangent_graph;
 } an_cli_session;
 
-/// Load and build `file`. On failure nothing is left to free.
-bool an_cli_session_load(an_cli_session *session, const char *file, an_cli_diag *diag);
+/// Load `file` in `format` (AN_CLI_MAP_DETECT: by extension or content) and build the map. On
+/// failure nothing is left to free.
+bool an_cli_session_load(an_cli_session *session, const char *file, an_cli_map_format format,
+                         an_cli_diag *diag);
+
+/// Build a planner and its query scratch for `radius` with `engine`; *out_build_ms gets the time.
+/// `file` and `command` name the map and the sub-command in messages.
+bool an_cli_build_planner(const arcnav_map *map, const char *file, const char *command,
+                          double radius, arcnav_engine engine, arcnav_tangent_graph tangent_graph,
+                          arcnav_planner **out_planner, arcnav_query **out_query,
+                          double *out_build_ms, an_cli_diag *diag);
 
 /// Build the planner for `radius` with `engine`. `command` names the sub-command in messages.
 bool an_cli_session_plan(an_cli_session *session, const char *command, double radius,
@@ -46,6 +55,10 @@ bool an_cli_parse_engine(const char *name, arcnav_engine *out);
 /// false with the message in *diag.
 bool an_cli_check_planning_options(const char *command, const char *planner, bool radius_given,
                                    double radius, arcnav_engine *engine, an_cli_diag *diag);
+
+/// A `--map-format` value (NULL: not given, detect) into *format; false with the message.
+bool an_cli_check_map_format(const char *command, const char *name, an_cli_map_format *format,
+                             an_cli_diag *diag);
 
 /// The radius to plan with: the --radius value when given (already checked by
 /// an_cli_check_planning_options), else the map file's

@@ -9,9 +9,11 @@
 
 #define PI 3.14159265358979323846
 
-// SVG's y axis points down. Every coordinate is written with y negated, so the picture shows the
-// map the usual way up and text stays readable; the price is that an arc that turns
-// counter-clockwise in map coordinates needs sweep-flag 0 in SVG.
+// SVG's y axis points down. By default every coordinate is written with y negated (ys = -1), so
+// the picture shows the map the usual way up and text stays readable; the price is that an arc
+// that turns counter-clockwise in map coordinates needs sweep-flag 0 in SVG. In screen
+// coordinates (y_down, ys = +1) coordinates are written as they are: maps whose y counts rows
+// down, such as MovingAI grids, then look as their files do, and counter-clockwise is sweep 1.
 
 typedef struct box {
   double min_x, min_y, max_x, max_y;
@@ -29,9 +31,9 @@ static void box_add(box *b, arcnav_vec2 p, double pad) {
   b->max_y = fmax(b->max_y, p.y + pad);
 }
 
-static void put_point(FILE *out, arcnav_vec2 p) {
+static void put_point(FILE *out, double ys, arcnav_vec2 p) {
   // Adding 0.0 turns -0 into 0 so the output does not show "-0".
-  fprintf(out, "%.10g %.10g", p.x + 0.0, -p.y + 0.0);
+  fprintf(out, "%.10g %.10g", p.x + 0.0, ys * p.y + 0.0);
 }
 
 static void put_escaped(FILE *out, const char *text) {
@@ -119,7 +121,7 @@ typedef struct corner {
 // The boundary of the region the agent's centre may not enter near one ring: every edge offset
 // by `radius` to the free (right) side, joined by arcs of `radius` around corners that turn left
 // (convex as seen from the free side) and trimmed where offset edges cross at the other corners.
-static void inflated_ring(FILE *out, const arcnav_vec2 *p, size_t n, double radius) {
+static void inflated_ring(FILE *out, double ys, const arcnav_vec2 *p, size_t n, double radius) {
   corner *corners = malloc(n * sizeof *corners);
   arcnav_vec2 *dirs = malloc(n * sizeof *dirs);
   double *lengths = malloc(n * sizeof *lengths);
@@ -163,17 +165,17 @@ static void inflated_ring(FILE *out, const arcnav_vec2 *p, size_t n, double radi
     }
   }
   fputs("<path d=\"M", out);
-  put_point(out, corners[0].exit);
+  put_point(out, ys, corners[0].exit);
   for (size_t k = 1; k <= n; k++) {
     const corner *c = &corners[k % n];
     fputs(" L", out);
-    put_point(out, c->entry);
+    put_point(out, ys, c->entry);
     if (c->kind == CORNER_ARC) {
-      fprintf(out, " A%.10g %.10g 0 0 0 ", radius, radius);
-      put_point(out, c->exit);
+      fprintf(out, " A%.10g %.10g 0 0 %d ", radius, radius, ys > 0 ? 1 : 0);
+      put_point(out, ys, c->exit);
     } else if (c->kind == CORNER_BREAK) {
       fputs(" M", out);
-      put_point(out, c->exit);
+      put_point(out, ys, c->exit);
     }
   }
   fputs("\"/>\n", out);
@@ -182,10 +184,10 @@ static void inflated_ring(FILE *out, const arcnav_vec2 *p, size_t n, double radi
   free(lengths);
 }
 
-static void ring_path(FILE *out, const an_cli_ring *ring) {
+static void ring_path(FILE *out, double ys, const an_cli_ring *ring) {
   for (size_t i = 0; i < ring->count; i++) {
     fputs(i == 0 ? "M" : " L", out);
-    put_point(out, ring->points[i]);
+    put_point(out, ys, ring->points[i]);
   }
   fputs(" Z ", out);
 }
@@ -203,20 +205,20 @@ static double arc_sweep(const arcnav_piece *piece) {
   return s;
 }
 
-static void put_arc(FILE *out, double radius, bool ccw, arcnav_vec2 to) {
-  fprintf(out, " A%.10g %.10g 0 0 %d ", radius, radius, ccw ? 0 : 1);
-  put_point(out, to);
+static void put_arc(FILE *out, double ys, double radius, bool ccw, arcnav_vec2 to) {
+  fprintf(out, " A%.10g %.10g 0 0 %d ", radius, radius, ccw == (ys > 0) ? 1 : 0);
+  put_point(out, ys, to);
 }
 
-static void path_commands(FILE *out, const arcnav_path *path, arcnav_vec2 from) {
+static void path_commands(FILE *out, double ys, const arcnav_path *path, arcnav_vec2 from) {
   fputs("M", out);
-  put_point(out, from);
+  put_point(out, ys, from);
   size_t count = arcnav_path_piece_count(path);
   for (size_t i = 0; i < count; i++) {
     arcnav_piece p = arcnav_path_piece(path, i);
     if (p.type == ARCNAV_PIECE_LINE) {
       fputs(" L", out);
-      put_point(out, p.to);
+      put_point(out, ys, p.to);
       continue;
     }
     // An arc of more than half a turn is split at its middle: each half is then unambiguous with
@@ -226,9 +228,9 @@ static void path_commands(FILE *out, const arcnav_path *path, arcnav_vec2 from) 
       double a0 = atan2(p.from.y - p.center.y, p.from.x - p.center.x);
       double am = a0 + (p.ccw ? sweep / 2 : -sweep / 2);
       arcnav_vec2 mid = {p.center.x + p.radius * cos(am), p.center.y + p.radius * sin(am)};
-      put_arc(out, p.radius, p.ccw, mid);
+      put_arc(out, ys, p.radius, p.ccw, mid);
     }
-    put_arc(out, p.radius, p.ccw, p.to);
+    put_arc(out, ys, p.radius, p.ccw, p.to);
   }
 }
 
@@ -272,18 +274,19 @@ static box map_box(const an_cli_map *map, double radius, const an_cli_svg_query 
   return b;
 }
 
-static void draw_marker(FILE *out, arcnav_vec2 at, double radius, double dot, const char *color) {
+static void draw_marker(FILE *out, double ys, arcnav_vec2 at, double radius, double dot,
+                        const char *color) {
   if (radius > 0) {
     fprintf(out,
             "<circle cx=\"%.10g\" cy=\"%.10g\" r=\"%.10g\" fill=\"%s\" fill-opacity=\"0.25\" "
             "stroke=\"%s\"/>\n",
-            at.x + 0.0, -at.y + 0.0, radius, color, color);
+            at.x + 0.0, ys * at.y + 0.0, radius, color, color);
   }
   fprintf(out, "<circle cx=\"%.10g\" cy=\"%.10g\" r=\"%.10g\" fill=\"%s\" stroke=\"none\"/>\n",
-          at.x + 0.0, -at.y + 0.0, dot, color);
+          at.x + 0.0, ys * at.y + 0.0, dot, color);
 }
 
-static void draw_triangles(FILE *out, const arcnav_planner *mesh, double stroke) {
+static void draw_triangles(FILE *out, double ys, const arcnav_planner *mesh, double stroke) {
   size_t count = arcnav_planner_triangle_count(mesh);
   if (count == 0) {
     return;
@@ -295,11 +298,11 @@ static void draw_triangles(FILE *out, const arcnav_planner *mesh, double stroke)
       continue;
     }
     fputs("<path d=\"M", out);
-    put_point(out, vertices[0]);
+    put_point(out, ys, vertices[0]);
     fputs(" L", out);
-    put_point(out, vertices[1]);
+    put_point(out, ys, vertices[1]);
     fputs(" L", out);
-    put_point(out, vertices[2]);
+    put_point(out, ys, vertices[2]);
     fputs(" Z\"/>\n", out);
   }
   fputs("</g>\n", out);
@@ -307,11 +310,12 @@ static void draw_triangles(FILE *out, const arcnav_planner *mesh, double stroke)
 
 static void write_body(FILE *out, const an_cli_map *map, double radius,
                        const an_cli_svg_query *queries, size_t query_count, const char *title,
-                       const arcnav_planner *mesh) {
+                       const arcnav_planner *mesh, bool y_down) {
+  double ys = y_down ? 1 : -1;
   box b = map_box(map, radius, queries, query_count);
   double size = fmax(fmax(b.max_x - b.min_x, b.max_y - b.min_y), 1e-9);
   double margin = 0.06 * size;
-  double x0 = b.min_x - margin, y0 = -(b.max_y + margin);
+  double x0 = b.min_x - margin, y0 = y_down ? b.min_y - margin : -(b.max_y + margin);
   double w = b.max_x - b.min_x + 2 * margin, h = b.max_y - b.min_y + 2 * margin;
   double stroke = size / 500;
   double pixels = 1000 / fmax(w, h);
@@ -334,23 +338,23 @@ static void write_body(FILE *out, const an_cli_map *map, double radius,
             "<path fill=\"#d9d4c7\" fill-rule=\"evenodd\" stroke=\"#6b6455\" "
             "stroke-width=\"%.6g\" d=\"M%.10g %.10g h%.10g v%.10g h%.10g Z ",
             stroke, x0, y0, w, h, -w);
-    ring_path(out, &map->bounds);
+    ring_path(out, ys, &map->bounds);
     fputs("\"/>\n", out);
   }
   if (mesh != NULL) {
-    draw_triangles(out, mesh, stroke);
+    draw_triangles(out, ys, mesh, stroke);
   }
   fprintf(out, "<g fill=\"#8c8c8c\" stroke=\"#3d3d3d\" stroke-width=\"%.6g\">\n", stroke);
   for (size_t i = 0; i < map->shape_count; i++) {
     const an_cli_shape *s = &map->shapes[i];
     if (s->kind == AN_CLI_SHAPE_CIRCLE) {
       fprintf(out, "<circle cx=\"%.10g\" cy=\"%.10g\" r=\"%.10g\"/>\n", s->center.x + 0.0,
-              -s->center.y + 0.0, s->radius);
+              ys * s->center.y + 0.0, s->radius);
       continue;
     }
     fputs("<path fill-rule=\"evenodd\" d=\"", out);
     for (size_t r = 0; r < s->ring_count; r++) {
-      ring_path(out, &s->rings[r]);
+      ring_path(out, ys, &s->rings[r]);
     }
     fputs("\"/>\n", out);
   }
@@ -364,14 +368,14 @@ static void write_body(FILE *out, const an_cli_map *map, double radius,
       const an_cli_shape *s = &map->shapes[i];
       if (s->kind == AN_CLI_SHAPE_CIRCLE) {
         fprintf(out, "<circle cx=\"%.10g\" cy=\"%.10g\" r=\"%.10g\"/>\n", s->center.x + 0.0,
-                -s->center.y + 0.0, s->radius + radius);
+                ys * s->center.y + 0.0, s->radius + radius);
         continue;
       }
       for (size_t r = 0; r < s->ring_count; r++) {
         arcnav_vec2 *p = NULL;
         size_t n = oriented_ring(&s->rings[r], r == 0, &p);
         if (n > 0) {
-          inflated_ring(out, p, n, radius);
+          inflated_ring(out, ys, p, n, radius);
           free(p);
         }
       }
@@ -380,7 +384,7 @@ static void write_body(FILE *out, const an_cli_map *map, double radius,
       arcnav_vec2 *p = NULL;
       size_t n = oriented_ring(&map->bounds, false, &p);
       if (n > 0) {
-        inflated_ring(out, p, n, radius);
+        inflated_ring(out, ys, p, n, radius);
         free(p);
       }
     }
@@ -393,20 +397,20 @@ static void write_body(FILE *out, const an_cli_map *map, double radius,
               "<path fill=\"none\" stroke=\"#1f5fd1\" stroke-width=\"%.6g\" "
               "stroke-linejoin=\"round\" d=\"",
               2 * stroke);
-      path_commands(out, query->path, query->from);
+      path_commands(out, ys, query->path, query->from);
       fputs("\"/>\n", out);
     } else {
       fprintf(out,
               "<path fill=\"none\" stroke=\"#c62828\" stroke-width=\"%.6g\" "
               "stroke-dasharray=\"%.6g %.6g\" d=\"M",
               stroke, 2 * stroke, 2 * stroke);
-      put_point(out, query->from);
+      put_point(out, ys, query->from);
       fputs(" L", out);
-      put_point(out, query->to);
+      put_point(out, ys, query->to);
       fputs("\"/>\n", out);
     }
-    draw_marker(out, query->from, radius, 3 * stroke, "#2e7d32");
-    draw_marker(out, query->to, radius, 3 * stroke, "#c62828");
+    draw_marker(out, ys, query->from, radius, 3 * stroke, "#2e7d32");
+    draw_marker(out, ys, query->to, radius, 3 * stroke, "#c62828");
   }
   if (title != NULL) {
     fprintf(out,
@@ -421,13 +425,13 @@ static void write_body(FILE *out, const an_cli_map *map, double radius,
 
 bool an_cli_svg_write(const char *file, const an_cli_map *map, double radius,
                       const an_cli_svg_query *queries, size_t query_count, const char *title,
-                      const arcnav_planner *mesh, an_cli_diag *diag) {
+                      const arcnav_planner *mesh, bool y_down, an_cli_diag *diag) {
   FILE *out = fopen(file, "w");
   if (out == NULL) {
     an_cli_diag_set(diag, "%s: cannot write: %s", file, strerror(errno));
     return false;
   }
-  write_body(out, map, radius, queries, query_count, title, mesh);
+  write_body(out, map, radius, queries, query_count, title, mesh, y_down);
   bool ok = !ferror(out);
   if (fclose(out) != 0) {
     ok = false;

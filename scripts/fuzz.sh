@@ -15,7 +15,7 @@ seconds="${FUZZ_SECONDS:-30}"
 build="${FUZZ_BUILD_DIR:-build-fuzz}"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(geojson neerc planner)
+  targets=(geojson neerc gridmap planner)
 fi
 
 scripts/install-deps.sh --fuzz

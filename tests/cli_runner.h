@@ -73,15 +73,16 @@ static inline void remove_temp_dir(const char *dir) {
   nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-// Run the tool with `args` (NULL-terminated, without argv[0]); standard input from `input`
+// Run `program` with `args` (NULL-terminated, without argv[0]); standard input from `input`
 // (or /dev/null); output captured through files in `dir`.
-static inline run_result run_cli(const char *dir, const char *input, const char *const *args) {
+static inline run_result run_program(const char *dir, const char *input, const char *program,
+                                     const char *const *args) {
   char out_path[1024], err_path[1024];
   join(out_path, sizeof out_path, dir, "stdout.txt");
   join(err_path, sizeof err_path, dir, "stderr.txt");
   const char *argv[32];
   size_t argc = 0;
-  argv[argc++] = ARCNAV_CLI_PATH;
+  argv[argc++] = program;
   for (size_t i = 0; args[i] != NULL; i++) {
     ck_assert(argc + 1 < sizeof argv / sizeof argv[0]);
     argv[argc++] = args[i];
@@ -93,9 +94,9 @@ static inline run_result run_cli(const char *dir, const char *input, const char 
   posix_spawn_file_actions_addopen(&actions, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid;
-  int rc = posix_spawn(&pid, ARCNAV_CLI_PATH, &actions, NULL, (char *const *)argv, environ);
+  int rc = posix_spawn(&pid, program, &actions, NULL, (char *const *)argv, environ);
   posix_spawn_file_actions_destroy(&actions);
-  ck_assert_msg(rc == 0, "cannot start %s", ARCNAV_CLI_PATH);
+  ck_assert_msg(rc == 0, "cannot start %s", program);
   int status = 0;
   ck_assert_int_eq(waitpid(pid, &status, 0), pid);
   run_result r;
@@ -103,6 +104,11 @@ static inline run_result run_cli(const char *dir, const char *input, const char 
   r.out = slurp(out_path);
   r.err = slurp(err_path);
   return r;
+}
+
+// Run the built tool.
+static inline run_result run_cli(const char *dir, const char *input, const char *const *args) {
+  return run_program(dir, input, ARCNAV_CLI_PATH, args);
 }
 
 static inline void free_result(run_result *r) {

@@ -647,6 +647,439 @@ START_TEST(demo_runs_without_arguments) {
 }
 END_TEST
 
+// ---------------------------------------------------------------------------------------------
+// batch: a fifth number per query line is that query's radius.
+
+// A wall along x in [-1, 1] from the bounds down to y = 2 and up from y = -2 to the bounds: the
+// only way from x < -1 to x > 1 is the gap y in [-2, 2], 4 wide, open up to R = 2.
+static const char gap_map[] =
+    "{\"type\":\"FeatureCollection\",\"features\":[\n"
+    " {\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\",\n"
+    "  \"coordinates\":[[[-1,2],[1,2],[1,30],[-1,30],[-1,2]]]}},\n"
+    " {\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\",\n"
+    "  \"coordinates\":[[[-1,-30],[1,-30],[1,-2],[-1,-2],[-1,-30]]]}},\n"
+    " {\"type\":\"Feature\",\"properties\":{\"role\":\"bounds\"},\"geometry\":{\"type\":"
+    "\"Polygon\",\n"
+    "  \"coordinates\":[[[-30,-30],[30,-30],[30,30],[-30,30],[-30,-30]]]}}\n"
+    "]}\n";
+
+// Split standard output into its JSON lines (caller deletes them).
+static size_t parse_lines(char *out, cJSON **objects, size_t max) {
+  size_t count = 0;
+  char *line = out;
+  while (*line != '\0') {
+    char *newline = strchr(line, '\n');
+    ck_assert_ptr_nonnull(newline);
+    *newline = '\0';
+    ck_assert_uint_lt(count, max);
+    objects[count] = cJSON_Parse(line);
+    ck_assert_msg(objects[count] != NULL, "not JSON: %s", line);
+    count++;
+    line = newline + 1;
+  }
+  return count;
+}
+
+START_TEST(batch_fifth_number_is_the_query_radius) {
+  char dir[512], map[1024], queries[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "gap.geojson", gap_map);
+  join(map, sizeof map, dir, "gap.geojson");
+  join(queries, sizeof queries, dir, "queries.txt");
+  static const struct {
+    const char *line;
+    const char *radius; ///< the radius the line is answered with (--radius 3 without a fifth)
+    const char *from, *to;
+    const char *status;
+  } lines[] = {
+      {"-10 0 10 0 1", "1", "-10,0", "10,0", "ok"},
+      {"-10 0 10 0 3", "3", "-10,0", "10,0", "no_path"},
+      {"-10 0 10 0", "3", "-10,0", "10,0", "no_path"},
+      {"-10 6 10 -6 1.5", "1.5", "-10,6", "10,-6", "ok"},
+      {"-10 0 10 0 2", "2", "-10,0", "10,0", "ok"}, // exactly 2R: open
+      {"-10 0 10 0 1", "1", "-10,0", "10,0", "ok"},
+      {"-10 6 10 -6 0", "0", "-10,6", "10,-6", "ok"},
+  };
+  enum { LINES = sizeof lines / sizeof lines[0] };
+  char text[1024] = "# sx sy gx gy [r]\n";
+  for (size_t i = 0; i < LINES; i++) {
+    strcat(text, lines[i].line);
+    strcat(text, "\n");
+  }
+  write_text(dir, "queries.txt", text);
+  const char *args[] = {"batch", "--map", map, "--radius", "3", "--queries", queries, NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_msg(r.code == 0, "exit %d: %s", r.code, r.err);
+  cJSON *objects[LINES + 1];
+  ck_assert_uint_eq(parse_lines(r.out, objects, LINES + 1), LINES + 1);
+  for (size_t i = 0; i < LINES; i++) {
+    ck_assert_str_eq(json_string(objects[i], "status"), lines[i].status);
+    ck_assert_double_eq(json_double(objects[i], "radius"), atof(lines[i].radius));
+    // The same question asked alone.
+    const char *alone[] = {"path",   "--map",       map,    "--radius",  lines[i].radius,
+                           "--from", lines[i].from, "--to", lines[i].to, NULL};
+    run_result single = run_cli(dir, NULL, alone);
+    cJSON *answer = cJSON_Parse(single.out);
+    ck_assert_msg(answer != NULL, "line %zu: %s", i, single.err);
+    ck_assert_str_eq(json_string(answer, "status"), json_string(objects[i], "status"));
+    if (strcmp(lines[i].status, "ok") == 0) {
+      ck_assert_double_eq_tol(json_double(objects[i], "length"), json_double(answer, "length"),
+                              1e-9);
+      arcnav_vec2 from, to;
+      sscanf(lines[i].from, "%lf,%lf", &from.x, &from.y);
+      sscanf(lines[i].to, "%lf,%lf", &to.x, &to.y);
+      ck_assert_double_eq_tol(pieces_length(objects[i], from, to),
+                              json_double(objects[i], "length"), 1e-9);
+    }
+    cJSON_Delete(answer);
+    free_result(&single);
+  }
+  // Through the gap on y = 0 the path is straight at R = 1 and 2.
+  ck_assert_double_eq_tol(json_double(objects[0], "length"), 20, 1e-9);
+  ck_assert_double_eq_tol(json_double(objects[4], "length"), 20, 1e-9);
+  // One planner per distinct radius: 1, 3, 1.5, 2 and 0.
+  const cJSON *summary = cJSON_GetObjectItemCaseSensitive(objects[LINES], "summary");
+  ck_assert(cJSON_IsObject(summary));
+  ck_assert_double_eq(json_double(summary, "planners_built"), 5);
+  ck_assert_double_eq(json_double(summary, "queries"), LINES);
+  ck_assert_double_eq(json_double(summary, "found"), 5);
+  for (size_t i = 0; i <= LINES; i++) {
+    cJSON_Delete(objects[i]);
+  }
+  free_result(&r);
+
+  // Without --radius every line needs its fifth number; the message names the line without one.
+  const char *no_radius[] = {"batch", "--map", map, "--queries", queries, NULL};
+  r = run_cli(dir, NULL, no_radius);
+  ck_assert_int_eq(r.code, 2);
+  ck_assert_str_eq(r.out, "");
+  ck_assert_msg(strstr(r.err, "queries.txt:4") != NULL, "message '%s'", r.err);
+  free_result(&r);
+  write_text(dir, "queries.txt", "-10 0 10 0 1\n-10 0 10 0 3\n");
+  r = run_cli(dir, NULL, no_radius);
+  ck_assert_msg(r.code == 0, "exit %d: %s", r.code, r.err);
+  ck_assert_uint_eq(count_lines(r.out), 3);
+  ck_assert_ptr_nonnull(strstr(r.out, "\"no_path\""));
+  free_result(&r);
+
+  // A negative fifth number, or a sixth: exit 2 naming the line.
+  static const char *const bad[] = {"-10 0 10 0 1\n-10 0 10 0 -1\n", "-10 0 10 0 1\n1 2 3 4 5 6\n"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    write_text(dir, "queries.txt", bad[i]);
+    r = run_cli(dir, NULL, args);
+    ck_assert_int_eq(r.code, 2);
+    ck_assert_str_eq(r.out, "");
+    ck_assert_msg(strstr(r.err, "queries.txt:2:") != NULL, "message '%s'", r.err);
+    free_result(&r);
+  }
+  remove_temp_dir(dir);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// MovingAI grids and the map format choice.
+
+// Cells (1, 1) to (3, 1) blocked: the obstacle [1, 4] x [1, 2] in a 5 x 3 grid, bounds [0, 5] x
+// [0, 3]; cell (2, 0), in the file's first row, blocked too: [2, 3] x [0, 1].
+static const char grid_text[] = "type octile\nheight 3\nwidth 5\nmap\n..T..\n.@@@.\n.....\n";
+
+// From (0.5, 1.5) around the corner (1, 2) of [1, 4] x [1, 2], along y = 2 + r and around (4, 2)
+// to (4.5, 1.5): the cell (2, 0) closes the way along y = 1 - r. Tangent length sqrt(d^2 - r^2)
+// with d^2 = 1/2, then an arc of 3 pi / 4 - acos(r / d) at each end.
+static double grid_length(double r) {
+  double d = sqrt(0.5);
+  return 2 * (sqrt(0.5 - r * r) + r * (3 * PI / 4 - acos(r / d))) + 3;
+}
+
+START_TEST(movingai_grid_is_a_map) {
+  char dir[512], map[1024];
+  make_temp_dir(dir, sizeof dir);
+  static const char *const names[] = {"grid.map", "grid.txt", "grid"};
+  static const char *const radii[] = {"0", "0.25", "0.5"};
+  for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
+    write_text(dir, names[n], grid_text);
+    join(map, sizeof map, dir, names[n]);
+    for (size_t k = 0; k < sizeof radii / sizeof radii[0]; k++) {
+      const char *args[] = {"path",   "--map",   map,    "--radius", radii[k],
+                            "--from", "0.5,1.5", "--to", "4.5,1.5",  NULL};
+      run_result r = run_cli(dir, NULL, args);
+      ck_assert_msg(r.code == 0, "%s R = %s: exit %d: %s", names[n], radii[k], r.code, r.err);
+      cJSON *answer = cJSON_Parse(r.out);
+      ck_assert_ptr_nonnull(answer);
+      double length = json_double(answer, "length");
+      ck_assert_msg(fabs(length - grid_length(atof(radii[k]))) < 1e-9, "%s R = %s: length %.17g",
+                    names[n], radii[k], length);
+      ck_assert_double_eq_tol(
+          pieces_length(answer, (arcnav_vec2){0.5, 1.5}, (arcnav_vec2){4.5, 1.5}), length, 1e-9);
+      cJSON_Delete(answer);
+      free_result(&r);
+    }
+  }
+  join(map, sizeof map, dir, "grid.map");
+  // No flip: the first row is y in [0, 1], so (2.5, 0.5) is in the blocked cell (2, 0).
+  const char *blocked[] = {"path",   "--map",   map,    "--radius", "0",
+                           "--from", "2.5,0.5", "--to", "0.5,0.5",  NULL};
+  run_result r = run_cli(dir, NULL, blocked);
+  ck_assert_int_eq(r.code, 1);
+  ck_assert_ptr_nonnull(strstr(r.out, "\"start_blocked\""));
+  free_result(&r);
+  // The grid's edge is the bounds, a wall: at R = 0.6 the start, 0.5 from it, is blocked, and
+  // no point across it is free.
+  const char *closed[] = {"path",   "--map",   map,    "--radius", "0.6",
+                          "--from", "0.5,1.5", "--to", "4.5,1.5",  NULL};
+  r = run_cli(dir, NULL, closed);
+  ck_assert_int_eq(r.code, 1);
+  ck_assert_ptr_nonnull(strstr(r.out, "\"start_blocked\""));
+  free_result(&r);
+  const char *outside[] = {"path",   "--map",    map,    "--radius", "0",
+                           "--from", "-0.5,1.5", "--to", "0.5,1.5",  NULL};
+  r = run_cli(dir, NULL, outside);
+  ck_assert_int_eq(r.code, 1);
+  ck_assert_ptr_nonnull(strstr(r.out, "\"start_blocked\""));
+  free_result(&r);
+  const char *render[] = {"render", "--map", map, "--radius", "0.25", "--out", "grid.svg", NULL};
+  r = run_cli(dir, NULL, render);
+  ck_assert_msg(r.code == 0, "exit %d: %s", r.code, r.err);
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+START_TEST(map_format_detected_by_content_or_given) {
+  char dir[512], map[1024];
+  make_temp_dir(dir, sizeof dir);
+  // `.txt` is read by its content: GeoJSON, a grid, or NEERC text.
+  write_text(dir, "square.txt", square_map);
+  write_text(dir, "case.txt", "1 1\n-3 0 3 0\n-1 -1 1 1\n");
+  write_text(dir, "grid.json", grid_text);
+  static const struct {
+    const char *file, *format, *radius, *from, *to;
+    int code;
+    double length; ///< < 0: not checked
+  } cases[] = {
+      {"square.txt", NULL, "1", "-3,0", "3,0", 0, -1},
+      {"case.txt", NULL, NULL, NULL, NULL, 0, -1},
+      {"grid.json", "movingai", "0", "0.5,1.5", "4.5,1.5", 0, -1},
+      {"square.txt", "geojson", "1", "-3,0", "3,0", 0, -1},
+      {"case.txt", "neerc", NULL, NULL, NULL, 0, -1},
+      {"grid.json", NULL, "0", "0.5,1.5", "4.5,1.5", 2, -1},  // .json is GeoJSON
+      {"square.txt", "neerc", "1", "-3,0", "3,0", 2, -1},     // not NEERC text
+      {"case.txt", "movingai", "1", "-3,0", "3,0", 2, -1},    // no grid header
+      {"square.txt", "shapefile", "1", "-3,0", "3,0", 2, -1}, // unknown format
+  };
+  double square = 6 + 2 * atan2(4, 3);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    join(map, sizeof map, dir, cases[i].file);
+    const char *args[16] = {"path", "--map", map};
+    size_t n = 3;
+    if (cases[i].format != NULL) {
+      args[n++] = "--map-format";
+      args[n++] = cases[i].format;
+    }
+    if (cases[i].radius != NULL) {
+      args[n++] = "--radius";
+      args[n++] = cases[i].radius;
+      args[n++] = "--from";
+      args[n++] = cases[i].from;
+      args[n++] = "--to";
+      args[n++] = cases[i].to;
+    }
+    args[n] = NULL;
+    run_result r = run_cli(dir, NULL, args);
+    ck_assert_msg(r.code == cases[i].code, "case %zu: exit %d: %s", i, r.code, r.err);
+    if (r.code == 0) {
+      cJSON *answer = cJSON_Parse(r.out);
+      ck_assert_ptr_nonnull(answer);
+      double length = json_double(answer, "length");
+      double expected = cases[i].file[1] == 'r' ? grid_length(0) : square;
+      ck_assert_msg(fabs(length - expected) < 1e-9, "case %zu: length %.17g", i, length);
+      cJSON_Delete(answer);
+    } else {
+      ck_assert_str_eq(r.out, "");
+      ck_assert_uint_eq(count_lines(r.err), 1);
+    }
+    free_result(&r);
+  }
+  remove_temp_dir(dir);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// SVG in screen coordinates.
+
+static size_t count_of(const char *text, const char *needle) {
+  size_t n = 0;
+  for (const char *at = strstr(text, needle); at != NULL; at = strstr(at + 1, needle)) {
+    n++;
+  }
+  return n;
+}
+
+START_TEST(y_down_draws_without_flip) {
+  char dir[512], map[1024], svg[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "square.geojson", square_map);
+  join(map, sizeof map, dir, "square.geojson");
+  join(svg, sizeof svg, dir, "out.svg");
+  // From (-3, 0.5) the path goes over the square's top, y = 2: every arc turns one way.
+  const char *up[] = {"path",   "--map", map,     "--radius", "1", "--from",
+                      "-3,0.5", "--to",  "3,0.5", "--svg",    svg, NULL};
+  const char *down[] = {"path", "--map", map,     "--radius", "1",        "--from", "-3,0.5",
+                        "--to", "3,0.5", "--svg", svg,        "--y-down", NULL};
+  run_result r = run_cli(dir, NULL, up);
+  ck_assert_int_eq(r.code, 0);
+  free_result(&r);
+  char *flipped = slurp(svg);
+  r = run_cli(dir, NULL, down);
+  ck_assert_int_eq(r.code, 0);
+  free_result(&r);
+  char *screen = slurp(svg);
+  // The circle obstacle at (0, 20): drawn at y = -20 flipped, at y = 20 in screen coordinates.
+  ck_assert_ptr_nonnull(strstr(flipped, "cy=\"-20\""));
+  ck_assert_ptr_null(strstr(flipped, "cy=\"20\""));
+  ck_assert_ptr_nonnull(strstr(screen, "cy=\"20\""));
+  ck_assert_ptr_null(strstr(screen, "cy=\"-20\""));
+  // Mirroring swaps every arc's sweep flag.
+  size_t flipped0 = count_of(flipped, " A1 1 0 0 0 "), flipped1 = count_of(flipped, " A1 1 0 0 1 ");
+  size_t screen0 = count_of(screen, " A1 1 0 0 0 "), screen1 = count_of(screen, " A1 1 0 0 1 ");
+  ck_assert_uint_gt(flipped0 + flipped1, 4);
+  ck_assert_uint_ne(flipped0, flipped1);
+  ck_assert_uint_eq(screen0, flipped1);
+  ck_assert_uint_eq(screen1, flipped0);
+  free(flipped);
+  free(screen);
+
+  const char *render[] = {"render", "--map", map, "--out", svg, "--y-down", NULL};
+  r = run_cli(dir, NULL, render);
+  ck_assert_int_eq(r.code, 0);
+  free_result(&r);
+  screen = slurp(svg);
+  ck_assert_ptr_nonnull(strstr(screen, "cy=\"20\""));
+  free(screen);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// Every option of every sub-command's usage line is in `arcnav --help` and in docs/CLI.md.
+
+START_TEST(every_option_is_in_the_help_and_the_docs) {
+  char dir[512];
+  make_temp_dir(dir, sizeof dir);
+  const char *help[] = {"--help", NULL};
+  run_result main_help = run_cli(dir, NULL, help);
+  ck_assert_int_eq(main_help.code, 0);
+  char *docs = slurp(ARCNAV_EXAMPLES_DIR "/../docs/CLI.md");
+  static const char *const commands[] = {"neerc", "path", "batch", "render", "demo"};
+  size_t options = 0;
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    const char *args[] = {commands[i], "--help", NULL};
+    run_result r = run_cli(dir, NULL, args);
+    ck_assert_int_eq(r.code, 0);
+    // The usage lines: up to the first blank line.
+    char *end = strstr(r.out, "\n\n");
+    if (end != NULL) {
+      *end = '\0';
+    }
+    for (char *at = strstr(r.out, "--"); at != NULL; at = strstr(at + 2, "--")) {
+      char option[64];
+      size_t n = 2;
+      while (n < sizeof option - 1 && (at[n] == '-' || (at[n] >= 'a' && at[n] <= 'z'))) {
+        n++;
+      }
+      memcpy(option, at, n);
+      option[n] = '\0';
+      ck_assert_msg(strstr(main_help.out, option) != NULL, "%s %s is not in arcnav --help",
+                    commands[i], option);
+      ck_assert_msg(strstr(docs, option) != NULL, "%s %s is not in docs/CLI.md", commands[i],
+                    option);
+      options++;
+    }
+    free_result(&r);
+  }
+  ck_assert_uint_ge(options, 15);
+  free(docs);
+  free_result(&main_help);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// demo finds its maps beside an installed program first, or where --maps says.
+
+static void copy_file(const char *from, const char *to, mode_t mode) {
+  FILE *in = fopen(from, "rb");
+  ck_assert_msg(in != NULL, "cannot open %s", from);
+  FILE *out = fopen(to, "wb");
+  ck_assert_msg(out != NULL, "cannot create %s", to);
+  char buffer[65536];
+  size_t got;
+  while ((got = fread(buffer, 1, sizeof buffer, in)) > 0) {
+    ck_assert_uint_eq(fwrite(buffer, 1, got, out), got);
+  }
+  fclose(in);
+  ck_assert_int_eq(fclose(out), 0);
+  ck_assert_int_eq(chmod(to, mode), 0);
+}
+
+START_TEST(demo_looks_beside_the_installed_program) {
+  char dir[512], path[1024], examples[1024], program[1024], pictures[1024];
+  make_temp_dir(dir, sizeof dir);
+  static const char *const parts[] = {"prefix", "prefix/bin", "prefix/share", "prefix/share/arcnav",
+                                      "prefix/share/arcnav/examples"};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+    join(path, sizeof path, dir, parts[i]);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+  }
+  join(program, sizeof program, dir, "prefix/bin/arcnav");
+  copy_file(ARCNAV_CLI_PATH, program, 0755);
+  join(examples, sizeof examples, dir, "prefix/share/arcnav/examples");
+  join(pictures, sizeof pictures, dir, "pictures");
+  static const char *const maps[] = {"town.geojson", "maze.geojson", "plaza.geojson"};
+  for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+    char from[1024], to[1100];
+    snprintf(from, sizeof from, "%s/%s", ARCNAV_EXAMPLES_DIR, maps[i]);
+    snprintf(to, sizeof to, "%s/%s", examples, maps[i]);
+    copy_file(from, to, 0644);
+  }
+  // The installed town is broken: the demo must fail on it, naming it, although the source
+  // tree's copy is fine.
+  char town[1100];
+  snprintf(town, sizeof town, "%s/town.geojson", examples);
+  FILE *f = fopen(town, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"type\":", f);
+  fclose(f);
+  const char *args[] = {"demo", "--out", pictures, NULL};
+  run_result r = run_program(dir, NULL, program, args);
+  ck_assert_int_eq(r.code, 2);
+  ck_assert_str_eq(r.out, "");
+  ck_assert_msg(strstr(r.err, "share/arcnav/examples/town.geojson") != NULL, "message '%s'", r.err);
+  free_result(&r);
+  // --maps overrides the lookup.
+  const char *given[] = {"demo", "--out", pictures, "--maps", ARCNAV_EXAMPLES_DIR, NULL};
+  r = run_program(dir, NULL, program, given);
+  ck_assert_msg(r.code == 0, "exit %d: %s", r.code, r.err);
+  free_result(&r);
+  // With the installed town repaired the lookup succeeds.
+  char source[1024];
+  snprintf(source, sizeof source, "%s/town.geojson", ARCNAV_EXAMPLES_DIR);
+  copy_file(source, town, 0644);
+  r = run_program(dir, NULL, program, args);
+  ck_assert_msg(r.code == 0, "exit %d: %s", r.code, r.err);
+  ck_assert_ptr_nonnull(strstr(r.out, "no_path"));
+  free_result(&r);
+  // A --maps directory without the maps: exit 2, naming the file that is missing.
+  const char *missing[] = {"demo", "--out", pictures, "--maps", dir, NULL};
+  r = run_program(dir, NULL, program, missing);
+  ck_assert_int_eq(r.code, 2);
+  ck_assert_str_eq(r.out, "");
+  ck_assert_ptr_nonnull(strstr(r.err, "town.geojson"));
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
 static Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *neerc = tcase_create("neerc");
@@ -657,6 +1090,7 @@ static Suite *cli_suite(void) {
   TCase *usage = tcase_create("usage");
   tcase_add_test(usage, help_and_version);
   tcase_add_test(usage, path_usage_errors_exit_2);
+  tcase_add_test(usage, every_option_is_in_the_help_and_the_docs);
   suite_add_tcase(s, usage);
   TCase *maps = tcase_create("maps");
   tcase_add_loop_test(maps, invalid_geojson_exits_2_naming_the_feature, 0,
@@ -674,6 +1108,11 @@ static Suite *cli_suite(void) {
   tcase_add_test(paths, render_writes_svg_with_arcs);
   tcase_add_test(paths, town_gate_admits_only_the_small_unit);
   tcase_add_test(paths, demo_runs_without_arguments);
+  tcase_add_test(paths, batch_fifth_number_is_the_query_radius);
+  tcase_add_test(paths, movingai_grid_is_a_map);
+  tcase_add_test(paths, map_format_detected_by_content_or_given);
+  tcase_add_test(paths, y_down_draws_without_flip);
+  tcase_add_test(paths, demo_looks_beside_the_installed_program);
   suite_add_tcase(s, paths);
   return s;
 }

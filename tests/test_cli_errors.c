@@ -126,6 +126,35 @@ static const bad_input cases[] = {
     // `neerc` answers an empty input with no lines; as a map it has no case to take.
     {"empty.in", "", 0, MAP, ":1:", "no case"},
     {"noise.in", "\x01\x02\x03 \xff", 5, NEERC, ":1:1:", "not a number"},
+    // --- MovingAI grids: line and column ---------------------------------------------------
+    {"empty.map", "", 0, MAP, ":1:1:", "empty"},
+    {"not_type.map", "tipe octile\nheight 1\nwidth 1\nmap\n.\n", 0, MAP, ":1:1:", "`type octile`"},
+    {"hex.map", "type hex\nheight 1\nwidth 1\nmap\n.\n", 0, MAP, ":1:6:", "unsupported"},
+    {"truncated_header.map", "type octile\nheight 2\n", 0, MAP, ":3:1:", "ends in the header"},
+    {"height_word.map", "type octile\nheight x\nwidth 3\nmap\n...\n", 0, MAP,
+     ":2:8:", "whole number"},
+    {"height_zero.map", "type octile\nheight 0\nwidth 3\nmap\n", 0, MAP, ":2:8:", "whole number"},
+    {"too_wide.map", "type octile\nheight 1\nwidth 100000\nmap\n", 0, MAP,
+     ":3:7:", "from 1 to 16384"},
+    {"no_value.map", "type octile\nheight\nwidth 1\nmap\n", 0, MAP, ":2:7:", "whole number"},
+    {"no_width.map", "type octile\nheight 2\nmap\n..\n..\n", 0, MAP, ":3:1:", "`width W`"},
+    {"height_twice.map", "type octile\nheight 2\nheight 2\nmap\n", 0, MAP, ":3:1:", "twice"},
+    {"no_map_line.map", "type octile\nheight 1\nwidth 2\n..\n", 0, MAP, ":4:1:", "`map`"},
+    {"short_row.map", "type octile\nheight 2\nwidth 3\nmap\n...\n..\n", 0, MAP,
+     ":6:3:", "row 1 has 2 cells"},
+    {"long_row.map", "type octile\nheight 2\nwidth 3\nmap\n...\n....\n", 0, MAP,
+     ":6:4:", "longer than the width"},
+    {"missing_rows.map", "type octile\nheight 3\nwidth 2\nmap\n..\n@@\n", 0, MAP,
+     ":7:1:", "ends after 2 of the 3 rows"},
+    {"huge.map", "type octile\nheight 16384\nwidth 16384\nmap\n", 0, MAP,
+     ":5:1:", "ends after 0 of the 16384 rows"},
+    {"extra_rows.map", "type octile\nheight 1\nwidth 2\nmap\n..\n@@\n", 0, MAP,
+     ":6:1:", "more rows"},
+    {"tab.map", "type octile\nheight 1\nwidth 3\nmap\n.\t.\n", 0, MAP, ":5:2:", "0x09"},
+    {"latin1.map", "type octile\nheight 1\nwidth 3\nmap\n..\xe9\n", 0, MAP, ":5:3:", "0xe9"},
+    {"nul.map", "type octile\nheight 1\nwidth 2\nmap\n.\0\n", 36, MAP, ":5:2:", "0x00"},
+    // Read by its content: `type ` starts a grid whatever the name.
+    {"grid.txt", "type octile\nheight 1\nwidth 2\nmap\n.\n", 0, MAP, ":5:2:", "row 0 has 1 cells"},
 };
 
 START_TEST(invalid_input_exits_2_with_position) {
