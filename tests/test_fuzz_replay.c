@@ -32,6 +32,7 @@ static const fuzz_target targets[] = {
 #ifdef ARCNAV_FUZZ_READERS
     {"geojson", an_fuzz_geojson},
     {"neerc", an_fuzz_neerc},
+    {"gridmap", an_fuzz_gridmap},
 #endif
 };
 
