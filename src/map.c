@@ -172,67 +172,6 @@ static bool adjacent_edges_fold(vec2 a, vec2 shared, vec2 c) {
   return v2_cross(u, w) == 0.0 && v2_dot(u, w) > 0.0;
 }
 
-// Picks the pair of edges to blame once the sweep below has found that some pair meets: tests
-// every pair whose boxes overlap (edges sorted by their smallest x) and blames the later edge of
-// the first meeting pair in that order. Quadratic for rings with many wide edges, but it only runs
-// on input that is about to be refused, and it fixes which vertex an error names.
-static arcnav_status blame_ring_contact(const an_allocator *alloc, const clean_ring *rings,
-                                        size_t ring_count, int *bad_ring, int *bad_vertex) {
-  size_t edge_count = 0;
-  for (size_t r = 0; r < ring_count; ++r) {
-    edge_count += rings[r].count;
-  }
-  ring_edge *edges = an_alloc(alloc, edge_count, sizeof *edges);
-  if (!edges) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  size_t e = 0;
-  for (size_t r = 0; r < ring_count; ++r) {
-    for (size_t i = 0; i < rings[r].count; ++i) {
-      vec2 a = rings[r].points[i], b = rings[r].points[(i + 1) % rings[r].count];
-      edges[e++] = (ring_edge){an_min(a.x, b.x), an_max(a.x, b.x), (int)r, (int)i};
-    }
-  }
-  qsort(edges, edge_count, sizeof *edges, compare_edges_by_min_x);
-  arcnav_status status = ARCNAV_OK;
-  for (size_t i = 0; i < edge_count && status == ARCNAV_OK; ++i) {
-    const clean_ring *ri = &rings[edges[i].ring];
-    size_t ni = ri->count;
-    vec2 a = ri->points[edges[i].vertex], b = ri->points[(size_t)(edges[i].vertex + 1) % ni];
-    for (size_t j = i + 1; j < edge_count && edges[j].min_x <= edges[i].max_x; ++j) {
-      const clean_ring *rj = &rings[edges[j].ring];
-      size_t nj = rj->count;
-      vec2 c = rj->points[edges[j].vertex], d = rj->points[(size_t)(edges[j].vertex + 1) % nj];
-      if (an_max(c.y, d.y) < an_min(a.y, b.y) || an_min(c.y, d.y) > an_max(a.y, b.y)) {
-        continue;
-      }
-      bool meet;
-      if (edges[i].ring == edges[j].ring) {
-        size_t vi = (size_t)edges[i].vertex, vj = (size_t)edges[j].vertex;
-        if ((vi + 1) % ni == vj) {
-          meet = adjacent_edges_fold(a, b, d);
-        } else if ((vj + 1) % ni == vi) {
-          meet = adjacent_edges_fold(c, d, b);
-        } else {
-          meet = an_segments_intersect(a, b, c, d);
-        }
-      } else {
-        meet = an_segments_intersect(a, b, c, d);
-      }
-      if (meet) {
-        bool later_first = edges[j].ring > edges[i].ring ||
-                           (edges[j].ring == edges[i].ring && edges[j].vertex > edges[i].vertex);
-        const ring_edge *blame = later_first ? &edges[j] : &edges[i];
-        *bad_ring = blame->ring;
-        *bad_vertex = rings[blame->ring].source_index[blame->vertex];
-        status = ARCNAV_ERR_SELF_INTERSECTION;
-      }
-    }
-  }
-  an_free(alloc, edges);
-  return status;
-}
-
 // --- contact detection: a Shamos-Hoey sweep ---------------------------------------------------
 //
 // A sweep line moves left to right over the edges (endpoints ordered by x, then y); the edges it
@@ -523,10 +462,257 @@ static arcnav_status sweep_for_contact(const an_allocator *alloc, const clean_ri
   return ARCNAV_OK;
 }
 
-// Finds a pair of edges, among all the given rings, that meet where they should not, and names
-// the vertex to blame.
+// --- touching rings -----------------------------------------------------------------------------
+//
+// Two different rings of one polygon may touch at single points (a hole at its shell, two holes at
+// each other), as long as they do not cross there, do not overlap along an edge, and the polygon's
+// interior stays connected. Once the sweep has found that some pair of edges meets, every pair of
+// edges whose boxes overlap is examined (edges sorted by their smallest x): a pair from one ring
+// that meets is refused as before, and a pair from two rings is either a touch at one point, which
+// is recorded, or refused. Quadratic for rings with many wide edges, but it runs only on polygons
+// whose rings meet somewhere.
+
+/// A ring passing through a point where it touches another ring: at its vertex `index`, or
+/// (on_edge) inside its edge from vertex `index` to the next.
+typedef struct ring_touch {
+  vec2 point;
+  int ring;
+  int index;
+  int on_edge;
+} ring_touch;
+
+typedef struct touch_list {
+  ring_touch *items;
+  size_t count, capacity;
+} touch_list;
+
+static void touch_list_free(const an_allocator *alloc, touch_list *list) {
+  an_free(alloc, list->items);
+  memset(list, 0, sizeof *list);
+}
+
+// Records that edge `vertex` (from a to b) of `ring` passes through p, a point of the closed edge.
+static bool record_touch(const an_allocator *alloc, touch_list *list, const clean_ring *ring,
+                         int ring_index, int vertex, vec2 a, vec2 b, vec2 p) {
+  if (!an_reserve(alloc, (void **)&list->items, &list->capacity, list->count, list->count + 1,
+                  sizeof *list->items)) {
+    return false;
+  }
+  ring_touch touch = {p, ring_index, vertex, 0};
+  if (compare_points(p, b) == 0) {
+    touch.index = (int)(((size_t)vertex + 1) % ring->count);
+  } else if (compare_points(p, a) != 0) {
+    touch.on_edge = 1;
+  }
+  list->items[list->count++] = touch;
+  return true;
+}
+
+static vec2 min_point(vec2 a, vec2 b) {
+  return compare_points(a, b) <= 0 ? a : b;
+}
+
+static vec2 max_point(vec2 a, vec2 b) {
+  return compare_points(a, b) <= 0 ? b : a;
+}
+
+// Edge ab of ring r (from vertex i) meets edge cd of ring s (from vertex j), r != s, as far as the
+// rounded test sees. ARCNAV_OK with both rings' touches recorded when they share exactly one point
+// and do not cross there; ARCNAV_ERR_RING_OVERLAP when they overlap along a piece of positive
+// length; ARCNAV_ERR_SELF_INTERSECTION when they cross, or when they do not meet exactly but the
+// rounded test sees them meeting (later stages, which round too, could see them touch).
+static arcnav_status classify_ring_pair(const an_allocator *alloc, touch_list *touches,
+                                        const clean_ring *rings, int r, int i, int s, int j) {
+  const clean_ring *rr = &rings[r], *rs = &rings[s];
+  vec2 a = rr->points[i], b = rr->points[(size_t)(i + 1) % rr->count];
+  vec2 c = rs->points[j], d = rs->points[(size_t)(j + 1) % rs->count];
+  if (!segments_meet_exactly(a, b, c, d)) {
+    return an_segments_intersect(a, b, c, d) ? ARCNAV_ERR_SELF_INTERSECTION : ARCNAV_OK;
+  }
+  int oa = exact_sign(an_orient2d(c, d, a)), ob = exact_sign(an_orient2d(c, d, b));
+  int oc = exact_sign(an_orient2d(a, b, c)), od = exact_sign(an_orient2d(a, b, d));
+  vec2 p;
+  if (oa == 0 && ob == 0 && oc == 0 && od == 0) {
+    // Collinear: the common piece runs from the larger of the smaller endpoints to the smaller of
+    // the larger ones (lexicographic order is the order along the line).
+    vec2 lo = max_point(min_point(a, b), min_point(c, d));
+    vec2 hi = min_point(max_point(a, b), max_point(c, d));
+    if (compare_points(lo, hi) < 0) {
+      return ARCNAV_ERR_RING_OVERLAP;
+    }
+    p = lo;
+  } else if (oa * ob < 0 && oc * od < 0) {
+    return ARCNAV_ERR_SELF_INTERSECTION;
+  } else {
+    // Not collinear and not crossing: they share one point, an endpoint of one of them.
+    p = oa == 0 && in_closed_box(a, c, d)   ? a
+        : ob == 0 && in_closed_box(b, c, d) ? b
+        : oc == 0 && in_closed_box(c, a, b) ? c
+                                            : d;
+  }
+  if (!record_touch(alloc, touches, rr, r, i, a, b, p) ||
+      !record_touch(alloc, touches, rs, s, j, c, d, p)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  return ARCNAV_OK;
+}
+
+// Tests every pair of edges whose boxes overlap. Pairs from one ring must not meet (beyond the
+// shared vertex of neighbours); pairs from two rings go to classify_ring_pair(). On a refusal,
+// blames the later edge of the first refused pair in the order of the edges' smallest x.
+static arcnav_status scan_ring_contacts(const an_allocator *alloc, const clean_ring *rings,
+                                        size_t ring_count, touch_list *touches, int *bad_ring,
+                                        int *bad_vertex) {
+  size_t edge_count = 0;
+  for (size_t r = 0; r < ring_count; ++r) {
+    edge_count += rings[r].count;
+  }
+  ring_edge *edges = an_alloc(alloc, edge_count, sizeof *edges);
+  if (!edges) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  size_t e = 0;
+  for (size_t r = 0; r < ring_count; ++r) {
+    for (size_t i = 0; i < rings[r].count; ++i) {
+      vec2 a = rings[r].points[i], b = rings[r].points[(i + 1) % rings[r].count];
+      edges[e++] = (ring_edge){an_min(a.x, b.x), an_max(a.x, b.x), (int)r, (int)i};
+    }
+  }
+  qsort(edges, edge_count, sizeof *edges, compare_edges_by_min_x);
+  arcnav_status status = ARCNAV_OK;
+  for (size_t i = 0; i < edge_count && status == ARCNAV_OK; ++i) {
+    const clean_ring *ri = &rings[edges[i].ring];
+    size_t ni = ri->count;
+    vec2 a = ri->points[edges[i].vertex], b = ri->points[(size_t)(edges[i].vertex + 1) % ni];
+    for (size_t j = i + 1; j < edge_count && edges[j].min_x <= edges[i].max_x; ++j) {
+      const clean_ring *rj = &rings[edges[j].ring];
+      size_t nj = rj->count;
+      vec2 c = rj->points[edges[j].vertex], d = rj->points[(size_t)(edges[j].vertex + 1) % nj];
+      if (an_max(c.y, d.y) < an_min(a.y, b.y) || an_min(c.y, d.y) > an_max(a.y, b.y)) {
+        continue;
+      }
+      if (edges[i].ring == edges[j].ring) {
+        size_t vi = (size_t)edges[i].vertex, vj = (size_t)edges[j].vertex;
+        bool meet;
+        if ((vi + 1) % ni == vj) {
+          meet = adjacent_edges_fold(a, b, d);
+        } else if ((vj + 1) % ni == vi) {
+          meet = adjacent_edges_fold(c, d, b);
+        } else {
+          meet = an_segments_intersect(a, b, c, d);
+        }
+        status = meet ? ARCNAV_ERR_SELF_INTERSECTION : ARCNAV_OK;
+      } else {
+        status = classify_ring_pair(alloc, touches, rings, edges[i].ring, edges[i].vertex,
+                                    edges[j].ring, edges[j].vertex);
+      }
+      if (status != ARCNAV_OK) {
+        if (status != ARCNAV_ERR_OUT_OF_MEMORY) {
+          bool later_first = edges[j].ring > edges[i].ring ||
+                             (edges[j].ring == edges[i].ring && edges[j].vertex > edges[i].vertex);
+          const ring_edge *blame = later_first ? &edges[j] : &edges[i];
+          *bad_ring = blame->ring;
+          *bad_vertex = rings[blame->ring].source_index[blame->vertex];
+        }
+        break;
+      }
+    }
+  }
+  an_free(alloc, edges);
+  return status;
+}
+
+static int compare_touches(const void *lhs, const void *rhs) {
+  const ring_touch *a = lhs, *b = rhs;
+  int c = compare_points(a->point, b->point);
+  if (c != 0) {
+    return c;
+  }
+  if (a->ring != b->ring) {
+    return a->ring < b->ring ? -1 : 1;
+  }
+  if (a->on_edge != b->on_edge) {
+    return a->on_edge - b->on_edge;
+  }
+  return (a->index > b->index) - (a->index < b->index);
+}
+
+static bool touch_at(const touch_list *touches, vec2 p) {
+  size_t lo = 0, hi = touches->count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = compare_points(touches->items[mid].point, p);
+    if (c == 0) {
+      return true;
+    }
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return false;
+}
+
+static int find_root(int *parent, int x) {
+  while (parent[x] != x) {
+    parent[x] = parent[parent[x]];
+    x = parent[x];
+  }
+  return x;
+}
+
+// Checks the points where rings touch (touches sorted, duplicates dropped here): the graph that
+// links every ring to the points where it touches others must have no cycle. A cycle (a hole
+// touching its shell at two points, three holes touching in a round) cuts the polygon's interior
+// into pieces. Without one, two rings share at most one point, so each ring less that point is
+// connected and lies on one side of the other: which side, check_hole_nesting() tests. That also
+// settles crossings at a shared point, which need a second shared point.
+static arcnav_status check_ring_touches(const an_allocator *alloc, const clean_ring *rings,
+                                        size_t ring_count, touch_list *touches, int *bad_ring,
+                                        int *bad_vertex) {
+  qsort(touches->items, touches->count, sizeof *touches->items, compare_touches);
+  size_t kept = 0;
+  for (size_t k = 0; k < touches->count; ++k) {
+    if (kept == 0 || compare_touches(&touches->items[kept - 1], &touches->items[k]) != 0) {
+      touches->items[kept++] = touches->items[k];
+    }
+  }
+  touches->count = kept;
+  int *parent = an_alloc(alloc, ring_count + kept, sizeof *parent);
+  if (!parent) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t k = 0; k < ring_count + kept; ++k) {
+    parent[k] = (int)k;
+  }
+  // Nodes: the rings, then one per distinct point.
+  arcnav_status status = ARCNAV_OK;
+  int point_node = (int)ring_count - 1;
+  for (size_t k = 0; k < kept; ++k) {
+    const ring_touch *t = &touches->items[k];
+    if (k == 0 || compare_points(t->point, touches->items[k - 1].point) != 0) {
+      ++point_node;
+    }
+    int root = find_root(parent, t->ring), point_root = find_root(parent, point_node);
+    if (root == point_root) {
+      status = ARCNAV_ERR_SELF_INTERSECTION;
+      *bad_ring = t->ring;
+      *bad_vertex = rings[t->ring].source_index[t->index];
+      break;
+    }
+    parent[root] = point_root;
+  }
+  an_free(alloc, parent);
+  return status;
+}
+
+// Finds where the given rings meet: a pair of edges that meet where they should not is refused
+// (and the vertex to blame named); touches between two rings that are allowed are returned in
+// `touches`, sorted by point.
 static arcnav_status find_ring_contacts(const an_allocator *alloc, const clean_ring *rings,
-                                        size_t ring_count, int *bad_ring, int *bad_vertex) {
+                                        size_t ring_count, touch_list *touches, int *bad_ring,
+                                        int *bad_vertex) {
   size_t edge_count = 0;
   for (size_t r = 0; r < ring_count; ++r) {
     edge_count += rings[r].count;
@@ -536,7 +722,78 @@ static arcnav_status find_ring_contacts(const an_allocator *alloc, const clean_r
   if (status != ARCNAV_OK || pair[0] < 0) {
     return status;
   }
-  return blame_ring_contact(alloc, rings, ring_count, bad_ring, bad_vertex);
+  status = scan_ring_contacts(alloc, rings, ring_count, touches, bad_ring, bad_vertex);
+  if (status == ARCNAV_OK) {
+    status = check_ring_touches(alloc, rings, ring_count, touches, bad_ring, bad_vertex);
+  }
+  return status;
+}
+
+// Where a vertex of one ring lies inside an edge of another, the edge is split there, so that the
+// stored rings meet only at shared vertices (later stages, the triangulation among them, rely on
+// that). The new vertex lies exactly on the edge: the shape does not change.
+typedef struct edge_split {
+  vec2 point;
+  int index;  ///< the edge's first vertex
+  int toward; ///< 1 when the edge runs toward larger points (lexicographically), else -1
+} edge_split;
+
+static int compare_splits(const void *lhs, const void *rhs) {
+  const edge_split *a = lhs, *b = rhs;
+  if (a->index != b->index) {
+    return a->index < b->index ? -1 : 1;
+  }
+  return compare_points(a->point, b->point) * a->toward;
+}
+
+static arcnav_status split_touched_edges(const an_allocator *alloc, clean_ring *rings,
+                                         size_t ring_count, const touch_list *touches) {
+  for (size_t r = 0; r < ring_count; ++r) {
+    size_t split_count = 0;
+    for (size_t k = 0; k < touches->count; ++k) {
+      split_count += touches->items[k].ring == (int)r && touches->items[k].on_edge;
+    }
+    if (split_count == 0) {
+      continue;
+    }
+    clean_ring *ring = &rings[r];
+    size_t n = ring->count, total = n + split_count;
+    edge_split *splits = an_alloc(alloc, split_count, sizeof *splits);
+    vec2 *points = an_alloc(alloc, total, sizeof *points);
+    int *source = an_alloc(alloc, total, sizeof *source);
+    if (!splits || !points || !source) {
+      an_free(alloc, splits);
+      an_free(alloc, points);
+      an_free(alloc, source);
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+    size_t s = 0;
+    for (size_t k = 0; k < touches->count; ++k) {
+      const ring_touch *t = &touches->items[k];
+      if (t->ring == (int)r && t->on_edge) {
+        size_t i = (size_t)t->index;
+        int toward = compare_points(ring->points[i], ring->points[(i + 1) % n]) < 0 ? 1 : -1;
+        splits[s++] = (edge_split){t->point, t->index, toward};
+      }
+    }
+    qsort(splits, split_count, sizeof *splits, compare_splits);
+    size_t out = 0;
+    for (size_t i = 0, next = 0; i < n; ++i) {
+      points[out] = ring->points[i];
+      source[out++] = ring->source_index[i];
+      for (; next < split_count && splits[next].index == (int)i; ++next) {
+        points[out] = splits[next].point;
+        source[out++] = ring->source_index[i];
+      }
+    }
+    an_free(alloc, splits);
+    an_free(alloc, ring->points);
+    an_free(alloc, ring->source_index);
+    ring->points = points;
+    ring->source_index = source;
+    ring->count = total;
+  }
+  return ARCNAV_OK;
 }
 
 // Even-odd point in ring (boundary points may go either way; callers only test points that are
@@ -587,12 +844,33 @@ static bool box_holds(const ring_box *box, vec2 p) {
   return p.x >= box->lo.x && p.x <= box->hi.x && p.y >= box->lo.y && p.y <= box->hi.y;
 }
 
-/// Rings do not meet, so a hole is inside its shell exactly when one of its vertices is, and is
-/// nested in another hole exactly when one vertex lies in that hole. The holes that may hold a
-/// vertex are found among the boxes sorted by their left side: those starting at most the
-/// widest box's width to its left.
+// A point of the hole on no other ring (rings meet only at the touches): its first vertex that
+// touches nothing, else the middle of an edge (a hole whose every vertex touches another ring).
+// *vertex is the vertex to name in an error.
+static vec2 hole_probe(const clean_ring *hole, const touch_list *touches, size_t *vertex) {
+  for (size_t k = 0; k < hole->count; ++k) {
+    if (!touch_at(touches, hole->points[k])) {
+      *vertex = k;
+      return hole->points[k];
+    }
+  }
+  *vertex = 0;
+  for (size_t k = 0; k < hole->count; ++k) {
+    vec2 m = v2_lerp(hole->points[k], hole->points[(k + 1) % hole->count], 0.5);
+    if (!touch_at(touches, m)) {
+      return m;
+    }
+  }
+  return hole->points[0];
+}
+
+/// Rings do not cross, so a hole is inside its shell exactly when one of its points off the other
+/// rings is, and is nested in another hole exactly when such a point lies in that hole. The holes
+/// that may hold the point are found among the boxes sorted by their left side: those starting
+/// at most the widest box's width to its left.
 static arcnav_status check_hole_nesting(const an_allocator *alloc, const clean_ring *rings,
-                                        size_t ring_count, int obstacle, arcnav_error *error) {
+                                        size_t ring_count, const touch_list *touches, int obstacle,
+                                        arcnav_error *error) {
   if (ring_count < 2) {
     return ARCNAV_OK;
   }
@@ -611,9 +889,11 @@ static arcnav_status check_hole_nesting(const an_allocator *alloc, const clean_r
   ring_box shell = box_of(&rings[0], 0);
   arcnav_status status = ARCNAV_OK;
   for (size_t h = 1; h < ring_count && status == ARCNAV_OK; ++h) {
-    vec2 p = rings[h].points[0];
+    size_t probe_vertex = 0;
+    vec2 p = hole_probe(&rings[h], touches, &probe_vertex);
+    int named = rings[h].source_index[probe_vertex];
     if (!box_holds(&shell, p) || !point_in_ring(p, rings[0].points, rings[0].count)) {
-      set_error(error, ARCNAV_ERR_HOLE_OUTSIDE, obstacle, (int)h, rings[h].source_index[0]);
+      set_error(error, ARCNAV_ERR_HOLE_OUTSIDE, obstacle, (int)h, named);
       status = ARCNAV_ERR_HOLE_OUTSIDE;
       break;
     }
@@ -631,7 +911,7 @@ static arcnav_status check_hole_nesting(const an_allocator *alloc, const clean_r
       const ring_box *box = &boxes[k - 1];
       if (box->ring != h && box_holds(box, p) &&
           point_in_ring(p, rings[box->ring].points, rings[box->ring].count)) {
-        set_error(error, ARCNAV_ERR_SELF_INTERSECTION, obstacle, (int)h, rings[h].source_index[0]);
+        set_error(error, ARCNAV_ERR_SELF_INTERSECTION, obstacle, (int)h, named);
         status = ARCNAV_ERR_SELF_INTERSECTION;
         break;
       }
@@ -672,12 +952,22 @@ static arcnav_status prepare_rings(const an_allocator *alloc, const vec2 *const 
     }
   }
   int bad_ring = -1, bad_vertex = -1;
-  arcnav_status status = find_ring_contacts(alloc, rings, ring_count, &bad_ring, &bad_vertex);
+  touch_list touches = {NULL, 0, 0};
+  arcnav_status status =
+      find_ring_contacts(alloc, rings, ring_count, &touches, &bad_ring, &bad_vertex);
   if (status != ARCNAV_OK) {
     set_error(error, status, obstacle, bad_ring, bad_vertex);
-    return status;
+  } else {
+    status = check_hole_nesting(alloc, rings, ring_count, &touches, obstacle, error);
   }
-  return check_hole_nesting(alloc, rings, ring_count, obstacle, error);
+  if (status == ARCNAV_OK) {
+    status = split_touched_edges(alloc, rings, ring_count, &touches);
+    if (status != ARCNAV_OK) {
+      set_error(error, status, obstacle, -1, -1);
+    }
+  }
+  touch_list_free(alloc, &touches);
+  return status;
 }
 
 arcnav_status arcnav_map_add_polygon(arcnav_map *map, const arcnav_vec2 *outer, size_t outer_count,
