@@ -578,35 +578,41 @@ static arcnav_planner *pocket_planner(const arcnav_map *map, const engine_settin
 typedef struct pocket_point {
   const char *where;
   arcnav_vec2 p;
-  bool free; // at both radii
+  bool free[2];  // at R = 0 and at R = 0.5
+  bool boundary; // on the polygon's boundary
 } pocket_point;
 
 static const pocket_point POCKET_POINTS[] = {
-    {"pocket, centre", {2.7, 2.7}, true},
-    {"pocket, near its tip", {1.5, 1.2}, true},
-    {"material, beside the pocket", {5, 5}, false},
-    {"material, below the pocket", {6, 1}, false},
-    {"material, by the shell's edge", {0.3, 5}, false},
-    {"outside, by the pinch", {-1, -1}, true},
-    {"outside, right", {12, 5}, true},
+    {"pocket, centre", {2.7, 2.7}, {true, true}, false},
+    {"pocket, near its tip", {1.5, 1.2}, {true, true}, false},
+    {"material, beside the pocket", {5, 5}, {false, false}, false},
+    {"material, below the pocket", {6, 1}, {false, false}, false},
+    {"material, by the shell's edge", {0.3, 5}, {false, false}, false},
+    {"outside, by the pinch", {-1, -1}, {true, true}, false},
+    {"outside, right", {12, 5}, {true, true}, false},
+    // The touching rule: at R = 0 a point at a pinch is free.
+    {"the pinch", {0, 0}, {true, false}, true},
+    {"the pocket's far edge", {4, 4}, {true, false}, true},
 };
+
+static const double POCKET_RADII[2] = {0.0, 0.5};
 
 START_TEST(test_pinched_pocket_builds_and_classifies) {
   sup_map plain;
   arcnav_map *map = NULL;
   pocket_maps(&plain, &map);
-  const double radii[2] = {0.0, 0.5};
   for (size_t e = 0; e < ENGINE_COUNT; ++e) {
     for (size_t k = 0; k < 2; ++k) {
-      arcnav_planner *planner = pocket_planner(map, &ENGINES[e], radii[k]);
+      arcnav_planner *planner = pocket_planner(map, &ENGINES[e], POCKET_RADII[k]);
       for (size_t i = 0; i < sizeof POCKET_POINTS / sizeof POCKET_POINTS[0]; ++i) {
         const pocket_point *q = &POCKET_POINTS[i];
         // The independent distance agrees with the expectation written down here.
         double clearance = sup_signed_distance_to_obstacles(&plain, q->p);
-        ck_assert((clearance >= radii[k] + 0.1) == q->free);
-        ck_assert_msg(arcnav_planner_point_is_free(planner, q->p) == q->free,
-                      "%s, R = %g, %s (%g, %g): expected %s", ENGINES[e].name, radii[k], q->where,
-                      q->p.x, q->p.y, q->free ? "free" : "blocked");
+        ck_assert(q->boundary ? clearance == 0.0
+                              : (clearance >= POCKET_RADII[k] + 0.1) == q->free[k]);
+        ck_assert_msg(arcnav_planner_point_is_free(planner, q->p) == q->free[k],
+                      "%s, R = %g, %s (%g, %g): expected %s", ENGINES[e].name, POCKET_RADII[k],
+                      q->where, q->p.x, q->p.y, q->free[k] ? "free" : "blocked");
       }
       arcnav_planner_destroy(planner);
     }
@@ -628,33 +634,145 @@ static void expect_verified_path(arcnav_query *query, const sup_map *plain, doub
                 report.message);
 }
 
-/// At R = 0.5 the tangent engine's paths inside the pocket and around the square pass the
-/// independent verifier, and the pocket is closed: nothing of width 1 passes a point.
-START_TEST(test_pinched_pocket_tangent_paths) {
+/// At R = 0.5 the pocket is closed for every engine (nothing of width 1 passes a point, and the
+/// pinch itself is blocked), and the tangent engine's paths inside the pocket and around the square
+/// pass the independent verifier. (The funnel engines' paths at R > 0 are polylines, which the
+/// verifier does not accept anywhere.)
+START_TEST(test_pinched_pocket_at_half) {
   sup_map plain;
   arcnav_map *map = NULL;
   pocket_maps(&plain, &map);
   double eps = arcnav_map_tolerance(map);
   arcnav_path *path = NULL;
   ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
-  for (size_t e = 0; e < 2; ++e) {
+  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
     arcnav_planner *planner = pocket_planner(map, &ENGINES[e], 0.5);
     arcnav_query *query = NULL;
     ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
-    expect_verified_path(query, &plain, 0.5, eps, (arcnav_vec2){2.7, 2.7}, (arcnav_vec2){1.5, 1.2},
-                         path, ENGINES[e].name);
-    expect_verified_path(query, &plain, 0.5, eps, (arcnav_vec2){-1, -1}, (arcnav_vec2){12, 12},
-                         path, ENGINES[e].name);
-    expect_verified_path(query, &plain, 0.5, eps, (arcnav_vec2){-1, 5}, (arcnav_vec2){5, -1}, path,
-                         ENGINES[e].name);
     ck_assert_int_eq(arcnav_find_path(query, (arcnav_vec2){2.7, 2.7}, (arcnav_vec2){-1, -1}, path),
                      ARCNAV_NO_PATH);
+    ck_assert_int_eq(arcnav_find_path(query, (arcnav_vec2){12, 12}, (arcnav_vec2){1.5, 1.2}, path),
+                     ARCNAV_NO_PATH);
+    ck_assert_int_eq(arcnav_find_path(query, (arcnav_vec2){0, 0}, (arcnav_vec2){-1, -1}, path),
+                     ARCNAV_START_BLOCKED);
+    if (ENGINES[e].engine == ARCNAV_ENGINE_TANGENT) {
+      expect_verified_path(query, &plain, 0.5, eps, (arcnav_vec2){2.7, 2.7},
+                           (arcnav_vec2){1.5, 1.2}, path, ENGINES[e].name);
+      expect_verified_path(query, &plain, 0.5, eps, (arcnav_vec2){-1, -1}, (arcnav_vec2){12, 12},
+                           path, ENGINES[e].name);
+      expect_verified_path(query, &plain, 0.5, eps, (arcnav_vec2){-1, 5}, (arcnav_vec2){5, -1},
+                           path, ENGINES[e].name);
+    }
     arcnav_query_destroy(query);
     arcnav_planner_destroy(planner);
   }
   arcnav_path_destroy(path);
   arcnav_map_destroy(map);
   sup_map_free(&plain);
+}
+END_TEST
+
+/// R = 0 path queries that every engine already answers as the touching rule says: inside the
+/// pocket, and around the square from outside, with verified paths. Not here (left to the
+/// cross-engine test of the touching rule, as the engines' pinch handling is being reworked):
+/// from the pocket to the outside, which must be no_path through the pinch (the funnel engines
+/// pass through it today), and from (-1, 5) to (5, -1), which may slide round the corner at the
+/// pinch from outside (length 2 sqrt(26); the tangent engine goes round the far side today).
+START_TEST(test_pinched_pocket_at_zero_passing_now) {
+  sup_map plain;
+  arcnav_map *map = NULL;
+  pocket_maps(&plain, &map);
+  double eps = arcnav_map_tolerance(map);
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+    arcnav_planner *planner = pocket_planner(map, &ENGINES[e], 0.0);
+    arcnav_query *query = NULL;
+    ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+    expect_verified_path(query, &plain, 0.0, eps, (arcnav_vec2){2.7, 2.7}, (arcnav_vec2){1.5, 1.2},
+                         path, ENGINES[e].name);
+    ck_assert_double_eq_tol(arcnav_path_length(path), hypot(1.2, 1.5), 1e-9);
+    expect_verified_path(query, &plain, 0.0, eps, (arcnav_vec2){-1, -1}, (arcnav_vec2){12, 12},
+                         path, ENGINES[e].name);
+    ck_assert_double_eq_tol(arcnav_path_length(path), hypot(11, 1) + hypot(2, 12), 1e-9);
+    arcnav_query_destroy(query);
+    arcnav_planner_destroy(planner);
+  }
+  arcnav_path_destroy(path);
+  arcnav_map_destroy(map);
+  sup_map_free(&plain);
+}
+END_TEST
+
+/// A block of (n + 2) x (n + 2) blocked grid cells, traced into one polygon, with a diagonal of n
+/// free cells (1, 1) .. (n, n) and its corner cell (n + 1, n + 1) free: each free cell touches the
+/// next at a corner, and the last touches the outline at the notch the corner cell leaves; a small
+/// triangle pocket touches the outline inside its bottom edge. Small
+/// (n = 3) and past the size from which the navmesh vouches for an obstacle by validating it again
+/// (n = 70: 286 vertices), every engine builds at R = 0 and 0.5 and classifies the cells.
+START_TEST(test_grid_diagonal_builds_and_classifies) {
+  const size_t n = _i == 0 ? 3 : 70;
+  const double m = (double)n;
+  const arcnav_vec2 outline[6] = {{0, 0},         {m + 2, 0},     {m + 2, m + 1},
+                                  {m + 1, m + 1}, {m + 1, m + 2}, {0, m + 2}};
+  arcnav_vec2 *cells = calloc(4 * n, sizeof *cells);
+  const arcnav_vec2 **holes = calloc(n + 1, sizeof *holes);
+  size_t *counts = calloc(n + 1, sizeof *counts);
+  ck_assert(cells && holes && counts);
+  for (size_t i = 0; i < n; ++i) {
+    double c = (double)(i + 1);
+    arcnav_vec2 *cell = cells + 4 * i;
+    cell[0] = (arcnav_vec2){c, c};
+    cell[1] = (arcnav_vec2){c + 1, c};
+    cell[2] = (arcnav_vec2){c + 1, c + 1};
+    cell[3] = (arcnav_vec2){c, c + 1};
+    holes[i] = cell;
+    counts[i] = 4;
+  }
+  // And a small pocket touching the outline inside its bottom edge.
+  const arcnav_vec2 pocket[3] = {{3, 0}, {3.5, 0.5}, {2.5, 0.5}};
+  holes[n] = pocket;
+  counts[n] = 3;
+  arcnav_map *map = new_map();
+  arcnav_error error;
+  ck_assert_int_eq(arcnav_map_add_polygon(map, outline, 6, holes, counts, n + 1, &error),
+                   ARCNAV_OK);
+  // The pocket's touch was found (for n = 70 on an edge too long to file in the validation's
+  // grid) and split the bottom edge.
+  ck_assert_uint_eq(map->rings[0].count, 7);
+  // Closing the diagonal at its other end (cell (0, 0) free too, touching cell (1, 1) and the
+  // outline) would cut the block in two.
+  const arcnav_vec2 closed[8] = {{1, 0},         {m + 2, 0}, {m + 2, m + 1}, {m + 1, m + 1},
+                                 {m + 1, m + 2}, {0, m + 2}, {0, 1},         {1, 1}};
+  ck_assert_int_eq(arcnav_map_add_polygon(map, closed, 8, holes, counts, n, &error),
+                   ARCNAV_ERR_SELF_INTERSECTION);
+  ck_assert_int_eq(error.obstacle, 1);
+  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+    for (size_t k = 0; k < 2; ++k) {
+      arcnav_planner *planner = pocket_planner(map, &ENGINES[e], POCKET_RADII[k]);
+      for (size_t i = 0; i < n + 2; i += (n > 10 ? 7 : 1)) {
+        double c = (double)i + 0.5;
+        bool diagonal_free = i >= 1 && i <= n;
+        ck_assert_msg(arcnav_planner_point_is_free(planner, (arcnav_vec2){c, c}) ==
+                          (diagonal_free || i == n + 1),
+                      "%s, R = %g, cell (%zu, %zu)", ENGINES[e].name, POCKET_RADII[k], i, i);
+        if (i + 1 < n + 2) {
+          ck_assert_msg(!arcnav_planner_point_is_free(planner, (arcnav_vec2){c + 1, c}),
+                        "%s, R = %g, cell (%zu, %zu)", ENGINES[e].name, POCKET_RADII[k], i + 1, i);
+          ck_assert_msg(!arcnav_planner_point_is_free(planner, (arcnav_vec2){c, c + 1}),
+                        "%s, R = %g, cell (%zu, %zu)", ENGINES[e].name, POCKET_RADII[k], i, i + 1);
+        }
+      }
+      ck_assert(arcnav_planner_point_is_free(planner, (arcnav_vec2){-1, m / 2}));
+      ck_assert_msg(arcnav_planner_point_is_free(planner, (arcnav_vec2){3, 0.2}) == (k == 0),
+                    "%s, R = %g, pocket", ENGINES[e].name, POCKET_RADII[k]);
+      arcnav_planner_destroy(planner);
+    }
+  }
+  arcnav_map_destroy(map);
+  free(cells);
+  free((void *)holes);
+  free(counts);
 }
 END_TEST
 
@@ -680,7 +798,9 @@ static Suite *map_suite(void) {
   TCase *pocket = tcase_create("pinched pocket");
   tcase_set_timeout(pocket, 120);
   tcase_add_test(pocket, test_pinched_pocket_builds_and_classifies);
-  tcase_add_test(pocket, test_pinched_pocket_tangent_paths);
+  tcase_add_test(pocket, test_pinched_pocket_at_half);
+  tcase_add_test(pocket, test_pinched_pocket_at_zero_passing_now);
+  tcase_add_loop_test(pocket, test_grid_diagonal_builds_and_classifies, 0, 2);
   suite_add_tcase(suite, pocket);
   return suite;
 }
