@@ -789,7 +789,7 @@ static bool touch_at(const touch_list *touches, vec2 p) {
   return false;
 }
 
-static int find_root(int *parent, int x) {
+static size_t find_root(size_t *parent, size_t x) {
   while (parent[x] != x) {
     parent[x] = parent[parent[x]];
     x = parent[x];
@@ -814,22 +814,22 @@ static arcnav_status check_ring_touches(const an_allocator *alloc, const clean_r
     }
   }
   touches->count = kept;
-  int *parent = an_alloc(alloc, ring_count + kept, sizeof *parent);
+  size_t *parent = an_alloc(alloc, ring_count + kept, sizeof *parent);
   if (!parent) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t k = 0; k < ring_count + kept; ++k) {
-    parent[k] = (int)k;
+    parent[k] = k;
   }
   // Nodes: the rings, then one per distinct point.
   arcnav_status status = ARCNAV_OK;
-  int point_node = (int)ring_count - 1;
+  size_t point_node = ring_count;
   for (size_t k = 0; k < kept; ++k) {
     const ring_touch *t = &touches->items[k];
-    if (k == 0 || compare_points(t->point, touches->items[k - 1].point) != 0) {
+    if (k > 0 && compare_points(t->point, touches->items[k - 1].point) != 0) {
       ++point_node;
     }
-    int root = find_root(parent, t->ring), point_root = find_root(parent, point_node);
+    size_t root = find_root(parent, (size_t)t->ring), point_root = find_root(parent, point_node);
     if (root == point_root) {
       status = ARCNAV_ERR_SELF_INTERSECTION;
       *bad_ring = t->ring;

@@ -776,6 +776,62 @@ START_TEST(test_grid_diagonal_builds_and_classifies) {
 }
 END_TEST
 
+// Fails the allocation numbered `fail_at` (counting from 0) and every one after it.
+typedef struct failing_allocator {
+  long count, fail_at, live;
+} failing_allocator;
+
+static void *failing_alloc(size_t size, void *user) {
+  failing_allocator *f = user;
+  if (f->count++ >= f->fail_at) {
+    return NULL;
+  }
+  f->live++;
+  return malloc(size);
+}
+
+static void failing_free(void *ptr, void *user) {
+  failing_allocator *f = user;
+  f->live--;
+  free(ptr);
+}
+
+/// Validating touching rings allocates more (the touches, the grid, the split edges): every one of
+/// those allocations may fail, and then the call says out_of_memory, leaks nothing and leaves the
+/// map as it was.
+START_TEST(test_touching_rings_out_of_memory) {
+  const arcnav_vec2 hole[3] = {{5, 0}, {7, 3}, {3, 3}};
+  const arcnav_vec2 other[3] = {{2, 5}, {3, 3}, {4, 6}};
+  const arcnav_vec2 *holes[2] = {hole, other};
+  size_t counts[2] = {3, 3};
+  bool succeeded = false;
+  for (long fail_at = 0; !succeeded; ++fail_at) {
+    failing_allocator state = {0, 1000000, 0};
+    arcnav_allocator hooks = {failing_alloc, failing_free, &state};
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(arcnav_map_create(&hooks, &map), ARCNAV_OK);
+    ck_assert_int_eq(test_add_box(map, 20, 20, 21, 21), ARCNAV_OK);
+    state.fail_at = state.count + fail_at;
+    arcnav_error error;
+    arcnav_status status = arcnav_map_add_polygon(map, TOUCH_SHELL, 4, holes, counts, 2, &error);
+    if (status == ARCNAV_OK) {
+      succeeded = true;
+      ck_assert_uint_eq(map->rings[1].count, 5); // the shell, split at (5, 0)
+      ck_assert_int_gt(fail_at, 8);
+    } else {
+      ck_assert_msg(status == ARCNAV_ERR_OUT_OF_MEMORY, "allocation %ld: %s", fail_at,
+                    arcnav_status_name(status));
+      ck_assert_int_eq(error.status, ARCNAV_ERR_OUT_OF_MEMORY);
+      ck_assert_uint_eq(arcnav_map_obstacle_count(map), 1);
+      ck_assert_uint_eq(map->ring_count, 1);
+      ck_assert_uint_eq(map->point_count, 4);
+    }
+    arcnav_map_destroy(map);
+    ck_assert_int_eq(state.live, 0);
+  }
+}
+END_TEST
+
 static Suite *map_suite(void) {
   Suite *suite = suite_create("map");
   TCase *tc = tcase_create("validation");
@@ -794,6 +850,7 @@ static Suite *map_suite(void) {
   tcase_add_loop_test(tc, test_touching_rings, 0,
                       (int)(sizeof TOUCH_CASES / sizeof TOUCH_CASES[0]));
   tcase_add_test(tc, test_touched_edge_is_split);
+  tcase_add_test(tc, test_touching_rings_out_of_memory);
   suite_add_tcase(suite, tc);
   TCase *pocket = tcase_create("pinched pocket");
   tcase_set_timeout(pocket, 120);
