@@ -140,10 +140,10 @@ ARCNAV_API void arcnav_map_destroy(arcnav_map *map);
 /// requires a connected interior: two rings touching at two or more points (a hole touching the
 /// outer ring twice cuts off the material between them), or a round of rings each touching the
 /// next (three holes touching pairwise), are ARCNAV_ERR_SELF_INTERSECTION, with error->ring and
-/// error->vertex at the touch that closes the round. A hole touching the outer ring from outside is
-/// ARCNAV_ERR_HOLE_OUTSIDE, a hole touching another from inside ARCNAV_ERR_SELF_INTERSECTION. A
-/// vertex touches an edge only when it lies on it exactly; one off it by rounding counts as
-/// crossing it when a rounded test sees the edges meet.
+/// error->vertex at the touch that closes the round. A hole outside the outer ring and touching it
+/// is ARCNAV_ERR_HOLE_OUTSIDE; a hole inside another hole and touching it,
+/// ARCNAV_ERR_SELF_INTERSECTION. A vertex touches an edge only when it lies on it exactly; one off
+/// it by rounding counts as crossing it when a rounded test sees the edges meet.
 /// Obstacles may overlap or touch each other: the blocked region is their union.
 /// @param outer       [in] outer ring vertices, `outer_count` of them
 /// @param holes       [in, opt] `hole_count` pointers to hole rings
