@@ -776,6 +776,104 @@ START_TEST(test_grid_diagonal_builds_and_classifies) {
 }
 END_TEST
 
+/// Random squares, triangles and diamonds with integer corners as holes of a square: many touch
+/// the shell or each other. Every accepted polygon goes through every engine at R = 0, 0.25 and
+/// 0.5: planners build and answer; the tangent engine classifies random points as the independent
+/// distance does, and its paths at R > 0 pass the verifier. (The funnel engines are not held to
+/// the classification here: at R > 0 they call free some points in holes exactly 2R wide, with or
+/// without touches.)
+START_TEST(test_random_touching_holes_through_engines) {
+  sup_rng rng = sup_rng_seed(20);
+  size_t accepted = 0, touching = 0, verified = 0;
+  const double radii[3] = {0.0, 0.25, 0.5};
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  for (size_t iter = 0; iter < test_scaled_count(2000); ++iter) {
+    double g = (double)(5 + sup_rng_below(&rng, 6));
+    const arcnav_vec2 outer[4] = {{0, 0}, {g, 0}, {g, g}, {0, g}};
+    size_t hole_count = 1 + sup_rng_below(&rng, 5);
+    arcnav_vec2 pts[8][4];
+    const arcnav_vec2 *holes[8];
+    size_t counts[8];
+    for (size_t h = 0; h < hole_count; ++h) {
+      double x = (double)sup_rng_below(&rng, (size_t)g), y = (double)sup_rng_below(&rng, (size_t)g);
+      double w = (double)(1 + sup_rng_below(&rng, 3)), t = (double)(1 + sup_rng_below(&rng, 3));
+      size_t kind = sup_rng_below(&rng, 3);
+      if (kind == 0) {
+        const arcnav_vec2 ring[4] = {{x, y}, {x + w, y}, {x + w, y + t}, {x, y + t}};
+        memcpy(pts[h], ring, sizeof ring);
+        counts[h] = 4;
+      } else if (kind == 1) {
+        const arcnav_vec2 ring[3] = {{x, y}, {x + w, y + t}, {x, y + 2 * t}};
+        memcpy(pts[h], ring, sizeof ring);
+        counts[h] = 3;
+      } else {
+        const arcnav_vec2 ring[4] = {
+            {x + w, y}, {x + 2 * w, y + t}, {x + w, y + 2 * t}, {x, y + t}};
+        memcpy(pts[h], ring, sizeof ring);
+        counts[h] = 4;
+      }
+      holes[h] = pts[h];
+    }
+    arcnav_map *map = new_map();
+    if (arcnav_map_add_polygon(map, outer, 4, holes, counts, hole_count, NULL) != ARCNAV_OK) {
+      arcnav_map_destroy(map);
+      continue;
+    }
+    ++accepted;
+    // Touching rings: the independent check refuses rings that meet, and a touch inside an edge
+    // adds a stored vertex.
+    size_t stored = 0;
+    for (size_t r = 0; r < map->ring_count; ++r) {
+      stored += map->rings[r].count;
+    }
+    size_t given = 4;
+    for (size_t h = 0; h < hole_count; ++h) {
+      given += counts[h];
+    }
+    bool split = stored > given;
+    sup_map plain;
+    sup_map_init(&plain);
+    sup_map_add_polygon(&plain, outer, 4, holes, counts, hole_count);
+    touching += split || !sup_map_check(&plain, NULL, 0);
+    double eps = arcnav_map_tolerance(map);
+    for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+      for (size_t k = 0; k < 3; ++k) {
+        arcnav_planner *planner = pocket_planner(map, &ENGINES[e], radii[k]);
+        arcnav_query *query = NULL;
+        ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+        for (size_t q = 0; q < 6; ++q) {
+          arcnav_vec2 a = {sup_rng_uniform(&rng, -1, g + 1), sup_rng_uniform(&rng, -1, g + 1)};
+          arcnav_vec2 b = {sup_rng_uniform(&rng, -1, g + 1), sup_rng_uniform(&rng, -1, g + 1)};
+          double clearance = sup_signed_distance_to_obstacles(&plain, a);
+          bool tangent = ENGINES[e].engine == ARCNAV_ENGINE_TANGENT;
+          if (tangent && fabs(clearance - radii[k]) > 1e-6) {
+            ck_assert_msg(arcnav_planner_point_is_free(planner, a) == (clearance > radii[k]),
+                          "map %zu, %s, R = %g: (%g, %g) at %g", iter, ENGINES[e].name, radii[k],
+                          a.x, a.y, clearance);
+          }
+          arcnav_status status = arcnav_find_path(query, a, b, path);
+          ck_assert_msg(arcnav_status_is_answer(status), "map %zu, %s, R = %g: %s", iter,
+                        ENGINES[e].name, radii[k], arcnav_status_name(status));
+          if (tangent && radii[k] > 0.0 && status == ARCNAV_OK) {
+            expect_verified_path(query, &plain, radii[k], eps, a, b, path, ENGINES[e].name);
+            ++verified;
+          }
+        }
+        arcnav_query_destroy(query);
+        arcnav_planner_destroy(planner);
+      }
+    }
+    sup_map_free(&plain);
+    arcnav_map_destroy(map);
+  }
+  arcnav_path_destroy(path);
+  ck_assert_uint_ge(accepted, test_scaled_minimum(150, 2000));
+  ck_assert_uint_ge(touching, test_scaled_minimum(50, 2000));
+  ck_assert_uint_ge(verified, test_scaled_minimum(200, 2000));
+}
+END_TEST
+
 // Fails the allocation numbered `fail_at` (counting from 0) and every one after it.
 typedef struct failing_allocator {
   long count, fail_at, live;
@@ -858,6 +956,7 @@ static Suite *map_suite(void) {
   tcase_add_test(pocket, test_pinched_pocket_at_half);
   tcase_add_test(pocket, test_pinched_pocket_at_zero_passing_now);
   tcase_add_loop_test(pocket, test_grid_diagonal_builds_and_classifies, 0, 2);
+  tcase_add_test(pocket, test_random_touching_holes_through_engines);
   suite_add_tcase(suite, pocket);
   return suite;
 }
