@@ -155,7 +155,7 @@ static arcnav_status check_ring_shape(const clean_ring *ring) {
 }
 
 typedef struct ring_edge {
-  double min_x, max_x;
+  double min_x, max_x, min_y, max_y;
   int ring;   // index among the rings being checked together
   int vertex; // index of the edge's first vertex in the cleaned ring
 } ring_edge;
@@ -170,67 +170,6 @@ static int compare_edges_by_min_x(const void *lhs, const void *rhs) {
 static bool adjacent_edges_fold(vec2 a, vec2 shared, vec2 c) {
   vec2 u = v2_sub(a, shared), w = v2_sub(c, shared);
   return v2_cross(u, w) == 0.0 && v2_dot(u, w) > 0.0;
-}
-
-// Picks the pair of edges to blame once the sweep below has found that some pair meets: tests
-// every pair whose boxes overlap (edges sorted by their smallest x) and blames the later edge of
-// the first meeting pair in that order. Quadratic for rings with many wide edges, but it only runs
-// on input that is about to be refused, and it fixes which vertex an error names.
-static arcnav_status blame_ring_contact(const an_allocator *alloc, const clean_ring *rings,
-                                        size_t ring_count, int *bad_ring, int *bad_vertex) {
-  size_t edge_count = 0;
-  for (size_t r = 0; r < ring_count; ++r) {
-    edge_count += rings[r].count;
-  }
-  ring_edge *edges = an_alloc(alloc, edge_count, sizeof *edges);
-  if (!edges) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  size_t e = 0;
-  for (size_t r = 0; r < ring_count; ++r) {
-    for (size_t i = 0; i < rings[r].count; ++i) {
-      vec2 a = rings[r].points[i], b = rings[r].points[(i + 1) % rings[r].count];
-      edges[e++] = (ring_edge){an_min(a.x, b.x), an_max(a.x, b.x), (int)r, (int)i};
-    }
-  }
-  qsort(edges, edge_count, sizeof *edges, compare_edges_by_min_x);
-  arcnav_status status = ARCNAV_OK;
-  for (size_t i = 0; i < edge_count && status == ARCNAV_OK; ++i) {
-    const clean_ring *ri = &rings[edges[i].ring];
-    size_t ni = ri->count;
-    vec2 a = ri->points[edges[i].vertex], b = ri->points[(size_t)(edges[i].vertex + 1) % ni];
-    for (size_t j = i + 1; j < edge_count && edges[j].min_x <= edges[i].max_x; ++j) {
-      const clean_ring *rj = &rings[edges[j].ring];
-      size_t nj = rj->count;
-      vec2 c = rj->points[edges[j].vertex], d = rj->points[(size_t)(edges[j].vertex + 1) % nj];
-      if (an_max(c.y, d.y) < an_min(a.y, b.y) || an_min(c.y, d.y) > an_max(a.y, b.y)) {
-        continue;
-      }
-      bool meet;
-      if (edges[i].ring == edges[j].ring) {
-        size_t vi = (size_t)edges[i].vertex, vj = (size_t)edges[j].vertex;
-        if ((vi + 1) % ni == vj) {
-          meet = adjacent_edges_fold(a, b, d);
-        } else if ((vj + 1) % ni == vi) {
-          meet = adjacent_edges_fold(c, d, b);
-        } else {
-          meet = an_segments_intersect(a, b, c, d);
-        }
-      } else {
-        meet = an_segments_intersect(a, b, c, d);
-      }
-      if (meet) {
-        bool later_first = edges[j].ring > edges[i].ring ||
-                           (edges[j].ring == edges[i].ring && edges[j].vertex > edges[i].vertex);
-        const ring_edge *blame = later_first ? &edges[j] : &edges[i];
-        *bad_ring = blame->ring;
-        *bad_vertex = rings[blame->ring].source_index[blame->vertex];
-        status = ARCNAV_ERR_SELF_INTERSECTION;
-      }
-    }
-  }
-  an_free(alloc, edges);
-  return status;
 }
 
 // --- contact detection: a Shamos-Hoey sweep ---------------------------------------------------
@@ -523,10 +462,392 @@ static arcnav_status sweep_for_contact(const an_allocator *alloc, const clean_ri
   return ARCNAV_OK;
 }
 
-// Finds a pair of edges, among all the given rings, that meet where they should not, and names
-// the vertex to blame.
+// --- touching rings -----------------------------------------------------------------------------
+//
+// Two different rings of one polygon may touch at single points (a hole at its shell, two holes at
+// each other), as long as they do not cross, do not overlap along an edge, and the polygon's
+// interior stays connected. Once the sweep has found that some pair of edges meets, every pair of
+// edges whose boxes overlap is examined (found through a uniform grid): a pair from one ring that
+// meets is refused as before, and a pair from two rings is either a touch at one point, which is
+// recorded, or refused.
+
+/// A ring passing through a point where it touches another ring: at its vertex `index`, or
+/// (on_edge) inside its edge from vertex `index` to the next.
+typedef struct ring_touch {
+  vec2 point;
+  int ring;
+  int index;
+  int on_edge;
+} ring_touch;
+
+typedef struct touch_list {
+  ring_touch *items;
+  size_t count, capacity;
+} touch_list;
+
+static void touch_list_free(const an_allocator *alloc, touch_list *list) {
+  an_free(alloc, list->items);
+  memset(list, 0, sizeof *list);
+}
+
+// Records that edge `vertex` (from a to b) of `ring` passes through p, a point of the closed edge.
+static bool record_touch(const an_allocator *alloc, touch_list *list, const clean_ring *ring,
+                         int ring_index, int vertex, vec2 a, vec2 b, vec2 p) {
+  if (!an_reserve(alloc, (void **)&list->items, &list->capacity, list->count, list->count + 1,
+                  sizeof *list->items)) {
+    return false;
+  }
+  ring_touch touch = {p, ring_index, vertex, 0};
+  if (compare_points(p, b) == 0) {
+    touch.index = (int)(((size_t)vertex + 1) % ring->count);
+  } else if (compare_points(p, a) != 0) {
+    touch.on_edge = 1;
+  }
+  list->items[list->count++] = touch;
+  return true;
+}
+
+static vec2 min_point(vec2 a, vec2 b) {
+  return compare_points(a, b) <= 0 ? a : b;
+}
+
+static vec2 max_point(vec2 a, vec2 b) {
+  return compare_points(a, b) <= 0 ? b : a;
+}
+
+// Edge ab of ring r (from vertex i) meets edge cd of ring s (from vertex j), r != s, as far as the
+// rounded test sees. ARCNAV_OK with both rings' touches recorded when they share exactly one point
+// and do not cross there; ARCNAV_ERR_RING_OVERLAP when they overlap along a piece of positive
+// length; ARCNAV_ERR_SELF_INTERSECTION when they cross, or when they do not meet exactly but the
+// rounded test sees them meeting (later stages, which round too, could see them touch).
+static arcnav_status classify_ring_pair(const an_allocator *alloc, touch_list *touches,
+                                        const clean_ring *rings, int r, int i, int s, int j) {
+  const clean_ring *rr = &rings[r], *rs = &rings[s];
+  vec2 a = rr->points[i], b = rr->points[(size_t)(i + 1) % rr->count];
+  vec2 c = rs->points[j], d = rs->points[(size_t)(j + 1) % rs->count];
+  if (!segments_meet_exactly(a, b, c, d)) {
+    return an_segments_intersect(a, b, c, d) ? ARCNAV_ERR_SELF_INTERSECTION : ARCNAV_OK;
+  }
+  int oa = exact_sign(an_orient2d(c, d, a)), ob = exact_sign(an_orient2d(c, d, b));
+  int oc = exact_sign(an_orient2d(a, b, c)), od = exact_sign(an_orient2d(a, b, d));
+  vec2 p;
+  if (oa == 0 && ob == 0 && oc == 0 && od == 0) {
+    // Collinear: the common piece runs from the larger of the smaller endpoints to the smaller of
+    // the larger ones (lexicographic order is the order along the line).
+    vec2 lo = max_point(min_point(a, b), min_point(c, d));
+    vec2 hi = min_point(max_point(a, b), max_point(c, d));
+    if (compare_points(lo, hi) < 0) {
+      return ARCNAV_ERR_RING_OVERLAP;
+    }
+    p = lo;
+  } else if (oa * ob < 0 && oc * od < 0) {
+    return ARCNAV_ERR_SELF_INTERSECTION;
+  } else {
+    // Not collinear and not crossing: they share one point, an endpoint of one of them.
+    p = oa == 0 && in_closed_box(a, c, d)   ? a
+        : ob == 0 && in_closed_box(b, c, d) ? b
+        : oc == 0 && in_closed_box(c, a, b) ? c
+                                            : d;
+  }
+  if (!record_touch(alloc, touches, rr, r, i, a, b, p) ||
+      !record_touch(alloc, touches, rs, s, j, c, d, p)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  return ARCNAV_OK;
+}
+
+// Tests one pair of edges whose boxes overlap: edges of one ring must not meet (beyond the shared
+// vertex of neighbours); edges of two rings go to classify_ring_pair().
+static arcnav_status test_edge_pair(const an_allocator *alloc, const clean_ring *rings,
+                                    touch_list *touches, const ring_edge *e, const ring_edge *f) {
+  if (e->ring != f->ring) {
+    return classify_ring_pair(alloc, touches, rings, e->ring, e->vertex, f->ring, f->vertex);
+  }
+  const clean_ring *ring = &rings[e->ring];
+  size_t n = ring->count, ve = (size_t)e->vertex, vf = (size_t)f->vertex;
+  vec2 a = ring->points[ve], b = ring->points[(ve + 1) % n];
+  vec2 c = ring->points[vf], d = ring->points[(vf + 1) % n];
+  bool meet;
+  if ((ve + 1) % n == vf) {
+    meet = adjacent_edges_fold(a, b, d);
+  } else if ((vf + 1) % n == ve) {
+    meet = adjacent_edges_fold(c, d, b);
+  } else {
+    meet = an_segments_intersect(a, b, c, d);
+  }
+  return meet ? ARCNAV_ERR_SELF_INTERSECTION : ARCNAV_OK;
+}
+
+static bool boxes_overlap(const ring_edge *e, const ring_edge *f) {
+  return e->min_x <= f->max_x && f->min_x <= e->max_x && e->min_y <= f->max_y &&
+         f->min_y <= e->max_y;
+}
+
+// A uniform grid over the edges' boxes, about one cell per edge: each edge is filed in the cells
+// its box covers, unless that is more than LONG_EDGE_CELLS; such long edges are tested against
+// every edge instead.
+#define LONG_EDGE_CELLS 16
+
+typedef struct edge_grid {
+  vec2 lo;
+  double cell_w, cell_h;
+  size_t side;
+} edge_grid;
+
+static size_t grid_cell(double value, double lo, double size, size_t side) {
+  double t = floor((value - lo) / size);
+  return t <= 0.0 ? 0 : t >= (double)(side - 1) ? side - 1 : (size_t)t;
+}
+
+static void edge_cells(const edge_grid *grid, const ring_edge *edge, size_t *x0, size_t *x1,
+                       size_t *y0, size_t *y1) {
+  *x0 = grid_cell(edge->min_x, grid->lo.x, grid->cell_w, grid->side);
+  *x1 = grid_cell(edge->max_x, grid->lo.x, grid->cell_w, grid->side);
+  *y0 = grid_cell(edge->min_y, grid->lo.y, grid->cell_h, grid->side);
+  *y1 = grid_cell(edge->max_y, grid->lo.y, grid->cell_h, grid->side);
+}
+
+// Which pair to blame: the first, in the order of the edges' smallest x (then as sorted), among
+// the refused pairs; `best` holds its two positions in that order, or SIZE_MAX.
+typedef struct pair_verdict {
+  arcnav_status status;
+  size_t best[2];
+} pair_verdict;
+
+static bool judge_pair(const an_allocator *alloc, const clean_ring *rings, touch_list *touches,
+                       const ring_edge *edges, size_t p, size_t q, pair_verdict *verdict) {
+  if (p > q) {
+    size_t t = p;
+    p = q;
+    q = t;
+  }
+  if (p > verdict->best[0] || (p == verdict->best[0] && q > verdict->best[1])) {
+    return true; // a refusal earlier in the order is known
+  }
+  arcnav_status status = test_edge_pair(alloc, rings, touches, &edges[p], &edges[q]);
+  if (status == ARCNAV_ERR_OUT_OF_MEMORY) {
+    verdict->status = status;
+    return false;
+  }
+  if (status != ARCNAV_OK) {
+    verdict->status = status;
+    verdict->best[0] = p;
+    verdict->best[1] = q;
+  }
+  return true;
+}
+
+// Tests every pair of edges whose boxes overlap (through the grid above), recording touches
+// between rings. On a refusal, blames the later edge (by ring, then vertex) of the first refused
+// pair in the order of the edges' smallest x.
+static arcnav_status scan_ring_contacts(const an_allocator *alloc, const clean_ring *rings,
+                                        size_t ring_count, touch_list *touches, int *bad_ring,
+                                        int *bad_vertex) {
+  size_t edge_count = 0;
+  for (size_t r = 0; r < ring_count; ++r) {
+    edge_count += rings[r].count;
+  }
+  size_t side = 1;
+  while (side * side < edge_count) {
+    ++side;
+  }
+  size_t cell_count = side * side;
+  ring_edge *edges = an_alloc(alloc, edge_count, sizeof *edges);
+  bool *is_long = an_alloc(alloc, edge_count, sizeof *is_long);
+  size_t *cell_start = an_calloc(alloc, cell_count + 1, sizeof *cell_start);
+  if (!edges || !is_long || !cell_start) {
+    an_free(alloc, edges);
+    an_free(alloc, is_long);
+    an_free(alloc, cell_start);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  size_t e = 0;
+  vec2 lo = rings[0].points[0], hi = lo;
+  for (size_t r = 0; r < ring_count; ++r) {
+    for (size_t i = 0; i < rings[r].count; ++i) {
+      vec2 a = rings[r].points[i], b = rings[r].points[(i + 1) % rings[r].count];
+      edges[e++] = (ring_edge){an_min(a.x, b.x), an_max(a.x, b.x), an_min(a.y, b.y),
+                               an_max(a.y, b.y), (int)r,           (int)i};
+      lo = v2(an_min(lo.x, a.x), an_min(lo.y, a.y));
+      hi = v2(an_max(hi.x, a.x), an_max(hi.y, a.y));
+    }
+  }
+  qsort(edges, edge_count, sizeof *edges, compare_edges_by_min_x);
+  edge_grid grid = {lo, (hi.x - lo.x) / (double)side, (hi.y - lo.y) / (double)side, side};
+  grid.cell_w = grid.cell_w > 0.0 ? grid.cell_w : 1.0;
+  grid.cell_h = grid.cell_h > 0.0 ? grid.cell_h : 1.0;
+  // File the edges: count per cell (long edges in none), then place.
+  size_t filed = 0;
+  for (size_t k = 0; k < edge_count; ++k) {
+    size_t x0, x1, y0, y1;
+    edge_cells(&grid, &edges[k], &x0, &x1, &y0, &y1);
+    is_long[k] = (x1 - x0 + 1) * (y1 - y0 + 1) > LONG_EDGE_CELLS;
+    for (size_t y = y0; y <= y1 && !is_long[k]; ++y) {
+      for (size_t x = x0; x <= x1; ++x) {
+        ++cell_start[y * side + x + 1];
+        ++filed;
+      }
+    }
+  }
+  for (size_t c = 0; c < cell_count; ++c) {
+    cell_start[c + 1] += cell_start[c];
+  }
+  size_t *cell_edges = an_alloc(alloc, filed + 1, sizeof *cell_edges);
+  size_t *fill = an_alloc(alloc, cell_count, sizeof *fill);
+  if (!cell_edges || !fill) {
+    an_free(alloc, cell_edges);
+    an_free(alloc, fill);
+    an_free(alloc, edges);
+    an_free(alloc, is_long);
+    an_free(alloc, cell_start);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  memcpy(fill, cell_start, cell_count * sizeof *fill);
+  for (size_t k = 0; k < edge_count; ++k) {
+    size_t x0, x1, y0, y1;
+    edge_cells(&grid, &edges[k], &x0, &x1, &y0, &y1);
+    for (size_t y = y0; y <= y1 && !is_long[k]; ++y) {
+      for (size_t x = x0; x <= x1; ++x) {
+        cell_edges[fill[y * side + x]++] = k;
+      }
+    }
+  }
+  pair_verdict verdict = {ARCNAV_OK, {SIZE_MAX, SIZE_MAX}};
+  bool going = true;
+  // Pairs sharing a cell, each tested in the one cell holding the lower left corner of the
+  // overlap of their boxes.
+  for (size_t c = 0; c < cell_count && going; ++c) {
+    for (size_t u = cell_start[c]; u < cell_start[c + 1] && going; ++u) {
+      for (size_t w = u + 1; w < cell_start[c + 1] && going; ++w) {
+        const ring_edge *f = &edges[cell_edges[u]], *g = &edges[cell_edges[w]];
+        if (!boxes_overlap(f, g)) {
+          continue;
+        }
+        size_t home = grid_cell(an_max(f->min_y, g->min_y), lo.y, grid.cell_h, side) * side +
+                      grid_cell(an_max(f->min_x, g->min_x), lo.x, grid.cell_w, side);
+        if (home == c) {
+          going = judge_pair(alloc, rings, touches, edges, cell_edges[u], cell_edges[w], &verdict);
+        }
+      }
+    }
+  }
+  // Long edges against every other edge (a pair of long edges once).
+  for (size_t k = 0; k < edge_count && going; ++k) {
+    if (!is_long[k]) {
+      continue;
+    }
+    for (size_t m = 0; m < edge_count && going; ++m) {
+      if (m != k && (!is_long[m] || m > k) && boxes_overlap(&edges[k], &edges[m])) {
+        going = judge_pair(alloc, rings, touches, edges, k, m, &verdict);
+      }
+    }
+  }
+  if (verdict.status != ARCNAV_OK && verdict.status != ARCNAV_ERR_OUT_OF_MEMORY) {
+    const ring_edge *f = &edges[verdict.best[0]], *g = &edges[verdict.best[1]];
+    bool later_first = g->ring > f->ring || (g->ring == f->ring && g->vertex > f->vertex);
+    const ring_edge *blame = later_first ? g : f;
+    *bad_ring = blame->ring;
+    *bad_vertex = rings[blame->ring].source_index[blame->vertex];
+  }
+  an_free(alloc, cell_edges);
+  an_free(alloc, fill);
+  an_free(alloc, edges);
+  an_free(alloc, is_long);
+  an_free(alloc, cell_start);
+  return verdict.status;
+}
+
+static int compare_touches(const void *lhs, const void *rhs) {
+  const ring_touch *a = lhs, *b = rhs;
+  int c = compare_points(a->point, b->point);
+  if (c != 0) {
+    return c;
+  }
+  if (a->ring != b->ring) {
+    return a->ring < b->ring ? -1 : 1;
+  }
+  if (a->on_edge != b->on_edge) {
+    return a->on_edge - b->on_edge;
+  }
+  return (a->index > b->index) - (a->index < b->index);
+}
+
+static bool touch_at(const touch_list *touches, vec2 p) {
+  size_t lo = 0, hi = touches->count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = compare_points(touches->items[mid].point, p);
+    if (c == 0) {
+      return true;
+    }
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return false;
+}
+
+static size_t find_root(size_t *parent, size_t x) {
+  while (parent[x] != x) {
+    parent[x] = parent[parent[x]];
+    x = parent[x];
+  }
+  return x;
+}
+
+// Checks the points where rings touch (touches sorted, duplicates dropped here): the graph that
+// links every ring to the points where it touches others must have no cycle. A cycle (a hole
+// touching its shell at two points, three holes touching in a round) cuts the polygon's interior
+// into pieces. Without one, two rings share at most one point, so each ring less that point is
+// connected and lies on one side of the other: which side, check_hole_nesting() tests. That also
+// settles crossings at a shared point, which need a second shared point.
+static arcnav_status check_ring_touches(const an_allocator *alloc, const clean_ring *rings,
+                                        size_t ring_count, touch_list *touches, int *bad_ring,
+                                        int *bad_vertex) {
+  qsort(touches->items, touches->count, sizeof *touches->items, compare_touches);
+  size_t kept = 0;
+  for (size_t k = 0; k < touches->count; ++k) {
+    if (kept == 0 || compare_touches(&touches->items[kept - 1], &touches->items[k]) != 0) {
+      touches->items[kept++] = touches->items[k];
+    }
+  }
+  touches->count = kept;
+  size_t *parent = an_alloc(alloc, ring_count + kept, sizeof *parent);
+  if (!parent) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t k = 0; k < ring_count + kept; ++k) {
+    parent[k] = k;
+  }
+  // Nodes: the rings, then one per distinct point.
+  arcnav_status status = ARCNAV_OK;
+  size_t point_node = ring_count;
+  for (size_t k = 0; k < kept; ++k) {
+    const ring_touch *t = &touches->items[k];
+    if (k > 0 && compare_points(t->point, touches->items[k - 1].point) != 0) {
+      ++point_node;
+    }
+    size_t root = find_root(parent, (size_t)t->ring), point_root = find_root(parent, point_node);
+    if (root == point_root) {
+      status = ARCNAV_ERR_SELF_INTERSECTION;
+      *bad_ring = t->ring;
+      *bad_vertex = rings[t->ring].source_index[t->index];
+      break;
+    }
+    parent[root] = point_root;
+  }
+  an_free(alloc, parent);
+  return status;
+}
+
+// Finds where the given rings meet: a pair of edges that meet where they should not is refused
+// (and the vertex to blame named); touches between two rings that are allowed are returned in
+// `touches`, sorted by point.
 static arcnav_status find_ring_contacts(const an_allocator *alloc, const clean_ring *rings,
-                                        size_t ring_count, int *bad_ring, int *bad_vertex) {
+                                        size_t ring_count, touch_list *touches, int *bad_ring,
+                                        int *bad_vertex) {
   size_t edge_count = 0;
   for (size_t r = 0; r < ring_count; ++r) {
     edge_count += rings[r].count;
@@ -536,7 +857,97 @@ static arcnav_status find_ring_contacts(const an_allocator *alloc, const clean_r
   if (status != ARCNAV_OK || pair[0] < 0) {
     return status;
   }
-  return blame_ring_contact(alloc, rings, ring_count, bad_ring, bad_vertex);
+  status = scan_ring_contacts(alloc, rings, ring_count, touches, bad_ring, bad_vertex);
+  if (status == ARCNAV_OK) {
+    status = check_ring_touches(alloc, rings, ring_count, touches, bad_ring, bad_vertex);
+  }
+  return status;
+}
+
+// Where a vertex of one ring lies inside an edge of another, the edge is split there, so that the
+// stored rings meet only at shared vertices (later stages, the triangulation among them, rely on
+// that). The new vertex lies exactly on the edge: the shape does not change.
+typedef struct edge_split {
+  vec2 point;
+  int ring;
+  int index;  ///< the edge's first vertex
+  int toward; ///< 1 when the edge runs toward larger points (lexicographically), else -1
+} edge_split;
+
+static int compare_splits(const void *lhs, const void *rhs) {
+  const edge_split *a = lhs, *b = rhs;
+  if (a->ring != b->ring) {
+    return a->ring < b->ring ? -1 : 1;
+  }
+  if (a->index != b->index) {
+    return a->index < b->index ? -1 : 1;
+  }
+  return compare_points(a->point, b->point) * a->toward;
+}
+
+// Rebuilds `ring` with the given splits (sorted, all of this ring) inserted.
+static bool split_ring(const an_allocator *alloc, clean_ring *ring, const edge_split *splits,
+                       size_t split_count) {
+  size_t n = ring->count, total = n + split_count;
+  vec2 *points = an_alloc(alloc, total, sizeof *points);
+  int *source = an_alloc(alloc, total, sizeof *source);
+  if (!points || !source) {
+    an_free(alloc, points);
+    an_free(alloc, source);
+    return false;
+  }
+  size_t out = 0;
+  for (size_t i = 0, next = 0; i < n; ++i) {
+    points[out] = ring->points[i];
+    source[out++] = ring->source_index[i];
+    for (; next < split_count && splits[next].index == (int)i; ++next) {
+      points[out] = splits[next].point;
+      source[out++] = ring->source_index[i];
+    }
+  }
+  an_free(alloc, ring->points);
+  an_free(alloc, ring->source_index);
+  ring->points = points;
+  ring->source_index = source;
+  ring->count = total;
+  return true;
+}
+
+static arcnav_status split_touched_edges(const an_allocator *alloc, clean_ring *rings,
+                                         const touch_list *touches) {
+  size_t split_count = 0;
+  for (size_t k = 0; k < touches->count; ++k) {
+    split_count += touches->items[k].on_edge != 0;
+  }
+  if (split_count == 0) {
+    return ARCNAV_OK;
+  }
+  edge_split *splits = an_alloc(alloc, split_count, sizeof *splits);
+  if (!splits) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  size_t s = 0;
+  for (size_t k = 0; k < touches->count; ++k) {
+    const ring_touch *t = &touches->items[k];
+    if (t->on_edge) {
+      const clean_ring *ring = &rings[t->ring];
+      size_t i = (size_t)t->index;
+      int toward =
+          compare_points(ring->points[i], ring->points[(i + 1) % ring->count]) < 0 ? 1 : -1;
+      splits[s++] = (edge_split){t->point, t->ring, t->index, toward};
+    }
+  }
+  qsort(splits, split_count, sizeof *splits, compare_splits);
+  arcnav_status status = ARCNAV_OK;
+  for (size_t first = 0, end; first < split_count && status == ARCNAV_OK; first = end) {
+    for (end = first + 1; end < split_count && splits[end].ring == splits[first].ring; ++end) {
+    }
+    if (!split_ring(alloc, &rings[splits[first].ring], splits + first, end - first)) {
+      status = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  an_free(alloc, splits);
+  return status;
 }
 
 // Even-odd point in ring (boundary points may go either way; callers only test points that are
@@ -587,12 +998,33 @@ static bool box_holds(const ring_box *box, vec2 p) {
   return p.x >= box->lo.x && p.x <= box->hi.x && p.y >= box->lo.y && p.y <= box->hi.y;
 }
 
-/// Rings do not meet, so a hole is inside its shell exactly when one of its vertices is, and is
-/// nested in another hole exactly when one vertex lies in that hole. The holes that may hold a
-/// vertex are found among the boxes sorted by their left side: those starting at most the
-/// widest box's width to its left.
+// A point of the hole on no other ring (rings meet only at the touches): its first vertex that
+// touches nothing, else the middle of an edge (a hole whose every vertex touches another ring).
+// *vertex is the vertex to name in an error.
+static vec2 hole_probe(const clean_ring *hole, const touch_list *touches, size_t *vertex) {
+  for (size_t k = 0; k < hole->count; ++k) {
+    if (!touch_at(touches, hole->points[k])) {
+      *vertex = k;
+      return hole->points[k];
+    }
+  }
+  *vertex = 0;
+  for (size_t k = 0; k < hole->count; ++k) {
+    vec2 m = v2_lerp(hole->points[k], hole->points[(k + 1) % hole->count], 0.5);
+    if (!touch_at(touches, m)) {
+      return m;
+    }
+  }
+  return hole->points[0];
+}
+
+/// Rings do not cross, so a hole is inside its shell exactly when one of its points off the other
+/// rings is, and is nested in another hole exactly when such a point lies in that hole. The holes
+/// that may hold the point are found among the boxes sorted by their left side: those starting
+/// at most the widest box's width to its left.
 static arcnav_status check_hole_nesting(const an_allocator *alloc, const clean_ring *rings,
-                                        size_t ring_count, int obstacle, arcnav_error *error) {
+                                        size_t ring_count, const touch_list *touches, int obstacle,
+                                        arcnav_error *error) {
   if (ring_count < 2) {
     return ARCNAV_OK;
   }
@@ -611,9 +1043,11 @@ static arcnav_status check_hole_nesting(const an_allocator *alloc, const clean_r
   ring_box shell = box_of(&rings[0], 0);
   arcnav_status status = ARCNAV_OK;
   for (size_t h = 1; h < ring_count && status == ARCNAV_OK; ++h) {
-    vec2 p = rings[h].points[0];
+    size_t probe_vertex = 0;
+    vec2 p = hole_probe(&rings[h], touches, &probe_vertex);
+    int named = rings[h].source_index[probe_vertex];
     if (!box_holds(&shell, p) || !point_in_ring(p, rings[0].points, rings[0].count)) {
-      set_error(error, ARCNAV_ERR_HOLE_OUTSIDE, obstacle, (int)h, rings[h].source_index[0]);
+      set_error(error, ARCNAV_ERR_HOLE_OUTSIDE, obstacle, (int)h, named);
       status = ARCNAV_ERR_HOLE_OUTSIDE;
       break;
     }
@@ -631,7 +1065,7 @@ static arcnav_status check_hole_nesting(const an_allocator *alloc, const clean_r
       const ring_box *box = &boxes[k - 1];
       if (box->ring != h && box_holds(box, p) &&
           point_in_ring(p, rings[box->ring].points, rings[box->ring].count)) {
-        set_error(error, ARCNAV_ERR_SELF_INTERSECTION, obstacle, (int)h, rings[h].source_index[0]);
+        set_error(error, ARCNAV_ERR_SELF_INTERSECTION, obstacle, (int)h, named);
         status = ARCNAV_ERR_SELF_INTERSECTION;
         break;
       }
@@ -672,12 +1106,22 @@ static arcnav_status prepare_rings(const an_allocator *alloc, const vec2 *const 
     }
   }
   int bad_ring = -1, bad_vertex = -1;
-  arcnav_status status = find_ring_contacts(alloc, rings, ring_count, &bad_ring, &bad_vertex);
+  touch_list touches = {NULL, 0, 0};
+  arcnav_status status =
+      find_ring_contacts(alloc, rings, ring_count, &touches, &bad_ring, &bad_vertex);
   if (status != ARCNAV_OK) {
     set_error(error, status, obstacle, bad_ring, bad_vertex);
-    return status;
+  } else {
+    status = check_hole_nesting(alloc, rings, ring_count, &touches, obstacle, error);
   }
-  return check_hole_nesting(alloc, rings, ring_count, obstacle, error);
+  if (status == ARCNAV_OK) {
+    status = split_touched_edges(alloc, rings, &touches);
+    if (status != ARCNAV_OK) {
+      set_error(error, status, obstacle, -1, -1);
+    }
+  }
+  touch_list_free(alloc, &touches);
+  return status;
 }
 
 arcnav_status arcnav_map_add_polygon(arcnav_map *map, const arcnav_vec2 *outer, size_t outer_count,

@@ -6,6 +6,10 @@
 // the LEFT of every directed edge (vertex i -> vertex i+1). So an obstacle's outer ring is
 // counter-clockwise, its holes clockwise, and the bounds ring clockwise (outside the bounds is
 // blocked). A vertex is a corner the agent wraps around exactly when the ring turns left there.
+// Rings of one polygon may touch at single points (see arcnav_map_add_polygon()); where a vertex of
+// one lies inside an edge of another, that edge is stored split at the vertex (a straight vertex),
+// so stored rings meet only at vertices they share. At such a point at most one of the rings turns
+// left: their free sides are apart, and only a free side wider than a half-turn makes a corner.
 
 #include "alloc.h"
 #include "arcnav/arcnav.h"

@@ -20,11 +20,13 @@ static const status_text STATUS_TEXTS[] = {
     {ARCNAV_ERR_TOO_FEW_VERTICES, "too_few_vertices", "a ring has fewer than 3 distinct vertices"},
     {ARCNAV_ERR_ZERO_AREA, "zero_area", "a ring encloses no area"},
     {ARCNAV_ERR_SELF_INTERSECTION, "self_intersection",
-     "a ring crosses or touches itself or another ring of the same polygon"},
+     "a ring crosses or touches itself, or crosses another ring of the same polygon, or touching "
+     "rings cut the polygon's interior apart"},
     {ARCNAV_ERR_HOLE_OUTSIDE, "hole_outside", "a hole is not inside its polygon's outer ring"},
     {ARCNAV_ERR_NEGATIVE_RADIUS, "negative_radius", "a radius is negative"},
     {ARCNAV_ERR_TOO_LARGE, "too_large", "too many vertices or obstacles"},
     {ARCNAV_ERR_UNSUPPORTED, "unsupported", "the engine cannot answer for this radius"},
+    {ARCNAV_ERR_RING_OVERLAP, "ring_overlap", "two rings of one polygon overlap along an edge"},
 };
 
 static const status_text *find_status(arcnav_status status) {

@@ -41,6 +41,16 @@ static const bad_hole_case BAD_HOLES[] = {
     {"outside", {{20, 20}, {21, 20}, {21, 21}}, 3, ARCNAV_ERR_HOLE_OUTSIDE, -2},
     {"bow tie", {{6, 6}, {8, 8}, {8, 6}, {6, 8}}, 4, ARCNAV_ERR_SELF_INTERSECTION, -2},
     {"crosses the shell", {{6, 6}, {12, 6}, {12, 8}, {6, 8}}, 4, ARCNAV_ERR_SELF_INTERSECTION, -2},
+    // Rings of one polygon may touch at one point, not along an edge (the pair's later ring and
+    // the first vertex of its edge are named) and not twice (named: the second touch).
+    {"along the shell", {{0, 6}, {2, 6}, {2, 8}, {0, 8}}, 4, ARCNAV_ERR_RING_OVERLAP, 3},
+    {"along the first hole", {{3, 1}, {5, 1}, {5, 3}, {3, 3}}, 4, ARCNAV_ERR_RING_OVERLAP, 3},
+    {"touches the shell twice", {{5, 0}, {8, 5}, {5, 10}}, 3, ARCNAV_ERR_SELF_INTERSECTION, 2},
+    {"touches the first hole twice",
+     {{1, 3}, {2, 5}, {3, 3}, {2, 4}},
+     4,
+     ARCNAV_ERR_SELF_INTERSECTION,
+     2},
 };
 
 START_TEST(bad_hole_names_its_ring_and_vertex) {

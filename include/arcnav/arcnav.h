@@ -83,14 +83,15 @@ typedef enum arcnav_status {
   ARCNAV_ERR_NOT_FINITE,                          ///< a coordinate or radius is NaN or infinite
   ARCNAV_ERR_TOO_FEW_VERTICES,                    ///< a ring has fewer than 3 distinct vertices
   ARCNAV_ERR_ZERO_AREA,         ///< a ring encloses no area (all vertices collinear)
-  ARCNAV_ERR_SELF_INTERSECTION, ///< a ring crosses or touches itself, or two rings of one polygon
-                                ///< meet
+  ARCNAV_ERR_SELF_INTERSECTION, ///< a ring crosses or touches itself, two rings of one polygon
+                                ///< cross, or touching rings cut the polygon's interior apart
   ARCNAV_ERR_HOLE_OUTSIDE,      ///< a hole is not inside its polygon's outer ring
   ARCNAV_ERR_NEGATIVE_RADIUS,   ///< a circle radius or agent radius is negative
   ARCNAV_ERR_TOO_LARGE,         ///< a count exceeds what the library can index, or a
                                 ///< coordinate or radius exceeds 1e100 in magnitude
   ARCNAV_ERR_UNSUPPORTED,       ///< the requested engine cannot answer this planner's settings;
                                 ///< kept for compatibility: every engine now answers every radius
+  ARCNAV_ERR_RING_OVERLAP,      ///< two rings of one polygon overlap along a piece of an edge
 } arcnav_status;
 
 /// Name of a status, e.g. "ok", "no_path", "start_blocked", "self_intersection". Never NULL; an
@@ -137,7 +138,22 @@ ARCNAV_API void arcnav_map_destroy(arcnav_map *map);
 /// Add a simple polygon obstacle, optionally with holes (free space inside it).
 /// Rings may have either orientation; consecutive duplicate vertices and a closing vertex equal to
 /// the first are dropped. A ring must have at least 3 distinct vertices, a non-zero area, and must
-/// not cross or touch itself; holes must lie inside the outer ring and must not meet each other.
+/// not cross or touch itself (ARCNAV_ERR_SELF_INTERSECTION); holes must lie inside the outer ring
+/// (ARCNAV_ERR_HOLE_OUTSIDE) and outside each other.
+/// As in GeoJSON and OGC simple features, two different rings may touch at a single point: a hole
+/// may touch the outer ring from inside, and two holes may touch from outside each other, where a
+/// vertex of one ring is a vertex of the other or lies exactly on one of its edges (the edge is
+/// then stored split at that vertex; the shape is unchanged). Grid maps traced into polygons have
+/// these wherever two blocked cells meet only at a corner. Still refused: two rings that cross
+/// (ARCNAV_ERR_SELF_INTERSECTION); two rings that share a piece of an edge of positive length
+/// (ARCNAV_ERR_RING_OVERLAP); and touches that cut the polygon's interior into pieces, since OGC
+/// requires a connected interior: two rings touching at two or more points (a hole touching the
+/// outer ring twice cuts off the material between them), or a round of rings each touching the
+/// next (three holes touching pairwise), are ARCNAV_ERR_SELF_INTERSECTION, with error->ring and
+/// error->vertex at the touch that closes the round. A hole outside the outer ring and touching it
+/// is ARCNAV_ERR_HOLE_OUTSIDE; a hole inside another hole and touching it,
+/// ARCNAV_ERR_SELF_INTERSECTION. A vertex touches an edge only when it lies on it exactly; one off
+/// it by rounding counts as crossing it when a rounded test sees the edges meet.
 /// Obstacles may overlap or touch each other: the blocked region is their union.
 /// @param outer       [in] outer ring vertices, `outer_count` of them
 /// @param holes       [in, opt] `hole_count` pointers to hole rings
