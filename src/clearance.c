@@ -13,7 +13,7 @@ arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_
   memset(scratch, 0, sizeof *scratch);
   size_t items = grid->item_count > 0 ? grid->item_count : 1;
   scratch->item_stamps = an_calloc(alloc, items, sizeof *scratch->item_stamps);
-  scratch->touches = an_alloc(alloc, items, sizeof *scratch->touches);
+  scratch->touches = an_alloc(alloc, 2 * items, sizeof *scratch->touches);
   scratch->owner_parity = an_calloc(alloc, grid->owner_count, sizeof *scratch->owner_parity);
   scratch->touched_owners = an_alloc(alloc, grid->owner_count, sizeof *scratch->touched_owners);
   scratch->owner_depth = an_alloc(alloc, grid->owner_count, sizeof *scratch->owner_depth);
@@ -185,7 +185,7 @@ static double point_clearance(const an_clearance *cl, an_clearance_scratch *scra
 
 typedef struct material_probe {
   vec2 p;
-  an_clearance_scratch *scratch;
+  an_touch *spans;
   size_t count;
 } material_probe;
 
@@ -214,7 +214,8 @@ static bool gather_material(const an_clearance *cl, const an_item *item, const v
     return true;
   }
   if (sweep > 0.0) {
-    probe->scratch->touches[probe->count++] = (an_touch){an_wrap_angle(start), sweep, false};
+    probe->spans[probe->count++] =
+        (an_touch){.from = an_wrap_angle(start), .to = sweep, .owner = item->owner};
   }
   return true;
 }
@@ -224,15 +225,81 @@ static int compare_touches(const void *lhs, const void *rhs) {
   return a->from < b->from ? -1 : (a->from > b->from ? 1 : 0);
 }
 
-// The direction intervals of material around p, in scratch->touches (from: start angle, to:
-// sweep); returns how many.
-static size_t material_around(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
+static int compare_touch_owners(const void *lhs, const void *rhs) {
+  const an_touch *a = lhs, *b = rhs;
+  return a->owner != b->owner ? (a->owner < b->owner ? -1 : 1) : compare_touches(lhs, rhs);
+}
+
+// The parts of direction interval a that lie in b: at most two.
+static size_t intersect_spans(an_touch a, an_touch b, an_touch out[2]) {
+  double start = an_wrap_angle(b.from - a.from), end = start + b.to; // b, from a's start
+  size_t count = 0;
+  if (start < a.to) {
+    out[count++] = (an_touch){
+        .from = an_wrap_angle(a.from + start), .to = an_min(end, a.to) - start, .owner = a.owner};
+  }
+  if (end > AN_TWO_PI) {
+    out[count++] =
+        (an_touch){.from = a.from, .to = an_min(end - AN_TWO_PI, a.to), .owner = a.owner};
+  }
+  return count;
+}
+
+// Rings of one polygon that meet at a point (a hole touching its shell or another hole) leave
+// between them what each of them frees, so that polygon's material there is the intersection of
+// their spans; different obstacles' material is the union of theirs. Rewrites the `count` spans
+// in place, grouped by owner; returns how many remain.
+static size_t intersect_rings_of_one_polygon(an_touch *spans, size_t count) {
+  qsort(spans, count, sizeof *spans, compare_touch_owners);
+  size_t kept = 0;
+  for (size_t i = 0; i < count;) {
+    size_t end = i + 1;
+    while (end < count && spans[end].owner == spans[i].owner) {
+      ++end;
+    }
+    an_touch part[8], next[8];
+    size_t parts = 1;
+    part[0] = spans[i];
+    for (size_t k = i + 1; k < end; ++k) {
+      size_t made = 0;
+      for (size_t j = 0; j < parts && made + 2 <= 8; ++j) {
+        made += intersect_spans(part[j], spans[k], next + made);
+      }
+      memcpy(part, next, made * sizeof *part);
+      parts = made;
+    }
+    // A group of g spans leaves at most g parts, so the output never overtakes the input.
+    for (size_t j = 0; j < parts; ++j) {
+      if (part[j].to > 0.0) {
+        spans[kept++] = part[j];
+      }
+    }
+    i = end;
+  }
+  return kept;
+}
+
+// The direction intervals of material around p (from: start angle, to: sweep) written to `spans`
+// (room for one per grid item); returns how many.
+static size_t material_around(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p,
+                              an_touch *spans) {
   const an_grid *grid = cl->grid;
-  material_probe probe = {p, scratch, 0};
+  material_probe probe = {p, spans, 0};
   uint32_t stamp = next_stamp(scratch, grid);
   visit_cell(cl, scratch, stamp, an_grid_column(grid, p.x), an_grid_row(grid, p.y), gather_material,
              &probe);
-  return probe.count;
+  return intersect_rings_of_one_polygon(spans, probe.count);
+}
+
+// Does the direction at `angle` lie strictly inside one of the spans?
+static bool spans_hold(const an_touch *spans, size_t count, double angle) {
+  for (size_t i = 0; i < count; ++i) {
+    double offset = an_wrap_angle(angle - spans[i].from);
+    if (offset > DIRECTION_SLACK && offset < spans[i].to - DIRECTION_SLACK) {
+      return true;
+    }
+  }
+  return false;
 }
 
 // The widest interval of directions that none of the `count` material intervals covers: returns
@@ -272,13 +339,13 @@ bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec
   }
   // Touching: free unless the wall closes all round p (a point on a seam between two obstacles).
   double gap_start;
-  return widest_free_gap(scratch->touches, material_around(cl, scratch, p), &gap_start) >
-         DIRECTION_SLACK;
+  return widest_free_gap(scratch->touches, material_around(cl, scratch, p, scratch->touches),
+                         &gap_start) > DIRECTION_SLACK;
 }
 
 bool an_point_agent_corner_wedge(const an_clearance *cl, an_clearance_scratch *scratch, vec2 v,
                                  double *start, double *sweep, bool *alone) {
-  size_t count = material_around(cl, scratch, v);
+  size_t count = material_around(cl, scratch, v, scratch->touches);
   *alone = count <= 1;
   double gap_start;
   double gap = widest_free_gap(scratch->touches, count, &gap_start);
@@ -345,8 +412,9 @@ static bool point_segment_blocks(const an_clearance *cl, const an_item *item,
       return true;
     }
   }
-  // The segment passes through (or starts or ends at) the edge's first vertex.
-  if (an_point_segment_dist(item->a, s->a, s->b) <= eps) {
+  // The segment passes through (or starts or ends at) the edge's first vertex. A vertex shared by
+  // rings of one polygon is judged after the walk, with every ring's material (record_touch).
+  if (!item->shared_vertex && an_point_segment_dist(item->a, s->a, s->b) <= eps) {
     if (v2_dist(item->a, s->b) > eps && heads_into_material(item, v2_sub(s->b, item->a))) {
       return true;
     }
@@ -373,7 +441,7 @@ static void record_touch(const an_clearance *cl, const an_item *item, const segm
   if (item->kind == AN_ITEM_CIRCLE) {
     if (item->radius > eps && along_a > eps && along_a < length - eps &&
         fabs(fabs(side_a) - item->radius) <= eps) {
-      *out = (an_touch){along_a, along_a, side_a > 0.0};
+      *out = (an_touch){.from = along_a, .to = along_a, .left = side_a > 0.0};
       ++*s->touch_count;
     }
     return;
@@ -385,19 +453,69 @@ static void record_touch(const an_clearance *cl, const an_item *item, const segm
     double to = an_min(an_max(along_a, along_b), length);
     if (to - from > eps) {
       // Material lies left of every stored edge.
-      *out = (an_touch){from, to, along_b > along_a};
+      *out = (an_touch){.from = from, .to = to, .left = along_b > along_a};
       ++*s->touch_count;
       return;
     }
+  }
+  if (item->shared_vertex) {
+    if (an_point_segment_dist(item->a, s->a, s->b) <= eps) {
+      *out = (an_touch){.from = along_a,
+                        .to = along_a,
+                        .owner = (uint32_t)(item - cl->grid->items),
+                        .deferred = true};
+      ++*s->touch_count;
+    }
+    return;
   }
   if (fabs(side_a) <= eps && along_a > eps && along_a < length - eps) {
     // The vertex's wedge does not hold the segment's direction (point_segment_blocks), so it lies
     // on one side of the segment, where both of its edges leave.
     double out_side = v2_cross(unit, v2_normalize(v2_sub(item->b, item->a)));
     double in_side = v2_cross(unit, v2_normalize(v2_sub(item->before, item->a)));
-    *out = (an_touch){along_a, along_a, out_side + in_side > 0.0};
+    *out = (an_touch){.from = along_a, .to = along_a, .left = out_side + in_side > 0.0};
     ++*s->touch_count;
   }
+}
+
+// Judges the vertices shared by rings of one polygon that the segment meets, with the material
+// all the polygon's rings leave there: blocked when the segment heads into it, else the touch is
+// kept with its side (for inside places) or dropped (at the segment's ends). Returns false when
+// blocked; the touches left are compacted, their count written back.
+static bool shared_vertices_let_pass(const an_clearance *cl, an_clearance_scratch *scratch,
+                                     const segment_shape *s, size_t *count) {
+  an_touch *touches = scratch->touches, *spans = scratch->touches + cl->grid->item_count;
+  double eps = cl->eps;
+  vec2 unit = v2_scale(v2_sub(s->b, s->a), 1.0 / s->length);
+  double forward = v2_angle(unit), backward = forward + AN_PI;
+  size_t kept = 0;
+  for (size_t i = 0; i < *count; ++i) {
+    an_touch touch = touches[i];
+    if (!touch.deferred) {
+      touches[kept++] = touch;
+      continue;
+    }
+    size_t n = material_around(cl, scratch, cl->grid->items[touch.owner].a, spans);
+    bool at_start = touch.from <= eps, at_end = touch.from >= s->length - eps;
+    if ((!at_end && spans_hold(spans, n, forward)) ||
+        (!at_start && spans_hold(spans, n, backward))) {
+      return false;
+    }
+    if (at_start || at_end) {
+      continue;
+    }
+    bool sides[2] = {false, false};
+    for (size_t k = 0; k < n; ++k) {
+      vec2 middle = v2_from_angle(spans[k].from + 0.5 * spans[k].to);
+      sides[v2_cross(unit, middle) > 0.0] = true;
+    }
+    if (sides[0] && sides[1]) {
+      return false;
+    }
+    touches[kept++] = (an_touch){.from = touch.from, .to = touch.from, .left = sides[1]};
+  }
+  *count = kept;
+  return true;
 }
 
 // Does material touch the segment from both sides at one place (within eps)? Touches sorted by
@@ -478,6 +596,8 @@ bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, v
   segment_shape shape = {p, q, length, unit_normal, scratch, &touch_count};
   segment_walk walk = {cl, scratch, next_stamp(scratch, grid), &shape};
   return an_grid_walk_clipped(grid, p, q, segment_cell_is_clear, &walk) &&
+         (!cl->point_agent || length <= cl->eps ||
+          shared_vertices_let_pass(cl, scratch, &shape, &touch_count)) &&
          !touched_from_both_sides(scratch->touches, touch_count, cl->eps);
 }
 

@@ -28,13 +28,15 @@ typedef struct an_clearance {
 /// Where material touches a point agent's segment (an interval of distances along it, on one side)
 /// or surrounds a point (an interval of directions): one per item at most.
 typedef struct an_touch {
-  double from, to;
-  bool left;
+  double from, to; ///< along a segment: an interval; around a point: start angle and sweep
+  uint32_t owner;  ///< around a point: the obstacle; along a segment: the item of a deferred vertex
+  bool left;       ///< along a segment: the material's side
+  bool deferred;   ///< along a segment: a vertex shared by rings of one polygon, judged after
 } an_touch;
 
 /// Per-thread marks for the checks (items seen, parity per obstacle). Sized once.
 typedef struct an_clearance_scratch {
-  an_touch *touches; ///< one per grid item: the point agent's contacts of one check
+  an_touch *touches; ///< two per grid item: a point agent's contacts, and the material round one
   uint32_t *item_stamps;
   uint32_t stamp;
   uint8_t *owner_parity;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "grid.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 // Cells per axis are capped so the table stays small even for very sparse or huge maps.
@@ -31,6 +32,33 @@ static size_t add_ring_items(const arcnav_map *map, const an_ring *ring, uint32_
                        .kind = AN_ITEM_EDGE};
   }
   return ring->count;
+}
+
+static int compare_item_starts(const void *lhs, const void *rhs) {
+  const an_item *const *a = lhs, *const *b = rhs;
+  vec2 p = (*a)->a, q = (*b)->a;
+  return p.x != q.x ? (p.x < q.x ? -1 : 1) : (p.y != q.y ? (p.y < q.y ? -1 : 1) : 0);
+}
+
+// Marks the edges of a polygon's rings that start where another of its rings has a vertex too
+// (rings of one polygon meet only at shared vertices: map.h).
+static arcnav_status mark_shared_vertices(an_item *items, size_t count, const an_allocator *alloc) {
+  an_item **order = an_alloc(alloc, count, sizeof *order);
+  if (!order) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    order[i] = &items[i];
+  }
+  qsort(order, count, sizeof *order, compare_item_starts);
+  for (size_t i = 1; i < count; ++i) {
+    if (compare_item_starts(&order[i - 1], &order[i]) == 0) {
+      order[i - 1]->shared_vertex = true;
+      order[i]->shared_vertex = true;
+    }
+  }
+  an_free(alloc, order);
+  return ARCNAV_OK;
 }
 
 static void item_box(const an_item *item, double reach, vec2 *lo, vec2 *hi) {
@@ -79,8 +107,15 @@ arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_alloca
                                   .owner = (uint32_t)o,
                                   .kind = AN_ITEM_CIRCLE};
     } else {
+      size_t first = n;
       for (uint32_t r = 0; r < ob->ring_count; ++r) {
         n += add_ring_items(map, &map->rings[ob->first_ring + r], (uint32_t)o, out->items + n);
+      }
+      if (ob->ring_count > 1 &&
+          mark_shared_vertices(out->items + first, n - first, alloc) != ARCNAV_OK) {
+        an_free(alloc, out->items);
+        out->items = NULL;
+        return ARCNAV_ERR_OUT_OF_MEMORY;
       }
     }
   }

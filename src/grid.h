@@ -21,6 +21,10 @@ typedef struct an_item {
   double radius;  ///< circles
   uint32_t owner; ///< obstacle index; map->obstacle_count for the bounds
   an_item_kind kind;
+  /// Edges: `a` is also a vertex of another ring of the same polygon (a hole touching its shell
+  /// or another hole there), so the material at `a` is what the rings leave between them, not
+  /// this ring's wedge alone.
+  bool shared_vertex;
 } an_item;
 
 typedef struct an_grid {

@@ -131,7 +131,7 @@ static bool on_a_seam(const sup_map *map, vec p, double probe) {
 }
 
 static void run_touching_map(uint64_t seed, touching_stats *stats) {
-  sup_map generated = sup_gen_touching(seed, false);
+  sup_map generated = sup_gen_touching(seed, true);
   arcnav_map *map = NULL;
   arcnav_status built = sup_map_to_arcnav(&generated, &map);
   ck_assert_msg(built == ARCNAV_OK, "seed %llu: map refused: %s", (unsigned long long)seed,
@@ -228,7 +228,7 @@ START_TEST(test_tangent_ways_agree_beside_touching_obstacles) {
   const engine *prebuilt = &ENGINES[0], *on_demand = &ENGINES[1];
   size_t compared = 0;
   for (uint64_t seed = 1; seed <= test_scaled_count(30); ++seed) {
-    sup_map generated = sup_gen_touching(seed, false);
+    sup_map generated = sup_gen_touching(seed, true);
     arcnav_map *map = NULL;
     ck_assert_int_eq(sup_map_to_arcnav(&generated, &map), ARCNAV_OK);
     double eps = arcnav_map_tolerance(map);
