@@ -7,6 +7,18 @@
 #include <math.h>
 #include <string.h>
 
+// Each search is built twice, once per value of its `general` flag, as functions of their own
+// (SEARCH_BODY into SEARCH_VERSION); the helpers on their hot path (HOT) are inlined into each.
+#if defined(__GNUC__)
+#define SEARCH_BODY static inline __attribute__((always_inline))
+#define SEARCH_VERSION static __attribute__((noinline))
+#define HOT static inline __attribute__((always_inline))
+#else
+#define SEARCH_BODY static inline
+#define SEARCH_VERSION static
+#define HOT static inline
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // The funnel
 // ---------------------------------------------------------------------------------------------
@@ -155,7 +167,7 @@ struct an_funnel_scratch {
   const an_navmesh *mesh;
   size_t tri_count;    ///< the mesh's free triangles; the query's own ones follow them
   size_t tri_total;    ///< tri_count + VIRTUAL_MAX
-  size_t vertex_count; ///< the mesh's points; the start and the goal beyond the box follow them
+  size_t vertex_count; ///< the mesh's points (the start and goal beyond the box are -1 and -2)
   size_t node_capacity, cell_capacity, heap_capacity;
   uint32_t stamp;
   vec2 start;
@@ -188,7 +200,10 @@ struct an_funnel_scratch {
   // The query's triangles beyond the box: fan triangles (p, b, a) on box edges ab that face p.
   size_t virtual_count;
   int32_t vfv[3 * VIRTUAL_MAX], vfn[3 * VIRTUAL_MAX];
-  vec2 vpoint[2];      ///< vertices vertex_count (the start) and vertex_count + 1 (the goal)
+  vec2 vpoint[2];      ///< vertices -1 (the start: its cells are the start's) and -2 (the goal)
+  int32_t goal_single; ///< the goal's only triangle, or -1 when it has several (goal_mark)
+  int32_t goal_last;   ///< the goal's triangles so far: the last one marked, and how many
+  size_t goal_count;
   int32_t goal_fan[4]; ///< per box edge: the goal's fan triangle on it, or -1
   bool goal_fan_used;  ///< some goal_fan[e] >= 0
 };
@@ -250,7 +265,7 @@ arcnav_status an_funnel_scratch_create_with_capacity(const an_navmesh *mesh,
   s->tri_count = mesh->free_count;
   s->tri_total = mesh->free_count + VIRTUAL_MAX;
   s->vertex_count = mesh->cdt.point_count;
-  size_t nt = s->tri_total + 1, nv = s->vertex_count + 3, ncdt = mesh->cdt.tri_count + 1;
+  size_t nt = s->tri_total + 1, nv = s->vertex_count + 1, ncdt = mesh->cdt.tri_count + 1;
   s->node_capacity = node_capacity < 1            ? 1
                      : node_capacity > NODE_LIMIT ? NODE_LIMIT
                                                   : node_capacity;
@@ -285,7 +300,7 @@ arcnav_status an_funnel_scratch_create_with_capacity(const an_navmesh *mesh,
 }
 
 size_t an_funnel_scratch_memory_bytes(const an_funnel_scratch *s) {
-  size_t nt = s->tri_total + 1, nv = s->vertex_count + 3, ncdt = s->mesh->cdt.tri_count + 1;
+  size_t nt = s->tri_total + 1, nv = s->vertex_count + 1, ncdt = s->mesh->cdt.tri_count + 1;
   return sizeof *s +
          nt * (2 * sizeof(uint32_t) + sizeof(double) + sizeof(vec2) + 3 * sizeof(int32_t)) +
          s->node_capacity * sizeof(ta_node) + s->cell_capacity * sizeof(fn_cell) +
@@ -317,25 +332,31 @@ static bool grow_array(const an_allocator *alloc, void **array, size_t *capacity
   return true;
 }
 
-/// Room for one more node, the cells it and the final step write, and its heap entry: the pool
-/// doubles when full (the only allocation a query makes). false when that fails.
-static bool pool_room(an_funnel_scratch *s, size_t cells) {
-  return (s->node_count < s->node_capacity ||
+/// Room for `nodes` more nodes with their heap entries, and `cells` more cells: the pool doubles
+/// when full (the only allocation a query makes). false when that fails.
+static bool grow_pool(an_funnel_scratch *s, size_t nodes, size_t cells) {
+  return (s->node_count + nodes <= s->node_capacity ||
           grow_array(&s->alloc, (void **)&s->nodes, &s->node_capacity, s->node_count,
-                     s->node_count + 1, NODE_LIMIT, sizeof *s->nodes)) &&
+                     s->node_count + nodes, NODE_LIMIT, sizeof *s->nodes)) &&
          (s->cell_count + cells <= s->cell_capacity ||
           grow_array(&s->alloc, (void **)&s->cells, &s->cell_capacity, s->cell_count,
                      s->cell_count + cells, SIZE_MAX / sizeof *s->cells, sizeof *s->cells)) &&
-         (s->heap_count < s->heap_capacity ||
+         (s->heap_count + nodes <= s->heap_capacity ||
           grow_array(&s->alloc, (void **)&s->heap, &s->heap_capacity, s->heap_count,
-                     s->heap_count + 1, SIZE_MAX / sizeof *s->heap, sizeof *s->heap));
+                     s->heap_count + nodes, SIZE_MAX / sizeof *s->heap, sizeof *s->heap));
+}
+
+static inline bool pool_room(an_funnel_scratch *s, size_t nodes, size_t cells) {
+  return (s->node_count + nodes <= s->node_capacity && s->cell_count + cells <= s->cell_capacity &&
+          s->heap_count + nodes <= s->heap_capacity) ||
+         grow_pool(s, nodes, cells);
 }
 
 static void next_stamp(an_funnel_scratch *s) {
   if (++s->stamp == 0) {
     memset(s->tri_stamp, 0, (s->tri_total + 1) * sizeof *s->tri_stamp);
     memset(s->goal_mark, 0, (s->tri_total + 1) * sizeof *s->goal_mark);
-    memset(s->vertex_stamp, 0, (s->vertex_count + 3) * sizeof *s->vertex_stamp);
+    memset(s->vertex_stamp, 0, (s->vertex_count + 1) * sizeof *s->vertex_stamp);
     s->stamp = 1;
   }
 }
@@ -361,6 +382,27 @@ static inline int32_t tri_vertex(const an_funnel_scratch *s, int32_t t, int k) {
                           : s->vfv[3 * (i - s->tri_count) + (size_t)k];
 }
 
+/// Triangle t's vertices and neighbours (across edge k, opposite vertex k; -1 for none), except
+/// that a box triangle's neighbour across its box edge is the goal's fan there when there is one
+/// (see tri_next()).
+static inline void tri_arrays(const an_funnel_scratch *s, int32_t t, const int32_t **v,
+                              const int32_t **n) {
+  size_t i = (size_t)t;
+  if (i < s->tri_count) {
+    *v = &s->mesh->fv[3 * i];
+    *n = &s->mesh->fn[3 * i];
+  } else {
+    *v = &s->vfv[3 * (i - s->tri_count)];
+    *n = &s->vfn[3 * (i - s->tri_count)];
+  }
+}
+
+/// The neighbour across edge k given tri_arrays()' row `n` of triangle t.
+static inline int32_t next_of(const an_funnel_scratch *s, const int32_t *n, int32_t t, int k) {
+  int32_t u = n[k];
+  return u < 0 && s->goal_fan_used ? box_link(s, t, k) : u;
+}
+
 /// The triangle across edge k of t (opposite its vertex k), or -1.
 static inline int32_t tri_next(const an_funnel_scratch *s, int32_t t, int k) {
   size_t i = (size_t)t;
@@ -371,13 +413,13 @@ static inline int32_t tri_next(const an_funnel_scratch *s, int32_t t, int k) {
   return u < 0 && s->goal_fan_used ? box_link(s, t, k) : u;
 }
 
+/// A vertex's position: a mesh point, or (negative) the start or the goal beyond the box.
 static inline vec2 vertex_point(const an_funnel_scratch *s, int32_t v) {
-  size_t i = (size_t)v;
-  return i < s->vertex_count ? s->mesh->cdt.points[i] : s->vpoint[i - s->vertex_count];
+  return v >= 0 ? s->mesh->cdt.points[v] : s->vpoint[-1 - v];
 }
 
 static inline bool is_goal(const an_funnel_scratch *s, int32_t t) {
-  return s->goal_mark[t] == s->stamp;
+  return s->goal_single >= 0 ? t == s->goal_single : s->goal_mark[t] == s->stamp;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -458,9 +500,9 @@ static heap_item heap_pop(an_funnel_scratch *s, int32_t *pos) {
 // channels branch and share their chains.
 // ---------------------------------------------------------------------------------------------
 
-static vec2 cell_point(const an_funnel_scratch *s, int32_t c) {
+static inline vec2 cell_point(const an_funnel_scratch *s, int32_t c) {
   int32_t v = s->cells[c].vertex;
-  return v >= 0 ? vertex_point(s, v) : s->start;
+  return v >= 0 ? s->mesh->cdt.points[v] : s->start;
 }
 
 /// Writes a cell for `vertex` at p after `prev` (-1: the path's first cell) into the next free
@@ -553,7 +595,7 @@ static void funnel_place(const an_funnel_scratch *s, fn_funnel f, bool left, vec
 
 /// The funnel after crossing into the next triangle through portal (l, r), which shares one end
 /// with f's portal. The new end's cell is written, not taken (the caller made room for it).
-static void funnel_step(an_funnel_scratch *s, fn_funnel f, int32_t l, int32_t r, fn_funnel *out) {
+HOT void funnel_step(an_funnel_scratch *s, fn_funnel f, int32_t l, int32_t r, fn_funnel *out) {
   // By vertex id, not position: at a pinch the mesh has portals of zero width (v, v), and the
   // new end is v again on the side that did not hold it; the zero-length edge then makes v the
   // apex through the orientation tests' zeros.
@@ -637,8 +679,8 @@ static arcnav_status finish_points(an_funnel_scratch *s, int32_t last, vec2 goal
 
 /// Portal through edge `edge` of free triangle `tri`, as seen by a traveller leaving the triangle:
 /// the edge runs counter-clockwise around the triangle, so its first vertex is on the right.
-static void portal_ids(const an_funnel_scratch *s, int32_t tri, int edge, int32_t *left,
-                       int32_t *right) {
+static inline void portal_ids(const an_funnel_scratch *s, int32_t tri, int edge, int32_t *left,
+                              int32_t *right) {
   *right = tri_vertex(s, tri, (edge + 1) % 3);
   *left = tri_vertex(s, tri, (edge + 2) % 3);
 }
@@ -647,8 +689,12 @@ static void portal_ids(const an_funnel_scratch *s, int32_t tri, int edge, int32_
 // Plain mode: Detour-style A* over triangles, one channel
 // ---------------------------------------------------------------------------------------------
 
-static arcnav_status plain_search(an_funnel_scratch *s, vec2 start, vec2 goal,
-                                  size_t max_expansions, an_funnel_result *out) {
+/// The searches come in two versions: `general` for queries with triangles beyond the box or
+/// with several goal triangles, and one without those checks for the usual query (one goal
+/// triangle, all in the mesh), which they would slow down by a few percent.
+SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, vec2 start, vec2 goal,
+                                            size_t max_expansions, an_funnel_result *out,
+                                            bool general) {
   s->heap_count = 0;
   for (size_t k = 0; k < s->start_count; ++k) {
     int32_t st = s->starts[k];
@@ -660,36 +706,44 @@ static arcnav_status plain_search(an_funnel_scratch *s, vec2 start, vec2 goal,
     heap_push(s, v2_dist(start, goal), st, s->heap_pos);
   }
   int32_t gt = -1;
+  const int32_t goal_single = s->goal_single;
+  const uint32_t stamp = s->stamp;
   while (s->heap_count > 0) {
     if (!an_may_expand(out->nodes_expanded, max_expansions)) {
       return ARCNAV_SEARCH_LIMIT;
     }
     int32_t t = heap_pop(s, s->heap_pos).id;
     out->nodes_expanded++;
-    if (is_goal(s, t)) {
+    if (general ? is_goal(s, t) : t == goal_single) {
       gt = t;
       break;
     }
+    const int32_t *tv = &s->mesh->fv[3 * (size_t)t], *tn = &s->mesh->fn[3 * (size_t)t];
+    if (general) {
+      tri_arrays(s, t, &tv, &tn);
+    }
     for (int i = 0; i < 3; ++i) {
-      int32_t u = tri_next(s, t, i);
+      int32_t u = general ? next_of(s, tn, t, i) : tn[i];
       if (u < 0) {
         continue;
       }
-      int32_t l, r;
-      portal_ids(s, t, i, &l, &r);
-      vec2 mid = v2_scale(v2_add(vertex_point(s, l), vertex_point(s, r)), 0.5);
+      // The edge runs counter-clockwise round t: its first vertex is on the traveller's right.
+      int32_t r = tv[(i + 1) % 3], l = tv[(i + 2) % 3];
+      vec2 pl = general ? vertex_point(s, l) : s->mesh->cdt.points[l];
+      vec2 pr = general ? vertex_point(s, r) : s->mesh->cdt.points[r];
+      vec2 mid = v2_scale(v2_add(pl, pr), 0.5);
       double cost = s->g[t] + v2_dist(s->pos[t], mid);
       double h = v2_dist(mid, goal);
-      if (is_goal(s, u)) {
+      if (general ? is_goal(s, u) : u == goal_single) {
         cost += h; // the goal's cost is exact once its triangle is reached
         h = 0.0;
       }
-      bool seen = s->tri_stamp[u] == s->stamp;
+      bool seen = s->tri_stamp[u] == stamp;
       if (seen && cost >= s->g[u]) {
         continue;
       }
       if (!seen) {
-        s->tri_stamp[u] = s->stamp;
+        s->tri_stamp[u] = stamp;
         s->heap_pos[u] = -1;
       }
       s->g[u] = cost;
@@ -715,7 +769,7 @@ static arcnav_status plain_search(an_funnel_scratch *s, vec2 start, vec2 goal,
   int32_t st = s->chain[n - 1];
   s->node_count = 0;
   s->cell_count = 0;
-  if (!pool_room(s, n + 4)) {
+  if (!pool_room(s, 0, n + 4)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   start_cells(s, &st, 1, start);
@@ -739,6 +793,16 @@ static arcnav_status plain_search(an_funnel_scratch *s, vec2 start, vec2 goal,
   return finish_points(s, goal_prev(s, f, goal, NULL), goal, out);
 }
 
+SEARCH_VERSION arcnav_status plain_search_usual(an_funnel_scratch *s, vec2 start, vec2 goal,
+                                                size_t max_expansions, an_funnel_result *out) {
+  return plain_search_with(s, start, goal, max_expansions, out, false);
+}
+
+SEARCH_VERSION arcnav_status plain_search_general(an_funnel_scratch *s, vec2 start, vec2 goal,
+                                                  size_t max_expansions, an_funnel_result *out) {
+  return plain_search_with(s, start, goal, max_expansions, out, true);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Optimal mode: TA*
 // ---------------------------------------------------------------------------------------------
@@ -746,7 +810,7 @@ static arcnav_status plain_search(an_funnel_scratch *s, vec2 start, vec2 goal,
 /// min over x on segment pq of |a - x| + |x - g|: the function is convex along the segment, and
 /// its minimiser on the whole line is where the segment from a to g (g mirrored to the other side
 /// when both are on one side) meets it.
-static double through_segment(vec2 a, vec2 p, vec2 q, vec2 g) {
+HOT double through_segment(vec2 a, vec2 p, vec2 q, vec2 g) {
   vec2 d = v2_sub(q, p);
   double len2 = v2_len2(d);
   if (len2 == 0.0) {
@@ -774,7 +838,7 @@ static int32_t ancestor_at(const an_funnel_scratch *s, int32_t node, int32_t dep
   return node;
 }
 
-static bool chain_contains(const an_funnel_scratch *s, int32_t node, int32_t tri) {
+HOT bool chain_contains(const an_funnel_scratch *s, int32_t node, int32_t tri) {
   uint64_t bit = (uint64_t)1 << ((uint32_t)tri & 63u);
   if (!(s->nodes[node].signature & bit) || s->tri_stamp[tri] != s->stamp) {
     return false;
@@ -803,7 +867,7 @@ static void link_node(an_funnel_scratch *s, int32_t id) {
 
 /// The funnel of the channel of node `id` continued through its triangle's edge `edge` (portal
 /// (l, r)); a new cell is written, not taken (a root's children write none).
-static fn_funnel child_funnel(an_funnel_scratch *s, int32_t id, int32_t l, int32_t r) {
+static inline fn_funnel child_funnel(an_funnel_scratch *s, int32_t id, int32_t l, int32_t r) {
   const ta_node *n = &s->nodes[id];
   if (n->parent < 0) {
     return first_funnel(s, n->tri, n->funnel.left, l, r);
@@ -813,20 +877,16 @@ static fn_funnel child_funnel(an_funnel_scratch *s, int32_t id, int32_t l, int32
   return out;
 }
 
-static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s, vec2 start,
-                                    vec2 goal, size_t max_expansions, an_funnel_result *out) {
+SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, vec2 goal,
+                                              size_t max_expansions, an_funnel_result *out,
+                                              bool general) {
+  const int32_t goal_single = s->goal_single;
   s->heap_count = 0;
   s->node_count = 0;
   s->cell_count = 0;
   // The roots: one per start triangle, their corners' cells after the start's (kept in the root's
   // funnel.left).
-  if (!pool_room(s, 3 * s->start_count + 2) ||
-      (s->start_count > s->node_capacity &&
-       !grow_array(&s->alloc, (void **)&s->nodes, &s->node_capacity, 0, s->start_count, NODE_LIMIT,
-                   sizeof *s->nodes)) ||
-      (s->start_count > s->heap_capacity &&
-       !grow_array(&s->alloc, (void **)&s->heap, &s->heap_capacity, 0, s->start_count,
-                   SIZE_MAX / sizeof *s->heap, sizeof *s->heap))) {
+  if (!pool_room(s, s->start_count, 3 * s->start_count + 2)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   start_cells(s, s->starts, s->start_count, start);
@@ -860,20 +920,25 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
       return ARCNAV_SEARCH_LIMIT;
     }
     out->nodes_expanded++;
+    // Up to three children: their nodes, cells and heap entries, and the cell the best channel's
+    // last step writes at the end.
+    if (!pool_room(s, 3, 4)) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
     int32_t parent_tri = node.parent >= 0 ? s->nodes[node.parent].tri : -1;
+    const int32_t *tv = &s->mesh->fv[3 * (size_t)node.tri],
+                  *tn = &s->mesh->fn[3 * (size_t)node.tri];
+    if (general) {
+      tri_arrays(s, node.tri, &tv, &tn);
+    }
     for (int i = 0; i < 3; ++i) {
-      int32_t u = tri_next(s, node.tri, i);
+      int32_t u = general ? next_of(s, tn, node.tri, i) : tn[i];
       if (u < 0 || u == parent_tri || chain_contains(s, id, u)) {
         continue;
       }
-      // A new node, its cell, and the cell the best channel's last step writes at the end.
-      if (!pool_room(s, 2)) {
-        return ARCNAV_ERR_OUT_OF_MEMORY;
-      }
-      int32_t l, r;
-      portal_ids(s, node.tri, i, &l, &r);
+      int32_t r = tv[(i + 1) % 3], l = tv[(i + 2) % 3]; // as in portal_ids()
       fn_funnel cf = child_funnel(s, id, l, r);
-      if (is_goal(s, u)) {
+      if (general ? is_goal(s, u) : u == goal_single) {
         out->channels++;
         double total;
         goal_prev(s, cf, goal, &total);
@@ -896,8 +961,9 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
           s->apex_best[apex->vertex] = apex->dist;
         }
       }
-      double f = apex->dist + through_segment(cell_point(s, cf.apex), vertex_point(s, l),
-                                              vertex_point(s, r), goal);
+      vec2 pl = general ? vertex_point(s, l) : s->mesh->cdt.points[l];
+      vec2 pr = general ? vertex_point(s, r) : s->mesh->cdt.points[r];
+      double f = apex->dist + through_segment(cell_point(s, cf.apex), pl, pr, goal);
       f = an_max(f, top.key);
       if (f >= best) {
         continue;
@@ -915,7 +981,6 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
       heap_push(s, f, cid, NULL);
     }
   }
-  (void)mesh;
   if (best_node < 0) {
     return ARCNAV_NO_PATH;
   }
@@ -924,6 +989,16 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
     s->cell_count++;
   }
   return finish_points(s, goal_prev(s, cf, goal, NULL), goal, out);
+}
+
+SEARCH_VERSION arcnav_status optimal_search_usual(an_funnel_scratch *s, vec2 start, vec2 goal,
+                                                  size_t max_expansions, an_funnel_result *out) {
+  return optimal_search_with(s, start, goal, max_expansions, out, false);
+}
+
+SEARCH_VERSION arcnav_status optimal_search_general(an_funnel_scratch *s, vec2 start, vec2 goal,
+                                                    size_t max_expansions, an_funnel_result *out) {
+  return optimal_search_with(s, start, goal, max_expansions, out, true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -936,12 +1011,28 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
 static void near_triangles(an_funnel_scratch *s, vec2 p, int32_t first, bool goal) {
   const an_navmesh *mesh = s->mesh;
   const an_cdt *cdt = &mesh->cdt;
+  int32_t t0 = mesh->tri_of[first];
+  const an_cdt_tri *tri0 = &cdt->tris[t0];
+  bool alone = true; // farther than eps from every edge of its triangle: the usual case
+  for (int k = 0; k < 3 && alone; ++k) {
+    alone = tri0->n[k] < 0 || an_point_segment_dist(p, cdt->points[tri0->v[(k + 1) % 3]],
+                                                    cdt->points[tri0->v[(k + 2) % 3]]) > mesh->eps;
+  }
+  if (alone) {
+    if (goal) {
+      s->goal_mark[first] = s->stamp;
+      s->goal_last = first;
+      s->goal_count++;
+    } else {
+      s->starts[s->start_count++] = first;
+    }
+    return;
+  }
   if (++s->near_mark == 0) {
     memset(s->near_stamp, 0, (cdt->tri_count + 1) * sizeof *s->near_stamp);
     s->near_mark = 1;
   }
   size_t head = 0, tail = 0;
-  int32_t t0 = mesh->tri_of[first];
   s->near_stamp[t0] = s->near_mark;
   s->near_queue[tail++] = t0;
   while (head < tail) {
@@ -950,6 +1041,8 @@ static void near_triangles(an_funnel_scratch *s, vec2 p, int32_t first, bool goa
     if (f >= 0) {
       if (goal) {
         s->goal_mark[f] = s->stamp;
+        s->goal_last = f;
+        s->goal_count++;
       } else {
         s->starts[s->start_count++] = f;
       }
@@ -978,7 +1071,7 @@ static void add_fan(an_funnel_scratch *s, vec2 p, bool goal) {
   // Box edge e runs from corner e to corner e + 1 counter-clockwise: bottom, right, top, left.
   bool faces[4] = {p.y<lo.y, p.x> hi.x, p.y > hi.y, p.x < lo.x};
   int32_t id[4] = {-1, -1, -1, -1};
-  int32_t pv = (int32_t)s->vertex_count + (goal ? 1 : 0);
+  int32_t pv = goal ? -2 : -1;
   s->vpoint[goal ? 1 : 0] = p;
   for (int e = 0; e < 4; ++e) {
     if (faces[e]) {
@@ -999,6 +1092,8 @@ static void add_fan(an_funnel_scratch *s, vec2 p, bool goal) {
     s->vfn[at + 2] = id[(e + 1) % 4];          // across (p, b): the fan on the edge after
     if (goal) {
       s->goal_mark[id[e]] = s->stamp;
+      s->goal_last = id[e];
+      s->goal_count++;
       s->goal_fan[e] = id[e];
       s->goal_fan_used = true;
     } else {
@@ -1067,6 +1162,8 @@ arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scrat
   s->start_count = 0;
   s->virtual_count = 0;
   s->goal_fan_used = false;
+  s->goal_count = 0;
+  s->goal_single = -1;
   for (int e = 0; e < 4; ++e) {
     s->goal_fan[e] = -1;
   }
@@ -1080,11 +1177,17 @@ arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scrat
   } else {
     add_fan(s, goal, true);
   }
+  s->goal_single = s->goal_count == 1 ? s->goal_last : -1;
   for (size_t k = 0; k < s->start_count; ++k) {
     if (is_goal(s, s->starts[k])) {
       return straight(s, start, goal, out); // a triangle is convex
     }
   }
-  return optimal ? optimal_search(mesh, s, start, goal, max_expansions, out)
-                 : plain_search(s, start, goal, max_expansions, out);
+  bool usual = s->virtual_count == 0 && s->goal_single >= 0;
+  if (optimal) {
+    return usual ? optimal_search_usual(s, start, goal, max_expansions, out)
+                 : optimal_search_general(s, start, goal, max_expansions, out);
+  }
+  return usual ? plain_search_usual(s, start, goal, max_expansions, out)
+               : plain_search_general(s, start, goal, max_expansions, out);
 }
