@@ -243,9 +243,6 @@ static arcnav_status expected_planner_status(double radius) {
   return ARCNAV_OK;
 }
 
-// Known limitation (reported, not fixed here): without bounds, the navmesh only covers the
-// obstacles' box plus a margin, so the funnel engines call free points beyond it blocked. Such
-// points are left unjudged; everything inside the box still is.
 // An end so far from the map that a segment from it cannot be placed near the map to within the
 // tolerance (a point 1e62 away moves by ~1e46 per rounding step): there neither the planner nor
 // the brute-force reference can say which side of an obstacle a line passes, so only the status
@@ -258,19 +255,6 @@ static bool beyond_precision(const fuzz_case *fc, arcnav_vec2 p) {
   double size = fmax(hi.x - lo.x, hi.y - lo.y) + 1.0;
   double far = 1e6 * size;
   return p.x < lo.x - far || p.x > hi.x + far || p.y < lo.y - far || p.y > hi.y + far;
-}
-
-static bool beyond_navmesh(const fuzz_case *fc, arcnav_vec2 p) {
-  arcnav_engine used = arcnav_planner_engine(fc->planner);
-  if (fc->plain.has_bounds ||
-      (used != ARCNAV_ENGINE_FUNNEL && used != ARCNAV_ENGINE_PLAIN_FUNNEL)) {
-    return false;
-  }
-  arcnav_vec2 lo, hi;
-  if (!sup_map_extent(&fc->plain, &lo, &hi)) {
-    return true;
-  }
-  return p.x < lo.x || p.x > hi.x || p.y < lo.y || p.y > hi.y;
 }
 
 // Known bug (reported, in the point agent's free test): at R = 0 a point on the boundary of one
@@ -455,9 +439,6 @@ static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_r
   if (point_agent && ((ds < -4 * eps && on_obstacle_boundary(&fc->plain, start, 4 * eps)) ||
                       (dg < -4 * eps && on_obstacle_boundary(&fc->plain, goal, 4 * eps)))) {
     return;
-  }
-  if (beyond_navmesh(fc, start) || beyond_navmesh(fc, goal)) {
-    start_free = start_blocked = goal_free = goal_blocked = false;
   }
   if (status == ARCNAV_START_BLOCKED ? start_free : start_blocked) {
     dump_case(fc);

@@ -7,6 +7,18 @@
 #include <math.h>
 #include <string.h>
 
+// Each search is built twice, once per value of its `general` flag, as functions of their own
+// (SEARCH_BODY into SEARCH_VERSION); the helpers on their hot path (HOT) are inlined into each.
+#if defined(__GNUC__)
+#define SEARCH_BODY static inline __attribute__((always_inline))
+#define SEARCH_VERSION static __attribute__((noinline))
+#define HOT static inline __attribute__((always_inline))
+#else
+#define SEARCH_BODY static inline
+#define SEARCH_VERSION static
+#define HOT static inline
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // The funnel
 // ---------------------------------------------------------------------------------------------
@@ -112,6 +124,9 @@ size_t an_funnel_string_pull(vec2 start, const vec2 *left, const vec2 *right, si
 // Scratch
 // ---------------------------------------------------------------------------------------------
 
+/// Node ids are int32_t.
+#define NODE_LIMIT ((size_t)INT32_MAX / 2)
+
 typedef struct heap_item {
   double key;
   int32_t id;
@@ -143,20 +158,28 @@ typedef struct ta_node {
   uint64_t signature; ///< bit (tri mod 64) for every triangle of the chain: a quick "not in chain"
 } ta_node;
 
+/// Triangles a query adds beyond the box of a map without bounds: at most two box edges face a
+/// point, for the start and for the goal.
+#define VIRTUAL_MAX 4
+
 struct an_funnel_scratch {
   an_allocator alloc;
   const an_navmesh *mesh;
-  size_t tri_count, vertex_count, node_capacity, cell_capacity, heap_capacity;
+  size_t tri_count;    ///< the mesh's free triangles; the query's own ones follow them
+  size_t tri_total;    ///< tri_count + VIRTUAL_MAX
+  size_t vertex_count; ///< the mesh's points (the start and goal beyond the box are -1 and -2)
+  size_t node_capacity, cell_capacity, heap_capacity;
   uint32_t stamp;
   vec2 start;
-  // Per free triangle. Plain A*: all of them; optimal search: tri_stamp and, in `parent`, the
-  // last node created in the triangle.
+  // Per triangle (the mesh's and the query's). Plain A*: all of them; optimal search: tri_stamp
+  // and, in `parent`, the last node created in the triangle. goal_mark: the goal's triangles.
   uint32_t *tri_stamp;
+  uint32_t *goal_mark;
   double *g;
   vec2 *pos;
   int32_t *parent;
   int32_t *heap_pos; ///< position in the heap, -1 when not in it
-  // Optimal search.
+  // Optimal search. The pool of nodes, cells and heap grows by doubling when a query needs more.
   ta_node *nodes;
   size_t node_count;
   fn_cell *cells;
@@ -167,13 +190,29 @@ struct an_funnel_scratch {
   size_t heap_count;
   int32_t *chain; ///< plain mode: the channel's triangles, goal first
   vec2 *points;
+  // The start's triangles (the triangles within eps of it, or its fan beyond the box).
+  int32_t *starts;
+  size_t start_count;
+  // Finding the triangles within eps of a point: per cdt triangle a stamp, and a queue.
+  uint32_t *near_stamp;
+  uint32_t near_mark;
+  int32_t *near_queue;
+  // The query's triangles beyond the box: fan triangles (p, b, a) on box edges ab that face p.
+  size_t virtual_count;
+  int32_t vfv[3 * VIRTUAL_MAX], vfn[3 * VIRTUAL_MAX];
+  vec2 vpoint[2];      ///< vertices -1 (the start: its cells are the start's) and -2 (the goal)
+  int32_t goal_single; ///< the goal's only triangle, or -1 when it has several (goal_mark)
+  int32_t goal_last;   ///< the goal's triangles so far: the last one marked, and how many
+  size_t goal_count;
+  int32_t goal_fan[4]; ///< per box edge: the goal's fan triangle on it, or -1
+  bool goal_fan_used;  ///< some goal_fan[e] >= 0
 };
 
-/// Search nodes for the optimal mode: enough for the maps measured with room to spare; when a
-/// query needs more, it returns the best channel found so far (result.truncated).
+/// Search nodes the optimal mode starts with: enough for the maps measured with room to spare;
+/// a query that needs more grows the pool.
 static size_t node_capacity_for(size_t tri_count) {
   size_t cap = 8 * tri_count + 1024;
-  return cap > (size_t)INT32_MAX / 2 ? (size_t)INT32_MAX / 2 : cap;
+  return cap > NODE_LIMIT ? NODE_LIMIT : cap;
 }
 
 void an_funnel_scratch_destroy(an_funnel_scratch *s) {
@@ -182,6 +221,7 @@ void an_funnel_scratch_destroy(an_funnel_scratch *s) {
   }
   an_allocator a = s->alloc;
   an_free(&a, s->tri_stamp);
+  an_free(&a, s->goal_mark);
   an_free(&a, s->g);
   an_free(&a, s->pos);
   an_free(&a, s->parent);
@@ -193,29 +233,48 @@ void an_funnel_scratch_destroy(an_funnel_scratch *s) {
   an_free(&a, s->heap);
   an_free(&a, s->chain);
   an_free(&a, s->points);
+  an_free(&a, s->starts);
+  an_free(&a, s->near_stamp);
+  an_free(&a, s->near_queue);
   an_free(&a, s);
 }
 
 arcnav_status an_funnel_scratch_create(const an_navmesh *mesh, const an_allocator *alloc,
                                        an_funnel_scratch **out) {
+  if (!mesh) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  return an_funnel_scratch_create_with_capacity(mesh, alloc, node_capacity_for(mesh->free_count),
+                                                out);
+}
+
+arcnav_status an_funnel_scratch_create_with_capacity(const an_navmesh *mesh,
+                                                     const an_allocator *alloc,
+                                                     size_t node_capacity,
+                                                     an_funnel_scratch **out) {
   if (!mesh || !alloc || !out) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
+  *out = NULL;
   an_funnel_scratch *s = an_calloc(alloc, 1, sizeof *s);
   if (!s) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   s->alloc = *alloc;
   s->mesh = mesh;
-  size_t nt = mesh->free_count + 1, nv = mesh->cdt.point_count + 1;
   s->tri_count = mesh->free_count;
+  s->tri_total = mesh->free_count + VIRTUAL_MAX;
   s->vertex_count = mesh->cdt.point_count;
-  s->node_capacity = node_capacity_for(mesh->free_count);
-  // One cell per node but the root, the start and its triangle's corners, one being tried; the
-  // plain mode needs one per channel triangle and the same four.
+  size_t nt = s->tri_total + 1, nv = s->vertex_count + 1, ncdt = mesh->cdt.tri_count + 1;
+  s->node_capacity = node_capacity < 1            ? 1
+                     : node_capacity > NODE_LIMIT ? NODE_LIMIT
+                                                  : node_capacity;
+  // One cell per node but the roots, the start and its triangles' corners, one being tried; the
+  // plain mode needs one per channel triangle and the same. Grown with the nodes when short.
   s->cell_capacity = s->node_capacity + 8;
   s->heap_capacity = s->node_capacity > nt ? s->node_capacity : nt;
   s->tri_stamp = an_calloc(alloc, nt, sizeof *s->tri_stamp);
+  s->goal_mark = an_calloc(alloc, nt, sizeof *s->goal_mark);
   s->g = an_alloc(alloc, nt, sizeof *s->g);
   s->pos = an_alloc(alloc, nt, sizeof *s->pos);
   s->parent = an_alloc(alloc, nt, sizeof *s->parent);
@@ -226,9 +285,13 @@ arcnav_status an_funnel_scratch_create(const an_navmesh *mesh, const an_allocato
   s->apex_best = an_alloc(alloc, nv, sizeof *s->apex_best);
   s->heap = an_alloc(alloc, s->heap_capacity, sizeof *s->heap);
   s->chain = an_alloc(alloc, nt + 2, sizeof *s->chain);
-  s->points = an_alloc(alloc, nt + 4, sizeof *s->points);
-  if (!s->tri_stamp || !s->g || !s->pos || !s->parent || !s->heap_pos || !s->nodes || !s->cells ||
-      !s->vertex_stamp || !s->apex_best || !s->heap || !s->chain || !s->points) {
+  s->points = an_alloc(alloc, nt + 8, sizeof *s->points);
+  s->starts = an_alloc(alloc, nt, sizeof *s->starts);
+  s->near_stamp = an_calloc(alloc, ncdt, sizeof *s->near_stamp);
+  s->near_queue = an_alloc(alloc, ncdt, sizeof *s->near_queue);
+  if (!s->tri_stamp || !s->goal_mark || !s->g || !s->pos || !s->parent || !s->heap_pos ||
+      !s->nodes || !s->cells || !s->vertex_stamp || !s->apex_best || !s->heap || !s->chain ||
+      !s->points || !s->starts || !s->near_stamp || !s->near_queue) {
     an_funnel_scratch_destroy(s);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
@@ -237,19 +300,126 @@ arcnav_status an_funnel_scratch_create(const an_navmesh *mesh, const an_allocato
 }
 
 size_t an_funnel_scratch_memory_bytes(const an_funnel_scratch *s) {
-  size_t nt = s->tri_count + 1, nv = s->vertex_count + 1;
-  return sizeof *s + nt * (sizeof(uint32_t) + sizeof(double) + sizeof(vec2) + 2 * sizeof(int32_t)) +
+  size_t nt = s->tri_total + 1, nv = s->vertex_count + 1, ncdt = s->mesh->cdt.tri_count + 1;
+  return sizeof *s +
+         nt * (2 * sizeof(uint32_t) + sizeof(double) + sizeof(vec2) + 3 * sizeof(int32_t)) +
          s->node_capacity * sizeof(ta_node) + s->cell_capacity * sizeof(fn_cell) +
          nv * (sizeof(uint32_t) + sizeof(double)) + s->heap_capacity * sizeof(heap_item) +
-         (nt + 2) * sizeof(int32_t) + (nt + 4) * sizeof(vec2);
+         (nt + 2) * sizeof(int32_t) + (nt + 8) * sizeof(vec2) +
+         ncdt * (sizeof(uint32_t) + sizeof(int32_t));
+}
+
+/// Doubles an array of `*capacity` elements (`used` live) to hold at least `needed`.
+static bool grow_array(const an_allocator *alloc, void **array, size_t *capacity, size_t used,
+                       size_t needed, size_t limit, size_t size) {
+  size_t grown = *capacity;
+  while (grown < needed) {
+    grown = grown > limit / 2 ? limit : 2 * grown;
+    if (grown < needed && grown == limit) {
+      return false;
+    }
+  }
+  void *fresh = an_alloc(alloc, grown, size);
+  if (!fresh) {
+    return false;
+  }
+  if (used) {
+    memcpy(fresh, *array, used * size);
+  }
+  an_free(alloc, *array);
+  *array = fresh;
+  *capacity = grown;
+  return true;
+}
+
+/// Room for `nodes` more nodes with their heap entries, and `cells` more cells: the pool doubles
+/// when full (the only allocation a query makes). false when that fails.
+static bool grow_pool(an_funnel_scratch *s, size_t nodes, size_t cells) {
+  return (s->node_count + nodes <= s->node_capacity ||
+          grow_array(&s->alloc, (void **)&s->nodes, &s->node_capacity, s->node_count,
+                     s->node_count + nodes, NODE_LIMIT, sizeof *s->nodes)) &&
+         (s->cell_count + cells <= s->cell_capacity ||
+          grow_array(&s->alloc, (void **)&s->cells, &s->cell_capacity, s->cell_count,
+                     s->cell_count + cells, SIZE_MAX / sizeof *s->cells, sizeof *s->cells)) &&
+         (s->heap_count + nodes <= s->heap_capacity ||
+          grow_array(&s->alloc, (void **)&s->heap, &s->heap_capacity, s->heap_count,
+                     s->heap_count + nodes, SIZE_MAX / sizeof *s->heap, sizeof *s->heap));
+}
+
+static inline bool pool_room(an_funnel_scratch *s, size_t nodes, size_t cells) {
+  return (s->node_count + nodes <= s->node_capacity && s->cell_count + cells <= s->cell_capacity &&
+          s->heap_count + nodes <= s->heap_capacity) ||
+         grow_pool(s, nodes, cells);
 }
 
 static void next_stamp(an_funnel_scratch *s) {
   if (++s->stamp == 0) {
-    memset(s->tri_stamp, 0, (s->tri_count + 1) * sizeof *s->tri_stamp);
+    memset(s->tri_stamp, 0, (s->tri_total + 1) * sizeof *s->tri_stamp);
+    memset(s->goal_mark, 0, (s->tri_total + 1) * sizeof *s->goal_mark);
     memset(s->vertex_stamp, 0, (s->vertex_count + 1) * sizeof *s->vertex_stamp);
     s->stamp = 1;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The triangles a query walks: the mesh's free triangles, then its own beyond the box. A box
+// triangle leads across its box edge into the goal's fan there (never into the start's: a path
+// that left the start's fan, every point of which the start sees, never needs to come back).
+// ---------------------------------------------------------------------------------------------
+
+static int32_t box_link(const an_funnel_scratch *s, int32_t t, int k) {
+  for (int e = 0; e < 4; ++e) {
+    if (s->goal_fan[e] >= 0 && s->mesh->box_tri[e] == t && s->mesh->box_edge[e] == k) {
+      return s->goal_fan[e];
+    }
+  }
+  return -1;
+}
+
+static inline int32_t tri_vertex(const an_funnel_scratch *s, int32_t t, int k) {
+  size_t i = (size_t)t;
+  return i < s->tri_count ? s->mesh->fv[3 * i + (size_t)k]
+                          : s->vfv[3 * (i - s->tri_count) + (size_t)k];
+}
+
+/// Triangle t's vertices and neighbours (across edge k, opposite vertex k; -1 for none), except
+/// that a box triangle's neighbour across its box edge is the goal's fan there when there is one
+/// (see tri_next()).
+static inline void tri_arrays(const an_funnel_scratch *s, int32_t t, const int32_t **v,
+                              const int32_t **n) {
+  size_t i = (size_t)t;
+  if (i < s->tri_count) {
+    *v = &s->mesh->fv[3 * i];
+    *n = &s->mesh->fn[3 * i];
+  } else {
+    *v = &s->vfv[3 * (i - s->tri_count)];
+    *n = &s->vfn[3 * (i - s->tri_count)];
+  }
+}
+
+/// The neighbour across edge k given tri_arrays()' row `n` of triangle t.
+static inline int32_t next_of(const an_funnel_scratch *s, const int32_t *n, int32_t t, int k) {
+  int32_t u = n[k];
+  return u < 0 && s->goal_fan_used ? box_link(s, t, k) : u;
+}
+
+/// The triangle across edge k of t (opposite its vertex k), or -1.
+static inline int32_t tri_next(const an_funnel_scratch *s, int32_t t, int k) {
+  size_t i = (size_t)t;
+  if (i >= s->tri_count) {
+    return s->vfn[3 * (i - s->tri_count) + (size_t)k];
+  }
+  int32_t u = s->mesh->fn[3 * i + (size_t)k];
+  return u < 0 && s->goal_fan_used ? box_link(s, t, k) : u;
+}
+
+/// A vertex's position: a mesh point, or (negative) the start or the goal beyond the box.
+static inline vec2 vertex_point(const an_funnel_scratch *s, int32_t v) {
+  return v >= 0 ? s->mesh->cdt.points[v] : s->vpoint[-1 - v];
+}
+
+static inline bool is_goal(const an_funnel_scratch *s, int32_t t) {
+  return s->goal_single >= 0 ? t == s->goal_single : s->goal_mark[t] == s->stamp;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -330,17 +500,14 @@ static heap_item heap_pop(an_funnel_scratch *s, int32_t *pos) {
 // channels branch and share their chains.
 // ---------------------------------------------------------------------------------------------
 
-static vec2 cell_point(const an_funnel_scratch *s, int32_t c) {
+static inline vec2 cell_point(const an_funnel_scratch *s, int32_t c) {
   int32_t v = s->cells[c].vertex;
   return v >= 0 ? s->mesh->cdt.points[v] : s->start;
 }
 
 /// Writes a cell for `vertex` at p after `prev` (-1: the path's first cell) into the next free
-/// slot without taking it: the caller keeps it with ++cell_count. false when the pool is full.
-static bool cell_put(an_funnel_scratch *s, int32_t vertex, vec2 p, int32_t prev) {
-  if (s->cell_count >= s->cell_capacity) {
-    return false;
-  }
+/// slot without taking it: the caller keeps it with ++cell_count. The caller made room for it.
+static void cell_put(an_funnel_scratch *s, int32_t vertex, vec2 p, int32_t prev) {
   int32_t id = (int32_t)s->cell_count;
   fn_cell c = {.vertex = vertex, .prev = prev, .jump = id, .depth = 0, .dist = 0.0};
   if (prev >= 0) {
@@ -350,7 +517,6 @@ static bool cell_put(an_funnel_scratch *s, int32_t vertex, vec2 p, int32_t prev)
     c.dist = pc->dist + v2_dist(cell_point(s, prev), p);
   }
   s->cells[id] = c;
-  return true;
 }
 
 /// Whether p lies strictly on the `sign` side (+1 left, -1 right) of the edge into cell c.
@@ -428,21 +594,18 @@ static void funnel_place(const an_funnel_scratch *s, fn_funnel f, bool left, vec
 }
 
 /// The funnel after crossing into the next triangle through portal (l, r), which shares one end
-/// with f's portal. The new end's cell is written, not taken. false when the cell pool is full.
-static bool funnel_step(an_funnel_scratch *s, fn_funnel f, int32_t l, int32_t r, fn_funnel *out) {
+/// with f's portal. The new end's cell is written, not taken (the caller made room for it).
+HOT void funnel_step(an_funnel_scratch *s, fn_funnel f, int32_t l, int32_t r, fn_funnel *out) {
   // By vertex id, not position: at a pinch the mesh has portals of zero width (v, v), and the
   // new end is v again on the side that did not hold it; the zero-length edge then makes v the
   // apex through the orientation tests' zeros.
   bool left = s->cells[f.left].vertex != l;
   int32_t v = left ? l : r, apex, prev;
-  vec2 p = s->mesh->cdt.points[v];
+  vec2 p = vertex_point(s, v);
   funnel_place(s, f, left, p, &apex, &prev);
-  if (!cell_put(s, v, p, prev)) {
-    return false;
-  }
+  cell_put(s, v, p, prev);
   int32_t id = (int32_t)s->cell_count;
   *out = left ? (fn_funnel){apex, id, f.right} : (fn_funnel){apex, f.left, id};
-  return true;
 }
 
 /// The cell the goal's path leaves from, and (when `length` is not NULL) the path's length.
@@ -455,30 +618,34 @@ static int32_t goal_prev(const an_funnel_scratch *s, fn_funnel f, vec2 goal, dou
   return prev;
 }
 
-/// The start's cell (0) and cells for the corners of the start triangle (1..3), in the order
-/// of mesh->fv.
-static void start_cells(an_funnel_scratch *s, int32_t st, vec2 start) {
+/// The start's cell (0) and, for each of the `count` root triangles, cells for its corners (three
+/// from 1 + 3 * k, in the order of its vertices). The caller made room for them.
+static void start_cells(an_funnel_scratch *s, const int32_t *roots, size_t count, vec2 start) {
   s->start = start;
   s->cell_count = 0;
   cell_put(s, -1, start, -1);
   s->cell_count++;
-  for (size_t k = 0; k < 3; ++k) {
-    int32_t v = s->mesh->fv[3 * (size_t)st + k];
-    cell_put(s, v, s->mesh->cdt.points[v], 0);
-    s->cell_count++;
+  for (size_t r = 0; r < count; ++r) {
+    for (int k = 0; k < 3; ++k) {
+      int32_t v = tri_vertex(s, roots[r], k);
+      cell_put(s, v, vertex_point(s, v), 0);
+      s->cell_count++;
+    }
   }
 }
 
-/// The funnel right after leaving the start triangle through portal (l, r).
-static fn_funnel first_funnel(const an_funnel_scratch *s, int32_t st, int32_t l, int32_t r) {
+/// The funnel right after leaving root triangle `st`, whose corner cells start at `base`, through
+/// portal (l, r).
+static fn_funnel first_funnel(const an_funnel_scratch *s, int32_t st, int32_t base, int32_t l,
+                              int32_t r) {
   fn_funnel f = {0, 0, 0};
-  for (int32_t k = 0; k < 3; ++k) {
-    int32_t v = s->mesh->fv[3 * (size_t)st + (size_t)k];
+  for (int k = 0; k < 3; ++k) {
+    int32_t v = tri_vertex(s, st, k);
     if (v == l) {
-      f.left = k + 1;
+      f.left = base + k;
     }
     if (v == r) {
-      f.right = k + 1;
+      f.right = base + k;
     }
   }
   return f;
@@ -512,58 +679,71 @@ static arcnav_status finish_points(an_funnel_scratch *s, int32_t last, vec2 goal
 
 /// Portal through edge `edge` of free triangle `tri`, as seen by a traveller leaving the triangle:
 /// the edge runs counter-clockwise around the triangle, so its first vertex is on the right.
-static void portal_ids(const an_navmesh *mesh, int32_t tri, int edge, int32_t *left,
-                       int32_t *right) {
-  *right = mesh->fv[3 * (size_t)tri + (size_t)((edge + 1) % 3)];
-  *left = mesh->fv[3 * (size_t)tri + (size_t)((edge + 2) % 3)];
+static inline void portal_ids(const an_funnel_scratch *s, int32_t tri, int edge, int32_t *left,
+                              int32_t *right) {
+  *right = tri_vertex(s, tri, (edge + 1) % 3);
+  *left = tri_vertex(s, tri, (edge + 2) % 3);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Plain mode: Detour-style A* over triangles, one channel
 // ---------------------------------------------------------------------------------------------
 
-static arcnav_status plain_search(const an_navmesh *mesh, an_funnel_scratch *s, int32_t st,
-                                  int32_t gt, vec2 start, vec2 goal, size_t max_expansions,
-                                  an_funnel_result *out) {
-  next_stamp(s);
+/// The searches come in two versions: `general` for queries with triangles beyond the box or
+/// with several goal triangles, and one without those checks for the usual query (one goal
+/// triangle, all in the mesh), which they would slow down by a few percent.
+SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, vec2 start, vec2 goal,
+                                            size_t max_expansions, an_funnel_result *out,
+                                            bool general) {
   s->heap_count = 0;
-  s->tri_stamp[st] = s->stamp;
-  s->g[st] = 0.0;
-  s->pos[st] = start;
-  s->parent[st] = -1;
-  s->heap_pos[st] = -1;
-  heap_push(s, v2_dist(start, goal), st, s->heap_pos);
-  bool found = false;
+  for (size_t k = 0; k < s->start_count; ++k) {
+    int32_t st = s->starts[k];
+    s->tri_stamp[st] = s->stamp;
+    s->g[st] = 0.0;
+    s->pos[st] = start;
+    s->parent[st] = -1;
+    s->heap_pos[st] = -1;
+    heap_push(s, v2_dist(start, goal), st, s->heap_pos);
+  }
+  int32_t gt = -1;
+  const int32_t goal_single = s->goal_single;
+  const uint32_t stamp = s->stamp;
   while (s->heap_count > 0) {
     if (!an_may_expand(out->nodes_expanded, max_expansions)) {
       return ARCNAV_SEARCH_LIMIT;
     }
     int32_t t = heap_pop(s, s->heap_pos).id;
     out->nodes_expanded++;
-    if (t == gt) {
-      found = true;
+    if (general ? is_goal(s, t) : t == goal_single) {
+      gt = t;
       break;
     }
+    const int32_t *tv = &s->mesh->fv[3 * (size_t)t], *tn = &s->mesh->fn[3 * (size_t)t];
+    if (general) {
+      tri_arrays(s, t, &tv, &tn);
+    }
     for (int i = 0; i < 3; ++i) {
-      int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
+      int32_t u = general ? next_of(s, tn, t, i) : tn[i];
       if (u < 0) {
         continue;
       }
-      int32_t l, r;
-      portal_ids(mesh, t, i, &l, &r);
-      vec2 mid = v2_scale(v2_add(mesh->cdt.points[l], mesh->cdt.points[r]), 0.5);
+      // The edge runs counter-clockwise round t: its first vertex is on the traveller's right.
+      int32_t r = tv[(i + 1) % 3], l = tv[(i + 2) % 3];
+      vec2 pl = general ? vertex_point(s, l) : s->mesh->cdt.points[l];
+      vec2 pr = general ? vertex_point(s, r) : s->mesh->cdt.points[r];
+      vec2 mid = v2_scale(v2_add(pl, pr), 0.5);
       double cost = s->g[t] + v2_dist(s->pos[t], mid);
       double h = v2_dist(mid, goal);
-      if (u == gt) {
+      if (general ? is_goal(s, u) : u == goal_single) {
         cost += h; // the goal's cost is exact once its triangle is reached
         h = 0.0;
       }
-      bool seen = s->tri_stamp[u] == s->stamp;
+      bool seen = s->tri_stamp[u] == stamp;
       if (seen && cost >= s->g[u]) {
         continue;
       }
       if (!seen) {
-        s->tri_stamp[u] = s->stamp;
+        s->tri_stamp[u] = stamp;
         s->heap_pos[u] = -1;
       }
       s->g[u] = cost;
@@ -578,34 +758,49 @@ static arcnav_status plain_search(const an_navmesh *mesh, an_funnel_scratch *s, 
       }
     }
   }
-  if (!found) {
+  if (gt < 0) {
     return ARCNAV_NO_PATH;
   }
   size_t n = 0;
   for (int32_t t = gt; t >= 0; t = s->parent[t]) {
     s->chain[n++] = t;
   }
-  // chain[n-1] is the start triangle; the funnel walks from it towards the goal.
-  start_cells(s, st, start);
+  // chain[n-1] is a start triangle; the funnel walks from it towards the goal, a cell a step.
+  int32_t st = s->chain[n - 1];
+  s->node_count = 0;
+  s->cell_count = 0;
+  if (!pool_room(s, 0, n + 4)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  start_cells(s, &st, 1, start);
   fn_funnel f = {0, 0, 0};
   for (size_t k = 0; k + 1 < n; ++k) {
     int32_t from = s->chain[n - 1 - k], to = s->chain[n - 2 - k];
     int edge = 0;
-    while (mesh->fn[3 * (size_t)from + (size_t)edge] != to) {
+    while (tri_next(s, from, edge) != to) {
       ++edge;
     }
     int32_t l, r;
-    portal_ids(mesh, from, edge, &l, &r);
+    portal_ids(s, from, edge, &l, &r);
     if (k == 0) {
-      f = first_funnel(s, st, l, r);
-    } else if (funnel_step(s, f, l, r, &f)) {
-      s->cell_count++;
+      f = first_funnel(s, st, 1, l, r);
     } else {
-      return ARCNAV_ERR_OUT_OF_MEMORY; // not reached: the pool holds a cell per triangle
+      funnel_step(s, f, l, r, &f);
+      s->cell_count++;
     }
   }
   out->channels = 1;
   return finish_points(s, goal_prev(s, f, goal, NULL), goal, out);
+}
+
+SEARCH_VERSION arcnav_status plain_search_usual(an_funnel_scratch *s, vec2 start, vec2 goal,
+                                                size_t max_expansions, an_funnel_result *out) {
+  return plain_search_with(s, start, goal, max_expansions, out, false);
+}
+
+SEARCH_VERSION arcnav_status plain_search_general(an_funnel_scratch *s, vec2 start, vec2 goal,
+                                                  size_t max_expansions, an_funnel_result *out) {
+  return plain_search_with(s, start, goal, max_expansions, out, true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -615,7 +810,7 @@ static arcnav_status plain_search(const an_navmesh *mesh, an_funnel_scratch *s, 
 /// min over x on segment pq of |a - x| + |x - g|: the function is convex along the segment, and
 /// its minimiser on the whole line is where the segment from a to g (g mirrored to the other side
 /// when both are on one side) meets it.
-static double through_segment(vec2 a, vec2 p, vec2 q, vec2 g) {
+HOT double through_segment(vec2 a, vec2 p, vec2 q, vec2 g) {
   vec2 d = v2_sub(q, p);
   double len2 = v2_len2(d);
   if (len2 == 0.0) {
@@ -643,7 +838,7 @@ static int32_t ancestor_at(const an_funnel_scratch *s, int32_t node, int32_t dep
   return node;
 }
 
-static bool chain_contains(const an_funnel_scratch *s, int32_t node, int32_t tri) {
+HOT bool chain_contains(const an_funnel_scratch *s, int32_t node, int32_t tri) {
   uint64_t bit = (uint64_t)1 << ((uint32_t)tri & 63u);
   if (!(s->nodes[node].signature & bit) || s->tri_stamp[tri] != s->stamp) {
     return false;
@@ -671,33 +866,45 @@ static void link_node(an_funnel_scratch *s, int32_t id) {
 }
 
 /// The funnel of the channel of node `id` continued through its triangle's edge `edge` (portal
-/// (l, r)); a new cell is written, not taken.
-static bool child_funnel(an_funnel_scratch *s, int32_t id, int32_t l, int32_t r, fn_funnel *out) {
-  if (id == 0) {
-    *out = first_funnel(s, s->nodes[0].tri, l, r);
-    return true;
+/// (l, r)); a new cell is written, not taken (a root's children write none).
+static inline fn_funnel child_funnel(an_funnel_scratch *s, int32_t id, int32_t l, int32_t r) {
+  const ta_node *n = &s->nodes[id];
+  if (n->parent < 0) {
+    return first_funnel(s, n->tri, n->funnel.left, l, r);
   }
-  return funnel_step(s, s->nodes[id].funnel, l, r, out);
+  fn_funnel out;
+  funnel_step(s, n->funnel, l, r, &out);
+  return out;
 }
 
-static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s, int32_t st,
-                                    int32_t gt, vec2 start, vec2 goal, size_t max_expansions,
-                                    an_funnel_result *out) {
-  next_stamp(s);
+SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, vec2 goal,
+                                              size_t max_expansions, an_funnel_result *out,
+                                              bool general) {
+  const int32_t goal_single = s->goal_single;
   s->heap_count = 0;
-  start_cells(s, st, start);
-  s->node_count = 1;
-  s->nodes[0] = (ta_node){.tri = st,
-                          .parent = -1,
-                          .depth = 0,
-                          .funnel = {0, 0, 0},
-                          .signature = (uint64_t)1 << ((uint32_t)st & 63u)};
-  link_node(s, 0);
-  heap_push(s, v2_dist(start, goal), 0, NULL);
+  s->node_count = 0;
+  s->cell_count = 0;
+  // The roots: one per start triangle, their corners' cells after the start's (kept in the root's
+  // funnel.left).
+  if (!pool_room(s, s->start_count, 3 * s->start_count + 2)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  start_cells(s, s->starts, s->start_count, start);
+  for (size_t k = 0; k < s->start_count; ++k) {
+    int32_t st = s->starts[k];
+    int32_t base = (int32_t)(1 + 3 * k);
+    s->nodes[k] = (ta_node){.tri = st,
+                            .parent = -1,
+                            .depth = 0,
+                            .funnel = {0, base, base},
+                            .signature = (uint64_t)1 << ((uint32_t)st & 63u)};
+    link_node(s, (int32_t)k);
+    heap_push(s, v2_dist(start, goal), (int32_t)k, NULL);
+  }
+  s->node_count = s->start_count;
   double best = INFINITY;
   int32_t best_node = -1, best_l = -1, best_r = -1;
-  bool truncated = false;
-  while (s->heap_count > 0 && !truncated) {
+  while (s->heap_count > 0) {
     heap_item top = heap_pop(s, NULL);
     if (top.key >= best) {
       break;
@@ -713,20 +920,25 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
       return ARCNAV_SEARCH_LIMIT;
     }
     out->nodes_expanded++;
+    // Up to three children: their nodes, cells and heap entries, and the cell the best channel's
+    // last step writes at the end.
+    if (!pool_room(s, 3, 4)) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
     int32_t parent_tri = node.parent >= 0 ? s->nodes[node.parent].tri : -1;
+    const int32_t *tv = &s->mesh->fv[3 * (size_t)node.tri],
+                  *tn = &s->mesh->fn[3 * (size_t)node.tri];
+    if (general) {
+      tri_arrays(s, node.tri, &tv, &tn);
+    }
     for (int i = 0; i < 3; ++i) {
-      int32_t u = mesh->fn[3 * (size_t)node.tri + (size_t)i];
+      int32_t u = general ? next_of(s, tn, node.tri, i) : tn[i];
       if (u < 0 || u == parent_tri || chain_contains(s, id, u)) {
         continue;
       }
-      int32_t l, r;
-      portal_ids(mesh, node.tri, i, &l, &r);
-      fn_funnel cf;
-      if (!child_funnel(s, id, l, r, &cf)) {
-        truncated = true;
-        break;
-      }
-      if (u == gt) {
+      int32_t r = tv[(i + 1) % 3], l = tv[(i + 2) % 3]; // as in portal_ids()
+      fn_funnel cf = child_funnel(s, id, l, r);
+      if (general ? is_goal(s, u) : u == goal_single) {
         out->channels++;
         double total;
         goal_prev(s, cf, goal, &total);
@@ -749,17 +961,14 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
           s->apex_best[apex->vertex] = apex->dist;
         }
       }
-      double f = apex->dist + through_segment(cell_point(s, cf.apex), mesh->cdt.points[l],
-                                              mesh->cdt.points[r], goal);
+      vec2 pl = general ? vertex_point(s, l) : s->mesh->cdt.points[l];
+      vec2 pr = general ? vertex_point(s, r) : s->mesh->cdt.points[r];
+      double f = apex->dist + through_segment(cell_point(s, cf.apex), pl, pr, goal);
       f = an_max(f, top.key);
       if (f >= best) {
         continue;
       }
-      if (s->node_count >= s->node_capacity) {
-        truncated = true;
-        break;
-      }
-      if (id != 0) {
+      if (node.parent >= 0) {
         s->cell_count++; // keep the new end's cell
       }
       int32_t cid = (int32_t)s->node_count++;
@@ -769,22 +978,155 @@ static arcnav_status optimal_search(const an_navmesh *mesh, an_funnel_scratch *s
                                 .funnel = cf,
                                 .signature = node.signature | ((uint64_t)1 << ((uint32_t)u & 63u))};
       link_node(s, cid);
-      if (!heap_push(s, f, cid, NULL)) {
-        truncated = true;
-        break;
+      heap_push(s, f, cid, NULL);
+    }
+  }
+  if (best_node < 0) {
+    return ARCNAV_NO_PATH;
+  }
+  fn_funnel cf = child_funnel(s, best_node, best_l, best_r);
+  if (s->nodes[best_node].parent >= 0) {
+    s->cell_count++;
+  }
+  return finish_points(s, goal_prev(s, cf, goal, NULL), goal, out);
+}
+
+SEARCH_VERSION arcnav_status optimal_search_usual(an_funnel_scratch *s, vec2 start, vec2 goal,
+                                                  size_t max_expansions, an_funnel_result *out) {
+  return optimal_search_with(s, start, goal, max_expansions, out, false);
+}
+
+SEARCH_VERSION arcnav_status optimal_search_general(an_funnel_scratch *s, vec2 start, vec2 goal,
+                                                    size_t max_expansions, an_funnel_result *out) {
+  return optimal_search_with(s, start, goal, max_expansions, out, true);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where a query starts and ends
+// ---------------------------------------------------------------------------------------------
+
+/// Appends to s->starts (or marks as the goal's) the free triangles within eps of p, starting
+/// from `first` (an_navmesh_locate()'s answer): a walk over the triangulation across edges within
+/// eps of p. At a pinch vertex that is every free fan around it.
+static void near_triangles(an_funnel_scratch *s, vec2 p, int32_t first, bool goal) {
+  const an_navmesh *mesh = s->mesh;
+  const an_cdt *cdt = &mesh->cdt;
+  int32_t t0 = mesh->tri_of[first];
+  const an_cdt_tri *tri0 = &cdt->tris[t0];
+  bool alone = true; // farther than eps from every edge of its triangle: the usual case
+  for (int k = 0; k < 3 && alone; ++k) {
+    alone = tri0->n[k] < 0 || an_point_segment_dist(p, cdt->points[tri0->v[(k + 1) % 3]],
+                                                    cdt->points[tri0->v[(k + 2) % 3]]) > mesh->eps;
+  }
+  if (alone) {
+    if (goal) {
+      s->goal_mark[first] = s->stamp;
+      s->goal_last = first;
+      s->goal_count++;
+    } else {
+      s->starts[s->start_count++] = first;
+    }
+    return;
+  }
+  if (++s->near_mark == 0) {
+    memset(s->near_stamp, 0, (cdt->tri_count + 1) * sizeof *s->near_stamp);
+    s->near_mark = 1;
+  }
+  size_t head = 0, tail = 0;
+  s->near_stamp[t0] = s->near_mark;
+  s->near_queue[tail++] = t0;
+  while (head < tail) {
+    int32_t t = s->near_queue[head++];
+    int32_t f = mesh->free_of[t];
+    if (f >= 0) {
+      if (goal) {
+        s->goal_mark[f] = s->stamp;
+        s->goal_last = f;
+        s->goal_count++;
+      } else {
+        s->starts[s->start_count++] = f;
+      }
+    }
+    const an_cdt_tri *tri = &cdt->tris[t];
+    for (int k = 0; k < 3; ++k) {
+      int32_t u = tri->n[k];
+      if (u < 0 || s->near_stamp[u] == s->near_mark) {
+        continue;
+      }
+      vec2 a = cdt->points[tri->v[(k + 1) % 3]], b = cdt->points[tri->v[(k + 2) % 3]];
+      if (an_point_segment_dist(p, a, b) <= mesh->eps) {
+        s->near_stamp[u] = s->near_mark;
+        s->near_queue[tail++] = u;
       }
     }
   }
-  out->truncated = truncated;
-  if (best_node < 0) {
-    return truncated ? ARCNAV_ERR_OUT_OF_MEMORY : ARCNAV_NO_PATH;
+}
+
+/// The fan of triangles (p, b, a) on the box edges ab that face p (beyond the box of a map
+/// without bounds): one, or two at a corner. The start's fan leads into the box triangles on its
+/// edges; the goal's fan is where the search ends, entered from those box triangles.
+static void add_fan(an_funnel_scratch *s, vec2 p, bool goal) {
+  const an_navmesh *mesh = s->mesh;
+  vec2 lo = mesh->cdt.points[0], hi = mesh->cdt.points[2];
+  // Box edge e runs from corner e to corner e + 1 counter-clockwise: bottom, right, top, left.
+  bool faces[4] = {p.y<lo.y, p.x> hi.x, p.y > hi.y, p.x < lo.x};
+  int32_t id[4] = {-1, -1, -1, -1};
+  int32_t pv = goal ? -2 : -1;
+  s->vpoint[goal ? 1 : 0] = p;
+  for (int e = 0; e < 4; ++e) {
+    if (faces[e]) {
+      id[e] = (int32_t)(s->tri_count + s->virtual_count++);
+    }
   }
-  fn_funnel cf;
-  if (!child_funnel(s, best_node, best_l, best_r, &cf)) {
-    return ARCNAV_ERR_OUT_OF_MEMORY; // not reached: a slot is kept free for this cell
+  for (int e = 0; e < 4; ++e) {
+    if (id[e] < 0) {
+      continue;
+    }
+    size_t at = 3 * ((size_t)id[e] - s->tri_count);
+    // Counter-clockwise: the box lies left of a -> b, so p, b, a turn left.
+    s->vfv[at] = pv;
+    s->vfv[at + 1] = (e + 1) % 4;
+    s->vfv[at + 2] = e;
+    s->vfn[at] = goal ? -1 : mesh->box_tri[e]; // across (b, a): into the box
+    s->vfn[at + 1] = id[(e + 3) % 4];          // across (a, p): the fan on the edge before
+    s->vfn[at + 2] = id[(e + 1) % 4];          // across (p, b): the fan on the edge after
+    if (goal) {
+      s->goal_mark[id[e]] = s->stamp;
+      s->goal_last = id[e];
+      s->goal_count++;
+      s->goal_fan[e] = id[e];
+      s->goal_fan_used = true;
+    } else {
+      s->starts[s->start_count++] = id[e];
+    }
   }
-  s->cell_count++;
-  return finish_points(s, goal_prev(s, cf, goal, NULL), goal, out);
+}
+
+/// Whether segment pq meets the closed box [lo, hi]: their x and y ranges overlap and the box's
+/// corners do not all lie strictly on one side of the line pq (exact orientation tests).
+static bool segment_meets_box(vec2 p, vec2 q, vec2 lo, vec2 hi) {
+  if (an_max(p.x, q.x) < lo.x || an_min(p.x, q.x) > hi.x || an_max(p.y, q.y) < lo.y ||
+      an_min(p.y, q.y) > hi.y) {
+    return false;
+  }
+  const vec2 corners[4] = {lo, v2(hi.x, lo.y), hi, v2(lo.x, hi.y)};
+  int left = 0, right = 0;
+  for (int k = 0; k < 4; ++k) {
+    double o = an_orient2d(p, q, corners[k]);
+    left += o > 0.0;
+    right += o < 0.0;
+  }
+  return left < 4 && right < 4;
+}
+
+static arcnav_status straight(an_funnel_scratch *s, vec2 start, vec2 goal, an_funnel_result *out) {
+  s->points[0] = start;
+  s->points[1] = goal;
+  out->points = s->points;
+  out->point_count = 2;
+  out->length = v2_dist(start, goal);
+  out->channels = 1;
+  return ARCNAV_OK;
 }
 
 arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scratch, vec2 start,
@@ -792,43 +1134,60 @@ arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scr
   return an_funnel_find_path_within(mesh, scratch, start, goal, optimal, 0, out);
 }
 
-arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *scratch,
-                                         vec2 start, vec2 goal, bool optimal, size_t max_expansions,
+arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *s, vec2 start,
+                                         vec2 goal, bool optimal, size_t max_expansions,
                                          an_funnel_result *out) {
-  if (!mesh || !scratch || !out || scratch->mesh != mesh) {
+  if (!mesh || !s || !out || s->mesh != mesh) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   memset(out, 0, sizeof *out);
   if (!v2_is_finite(start) || !v2_is_finite(goal)) {
     return ARCNAV_ERR_NOT_FINITE;
   }
-  int32_t st = an_navmesh_locate(mesh, start);
-  if (st < 0) {
+  bool start_in = an_navmesh_in_box(mesh, start), goal_in = an_navmesh_in_box(mesh, goal);
+  int32_t st = start_in ? an_navmesh_locate(mesh, start) : -1;
+  if (start_in ? st < 0 : !mesh->whole_plane) {
     return ARCNAV_START_BLOCKED;
   }
-  int32_t gt = an_navmesh_locate(mesh, goal);
-  if (gt < 0) {
+  int32_t gt = goal_in ? an_navmesh_locate(mesh, goal) : -1;
+  if (goal_in ? gt < 0 : !mesh->whole_plane) {
     return ARCNAV_GOAL_BLOCKED;
   }
-  if (st == gt) {
-    // A triangle is convex: the straight segment is the path.
-    scratch->points[0] = start;
-    scratch->points[1] = goal;
-    out->points = scratch->points;
-    out->point_count = 2;
-    out->length = v2_dist(start, goal);
-    out->channels = 1;
-    return ARCNAV_OK;
+  // Beyond the box there is nothing but free space: a segment that misses the box is the path.
+  if ((!start_in || !goal_in) &&
+      !segment_meets_box(start, goal, mesh->cdt.points[0], mesh->cdt.points[2])) {
+    return straight(s, start, goal, out);
   }
-  if (!optimal) {
-    return plain_search(mesh, scratch, st, gt, start, goal, max_expansions, out);
+  next_stamp(s);
+  s->start_count = 0;
+  s->virtual_count = 0;
+  s->goal_fan_used = false;
+  s->goal_count = 0;
+  s->goal_single = -1;
+  for (int e = 0; e < 4; ++e) {
+    s->goal_fan[e] = -1;
   }
-  arcnav_status status = optimal_search(mesh, scratch, st, gt, start, goal, max_expansions, out);
-  if (status == ARCNAV_ERR_OUT_OF_MEMORY) {
-    // The node pool ran out before any channel reached the goal: fall back to one channel. Its
-    // expansions add to the count so far, under the same limit.
-    status = plain_search(mesh, scratch, st, gt, start, goal, max_expansions, out);
-    out->truncated = true;
+  if (start_in) {
+    near_triangles(s, start, st, false);
+  } else {
+    add_fan(s, start, false);
   }
-  return status;
+  if (goal_in) {
+    near_triangles(s, goal, gt, true);
+  } else {
+    add_fan(s, goal, true);
+  }
+  s->goal_single = s->goal_count == 1 ? s->goal_last : -1;
+  for (size_t k = 0; k < s->start_count; ++k) {
+    if (is_goal(s, s->starts[k])) {
+      return straight(s, start, goal, out); // a triangle is convex
+    }
+  }
+  bool usual = s->virtual_count == 0 && s->goal_single >= 0;
+  if (optimal) {
+    return usual ? optimal_search_usual(s, start, goal, max_expansions, out)
+                 : optimal_search_general(s, start, goal, max_expansions, out);
+  }
+  return usual ? plain_search_usual(s, start, goal, max_expansions, out)
+               : plain_search_general(s, start, goal, max_expansions, out);
 }

@@ -23,6 +23,20 @@
 //   ends of its portal). A step adds one vertex and finds, by jump pointers along a chain, which
 //   cells it makes redundant or how far the apex moves: O(log n) per node, so channels of
 //   hundreds of thousands of triangles cost milliseconds, not a funnel pass per node.
+//
+// A start or goal within eps of several free triangles (on an edge, at a vertex, and at a pinch
+// vertex of the R = 0 mesh, which belongs to every free fan around it) belongs to all of them: the
+// search starts from every such triangle and ends in any. A path never passes through a pinch
+// from one fan to another, since the fans share no edge.
+//
+// Beyond the box of a map without bounds (navmesh.h) the plane is free and holds no obstacle.
+// An end point p there gets triangles of its own for the query: (p, b, a) for each box edge ab
+// that faces p (one, or two around a corner), adjacent to each other across (p, corner) and to
+// the box's triangle on ab, so the channel search and the funnel run over them unchanged. A
+// shortest path between two points whose segment meets the box bends only at obstacle vertices,
+// all inside the box, so it leaves the start's fan into the box and reaches the goal's fan from
+// the box: covered exactly. When the segment misses the box (exact orientation tests), it is the
+// path.
 
 #include "alloc.h"
 #include "arcnav/arcnav.h"
@@ -34,9 +48,19 @@
 
 typedef struct an_funnel_scratch an_funnel_scratch;
 
-/// Per-thread query memory for one mesh, sized at creation: a query allocates nothing.
+/// Per-thread query memory for one mesh, sized at creation so that queries allocate nothing, with
+/// one exception: the optimal search's pool of nodes (and their funnel cells and heap entries)
+/// starts at 8 per triangle + 1024, enough for the maps measured, and a query that needs more
+/// doubles it through `alloc` (kept for later queries). That growth is the only allocation a
+/// query can make; when it fails the query returns ARCNAV_ERR_OUT_OF_MEMORY and the scratch stays
+/// usable.
 arcnav_status an_funnel_scratch_create(const an_navmesh *mesh, const an_allocator *alloc,
                                        an_funnel_scratch **out);
+/// an_funnel_scratch_create() with a chosen initial node pool (at least 1): tests start it tiny to
+/// make queries grow it.
+arcnav_status an_funnel_scratch_create_with_capacity(const an_navmesh *mesh,
+                                                     const an_allocator *alloc,
+                                                     size_t node_capacity, an_funnel_scratch **out);
 void an_funnel_scratch_destroy(an_funnel_scratch *scratch);
 /// Heap bytes held by the scratch.
 size_t an_funnel_scratch_memory_bytes(const an_funnel_scratch *scratch);
@@ -47,12 +71,13 @@ typedef struct an_funnel_result {
   size_t nodes_expanded; ///< search nodes taken off the open list
   size_t channels;       ///< channels string-pulled to the goal
   double length;         ///< length of the polyline
-  bool truncated; ///< optimal mode ran out of search nodes: the best channel found is returned
 } an_funnel_result;
 
 /// Path from start to goal. Status: ARCNAV_OK, ARCNAV_NO_PATH, ARCNAV_START_BLOCKED,
-/// ARCNAV_GOAL_BLOCKED (start is checked first). Consecutive equal points are merged, so a
-/// found path has distinct consecutive points except for start == goal.
+/// ARCNAV_GOAL_BLOCKED (start is checked first; a point is blocked when an_navmesh_point_is_free()
+/// says so), or ARCNAV_ERR_OUT_OF_MEMORY when the optimal search's pool could not grow. Consecutive
+/// equal points are merged, so a found path has distinct consecutive points except for start ==
+/// goal.
 arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scratch, vec2 start,
                                   vec2 goal, bool optimal, an_funnel_result *out);
 /// The expansion limit's rule, the same for every search: may a search that has expanded

@@ -466,7 +466,7 @@ static arcnav_status label_faces(an_navmesh *mesh, const arcnav_map *map, blocke
 
 /// Label the faces (see label_faces()), give every pinch vertex's fans edges of their own, and
 /// build the free triangles' arrays with the connectors at pinches.
-static arcnav_status classify(an_navmesh *mesh, const arcnav_map *map) {
+static arcnav_status classify(an_navmesh *mesh, const arcnav_map *map, bool open_pinches) {
   const an_cdt *cdt = &mesh->cdt;
   size_t nf;
   int32_t *pinch_list = NULL;
@@ -477,7 +477,7 @@ static arcnav_status classify(an_navmesh *mesh, const arcnav_map *map) {
     return st;
   }
   st = label_faces(mesh, map, &oracle, &nf);
-  if (st == ARCNAV_OK) {
+  if (st == ARCNAV_OK && open_pinches) {
     st = find_pinches(mesh, &pinch_list, &pinch_count);
   }
   bool split = false;
@@ -981,31 +981,55 @@ static arcnav_status trim_input(const mesh_input *in, an_navmesh_trim_fn trim, v
   return ARCNAV_OK;
 }
 
-static arcnav_status build_mesh(const arcnav_map *map, const an_allocator *alloc,
-                                size_t crossing_limit, an_navmesh_trim_fn trim, void *trim_context,
-                                an_navmesh **out);
-
 arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc, an_navmesh **out) {
-  return build_mesh(map, alloc, AN_NAVMESH_DEFAULT_LIMIT, NULL, NULL, out);
+  an_navmesh_options options = {.crossing_limit = AN_NAVMESH_DEFAULT_LIMIT};
+  return an_navmesh_build_ex(map, alloc, &options, out);
 }
 
 arcnav_status an_navmesh_build_with(const arcnav_map *map, const an_allocator *alloc,
                                     size_t crossing_limit, an_navmesh **out) {
-  return build_mesh(map, alloc, crossing_limit, NULL, NULL, out);
+  an_navmesh_options options = {.crossing_limit = crossing_limit};
+  return an_navmesh_build_ex(map, alloc, &options, out);
 }
 
 arcnav_status an_navmesh_build_trimmed(const arcnav_map *map, const an_allocator *alloc,
                                        an_navmesh_trim_fn trim, void *trim_context,
                                        an_navmesh **out) {
-  return build_mesh(map, alloc, AN_NAVMESH_DEFAULT_LIMIT, trim, trim_context, out);
+  an_navmesh_options options = {.crossing_limit = AN_NAVMESH_DEFAULT_LIMIT,
+                                .trim = trim,
+                                .trim_context = trim_context,
+                                .open_pinches = true};
+  return an_navmesh_build_ex(map, alloc, &options, out);
 }
 
-static arcnav_status build_mesh(const arcnav_map *map, const an_allocator *alloc,
-                                size_t crossing_limit, an_navmesh_trim_fn trim, void *trim_context,
-                                an_navmesh **out) {
-  if (!map || !alloc || !out) {
+/// The free triangle on each edge of the box (an edge from corner e to corner e + 1 is never
+/// split: every constraint point lies strictly inside), for the fans an_funnel adds beyond it.
+static void find_box_edges(an_navmesh *mesh) {
+  const an_cdt *cdt = &mesh->cdt;
+  for (int e = 0; e < 4; ++e) {
+    mesh->box_tri[e] = -1;
+    mesh->box_edge[e] = 0;
+  }
+  for (size_t t = 0; t < cdt->tri_count; ++t) {
+    const an_cdt_tri *tri = &cdt->tris[t];
+    for (int k = 0; k < 3; ++k) {
+      int32_t a = tri->v[(k + 1) % 3], b = tri->v[(k + 2) % 3];
+      if (tri->n[k] < 0 && a < 4 && b == (a + 1) % 4) {
+        mesh->box_tri[a] = mesh->free_of[t];
+        mesh->box_edge[a] = (int8_t)k;
+      }
+    }
+  }
+}
+
+arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *alloc,
+                                  const an_navmesh_options *how, an_navmesh **out) {
+  if (!map || !alloc || !how || !out) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
+  size_t crossing_limit = how->crossing_limit;
+  an_navmesh_trim_fn trim = how->trim;
+  void *trim_context = how->trim_context;
   size_t np, ns;
   collect_input(map, NULL, NULL, NULL, NULL, &np, &ns);
   if (np > (size_t)INT32_MAX / 8) {
@@ -1086,7 +1110,11 @@ static arcnav_status build_mesh(const arcnav_map *map, const an_allocator *alloc
   mesh_input_free(&in, alloc);
   an_free(alloc, clean);
   if (st == ARCNAV_OK) {
-    st = classify(mesh, map);
+    st = classify(mesh, map, how->open_pinches);
+  }
+  if (st == ARCNAV_OK) {
+    find_box_edges(mesh);
+    mesh->whole_plane = !map->has_bounds;
   }
   if (st == ARCNAV_OK) {
     st = build_grid(mesh);
@@ -1100,6 +1128,18 @@ static arcnav_status build_mesh(const arcnav_map *map, const an_allocator *alloc
 }
 
 #define LOCATE_NEAR_MAX 64
+
+bool an_navmesh_in_box(const an_navmesh *mesh, vec2 p) {
+  vec2 lo = mesh->cdt.points[0], hi = mesh->cdt.points[2];
+  return p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y;
+}
+
+bool an_navmesh_point_is_free(const an_navmesh *mesh, vec2 p) {
+  if (!v2_is_finite(p)) {
+    return false;
+  }
+  return an_navmesh_in_box(mesh, p) ? an_navmesh_locate(mesh, p) >= 0 : mesh->whole_plane;
+}
 
 int32_t an_navmesh_locate_cdt(const an_navmesh *mesh, vec2 p) {
   if (!v2_is_finite(p) || !mesh->grid) {

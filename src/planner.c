@@ -306,7 +306,7 @@ bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 poi
     return false;
   }
   if (!planner->grid.cell_start) {
-    return an_navmesh_locate(planner->navmesh, point) >= 0;
+    return an_navmesh_point_is_free(planner->navmesh, point);
   }
   an_clearance_scratch scratch;
   if (an_clearance_scratch_init(&scratch, &planner->grid, &planner->alloc) != ARCNAV_OK) {
@@ -438,7 +438,7 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
     }
   }
   if (start.x == goal.x && start.y == goal.y) {
-    if (!planner->grid.cell_start && an_navmesh_locate(planner->navmesh, start) < 0) {
+    if (!planner->grid.cell_start && !an_navmesh_point_is_free(planner->navmesh, start)) {
       return ARCNAV_START_BLOCKED;
     }
     return ARCNAV_OK;

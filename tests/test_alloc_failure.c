@@ -3,10 +3,12 @@
 // operation under test no longer allocates N times. Every injected failure must come back as
 // ARCNAV_ERR_OUT_OF_MEMORY, leave nothing allocated once the objects are destroyed, and leave the
 // objects either unchanged and usable (a map whose add failed, a planner's map, a query and path
-// whose find_path failed) or not created at all. "Usable" is checked by finishing the work after
-// the failure and comparing every answer bit for bit with a run that never failed; the answers of
-// that run are themselves checked by the independent verifier.
+// whose find_path failed) or not created at all. The optimal funnel's node pool, which a query
+// grows when it is short, is failed growth by growth the same way. "Usable" is checked by finishing
+// the work after the failure and comparing every answer bit for bit with a run that never failed;
+// the answers of that run are themselves checked by the independent verifier.
 #include "arcnav_test.h"
+#include "funnel.h"
 #include "map.h"
 #include "mapgen.h"
 #include "verify.h"
@@ -750,6 +752,82 @@ START_TEST(queries_survive_each_failure) {
 }
 END_TEST
 
+// The optimal funnel's node pool doubles when a query needs more, the only allocation a query
+// can make. Started at one node, every growth is made to fail in turn: the query returns
+// out_of_memory, and the same scratch then answers it, and every later query, exactly as a
+// scratch of the usual size does.
+START_TEST(funnel_pool_growth_survives_each_failure) {
+  fail_alloc fa = {0};
+  arcnav_allocator hooks = hooks_for(&fa);
+  an_allocator alloc = an_allocator_from(&hooks);
+  sup_map desc = sup_gen_random_rectangles(3, 60, 200.0, 5.0, 30.0);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
+  an_navmesh *mesh = NULL;
+  ck_assert_int_eq(an_navmesh_build(map, &alloc, &mesh), ARCNAV_OK);
+  an_funnel_scratch *usual = NULL;
+  ck_assert_int_eq(an_funnel_scratch_create(mesh, &alloc, &usual), ARCNAV_OK);
+  enum { POOL_QUERIES = 8 };
+  vec2 starts[POOL_QUERIES], goals[POOL_QUERIES];
+  double lengths[POOL_QUERIES];
+  size_t counts[POOL_QUERIES];
+  arcnav_vec2 lo, hi;
+  ck_assert(sup_map_extent(&desc, &lo, &hi));
+  sup_rng rng = sup_rng_seed(17);
+  for (size_t q = 0; q < POOL_QUERIES; ++q) {
+    ck_assert(sup_random_free_point(&desc, 0.0, &rng, lo, hi, 1e-6, 1000, &starts[q]));
+    ck_assert(sup_random_free_point(&desc, 0.0, &rng, lo, hi, 1e-6, 1000, &goals[q]));
+    if (q == POOL_QUERIES - 1) {
+      goals[q] = v2(hi.x + 1e5, lo.y - 2e5); // far beyond the mesh's box
+    }
+    an_funnel_result r;
+    ck_assert_int_eq(an_funnel_find_path(mesh, usual, starts[q], goals[q], true, &r), ARCNAV_OK);
+    lengths[q] = r.length;
+    counts[q] = r.point_count;
+  }
+  size_t base_blocks = fa.live_blocks, base_bytes = fa.live_bytes;
+  uint64_t n = 1;
+  for (; n < MAX_INJECTIONS; ++n) {
+    an_funnel_scratch *tiny = NULL;
+    ck_assert_int_eq(an_funnel_scratch_create_with_capacity(mesh, &alloc, 1, &tiny), ARCNAV_OK);
+    arm(&fa, n);
+    for (size_t q = 0; q < POOL_QUERIES; ++q) {
+      bool fired_before = fa.fired;
+      an_funnel_result r;
+      arcnav_status status = an_funnel_find_path(mesh, tiny, starts[q], goals[q], true, &r);
+      if (fa.fired && !fired_before) {
+        ck_assert_msg(status == ARCNAV_ERR_OUT_OF_MEMORY,
+                      "query %zu, failing allocation %llu: status %s", q, (unsigned long long)n,
+                      arcnav_status_name(status));
+        disarm(&fa);
+        status = an_funnel_find_path(mesh, tiny, starts[q], goals[q], true, &r);
+      }
+      ck_assert_int_eq(status, ARCNAV_OK);
+      ck_assert_msg(r.length == lengths[q] && r.point_count == counts[q],
+                    "query %zu after failing allocation %llu: %.17g (%zu points), want %.17g (%zu)",
+                    q, (unsigned long long)n, r.length, r.point_count, lengths[q], counts[q]);
+    }
+    bool fired = fa.fired;
+    disarm(&fa);
+    an_funnel_scratch_destroy(tiny);
+    ck_assert_msg(fa.live_blocks == base_blocks && fa.live_bytes == base_bytes && fa.bad_frees == 0,
+                  "pool growth, failing allocation %llu: %zu blocks left behind, %zu bad frees",
+                  (unsigned long long)n, fa.live_blocks - base_blocks, fa.bad_frees);
+    if (!fired) {
+      break;
+    }
+  }
+  an_funnel_scratch_destroy(usual);
+  an_navmesh_destroy(mesh);
+  arcnav_map_destroy(map);
+  sup_map_free(&desc);
+  assert_nothing_live(&fa, "pool growth", n);
+  printf("funnel pool growth: %llu allocations, each failed once\n", (unsigned long long)(n - 1));
+  ck_assert_uint_lt(n, MAX_INJECTIONS);
+  ck_assert_uint_gt(n, 4); // the pool grew several times
+}
+END_TEST
+
 // A path whose buffer is already large enough does not allocate again, so failures only matter
 // while it grows: a path that grew in one query answers later ones without touching the allocator.
 START_TEST(warm_path_does_not_allocate) {
@@ -815,6 +893,7 @@ static Suite *alloc_failure_suite(void) {
   tcase_add_loop_test(tc, map_build_survives_each_failure, 0, 2);
   tcase_add_loop_test(tc, planner_build_survives_each_failure, 0, ENGINE_CASES);
   tcase_add_loop_test(tc, queries_survive_each_failure, 0, ENGINE_CASES);
+  tcase_add_test(tc, funnel_pool_growth_survives_each_failure);
   tcase_add_test(tc, warm_path_does_not_allocate);
   suite_add_tcase(suite, tc);
   return suite;

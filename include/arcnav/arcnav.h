@@ -348,7 +348,10 @@ ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spac
 /// Per-thread scratch memory for queries on one planner (node pool, heap, marks). Opaque.
 typedef struct arcnav_query arcnav_query;
 
-/// Create query scratch for `planner`, sized once so that queries allocate nothing.
+/// Create query scratch for `planner`, sized once so that queries allocate nothing, with one
+/// exception: the optimal funnel engine's search node pool (8 per navmesh triangle + 1024 to
+/// start with, enough for the maps measured) doubles, through the map's allocator, when a query
+/// needs more, and keeps that size for later queries.
 ARCNAV_API arcnav_status arcnav_query_create(const arcnav_planner *planner,
                                              arcnav_query **out_query);
 
@@ -376,7 +379,8 @@ ARCNAV_API arcnav_status arcnav_query_set_expansion_limit(arcnav_query *query,
 /// Shortest path for the planner's agent from `start` to `goal` into `path`.
 /// @return ARCNAV_OK (path filled), ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED,
 ///         ARCNAV_SEARCH_LIMIT (path emptied), ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_INVALID_ARGUMENT,
-///         or ARCNAV_ERR_OUT_OF_MEMORY when `path` had to grow and could not. Unlike other calls,
+///         or ARCNAV_ERR_OUT_OF_MEMORY when `path` or the funnel's node pool (see
+///         arcnav_query_create()) had to grow and could not. Unlike other calls,
 ///         on out-of-memory the path is left empty (never half-filled); query and planner stay
 ///         usable.
 ARCNAV_API arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_vec2 goal,
