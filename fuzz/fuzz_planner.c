@@ -282,33 +282,6 @@ static bool on_obstacle_boundary(const sup_map *map, arcnav_vec2 p, double toler
   return false;
 }
 
-// `eroded`: a funnel engine at R > 0, planning for a point among obstacles grown by R with
-// polygonal corners. Its paths are not promised to keep R, but they must not enter the obstacles
-// themselves, and it judges start and goal by its own mesh.
-// Does a vertex of one ring lie on another ring (within a few tolerances)? Such a touching point
-// can pinch a passage to a single point.
-static bool touches_at_a_vertex(const sup_map *m, double eps) {
-  size_t rings = m->polygon_count + (m->has_bounds ? 1 : 0);
-  for (size_t i = 0; i < rings; ++i) {
-    const sup_ring *a = i < m->polygon_count ? &m->polygons[i].outer : &m->bounds;
-    for (size_t j = 0; j < rings; ++j) {
-      const sup_ring *b = j < m->polygon_count ? &m->polygons[j].outer : &m->bounds;
-      if (i == j) {
-        continue;
-      }
-      for (size_t v = 0; v < a->count; ++v) {
-        for (size_t e = 0; e < b->count; ++e) {
-          if (sup_point_segment_distance(a->points[v], b->points[e],
-                                         b->points[(e + 1) % b->count]) <= 4.0 * eps) {
-            return true;
-          }
-        }
-      }
-    }
-  }
-  return false;
-}
-
 // The case behind a failure, on standard error, so it can be turned into a test by hand.
 static void dump_case(const fuzz_case *fc) {
   const sup_map *m = &fc->plain;
@@ -388,6 +361,9 @@ static void check_expansion_limit(fuzz_case *fc, arcnav_vec2 start, arcnav_vec2 
   }
 }
 
+// `eroded`: a funnel engine at R > 0, planning for a point among obstacles grown by R with
+// polygonal corners. Its paths are not promised to keep R, but they must not enter the obstacles
+// themselves, and it judges start and goal by its own mesh.
 static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_reference *ref,
                       bool optimal, bool eroded) {
   arcnav_vec2 start, goal;
@@ -472,15 +448,6 @@ static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_r
     return;
   }
   // The reference's polylines are free paths, so an exact planner finds one at least as short.
-  // Known limitation, documented with arcnav_engine: a navmesh has no triangle through a passage
-  // pinched to one touching vertex, so the funnel engines may answer no_path where the tangent
-  // engine passes (tests/test_extreme.c keeps the failing case as a known failure).
-  arcnav_engine used = arcnav_planner_engine(fc->planner);
-  bool pinched = (used == ARCNAV_ENGINE_FUNNEL || used == ARCNAV_ENGINE_PLAIN_FUNNEL) &&
-                 touches_at_a_vertex(&fc->plain, eps);
-  if (pinched) {
-    return;
-  }
   if (status == ARCNAV_NO_PATH) {
     snprintf(detail + strlen(detail), sizeof detail - strlen(detail), "; reference %.17g",
              best.length);

@@ -12,7 +12,7 @@
 typedef arcnav_vec2 vec;
 
 double sup_touch_probe_radius(const sup_map *map) {
-  return 1e3 * sup_map_tolerance(map);
+  return 0.5 * sup_map_tolerance(map);
 }
 
 // -1: the direction leads into material; 1: into free space; 0: along a boundary.

@@ -8,10 +8,11 @@
 //
 // A direction u "leads into material" at x when x + probe * u lies inside an obstacle by more
 // than a thousandth of `probe` (sup_signed_distance_to_obstacles), and "leads into free space"
-// when it lies that far outside. `probe` must be far below the distance between features that do
-// not touch and far above the rounding of the coordinates: sup_touch_probe_radius() gives 1e-6 of
-// the map's scale. Directions are sampled every 2 pi / SUP_TOUCH_DIRECTIONS, so wedges of
-// material narrower than a few of those steps may be missed; the test maps have none.
+// when it lies that far outside. `probe` must be below the distance between features that do not
+// touch and far above the rounding of the coordinates: sup_touch_probe_radius() gives half the
+// map's tolerance (a gap of 3 eps is open, and rounding is about 1e-7 of eps). Directions are
+// sampled every 2 pi / SUP_TOUCH_DIRECTIONS, so wedges of material narrower than a few of those
+// steps may be missed; the test maps have none.
 
 #include "arcnav/arcnav.h"
 #include "mapgen.h"
@@ -21,7 +22,7 @@
 
 #define SUP_TOUCH_DIRECTIONS 720
 
-/// Probe distance for `map`: 1e-6 * max(1, extent width, extent height, largest |coordinate|).
+/// Probe distance for `map`: half its tolerance (sup_map_tolerance()).
 double sup_touch_probe_radius(const sup_map *map);
 
 /// Does no direction around x lead into free space (x inside a seam, or deep in material)?

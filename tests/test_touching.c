@@ -32,8 +32,7 @@ static const engine ENGINES[] = {
     {"plain funnel", ARCNAV_ENGINE_PLAIN_FUNNEL, ARCNAV_TANGENT_GRAPH_AUTO, false},
     {"auto", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, true},
 };
-// The funnel engines join once they follow the rule too.
-#define ENGINE_COUNT 2
+#define ENGINE_COUNT (sizeof ENGINES / sizeof ENGINES[0])
 
 typedef struct engine_run {
   arcnav_planner *planner;
