@@ -244,9 +244,9 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
         status = an_corner_grid_build(&planner->grid, planner->corners, planner->corner_count,
                                       def->radius, &alloc, &planner->graph.corner_grid);
       }
-      // A point agent may pass where obstacles touch along an edge (touching is free), which a
-      // triangulation shows as no passage at all: its corners are gathered from the grid.
-      if (status == ARCNAV_OK && !planner->clearance.point_agent) {
+      // A point agent uses the sight mesh too: obstacles that touch are one wall for it (the
+      // touching rule), so the triangulation's passages are exactly the ones it may take.
+      if (status == ARCNAV_OK) {
         status = an_sight_mesh_build(map, planner->corners, planner->corner_count, def->radius,
                                      &alloc, &planner->sight_mesh);
       }
