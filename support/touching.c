@@ -177,7 +177,9 @@ bool sup_segment_passes_between(const sup_map *map, vec p, vec q, double tol, do
       add_stop(&found, along);
     }
   }
-  qsort(found.t, found.count, sizeof *found.t, compare_doubles);
+  if (found.count > 0) {
+    qsort(found.t, found.count, sizeof *found.t, compare_doubles);
+  }
   // Every stop strictly inside, and the middle of every stretch between stops that touches
   // something (a seam runs there).
   bool between = false;
