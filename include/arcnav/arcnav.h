@@ -77,7 +77,9 @@ typedef enum arcnav_status {
   ARCNAV_SEARCH_LIMIT,  ///< the search stopped at the query's expansion limit (see
                         ///< arcnav_query_set_expansion_limit) with neither a path nor a proof
                         ///< that there is none; the path is emptied
-  ARCNAV_ERR_FIRST = 16,                          ///< not a status: the first error value
+  ARCNAV_STATUS_LAST = ARCNAV_SEARCH_LIMIT, ///< not a status: the last value below
+                                            ///< ARCNAV_ERR_FIRST (moves when one is added)
+  ARCNAV_ERR_FIRST = 16,                    ///< not a status: the first error value
   ARCNAV_ERR_INVALID_ARGUMENT = ARCNAV_ERR_FIRST, ///< NULL pointer, zero count or similar misuse
   ARCNAV_ERR_OUT_OF_MEMORY,                       ///< an allocation failed; nothing was changed
   ARCNAV_ERR_NOT_FINITE,                          ///< a coordinate or radius is NaN or infinite
@@ -89,9 +91,13 @@ typedef enum arcnav_status {
   ARCNAV_ERR_NEGATIVE_RADIUS,   ///< a circle radius or agent radius is negative
   ARCNAV_ERR_TOO_LARGE,         ///< a count exceeds what the library can index, or a
                                 ///< coordinate or radius exceeds 1e100 in magnitude
-  ARCNAV_ERR_UNSUPPORTED,       ///< the requested engine cannot answer this planner's settings;
-                                ///< kept for compatibility: every engine now answers every radius
-  ARCNAV_ERR_RING_OVERLAP,      ///< two rings of one polygon overlap along a piece of an edge
+  // 25 was ARCNAV_ERR_UNSUPPORTED, which nothing returned; the value is not reused.
+  ARCNAV_ERR_RING_OVERLAP = 26,     ///< two rings of one polygon overlap along a piece of an edge
+  ARCNAV_ERR_BUFFER_TOO_SMALL = 27, ///< a caller's output buffer holds fewer items than the answer
+                                    ///< has: it was filled as far as it goes, and the call says
+                                    ///< how many are needed (see arcnav_path_sample)
+  ARCNAV_ERR_LAST = ARCNAV_ERR_BUFFER_TOO_SMALL, ///< not a status: the last error value (moves
+                                                 ///< when one is appended)
 } arcnav_status;
 
 /// Name of a status, e.g. "ok", "no_path", "start_blocked", "self_intersection". Never NULL; an
@@ -333,10 +339,16 @@ ARCNAV_API void arcnav_path_point_at(const arcnav_path *path, double distance,
                                      arcnav_vec2 *out_position, arcnav_vec2 *out_heading);
 
 /// Points along the path every `spacing` (> 0) units of length, starting with the start point and
-/// always ending with the end point. Writes at most `max_points` into `out_points` [opt] and the
-/// number the full sampling needs into *out_count.
-/// @return ARCNAV_OK, or ARCNAV_ERR_INVALID_ARGUMENT when spacing is not positive and finite or
-///         the buffer is too small (out_count still tells the size needed).
+/// always ending with the end point. Writes the number the full sampling needs into *out_count,
+/// and the first min(that number, `max_points`) points into `out_points` [opt]. To ask only for
+/// the size, pass out_points NULL and max_points 0. Allocates nothing.
+/// @return ARCNAV_OK (every point written, or only the size asked for);
+///         ARCNAV_ERR_BUFFER_TOO_SMALL when max_points is less than *out_count: the buffer holds
+///         the first max_points points, and *out_count tells the size needed;
+///         ARCNAV_ERR_INVALID_ARGUMENT for a NULL path or out_count, a spacing that is not
+///         positive and finite (*out_count is then left unset), or a NULL out_points with
+///         max_points > 0 (*out_count is set); ARCNAV_ERR_TOO_LARGE when more than about 1e9
+///         points would be needed.
 ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spacing,
                                             arcnav_vec2 *out_points, size_t max_points,
                                             size_t *out_count);
