@@ -282,10 +282,11 @@ ARCNAV_API bool arcnav_planner_triangle(const arcnav_planner *planner, size_t in
                                         arcnav_vec2 out[3]);
 
 /// Is the agent's disk centred at `point` free (see the tolerance rule)? A convenience for
-/// occasional tests: it allocates temporary marks on every call. arcnav_find_path() applies the
-/// same test to start and goal without allocating. For a funnel engine at R > 0 the test is
-/// "outside the grown obstacles" (see arcnav_engine). Returns false also when its temporary
-/// allocation fails or the arguments are invalid.
+/// occasional tests: it allocates temporary marks on every call (prefer
+/// arcnav_query_point_is_free() in loops, which answers the same without allocating).
+/// arcnav_find_path() applies the same test to start and goal. For a funnel engine at R > 0 the
+/// test is "outside the grown obstacles" (see arcnav_engine). Returns false also when its
+/// temporary allocation fails or the arguments are invalid.
 ARCNAV_API bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 point);
 
 // ---------------------------------------------------------------------------------------------
@@ -396,6 +397,11 @@ ARCNAV_API arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start
 
 /// Statistics of the last arcnav_find_path() on `query`.
 ARCNAV_API arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query);
+
+/// The same answer as arcnav_planner_point_is_free() on the query's planner, for every engine and
+/// radius, but with the query's own marks: it allocates nothing, so it suits loops (one thread per
+/// query, as for arcnav_find_path()). Returns false for a NULL query or a point that is not finite.
+ARCNAV_API bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point);
 
 #ifdef __cplusplus
 }
