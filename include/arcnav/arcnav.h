@@ -14,7 +14,10 @@
 ///      arcnav_map_set_bounds() for each obstacle;
 ///   2. arcnav_planner_create() once per (map, radius): the expensive part;
 ///   3. arcnav_query_create() once per thread, arcnav_path_create() once per caller;
-///   4. arcnav_find_path() as often as needed: no allocation once the path buffer is warm.
+///   4. arcnav_find_path() as often as needed. Once warm, a query allocates nothing: the path and
+///      the query keep what they grew, and a query needing no more than earlier ones takes no new
+///      memory. The prebuilt tangent graph and the plain funnel grow only the path; the on-demand
+///      tangent engine and the optimal funnel also grow query scratch (see arcnav_query).
 ///
 /// Threads: a planner is read-only after creation, so any number of threads may query one planner
 /// at once, each with its own arcnav_query and arcnav_path. There is no global state.
@@ -77,9 +80,9 @@ typedef enum arcnav_status {
   ARCNAV_SEARCH_LIMIT,  ///< the search stopped at the query's expansion limit (see
                         ///< arcnav_query_set_expansion_limit) with neither a path nor a proof
                         ///< that there is none; the path is emptied
-  ARCNAV_STATUS_LAST = ARCNAV_SEARCH_LIMIT, ///< not a status: the last value below
-                                            ///< ARCNAV_ERR_FIRST (moves when one is added)
-  ARCNAV_ERR_FIRST = 16,                    ///< not a status: the first error value
+  ARCNAV_STATUS_LAST = ARCNAV_SEARCH_LIMIT,       ///< not a status: the last value below
+                                                  ///< ARCNAV_ERR_FIRST (moves when one is added)
+  ARCNAV_ERR_FIRST = 16,                          ///< not a status: the first error value
   ARCNAV_ERR_INVALID_ARGUMENT = ARCNAV_ERR_FIRST, ///< NULL pointer, zero count or similar misuse
   ARCNAV_ERR_OUT_OF_MEMORY,                       ///< an allocation failed; nothing was changed
   ARCNAV_ERR_NOT_FINITE,                          ///< a coordinate or radius is NaN or infinite
@@ -359,6 +362,24 @@ ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spac
 // ---------------------------------------------------------------------------------------------
 
 /// Per-thread scratch memory for queries on one planner (node pool, heap, marks). Opaque.
+///
+/// What a query may allocate. arcnav_query_create() sizes ahead everything whose size the planner
+/// fixes; arcnav_find_path() may still grow, each array when a query needs more of it than any
+/// query before it on the same objects:
+///   - every engine: the arcnav_path's pieces (through the path's allocator);
+///   - the tangent engine with tangents found on demand (ARCNAV_TANGENT_GRAPH_ON_DEMAND, or AUTO
+///     above ARCNAV_TANGENT_GRAPH_AUTO_LIMIT corner circles): the tangents the search makes, its
+///     open list, its runs of departures per corner and the trail of the found path, all made
+///     afresh by every query; at R > 0 also the stack of triangle windows its sight mesh walks;
+///   - the optimal funnel (ARCNAV_ENGINE_FUNNEL, and AUTO for R = 0 among polygons only): its
+///     search node pool, as arcnav_query_create() describes.
+/// The prebuilt tangent graph (ARCNAV_TANGENT_GRAPH_PREBUILT, or AUTO up to the limit) and the
+/// plain funnel grow nothing but the path. Query scratch grows through the map's allocator, is
+/// kept for later queries and released by arcnav_query_destroy(), so allocation stops once the
+/// arrays are as large as the largest query needs; for the on-demand tangent engine that size
+/// depends on the query (how far its search spreads), not only on the map. A growth that fails
+/// makes the query return ARCNAV_ERR_OUT_OF_MEMORY with an empty path. arcnav_query_point_is_free()
+/// and arcnav_query_get_stats() never allocate.
 typedef struct arcnav_query arcnav_query;
 
 /// Create query scratch for `planner`, sized once so that queries allocate nothing.
