@@ -85,15 +85,8 @@ bool an_cli_build_planner(const arcnav_map *map, const char *file, const char *c
   *out_build_ms = (an_cli_now_us() - start) / 1e3;
   if (status != ARCNAV_OK) {
     arcnav_planner_destroy(planner);
-    if (status == ARCNAV_ERR_UNSUPPORTED) {
-      an_cli_diag_set(diag,
-                      "arcnav %s: the %s planner cannot answer radius %.17g on this build (%s); "
-                      "use --planner auto or tangent",
-                      command, an_cli_engine_name(engine), radius, arcnav_status_name(status));
-    } else {
-      an_cli_diag_set(diag, "arcnav %s: %s: cannot build the planner: %s (%s)", command, file,
-                      arcnav_status_message(status), arcnav_status_name(status));
-    }
+    an_cli_diag_set(diag, "arcnav %s: %s: cannot build the planner: %s (%s)", command, file,
+                    arcnav_status_message(status), arcnav_status_name(status));
     return false;
   }
   *out_planner = planner;

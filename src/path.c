@@ -161,8 +161,14 @@ arcnav_status arcnav_path_sample(const arcnav_path *path, double spacing, arcnav
   }
   size_t needed = path->count == 0 ? 1 : interior + 2;
   *out_count = needed;
-  if (needed > max_points || !out_points) {
-    return max_points == 0 && !out_points ? ARCNAV_OK : ARCNAV_ERR_INVALID_ARGUMENT;
+  if (!out_points) {
+    // Only the size was asked for; a NULL buffer said to hold points is misuse.
+    return max_points == 0 ? ARCNAV_OK : ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  // A short buffer gets the first max_points samples of the same sequence.
+  arcnav_status status = needed > max_points ? ARCNAV_ERR_BUFFER_TOO_SMALL : ARCNAV_OK;
+  if (max_points == 0) {
+    return status;
   }
   if (path->count == 0) {
     out_points[0] = path->start;
@@ -171,7 +177,8 @@ arcnav_status arcnav_path_sample(const arcnav_path *path, double spacing, arcnav
   // Walk the pieces once instead of searching from the start for every sample.
   size_t piece = 0;
   double piece_begin = 0.0;
-  for (size_t k = 0; k <= interior; ++k) {
+  size_t written = interior + 1 < max_points ? interior + 1 : max_points;
+  for (size_t k = 0; k < written; ++k) {
     double s = (double)k * spacing;
     while (piece + 1 < path->count && s > piece_begin + path->pieces[piece].length) {
       piece_begin += path->pieces[piece].length;
@@ -181,6 +188,8 @@ arcnav_status arcnav_path_sample(const arcnav_path *path, double spacing, arcnav
     piece_point(&path->pieces[piece], an_min(s - piece_begin, path->pieces[piece].length),
                 &out_points[k], &heading);
   }
-  out_points[interior + 1] = path->pieces[path->count - 1].to;
-  return ARCNAV_OK;
+  if (status == ARCNAV_OK) {
+    out_points[interior + 1] = path->pieces[path->count - 1].to;
+  }
+  return status;
 }

@@ -475,3 +475,17 @@ bool arcnav_planner_triangle(const arcnav_planner *planner, size_t index, arcnav
   an_navmesh_triangle(planner->navmesh, index, out);
   return true;
 }
+
+bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point) {
+  if (!query || !v2_is_finite(point)) {
+    return false;
+  }
+  const arcnav_planner *planner = query->planner;
+  // Without a grid (a funnel engine on its eroded navmesh) the planner's test is point location in
+  // the mesh, which allocates nothing: the same call gives the same answer.
+  if (!planner->grid.cell_start) {
+    return arcnav_planner_point_is_free(planner, point);
+  }
+  // The test arcnav_find_path() applies to start and goal, with this query's marks.
+  return an_point_is_free(&planner->clearance, &query->clearance, point);
+}

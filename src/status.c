@@ -25,8 +25,9 @@ static const status_text STATUS_TEXTS[] = {
     {ARCNAV_ERR_HOLE_OUTSIDE, "hole_outside", "a hole is not inside its polygon's outer ring"},
     {ARCNAV_ERR_NEGATIVE_RADIUS, "negative_radius", "a radius is negative"},
     {ARCNAV_ERR_TOO_LARGE, "too_large", "too many vertices or obstacles"},
-    {ARCNAV_ERR_UNSUPPORTED, "unsupported", "the engine cannot answer for this radius"},
     {ARCNAV_ERR_RING_OVERLAP, "ring_overlap", "two rings of one polygon overlap along an edge"},
+    {ARCNAV_ERR_BUFFER_TOO_SMALL, "buffer_too_small",
+     "the output buffer is too small; the count tells the size needed"},
 };
 
 static const status_text *find_status(arcnav_status status) {

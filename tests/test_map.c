@@ -227,35 +227,57 @@ START_TEST(test_extent_and_tolerance) {
 END_TEST
 
 START_TEST(test_status_names_are_distinct) {
-  const arcnav_status all[] = {ARCNAV_OK,
-                               ARCNAV_NO_PATH,
-                               ARCNAV_START_BLOCKED,
-                               ARCNAV_GOAL_BLOCKED,
-                               ARCNAV_ERR_INVALID_ARGUMENT,
-                               ARCNAV_ERR_OUT_OF_MEMORY,
-                               ARCNAV_ERR_NOT_FINITE,
-                               ARCNAV_ERR_TOO_FEW_VERTICES,
-                               ARCNAV_ERR_ZERO_AREA,
-                               ARCNAV_ERR_SELF_INTERSECTION,
-                               ARCNAV_ERR_HOLE_OUTSIDE,
-                               ARCNAV_ERR_NEGATIVE_RADIUS,
-                               ARCNAV_ERR_TOO_LARGE,
-                               ARCNAV_ERR_UNSUPPORTED,
-                               ARCNAV_ERR_RING_OVERLAP};
-  size_t n = sizeof all / sizeof all[0];
+  // Every value of the enum, from its own markers: the outcomes from ARCNAV_OK up to
+  // ARCNAV_STATUS_LAST, the errors from ARCNAV_ERR_FIRST up to ARCNAV_ERR_LAST. A value retired
+  // from the enum stays unknown, so that an old program never reads a new meaning into it.
+  const int retired[] = {25}; // ARCNAV_ERR_UNSUPPORTED, never returned
+  arcnav_status all[64];
+  size_t n = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    int first = pass == 0 ? ARCNAV_OK : ARCNAV_ERR_FIRST;
+    int last = pass == 0 ? ARCNAV_STATUS_LAST : ARCNAV_ERR_LAST;
+    ck_assert_int_le(first, last);
+    for (int value = first; value <= last; ++value) {
+      bool is_retired = false;
+      for (size_t r = 0; r < sizeof retired / sizeof retired[0]; ++r) {
+        is_retired = is_retired || retired[r] == value;
+      }
+      if (is_retired) {
+        ck_assert_str_eq(arcnav_status_name((arcnav_status)value), "unknown_status");
+        continue;
+      }
+      ck_assert_uint_lt(n, sizeof all / sizeof all[0]);
+      all[n++] = (arcnav_status)value;
+    }
+  }
+  ck_assert_int_lt(ARCNAV_STATUS_LAST, ARCNAV_ERR_FIRST);
   for (size_t i = 0; i < n; ++i) {
-    ck_assert_str_ne(arcnav_status_name(all[i]), "unknown_status");
-    ck_assert_ptr_nonnull(arcnav_status_message(all[i]));
-    ck_assert(arcnav_status_is_answer(all[i]) == (all[i] < ARCNAV_ERR_FIRST));
+    const char *name = arcnav_status_name(all[i]);
+    const char *message = arcnav_status_message(all[i]);
+    ck_assert_msg(strcmp(name, "unknown_status") != 0, "status %d has no name", (int)all[i]);
+    ck_assert_uint_gt(strlen(name), 0);
+    ck_assert_ptr_nonnull(message);
+    ck_assert_uint_gt(strlen(message), 0);
+    ck_assert_str_ne(message, "unknown status");
+    // The first four answer the question; ARCNAV_SEARCH_LIMIT and the errors do not.
+    ck_assert(arcnav_status_is_answer(all[i]) == (all[i] < ARCNAV_SEARCH_LIMIT));
     for (size_t j = 0; j < i; ++j) {
-      ck_assert_str_ne(arcnav_status_name(all[i]), arcnav_status_name(all[j]));
+      ck_assert_str_ne(name, arcnav_status_name(all[j]));
+      ck_assert_str_ne(message, arcnav_status_message(all[j]));
     }
   }
   ck_assert_str_eq(arcnav_status_name(ARCNAV_OK), "ok");
   ck_assert_str_eq(arcnav_status_name(ARCNAV_NO_PATH), "no_path");
   ck_assert_str_eq(arcnav_status_name(ARCNAV_START_BLOCKED), "start_blocked");
   ck_assert_str_eq(arcnav_status_name(ARCNAV_GOAL_BLOCKED), "goal_blocked");
-  ck_assert_str_eq(arcnav_status_name((arcnav_status)999), "unknown_status");
+  // Values outside the enum: between the outcomes and the errors, past the last error, negative.
+  const int outside[] = {ARCNAV_STATUS_LAST + 1, ARCNAV_ERR_FIRST - 1, ARCNAV_ERR_LAST + 1, 999,
+                         -1};
+  for (size_t i = 0; i < sizeof outside / sizeof outside[0]; ++i) {
+    ck_assert_str_eq(arcnav_status_name((arcnav_status)outside[i]), "unknown_status");
+    ck_assert_str_eq(arcnav_status_message((arcnav_status)outside[i]), "unknown status");
+    ck_assert(!arcnav_status_is_answer((arcnav_status)outside[i]));
+  }
 }
 END_TEST
 

@@ -106,10 +106,32 @@ START_TEST(test_sampling) {
   ck_assert_uint_eq(needed, (size_t)floor(length / 0.5) + 2);
   arcnav_vec2 *points = malloc(needed * sizeof *points);
   size_t count = 0;
-  ck_assert_int_eq(arcnav_path_sample(path, 0.5, points, needed - 1, &count),
-                   ARCNAV_ERR_INVALID_ARGUMENT);
-  ck_assert_uint_eq(count, needed);
   ck_assert_int_eq(arcnav_path_sample(path, 0.5, points, needed, &count), ARCNAV_OK);
+  ck_assert_uint_eq(count, needed);
+  // A short buffer holds the first points of the same sampling, and nothing is written past it.
+  arcnav_vec2 *partial = malloc(needed * sizeof *partial);
+  const arcnav_vec2 untouched = {-1234.5, 6789.25};
+  for (size_t have = 0; have < needed; have += needed / 5 + 1) {
+    for (size_t k = 0; k < needed; ++k) {
+      partial[k] = untouched;
+    }
+    count = 0;
+    ck_assert_int_eq(arcnav_path_sample(path, 0.5, partial, have, &count),
+                     ARCNAV_ERR_BUFFER_TOO_SMALL);
+    ck_assert_uint_eq(count, needed);
+    for (size_t k = 0; k < needed; ++k) {
+      ck_assert_vec2_near(partial[k], k < have ? points[k] : untouched, 0.0);
+    }
+  }
+  count = 0;
+  ck_assert_int_eq(arcnav_path_sample(path, 0.5, partial, needed - 1, &count),
+                   ARCNAV_ERR_BUFFER_TOO_SMALL);
+  ck_assert_uint_eq(count, needed);
+  free(partial);
+  // A NULL buffer said to hold points is misuse; the size is still told.
+  count = 0;
+  ck_assert_int_eq(arcnav_path_sample(path, 0.5, NULL, 3, &count), ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_uint_eq(count, needed);
   ck_assert_vec2_near(points[0], ((arcnav_vec2){-5, 5}), 1e-12);
   ck_assert_vec2_near(points[count - 1], ((arcnav_vec2){15, 5}), 1e-12);
   for (size_t k = 0; k < count; ++k) {
@@ -143,6 +165,9 @@ START_TEST(test_empty_path) {
   size_t count = 0;
   arcnav_vec2 one;
   ck_assert_int_eq(arcnav_path_sample(empty, 1.0, &one, 1, &count), ARCNAV_OK);
+  ck_assert_uint_eq(count, 1);
+  count = 0;
+  ck_assert_int_eq(arcnav_path_sample(empty, 1.0, &one, 0, &count), ARCNAV_ERR_BUFFER_TOO_SMALL);
   ck_assert_uint_eq(count, 1);
   arcnav_path_destroy(empty);
 }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The planner on small maps whose shortest paths can be worked out by hand: the expected lengths
-// below are closed-form geometry, not values printed by the planner.
+// below are closed-form geometry, not values printed by the planner. Then the free test with a
+// query's marks: the planner's answer on random maps, for every engine, without allocating.
 #include "arcnav_test.h"
+#include "mapgen.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct fixture {
@@ -313,6 +316,152 @@ START_TEST(test_invalid_query_arguments) {
 }
 END_TEST
 
+// --- the free test with a query's marks ------------------------------------------------------
+
+// Counts the blocks a map, its planners and their queries ask for.
+typedef struct counted_allocations {
+  size_t count;
+} counted_allocations;
+
+static void *counted_alloc(size_t size, void *user) {
+  ((counted_allocations *)user)->count++;
+  return malloc(size);
+}
+
+static void counted_free(void *ptr, void *user) {
+  (void)user;
+  free(ptr);
+}
+
+typedef struct free_test_engine {
+  arcnav_engine engine;
+  arcnav_tangent_graph tangent_graph;
+} free_test_engine;
+
+static const free_test_engine FREE_TEST_ENGINES[] = {
+    {ARCNAV_ENGINE_TANGENT, ARCNAV_TANGENT_GRAPH_PREBUILT},
+    {ARCNAV_ENGINE_TANGENT, ARCNAV_TANGENT_GRAPH_ON_DEMAND},
+    {ARCNAV_ENGINE_FUNNEL, ARCNAV_TANGENT_GRAPH_AUTO},
+    {ARCNAV_ENGINE_PLAIN_FUNNEL, ARCNAV_TANGENT_GRAPH_AUTO},
+};
+#define FREE_TEST_ENGINE_COUNT (sizeof FREE_TEST_ENGINES / sizeof FREE_TEST_ENGINES[0])
+static const double FREE_TEST_RADII[] = {0.0, 2.0};
+#define FREE_TEST_RADIUS_COUNT (sizeof FREE_TEST_RADII / sizeof FREE_TEST_RADII[0])
+
+static void build_free_test(const arcnav_map *map, double radius, size_t engine,
+                            arcnav_planner **planner, arcnav_query **query) {
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = radius;
+  def.engine = FREE_TEST_ENGINES[engine].engine;
+  def.tangent_graph = FREE_TEST_ENGINES[engine].tangent_graph;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, planner), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_create(*planner, query), ARCNAV_OK);
+}
+
+// Points to judge: uniform in the map's box grown by 5, then each polygon vertex and the points
+// R and R/2 to its right (touching it and overlapping it for a disk agent).
+static size_t free_test_points(const sup_map *m, double radius, uint64_t seed, arcnav_vec2 *out,
+                               size_t capacity) {
+  arcnav_vec2 lo, hi;
+  ck_assert(sup_map_extent(m, &lo, &hi));
+  sup_rng rng = sup_rng_seed(seed);
+  size_t n = 0;
+  size_t uniform = (size_t)test_scaled_count(capacity / 2);
+  for (size_t k = 0; k < uniform; ++k) {
+    out[n++] = (arcnav_vec2){sup_rng_uniform(&rng, lo.x - 5, hi.x + 5),
+                             sup_rng_uniform(&rng, lo.y - 5, hi.y + 5)};
+  }
+  for (size_t p = 0; p < m->polygon_count; ++p) {
+    const sup_ring *ring = &m->polygons[p].outer;
+    for (size_t v = 0; v < ring->count && n + 3 <= capacity; ++v) {
+      arcnav_vec2 at = ring->points[v];
+      out[n++] = at;
+      out[n++] = (arcnav_vec2){at.x + radius, at.y};
+      out[n++] = (arcnav_vec2){at.x + 0.5 * radius, at.y};
+    }
+  }
+  return n;
+}
+
+START_TEST(test_query_point_is_free_matches_the_planner) {
+  enum { CAPACITY = 4000 };
+  arcnav_vec2 *points = malloc(CAPACITY * sizeof *points);
+  ck_assert_ptr_nonnull(points);
+  uint64_t seeds = test_scaled_count(4);
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
+    sup_map m = sup_gen_mixed(seed, 12, 100.0, 2.0);
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+    for (size_t r = 0; r < FREE_TEST_RADIUS_COUNT; ++r) {
+      double radius = FREE_TEST_RADII[r];
+      size_t n = free_test_points(&m, radius, seed * 31 + r, points, CAPACITY);
+      for (size_t e = 0; e < FREE_TEST_ENGINE_COUNT; ++e) {
+        arcnav_planner *planner = NULL;
+        arcnav_query *query = NULL;
+        build_free_test(map, radius, e, &planner, &query);
+        size_t free_count = 0;
+        for (size_t k = 0; k < n; ++k) {
+          bool expected = arcnav_planner_point_is_free(planner, points[k]);
+          ck_assert_msg(arcnav_query_point_is_free(query, points[k]) == expected,
+                        "seed %d R %g engine %d: (%.17g, %.17g) the planner says %d", (int)seed,
+                        radius, (int)e, points[k].x, points[k].y, (int)expected);
+          free_count += expected;
+        }
+        // Both answers occur, so the two do not merely agree on a constant.
+        ck_assert_uint_gt(free_count, 0);
+        ck_assert_uint_lt(free_count, n);
+        arcnav_query_destroy(query);
+        arcnav_planner_destroy(planner);
+      }
+    }
+    arcnav_map_destroy(map);
+    sup_map_free(&m);
+  }
+  free(points);
+}
+END_TEST
+
+START_TEST(test_query_point_is_free_allocates_nothing) {
+  counted_allocations counted = {0};
+  const arcnav_allocator allocator = {counted_alloc, counted_free, &counted};
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(&allocator, &map), ARCNAV_OK);
+  ck_assert_int_eq(test_add_box(map, 0, 0, 10, 10), ARCNAV_OK);
+  ck_assert_int_eq(test_add_box(map, 16, -5, 30, 8), ARCNAV_OK);
+  const arcnav_vec2 triangle[3] = {{5, 20}, {25, 15}, {12, 32}};
+  ck_assert_int_eq(arcnav_map_add_polygon(map, triangle, 3, NULL, NULL, 0, NULL), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_add_circle(map, (arcnav_vec2){32, 25}, 3.0, NULL), ARCNAV_OK);
+  for (size_t r = 0; r < FREE_TEST_RADIUS_COUNT; ++r) {
+    for (size_t e = 0; e < FREE_TEST_ENGINE_COUNT; ++e) {
+      arcnav_planner *planner = NULL;
+      arcnav_query *query = NULL;
+      build_free_test(map, FREE_TEST_RADII[r], e, &planner, &query);
+      // The counter sees the library's blocks: building took some.
+      ck_assert_uint_gt(counted.count, 0);
+      size_t before = counted.count;
+      sup_rng rng = sup_rng_seed(r * 10 + e);
+      size_t free_count = 0;
+      for (int k = 0; k < 1000; ++k) {
+        arcnav_vec2 p = {sup_rng_uniform(&rng, -10, 45), sup_rng_uniform(&rng, -15, 40)};
+        free_count += arcnav_query_point_is_free(query, p);
+      }
+      ck_assert_msg(counted.count == before, "R %g engine %d: %zu allocations in 1000 calls",
+                    FREE_TEST_RADII[r], (int)e, counted.count - before);
+      ck_assert_uint_gt(free_count, 0);
+      ck_assert_uint_lt(free_count, 1000);
+      // The planner's own test takes its temporary marks from the same allocator wherever it
+      // checks against the obstacle grid: every planner but the funnel engines' at R > 0.
+      bool eroded = FREE_TEST_RADII[r] > 0 && FREE_TEST_ENGINES[e].engine != ARCNAV_ENGINE_TANGENT;
+      (void)arcnav_planner_point_is_free(planner, (arcnav_vec2){-5, -5});
+      ck_assert(eroded ? counted.count == before : counted.count > before);
+      arcnav_query_destroy(query);
+      arcnav_planner_destroy(planner);
+    }
+  }
+  arcnav_map_destroy(map);
+}
+END_TEST
+
 static Suite *planner_suite(void) {
   Suite *suite = suite_create("planner");
   TCase *tc = tcase_create("hand-derived");
@@ -331,6 +480,10 @@ static Suite *planner_suite(void) {
   tcase_add_test(tc, test_same_query_same_bits);
   tcase_add_test(tc, test_invalid_query_arguments);
   suite_add_tcase(suite, tc);
+  TCase *free_test = tcase_create("query free test");
+  tcase_add_test(free_test, test_query_point_is_free_matches_the_planner);
+  tcase_add_test(free_test, test_query_point_is_free_allocates_nothing);
+  suite_add_tcase(suite, free_test);
   return suite;
 }
 

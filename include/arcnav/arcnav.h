@@ -14,7 +14,10 @@
 ///      arcnav_map_set_bounds() for each obstacle;
 ///   2. arcnav_planner_create() once per (map, radius): the expensive part;
 ///   3. arcnav_query_create() once per thread, arcnav_path_create() once per caller;
-///   4. arcnav_find_path() as often as needed: no allocation once the path buffer is warm.
+///   4. arcnav_find_path() as often as needed. Once warm, a query allocates nothing: the path and
+///      the query keep what they grew, and a query needing no more than earlier ones takes no new
+///      memory. The prebuilt tangent graph and the plain funnel grow only the path; the on-demand
+///      tangent engine and the optimal funnel also grow query scratch (see arcnav_query).
 ///
 /// Threads: a planner is read-only after creation, so any number of threads may query one planner
 /// at once, each with its own arcnav_query and arcnav_path. There is no global state.
@@ -77,6 +80,8 @@ typedef enum arcnav_status {
   ARCNAV_SEARCH_LIMIT,  ///< the search stopped at the query's expansion limit (see
                         ///< arcnav_query_set_expansion_limit) with neither a path nor a proof
                         ///< that there is none; the path is emptied
+  ARCNAV_STATUS_LAST = ARCNAV_SEARCH_LIMIT,       ///< not a status: the last value below
+                                                  ///< ARCNAV_ERR_FIRST (moves when one is added)
   ARCNAV_ERR_FIRST = 16,                          ///< not a status: the first error value
   ARCNAV_ERR_INVALID_ARGUMENT = ARCNAV_ERR_FIRST, ///< NULL pointer, zero count or similar misuse
   ARCNAV_ERR_OUT_OF_MEMORY,                       ///< an allocation failed; nothing was changed
@@ -89,9 +94,13 @@ typedef enum arcnav_status {
   ARCNAV_ERR_NEGATIVE_RADIUS,   ///< a circle radius or agent radius is negative
   ARCNAV_ERR_TOO_LARGE,         ///< a count exceeds what the library can index, or a
                                 ///< coordinate or radius exceeds 1e100 in magnitude
-  ARCNAV_ERR_UNSUPPORTED,       ///< the requested engine cannot answer this planner's settings;
-                                ///< kept for compatibility: every engine now answers every radius
-  ARCNAV_ERR_RING_OVERLAP,      ///< two rings of one polygon overlap along a piece of an edge
+  // 25 was ARCNAV_ERR_UNSUPPORTED, which nothing returned; the value is not reused.
+  ARCNAV_ERR_RING_OVERLAP = 26,     ///< two rings of one polygon overlap along a piece of an edge
+  ARCNAV_ERR_BUFFER_TOO_SMALL = 27, ///< a caller's output buffer holds fewer items than the answer
+                                    ///< has: it was filled as far as it goes, and the call says
+                                    ///< how many are needed (see arcnav_path_sample)
+  ARCNAV_ERR_LAST = ARCNAV_ERR_BUFFER_TOO_SMALL, ///< not a status: the last error value (moves
+                                                 ///< when one is appended)
 } arcnav_status;
 
 /// Name of a status, e.g. "ok", "no_path", "start_blocked", "self_intersection". Never NULL; an
@@ -276,10 +285,11 @@ ARCNAV_API bool arcnav_planner_triangle(const arcnav_planner *planner, size_t in
                                         arcnav_vec2 out[3]);
 
 /// Is the agent's disk centred at `point` free (see the tolerance rule)? A convenience for
-/// occasional tests: it allocates temporary marks on every call. arcnav_find_path() applies the
-/// same test to start and goal without allocating. For a funnel engine at R > 0 the test is
-/// "outside the grown obstacles" (see arcnav_engine). Returns false also when its temporary
-/// allocation fails or the arguments are invalid.
+/// occasional tests: it allocates temporary marks on every call (prefer
+/// arcnav_query_point_is_free() in loops, which answers the same without allocating).
+/// arcnav_find_path() applies the same test to start and goal. For a funnel engine at R > 0 the
+/// test is "outside the grown obstacles" (see arcnav_engine). Returns false also when its
+/// temporary allocation fails or the arguments are invalid.
 ARCNAV_API bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 point);
 
 // ---------------------------------------------------------------------------------------------
@@ -333,10 +343,16 @@ ARCNAV_API void arcnav_path_point_at(const arcnav_path *path, double distance,
                                      arcnav_vec2 *out_position, arcnav_vec2 *out_heading);
 
 /// Points along the path every `spacing` (> 0) units of length, starting with the start point and
-/// always ending with the end point. Writes at most `max_points` into `out_points` [opt] and the
-/// number the full sampling needs into *out_count.
-/// @return ARCNAV_OK, or ARCNAV_ERR_INVALID_ARGUMENT when spacing is not positive and finite or
-///         the buffer is too small (out_count still tells the size needed).
+/// always ending with the end point. Writes the number the full sampling needs into *out_count,
+/// and the first min(that number, `max_points`) points into `out_points` [opt]. To ask only for
+/// the size, pass out_points NULL and max_points 0. Allocates nothing.
+/// @return ARCNAV_OK (every point written, or only the size asked for);
+///         ARCNAV_ERR_BUFFER_TOO_SMALL when max_points is less than *out_count: the buffer holds
+///         the first max_points points, and *out_count tells the size needed;
+///         ARCNAV_ERR_INVALID_ARGUMENT for a NULL path or out_count, a spacing that is not
+///         positive and finite (*out_count is then left unset), or a NULL out_points with
+///         max_points > 0 (*out_count is set); ARCNAV_ERR_TOO_LARGE when more than about 1e9
+///         points would be needed.
 ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spacing,
                                             arcnav_vec2 *out_points, size_t max_points,
                                             size_t *out_count);
@@ -346,6 +362,24 @@ ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spac
 // ---------------------------------------------------------------------------------------------
 
 /// Per-thread scratch memory for queries on one planner (node pool, heap, marks). Opaque.
+///
+/// What a query may allocate. arcnav_query_create() sizes ahead everything whose size the planner
+/// fixes; arcnav_find_path() may still grow, each array when a query needs more of it than any
+/// query before it on the same objects:
+///   - every engine: the arcnav_path's pieces (through the path's allocator);
+///   - the tangent engine with tangents found on demand (ARCNAV_TANGENT_GRAPH_ON_DEMAND, or AUTO
+///     above ARCNAV_TANGENT_GRAPH_AUTO_LIMIT corner circles): the tangents the search makes, its
+///     open list, its runs of departures per corner and the trail of the found path, all made
+///     afresh by every query; at R > 0 also the stack of triangle windows its sight mesh walks;
+///   - the optimal funnel (ARCNAV_ENGINE_FUNNEL, and AUTO for R = 0 among polygons only): its
+///     search node pool, as arcnav_query_create() describes.
+/// The prebuilt tangent graph (ARCNAV_TANGENT_GRAPH_PREBUILT, or AUTO up to the limit) and the
+/// plain funnel grow nothing but the path. Query scratch grows through the map's allocator, is
+/// kept for later queries and released by arcnav_query_destroy(), so allocation stops once the
+/// arrays are as large as the largest query needs; for the on-demand tangent engine that size
+/// depends on the query (how far its search spreads), not only on the map. A growth that fails
+/// makes the query return ARCNAV_ERR_OUT_OF_MEMORY with an empty path. arcnav_query_point_is_free()
+/// and arcnav_query_get_stats() never allocate.
 typedef struct arcnav_query arcnav_query;
 
 /// Create query scratch for `planner`, sized once so that queries allocate nothing, with one
@@ -388,6 +422,11 @@ ARCNAV_API arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start
 
 /// Statistics of the last arcnav_find_path() on `query`.
 ARCNAV_API arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query);
+
+/// The same answer as arcnav_planner_point_is_free() on the query's planner, for every engine and
+/// radius, but with the query's own marks: it allocates nothing, so it suits loops (one thread per
+/// query, as for arcnav_find_path()). Returns false for a NULL query or a point that is not finite.
+ARCNAV_API bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point);
 
 #ifdef __cplusplus
 }
