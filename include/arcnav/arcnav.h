@@ -370,7 +370,7 @@ ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spac
 ///   - the tangent engine with tangents found on demand (ARCNAV_TANGENT_GRAPH_ON_DEMAND, or AUTO
 ///     above ARCNAV_TANGENT_GRAPH_AUTO_LIMIT corner circles): the tangents the search makes, its
 ///     open list, its runs of departures per corner and the trail of the found path, all made
-///     afresh by every query; at R > 0 also the stack of triangle windows its sight mesh walks;
+///     afresh by every query, and the stack of triangle windows its sight mesh walks;
 ///   - the optimal funnel (ARCNAV_ENGINE_FUNNEL, and AUTO for R = 0 among polygons only): its
 ///     search node pool, as arcnav_query_create() describes.
 /// The prebuilt tangent graph (ARCNAV_TANGENT_GRAPH_PREBUILT, or AUTO up to the limit) and the
@@ -382,10 +382,10 @@ ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spac
 /// and arcnav_query_get_stats() never allocate.
 typedef struct arcnav_query arcnav_query;
 
-/// Create query scratch for `planner`, sized once so that queries allocate nothing, with one
-/// exception: the optimal funnel engine's search node pool (8 per navmesh triangle + 1024 to
-/// start with, enough for the maps measured) doubles, through the map's allocator, when a query
-/// needs more, and keeps that size for later queries.
+/// Create query scratch for `planner`, sized once so that queries allocate nothing except as
+/// arcnav_query describes. The optimal funnel engine's search node pool starts at 8 per navmesh
+/// triangle + 1024 (enough for the maps measured), doubles through the map's allocator when a
+/// query needs more, and keeps that size for later queries.
 ARCNAV_API arcnav_status arcnav_query_create(const arcnav_planner *planner,
                                              arcnav_query **out_query);
 
