@@ -81,7 +81,61 @@ bool sup_sector_holds(const sup_sector *sector, vec dir) {
   return wrap(atan2(dir.y, dir.x) - sector->from) <= sector->sweep;
 }
 
+// Counts the boundary pieces within `probe` of x for one ring: `near` edges so far, and whether
+// the last two found are consecutive edges of one ring (one vertex's two edges).
+typedef struct nearby {
+  size_t edges;
+  size_t ring, index; ///< the first edge found
+  bool one_vertex;
+} nearby;
+
+static void ring_nearby(const sup_ring *ring, size_t ring_id, vec x, double probe, nearby *n) {
+  for (size_t i = 0; i < ring->count; ++i) {
+    vec a = ring->points[i], b = ring->points[(i + 1) % ring->count];
+    if (sup_point_segment_distance(x, a, b) > probe) {
+      continue;
+    }
+    if (n->edges == 0) {
+      n->ring = ring_id;
+      n->index = i;
+    } else if (n->edges == 1) {
+      size_t next = (n->index + 1) % ring->count,
+             before = (n->index + ring->count - 1) % ring->count;
+      n->one_vertex = n->ring == ring_id && (i == next || i == before);
+    }
+    n->edges++;
+  }
+}
+
+// Material can touch a path from both sides at x only where more boundary than one edge, or one
+// vertex's two edges, comes within `probe` of it: anything else is decided without probing.
+static bool more_than_one_piece_near(const sup_map *map, vec x, double probe) {
+  nearby n = {0, 0, 0, false};
+  size_t ring_id = 0;
+  for (size_t i = 0; i < map->polygon_count; ++i) {
+    const sup_polygon *poly = &map->polygons[i];
+    ring_nearby(&poly->outer, ring_id++, x, probe, &n);
+    for (size_t h = 0; h < poly->hole_count; ++h) {
+      ring_nearby(&poly->holes[h], ring_id++, x, probe, &n);
+    }
+  }
+  if (map->has_bounds) {
+    ring_nearby(&map->bounds, ring_id++, x, probe, &n);
+  }
+  for (size_t i = 0; i < map->circle_count; ++i) {
+    const sup_circle *c = &map->circles[i];
+    if (c->radius > 0.0 && fabs(hypot(x.x - c->center.x, x.y - c->center.y) - c->radius) <= probe) {
+      n.edges++;
+      n.one_vertex = false;
+    }
+  }
+  return n.edges > 2 || (n.edges == 2 && !n.one_vertex);
+}
+
 bool sup_passes_between(const sup_map *map, vec x, vec back, vec ahead, double probe) {
+  if (!more_than_one_piece_near(map, x, probe)) {
+    return false;
+  }
   double from = atan2(back.y, back.x);
   double span = wrap(atan2(ahead.y, ahead.x) - from); // the sector counter-clockwise from back
   double margin = 3.0 * TOUCH_STEP;
