@@ -1286,8 +1286,8 @@ int main(int argc, char **argv) {
         // Asked for by name or with --game: that is an error; with --all, a note.
         if (selected[s] || game) {
           fprintf(stderr,
-                  "arcnav_bench: %s was asked for but its map is not there (--movingai "
-                  "DIR names the directory)\n",
+                  "arcnav_bench: %s was asked for but could not run (see above; --movingai "
+                  "DIR names the maps' directory)\n",
                   sc->name);
           exit_code = 2;
         }
