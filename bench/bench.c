@@ -18,15 +18,25 @@
 // R. Clearance is measured by the support library's independent signed distance on dense samples
 // of each path, never by the planner. Times are the minimum over --repeat runs.
 //
+// Game scenarios (--game) run the MovingAI maps (../shared/data/movingai, or --movingai DIR),
+// traced into polygons by the command-line tool's own reader, with the queries of the maps' .scen
+// files. There clearance is measured on the grid itself: the distance to the nearest blocked cell.
+// --radii MAP builds one map at R = 0, 0.5, 2 and 8 and prints what each build costs.
+//
 //   arcnav_bench --list
-//   arcnav_bench [--scenario NAME]... [--engine NAME]... [--all] [--quick] [--repeat N]
-//                [--queries N] [--csv FILE] [--svg FILE]
+//   arcnav_bench [--scenario NAME]... [--engine NAME]... [--all] [--game] [--quick] [--repeat N]
+//                [--queries N] [--movingai DIR] [--csv FILE] [--svg FILE]
+//   arcnav_bench --radii MAP [--movingai DIR] [--queries N]
 
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
 #include "arcnav/arcnav.h"
 #include "mapgen.h"
 #include "verify.h"
+#ifdef ARCNAV_BENCH_MOVINGAI
+#include "grid_map.h"
+#include "map_file.h"
+#endif
 
 #include <math.h>
 #include <stdalign.h>
@@ -39,7 +49,7 @@
 
 // ---- scenarios ---------------------------------------------------------------------------------
 
-typedef enum scenario_kind { KIND_MAP, KIND_NEERC } scenario_kind;
+typedef enum scenario_kind { KIND_MAP, KIND_NEERC, KIND_GAME } scenario_kind;
 
 typedef struct scenario {
   const char *name;
@@ -52,6 +62,8 @@ typedef struct scenario {
   /// queries, large open maps). Elsewhere, in mazes above all, it is far slower than prebuilt and
   /// runs only with --all or --engine exact-on-demand.
   bool on_demand;
+  /// game scenarios: the MovingAI map (file stem); they run only when named, with --game or --all
+  const char *game_map;
 } scenario;
 
 static sup_map rect300(void) {
@@ -74,24 +86,49 @@ static sup_map town(void) {
   return sup_gen_town(1, 8, 200.0, 40.0, 7.2, 8.8);
 }
 
+// MovingAI game maps at R = 0, 0.5 and 2: not in the default run (the maps live outside the
+// repository). exact-on-demand is left out unless named: exact (AUTO) already finds tangents on
+// demand on every map above 4000 corners.
+#define GAME(stem, what, r, r_text)                                                                \
+  { stem "-r" r_text, stem ".map (" what "), R = " r_text, KIND_GAME, NULL, r, false, false, stem }
+
 static const scenario SCENARIOS[] = {
     {"neerc-worst", "NEERC 2006 D: 30 rectangles, R 1..28, one query per case, fresh build each",
-     KIND_NEERC, NULL, 0.0, false, true},
+     KIND_NEERC, NULL, 0.0, false, true, NULL},
     {"rect300-r0", "300 random rectangles 10..80 in 2000x2000, point agent", KIND_MAP, rect300, 0.0,
-     false, false},
-    {"rect300-r4", "the same map, R = 4", KIND_MAP, rect300, 4.0, false, false},
-    {"rect300-r20", "the same map, large agent (R = 20)", KIND_MAP, rect300, 20.0, false, false},
+     false, false, NULL},
+    {"rect300-r4", "the same map, R = 4", KIND_MAP, rect300, 4.0, false, false, NULL},
+    {"rect300-r20", "the same map, large agent (R = 20)", KIND_MAP, rect300, 20.0, false, false,
+     NULL},
     {"mixed100-r4", "100 convex/star polygons, holes, circles in 2000x2000, R = 4", KIND_MAP,
-     mixed100, 4.0, false, true},
+     mixed100, 4.0, false, true, NULL},
     {"mixed1000-r4", "1000 of them in 6325x6325 (same density), R = 4", KIND_MAP, mixed1000, 4.0,
-     false, true},
+     false, true, NULL},
     {"mixed10000-r4", "10000 of them in 20000x20000, R = 4 (slow exact build)", KIND_MAP,
-     mixed10000, 4.0, true, true},
+     mixed10000, 4.0, true, true, NULL},
     {"maze-r4", "25x25 maze, corridors 72 wide, walls 8 thick, R = 4", KIND_MAP, maze, 4.0, false,
-     false},
-    {"maze-r24", "the same maze, R = 24", KIND_MAP, maze, 24.0, false, false},
+     false, NULL},
+    {"maze-r24", "the same maze, R = 24", KIND_MAP, maze, 24.0, false, false, NULL},
     {"town-r4", "8x8 blocks of 4 buildings, streets 40, alleys 7.2..8.8 (2R +-10%), R = 4",
-     KIND_MAP, town, 4.0, false, false},
+     KIND_MAP, town, 4.0, false, false, NULL},
+    GAME("arena2", "Dragon Age: Origins, 281x209", 0.0, "0"),
+    GAME("arena2", "Dragon Age: Origins, 281x209", 0.5, "0.5"),
+    GAME("arena2", "Dragon Age: Origins, 281x209", 2.0, "2"),
+    GAME("orz103d", "Dragon Age: Origins, 463x456", 0.0, "0"),
+    GAME("orz103d", "Dragon Age: Origins, 463x456", 0.5, "0.5"),
+    GAME("orz103d", "Dragon Age: Origins, 463x456", 2.0, "2"),
+    GAME("ca_cave", "Dragon Age 2, 183x277", 0.0, "0"),
+    GAME("ca_cave", "Dragon Age 2, 183x277", 0.5, "0.5"),
+    GAME("ca_cave", "Dragon Age 2, 183x277", 2.0, "2"),
+    GAME("Archipelago", "StarCraft, 512x512", 0.0, "0"),
+    GAME("Archipelago", "StarCraft, 512x512", 0.5, "0.5"),
+    GAME("Archipelago", "StarCraft, 512x512", 2.0, "2"),
+    GAME("Expedition", "StarCraft, 1024x1024", 0.0, "0"),
+    GAME("Expedition", "StarCraft, 1024x1024", 0.5, "0.5"),
+    GAME("Expedition", "StarCraft, 1024x1024", 2.0, "2"),
+    GAME("AR0300SR", "Baldur's Gate II, 512x512", 0.0, "0"),
+    GAME("AR0300SR", "Baldur's Gate II, 512x512", 0.5, "0.5"),
+    GAME("AR0300SR", "Baldur's Gate II, 512x512", 2.0, "2"),
 };
 #define SCENARIO_COUNT (sizeof SCENARIOS / sizeof SCENARIOS[0])
 
@@ -324,8 +361,58 @@ static double near_distance(near_index *ix, arcnav_vec2 p) {
   return sup_signed_distance_to_obstacles(&ix->view, p);
 }
 
+/// A grid map as blocked cells: cell (x, y) covers [x, x+1] x [y, y+1], the outside is blocked.
+typedef struct cell_grid {
+  int width, height;
+  unsigned char *blocked; ///< width * height bytes, row y at y * width; 1 blocked
+} cell_grid;
+
+static bool cell_blocked(const cell_grid *g, long x, long y) {
+  return x < 0 || y < 0 || x >= g->width || y >= g->height ||
+         g->blocked[(size_t)y * (size_t)g->width + (size_t)x];
+}
+
+static double square_distance(arcnav_vec2 p, long x, long y) {
+  double dx = fmax(fmax((double)x - p.x, p.x - (double)(x + 1)), 0.0);
+  double dy = fmax(fmax((double)y - p.y, p.y - (double)(y + 1)), 0.0);
+  return hypot(dx, dy);
+}
+
+/// Signed distance from p to the blocked cells measured on the grid itself (independently of the
+/// traced polygons), exact below reach: positive in free space, negative inside blocked cells.
+static double grid_distance(const cell_grid *g, arcnav_vec2 p, double reach) {
+  long x0 = (long)floor(p.x - reach), x1 = (long)floor(p.x + reach);
+  long y0 = (long)floor(p.y - reach), y1 = (long)floor(p.y + reach);
+  double to_blocked = INFINITY, to_free = INFINITY;
+  for (long y = y0; y <= y1; ++y) {
+    for (long x = x0; x <= x1; ++x) {
+      double d = square_distance(p, x, y);
+      if (cell_blocked(g, x, y)) {
+        to_blocked = fmin(to_blocked, d);
+      } else {
+        to_free = fmin(to_free, d);
+      }
+    }
+  }
+  if (to_blocked > 0.0) {
+    return to_blocked; // INFINITY: nothing blocked within reach
+  }
+  return isfinite(to_free) ? -to_free : -reach;
+}
+
+/// Where clearance is measured: the grid of a game map, else the generated obstacles.
+typedef struct clearance_probe {
+  near_index *ix;
+  const cell_grid *grid;
+  double reach;
+} clearance_probe;
+
+static double probe_distance(clearance_probe *probe, arcnav_vec2 p) {
+  return probe->grid ? grid_distance(probe->grid, p, probe->reach) : near_distance(probe->ix, p);
+}
+
 /// Smallest signed distance to the obstacles over dense samples of the path.
-static double path_clearance(near_index *ix, const arcnav_path *path, double spacing,
+static double path_clearance(clearance_probe *probe, const arcnav_path *path, double spacing,
                              arcnav_vec2 **buffer, size_t *capacity) {
   size_t n = 0;
   (void)arcnav_path_sample(path, spacing, NULL, 0, &n);
@@ -339,7 +426,7 @@ static double path_clearance(near_index *ix, const arcnav_path *path, double spa
   }
   double worst = INFINITY;
   for (size_t i = 0; i < n; ++i) {
-    worst = fmin(worst, near_distance(ix, (*buffer)[i]));
+    worst = fmin(worst, probe_distance(probe, (*buffer)[i]));
   }
   return worst;
 }
@@ -365,12 +452,15 @@ typedef struct scenario_result {
   double radius_min, radius_max;
   double *radius; ///< per query (NEERC cases differ)
   engine_result engines[ENGINE_COUNT];
+  size_t vertices; ///< game maps: polygon vertices of the traced map
+  size_t skipped;  ///< game maps: .scen queries left out, an end not free for R
 } scenario_result;
 
 typedef struct options {
   int repeat;
   size_t query_count;
   bool skip[ENGINE_COUNT]; ///< engines left out with --engine
+  const char *movingai;    ///< directory of the MovingAI maps
 } options;
 
 static void result_init(scenario_result *res, size_t queries) {
@@ -397,9 +487,10 @@ static void result_free(scenario_result *res) {
 
 /// One map at one radius: every engine builds (timed, memory counted) and answers queries
 /// [first, first + count) of ends into the result's per-query slots.
-static bool run_case(const char *label, const sup_map *generated, double radius,
-                     const arcnav_vec2 *ends, size_t first, size_t count, const options *opt,
-                     scenario_result *res, bool verbose) {
+/// A game map's `grid` measures clearance instead of the polygons (NULL for generated maps).
+static bool run_case(const char *label, const sup_map *generated, const cell_grid *grid,
+                     double radius, const arcnav_vec2 *ends, size_t first, size_t count,
+                     const options *opt, scenario_result *res, bool verbose) {
   counter mem = {0, 0};
   arcnav_allocator allocator = {count_alloc, count_free, &mem};
   arcnav_map *map = NULL;
@@ -413,7 +504,11 @@ static bool run_case(const char *label, const sup_map *generated, double radius,
   double extent = fmax(hi.x - lo.x, hi.y - lo.y);
   double spacing = radius > 0.0 ? radius / 8.0 : extent / 4000.0;
   near_index ix;
-  near_index_build(&ix, generated, radius + 4.0 * spacing);
+  memset(&ix, 0, sizeof ix);
+  if (!grid) {
+    near_index_build(&ix, generated, radius + 4.0 * spacing);
+  }
+  clearance_probe probe = {&ix, grid, radius + 4.0 * spacing};
   arcnav_vec2 *samples = NULL;
   size_t sample_capacity = 0;
   arcnav_path *path = NULL;
@@ -502,7 +597,7 @@ static bool run_case(const char *label, const sup_map *generated, double radius,
       if (st == ARCNAV_OK) {
         er->found++;
         er->length[q] = arcnav_path_length(path);
-        er->clearance[q] = path_clearance(&ix, path, spacing, &samples, &sample_capacity);
+        er->clearance[q] = path_clearance(&probe, path, spacing, &samples, &sample_capacity);
       }
       if (verbose && seconds_now() > progress_at) {
         fprintf(stderr, "  %s: %s: query %zu of %zu\n", label, ENGINES[e].name, q - first + 1,
@@ -534,7 +629,7 @@ static bool run_map(const scenario *s, const options *opt, scenario_result *res)
   }
   result_init(res, n);
   res->obstacles = generated.polygon_count + generated.circle_count;
-  bool ok = run_case(s->name, &generated, s->radius, ends, 0, n, opt, res, true);
+  bool ok = run_case(s->name, &generated, NULL, s->radius, ends, 0, n, opt, res, true);
   free(ends);
   sup_map_free(&generated);
   return ok;
@@ -556,7 +651,7 @@ static bool run_neerc(const options *opt, scenario_result *res) {
         sup_random_free_point(&generated, radius, &rng, lo, hi, 0.0, 10000, &ends[2 * c + 1])) {
       char label[64];
       snprintf(label, sizeof label, "neerc case %zu", c);
-      ok = run_case(label, &generated, radius, ends, c, 1, opt, res, false);
+      ok = run_case(label, &generated, NULL, radius, ends, c, 1, opt, res, false);
     } else {
       for (size_t e = 0; e < ENGINE_COUNT; ++e) {
         res->engines[e].length[c] = res->engines[e].clearance[c] = NAN;
@@ -568,12 +663,193 @@ static bool run_neerc(const options *opt, scenario_result *res) {
   return ok;
 }
 
+// ---- game maps (MovingAI) ----------------------------------------------------------------------
+
+/// A MovingAI map traced into polygons by the command-line tool's reader, with its grid.
+typedef struct game_map {
+  sup_map map; ///< traced obstacles, bounds [0, W] x [0, H]
+  cell_grid grid;
+  size_t vertices;
+} game_map;
+
+static void game_map_free(game_map *g) {
+  sup_map_free(&g->map);
+  free(g->grid.blocked);
+  memset(g, 0, sizeof *g);
+}
+
+/// Load DIR/STEM.map. False with the reason in `why` when it is missing or unreadable.
+static bool game_map_load(const char *dir, const char *stem, game_map *out, char *why,
+                          size_t why_size) {
+  memset(out, 0, sizeof *out);
+#ifdef ARCNAV_BENCH_MOVINGAI
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.map", dir, stem);
+  an_cli_diag diag;
+  char *text = NULL;
+  size_t length = 0;
+  an_cli_grid grid;
+  if (!an_cli_read_file(path, &text, &length, &diag) ||
+      !an_cli_grid_parse(path, text, length, &grid, &diag)) {
+    free(text);
+    snprintf(why, why_size, "%s", diag.message);
+    return false;
+  }
+  free(text);
+  an_cli_map traced;
+  an_cli_map_init(&traced, path);
+  traced.grid = true;
+  if (!an_cli_grid_trace(&grid, AN_CLI_GRID_PINCH_AUTO, &traced, &diag)) {
+    snprintf(why, why_size, "%s", diag.message);
+    an_cli_map_free(&traced);
+    an_cli_grid_free(&grid);
+    return false;
+  }
+  sup_map_init(&out->map);
+  for (size_t i = 0; i < traced.shape_count; ++i) {
+    const an_cli_shape *shape = &traced.shapes[i];
+    if (shape->kind != AN_CLI_SHAPE_POLYGON || shape->ring_count == 0) {
+      continue;
+    }
+    // The rings as traced, each without a closing copy of its first vertex.
+    size_t hole_count = shape->ring_count - 1;
+    const arcnav_vec2 **holes = xcalloc(hole_count, sizeof *holes);
+    size_t *counts = xcalloc(shape->ring_count, sizeof *counts);
+    for (size_t r = 0; r < shape->ring_count; ++r) {
+      const an_cli_ring *ring = &shape->rings[r];
+      size_t n = ring->count;
+      if (n > 1 && ring->points[n - 1].x == ring->points[0].x &&
+          ring->points[n - 1].y == ring->points[0].y) {
+        n--;
+      }
+      counts[r] = n;
+      out->vertices += an_cli_ring_distinct_count(ring->points, ring->count);
+      if (r > 0) {
+        holes[r - 1] = ring->points;
+      }
+    }
+    sup_map_add_polygon(&out->map, shape->rings[0].points, counts[0],
+                        (const arcnav_vec2 *const *)holes, counts + 1, hole_count);
+    free(holes);
+    free(counts);
+  }
+  if (traced.has_bounds) {
+    sup_map_set_bounds(&out->map, traced.bounds.points, traced.bounds.count);
+  }
+  an_cli_map_free(&traced);
+  size_t cells = (size_t)grid.width * (size_t)grid.height;
+  out->grid.width = grid.width;
+  out->grid.height = grid.height;
+  out->grid.blocked = xcalloc(cells, 1);
+  memcpy(out->grid.blocked, grid.blocked, cells);
+  an_cli_grid_free(&grid);
+  return true;
+#else
+  (void)dir;
+  (void)stem;
+  snprintf(why, why_size, "built without the command-line tool's map reader (ARCNAV_BUILD_CLI)");
+  return false;
+#endif
+}
+
+/// Queries from DIR/STEM.map.scen: every stride-th line, the stride 5 or larger so that at most
+/// `limit` are taken. Ends are the cell centres for R > 0 and the cell corners (x, y) as given for
+/// R = 0; a query with an end not free for R (grid distance below R) is skipped. `ends` gets two
+/// points per query (caller frees). False with the reason in `why` when the file is unreadable.
+static bool game_queries(const char *dir, const char *stem, const cell_grid *grid, double radius,
+                         size_t limit, arcnav_vec2 **ends, size_t *count, size_t *skipped,
+                         size_t *lines, size_t *stride, char *why, size_t why_size) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.map.scen", dir, stem);
+  FILE *in = fopen(path, "r");
+  if (!in) {
+    snprintf(why, why_size, "%s: cannot open", path);
+    return false;
+  }
+  // Two passes: count the query lines, then take every stride-th.
+  char line[1024];
+  size_t total = 0;
+  while (fgets(line, sizeof line, in)) {
+    total += strncmp(line, "version", 7) != 0 && strspn(line, " \t\r\n") < strlen(line);
+  }
+  *lines = total;
+  *stride = limit > 0 && (total + limit - 1) / limit > 5 ? (total + limit - 1) / limit : 5;
+  *ends = xcalloc(2 * (total / *stride + 1), sizeof **ends);
+  *count = *skipped = 0;
+  rewind(in);
+  size_t index = 0;
+  double offset = radius > 0.0 ? 0.5 : 0.0;
+  while (fgets(line, sizeof line, in)) {
+    if (strncmp(line, "version", 7) == 0 || strspn(line, " \t\r\n") == strlen(line)) {
+      continue;
+    }
+    if (index++ % *stride != 0) {
+      continue;
+    }
+    int bucket, width, height;
+    char name[512];
+    double sx, sy, gx, gy, optimal;
+    if (sscanf(line, "%d %511s %d %d %lf %lf %lf %lf %lf", &bucket, name, &width, &height, &sx, &sy,
+               &gx, &gy, &optimal) != 9) {
+      snprintf(why, why_size, "%s: query line %zu unreadable", path, index);
+      fclose(in);
+      free(*ends);
+      *ends = NULL;
+      return false;
+    }
+    arcnav_vec2 a = {sx + offset, sy + offset}, b = {gx + offset, gy + offset};
+    double tolerance = 1e-9;
+    if (grid_distance(grid, a, radius + 1.0) < radius - tolerance ||
+        grid_distance(grid, b, radius + 1.0) < radius - tolerance) {
+      (*skipped)++;
+      continue;
+    }
+    (*ends)[2 * *count] = a;
+    (*ends)[2 * *count + 1] = b;
+    (*count)++;
+  }
+  fclose(in);
+  return true;
+}
+
+typedef enum game_outcome { GAME_RAN, GAME_FAILED, GAME_MISSING } game_outcome;
+
+static game_outcome run_game(const scenario *s, const options *opt, scenario_result *res) {
+  char why[1200];
+  game_map g;
+  if (!game_map_load(opt->movingai, s->game_map, &g, why, sizeof why)) {
+    fprintf(stderr, "arcnav_bench: %s: skipped, map not available: %s\n", s->name, why);
+    return GAME_MISSING;
+  }
+  arcnav_vec2 *ends = NULL;
+  size_t n = 0, skipped = 0, lines = 0, stride = 0;
+  if (!game_queries(opt->movingai, s->game_map, &g.grid, s->radius, opt->query_count, &ends, &n,
+                    &skipped, &lines, &stride, why, sizeof why)) {
+    fprintf(stderr, "arcnav_bench: %s: skipped, scenarios not available: %s\n", s->name, why);
+    game_map_free(&g);
+    return GAME_MISSING;
+  }
+  fprintf(stderr,
+          "  %s: %zu polygons, %zu vertices; %zu queries: one line in %zu of %zu in %s.map.scen, "
+          "%zu skipped (an end not free for R = %g)\n",
+          s->name, g.map.polygon_count, g.vertices, n, stride, lines, s->game_map, skipped,
+          s->radius);
+  result_init(res, n);
+  res->obstacles = g.map.polygon_count;
+  res->vertices = g.vertices;
+  res->skipped = skipped;
+  bool ok = run_case(s->name, &g.map, &g.grid, s->radius, ends, 0, n, opt, res, true);
+  free(ends);
+  game_map_free(&g);
+  return ok ? GAME_RAN : GAME_FAILED;
+}
+
 // ---- summaries ---------------------------------------------------------------------------------
 
 typedef struct engine_summary {
   double build_ms, peak_mb, held_mb;
   size_t found, blocked;
-  double median_us, p90_us, mean_nodes;
+  double median_us, p90_us, p99_us, mean_nodes;
   double mean_length; ///< over the queries every engine answered
   double ratio_mean;  ///< length / exact length, same queries
   double ratio_max;
@@ -597,6 +873,7 @@ static engine_summary summarise(const scenario_result *res, size_t e) {
   qsort(sorted, res->queries, sizeof *sorted, compare_doubles);
   s.median_us = percentile(sorted, res->queries, 0.5);
   s.p90_us = percentile(sorted, res->queries, 0.9);
+  s.p99_us = percentile(sorted, res->queries, 0.99);
   free(sorted);
   s.mean_nodes = res->queries ? er->nodes_sum / (double)res->queries : 0.0;
   double length = 0.0, ratio = 0.0;
@@ -632,6 +909,67 @@ static engine_summary summarise(const scenario_result *res, size_t e) {
     s.worst_clearance = fmin(s.worst_clearance, 1.0);
   }
   return s;
+}
+
+// ---- one map at several radii ------------------------------------------------------------------
+
+/// --radii: one game map built once per radius for R = 0, 0.5, 2 and 8, each answering its own
+/// .scen queries. A planner serves the one radius it was built for, so these are four builds.
+static int run_radii(const char *stem, const options *opt) {
+  static const double radii[] = {0.0, 0.5, 2.0, 8.0};
+  char why[1200];
+  game_map g;
+  if (!game_map_load(opt->movingai, stem, &g, why, sizeof why)) {
+    fprintf(stderr, "arcnav_bench: --radii %s: map not available: %s\n", stem, why);
+    return 2;
+  }
+  printf("\n%s: %zu polygons, %zu vertices. One build per radius: a planner serves the one R it\n"
+         "was built for, so R = 0, 0.5, 2 and 8 are four builds of the same map; no build serves\n"
+         "several radii today.\n",
+         stem, g.map.polygon_count, g.vertices);
+  printf("  %4s %-15s %9s %8s %8s %7s %7s %6s %10s %10s %6s\n", "R", "engine", "build_ms",
+         "peak_MB", "held_MB", "queries", "skipped", "found", "median_us", "p99_us", "viol%");
+  double total_ms[ENGINE_COUNT] = {0};
+  int exit_code = 0;
+  for (size_t r = 0; r < sizeof radii / sizeof radii[0]; ++r) {
+    arcnav_vec2 *ends = NULL;
+    size_t n = 0, skipped = 0, lines = 0, stride = 0;
+    if (!game_queries(opt->movingai, stem, &g.grid, radii[r], opt->query_count, &ends, &n, &skipped,
+                      &lines, &stride, why, sizeof why)) {
+      fprintf(stderr, "arcnav_bench: --radii %s: %s\n", stem, why);
+      exit_code = 2;
+      break;
+    }
+    scenario_result res;
+    result_init(&res, n);
+    char label[64];
+    snprintf(label, sizeof label, "%s at R = %g", stem, radii[r]);
+    bool ok = run_case(label, &g.map, &g.grid, radii[r], ends, 0, n, opt, &res, true);
+    for (size_t e = 0; ok && e < ENGINE_COUNT; ++e) {
+      if (opt->skip[e]) {
+        continue;
+      }
+      engine_summary m = summarise(&res, e);
+      total_ms[e] += m.build_ms;
+      printf("  %4g %-15s %9.2f %8.2f %8.2f %7zu %7zu %6zu %10.1f %10.1f %6.1f\n", radii[r],
+             ENGINES[e].name, m.build_ms, m.peak_mb, m.held_mb, n, skipped, m.found, m.median_us,
+             m.p99_us, 100.0 * m.violation_share);
+    }
+    fflush(stdout);
+    result_free(&res);
+    free(ends);
+    if (!ok) {
+      exit_code = 1;
+      break;
+    }
+  }
+  for (size_t e = 0; exit_code == 0 && e < ENGINE_COUNT; ++e) {
+    if (!opt->skip[e]) {
+      printf("  %-20s builds for the four radii: %.2f ms in all\n", ENGINES[e].name, total_ms[e]);
+    }
+  }
+  game_map_free(&g);
+  return exit_code;
 }
 
 // ---- chart -------------------------------------------------------------------------------------
@@ -767,38 +1105,50 @@ static bool write_svg(const char *file, const chart_row *rows, size_t row_count)
 
 static void usage(FILE *to) {
   fprintf(to,
-          "usage: arcnav_bench [--list] [--scenario NAME]... [--engine NAME]... [--all] [--quick]\n"
-          "                    [--repeat N] [--queries N] [--csv FILE] [--svg FILE]\n"
+          "usage: arcnav_bench [--list] [--scenario NAME]... [--engine NAME]... [--all] [--game]\n"
+          "                    [--quick] [--repeat N] [--queries N] [--movingai DIR]\n"
+          "                    [--csv FILE] [--svg FILE]\n"
+          "       arcnav_bench --radii MAP [--movingai DIR] [--engine NAME]... [--queries N]\n"
           "  --list          print the scenario names and exit\n"
-          "  --scenario NAME run only these (default: every scenario not marked slow); "
+          "  --scenario NAME run only these (default: every scenario not marked slow or game); "
           "repeatable\n"
-          "  --all           also run the slow scenarios (mixed10000-r4) and exact-on-demand\n"
-          "                  everywhere (in mazes it takes minutes)\n"
+          "  --all           also run the slow scenarios (mixed10000-r4), the game maps and\n"
+          "                  exact-on-demand everywhere (in mazes it takes minutes)\n"
+          "  --game          run the MovingAI game maps (NAME-r0, -r0.5, -r2); with --scenario,\n"
+          "                  these besides the named ones\n"
+          "  --movingai DIR  where the game maps and their .scen files are (default:\n"
+          "                  " ARCNAV_BENCH_MOVINGAI_DIR ")\n"
+          "  --radii MAP     build game map MAP (e.g. arena2) once per radius, R = 0, 0.5, 2, 8,\n"
+          "                  with funnel-eroded and exact (unless --engine), and compare\n"
           "  --engine NAME   run only these engines (plain-raw, plain-eroded, funnel-eroded,\n"
           "                  exact, exact-on-demand); repeatable. Length ratios need exact\n"
           "  --quick         100 queries, one run each (unless --queries/--repeat say otherwise)\n"
           "  --repeat N      time each build and query N times, keep the minimum (default 3)\n"
-          "  --queries N     random queries per map scenario, NEERC cases (default 500)\n"
+          "  --queries N     random queries per map scenario, NEERC cases, most queries taken\n"
+          "                  from a game map's .scen file (default 500)\n"
           "  --csv FILE      also write the results as CSV, one row per scenario and engine\n"
           "  --svg FILE      also draw them as an SVG bar chart\n");
 }
 
 int main(int argc, char **argv) {
-  options opt = {3, 500, {false}};
+  options opt = {3, 500, {false}, ARCNAV_BENCH_MOVINGAI_DIR};
   bool engines_named = false;
-  bool repeat_given = false, queries_given = false, quick = false, all = false;
-  const char *csv_path = NULL, *svg_path = NULL;
+  bool repeat_given = false, queries_given = false, quick = false, all = false, game = false;
+  bool list = false;
+  const char *csv_path = NULL, *svg_path = NULL, *radii_map = NULL;
   bool selected[SCENARIO_COUNT] = {false};
   bool any_selected = false;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     bool has_value = i + 1 < argc;
     if (strcmp(arg, "--list") == 0) {
-      for (size_t s = 0; s < SCENARIO_COUNT; ++s) {
-        printf("%-14s %s%s\n", SCENARIOS[s].name, SCENARIOS[s].description,
-               SCENARIOS[s].slow ? " [slow: --all or --scenario]" : "");
-      }
-      return 0;
+      list = true;
+    } else if (strcmp(arg, "--game") == 0) {
+      game = true;
+    } else if (strcmp(arg, "--movingai") == 0 && has_value) {
+      opt.movingai = argv[++i];
+    } else if (strcmp(arg, "--radii") == 0 && has_value) {
+      radii_map = argv[++i];
     } else if (strcmp(arg, "--scenario") == 0 && has_value) {
       const char *name = argv[++i];
       bool known = false;
@@ -863,6 +1213,43 @@ int main(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
+  if (list) {
+    // Game maps are loaded to count their vertices (consecutive scenarios share a map).
+    game_map g;
+    memset(&g, 0, sizeof g);
+    const char *loaded = NULL;
+    bool available = false;
+    char why[1200] = "";
+    for (size_t s = 0; s < SCENARIO_COUNT; ++s) {
+      const scenario *sc = &SCENARIOS[s];
+      if (!sc->game_map) {
+        printf("%-18s %s%s\n", sc->name, sc->description,
+               sc->slow ? " [slow: --all or --scenario]" : "");
+        continue;
+      }
+      if (!loaded || strcmp(loaded, sc->game_map) != 0) {
+        game_map_free(&g);
+        loaded = sc->game_map;
+        available = game_map_load(opt.movingai, sc->game_map, &g, why, sizeof why);
+      }
+      if (available) {
+        printf("%-18s %s, %zu polygons, %zu vertices [game: --game, --all or --scenario]\n",
+               sc->name, sc->description, g.map.polygon_count, g.vertices);
+      } else {
+        printf("%-18s %s [game: map not available: %s]\n", sc->name, sc->description, why);
+      }
+    }
+    game_map_free(&g);
+    return 0;
+  }
+  if (radii_map) {
+    if (!engines_named) {
+      for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+        opt.skip[e] = strcmp(ENGINES[e].name, "funnel-eroded") != 0 && e != EXACT;
+      }
+    }
+    return run_radii(radii_map, &opt);
+  }
   FILE *csv = NULL;
   if (csv_path) {
     csv = fopen(csv_path, "w");
@@ -873,14 +1260,16 @@ int main(int argc, char **argv) {
     fprintf(csv, "scenario,radius,engine,obstacles,queries,found,blocked,build_ms,peak_build_bytes,"
                  "held_bytes,query_median_us,query_p90_us,mean_nodes_expanded,common_queries,"
                  "mean_length,length_ratio_mean,length_ratio_max,violation_share,"
-                 "worst_clearance_over_r\n");
+                 "worst_clearance_over_r,query_p99_us,vertices,skipped_queries\n");
   }
   chart_row rows[SCENARIO_COUNT];
   size_t row_count = 0;
   int exit_code = 0;
   for (size_t s = 0; s < SCENARIO_COUNT; ++s) {
     const scenario *sc = &SCENARIOS[s];
-    if (any_selected ? !selected[s] : (sc->slow && !all)) {
+    bool run = any_selected || game ? selected[s] || (game && sc->game_map)
+                                    : all || (!sc->slow && !sc->game_map);
+    if (!run) {
       continue;
     }
     fprintf(stderr, "%s: %s\n", sc->name, sc->description);
@@ -890,10 +1279,27 @@ int main(int argc, char **argv) {
     if (!engines_named && !all && !sc->on_demand) {
       scenario_opt.skip[ON_DEMAND] = true;
     }
-    bool ok =
-        sc->kind == KIND_NEERC ? run_neerc(&scenario_opt, &res) : run_map(sc, &scenario_opt, &res);
+    bool ok = true;
+    if (sc->kind == KIND_GAME) {
+      game_outcome outcome = run_game(sc, &scenario_opt, &res);
+      if (outcome == GAME_MISSING) {
+        // Asked for by name or with --game: that is an error; with --all, a note.
+        if (selected[s] || game) {
+          fprintf(stderr,
+                  "arcnav_bench: %s was asked for but could not run (see above; --movingai "
+                  "DIR names the maps' directory)\n",
+                  sc->name);
+          exit_code = 2;
+        }
+        continue;
+      }
+      ok = outcome == GAME_RAN;
+    } else {
+      ok = sc->kind == KIND_NEERC ? run_neerc(&scenario_opt, &res)
+                                  : run_map(sc, &scenario_opt, &res);
+    }
     if (!ok) {
-      exit_code = 1;
+      exit_code = exit_code ? exit_code : 1;
       result_free(&res);
       continue;
     }
@@ -903,11 +1309,17 @@ int main(int argc, char **argv) {
     } else {
       snprintf(radius_text, sizeof radius_text, "%g..%g", res.radius_min, res.radius_max);
     }
-    printf("\n%s (R = %s, %zu obstacles, %zu queries, %.0f s)\n", sc->name, radius_text,
-           res.obstacles, res.queries, seconds_now() - t0);
-    printf("  %-13s %9s %8s %8s %6s %6s %10s %10s %8s %9s %7s %7s %6s %7s\n", "engine", "build_ms",
-           "peak_MB", "held_MB", "found", "blockd", "median_us", "p90_us", "nodes", "mean_len",
-           "ratio", "max", "viol%", "minclr");
+    if (sc->kind == KIND_GAME) {
+      printf("\n%s (R = %s, %zu obstacles, %zu vertices, %zu queries, %zu skipped, %.0f s)\n",
+             sc->name, radius_text, res.obstacles, res.vertices, res.queries, res.skipped,
+             seconds_now() - t0);
+    } else {
+      printf("\n%s (R = %s, %zu obstacles, %zu queries, %.0f s)\n", sc->name, radius_text,
+             res.obstacles, res.queries, seconds_now() - t0);
+    }
+    printf("  %-13s %9s %8s %8s %6s %6s %10s %10s %10s %8s %9s %7s %7s %6s %7s\n", "engine",
+           "build_ms", "peak_MB", "held_MB", "found", "blockd", "median_us", "p90_us", "p99_us",
+           "nodes", "mean_len", "ratio", "max", "viol%", "minclr");
     rows[row_count].name = sc->name;
     for (size_t e = 0; e < ENGINE_COUNT; ++e) {
       engine_summary m = summarise(&res, e);
@@ -918,19 +1330,20 @@ int main(int argc, char **argv) {
       }
       double shown_clearance = fabs(m.worst_clearance) < 5e-4 ? 0.0 : m.worst_clearance;
       rows[row_count].engines[e] = m;
-      printf("  %-13s %9.2f %8.2f %8.2f %6zu %6zu %10.1f %10.1f %8.1f %9.1f %7.4f %7.4f %6.1f "
-             "%7.3f\n",
+      printf("  %-13s %9.2f %8.2f %8.2f %6zu %6zu %10.1f %10.1f %10.1f %8.1f %9.1f %7.4f %7.4f "
+             "%6.1f %7.3f\n",
              ENGINES[e].name, m.build_ms, m.peak_mb, m.held_mb, m.found, m.blocked, m.median_us,
-             m.p90_us, m.mean_nodes, m.mean_length, m.ratio_mean, m.ratio_max,
+             m.p90_us, m.p99_us, m.mean_nodes, m.mean_length, m.ratio_mean, m.ratio_max,
              100.0 * m.violation_share, shown_clearance);
       if (csv) {
         fprintf(csv,
                 "%s,%s,%s,%zu,%zu,%zu,%zu,%.3f,%zu,%zu,%.2f,%.2f,%.1f,%zu,%.4f,%.6f,%.6f,%.6f,"
-                "%.6f\n",
+                "%.6f,%.2f,%zu,%zu\n",
                 sc->name, radius_text, ENGINES[e].name, res.obstacles, res.queries, m.found,
                 m.blocked, m.build_ms, res.engines[e].peak_bytes, res.engines[e].held_bytes,
                 m.median_us, m.p90_us, m.mean_nodes, m.common, m.mean_length, m.ratio_mean,
-                m.ratio_max, m.violation_share, m.worst_clearance);
+                m.ratio_max, m.violation_share, m.worst_clearance, m.p99_us, res.vertices,
+                res.skipped);
       }
     }
     fflush(stdout);
