@@ -806,7 +806,9 @@ static size_t find_root(size_t *parent, size_t x) {
 static arcnav_status check_ring_touches(const an_allocator *alloc, const clean_ring *rings,
                                         size_t ring_count, touch_list *touches, int *bad_ring,
                                         int *bad_vertex) {
-  qsort(touches->items, touches->count, sizeof *touches->items, compare_touches);
+  if (touches->count > 0) {
+    qsort(touches->items, touches->count, sizeof *touches->items, compare_touches);
+  }
   size_t kept = 0;
   for (size_t k = 0; k < touches->count; ++k) {
     if (kept == 0 || compare_touches(&touches->items[kept - 1], &touches->items[k]) != 0) {
