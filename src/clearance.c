@@ -366,6 +366,7 @@ typedef struct segment_shape {
   vec2 a, b;
   double length;
   vec2 unit_normal;              ///< perpendicular to b - a, of length 1; zero for a point
+  vec2 unit;                     ///< along b - a, of length 1; zero for a point
   an_clearance_scratch *touches; ///< point agents: where material touches the segment
   size_t *touch_count;
 } segment_shape;
@@ -434,7 +435,7 @@ static void record_touch(const an_clearance *cl, const an_item *item, const segm
   if (length <= eps) {
     return;
   }
-  vec2 unit = v2_scale(v2_sub(s->b, s->a), 1.0 / length);
+  vec2 unit = s->unit;
   an_touch *out = &s->touches->touches[*s->touch_count];
   double along_a = v2_dot(unit, v2_sub(item->a, s->a));
   double side_a = v2_dot(s->unit_normal, v2_sub(item->a, s->a));
@@ -486,7 +487,7 @@ static bool shared_vertices_let_pass(const an_clearance *cl, an_clearance_scratc
                                      const segment_shape *s, size_t *count) {
   an_touch *touches = scratch->touches, *spans = scratch->touches + cl->grid->item_count;
   double eps = cl->eps;
-  vec2 unit = v2_scale(v2_sub(s->b, s->a), 1.0 / s->length);
+  vec2 unit = s->unit;
   double forward = v2_angle(unit), backward = forward + AN_PI;
   size_t kept = 0;
   for (size_t i = 0; i < *count; ++i) {
@@ -593,7 +594,8 @@ bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, v
   double length = v2_dist(p, q);
   vec2 unit_normal = length > 0.0 ? v2_scale(v2_perp(v2_sub(q, p)), 1.0 / length) : v2(0.0, 0.0);
   size_t touch_count = 0;
-  segment_shape shape = {p, q, length, unit_normal, scratch, &touch_count};
+  vec2 unit = v2(unit_normal.y, -unit_normal.x);
+  segment_shape shape = {p, q, length, unit_normal, unit, scratch, &touch_count};
   segment_walk walk = {cl, scratch, next_stamp(scratch, grid), &shape};
   return an_grid_walk_clipped(grid, p, q, segment_cell_is_clear, &walk) &&
          (!cl->point_agent || length <= cl->eps ||
