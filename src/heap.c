@@ -3,110 +3,221 @@
 
 #include <string.h>
 
-#define ABSENT UINT32_MAX
-
-arcnav_status an_heap_init(an_heap *heap, uint32_t capacity, const an_allocator *alloc) {
+arcnav_status an_heap_init_sized(an_heap *heap, size_t capacity, uint32_t id_count,
+                                 const an_allocator *alloc) {
   memset(heap, 0, sizeof *heap);
-  uint32_t slots = capacity > 0 ? capacity : 1;
-  heap->ids = an_alloc(alloc, slots, sizeof *heap->ids);
-  heap->keys = an_alloc(alloc, slots, sizeof *heap->keys);
-  heap->position = an_alloc(alloc, slots, sizeof *heap->position);
-  if (!heap->ids || !heap->keys || !heap->position) {
+  if (id_count == AN_HEAP_ABSENT) {
+    return ARCNAV_ERR_TOO_LARGE;
+  }
+  size_t slots = capacity > 0 ? capacity : 1;
+  heap->entries = an_alloc(alloc, slots, sizeof *heap->entries);
+  if (id_count > 0) {
+    heap->position = an_alloc(alloc, id_count, sizeof *heap->position);
+  }
+  if (!heap->entries || (id_count > 0 && !heap->position)) {
     an_heap_free(heap, alloc);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  memset(heap->position, 0xff, (size_t)slots * sizeof *heap->position);
-  heap->capacity = capacity;
+  if (id_count > 0) {
+    memset(heap->position, 0xff, (size_t)id_count * sizeof *heap->position);
+  }
+  heap->capacity = slots;
+  heap->id_count = id_count;
   return ARCNAV_OK;
 }
 
+arcnav_status an_heap_init(an_heap *heap, uint32_t id_count, const an_allocator *alloc) {
+  return an_heap_init_sized(heap, id_count, id_count, alloc);
+}
+
 void an_heap_free(an_heap *heap, const an_allocator *alloc) {
-  an_free(alloc, heap->ids);
-  an_free(alloc, heap->keys);
+  an_free(alloc, heap->entries);
   an_free(alloc, heap->position);
   memset(heap, 0, sizeof *heap);
 }
 
 void an_heap_clear(an_heap *heap) {
-  for (uint32_t i = 0; i < heap->size; ++i) {
-    heap->position[heap->ids[i]] = ABSENT;
+  if (heap->indexed) {
+    for (size_t i = 0; i < heap->size; ++i) {
+      heap->position[heap->entries[i].id] = AN_HEAP_ABSENT;
+    }
   }
   heap->size = 0;
+  heap->indexed = false;
 }
 
-static bool precedes(double key_a, uint32_t id_a, double key_b, uint32_t id_b) {
-  return key_a != key_b ? key_a < key_b : id_a < id_b;
+bool an_heap_reserve(an_heap *heap, size_t needed, const an_allocator *alloc) {
+  if (needed <= heap->capacity) {
+    return true;
+  }
+  const size_t limit = SIZE_MAX / sizeof *heap->entries;
+  size_t grown = heap->capacity > 0 ? heap->capacity : 8;
+  while (grown < needed) {
+    grown = grown > limit / 2 ? limit : 2 * grown;
+    if (grown < needed && grown == limit) {
+      return false;
+    }
+  }
+  an_heap_entry *fresh = an_alloc(alloc, grown, sizeof *fresh);
+  if (!fresh) {
+    return false;
+  }
+  if (heap->size) {
+    memcpy(fresh, heap->entries, heap->size * sizeof *fresh);
+  }
+  an_free(alloc, heap->entries);
+  heap->entries = fresh;
+  heap->capacity = grown;
+  return true;
 }
 
-static void place(an_heap *heap, uint32_t slot, uint32_t id, double key) {
-  heap->ids[slot] = id;
-  heap->keys[slot] = key;
-  heap->position[id] = slot;
+size_t an_heap_memory_bytes(const an_heap *heap) {
+  return heap->capacity * sizeof *heap->entries + (size_t)heap->id_count * sizeof *heap->position;
 }
 
-// Sifting moves a hole rather than swapping, so each level costs one write of a moved entry.
-static void sift_up(an_heap *heap, uint32_t i) {
-  uint32_t id = heap->ids[i];
-  double key = heap->keys[i];
+static inline bool precedes(an_heap_entry a, an_heap_entry b) {
+  return a.key != b.key ? a.key < b.key : a.id < b.id;
+}
+
+// Sifting moves a hole rather than swapping, so each level costs one write of a moved entry. The
+// position table is written only when the heap is indexed; `indexed` is a constant at each call
+// below, so each sift is compiled twice.
+static inline void place(an_heap *heap, size_t slot, an_heap_entry e, bool indexed) {
+  heap->entries[slot] = e;
+  if (indexed) {
+    heap->position[e.id] = (uint32_t)slot;
+  }
+}
+
+static inline void sift_up(an_heap *heap, size_t i, bool indexed) {
+  an_heap_entry e = heap->entries[i];
   while (i > 0) {
-    uint32_t parent = (i - 1) / 2;
-    if (!precedes(key, id, heap->keys[parent], heap->ids[parent])) {
+    size_t parent = (i - 1) / 2;
+    if (!precedes(e, heap->entries[parent])) {
       break;
     }
-    place(heap, i, heap->ids[parent], heap->keys[parent]);
+    place(heap, i, heap->entries[parent], indexed);
     i = parent;
   }
-  place(heap, i, id, key);
+  place(heap, i, e, indexed);
 }
 
-static void sift_down(an_heap *heap, uint32_t i) {
-  uint32_t id = heap->ids[i];
-  double key = heap->keys[i];
+static inline void sift_down(an_heap *heap, size_t i, bool indexed) {
+  an_heap_entry e = heap->entries[i];
+  const size_t n = heap->size;
   for (;;) {
-    uint32_t child = 2 * i + 1;
-    if (child >= heap->size) {
+    size_t child = 2 * i + 1;
+    if (child >= n) {
       break;
     }
-    if (child + 1 < heap->size && precedes(heap->keys[child + 1], heap->ids[child + 1],
-                                           heap->keys[child], heap->ids[child])) {
+    if (child + 1 < n && precedes(heap->entries[child + 1], heap->entries[child])) {
       ++child;
     }
-    if (!precedes(heap->keys[child], heap->ids[child], key, id)) {
+    if (!precedes(heap->entries[child], e)) {
       break;
     }
-    place(heap, i, heap->ids[child], heap->keys[child]);
+    place(heap, i, heap->entries[child], indexed);
     i = child;
   }
-  place(heap, i, id, key);
+  place(heap, i, e, indexed);
+}
+
+static inline uint32_t begin_indexed(an_heap *heap, uint32_t id) {
+  assert(id < heap->id_count);
+  assert(heap->indexed || heap->size == 0);
+  heap->indexed = true;
+  return heap->position[id];
 }
 
 void an_heap_push_or_decrease(an_heap *heap, uint32_t id, double key) {
-  uint32_t at = heap->position[id];
-  if (at == ABSENT) {
-    at = heap->size++;
-    heap->ids[at] = id;
-    heap->keys[at] = key;
-    heap->position[id] = at;
-  } else if (key < heap->keys[at]) {
-    heap->keys[at] = key;
+  uint32_t at = begin_indexed(heap, id);
+  if (at == AN_HEAP_ABSENT) {
+    assert(heap->size < heap->capacity);
+    at = (uint32_t)heap->size++;
+    heap->entries[at] = (an_heap_entry){key, id};
+  } else if (key < heap->entries[at].key) {
+    heap->entries[at].key = key;
   } else {
     return;
   }
-  sift_up(heap, at);
+  sift_up(heap, at, true);
 }
 
-uint32_t an_heap_pop(an_heap *heap, double *out_key) {
-  uint32_t id = heap->ids[0];
-  if (out_key) {
-    *out_key = heap->keys[0];
+void an_heap_push_or_update(an_heap *heap, uint32_t id, double key) {
+  uint32_t at = begin_indexed(heap, id);
+  if (at == AN_HEAP_ABSENT) {
+    assert(heap->size < heap->capacity);
+    at = (uint32_t)heap->size++;
+    heap->entries[at] = (an_heap_entry){key, id};
+    sift_up(heap, at, true);
+    return;
   }
-  heap->position[id] = ABSENT;
+  assert(heap->entries[at].id == id);
+  double old = heap->entries[at].key;
+  heap->entries[at].key = key;
+  if (key < old) {
+    sift_up(heap, at, true);
+  } else if (key > old) {
+    sift_down(heap, at, true);
+  }
+}
+
+void an_heap_push(an_heap *heap, uint32_t id, double key) {
+  assert(!heap->indexed);
+  assert(heap->size < heap->capacity);
+  size_t at = heap->size++;
+  heap->entries[at] = (an_heap_entry){key, id};
+  sift_up(heap, at, false);
+}
+
+an_heap_entry an_heap_pop_entry(an_heap *heap) {
+  assert(heap->size > 0);
+  an_heap_entry top = heap->entries[0];
+  const bool indexed = heap->indexed;
   heap->size--;
-  if (heap->size > 0) {
-    heap->ids[0] = heap->ids[heap->size];
-    heap->keys[0] = heap->keys[heap->size];
-    heap->position[heap->ids[0]] = 0;
-    sift_down(heap, 0);
+  if (indexed) {
+    assert(heap->position[top.id] == 0);
+    heap->position[top.id] = AN_HEAP_ABSENT;
+    if (heap->size > 0) {
+      heap->entries[0] = heap->entries[heap->size];
+      sift_down(heap, 0, true);
+    }
+  } else if (heap->size > 0) {
+    heap->entries[0] = heap->entries[heap->size];
+    sift_down(heap, 0, false);
   }
-  return id;
+  return top;
+}
+
+bool an_heap_check(const an_heap *heap) {
+  if (heap->size > heap->capacity || (heap->size > 0 && !heap->entries)) {
+    return false;
+  }
+  for (size_t i = 1; i < heap->size; ++i) {
+    if (precedes(heap->entries[i], heap->entries[(i - 1) / 2])) {
+      return false;
+    }
+  }
+  if (heap->indexed) {
+    if (!heap->position || heap->size > heap->id_count) {
+      return false;
+    }
+    for (size_t i = 0; i < heap->size; ++i) {
+      uint32_t id = heap->entries[i].id;
+      if (id >= heap->id_count || heap->position[id] != i) {
+        return false;
+      }
+    }
+  }
+  // Every id not in the heap is absent: the present ones were matched above, so count.
+  size_t present = 0;
+  for (uint32_t id = 0; id < heap->id_count; ++id) {
+    if (heap->position[id] != AN_HEAP_ABSENT) {
+      if (!heap->indexed || heap->position[id] >= heap->size) {
+        return false;
+      }
+      ++present;
+    }
+  }
+  return present == (heap->indexed ? heap->size : 0);
 }
