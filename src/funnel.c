@@ -626,7 +626,7 @@ SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, vec2 start, ve
     s->g[st] = 0.0;
     s->pos[st] = start;
     s->parent[st] = -1;
-    an_heap_push_or_update(&s->heap, (uint32_t)st, v2_dist(start, goal));
+    an_heap_push_or_set_sift_up(&s->heap, (uint32_t)st, v2_dist(start, goal));
   }
   int32_t gt = -1;
   const int32_t goal_single = s->goal_single;
@@ -669,7 +669,7 @@ SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, vec2 start, ve
       s->g[u] = cost;
       s->pos[u] = mid;
       s->parent[u] = t;
-      an_heap_push_or_update(&s->heap, (uint32_t)u, cost + h);
+      an_heap_push_or_set_sift_up(&s->heap, (uint32_t)u, cost + h);
     }
   }
   if (gt < 0) {

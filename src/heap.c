@@ -162,6 +162,18 @@ void an_heap_push_or_update(an_heap *heap, uint32_t id, double key) {
   }
 }
 
+void an_heap_push_or_set_sift_up(an_heap *heap, uint32_t id, double key) {
+  uint32_t at = begin_indexed(heap, id);
+  if (at == AN_HEAP_ABSENT) {
+    assert(heap->size < heap->capacity);
+    at = (uint32_t)heap->size++;
+    heap->entries[at] = (an_heap_entry){key, id};
+  } else {
+    heap->entries[at].key = key;
+  }
+  sift_up(heap, at, true);
+}
+
 void an_heap_push(an_heap *heap, uint32_t id, double key) {
   assert(!heap->indexed);
   assert(heap->size < heap->capacity);

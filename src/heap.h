@@ -57,6 +57,11 @@ size_t an_heap_memory_bytes(const an_heap *heap);
 void an_heap_push_or_decrease(an_heap *heap, uint32_t id, double key);
 /// Indexed: insert `id` or give it `key`, lower or higher than the present one.
 void an_heap_push_or_update(an_heap *heap, uint32_t id, double key);
+/// Indexed: insert `id`, or give it `key` and only sift it up. A raised key stays in its slot,
+/// above entries it no longer precedes, and pops early; an_heap_check fails while it waits. The
+/// funnel's plain A* orders its search this way (a triangle reached again more cheaply can get a
+/// higher key, its heuristic being measured from another edge), and its answers depend on it.
+void an_heap_push_or_set_sift_up(an_heap *heap, uint32_t id, double key);
 /// Queue: add the entry (room must have been reserved).
 void an_heap_push(an_heap *heap, uint32_t id, double key);
 /// Remove and return the entry with the smallest key (ties: the smaller id). Not empty.
