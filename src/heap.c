@@ -75,8 +75,9 @@ size_t an_heap_memory_bytes(const an_heap *heap) {
   return heap->capacity * sizeof *heap->entries + (size_t)heap->id_count * sizeof *heap->position;
 }
 
+// Without branches: which child is smaller is a coin toss the branch predictor loses.
 static inline bool precedes(an_heap_entry a, an_heap_entry b) {
-  return a.key != b.key ? a.key < b.key : a.id < b.id;
+  return (a.key < b.key) | ((a.key == b.key) & (a.id < b.id));
 }
 
 // Sifting moves a hole rather than swapping, so each level costs one write of a moved entry. The
@@ -110,8 +111,8 @@ static inline void sift_down(an_heap *heap, size_t i, bool indexed) {
     if (child >= n) {
       break;
     }
-    if (child + 1 < n && precedes(heap->entries[child + 1], heap->entries[child])) {
-      ++child;
+    if (child + 1 < n) {
+      child += precedes(heap->entries[child + 1], heap->entries[child]);
     }
     if (!precedes(heap->entries[child], e)) {
       break;
