@@ -157,6 +157,40 @@ START_TEST(test_equal_keys_pop_by_id) {
 }
 END_TEST
 
+START_TEST(test_set_sift_up_keeps_a_raised_key_in_its_slot) {
+  an_allocator alloc = an_allocator_from(NULL);
+  an_heap heap;
+  ck_assert_int_eq(an_heap_init(&heap, 8, &alloc), ARCNAV_OK);
+  for (uint32_t id = 0; id < 7; ++id) {
+    an_heap_push_or_set_sift_up(&heap, id, (double)id);
+  }
+  ck_assert(an_heap_check(&heap));
+  // Lowered: sifted up as by a decrease.
+  an_heap_push_or_set_sift_up(&heap, 5, -1.0);
+  ck_assert(an_heap_check(&heap));
+  ck_assert_uint_eq(heap.position[5], 0);
+  // Raised: stays where it was, above smaller keys, and the heap is no longer in order.
+  uint32_t slot = heap.position[1];
+  an_heap_push_or_set_sift_up(&heap, 1, 10.0);
+  ck_assert_uint_eq(heap.position[1], slot);
+  ck_assert(heap.entries[slot].key == 10.0);
+  ck_assert(!an_heap_check(&heap));
+  // Every id still pops once, with the key it was last given.
+  bool seen[7] = {false};
+  for (int k = 0; k < 7; ++k) {
+    double key;
+    uint32_t id = an_heap_pop(&heap, &key);
+    ck_assert_uint_lt(id, 7);
+    ck_assert(!seen[id]);
+    seen[id] = true;
+    ck_assert(key == (id == 5 ? -1.0 : id == 1 ? 10.0 : (double)id));
+  }
+  ck_assert(an_heap_empty(&heap));
+  ck_assert(an_heap_check(&heap));
+  an_heap_free(&heap, &alloc);
+}
+END_TEST
+
 // ---- queue use and growth ------------------------------------------------------------------
 
 #define QUEUE_MAX 3000u
@@ -317,6 +351,7 @@ static Suite *heap_suite(void) {
   tcase_add_loop_test(tc, test_indexed_decrease_against_brute_force, 0, 4);
   tcase_add_loop_test(tc, test_indexed_update_against_brute_force, 0, 4);
   tcase_add_test(tc, test_equal_keys_pop_by_id);
+  tcase_add_test(tc, test_set_sift_up_keeps_a_raised_key_in_its_slot);
   tcase_add_loop_test(tc, test_queue_grows_from_nothing, 0, 2);
   tcase_add_loop_test(tc, test_queue_grows_from_one_slot, 0, 2);
   tcase_add_test(tc, test_failed_growth_leaves_heap_unchanged);
