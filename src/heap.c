@@ -75,54 +75,6 @@ size_t an_heap_memory_bytes(const an_heap *heap) {
   return heap->capacity * sizeof *heap->entries + (size_t)heap->id_count * sizeof *heap->position;
 }
 
-// Without branches: which child is smaller is a coin toss the branch predictor loses.
-static inline bool precedes(an_heap_entry a, an_heap_entry b) {
-  return (a.key < b.key) | ((a.key == b.key) & (a.id < b.id));
-}
-
-// Sifting moves a hole rather than swapping, so each level costs one write of a moved entry. The
-// position table is written only when the heap is indexed; `indexed` is a constant at each call
-// below, so each sift is compiled twice.
-static inline void place(an_heap *heap, size_t slot, an_heap_entry e, bool indexed) {
-  heap->entries[slot] = e;
-  if (indexed) {
-    heap->position[e.id] = (uint32_t)slot;
-  }
-}
-
-static inline void sift_up(an_heap *heap, size_t i, bool indexed) {
-  an_heap_entry e = heap->entries[i];
-  while (i > 0) {
-    size_t parent = (i - 1) / 2;
-    if (!precedes(e, heap->entries[parent])) {
-      break;
-    }
-    place(heap, i, heap->entries[parent], indexed);
-    i = parent;
-  }
-  place(heap, i, e, indexed);
-}
-
-static inline void sift_down(an_heap *heap, size_t i, bool indexed) {
-  an_heap_entry e = heap->entries[i];
-  const size_t n = heap->size;
-  for (;;) {
-    size_t child = 2 * i + 1;
-    if (child >= n) {
-      break;
-    }
-    if (child + 1 < n) {
-      child += precedes(heap->entries[child + 1], heap->entries[child]);
-    }
-    if (!precedes(heap->entries[child], e)) {
-      break;
-    }
-    place(heap, i, heap->entries[child], indexed);
-    i = child;
-  }
-  place(heap, i, e, indexed);
-}
-
 static inline uint32_t begin_indexed(an_heap *heap, uint32_t id) {
   assert(id < heap->id_count);
   assert(heap->indexed || heap->size == 0);
@@ -141,7 +93,7 @@ void an_heap_push_or_decrease(an_heap *heap, uint32_t id, double key) {
   } else {
     return;
   }
-  sift_up(heap, at, true);
+  an_heap_sift_up(heap, at, true);
 }
 
 void an_heap_push_or_update(an_heap *heap, uint32_t id, double key) {
@@ -150,16 +102,16 @@ void an_heap_push_or_update(an_heap *heap, uint32_t id, double key) {
     assert(heap->size < heap->capacity);
     at = (uint32_t)heap->size++;
     heap->entries[at] = (an_heap_entry){key, id};
-    sift_up(heap, at, true);
+    an_heap_sift_up(heap, at, true);
     return;
   }
   assert(heap->entries[at].id == id);
   double old = heap->entries[at].key;
   heap->entries[at].key = key;
   if (key < old) {
-    sift_up(heap, at, true);
+    an_heap_sift_up(heap, at, true);
   } else if (key > old) {
-    sift_down(heap, at, true);
+    an_heap_sift_down(heap, at, true);
   }
 }
 
@@ -172,34 +124,7 @@ void an_heap_push_or_set_sift_up(an_heap *heap, uint32_t id, double key) {
   } else {
     heap->entries[at].key = key;
   }
-  sift_up(heap, at, true);
-}
-
-void an_heap_push(an_heap *heap, uint32_t id, double key) {
-  assert(!heap->indexed);
-  assert(heap->size < heap->capacity);
-  size_t at = heap->size++;
-  heap->entries[at] = (an_heap_entry){key, id};
-  sift_up(heap, at, false);
-}
-
-an_heap_entry an_heap_pop_entry(an_heap *heap) {
-  assert(heap->size > 0);
-  an_heap_entry top = heap->entries[0];
-  const bool indexed = heap->indexed;
-  heap->size--;
-  if (indexed) {
-    assert(heap->position[top.id] == 0);
-    heap->position[top.id] = AN_HEAP_ABSENT;
-    if (heap->size > 0) {
-      heap->entries[0] = heap->entries[heap->size];
-      sift_down(heap, 0, true);
-    }
-  } else if (heap->size > 0) {
-    heap->entries[0] = heap->entries[heap->size];
-    sift_down(heap, 0, false);
-  }
-  return top;
+  an_heap_sift_up(heap, at, true);
 }
 
 bool an_heap_check(const an_heap *heap) {
@@ -207,7 +132,7 @@ bool an_heap_check(const an_heap *heap) {
     return false;
   }
   for (size_t i = 1; i < heap->size; ++i) {
-    if (precedes(heap->entries[i], heap->entries[(i - 1) / 2])) {
+    if (an_heap_precedes(heap->entries[i], heap->entries[(i - 1) / 2])) {
       return false;
     }
   }

@@ -62,10 +62,92 @@ void an_heap_push_or_update(an_heap *heap, uint32_t id, double key);
 /// funnel's plain A* orders its search this way (a triangle reached again more cheaply can get a
 /// higher key, its heuristic being measured from another edge), and its answers depend on it.
 void an_heap_push_or_set_sift_up(an_heap *heap, uint32_t id, double key);
+
+// The searches' hot path, inline: the helpers below are the heap's internals.
+
+static inline bool an_heap_precedes(an_heap_entry a, an_heap_entry b) {
+  return a.key != b.key ? a.key < b.key : a.id < b.id;
+}
+
+// The same order without branches. Which of two children is smaller is a coin toss the branch
+// predictor loses in the tangent graph's indexed heap, where this is faster; in the funnel's queue
+// it is slower, the children being in order more often than not.
+static inline bool an_heap_precedes_branchless(an_heap_entry a, an_heap_entry b) {
+  return (a.key < b.key) | ((a.key == b.key) & (a.id < b.id));
+}
+
+// Sifting moves a hole rather than swapping, so each level costs one write of a moved entry. The
+// position table is written only when the heap is indexed; `indexed` is a constant at each call,
+// so each sift is compiled once per use.
+static inline void an_heap_place(an_heap *heap, size_t slot, an_heap_entry e, bool indexed) {
+  heap->entries[slot] = e;
+  if (indexed) {
+    heap->position[e.id] = (uint32_t)slot;
+  }
+}
+
+static inline void an_heap_sift_up(an_heap *heap, size_t i, bool indexed) {
+  an_heap_entry e = heap->entries[i];
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    if (!an_heap_precedes(e, heap->entries[parent])) {
+      break;
+    }
+    an_heap_place(heap, i, heap->entries[parent], indexed);
+    i = parent;
+  }
+  an_heap_place(heap, i, e, indexed);
+}
+
+static inline void an_heap_sift_down(an_heap *heap, size_t i, bool indexed) {
+  an_heap_entry e = heap->entries[i];
+  const size_t n = heap->size;
+  for (;;) {
+    size_t child = 2 * i + 1;
+    if (child >= n) {
+      break;
+    }
+    if (child + 1 < n) {
+      child += indexed ? an_heap_precedes_branchless(heap->entries[child + 1], heap->entries[child])
+                       : an_heap_precedes(heap->entries[child + 1], heap->entries[child]);
+    }
+    if (!an_heap_precedes(heap->entries[child], e)) {
+      break;
+    }
+    an_heap_place(heap, i, heap->entries[child], indexed);
+    i = child;
+  }
+  an_heap_place(heap, i, e, indexed);
+}
+
 /// Queue: add the entry (room must have been reserved).
-void an_heap_push(an_heap *heap, uint32_t id, double key);
+static inline void an_heap_push(an_heap *heap, uint32_t id, double key) {
+  assert(!heap->indexed);
+  assert(heap->size < heap->capacity);
+  size_t at = heap->size++;
+  heap->entries[at] = (an_heap_entry){key, id};
+  an_heap_sift_up(heap, at, false);
+}
+
 /// Remove and return the entry with the smallest key (ties: the smaller id). Not empty.
-an_heap_entry an_heap_pop_entry(an_heap *heap);
+static inline an_heap_entry an_heap_pop_entry(an_heap *heap) {
+  assert(heap->size > 0);
+  an_heap_entry top = heap->entries[0];
+  const bool indexed = heap->indexed;
+  heap->size--;
+  if (indexed) {
+    assert(heap->position[top.id] == 0);
+    heap->position[top.id] = AN_HEAP_ABSENT;
+    if (heap->size > 0) {
+      heap->entries[0] = heap->entries[heap->size];
+      an_heap_sift_down(heap, 0, true);
+    }
+  } else if (heap->size > 0) {
+    heap->entries[0] = heap->entries[heap->size];
+    an_heap_sift_down(heap, 0, false);
+  }
+  return top;
+}
 
 /// Remove and return the id with the smallest key (ties: the smaller id). Not empty.
 static inline uint32_t an_heap_pop(an_heap *heap, double *out_key) {
