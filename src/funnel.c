@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "funnel.h"
 
+#include "heap.h"
 #include "predicates.h"
 
 #include <float.h>
@@ -127,11 +128,6 @@ size_t an_funnel_string_pull(vec2 start, const vec2 *left, const vec2 *right, si
 /// Node ids are int32_t.
 #define NODE_LIMIT ((size_t)INT32_MAX / 2)
 
-typedef struct heap_item {
-  double key;
-  int32_t id;
-} heap_item;
-
 /// A corner of a shortest path inside a channel: the path from the start to `vertex` ends with
 /// the segment from `prev`. Channels that share a prefix share its cells, so the whole funnel of
 /// a channel is three cells (the apex and the two portal ends): each chain is the path from a
@@ -168,7 +164,7 @@ struct an_funnel_scratch {
   size_t tri_count;    ///< the mesh's free triangles; the query's own ones follow them
   size_t tri_total;    ///< tri_count + VIRTUAL_MAX
   size_t vertex_count; ///< the mesh's points (the start and goal beyond the box are -1 and -2)
-  size_t node_capacity, cell_capacity, heap_capacity;
+  size_t node_capacity, cell_capacity;
   uint32_t stamp;
   vec2 start;
   // Per triangle (the mesh's and the query's). Plain A*: all of them; optimal search: tri_stamp
@@ -178,17 +174,17 @@ struct an_funnel_scratch {
   double *g;
   vec2 *pos;
   int32_t *parent;
-  int32_t *heap_pos; ///< position in the heap, -1 when not in it
-  // Optimal search. The pool of nodes, cells and heap grows by doubling when a query needs more.
+  // Plain A*: indexed by triangle, with keys updated. Optimal search: a queue of nodes, grown by
+  // doubling with the pool of nodes and cells when a query needs more.
+  an_heap heap;
+  // Optimal search. The pool of nodes and cells grows by doubling when a query needs more.
   ta_node *nodes;
   size_t node_count;
   fn_cell *cells;
   size_t cell_count;
   uint32_t *vertex_stamp;
   double *apex_best; ///< per vertex: shortest funnel length to it as an apex in this query
-  heap_item *heap;
-  size_t heap_count;
-  int32_t *chain; ///< plain mode: the channel's triangles, goal first
+  int32_t *chain;    ///< plain mode: the channel's triangles, goal first
   vec2 *points;
   // The start's triangles (the triangles within eps of it, or its fan beyond the box).
   int32_t *starts;
@@ -225,12 +221,11 @@ void an_funnel_scratch_destroy(an_funnel_scratch *s) {
   an_free(&a, s->g);
   an_free(&a, s->pos);
   an_free(&a, s->parent);
-  an_free(&a, s->heap_pos);
   an_free(&a, s->nodes);
   an_free(&a, s->cells);
   an_free(&a, s->vertex_stamp);
   an_free(&a, s->apex_best);
-  an_free(&a, s->heap);
+  an_heap_free(&s->heap, &a);
   an_free(&a, s->chain);
   an_free(&a, s->points);
   an_free(&a, s->starts);
@@ -272,26 +267,26 @@ arcnav_status an_funnel_scratch_create_with_capacity(const an_navmesh *mesh,
   // One cell per node but the roots, the start and its triangles' corners, one being tried; the
   // plain mode needs one per channel triangle and the same. Grown with the nodes when short.
   s->cell_capacity = s->node_capacity + 8;
-  s->heap_capacity = s->node_capacity > nt ? s->node_capacity : nt;
+  size_t heap_capacity = s->node_capacity > nt ? s->node_capacity : nt;
   s->tri_stamp = an_calloc(alloc, nt, sizeof *s->tri_stamp);
   s->goal_mark = an_calloc(alloc, nt, sizeof *s->goal_mark);
   s->g = an_alloc(alloc, nt, sizeof *s->g);
   s->pos = an_alloc(alloc, nt, sizeof *s->pos);
   s->parent = an_alloc(alloc, nt, sizeof *s->parent);
-  s->heap_pos = an_alloc(alloc, nt, sizeof *s->heap_pos);
   s->nodes = an_alloc(alloc, s->node_capacity, sizeof *s->nodes);
   s->cells = an_alloc(alloc, s->cell_capacity, sizeof *s->cells);
   s->vertex_stamp = an_calloc(alloc, nv, sizeof *s->vertex_stamp);
   s->apex_best = an_alloc(alloc, nv, sizeof *s->apex_best);
-  s->heap = an_alloc(alloc, s->heap_capacity, sizeof *s->heap);
   s->chain = an_alloc(alloc, nt + 2, sizeof *s->chain);
   s->points = an_alloc(alloc, nt + 8, sizeof *s->points);
   s->starts = an_alloc(alloc, nt, sizeof *s->starts);
   s->near_stamp = an_calloc(alloc, ncdt, sizeof *s->near_stamp);
   s->near_queue = an_alloc(alloc, ncdt, sizeof *s->near_queue);
-  if (!s->tri_stamp || !s->goal_mark || !s->g || !s->pos || !s->parent || !s->heap_pos ||
-      !s->nodes || !s->cells || !s->vertex_stamp || !s->apex_best || !s->heap || !s->chain ||
-      !s->points || !s->starts || !s->near_stamp || !s->near_queue) {
+  if (nt >= AN_HEAP_ABSENT ||
+      an_heap_init_sized(&s->heap, heap_capacity, (uint32_t)nt, alloc) != ARCNAV_OK ||
+      !s->tri_stamp || !s->goal_mark || !s->g || !s->pos || !s->parent || !s->nodes || !s->cells ||
+      !s->vertex_stamp || !s->apex_best || !s->chain || !s->points || !s->starts ||
+      !s->near_stamp || !s->near_queue) {
     an_funnel_scratch_destroy(s);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
@@ -302,9 +297,9 @@ arcnav_status an_funnel_scratch_create_with_capacity(const an_navmesh *mesh,
 size_t an_funnel_scratch_memory_bytes(const an_funnel_scratch *s) {
   size_t nt = s->tri_total + 1, nv = s->vertex_count + 1, ncdt = s->mesh->cdt.tri_count + 1;
   return sizeof *s +
-         nt * (2 * sizeof(uint32_t) + sizeof(double) + sizeof(vec2) + 3 * sizeof(int32_t)) +
+         nt * (2 * sizeof(uint32_t) + sizeof(double) + sizeof(vec2) + 2 * sizeof(int32_t)) +
          s->node_capacity * sizeof(ta_node) + s->cell_capacity * sizeof(fn_cell) +
-         nv * (sizeof(uint32_t) + sizeof(double)) + s->heap_capacity * sizeof(heap_item) +
+         nv * (sizeof(uint32_t) + sizeof(double)) + an_heap_memory_bytes(&s->heap) +
          (nt + 2) * sizeof(int32_t) + (nt + 8) * sizeof(vec2) +
          ncdt * (sizeof(uint32_t) + sizeof(int32_t));
 }
@@ -332,8 +327,8 @@ static bool grow_array(const an_allocator *alloc, void **array, size_t *capacity
   return true;
 }
 
-/// Room for `nodes` more nodes with their heap entries, and `cells` more cells: the pool doubles
-/// when full (the only allocation a query makes). false when that fails.
+/// Room for `nodes` more nodes with their heap entries, and `cells` more cells: the pool and the
+/// heap double when full (the only allocation a query makes). false when that fails.
 static bool grow_pool(an_funnel_scratch *s, size_t nodes, size_t cells) {
   return (s->node_count + nodes <= s->node_capacity ||
           grow_array(&s->alloc, (void **)&s->nodes, &s->node_capacity, s->node_count,
@@ -341,14 +336,12 @@ static bool grow_pool(an_funnel_scratch *s, size_t nodes, size_t cells) {
          (s->cell_count + cells <= s->cell_capacity ||
           grow_array(&s->alloc, (void **)&s->cells, &s->cell_capacity, s->cell_count,
                      s->cell_count + cells, SIZE_MAX / sizeof *s->cells, sizeof *s->cells)) &&
-         (s->heap_count + nodes <= s->heap_capacity ||
-          grow_array(&s->alloc, (void **)&s->heap, &s->heap_capacity, s->heap_count,
-                     s->heap_count + nodes, SIZE_MAX / sizeof *s->heap, sizeof *s->heap));
+         an_heap_reserve(&s->heap, s->heap.size + nodes, &s->alloc);
 }
 
 static inline bool pool_room(an_funnel_scratch *s, size_t nodes, size_t cells) {
   return (s->node_count + nodes <= s->node_capacity && s->cell_count + cells <= s->cell_capacity &&
-          s->heap_count + nodes <= s->heap_capacity) ||
+          s->heap.size + nodes <= s->heap.capacity) ||
          grow_pool(s, nodes, cells);
 }
 
@@ -420,75 +413,6 @@ static inline vec2 vertex_point(const an_funnel_scratch *s, int32_t v) {
 
 static inline bool is_goal(const an_funnel_scratch *s, int32_t t) {
   return s->goal_single >= 0 ? t == s->goal_single : s->goal_mark[t] == s->stamp;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Binary heap (min key, ties by id for determinism). With `pos` it tracks positions so keys can
-// be decreased; without, it is a plain priority queue.
-// ---------------------------------------------------------------------------------------------
-
-static bool heap_less(heap_item a, heap_item b) {
-  return a.key < b.key || (a.key == b.key && a.id < b.id);
-}
-
-static void heap_set(an_funnel_scratch *s, size_t i, heap_item item, int32_t *pos) {
-  s->heap[i] = item;
-  if (pos) {
-    pos[item.id] = (int32_t)i;
-  }
-}
-
-static void heap_up(an_funnel_scratch *s, size_t i, int32_t *pos) {
-  heap_item item = s->heap[i];
-  while (i > 0) {
-    size_t p = (i - 1) / 2;
-    if (!heap_less(item, s->heap[p])) {
-      break;
-    }
-    heap_set(s, i, s->heap[p], pos);
-    i = p;
-  }
-  heap_set(s, i, item, pos);
-}
-
-static void heap_down(an_funnel_scratch *s, size_t i, int32_t *pos) {
-  heap_item item = s->heap[i];
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= s->heap_count) {
-      break;
-    }
-    if (c + 1 < s->heap_count && heap_less(s->heap[c + 1], s->heap[c])) {
-      ++c;
-    }
-    if (!heap_less(s->heap[c], item)) {
-      break;
-    }
-    heap_set(s, i, s->heap[c], pos);
-    i = c;
-  }
-  heap_set(s, i, item, pos);
-}
-
-static bool heap_push(an_funnel_scratch *s, double key, int32_t id, int32_t *pos) {
-  if (s->heap_count >= s->heap_capacity) {
-    return false;
-  }
-  s->heap[s->heap_count] = (heap_item){key, id};
-  heap_up(s, s->heap_count++, pos);
-  return true;
-}
-
-static heap_item heap_pop(an_funnel_scratch *s, int32_t *pos) {
-  heap_item top = s->heap[0];
-  if (pos) {
-    pos[top.id] = -1;
-  }
-  if (--s->heap_count > 0) {
-    s->heap[0] = s->heap[s->heap_count];
-    heap_down(s, 0, pos);
-  }
-  return top;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -695,24 +619,23 @@ static inline void portal_ids(const an_funnel_scratch *s, int32_t tri, int edge,
 SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, vec2 start, vec2 goal,
                                             size_t max_expansions, an_funnel_result *out,
                                             bool general) {
-  s->heap_count = 0;
+  an_heap_clear(&s->heap);
   for (size_t k = 0; k < s->start_count; ++k) {
     int32_t st = s->starts[k];
     s->tri_stamp[st] = s->stamp;
     s->g[st] = 0.0;
     s->pos[st] = start;
     s->parent[st] = -1;
-    s->heap_pos[st] = -1;
-    heap_push(s, v2_dist(start, goal), st, s->heap_pos);
+    an_heap_push_or_set_sift_up(&s->heap, (uint32_t)st, v2_dist(start, goal));
   }
   int32_t gt = -1;
   const int32_t goal_single = s->goal_single;
   const uint32_t stamp = s->stamp;
-  while (s->heap_count > 0) {
+  while (!an_heap_empty(&s->heap)) {
     if (!an_may_expand(out->nodes_expanded, max_expansions)) {
       return ARCNAV_SEARCH_LIMIT;
     }
-    int32_t t = heap_pop(s, s->heap_pos).id;
+    int32_t t = (int32_t)an_heap_pop(&s->heap, NULL);
     out->nodes_expanded++;
     if (general ? is_goal(s, t) : t == goal_single) {
       gt = t;
@@ -742,20 +665,11 @@ SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, vec2 start, ve
       if (seen && cost >= s->g[u]) {
         continue;
       }
-      if (!seen) {
-        s->tri_stamp[u] = stamp;
-        s->heap_pos[u] = -1;
-      }
+      s->tri_stamp[u] = stamp;
       s->g[u] = cost;
       s->pos[u] = mid;
       s->parent[u] = t;
-      if (s->heap_pos[u] >= 0) {
-        size_t at = (size_t)s->heap_pos[u];
-        s->heap[at].key = cost + h;
-        heap_up(s, at, s->heap_pos);
-      } else {
-        heap_push(s, cost + h, u, s->heap_pos);
-      }
+      an_heap_push_or_set_sift_up(&s->heap, (uint32_t)u, cost + h);
     }
   }
   if (gt < 0) {
@@ -881,7 +795,7 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
                                               size_t max_expansions, an_funnel_result *out,
                                               bool general) {
   const int32_t goal_single = s->goal_single;
-  s->heap_count = 0;
+  an_heap_clear(&s->heap);
   s->node_count = 0;
   s->cell_count = 0;
   // The roots: one per start triangle, their corners' cells after the start's (kept in the root's
@@ -899,17 +813,17 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
                             .funnel = {0, base, base},
                             .signature = (uint64_t)1 << ((uint32_t)st & 63u)};
     link_node(s, (int32_t)k);
-    heap_push(s, v2_dist(start, goal), (int32_t)k, NULL);
+    an_heap_push(&s->heap, (uint32_t)k, v2_dist(start, goal));
   }
   s->node_count = s->start_count;
   double best = INFINITY;
   int32_t best_node = -1, best_l = -1, best_r = -1;
-  while (s->heap_count > 0) {
-    heap_item top = heap_pop(s, NULL);
+  while (!an_heap_empty(&s->heap)) {
+    an_heap_entry top = an_heap_pop_entry(&s->heap);
     if (top.key >= best) {
       break;
     }
-    int32_t id = top.id;
+    int32_t id = (int32_t)top.id;
     ta_node node = s->nodes[id];
     int32_t apex_vertex = s->cells[node.funnel.apex].vertex;
     if (apex_vertex >= 0 &&
@@ -978,7 +892,7 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
                                 .funnel = cf,
                                 .signature = node.signature | ((uint64_t)1 << ((uint32_t)u & 63u))};
       link_node(s, cid);
-      heap_push(s, f, cid, NULL);
+      an_heap_push(&s->heap, (uint32_t)cid, f);
     }
   }
   if (best_node < 0) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tangent_lazy.h"
 
+#include "heap.h"
 #include "path.h"
 #include "planner.h"
 
@@ -24,14 +25,6 @@ typedef struct lazy_edge {
 } lazy_edge;
 
 #define START_CORNER (AN_NONE - 1)
-
-// An open-list entry either offers an edge, or (continuation) asks to look further from where
-// an expanded edge arrived: departures beyond the arrival group's bound cost at least `key`.
-typedef struct open_entry {
-  double key;
-  uint32_t edge;
-  uint32_t continuation;
-} open_entry;
 
 // A run of departures found by one gather of a group.
 typedef struct departure_block {
@@ -63,8 +56,10 @@ struct an_lazy_search {
   uint32_t stamp;
   lazy_edge *edges;
   size_t edge_count, edge_capacity;
-  open_entry *open;
-  size_t open_count, open_capacity;
+  // The open list, a queue heap of entries that either offer an edge or (continuation) ask to
+  // look further from where an expanded edge arrived: departures beyond the arrival group's bound
+  // cost at least the key. Stale entries are skipped on pop. Grown through the allocator.
+  an_heap open;
   uint32_t *trail;
   size_t trail_capacity;
 };
@@ -115,61 +110,21 @@ void an_lazy_search_destroy(an_lazy_search *s) {
   an_free(&alloc, s->wedge_free);
   an_free(&alloc, s->blocks);
   an_free(&alloc, s->edges);
-  an_free(&alloc, s->open);
+  an_heap_free(&s->open, &alloc);
   an_free(&alloc, s->trail);
   an_free(&alloc, s);
 }
 
-// ---- open list: a binary heap with stale entries skipped on pop ----------------------------
+// ---- open list -----------------------------------------------------------------------------
 
-static bool open_before(const open_entry *a, const open_entry *b) {
-  if (a->key != b->key) {
-    return a->key < b->key;
-  }
-  return a->edge != b->edge ? a->edge < b->edge : a->continuation < b->continuation;
-}
-
+// An entry's heap id is twice its edge, plus one for a continuation: ties in the key pop by edge,
+// an edge's offer before its continuation.
 static bool open_push(an_lazy_search *s, double key, uint32_t edge, bool continuation) {
-  if (!an_reserve(&s->alloc, (void **)&s->open, &s->open_capacity, s->open_count, s->open_count + 1,
-                  sizeof *s->open)) {
+  if (edge > (AN_HEAP_ABSENT - 1) / 2 || !an_heap_reserve(&s->open, s->open.size + 1, &s->alloc)) {
     return false;
   }
-  size_t at = s->open_count++;
-  open_entry entry = {key, edge, continuation ? 1u : 0u};
-  while (at > 0) {
-    size_t up = (at - 1) / 2;
-    if (!open_before(&entry, &s->open[up])) {
-      break;
-    }
-    s->open[at] = s->open[up];
-    at = up;
-  }
-  s->open[at] = entry;
+  an_heap_push(&s->open, 2 * edge + (continuation ? 1u : 0u), key);
   return true;
-}
-
-static open_entry open_pop(an_lazy_search *s) {
-  open_entry top = s->open[0];
-  open_entry last = s->open[--s->open_count];
-  size_t at = 0, n = s->open_count;
-  for (;;) {
-    size_t child = 2 * at + 1;
-    if (child >= n) {
-      break;
-    }
-    if (child + 1 < n && open_before(&s->open[child + 1], &s->open[child])) {
-      ++child;
-    }
-    if (!open_before(&s->open[child], &last)) {
-      break;
-    }
-    s->open[at] = s->open[child];
-    at = child;
-  }
-  if (n > 0) {
-    s->open[at] = last;
-  }
-  return top;
 }
 
 // ---- generating tangents -------------------------------------------------------------------
@@ -510,7 +465,7 @@ static void next_search_stamp(an_lazy_search *s, size_t corner_count) {
   }
   s->edge_count = 0;
   s->block_count = 0;
-  s->open_count = 0;
+  an_heap_clear(&s->open);
 }
 
 arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, vec2 goal,
@@ -538,13 +493,14 @@ arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, 
   }
   // Expansions and continuations, both of which gather: what the expansion limit counts.
   size_t expansions = 0;
-  while (status == ARCNAV_NO_PATH && s->open_count > 0) {
-    open_entry top = open_pop(s);
-    lazy_edge *e = &s->edges[top.edge];
-    if (top.continuation) {
+  while (status == ARCNAV_NO_PATH && !an_heap_empty(&s->open)) {
+    an_heap_entry top = an_heap_pop_entry(&s->open);
+    uint32_t edge = top.id / 2;
+    lazy_edge *e = &s->edges[edge];
+    if (top.id % 2 != 0) {
       if (!an_query_may_expand(q, expansions++)) {
         status = ARCNAV_SEARCH_LIMIT;
-      } else if (!expand(q, s, top.edge, start, goal)) {
+      } else if (!expand(q, s, edge, start, goal)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
       continue;
@@ -558,7 +514,7 @@ arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, 
       continue;
     }
     if (e->to_corner == AN_NONE) {
-      status = emit_path(planner, s, top.edge, start, goal, path);
+      status = emit_path(planner, s, edge, start, goal, path);
       break;
     }
     if (!an_query_may_expand(q, expansions++)) {
@@ -566,7 +522,7 @@ arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, 
       break;
     }
     q->stats.nodes_expanded++;
-    if (!expand(q, s, top.edge, start, goal)) {
+    if (!expand(q, s, edge, start, goal)) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }

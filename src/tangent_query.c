@@ -296,9 +296,10 @@ static void enter_cells(arcnav_query *q, vec2 start, vec2 goal) {
   const an_corner_grid *cgrid = &q->planner->graph.corner_grid;
   const an_grid *grid = &q->planner->grid;
   for (;;) {
-    double next_corner = an_heap_empty(&q->deferred) ? INFINITY : q->deferred.keys[0];
-    double next_node = an_heap_empty(&q->heap) ? INFINITY : q->heap.keys[0];
-    if (an_heap_empty(&q->cells) || !(q->cells.keys[0] <= an_min(next_corner, next_node))) {
+    double next_corner = an_heap_empty(&q->deferred) ? INFINITY : an_heap_top_key(&q->deferred);
+    double next_node = an_heap_empty(&q->heap) ? INFINITY : an_heap_top_key(&q->heap);
+    if (an_heap_empty(&q->cells) ||
+        !(an_heap_top_key(&q->cells) <= an_min(next_corner, next_node))) {
       return;
     }
     uint32_t cell = an_heap_pop(&q->cells, NULL);
@@ -319,7 +320,7 @@ static void enter_cells(arcnav_query *q, vec2 start, vec2 goal) {
 static bool attach_next_deferred(arcnav_query *q, vec2 start, vec2 goal) {
   enter_cells(q, start, goal);
   if (an_heap_empty(&q->deferred) ||
-      (!an_heap_empty(&q->heap) && q->heap.keys[0] < q->deferred.keys[0])) {
+      (!an_heap_empty(&q->heap) && an_heap_top_key(&q->heap) < an_heap_top_key(&q->deferred))) {
     return false;
   }
   attach_start(q, an_heap_pop(&q->deferred, NULL), start, goal);
