@@ -3,6 +3,7 @@
 
 #include "predicates.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,6 +42,13 @@ static bool is_constrained(const an_cdt_tri *t, int i) {
 
 static void set_tri(an_cdt *cdt, int32_t t, int32_t v0, int32_t v1, int32_t v2, int32_t n0,
                     int32_t n1, int32_t n2, bool c0, bool c1, bool c2) {
+  // A triangle has three distinct vertices that exist, and neighbours that exist or are -1.
+  assert(t >= 0 && (size_t)t < cdt->tri_count);
+  assert(v0 >= 0 && v1 >= 0 && v2 >= 0 && (size_t)v0 < cdt->point_count &&
+         (size_t)v1 < cdt->point_count && (size_t)v2 < cdt->point_count);
+  assert(v0 != v1 && v1 != v2 && v2 != v0);
+  assert(n0 >= -1 && n1 >= -1 && n2 >= -1 && (size_t)(n0 + 1) <= cdt->tri_count &&
+         (size_t)(n1 + 1) <= cdt->tri_count && (size_t)(n2 + 1) <= cdt->tri_count);
   an_cdt_tri *tri = &cdt->tris[t];
   tri->v[0] = v0;
   tri->v[1] = v1;
@@ -181,8 +189,10 @@ int32_t an_cdt_locate(const an_cdt *cdt, vec2 p, int32_t start) {
 static int32_t flip(an_cdt *cdt, int32_t t, int i) {
   an_cdt_tri tt = cdt->tris[t];
   int32_t u = tt.n[i];
+  assert(u >= 0); // only an interior edge has a second triangle to flip with
   an_cdt_tri uu = cdt->tris[u];
   int j = neighbour_index(&uu, t);
+  assert(j >= 0); // neighbour links are symmetric
   int32_t a = tt.v[i], b = tt.v[next3(i)], c = tt.v[prev3(i)], d = uu.v[j];
   int32_t nca = tt.n[next3(i)], nab = tt.n[prev3(i)];
   bool cca = is_constrained(&tt, next3(i)), cab = is_constrained(&tt, prev3(i));
@@ -203,6 +213,7 @@ static bool is_illegal(const an_cdt *cdt, int32_t t, int i) {
   }
   const an_cdt_tri *ut = &cdt->tris[u];
   int j = neighbour_index(ut, t);
+  assert(j >= 0); // neighbour links are symmetric
   vec2 d = cdt->points[ut->v[j]];
   return an_incircle(cdt->points[tri->v[0]], cdt->points[tri->v[1]], cdt->points[tri->v[2]], d) >
          0.0;
@@ -262,6 +273,8 @@ static arcnav_status split_edge(an_cdt *cdt, int32_t t, int i, int32_t p) {
   }
   an_cdt_tri uu = cdt->tris[u];
   int j = neighbour_index(&uu, t);
+  assert(j >= 0);                                           // neighbour links are symmetric
+  assert(is_constrained(&uu, j) == is_constrained(&tt, i)); // marked on both sides or neither
   int32_t a = tt.v[i], b = tt.v[next3(i)], c = tt.v[prev3(i)], d = uu.v[j];
   int32_t nca = tt.n[next3(i)], nab = tt.n[prev3(i)];
   bool cca = is_constrained(&tt, next3(i)), cab = is_constrained(&tt, prev3(i));
@@ -351,6 +364,7 @@ int an_cdt_find_edge(const an_cdt *cdt, int32_t a, int32_t b, int32_t *out_tri) 
     do {
       const an_cdt_tri *tri = &cdt->tris[t];
       int k = an_cdt_vertex_index(tri, a);
+      assert(k >= 0); // vertex_tri[a] holds a, and so does every triangle reached round it
       if (tri->v[next3(k)] == b) {
         *out_tri = t;
         return prev3(k);
@@ -373,6 +387,7 @@ static void mark_constrained(an_cdt *cdt, int32_t t, int i) {
   int32_t u = cdt->tris[t].n[i];
   if (u >= 0) {
     int j = neighbour_index(&cdt->tris[u], t);
+    assert(j >= 0); // neighbour links are symmetric
     cdt->tris[u].constrained |= (uint8_t)(1u << j);
   }
 }
@@ -482,6 +497,7 @@ static void unmark_constrained(an_cdt *cdt, int32_t t, int i) {
   int32_t u = cdt->tris[t].n[i];
   if (u >= 0) {
     int j = neighbour_index(&cdt->tris[u], t);
+    assert(j >= 0); // neighbour links are symmetric
     cdt->tris[u].constrained &= (uint8_t) ~(1u << j);
   }
 }
