@@ -74,7 +74,7 @@
 /// exact spread: far above the wedge's rounding, and offering more is always safe (sight_mesh.c).
 #define AN_DEPARTURE_PAD_SINE 1e-6
 
-// ---- relative slacks -----------------------------------------------------------------------
+// ---- relative slacks, and a floor ----------------------------------------------------------
 
 /// Incidence and touching inside the geometry kernel (segment-circle, circle-circle, common
 /// tangents): only the rounding of a few operations, times 1 + |scale| (geom.c).
