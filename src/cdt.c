@@ -3,7 +3,10 @@
 
 #include "predicates.h"
 
+#include <assert.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +42,13 @@ static bool is_constrained(const an_cdt_tri *t, int i) {
 
 static void set_tri(an_cdt *cdt, int32_t t, int32_t v0, int32_t v1, int32_t v2, int32_t n0,
                     int32_t n1, int32_t n2, bool c0, bool c1, bool c2) {
+  // A triangle has three distinct vertices that exist, and neighbours that exist or are -1.
+  assert(t >= 0 && (size_t)t < cdt->tri_count);
+  assert(v0 >= 0 && v1 >= 0 && v2 >= 0 && (size_t)v0 < cdt->point_count &&
+         (size_t)v1 < cdt->point_count && (size_t)v2 < cdt->point_count);
+  assert(v0 != v1 && v1 != v2 && v2 != v0);
+  assert(n0 >= -1 && n1 >= -1 && n2 >= -1 && (size_t)(n0 + 1) <= cdt->tri_count &&
+         (size_t)(n1 + 1) <= cdt->tri_count && (size_t)(n2 + 1) <= cdt->tri_count);
   an_cdt_tri *tri = &cdt->tris[t];
   tri->v[0] = v0;
   tri->v[1] = v1;
@@ -179,8 +189,10 @@ int32_t an_cdt_locate(const an_cdt *cdt, vec2 p, int32_t start) {
 static int32_t flip(an_cdt *cdt, int32_t t, int i) {
   an_cdt_tri tt = cdt->tris[t];
   int32_t u = tt.n[i];
+  assert(u >= 0); // only an interior edge has a second triangle to flip with
   an_cdt_tri uu = cdt->tris[u];
   int j = neighbour_index(&uu, t);
+  assert(j >= 0); // neighbour links are symmetric
   int32_t a = tt.v[i], b = tt.v[next3(i)], c = tt.v[prev3(i)], d = uu.v[j];
   int32_t nca = tt.n[next3(i)], nab = tt.n[prev3(i)];
   bool cca = is_constrained(&tt, next3(i)), cab = is_constrained(&tt, prev3(i));
@@ -201,6 +213,7 @@ static bool is_illegal(const an_cdt *cdt, int32_t t, int i) {
   }
   const an_cdt_tri *ut = &cdt->tris[u];
   int j = neighbour_index(ut, t);
+  assert(j >= 0); // neighbour links are symmetric
   vec2 d = cdt->points[ut->v[j]];
   return an_incircle(cdt->points[tri->v[0]], cdt->points[tri->v[1]], cdt->points[tri->v[2]], d) >
          0.0;
@@ -260,6 +273,8 @@ static arcnav_status split_edge(an_cdt *cdt, int32_t t, int i, int32_t p) {
   }
   an_cdt_tri uu = cdt->tris[u];
   int j = neighbour_index(&uu, t);
+  assert(j >= 0);                                           // neighbour links are symmetric
+  assert(is_constrained(&uu, j) == is_constrained(&tt, i)); // marked on both sides or neither
   int32_t a = tt.v[i], b = tt.v[next3(i)], c = tt.v[prev3(i)], d = uu.v[j];
   int32_t nca = tt.n[next3(i)], nab = tt.n[prev3(i)];
   bool cca = is_constrained(&tt, next3(i)), cab = is_constrained(&tt, prev3(i));
@@ -349,6 +364,7 @@ int an_cdt_find_edge(const an_cdt *cdt, int32_t a, int32_t b, int32_t *out_tri) 
     do {
       const an_cdt_tri *tri = &cdt->tris[t];
       int k = an_cdt_vertex_index(tri, a);
+      assert(k >= 0); // vertex_tri[a] holds a, and so does every triangle reached round it
       if (tri->v[next3(k)] == b) {
         *out_tri = t;
         return prev3(k);
@@ -371,6 +387,7 @@ static void mark_constrained(an_cdt *cdt, int32_t t, int i) {
   int32_t u = cdt->tris[t].n[i];
   if (u >= 0) {
     int j = neighbour_index(&cdt->tris[u], t);
+    assert(j >= 0); // neighbour links are symmetric
     cdt->tris[u].constrained |= (uint8_t)(1u << j);
   }
 }
@@ -480,6 +497,7 @@ static void unmark_constrained(an_cdt *cdt, int32_t t, int i) {
   int32_t u = cdt->tris[t].n[i];
   if (u >= 0) {
     int j = neighbour_index(&cdt->tris[u], t);
+    assert(j >= 0); // neighbour links are symmetric
     cdt->tris[u].constrained &= (uint8_t) ~(1u << j);
   }
 }
@@ -1254,4 +1272,176 @@ arcnav_status an_cdt_build_ex(an_cdt *cdt, const an_allocator *alloc, vec2 box_m
     an_cdt_free(cdt);
   }
   return st;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+// ---------------------------------------------------------------------------------------------
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static bool
+check_fail(char *why, size_t why_size, const char *format, ...) {
+  if (why && why_size > 0) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(why, why_size, format, args);
+    va_end(args);
+  }
+  return false;
+}
+
+/// Is edge i of `tri` on the boundary of the box [lo, hi]?
+static bool edge_on_box(const an_cdt *cdt, const an_cdt_tri *tri, int i, vec2 lo, vec2 hi) {
+  vec2 p = cdt->points[tri->v[next3(i)]], q = cdt->points[tri->v[prev3(i)]];
+  return (p.x == q.x && (p.x == lo.x || p.x == hi.x)) ||
+         (p.y == q.y && (p.y == lo.y || p.y == hi.y));
+}
+
+bool an_cdt_check(const an_cdt *cdt, char *why, size_t why_size) {
+  if (cdt->point_count < 4 || cdt->tri_count < 2) {
+    return check_fail(why, why_size, "%ld points and %ld triangles: not initialised",
+                      (long)cdt->point_count, (long)cdt->tri_count);
+  }
+  vec2 lo = cdt->points[0], hi = cdt->points[2];
+  long points = (long)cdt->point_count, tris = (long)cdt->tri_count;
+  // Indices first, so the checks below may follow them.
+  for (long t = 0; t < tris; ++t) {
+    const an_cdt_tri *tri = &cdt->tris[t];
+    for (int i = 0; i < 3; ++i) {
+      if (tri->v[i] < 0 || tri->v[i] >= points) {
+        return check_fail(why, why_size, "triangle %ld: vertex index %ld out of range", t,
+                          (long)tri->v[i]);
+      }
+      if (tri->n[i] < -1 || tri->n[i] >= tris || tri->n[i] == t) {
+        return check_fail(why, why_size, "triangle %ld: neighbour index %ld out of range", t,
+                          (long)tri->n[i]);
+      }
+    }
+    if (tri->constrained > 7u) {
+      return check_fail(why, why_size, "triangle %ld: constraint bits %ld", t,
+                        (long)tri->constrained);
+    }
+  }
+  for (long v = 0; v < points; ++v) {
+    int32_t t = cdt->vertex_tri[v];
+    if (t < 0 || t >= tris || an_cdt_vertex_index(&cdt->tris[t], (int32_t)v) < 0) {
+      return check_fail(why, why_size, "vertex %ld: its triangle %ld does not hold it", v, (long)t);
+    }
+  }
+  for (long t = 0; t < tris; ++t) {
+    const an_cdt_tri *tri = &cdt->tris[t];
+    vec2 a = cdt->points[tri->v[0]], b = cdt->points[tri->v[1]], c = cdt->points[tri->v[2]];
+    if (!(an_orient2d(a, b, c) > 0.0)) {
+      return check_fail(why, why_size, "triangle %ld is not counter-clockwise (vertex %ld first)",
+                        t, (long)tri->v[0]);
+    }
+    for (int i = 0; i < 3; ++i) {
+      int32_t u = tri->n[i];
+      int32_t from = tri->v[next3(i)], to = tri->v[prev3(i)];
+      if (u < 0) {
+        if (!edge_on_box(cdt, tri, i, lo, hi)) {
+          return check_fail(why, why_size, "triangle %ld: edge %ld has no neighbour inside the box",
+                            t, (long)i);
+        }
+        continue;
+      }
+      const an_cdt_tri *ut = &cdt->tris[u];
+      int j = neighbour_index(ut, (int32_t)t);
+      if (j < 0) {
+        return check_fail(why, why_size, "triangle %ld: neighbour %ld does not link back", t,
+                          (long)u);
+      }
+      if (ut->v[next3(j)] != to || ut->v[prev3(j)] != from) {
+        return check_fail(why, why_size, "triangles %ld and %ld: linked across different edges", t,
+                          (long)u);
+      }
+      if (is_constrained(tri, i) != is_constrained(ut, j)) {
+        return check_fail(why, why_size, "triangles %ld and %ld: constraint marked on one side", t,
+                          (long)u);
+      }
+    }
+  }
+  return true;
+}
+
+bool an_cdt_check_delaunay(const an_cdt *cdt, char *why, size_t why_size) {
+  for (size_t t = 0; t < cdt->tri_count; ++t) {
+    const an_cdt_tri *tri = &cdt->tris[t];
+    vec2 a = cdt->points[tri->v[0]], b = cdt->points[tri->v[1]], c = cdt->points[tri->v[2]];
+    for (int i = 0; i < 3; ++i) {
+      int32_t u = tri->n[i];
+      if (u < 0 || is_constrained(tri, i)) {
+        continue;
+      }
+      // The apex across the edge lies outside the circumcircle; on it is fine, cocircular points
+      // having more than one valid diagonal.
+      const an_cdt_tri *ut = &cdt->tris[u];
+      int j = neighbour_index(ut, (int32_t)t);
+      if (an_incircle(a, b, c, cdt->points[ut->v[j]]) > 0.0) {
+        return check_fail(why, why_size, "triangles %ld and %ld: unconstrained edge not Delaunay",
+                          (long)t, (long)u);
+      }
+    }
+  }
+  return true;
+}
+
+bool an_cdt_check_constraint(const an_cdt *cdt, int32_t a, int32_t b, char *why, size_t why_size) {
+  if (a < 0 || b < 0 || (size_t)a >= cdt->point_count || (size_t)b >= cdt->point_count) {
+    return check_fail(why, why_size, "constraint %ld-%ld: vertex out of range", (long)a, (long)b);
+  }
+  vec2 pa = cdt->points[a], pb = cdt->points[b];
+  vec2 dir = v2_sub(pb, pa);
+  int32_t v = a;
+  for (size_t steps = 0; v != b; ++steps) {
+    if (steps > cdt->point_count) {
+      return check_fail(why, why_size, "constraint %ld-%ld: the chain does not end", (long)a,
+                        (long)b);
+    }
+    // Among the constraint edges at v, the one that advances towards b and stays closest to the
+    // segment (rounded crossings lie a rounding error off it).
+    double here = v2_dot(v2_sub(cdt->points[v], pa), dir);
+    int32_t best = -1;
+    double best_off = INFINITY;
+    int32_t start = cdt->vertex_tri[v];
+    size_t visited = 0;
+    for (int dir_side = 0; dir_side < 2; ++dir_side) {
+      int32_t t = start;
+      do {
+        if (++visited > 2 * cdt->tri_count) {
+          return check_fail(why, why_size, "constraint %ld-%ld: cannot go round vertex %ld",
+                            (long)a, (long)b, (long)v);
+        }
+        const an_cdt_tri *tri = &cdt->tris[t];
+        int k = an_cdt_vertex_index(tri, v);
+        for (int e = 0; e < 2; ++e) {
+          int edge = e == 0 ? next3(k) : prev3(k); // the two edges at v
+          int32_t w = tri->v[e == 0 ? prev3(k) : next3(k)];
+          if (!is_constrained(tri, edge)) {
+            continue;
+          }
+          vec2 pw = cdt->points[w];
+          double off = fabs(v2_cross(dir, v2_sub(pw, pa)));
+          if (v2_dot(v2_sub(pw, pa), dir) > here && off < best_off) {
+            best = w;
+            best_off = off;
+          }
+        }
+        t = dir_side == 0 ? tri->n[next3(k)] : tri->n[prev3(k)];
+      } while (t >= 0 && t != start);
+      if (t == start) {
+        break; // went all the way round
+      }
+    }
+    if (best < 0) {
+      return check_fail(why, why_size,
+                        "constraint %ld-%ld: no constraint edge goes on from its "
+                        "vertex %ld",
+                        (long)a, (long)b, (long)v);
+    }
+    v = best;
+  }
+  return true;
 }

@@ -116,3 +116,22 @@ int32_t an_cdt_locate(const an_cdt *cdt, vec2 p, int32_t start);
 /// Index of edge (a, b) in *out_tri (either direction), or -1 when a and b are not joined by an
 /// edge.
 int an_cdt_find_edge(const an_cdt *cdt, int32_t a, int32_t b, int32_t *out_tri);
+
+/// Check the triangulation's structure: indices in range, every vertex's triangle holding it,
+/// every triangle counter-clockwise (exact orientation), neighbour links symmetric and across the
+/// same edge, -1 only on the box boundary, constraint marks the same on both sides of an edge.
+/// True when all hold; otherwise false with the first failure described in why (may be NULL).
+/// Costs a pass over the triangles; for tests and debugging.
+bool an_cdt_check(const an_cdt *cdt, char *why, size_t why_size);
+
+/// The Delaunay property across every unconstrained edge (exact in-circle test; cocircular is
+/// fine), on a triangulation an_cdt_check() accepts. It holds for what this file builds; a caller
+/// that clears constraint marks afterwards (the navmesh drops constraints buried inside an earlier
+/// obstacle) may break it where it no longer matters. False with a reason in why otherwise.
+bool an_cdt_check_delaunay(const an_cdt *cdt, char *why, size_t why_size);
+
+/// Is the segment between vertices a and b present as a chain of constraint edges, from a to b,
+/// each advancing towards b (through the vertices an_cdt_build() cut it at)? Follows, at each
+/// vertex, the constraint edge that advances and stays closest to the segment. Call on a
+/// triangulation an_cdt_check() accepts. False with a reason in why (may be NULL) otherwise.
+bool an_cdt_check_constraint(const an_cdt *cdt, int32_t a, int32_t b, char *why, size_t why_size);

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "clearance.h"
 
+#include "tolerances.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-// Angular slack when comparing a segment's direction with an edge direction: well above the
-// rounding of atan2 on exactly collinear input, well below any real angle between pieces.
-#define DIRECTION_SLACK 1e-9
 
 arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_grid *grid,
                                         const an_allocator *alloc) {
@@ -295,7 +293,7 @@ static size_t material_around(const an_clearance *cl, an_clearance_scratch *scra
 static bool spans_hold(const an_touch *spans, size_t count, double angle) {
   for (size_t i = 0; i < count; ++i) {
     double offset = an_wrap_angle(angle - spans[i].from);
-    if (offset > DIRECTION_SLACK && offset < spans[i].to - DIRECTION_SLACK) {
+    if (offset > AN_DIRECTION_SLACK && offset < spans[i].to - AN_DIRECTION_SLACK) {
       return true;
     }
   }
@@ -340,7 +338,7 @@ bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec
   // Touching: free unless the wall closes all round p (a point on a seam between two obstacles).
   double gap_start;
   return widest_free_gap(scratch->touches, material_around(cl, scratch, p, scratch->touches),
-                         &gap_start) > DIRECTION_SLACK;
+                         &gap_start) > AN_DIRECTION_SLACK;
 }
 
 bool an_point_agent_corner_wedge(const an_clearance *cl, an_clearance_scratch *scratch, vec2 v,
@@ -352,7 +350,7 @@ bool an_point_agent_corner_wedge(const an_clearance *cl, an_clearance_scratch *s
   // A path may touch the wall at v and turn there only where the wall is convex, its material
   // within less than a half-turn of directions; the normals of the turn are those at a right
   // angle or more from every direction into the material (docs/DESIGN.md, "The touching rule").
-  if (gap <= AN_PI + DIRECTION_SLACK) {
+  if (gap <= AN_PI + AN_DIRECTION_SLACK) {
     return false;
   }
   *start = an_wrap_angle(gap_start + 0.5 * AN_PI);
@@ -377,7 +375,7 @@ static bool heads_into_material(const an_item *item, vec2 dir) {
   double out_angle = v2_angle(v2_sub(item->b, item->a));
   double span = an_wrap_angle(v2_angle(v2_sub(item->before, item->a)) - out_angle);
   double offset = an_wrap_angle(v2_angle(dir) - out_angle);
-  return offset > DIRECTION_SLACK && offset < span - DIRECTION_SLACK;
+  return offset > AN_DIRECTION_SLACK && offset < span - AN_DIRECTION_SLACK;
 }
 
 static bool point_segment_blocks(const an_clearance *cl, const an_item *item,
@@ -627,7 +625,7 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
   double centre_side = v2_cross(edge_dir, v2_sub(arc->center, item->a));
   double line_distance = fabs(centre_side);
   bool grazing = fabs(line_distance - arc->radius) <= eps;
-  if (grazing && centre_side < 0.0 && edge_length > 2.0 * eps) {
+  if (grazing && centre_side < 0.0 && edge_length > AN_GRAZE_MIN_TOLERANCES * eps) {
     // Material (left of the edge) away from the centre, touching the arc where the edge grazes it.
     double foot = v2_dot(v2_sub(arc->center, item->a), edge_dir);
     if (foot > eps && foot < edge_length - eps &&
@@ -664,8 +662,8 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
     double wedge_sweep = an_wrap_angle(v2_angle(v2_sub(item->before, item->a)) - wedge_start);
     double outside_start = an_wrap_angle(v2_angle(radial) - 0.5 * AN_PI);
     bool reaches_outside =
-        an_wrap_angle(outside_start - wedge_start) < wedge_sweep - DIRECTION_SLACK ||
-        an_wrap_angle(wedge_start - outside_start) < AN_PI - DIRECTION_SLACK;
+        an_wrap_angle(outside_start - wedge_start) < wedge_sweep - AN_DIRECTION_SLACK ||
+        an_wrap_angle(wedge_start - outside_start) < AN_PI - AN_DIRECTION_SLACK;
     if (!at_start && !at_end && reaches_outside &&
         arc_holds_inside(arc, v2_angle(radial), angle_slack)) {
       return true;

@@ -4,6 +4,7 @@
 #include "geom.h"
 #include "grid.h"
 #include "navmesh.h"
+#include "tolerances.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -219,15 +220,6 @@ arcnav_status an_erode_map(const arcnav_map *map, double radius, arcnav_map **ou
 // polygon. A piece of a grown segment deeper than a margin inside one of them has blocked space on
 // both sides.
 
-// How far inside a piece, in map tolerances, a stretch must lie to be dropped: far above the
-// rounding of the grown vertices, so the boundary of the grown region always keeps its pieces.
-#define TRIM_MARGIN_TOLERANCES 16.0
-
-// A grown segment compares itself with at most this many pieces; past that it keeps what it has
-// not yet found covered (keeping is always safe), so a radius as large as the map, where every
-// piece is near every other, costs a bounded amount per segment.
-#define TRIM_MAX_PIECES 4096
-
 typedef struct grown_piece {
   uint32_t first; ///< into corners; counter-clockwise
   uint32_t count;
@@ -331,7 +323,7 @@ arcnav_status an_erode_trim_create(const arcnav_map *original, double radius,
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   trim->alloc = *alloc;
-  trim->margin = TRIM_MARGIN_TOLERANCES * an_map_tolerance(original);
+  trim->margin = AN_TRIM_MARGIN_TOLERANCES * an_map_tolerance(original);
   radius = clamped_radius(original, radius);
   bool ok = true;
   for (size_t o = 0; o < original->obstacle_count && ok; ++o) {
@@ -434,7 +426,7 @@ static bool cover_from_cell(void *context, int32_t column, int32_t row) {
     if (trim->piece_stamps[index] == trim->stamp) {
       continue;
     }
-    if (++trim->pieces_seen > TRIM_MAX_PIECES || trim->out_of_memory) {
+    if (++trim->pieces_seen > AN_TRIM_MAX_PIECES || trim->out_of_memory) {
       return false;
     }
     trim->piece_stamps[index] = trim->stamp;

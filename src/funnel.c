@@ -826,8 +826,8 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
     int32_t id = (int32_t)top.id;
     ta_node node = s->nodes[id];
     int32_t apex_vertex = s->cells[node.funnel.apex].vertex;
-    if (apex_vertex >= 0 &&
-        s->cells[node.funnel.apex].dist > s->apex_best[apex_vertex] * (1.0 + 1e-12)) {
+    if (apex_vertex >= 0 && s->cells[node.funnel.apex].dist >
+                                s->apex_best[apex_vertex] * (1.0 + AN_DOMINANCE_RELATIVE)) {
       continue; // dominated since it was queued
     }
     if (!an_may_expand(out->nodes_expanded, max_expansions)) {
@@ -869,7 +869,7 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
         if (s->vertex_stamp[apex->vertex] != s->stamp) {
           s->vertex_stamp[apex->vertex] = s->stamp;
           s->apex_best[apex->vertex] = apex->dist;
-        } else if (apex->dist > s->apex_best[apex->vertex] * (1.0 + 1e-12)) {
+        } else if (apex->dist > s->apex_best[apex->vertex] * (1.0 + AN_DOMINANCE_RELATIVE)) {
           continue; // another channel reaches this apex shorter
         } else if (apex->dist < s->apex_best[apex->vertex]) {
           s->apex_best[apex->vertex] = apex->dist;

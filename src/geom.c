@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "geom.h"
 
-// Relative length tolerance used to decide touching and incidence. It only has to absorb rounding
-// of a handful of operations, so it is tiny compared with any slack a caller passes in.
-#define GEOM_REL_EPS 1e-12
-// Angular tolerance (radians) for deciding whether a computed intersection point lies on an arc.
-// Intersection points near tangency carry larger error than the point itself, hence looser.
-#define GEOM_ANGLE_EPS 1e-9
+#include "tolerances.h"
 
 static double len_tol(double scale) {
-  return GEOM_REL_EPS * (1.0 + fabs(scale));
+  return AN_GEOM_RELATIVE * (1.0 + fabs(scale));
 }
 
 double an_wrap_angle(double angle) {
@@ -199,7 +194,7 @@ static bool arc_has_circle_point(const an_arc *arc, vec2 p) {
   if (!(arc->radius > 0.0)) {
     return true;
   }
-  return an_arc_contains_angle(arc, v2_angle(v2_sub(p, arc->center)), GEOM_ANGLE_EPS);
+  return an_arc_contains_angle(arc, v2_angle(v2_sub(p, arc->center)), AN_ARC_RANGE_SLACK);
 }
 
 bool an_segment_arc_intersect(vec2 a, vec2 b, const an_arc *arc) {
@@ -281,7 +276,7 @@ bool an_arc_arc_intersect(const an_arc *a, const an_arc *b) {
     if (!(ra > 0.0) && !(rb > 0.0)) {
       return true;
     }
-    return angular_ranges_overlap(a, b, GEOM_ANGLE_EPS);
+    return angular_ranges_overlap(a, b, AN_ARC_RANGE_SLACK);
   }
   for (int i = 0; i < n; i++) {
     if (arc_has_circle_point(a, p[i]) && arc_has_circle_point(b, p[i])) {

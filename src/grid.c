@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "grid.h"
 
+#include "tolerances.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-// Cells per axis are capped so the table stays small even for very sparse or huge maps.
-#define MAX_CELLS_PER_AXIS 2048
 
 static size_t count_items(const arcnav_map *map) {
   size_t count = map->has_bounds ? map->bounds.count : 0;
@@ -148,15 +147,16 @@ arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_alloca
 }
 
 void an_grid_fit(an_grid *grid, vec2 lo, vec2 hi, size_t count, double min_cell) {
-  double width = an_max(hi.x - lo.x, 1e-300), height = an_max(hi.y - lo.y, 1e-300);
+  double width = an_max(hi.x - lo.x, AN_EXTENT_FLOOR),
+         height = an_max(hi.y - lo.y, AN_EXTENT_FLOOR);
   double cell = sqrt(width * height / (double)(count > 0 ? count : 1));
   cell = an_max(cell, min_cell);
-  cell = an_max(cell, an_max(width, height) / MAX_CELLS_PER_AXIS);
+  cell = an_max(cell, an_max(width, height) / AN_GRID_MAX_CELLS_PER_AXIS);
   grid->origin = lo;
   grid->cell_size = cell;
   grid->inverse_cell_size = 1.0 / cell;
-  grid->columns = (int32_t)an_min(ceil(width / cell), MAX_CELLS_PER_AXIS);
-  grid->rows = (int32_t)an_min(ceil(height / cell), MAX_CELLS_PER_AXIS);
+  grid->columns = (int32_t)an_min(ceil(width / cell), AN_GRID_MAX_CELLS_PER_AXIS);
+  grid->rows = (int32_t)an_min(ceil(height / cell), AN_GRID_MAX_CELLS_PER_AXIS);
   grid->columns = grid->columns < 1 ? 1 : grid->columns;
   grid->rows = grid->rows < 1 ? 1 : grid->rows;
 }

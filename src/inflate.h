@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "geom.h"
 #include "map.h"
+#include "tolerances.h"
 
 #include <stdint.h>
 
@@ -33,10 +34,6 @@ arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_
 static inline double an_corner_material_radius(const an_corner *corner, double radius) {
   return corner->wedge_sweep >= AN_TWO_PI ? an_max(0.0, corner->radius - radius) : 0.0;
 }
-
-/// Angular tolerance for wedge tests: touching points on an offset edge lie exactly on a wedge
-/// boundary up to rounding.
-#define AN_WEDGE_SLACK 1e-9
 
 /// Offset of `angle` from the corner's wedge start, in [0, 2pi). An angle a rounding error before
 /// the start of a polygon corner's wedge would wrap to nearly 2pi; it counts as the start, so

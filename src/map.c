@@ -2,13 +2,13 @@
 #include "map.h"
 
 #include "predicates.h"
+#include "tolerances.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 // Relative width below which a ring counts as collinear: rounding in the cross products of
 // collinear points is a few ulps of the extent, far below this.
-#define ZERO_AREA_RELATIVE 1e-14
 
 static void set_error(arcnav_error *error, arcnav_status status, int obstacle, int ring,
                       int vertex) {
@@ -148,7 +148,7 @@ static arcnav_status check_ring_shape(const clean_ring *ring) {
   for (size_t i = 1; i < ring->count; ++i) {
     widest = an_max(widest, fabs(v2_cross(axis, v2_sub(ring->points[i], origin))));
   }
-  if (widest <= ZERO_AREA_RELATIVE * scale) {
+  if (widest <= AN_ZERO_AREA_RELATIVE * scale) {
     return ARCNAV_ERR_ZERO_AREA;
   }
   return ARCNAV_OK;
@@ -412,7 +412,7 @@ static arcnav_status sweep_for_contact(const an_allocator *alloc, const clean_ri
       magnitude = an_max(magnitude, an_max(fabs(rings[r].points[i].x), fabs(rings[r].points[i].y)));
     }
   }
-  sw.near = 1e-12 * magnitude;
+  sw.near = AN_SWEEP_NEAR_RELATIVE * magnitude;
   size_t e = 0;
   for (size_t r = 0; r < ring_count; ++r) {
     for (size_t i = 0; i < rings[r].count; ++i, ++e) {
@@ -1299,7 +1299,7 @@ double an_map_tolerance(const arcnav_map *map) {
     scale = an_max(scale, an_max(hi.x - lo.x, hi.y - lo.y));
     scale = an_max(scale, an_max(an_max(fabs(lo.x), fabs(hi.x)), an_max(fabs(lo.y), fabs(hi.y))));
   }
-  return 1e-9 * scale;
+  return AN_MAP_TOLERANCE_RELATIVE * scale;
 }
 
 double arcnav_map_tolerance(const arcnav_map *map) {

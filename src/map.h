@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "arcnav/arcnav.h"
 #include "geom.h"
+#include "tolerances.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -61,8 +62,6 @@ static inline vec2 an_ring_vertex(const arcnav_map *map, const an_ring *ring, si
   return base[i % ring->count];
 }
 
-/// Largest coordinate or radius magnitude accepted: squares of differences must stay finite.
-#define AN_MAX_COORDINATE 1e100
 static inline bool an_coordinate_in_range(double value) {
   return fabs(value) <= AN_MAX_COORDINATE;
 }

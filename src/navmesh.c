@@ -3,6 +3,7 @@
 
 #include "obstacle_index.h"
 #include "ring_winding.h"
+#include "tolerances.h"
 
 #include <math.h>
 #include <string.h>
@@ -538,8 +539,8 @@ static arcnav_status build_grid(an_navmesh *mesh) {
   double w = hi.x - lo.x, h = hi.y - lo.y;
   // About two triangles per cell keeps the walks a few steps long.
   double cells = an_max(1.0, (double)cdt->tri_count / 2.0);
-  double gw = an_min(an_max(1.0, floor(sqrt(cells * w / h))), 4096.0);
-  double gh = an_min(an_max(1.0, floor(cells / gw)), 4096.0);
+  double gw = an_min(an_max(1.0, floor(sqrt(cells * w / h))), AN_LOCATE_GRID_MAX_SIDE);
+  double gh = an_min(an_max(1.0, floor(cells / gw)), AN_LOCATE_GRID_MAX_SIDE);
   mesh->grid_w = (int32_t)gw;
   mesh->grid_h = (int32_t)gh;
   mesh->grid_min = lo;
@@ -726,7 +727,7 @@ static bool triangle_inside(const an_cdt *cdt, int32_t t, const arcnav_map *map,
   vec2 a = cdt->points[tri->v[0]], b = cdt->points[tri->v[1]], c = cdt->points[tri->v[2]];
   vec2 g = v2((a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0);
   double size = an_max(v2_dist(a, b), an_max(v2_dist(b, c), v2_dist(c, a)));
-  double margin = 1e-12 * (fabs(g.x) + fabs(g.y) + size);
+  double margin = AN_DEEP_INSIDE_RELATIVE * (fabs(g.x) + fabs(g.y) + size);
   return deep_inside(map, &map->obstacles[o], g, margin);
 }
 
@@ -761,7 +762,7 @@ static bool point_covered(const arcnav_map *map, const an_obstacle_index *ix, ve
 static bool keep_piece(void *ctx, vec2 p, vec2 q) {
   const keep_context *kc = ctx;
   vec2 m = v2_scale(v2_add(p, q), 0.5);
-  double margin = 1e-12 * (fabs(m.x) + fabs(m.y) + v2_dist(p, q));
+  double margin = AN_DEEP_INSIDE_RELATIVE * (fabs(m.x) + fabs(m.y) + v2_dist(p, q));
   return !point_covered(kc->map, kc->ix, m, margin, kc->obstacle);
 }
 

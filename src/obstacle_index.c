@@ -3,6 +3,7 @@
 
 #include "geom.h"
 #include "navmesh.h"
+#include "tolerances.h"
 
 #include <math.h>
 #include <string.h>
@@ -46,7 +47,7 @@ arcnav_status an_obstacle_index_build(const arcnav_map *map, const an_allocator 
   memset(ix, 0, sizeof *ix);
   size_t n = map->obstacle_count;
   double side = an_max(1.0, floor(sqrt((double)n)));
-  ix->gw = ix->gh = (int32_t)an_min(side, 1024.0);
+  ix->gw = ix->gh = (int32_t)an_min(side, AN_OBSTACLE_GRID_MAX_SIDE);
   ix->lo = lo;
   ix->cw = (hi.x - lo.x) / ix->gw;
   ix->ch = (hi.y - lo.y) / ix->gh;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "path.h"
 
+#include "tolerances.h"
+
 #include <string.h>
 
 arcnav_status arcnav_path_create(const arcnav_allocator *allocator, arcnav_path **out_path) {
@@ -55,7 +57,7 @@ arcnav_status an_path_add_line(arcnav_path *path, vec2 from, vec2 to) {
     vec2 before = v2_sub(last->to, last->from), after = v2_sub(to, from);
     bool joined = last->to.x == from.x && last->to.y == from.y;
     if (joined && v2_dot(before, after) > 0.0 &&
-        fabs(v2_cross(before, after)) <= 1e-12 * last->length * length) {
+        fabs(v2_cross(before, after)) <= AN_STRAIGHT_ON_RELATIVE * last->length * length) {
       path->length -= last->length;
       last->to = to;
       last->length = v2_dist(last->from, to);
@@ -152,7 +154,7 @@ arcnav_status arcnav_path_sample(const arcnav_path *path, double spacing, arcnav
   }
   // Samples at 0, spacing, 2 spacing, ... below the length, then the end point.
   double steps = floor(path->length / spacing);
-  if (steps > 1e9) {
+  if (steps > AN_PATH_MAX_SAMPLES) {
     return ARCNAV_ERR_TOO_LARGE;
   }
   size_t interior = (size_t)steps;

@@ -3,6 +3,7 @@
 
 #include "erode.h"
 #include "path.h"
+#include "tolerances.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -189,7 +190,7 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   // judge start and goal by the same mesh, so they need neither the grid nor the corners. A radius
   // within the tolerance grows nothing measurable (and would only make near-duplicate vertices):
   // such an agent is a point, as it is for the free checks.
-  bool eroded = funnel && def->radius > 2.0 * an_map_tolerance(map);
+  bool eroded = funnel && def->radius > AN_POINT_AGENT_TOLERANCES * an_map_tolerance(map);
   an_allocator alloc = map->alloc;
   arcnav_planner *planner = an_calloc(&alloc, 1, sizeof *planner);
   if (!planner) {
@@ -201,7 +202,7 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   planner->engine = engine;
   // Pieces are filed with a margin of a few tolerances beyond the radius, so that anything a
   // check could count as touching is found in the cells the check visits.
-  double reach = def->radius + 4.0 * planner->eps;
+  double reach = def->radius + AN_FILING_MARGIN_TOLERANCES * planner->eps;
   // The grid serves every engine: start and goal are judged by the same free test everywhere.
   arcnav_status status = eroded ? ARCNAV_OK : an_grid_build(map, reach, &alloc, &planner->grid);
   if (status == ARCNAV_OK && !funnel) {
@@ -226,7 +227,7 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
         .grid = &planner->grid,
         .radius = def->radius,
         .eps = planner->eps,
-        .point_agent = def->radius <= 2.0 * planner->eps,
+        .point_agent = def->radius <= AN_POINT_AGENT_TOLERANCES * planner->eps,
         .has_bounds = map->has_bounds,
     };
     if (!funnel) {

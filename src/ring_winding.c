@@ -2,6 +2,7 @@
 #include "ring_winding.h"
 
 #include "geom.h"
+#include "tolerances.h"
 
 #include <math.h>
 #include <string.h>
@@ -81,12 +82,12 @@ arcnav_status an_ring_winding_index_build(const arcnav_map *map, const an_ring *
     hi = v2(an_max(hi.x, p.x), an_max(hi.y, p.y));
   }
   // About one edge per cell on a compact ring.
-  double side = an_min(an_max(1.0, ceil(sqrt((double)n))), 2048.0);
+  double side = an_min(an_max(1.0, ceil(sqrt((double)n))), AN_RING_GRID_MAX_SIDE);
   out->grid_w = out->grid_h = (int32_t)side;
   out->lo = lo;
   out->hi = hi;
-  out->cell_w = an_max(hi.x - lo.x, 1e-300) / side;
-  out->cell_h = an_max(hi.y - lo.y, 1e-300) / side;
+  out->cell_w = an_max(hi.x - lo.x, AN_EXTENT_FLOOR) / side;
+  out->cell_h = an_max(hi.y - lo.y, AN_EXTENT_FLOOR) / side;
   size_t cells = (size_t)out->grid_w * (size_t)out->grid_h;
   out->cell_start = an_calloc(alloc, cells + 1, sizeof *out->cell_start);
   out->seen = an_calloc(alloc, n, sizeof *out->seen);

@@ -2,6 +2,7 @@
 #include "sight_mesh.h"
 
 #include "tangent_graph.h"
+#include "tolerances.h"
 
 #include <string.h>
 
@@ -683,7 +684,7 @@ static void departure_arcs(expansion *x, const an_corner *corner, bool ccw) {
   double half_wedge = 0.5 * corner->wedge_sweep;
   double middle = corner->wedge_start + (ccw ? 0.5 : -0.5) * AN_PI + half_wedge;
   double q = radius > 0.0 ? 2.0 / NEAR_REACH_RADII : 0.0;
-  double spread = half_wedge + asin(q + 1e-6);
+  double spread = half_wedge + asin(q + AN_DEPARTURE_PAD_SINE);
   x->arc_count = spread >= 0.9 * AN_PI ? 0 : spread > 0.45 * AN_PI ? 2 : 1;
   x->level_count = radius > 0.0 ? ARC_LEVELS : 1;
   x->near_reach = 0.0;
@@ -695,7 +696,7 @@ static void departure_arcs(expansion *x, const an_corner *corner, bool ccw) {
   double reach = NEAR_REACH_RADII * radius;
   for (int level = 0; level < x->level_count; ++level) {
     x->level_reach[level] = reach + 2.0 * slack_at(x, reach);
-    double sin_pad = q + 1e-6, cos_pad = sqrt(1.0 - sin_pad * sin_pad);
+    double sin_pad = q + AN_DEPARTURE_PAD_SINE, cos_pad = sqrt(1.0 - sin_pad * sin_pad);
     // Half the arcs' spread, as a rotation.
     vec2 half = v2(half_turn.x * cos_pad - half_turn.y * sin_pad,
                    half_turn.y * cos_pad + half_turn.x * sin_pad);

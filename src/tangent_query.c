@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "path.h"
 #include "planner.h"
+#include "tolerances.h"
 
 #include <string.h>
 
@@ -185,7 +186,7 @@ static bool may_arrive_taut(const an_corner *corner, vec2 from, bool ccw) {
     return true;
   }
   vec2 v = v2_sub(from, corner->center);
-  double slack = 1e-6 * v2_len(v);
+  double slack = AN_TAUT_SCREEN_RELATIVE * v2_len(v);
   vec2 q0 = ccw ? v : v2_scale(v2_perp(v), -1.0);
   vec2 q1 = ccw ? v2_perp(v) : v;
   // Two counter-clockwise ranges narrower than a half turn meet when either one's start lies in
@@ -247,7 +248,8 @@ static double cell_bound(const arcnav_query *q, uint32_t cell, vec2 start, vec2 
   int32_t row = (int32_t)(cell / (uint32_t)grid->columns);
   double bound =
       an_max(v2_dist(start, goal), an_grid_cell_distance_sum(grid, column, row, start, goal));
-  return an_max(0.0, bound - 4.0 * q->planner->eps - 1e-12 * bound);
+  return an_max(0.0, bound - AN_CELL_BOUND_TOLERANCES * q->planner->eps -
+                         AN_CELL_BOUND_RELATIVE * bound);
 }
 
 static void discover_cell(arcnav_query *q, int32_t column, int32_t row, vec2 start, vec2 goal) {

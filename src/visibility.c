@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "visibility.h"
 
+#include "tolerances.h"
+
 #include <string.h>
 
 #define BIN_WIDTH (4.0 / AN_SIGHT_BINS)
-// Pseudo-angle slack at both ends of an occluder's span: a direction binned by a rounding error
-// onto the wrong side of a span boundary must still lie inside the span.
-#define SPAN_SLACK 1e-9
 
 // ---- corner grid ---------------------------------------------------------------------------
 
@@ -155,7 +154,7 @@ bool an_sight_pair_may_pass(const an_sight *sight, const an_sight_mask *mask, ve
   }
   // Half-angle of the spread in radians (asin x <= x pi/2); the pseudo-angle changes at most as
   // fast as the angle.
-  double spread = 1.6 * radius_sum / dist + SPAN_SLACK;
+  double spread = 1.6 * radius_sum / dist + AN_SPAN_SLACK;
   double centre = an_pseudo_angle(offset);
   int first = (int)floor((centre - spread) / BIN_WIDTH);
   int last = (int)floor((centre + spread) / BIN_WIDTH);
@@ -179,8 +178,8 @@ static void close_span(an_sight *sight, int lane, double lo, double hi, double d
   if (hi < lo) {
     hi += 4.0;
   }
-  lo += SPAN_SLACK;
-  hi -= SPAN_SLACK;
+  lo += AN_SPAN_SLACK;
+  hi -= AN_SPAN_SLACK;
   // A span of half a turn or more cannot come from a proper occluder; ignore rounding accidents.
   if (!(hi > lo) || hi - lo >= 2.0) {
     return;

@@ -25,6 +25,7 @@
 #include "alloc.h"
 #include "grid.h"
 #include "inflate.h"
+#include "tolerances.h"
 
 #include <stdint.h>
 
@@ -132,7 +133,7 @@ bool an_sight_pair_may_pass(const an_sight *sight, const an_sight_mask *mask, ve
 
 /// Slack on tangent lengths, shared by the walk's stopping rule and by an_sight_blocks.
 static inline double an_sight_margin(double length, double eps) {
-  return 4.0 * eps + 1e-9 * fabs(length);
+  return AN_SIGHT_MARGIN_TOLERANCES * eps + AN_SIGHT_MARGIN_RELATIVE * fabs(length);
 }
 
 /// Is a tangent of `length` leaving the viewpoint along `direction`, turning `ccw`, certainly

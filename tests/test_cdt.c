@@ -139,6 +139,10 @@ static bool is_con(const an_cdt_tri *t, int i) {
 
 /// Structural checks; returns the number of constraint edges' total length in *con_length.
 static void check_triangulation(const an_cdt *cdt, double *con_length) {
+  // The library's own validator first, then the independent checks below.
+  char why[160];
+  ck_assert_msg(an_cdt_check(cdt, why, sizeof why), "an_cdt_check: %s", why);
+  ck_assert_msg(an_cdt_check_delaunay(cdt, why, sizeof why), "an_cdt_check_delaunay: %s", why);
   size_t boundary = 0, half_edges = 0;
   double length = 0.0, area = 0.0;
   for (size_t t = 0; t < cdt->tri_count; ++t) {
@@ -213,6 +217,19 @@ static void check_segment_covered(const an_cdt *cdt, vec2 a, vec2 b, double tol)
   }
 }
 
+/// Every input segment (input point indices, mapped to vertices by vertex_of) is a chain of
+/// constraint edges, by the library's validator.
+static void check_constraint_chains(const an_cdt *cdt, const int32_t *vertex_of,
+                                    const uint32_t *segs, size_t segment_count) {
+  char why[160];
+  for (size_t s = 0; s < segment_count; ++s) {
+    int32_t a = vertex_of[segs[2 * s]], b = vertex_of[segs[2 * s + 1]];
+    if (!an_cdt_check_constraint(cdt, a, b, why, sizeof why)) {
+      ck_abort_msg("segment %zu: %s", s, why);
+    }
+  }
+}
+
 static void check_vertices_present(const an_cdt *cdt, const vec2 *pts, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     bool found = false;
@@ -263,10 +280,13 @@ START_TEST(test_cdt_random_crossing_segments) {
         want += v2_dist(a, b);
       }
     }
+    int32_t *vertex_of = malloc(n * sizeof *vertex_of);
+    ck_assert_ptr_nonnull(vertex_of);
     an_cdt cdt;
     arcnav_status st =
-        an_cdt_build(&cdt, &plain_alloc, v2(-1, -1), v2(13, 13), pts, n, segs, kept, NULL);
+        an_cdt_build(&cdt, &plain_alloc, v2(-1, -1), v2(13, 13), pts, n, segs, kept, vertex_of);
     ck_assert_int_eq(st, ARCNAV_OK);
+    check_constraint_chains(&cdt, vertex_of, segs, kept);
     double got;
     check_triangulation(&cdt, &got);
     check_vertices_present(&cdt, pts, n);
@@ -275,6 +295,7 @@ START_TEST(test_cdt_random_crossing_segments) {
       check_segment_covered(&cdt, pts[segs[2 * s]], pts[segs[2 * s + 1]], 1e-9);
     }
     an_cdt_free(&cdt);
+    free(vertex_of);
     free(pts);
     free(segs);
   }
@@ -308,8 +329,11 @@ START_TEST(test_cdt_degenerate_input) {
   // Segment 36-14 is (2,2)-(2,2)? No: 36 is the duplicate of (2,2), 14 is (2,2): zero length.
   want -= v2_dist(pts[36], pts[14]);
   an_cdt cdt;
-  ck_assert_int_eq(an_cdt_build(&cdt, &plain_alloc, v2(-1, -1), v2(6, 6), pts, n, segs, m, NULL),
-                   ARCNAV_OK);
+  int32_t vertex_of[64];
+  ck_assert_int_eq(
+      an_cdt_build(&cdt, &plain_alloc, v2(-1, -1), v2(6, 6), pts, n, segs, m, vertex_of),
+      ARCNAV_OK);
+  check_constraint_chains(&cdt, vertex_of, segs, m);
   double got;
   check_triangulation(&cdt, &got);
   check_vertices_present(&cdt, pts, n);
@@ -323,8 +347,11 @@ START_TEST(test_cdt_degenerate_input) {
   vec2 line[4] = {v2(0, 0), v2(4, 0), v2(2, 0), v2(5, 0)};
   uint32_t lsegs[4] = {0, 1, 2, 3};
   an_cdt cdt2;
-  ck_assert_int_eq(an_cdt_build(&cdt2, &plain_alloc, v2(-1, -1), v2(6, 1), line, 4, lsegs, 2, NULL),
-                   ARCNAV_OK);
+  int32_t line_vertex[4];
+  ck_assert_int_eq(
+      an_cdt_build(&cdt2, &plain_alloc, v2(-1, -1), v2(6, 1), line, 4, lsegs, 2, line_vertex),
+      ARCNAV_OK);
+  check_constraint_chains(&cdt2, line_vertex, lsegs, 2);
   check_triangulation(&cdt2, &got);
   ck_assert_double_eq_tol(got, 5.0, 1e-12);
   an_cdt_free(&cdt);
@@ -347,8 +374,11 @@ START_TEST(test_cdt_many_crossings) {
     segs[m++] = (uint32_t)(n - 1);
   }
   an_cdt cdt;
+  int32_t vertex_of[80];
   ck_assert_int_eq(
-      an_cdt_build(&cdt, &plain_alloc, v2(0, 0), v2(10, 10), pts, n, segs, m / 2, NULL), ARCNAV_OK);
+      an_cdt_build(&cdt, &plain_alloc, v2(0, 0), v2(10, 10), pts, n, segs, m / 2, vertex_of),
+      ARCNAV_OK);
+  check_constraint_chains(&cdt, vertex_of, segs, m / 2);
   double got, want = 0.0;
   for (size_t s = 0; s < m / 2; ++s) {
     want += v2_dist(pts[segs[2 * s]], pts[segs[2 * s + 1]]);
@@ -403,9 +433,11 @@ START_TEST(test_cdt_groups_change_nothing) {
       clean[g] = 1;
     }
     an_cdt plain, grouped;
+    int32_t vertex_of[8 * 40];
     ck_assert_int_eq(
-        an_cdt_build(&plain, &plain_alloc, v2(-1, -1), v2(11, 11), pts, n, segs, n, NULL),
+        an_cdt_build(&plain, &plain_alloc, v2(-1, -1), v2(11, 11), pts, n, segs, n, vertex_of),
         ARCNAV_OK);
+    check_constraint_chains(&plain, vertex_of, segs, n);
     an_cdt_options opt = {point_group, segment_group, clean, groups, 0, false};
     ck_assert_int_eq(an_cdt_build_ex(&grouped, &plain_alloc, v2(-1, -1), v2(11, 11), pts, n, segs,
                                      n, &opt, NULL),
@@ -480,6 +512,7 @@ START_TEST(test_cdt_split_edge) {
   double length;
   check_triangulation(&cdt, &length);
   ck_assert_double_eq_tol(length, hypot(4, 1), 1e-12);
+  check_constraint_chains(&cdt, vx, segs, 1); // through the new vertex
   an_cdt_free(&cdt);
 }
 END_TEST
@@ -508,7 +541,175 @@ START_TEST(test_cdt_kept_pieces) {
   double length;
   check_triangulation(&cdt, &length);
   ck_assert_double_eq_tol(length, 3 * 4.0 + 3.0, 1e-12);
+  check_constraint_chains(&cdt, vertex, segs, 3);
+  char why[160];
+  ck_assert_msg(an_cdt_check_constraint(&cdt, (int32_t)before, vertex[7], why, sizeof why), "%s",
+                why);
+  // The skipped part is no constraint.
+  ck_assert(!an_cdt_check_constraint(&cdt, vertex[6], vertex[7], why, sizeof why));
   check_segment_covered(&cdt, v2(1, 0), v2(4, 0), 1e-12);
+  an_cdt_free(&cdt);
+}
+END_TEST
+
+/// A deep copy sharing nothing with `cdt`, for corrupting; free with free_copy().
+static an_cdt copy_cdt(const an_cdt *cdt) {
+  an_cdt c = *cdt;
+  c.points = malloc(cdt->point_count * sizeof *c.points);
+  c.vertex_tri = malloc(cdt->point_count * sizeof *c.vertex_tri);
+  c.tris = malloc(cdt->tri_count * sizeof *c.tris);
+  ck_assert(c.points && c.vertex_tri && c.tris);
+  memcpy(c.points, cdt->points, cdt->point_count * sizeof *c.points);
+  memcpy(c.vertex_tri, cdt->vertex_tri, cdt->point_count * sizeof *c.vertex_tri);
+  memcpy(c.tris, cdt->tris, cdt->tri_count * sizeof *c.tris);
+  c.stack = NULL;
+  c.stack_count = c.stack_capacity = 0;
+  return c;
+}
+
+static void free_copy(an_cdt *c) {
+  free(c->points);
+  free(c->vertex_tri);
+  free(c->tris);
+}
+
+/// An interior edge (both sides are triangles) of the triangulation, constrained or not as asked.
+static void find_interior_edge(const an_cdt *cdt, bool constrained, int32_t *out_t, int *out_i) {
+  for (size_t t = 0; t < cdt->tri_count; ++t) {
+    for (int i = 0; i < 3; ++i) {
+      if (cdt->tris[t].n[i] >= 0 && is_con(&cdt->tris[t], i) == constrained) {
+        *out_t = (int32_t)t;
+        *out_i = i;
+        return;
+      }
+    }
+  }
+  ck_abort_msg("no interior edge with constrained = %d", constrained);
+}
+
+START_TEST(test_cdt_check_finds_corruption) {
+  // The validator accepts a sound triangulation and reports each kind of damage done to a copy.
+  vec2 pts[6] = {v2(0, 0), v2(4, 1), v2(2, 3), v2(2, -3), v2(1, 1), v2(3, -1)};
+  uint32_t segs[4] = {0, 1, 2, 3};
+  int32_t vx[6];
+  an_cdt cdt;
+  ck_assert_int_eq(an_cdt_build(&cdt, &plain_alloc, v2(-1, -4), v2(5, 4), pts, 6, segs, 2, vx),
+                   ARCNAV_OK);
+  char why[160];
+  ck_assert_msg(an_cdt_check(&cdt, why, sizeof why), "%s", why);
+  ck_assert_msg(an_cdt_check_delaunay(&cdt, why, sizeof why), "%s", why);
+  ck_assert(an_cdt_check_constraint(&cdt, vx[0], vx[1], why, sizeof why));
+  ck_assert(an_cdt_check_constraint(&cdt, vx[2], vx[3], why, sizeof why));
+  int32_t t;
+  int i;
+
+  // A neighbour link pointing at the wrong triangle.
+  an_cdt bad = copy_cdt(&cdt);
+  find_interior_edge(&bad, false, &t, &i);
+  int32_t other = bad.tris[t].n[i];
+  for (size_t u = 0; u < bad.tri_count; ++u) {
+    if ((int32_t)u != t && (int32_t)u != other) {
+      bad.tris[t].n[i] = (int32_t)u;
+      break;
+    }
+  }
+  why[0] = '\0';
+  ck_assert(!an_cdt_check(&bad, why, sizeof why));
+  ck_assert_msg(strstr(why, "link") != NULL, "reported: %s", why);
+  free_copy(&bad);
+
+  // A neighbour link cut as if the edge lay on the box boundary.
+  bad = copy_cdt(&cdt);
+  find_interior_edge(&bad, false, &t, &i);
+  bad.tris[t].n[i] = -1;
+  ck_assert(!an_cdt_check(&bad, why, sizeof why));
+  free_copy(&bad);
+
+  // A constraint marked on one side only.
+  bad = copy_cdt(&cdt);
+  find_interior_edge(&bad, true, &t, &i);
+  bad.tris[t].constrained &= (uint8_t) ~(1u << i);
+  ck_assert(!an_cdt_check(&bad, why, sizeof why));
+  ck_assert_msg(strstr(why, "one side") != NULL, "reported: %s", why);
+  free_copy(&bad);
+
+  // A triangle turned clockwise.
+  bad = copy_cdt(&cdt);
+  int32_t keep = bad.tris[0].v[1];
+  bad.tris[0].v[1] = bad.tris[0].v[2];
+  bad.tris[0].v[2] = keep;
+  ck_assert(!an_cdt_check(&bad, why, sizeof why));
+  free_copy(&bad);
+
+  // An unconstrained edge that is not Delaunay: flip the diagonal of a convex quad whose
+  // circumcircle test is strict by hand, keeping links and orientation sound, so the structure
+  // passes and only the Delaunay check fails.
+  bad = copy_cdt(&cdt);
+  bool flipped = false;
+  for (size_t tt = 0; tt < bad.tri_count && !flipped; ++tt) {
+    for (int k = 0; k < 3 && !flipped; ++k) {
+      an_cdt_tri *ta = &bad.tris[tt];
+      int32_t u = ta->n[k];
+      if (u < 0 || is_con(ta, k)) {
+        continue;
+      }
+      an_cdt_tri *tb = &bad.tris[u];
+      int j = 0;
+      while (tb->n[j] != (int32_t)tt) {
+        ++j;
+      }
+      int32_t a = ta->v[k], b = ta->v[(k + 1) % 3], c = ta->v[(k + 2) % 3], d = tb->v[j];
+      // Quad a, b, d, c: the flip is valid when it is strictly convex at b and c.
+      if (!(an_orient2d(bad.points[a], bad.points[b], bad.points[d]) > 0.0 &&
+            an_orient2d(bad.points[d], bad.points[c], bad.points[a]) > 0.0) ||
+          an_incircle(bad.points[a], bad.points[b], bad.points[c], bad.points[d]) >= 0.0) {
+        continue;
+      }
+      int32_t nca = ta->n[(k + 1) % 3], nab = ta->n[(k + 2) % 3];
+      int32_t nbd = tb->n[(j + 1) % 3], ndc = tb->n[(j + 2) % 3];
+      uint8_t cca = is_con(ta, (k + 1) % 3), cab = is_con(ta, (k + 2) % 3);
+      uint8_t cbd = is_con(tb, (j + 1) % 3), cdc = is_con(tb, (j + 2) % 3);
+      *ta = (an_cdt_tri){{a, b, d}, {nbd, u, nab}, (uint8_t)(cbd | (cab << 2))};
+      *tb = (an_cdt_tri){{d, c, a}, {nca, (int32_t)tt, ndc}, (uint8_t)(cca | (cdc << 2))};
+      for (int side = 0; side < 2; ++side) {
+        int32_t nb = side == 0 ? nbd : nca, from = side == 0 ? u : (int32_t)tt;
+        int32_t to = side == 0 ? (int32_t)tt : u;
+        if (nb >= 0) {
+          for (int q = 0; q < 3; ++q) {
+            if (bad.tris[nb].n[q] == from) {
+              bad.tris[nb].n[q] = to;
+            }
+          }
+        }
+      }
+      bad.vertex_tri[a] = bad.vertex_tri[b] = (int32_t)tt;
+      bad.vertex_tri[c] = bad.vertex_tri[d] = u;
+      flipped = true;
+    }
+  }
+  ck_assert(flipped);
+  ck_assert_msg(an_cdt_check(&bad, why, sizeof why), "%s", why);
+  ck_assert(!an_cdt_check_delaunay(&bad, why, sizeof why));
+  ck_assert_msg(strstr(why, "Delaunay") != NULL, "reported: %s", why);
+  free_copy(&bad);
+
+  // A constraint edge unmarked on both sides: the structure is sound, the chain is broken.
+  bad = copy_cdt(&cdt);
+  find_interior_edge(&bad, true, &t, &i);
+  int32_t u = bad.tris[t].n[i];
+  for (int k = 0; k < 3; ++k) {
+    if (bad.tris[u].n[k] == t) {
+      bad.tris[u].constrained &= (uint8_t) ~(1u << k);
+    }
+  }
+  bad.tris[t].constrained &= (uint8_t) ~(1u << i);
+  ck_assert_msg(an_cdt_check(&bad, why, sizeof why), "%s", why);
+  ck_assert(!an_cdt_check_constraint(&bad, vx[0], vx[1], why, sizeof why) ||
+            !an_cdt_check_constraint(&bad, vx[2], vx[3], why, sizeof why));
+  free_copy(&bad);
+
+  // The original is untouched by all this.
+  ck_assert_msg(an_cdt_check(&cdt, why, sizeof why), "%s", why);
   an_cdt_free(&cdt);
 }
 END_TEST
@@ -737,6 +938,7 @@ static Suite *cdt_suite(void) {
   tcase_add_test(tc, test_cdt_cocircular_points);
   tcase_add_test(tc, test_cdt_split_edge);
   tcase_add_test(tc, test_cdt_kept_pieces);
+  tcase_add_test(tc, test_cdt_check_finds_corruption);
   suite_add_tcase(s, tc);
   tc = tcase_create("navmesh");
   tcase_set_timeout(tc, 60);

@@ -40,8 +40,24 @@ static double box_area(const an_navmesh *mesh) {
   return (hi.x - lo.x) * (hi.y - lo.y);
 }
 
-/// Adjacency is symmetric, connectors included, and a connector pair meets at one vertex.
+/// The mesh's triangulation passes the library's validator (an_cdt_check).
+static void check_mesh_cdt(const an_navmesh *mesh) {
+  char why[160];
+  ck_assert_msg(an_cdt_check(&mesh->cdt, why, sizeof why), "an_cdt_check: %s", why);
+}
+
+/// The mesh's triangulation is Delaunay across every unconstrained edge: true of maps whose
+/// obstacles do not overlap, where the build drops no constraint buried in an earlier obstacle.
+static void check_mesh_delaunay(const an_navmesh *mesh) {
+  char why[160];
+  ck_assert_msg(an_cdt_check_delaunay(&mesh->cdt, why, sizeof why), "an_cdt_check_delaunay: %s",
+                why);
+}
+
+/// The triangulation is valid; adjacency is symmetric, connectors included, and a connector pair
+/// meets at one vertex.
 static void check_adjacency(const an_navmesh *mesh) {
+  check_mesh_cdt(mesh);
   for (size_t f = 0; f < mesh->free_count; ++f) {
     for (int i = 0; i < 3; ++i) {
       int32_t g = mesh->fn[3 * f + (size_t)i];
@@ -198,6 +214,7 @@ START_TEST(test_two_squares_touching_at_a_corner) {
   double want = box_area(mesh) - 200.0;
   ck_assert_double_eq_tol(test_free_mesh_area(mesh), want, 1e-9 * want);
   check_adjacency(mesh);
+  check_mesh_delaunay(mesh);
   an_navmesh_destroy(mesh);
   // Pinches open: one connector pair, no area.
   mesh = open_mesh(map);
@@ -276,6 +293,7 @@ START_TEST(test_three_wedges_meeting_at_a_point) {
   ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
   ck_assert_uint_eq(mesh->connector_count, 0);
   check_adjacency(mesh);
+  check_mesh_delaunay(mesh);
   an_navmesh_destroy(mesh);
   mesh = open_mesh(map);
   ck_assert_uint_eq(mesh->connector_count, 6); // three fans joined in a cycle
@@ -315,6 +333,7 @@ START_TEST(test_checkerboard) {
   double want = test_ring_area(bounds, 4) - blocked;
   ck_assert_double_eq_tol(test_free_mesh_area(mesh), want, 1e-9 * want);
   check_adjacency(mesh);
+  check_mesh_delaunay(mesh);
   ck_assert_uint_eq(mesh->connector_count, 0);
   an_navmesh_destroy(mesh);
   // With pinches open every interior corner of the board parts two free cells (one connector
@@ -520,6 +539,8 @@ START_TEST(test_star_is_triangulated_in_linear_work) {
   ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
   ck_assert_msg(mesh->cdt.flips <= 8 * n, "%zu flips for %zu points", mesh->cdt.flips, n);
   ck_assert_uint_eq(mesh->cdt.point_count, n + 4);
+  check_mesh_cdt(mesh);
+  check_mesh_delaunay(mesh);
   double want = box_area(mesh) - test_ring_area(ring, n);
   ck_assert_double_eq_tol(test_free_mesh_area(mesh), want, 1e-9 * want);
   // Outside at a tip, between two tips, inside near a notch.
@@ -657,6 +678,7 @@ static void expect_trimmed_labels(const arcnav_map *map, double R, uint64_t seed
   ck_assert_int_eq(
       an_navmesh_build_trimmed(grown, &plain_alloc, an_erode_trim_segment, trim, &trimmed),
       ARCNAV_OK);
+  check_mesh_cdt(trimmed);
   vec lo, hi;
   ck_assert(arcnav_map_extent(grown, &lo, &hi));
   double near = 1e-7 * (hi.x - lo.x + hi.y - lo.y);
