@@ -699,7 +699,7 @@ static bool game_map_load(const char *dir, const char *stem, game_map *out, char
   an_cli_map traced;
   an_cli_map_init(&traced, path);
   traced.grid = true;
-  if (!an_cli_grid_trace(&grid, AN_CLI_GRID_PINCH_AUTO, &traced, &diag)) {
+  if (!an_cli_grid_trace(&grid, &traced, &diag)) {
     snprintf(why, why_size, "%s", diag.message);
     an_cli_map_free(&traced);
     an_cli_grid_free(&grid);

@@ -301,10 +301,10 @@ static const int side_dx[4] = {1, 0, -1, 0}, side_dy[4] = {0, 1, 0, -1};
 static const int start_dx[4] = {0, 1, 1, 0}, start_dy[4] = {0, 0, 1, 1};
 static const int out_dx[4] = {0, 1, 0, -1}, out_dy[4] = {-1, 0, 1, 0};
 
-// A window of cells to trace: cell (x, y) of the mask is cell (ox + x, oy + y) of the grid.
+// The cells to trace.
 typedef struct mask {
   const unsigned char *cells; ///< w * h, 1 blocked
-  int w, h, ox, oy;
+  int w, h;
 } mask;
 
 static bool is_blocked(const mask *m, int x, int y) {
@@ -320,20 +320,18 @@ typedef struct loop {
 typedef struct trace_state {
   const mask *m;
   int *label; ///< component of each blocked cell, -1 free
-  int *mark;  ///< per vertex: 1 + its index on the walk's stack, or a loop stamp; 0 unused
+  int *mark;  ///< per vertex: 1 + its index on the walk's stack; 0 unused
   int *stack;
   size_t stack_count, stack_capacity;
   int *vertices; ///< loops' vertex indices, loop after loop
   size_t vertex_count, vertex_capacity;
   loop *loops;
   size_t loop_count, loop_capacity;
-  int *boxes; ///< per region: x0, y0, x1, y1 of its cells
 } trace_state;
 
 typedef struct trace_output {
   an_cli_map *map;
   int first_row_line;
-  bool split;
   an_cli_diag *diag;
 } trace_output;
 
@@ -431,35 +429,23 @@ static bool walk(trace_state *t, unsigned char *seen, int x0, int y0, int s0) {
   return ok;
 }
 
-// Label the 4-connected regions of blocked cells in reading order of their first cell, and find
-// each one's box. Returns the region count, or -1 when out of memory.
-static int label_components(const mask *m, int *label, int *queue, int **out_boxes) {
+// Label the 4-connected regions of blocked cells in reading order of their first cell. Returns
+// the region count.
+static int label_components(const mask *m, int *label, int *queue) {
   size_t n = (size_t)m->w * (size_t)m->h;
   for (size_t i = 0; i < n; i++) {
     label[i] = -1;
   }
   int components = 0;
-  int *boxes = NULL;
-  size_t capacity = 0;
   for (size_t i = 0; i < n; i++) {
     if (m->cells[i] == 0 || label[i] >= 0) {
       continue;
     }
-    if (!grow((void **)&boxes, &capacity, 4 * ((size_t)components + 1), sizeof *boxes)) {
-      free(boxes);
-      return -1;
-    }
-    int *box = &boxes[4 * components];
-    box[0] = box[2] = (int)(i % (size_t)m->w);
-    box[1] = box[3] = (int)(i / (size_t)m->w);
     size_t head = 0, tail = 0;
     queue[tail++] = (int)i;
     label[i] = components;
     while (head < tail) {
       int cell = queue[head++], x = cell % m->w, y = cell / m->w;
-      box[0] = x < box[0] ? x : box[0];
-      box[2] = x > box[2] ? x : box[2];
-      box[3] = y > box[3] ? y : box[3];
       for (int k = 0; k < 4; k++) {
         int nx = x + out_dx[k], ny = y + out_dy[k];
         size_t next = (size_t)ny * (size_t)m->w + (size_t)nx;
@@ -471,11 +457,8 @@ static int label_components(const mask *m, int *label, int *queue, int **out_box
     }
     components++;
   }
-  *out_boxes = boxes;
   return components;
 }
-
-static bool trace_mask(const mask *m, const trace_output *out);
 
 static void free_rings(an_cli_ring *rings, size_t count) {
   for (size_t i = 0; i < count; i++) {
@@ -503,50 +486,13 @@ static bool add_region(const trace_state *t, const size_t *members, size_t count
     rings[r].count = l->count;
     for (size_t k = 0; k < l->count; k++) {
       int v = t->vertices[l->first + k];
-      rings[r].points[k] =
-          (arcnav_vec2){(double)(m->ox + v % stride), (double)(m->oy + v / stride)};
+      rings[r].points[k] = (arcnav_vec2){(double)(v % stride), (double)(v / stride)};
     }
   }
   int fx = first_cell % m->w, fy = first_cell / m->w;
-  an_cli_shape shape = {AN_CLI_SHAPE_POLYGON,
-                        out->first_row_line + m->oy + fy,
-                        m->ox + fx + 1,
-                        rings,
-                        count,
-                        {0, 0},
-                        0};
+  an_cli_shape shape = {
+      AN_CLI_SHAPE_POLYGON, out->first_row_line + fy, fx + 1, rings, count, {0, 0}, 0};
   return an_cli_map_add_shape(out->map, &shape);
-}
-
-// A region whose holes touch its outer ring or each other: two bands of rows that share the
-// middle row, traced on their own. Every cell stays covered, and two cells that touch along an
-// edge or fill a vertex's four corners lie in one band together, so no seam opens between bands.
-static bool split_region(const trace_state *t, int component, const trace_output *out) {
-  const mask *m = t->m;
-  const int *box = &t->boxes[4 * component];
-  int x0 = box[0], y0 = box[1], x1 = box[2], y1 = box[3];
-  int middle = (y0 + y1) / 2, w = x1 - x0 + 1;
-  int bands[2][2] = {{y0, middle}, {middle, y1}};
-  for (int b = 0; b < 2; b++) {
-    int h = bands[b][1] - bands[b][0] + 1;
-    unsigned char *cells = malloc((size_t)w * (size_t)h);
-    if (cells == NULL) {
-      return false;
-    }
-    for (int y = 0; y < h; y++) {
-      for (int x = 0; x < w; x++) {
-        size_t from = (size_t)(bands[b][0] + y) * (size_t)m->w + (size_t)(x0 + x);
-        cells[(size_t)y * (size_t)w + x] = t->label[from] == component ? 1 : 0;
-      }
-    }
-    mask band = {cells, w, h, m->ox + x0, m->oy + bands[b][0]};
-    bool ok = trace_mask(&band, out);
-    free(cells);
-    if (!ok) {
-      return false;
-    }
-  }
-  return true;
 }
 
 static bool emit_regions(trace_state *t, int components, const trace_output *out) {
@@ -582,24 +528,10 @@ static bool emit_regions(trace_state *t, int components, const trace_output *out
   for (int c = 0; ok && c < components; c++) {
     const size_t *members = order + start[c];
     size_t count = start[c + 1] - start[c], outer = count, outers = 0;
-    // A vertex on two loops of one region: a hole touches the outer ring or another hole there.
-    bool pinched = false;
     for (size_t i = 0; i < count; i++) {
-      const loop *l = &t->loops[members[i]];
-      if (l->twice_area > 0) {
+      if (t->loops[members[i]].twice_area > 0) {
         outer = i;
         outers++;
-      }
-      for (size_t k = 0; k < l->count; k++) {
-        int *stamp = &t->mark[t->vertices[l->first + k]];
-        pinched = pinched || (*stamp != 0 && *stamp != (int)i + 1);
-        *stamp = (int)i + 1;
-      }
-    }
-    for (size_t i = 0; i < count; i++) {
-      const loop *l = &t->loops[members[i]];
-      for (size_t k = 0; k < l->count; k++) {
-        t->mark[t->vertices[l->first + k]] = 0;
       }
     }
     if (outers != 1) {
@@ -607,8 +539,6 @@ static bool emit_regions(trace_state *t, int components, const trace_output *out
                       "%s: internal error: blocked region %d traced into %zu outer rings",
                       out->map->file, c, outers);
       ok = false;
-    } else if (pinched && out->split && t->boxes[4 * c + 3] - t->boxes[4 * c + 1] >= 2) {
-      ok = split_region(t, c, out);
     } else {
       ok = add_region(t, members, count, outer, first_cell[c], out);
     }
@@ -630,9 +560,8 @@ static bool trace_mask(const mask *m, const trace_output *out) {
   unsigned char *seen = calloc(cells, 1);
   int *queue = malloc(cells * sizeof *queue);
   bool ok = t.label != NULL && t.mark != NULL && seen != NULL && queue != NULL;
-  int components = ok ? label_components(m, t.label, queue, &t.boxes) : 0;
+  int components = ok ? label_components(m, t.label, queue) : 0;
   free(queue);
-  ok = ok && components >= 0;
   for (int y = 0; ok && y < m->h; y++) {
     for (int x = 0; ok && x < m->w; x++) {
       size_t cell = (size_t)y * (size_t)m->w + x;
@@ -658,32 +587,12 @@ static bool trace_mask(const mask *m, const trace_output *out) {
   free(t.stack);
   free(t.vertices);
   free(t.loops);
-  free(t.boxes);
   return ok;
 }
 
-bool an_cli_grid_library_accepts_pinched_holes(void) {
-  // A 3 x 3 block of cells without its corner cell (0, 0), around a free centre cell (1, 1):
-  // the hole's corner (1, 1) is also a corner of the outer ring.
-  static const arcnav_vec2 outer[] = {{1, 0}, {3, 0}, {3, 3}, {0, 3}, {0, 1}, {1, 1}};
-  static const arcnav_vec2 hole[] = {{1, 1}, {1, 2}, {2, 2}, {2, 1}};
-  const arcnav_vec2 *holes[] = {hole};
-  size_t hole_counts[] = {4};
-  arcnav_map *map = NULL;
-  if (arcnav_map_create(NULL, &map) != ARCNAV_OK) {
-    return false;
-  }
-  bool accepted = arcnav_map_add_polygon(map, outer, 6, holes, hole_counts, 1, NULL) == ARCNAV_OK;
-  arcnav_map_destroy(map);
-  return accepted;
-}
-
-bool an_cli_grid_trace(const an_cli_grid *grid, an_cli_grid_pinch pinch, an_cli_map *map,
-                       an_cli_diag *diag) {
-  bool split = pinch == AN_CLI_GRID_PINCH_SPLIT ||
-               (pinch == AN_CLI_GRID_PINCH_AUTO && !an_cli_grid_library_accepts_pinched_holes());
-  trace_output out = {map, grid->first_row_line, split, diag};
-  mask whole = {grid->blocked, grid->width, grid->height, 0, 0};
+bool an_cli_grid_trace(const an_cli_grid *grid, an_cli_map *map, an_cli_diag *diag) {
+  trace_output out = {map, grid->first_row_line, diag};
+  mask whole = {grid->blocked, grid->width, grid->height};
   if (!trace_mask(&whole, &out)) {
     return false;
   }
@@ -711,7 +620,7 @@ bool an_cli_grid_load_map_text(const char *file, const char *text, size_t length
     return false;
   }
   map->grid = true;
-  bool ok = an_cli_grid_trace(&grid, AN_CLI_GRID_PINCH_AUTO, map, diag);
+  bool ok = an_cli_grid_trace(&grid, map, diag);
   an_cli_grid_free(&grid);
   return ok;
 }

@@ -10,9 +10,8 @@
 // merged, as outer rings and holes (free pockets). Two blocked cells that touch only at a corner
 // stay apart: every traced polygon is a 4-connected region of cells, and regions that touch only
 // at a corner are separate obstacles touching at one point. A free pocket whose rim is pinched at
-// such a corner gives a hole touching its outer ring (or another hole) at one vertex; where the
-// library refuses that, the region is cut into bands of rows that overlap by one row, which
-// covers exactly the same cells without any seam.
+// such a corner gives a hole touching its outer ring (or another hole) at one vertex, which the
+// library accepts (see arcnav_map_add_polygon): each region is one polygon with its holes.
 
 #include "diag.h"
 #include "map_file.h"
@@ -33,21 +32,11 @@ bool an_cli_grid_parse(const char *file, const char *text, size_t length, an_cli
 
 void an_cli_grid_free(an_cli_grid *grid);
 
-/// How holes that touch their outer ring or another hole at one vertex are handled.
-typedef enum an_cli_grid_pinch {
-  AN_CLI_GRID_PINCH_AUTO,  ///< keep them when the library accepts such holes, else split
-  AN_CLI_GRID_PINCH_KEEP,  ///< one polygon per region, holes possibly touching at a vertex
-  AN_CLI_GRID_PINCH_SPLIT, ///< regions with such holes become overlapping bands of rows
-} an_cli_grid_pinch;
-
-/// Append the traced obstacles of `grid` to `map` (initialised, `map->file` set) and set the
-/// bounds to [0, width] x [0, height]. Each shape's `feature` is the file line and `part` the
-/// column of the region's first cell (in reading order). False only when out of memory.
-bool an_cli_grid_trace(const an_cli_grid *grid, an_cli_grid_pinch pinch, an_cli_map *map,
-                       an_cli_diag *diag);
-
-/// True when the library accepts a polygon whose hole touches the outer ring at one vertex.
-bool an_cli_grid_library_accepts_pinched_holes(void);
+/// Append the traced obstacles of `grid` to `map` (initialised, `map->file` set), one polygon
+/// per region with its holes (a hole may touch its outer ring or another hole at one vertex), and
+/// set the bounds to [0, width] x [0, height]. Each shape's `feature` is the file line and `part`
+/// the column of the region's first cell (in reading order). False only when out of memory.
+bool an_cli_grid_trace(const an_cli_grid *grid, an_cli_map *map, an_cli_diag *diag);
 
 /// Parse and trace a `.map` file's text into `map` (already initialised).
 bool an_cli_grid_load_map_text(const char *file, const char *text, size_t length, an_cli_map *map,

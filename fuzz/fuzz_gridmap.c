@@ -25,30 +25,27 @@ static double traced_area(const an_cli_map *map) {
   return twice / 2;
 }
 
-// Trace with `pinch`; the polygons must be accepted by the library when `must_build`.
-static void trace(const an_cli_grid *grid, an_cli_grid_pinch pinch, bool must_build,
-                  size_t blocked) {
+// The traced polygons cover exactly the blocked cells (one polygon per region, disjoint, so
+// their area is the blocked-cell count) and the library accepts them.
+static void trace(const an_cli_grid *grid, size_t blocked) {
   an_cli_map map;
   an_cli_map_init(&map, FUZZ_FILE);
   map.grid = true;
   an_cli_diag diag = {{0}};
-  if (!an_cli_grid_trace(grid, pinch, &map, &diag)) {
+  if (!an_cli_grid_trace(grid, &map, &diag)) {
     fprintf(stderr, "tracing failed: %s\n", diag.message);
     abort();
   }
-  // Kept holes give disjoint polygons: their area is the number of blocked cells.
-  if (pinch == AN_CLI_GRID_PINCH_KEEP && traced_area(&map) != (double)blocked) {
+  if (traced_area(&map) != (double)blocked) {
     fprintf(stderr, "traced area %g for %zu blocked cells\n", traced_area(&map), blocked);
     abort();
   }
-  if (must_build) {
-    arcnav_map *built = NULL;
-    if (!an_cli_map_build(&map, &built, &diag)) {
-      fprintf(stderr, "the library refused the traced grid: %s\n", diag.message);
-      abort();
-    }
-    arcnav_map_destroy(built);
+  arcnav_map *built = NULL;
+  if (!an_cli_map_build(&map, &built, &diag)) {
+    fprintf(stderr, "the library refused the traced grid: %s\n", diag.message);
+    abort();
   }
+  arcnav_map_destroy(built);
   an_cli_map_free(&map);
 }
 
@@ -64,9 +61,7 @@ int an_fuzz_gridmap(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < (size_t)grid.width * (size_t)grid.height; i++) {
       blocked += grid.blocked[i];
     }
-    trace(&grid, AN_CLI_GRID_PINCH_KEEP, false, blocked);
-    trace(&grid, AN_CLI_GRID_PINCH_SPLIT, true, blocked);
-    trace(&grid, AN_CLI_GRID_PINCH_AUTO, true, blocked);
+    trace(&grid, blocked);
     an_cli_grid_free(&grid);
   } else {
     an_fuzz_check_message(diag.message, FUZZ_FILE);
