@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "funnel.h"
 
+#include "engine.h"
 #include "heap.h"
 #include "predicates.h"
 

@@ -80,12 +80,6 @@ typedef struct an_funnel_result {
 /// goal.
 arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scratch, vec2 start,
                                   vec2 goal, bool optimal, an_funnel_result *out);
-/// The expansion limit's rule, the same for every search: may a search that has expanded
-/// `expanded` nodes expand one more under `max_expansions` (0: no limit)?
-static inline bool an_may_expand(size_t expanded, size_t max_expansions) {
-  return max_expansions == 0 || expanded < max_expansions;
-}
-
 /// an_funnel_find_path() expanding at most `max_expansions` nodes (0: no limit); a search that
 /// would expand one more returns ARCNAV_SEARCH_LIMIT.
 arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *scratch,

@@ -67,6 +67,10 @@ static inline vec2 v2_from_angle(double angle) {
 static inline double v2_angle(vec2 a) {
   return atan2(a.y, a.x);
 }
+/// Exactly the same point (no tolerance).
+static inline bool v2_equal(vec2 a, vec2 b) {
+  return a.x == b.x && a.y == b.y;
+}
 static inline bool v2_is_finite(vec2 a) {
   return isfinite(a.x) && isfinite(a.y);
 }

@@ -3,7 +3,6 @@
 
 #include "heap.h"
 #include "path.h"
-#include "planner.h"
 
 #include <string.h>
 
@@ -64,16 +63,16 @@ struct an_lazy_search {
   size_t trail_capacity;
 };
 
-arcnav_status an_lazy_search_create(const arcnav_planner *planner, an_lazy_search **out) {
-  an_allocator alloc = planner->alloc;
+arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_search **out) {
+  an_allocator alloc = engine->alloc;
   an_lazy_search *s = an_calloc(&alloc, 1, sizeof *s);
   if (!s) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   s->alloc = alloc;
-  size_t groups = 2 * planner->corner_count + 1, corners = planner->corner_count + 1;
+  size_t groups = 2 * engine->corner_count + 1, corners = engine->corner_count + 1;
   arcnav_status status =
-      an_sight_scratch_init(&s->sight, &planner->grid, planner->corner_count, &alloc);
+      an_sight_scratch_init(&s->sight, &engine->space.grid, engine->corner_count, &alloc);
   s->group_head = an_alloc(&alloc, groups, sizeof *s->group_head);
   s->group_tail = an_alloc(&alloc, groups, sizeof *s->group_tail);
   s->group_bound = an_alloc(&alloc, groups, sizeof *s->group_bound);
@@ -166,12 +165,12 @@ typedef struct viewpoint {
   double radius;
 } viewpoint;
 
-static viewpoint viewpoint_of(const arcnav_planner *planner, uint32_t group, vec2 start) {
+static viewpoint viewpoint_of(const an_tangent_engine *engine, uint32_t group, vec2 start) {
   viewpoint v;
-  if (group == 2 * planner->corner_count) {
+  if (group == 2 * engine->corner_count) {
     v = (viewpoint){NULL, AN_NONE, true, start, 0.0};
   } else {
-    const an_corner *corner = &planner->corners[group / 2];
+    const an_corner *corner = &engine->corners[group / 2];
     v = (viewpoint){corner, group / 2, (group & 1u) != 0, corner->center, corner->radius};
   }
   return v;
@@ -186,10 +185,11 @@ static viewpoint viewpoint_of(const arcnav_planner *planner, uint32_t group, vec
 // Fills *t with the tangent from the viewpoint to corner `to` arriving turning `to_ccw` (to NULL:
 // to the point `target`, the goal) and tells whether it is worth a search edge: it exists, is
 // taut at both ends, and the culling does not prove it blocked.
-static bool usable_tangent(const arcnav_planner *planner, const viewpoint *v, const an_sight *sight,
-                           const an_corner *to, vec2 target, bool to_ccw, an_tangent *t) {
+static bool usable_tangent(const an_tangent_engine *engine, const viewpoint *v,
+                           const an_sight *sight, const an_corner *to, vec2 target, bool to_ccw,
+                           an_tangent *t) {
   return an_directed_tangent(v->origin, v->radius, v->ccw, to ? to->center : target,
-                             to ? to->radius : 0.0, to_ccw, planner->eps, t) &&
+                             to ? to->radius : 0.0, to_ccw, engine->eps, t) &&
          an_tangent_is_taut(t, v->corner, v->ccw, to, to_ccw) &&
          !an_sight_blocks(sight, t->direction, v->ccw, v2_dist(t->from, t->to));
 }
@@ -197,14 +197,14 @@ static bool usable_tangent(const arcnav_planner *planner, const viewpoint *v, co
 // The least of a tangent's length plus the distance from its touching point to the goal, over
 // the usable tangents from the viewpoint to corner `j`; infinite when there are none. Fills
 // tangents[dir] and usable[dir] for both arrival directions.
-static double least_through(const arcnav_planner *planner, const viewpoint *v, uint32_t j,
+static double least_through(const an_tangent_engine *engine, const viewpoint *v, uint32_t j,
                             const an_sight *sight, vec2 goal, an_tangent tangents[2],
                             bool usable[2]) {
-  const an_corner *to = &planner->corners[j];
+  const an_corner *to = &engine->corners[j];
   double least = INFINITY;
   for (int dir = 0; dir < 2; ++dir) {
     an_tangent *t = &tangents[dir];
-    usable[dir] = usable_tangent(planner, v, sight, to, goal, dir == 1, t);
+    usable[dir] = usable_tangent(engine, v, sight, to, goal, dir == 1, t);
     if (usable[dir]) {
       least = an_min(least, v2_dist(t->from, t->to) + v2_dist(t->to, goal));
     }
@@ -215,10 +215,10 @@ static double least_through(const arcnav_planner *planner, const viewpoint *v, u
 // Gathers the departures of `group` within its next bound and appends them as one block. Targets
 // the group already has are skipped; so are tangents the culling proves blocked. `arrival` is
 // the expanded edge that asks for the gather.
-static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint32_t group,
+static bool gather_block(const an_tangent_engine *engine, an_lazy_search *s, uint32_t group,
                          const lazy_edge *arrival, vec2 start, vec2 goal) {
-  viewpoint v = viewpoint_of(planner, group, start);
-  const an_corner *corners = planner->corners;
+  viewpoint v = viewpoint_of(engine, group, start);
+  const an_corner *corners = engine->corners;
   bool first_gather = s->group_stamp[group] != s->stamp;
   an_sight_limit limit = {goal, 0.0};
   if (first_gather) {
@@ -226,13 +226,13 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
     // straight way to the goal plus the detour it has left: the excess is counted from there.
     // Arrivals elsewhere on the circle that need more ask again (a continuation).
     s->group_base[group] = v2_dist(arrival->to, goal);
-    limit.bound = s->group_base[group] + FIRST_EXCESS_CELLS * planner->grid.cell_size;
+    limit.bound = s->group_base[group] + FIRST_EXCESS_CELLS * engine->space.grid.cell_size;
   } else {
     double base = s->group_base[group];
     limit.bound = base + 3.0 * (s->group_bound[group] - base);
     // Mark the targets the group already has: their tangents are in its earlier blocks.
     if (++s->mark == 0) {
-      memset(s->target_marks, 0, (planner->corner_count + 1) * sizeof *s->target_marks);
+      memset(s->target_marks, 0, (engine->corner_count + 1) * sizeof *s->target_marks);
       s->mark = 1;
     }
     for (uint32_t b = s->group_head[group]; b != AN_NONE; b = s->blocks[b].next) {
@@ -248,12 +248,12 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
     // Only the side this group turns on matters.
     memset(mask.bits[v.ccw ? 1 : 0], 0, sizeof mask.bits[0]);
   }
-  double lane_offset = v.corner ? an_corner_material_radius(v.corner, planner->radius) : 0.0;
+  double lane_offset = v.corner ? an_corner_material_radius(v.corner, engine->radius) : 0.0;
   // The least, over the tangents this gather leaves out, of length plus the way on to the goal.
   double beyond = INFINITY;
   an_sight_mesh_result through_mesh = AN_SIGHT_MESH_UNSUITABLE;
-  if (planner->sight_mesh) {
-    through_mesh = an_sight_mesh_gather(planner->sight_mesh, &s->sight_mesh, &planner->grid,
+  if (engine->sight_mesh) {
+    through_mesh = an_sight_mesh_gather(engine->sight_mesh, &s->sight_mesh, &engine->space.grid,
                                         &s->sight, v.corner_index, v.origin, lane_offset, v.ccw,
                                         &limit, &beyond, &s->alloc);
   }
@@ -264,9 +264,9 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
     // The grid bounds distance sums from the viewpoint's centre; a tangent leaving the circle is
     // at most its radius shorter than the way from the centre to its touching point.
     an_sight_limit grid_limit = {goal, limit.bound + v.radius};
-    if (!an_sight_gather(&planner->grid, &planner->graph.corner_grid, planner->corner_count,
-                         &s->sight, v.origin, lane_offset, planner->radius, &mask, &grid_limit,
-                         planner->eps)) {
+    if (!an_sight_gather(&engine->space.grid, &engine->graph.corner_grid, engine->corner_count,
+                         &s->sight, v.origin, lane_offset, engine->radius, &mask, &grid_limit,
+                         engine->eps)) {
       beyond = limit.bound;
     }
   }
@@ -295,7 +295,7 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
     }
     an_tangent tangents[2];
     bool usable[2];
-    double least = least_through(planner, &v, j, sight, goal, tangents, usable);
+    double least = least_through(engine, &v, j, sight, goal, tangents, usable);
     if (least > limit.bound) {
       beyond = an_min(beyond, least);
       continue;
@@ -316,7 +316,7 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
   }
   // The way off a corner to the goal, once, with the first block.
   an_tangent t;
-  if (first_gather && v.corner && usable_tangent(planner, &v, sight, NULL, goal, true, &t)) {
+  if (first_gather && v.corner && usable_tangent(engine, &v, sight, NULL, goal, true, &t)) {
     lazy_edge e = make_edge(NULL, AN_NONE, false, &t);
     e.to = goal;
     e.depart_offset = an_corner_offset(v.corner, an_touch_angle(t.direction, v.ccw));
@@ -344,12 +344,13 @@ static bool gather_block(const arcnav_planner *planner, an_lazy_search *s, uint3
 
 // ---- the search ----------------------------------------------------------------------------
 
-static bool wedge_is_free(arcnav_query *q, an_lazy_search *s, uint32_t corner_index) {
+static bool wedge_is_free(an_tangent_query *q, an_lazy_search *s, uint32_t corner_index) {
   if (s->wedge_free[corner_index] == 0) {
-    s->wedge_free[corner_index] = an_corner_wedge_is_free(&q->planner->corners[corner_index],
-                                                          &q->planner->clearance, &q->clearance)
-                                      ? 1
-                                      : 2;
+    s->wedge_free[corner_index] =
+        an_corner_wedge_is_free(&q->engine->corners[corner_index], &q->engine->space.clearance,
+                                &q->clearance)
+            ? 1
+            : 2;
   }
   return s->wedge_free[corner_index] == 1;
 }
@@ -364,24 +365,24 @@ static bool relax(an_lazy_search *s, uint32_t id, double cost, uint32_t parent, 
   return open_push(s, cost + v2_dist(e->to, goal), id, false);
 }
 
-static uint32_t arrival_group(const arcnav_planner *planner, const lazy_edge *e) {
-  return e->to_corner == START_CORNER ? (uint32_t)(2 * planner->corner_count)
+static uint32_t arrival_group(const an_tangent_engine *engine, const lazy_edge *e) {
+  return e->to_corner == START_CORNER ? (uint32_t)(2 * engine->corner_count)
                                       : an_group_index(e->to_corner, e->to_ccw != 0);
 }
 
 // Relaxes the departures of the arrival group that edge `id` has not seen yet, from where it
 // arrives; then, if the group's gathers left anything out, queues a continuation keyed by the
 // least cost of a path through a departure not yet found.
-static bool expand(arcnav_query *q, an_lazy_search *s, uint32_t id, vec2 start, vec2 goal) {
-  const arcnav_planner *planner = q->planner;
-  uint32_t group = arrival_group(planner, &s->edges[id]);
+static bool expand(an_tangent_query *q, an_lazy_search *s, uint32_t id, vec2 start, vec2 goal) {
+  const an_tangent_engine *engine = q->engine;
+  uint32_t group = arrival_group(engine, &s->edges[id]);
   if (s->group_stamp[group] != s->stamp ||
       (s->edges[id].last_block == s->group_tail[group] && s->group_bound[group] < INFINITY)) {
-    if (!gather_block(planner, s, group, &s->edges[id], start, goal)) {
+    if (!gather_block(engine, s, group, &s->edges[id], start, goal)) {
       return false;
     }
   }
-  viewpoint v = viewpoint_of(planner, group, start);
+  viewpoint v = viewpoint_of(engine, group, start);
   // The edge array may have moved while gathering.
   lazy_edge *arrival = &s->edges[id];
   bool whole_free = !v.corner || v.radius <= 0.0 || wedge_is_free(q, s, v.corner_index);
@@ -409,7 +410,7 @@ static bool expand(arcnav_query *q, an_lazy_search *s, uint32_t id, vec2 start, 
       }
       if (!whole_free && sweep > 0.0) {
         an_arc arc = an_corner_arc(v.corner, arrival->arrive_angle, sweep, v.ccw);
-        if (!an_arc_is_free(&planner->clearance, &q->clearance, &arc)) {
+        if (!an_arc_is_free(&engine->space.clearance, &q->clearance, &arc)) {
           continue;
         }
       }
@@ -428,8 +429,8 @@ static bool expand(arcnav_query *q, an_lazy_search *s, uint32_t id, vec2 start, 
   return true;
 }
 
-static arcnav_status emit_path(const arcnav_planner *planner, an_lazy_search *s, uint32_t goal_edge,
-                               vec2 start, vec2 goal, arcnav_path *path) {
+static arcnav_status emit_path(const an_tangent_engine *engine, an_lazy_search *s,
+                               uint32_t goal_edge, vec2 start, vec2 goal, arcnav_path *path) {
   size_t length = 0;
   for (uint32_t id = goal_edge; s->edges[id].to_corner != START_CORNER; id = s->edges[id].parent) {
     if (!an_reserve(&s->alloc, (void **)&s->trail, &s->trail_capacity, length, length + 1,
@@ -445,7 +446,7 @@ static arcnav_status emit_path(const arcnav_planner *planner, an_lazy_search *s,
     const lazy_edge *e = &s->edges[s->trail[k]];
     if (k + 1 < length) {
       const lazy_edge *before = &s->edges[s->trail[k + 1]];
-      const an_corner *corner = &planner->corners[before->to_corner];
+      const an_corner *corner = &engine->corners[before->to_corner];
       bool ccw = before->to_ccw != 0;
       double sweep = an_corner_arc_sweep(corner, before->arrive_offset, e->depart_offset, ccw);
       status =
@@ -468,17 +469,17 @@ static void next_search_stamp(an_lazy_search *s, size_t corner_count) {
   an_heap_clear(&s->open);
 }
 
-arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, vec2 goal,
+arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 start, vec2 goal,
                                 arcnav_path *path) {
-  const arcnav_planner *planner = q->planner;
-  const an_clearance *cl = &planner->clearance;
-  memset(&q->stats, 0, sizeof q->stats);
+  const an_tangent_engine *engine = q->engine;
+  const an_clearance *cl = &engine->space.clearance;
+  memset(&q->control->stats, 0, sizeof q->control->stats);
   q->clearance.checks = 0;
   if (an_segment_is_free(cl, &q->clearance, start, goal)) {
-    q->stats.edges_checked = q->clearance.checks;
+    q->control->stats.edges_checked = q->clearance.checks;
     return an_path_add_line(path, start, goal);
   }
-  next_search_stamp(s, planner->corner_count);
+  next_search_stamp(s, engine->corner_count);
   arcnav_status status = ARCNAV_NO_PATH;
   // The start's own entry: an edge of length 0 arriving at the start, expanded first.
   lazy_edge origin;
@@ -498,7 +499,7 @@ arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, 
     uint32_t edge = top.id / 2;
     lazy_edge *e = &s->edges[edge];
     if (top.id % 2 != 0) {
-      if (!an_query_may_expand(q, expansions++)) {
+      if (!an_tangent_may_expand(q, expansions++)) {
         status = ARCNAV_SEARCH_LIMIT;
       } else if (!expand(q, s, edge, start, goal)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
@@ -514,19 +515,19 @@ arcnav_status an_lazy_find_path(arcnav_query *q, an_lazy_search *s, vec2 start, 
       continue;
     }
     if (e->to_corner == AN_NONE) {
-      status = emit_path(planner, s, edge, start, goal, path);
+      status = emit_path(engine, s, edge, start, goal, path);
       break;
     }
-    if (!an_query_may_expand(q, expansions++)) {
+    if (!an_tangent_may_expand(q, expansions++)) {
       status = ARCNAV_SEARCH_LIMIT;
       break;
     }
-    q->stats.nodes_expanded++;
+    q->control->stats.nodes_expanded++;
     if (!expand(q, s, edge, start, goal)) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
-  q->stats.edges_checked = q->clearance.checks;
+  q->control->stats.edges_checked = q->clearance.checks;
   if (status != ARCNAV_OK) {
     an_path_reset(path, start, goal);
   }

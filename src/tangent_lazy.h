@@ -12,14 +12,12 @@
 // visibility.h), and gathered again, wider, only when the search reaches what the bound left
 // out.
 
-#include "arcnav/arcnav.h"
-
-typedef struct an_lazy_search an_lazy_search;
+#include "tangent_state.h"
 
 /// Work space for one query object. Grows with the largest search seen and keeps its memory.
-arcnav_status an_lazy_search_create(const arcnav_planner *planner, an_lazy_search **out);
+arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_search **out);
 void an_lazy_search_destroy(an_lazy_search *search);
 
 /// Fills `path` (reset by the caller). Start and goal are finite, free and distinct.
-arcnav_status an_lazy_find_path(arcnav_query *query, an_lazy_search *search, arcnav_vec2 start,
+arcnav_status an_lazy_find_path(an_tangent_query *query, an_lazy_search *search, arcnav_vec2 start,
                                 arcnav_vec2 goal, arcnav_path *path);

@@ -8,6 +8,7 @@
 #include "arcnav_test.h"
 #include "mapgen.h"
 #include "planner.h"
+#include "tangent_state.h"
 #include "verify.h"
 
 #include <stdio.h>
@@ -69,7 +70,7 @@ typedef struct tally {
 // limit, the ones not offered lie beyond *beyond.
 enum { TURN_CW = 0, TURN_CCW = 1 };
 
-static bool check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
+static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *plain,
                             an_sight_mesh_scratch *ms, an_sight_scratch *scratch,
                             uint32_t from_index, vec2 origin, int turn, const an_sight_limit *limit,
                             tally *t, const char *label) {
@@ -77,8 +78,8 @@ static bool check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
   const an_corner *from = from_index == AN_NONE ? NULL : &planner->corners[from_index];
   double rim = from ? an_corner_material_radius(from, planner->radius) : 0.0;
   an_sight_mesh_result result =
-      an_sight_mesh_gather(planner->sight_mesh, ms, &planner->grid, scratch, from_index, origin,
-                           rim, turn == TURN_CCW, limit, &beyond, &planner->alloc);
+      an_sight_mesh_gather(planner->sight_mesh, ms, &planner->space.grid, scratch, from_index,
+                           origin, rim, turn == TURN_CCW, limit, &beyond, &planner->alloc);
   ck_assert_int_ne(result, AN_SIGHT_MESH_OUT_OF_MEMORY);
   if (result == AN_SIGHT_MESH_UNSUITABLE) {
     t->unsuitable++;
@@ -138,7 +139,7 @@ static bool check_viewpoint(const arcnav_planner *planner, const sup_map *plain,
 
 // A corner gathers once per way off it: a polygon corner within the directions its wedge allows
 // that way, a circle obstacle's along the rays leaving its rim that way.
-static void check_corner(const arcnav_planner *planner, const sup_map *plain,
+static void check_corner(const an_tangent_engine *planner, const sup_map *plain,
                          an_sight_mesh_scratch *ms, an_sight_scratch *scratch, uint32_t c,
                          const an_sight_limit *limit, tally *t, const char *label) {
   vec2 centre = planner->corners[c].center;
@@ -161,12 +162,13 @@ static void check_map(const sup_map *plain, double R, uint64_t seed, const char 
   def.engine = ARCNAV_ENGINE_TANGENT;
   def.radius = R;
   def.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
-  arcnav_planner *planner = NULL;
-  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  arcnav_planner *handle = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &handle), ARCNAV_OK);
+  const an_tangent_engine *planner = handle->engine.state;
   ck_assert_msg(planner->sight_mesh != NULL, "%s: no sight mesh at R = %g", label, R);
   an_sight_scratch scratch;
   ck_assert_int_eq(
-      an_sight_scratch_init(&scratch, &planner->grid, planner->corner_count, &planner->alloc),
+      an_sight_scratch_init(&scratch, &planner->space.grid, planner->corner_count, &planner->alloc),
       ARCNAV_OK);
   an_sight_mesh_scratch ms = {0};
   char where[160];
@@ -249,7 +251,7 @@ static void check_map(const sup_map *plain, double R, uint64_t seed, const char 
   }
   an_sight_mesh_scratch_free(&ms, &planner->alloc);
   an_sight_scratch_free(&scratch, &planner->alloc);
-  arcnav_planner_destroy(planner);
+  arcnav_planner_destroy(handle);
   arcnav_map_destroy(map);
 }
 

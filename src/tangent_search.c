@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
+#include "tangent_search.h"
+
 #include "path.h"
-#include "planner.h"
 #include "tolerances.h"
 
 #include <string.h>
@@ -15,8 +16,8 @@ typedef struct node_view {
   bool ccw;
 } node_view;
 
-static node_view view_node(const arcnav_query *q, uint32_t id) {
-  const an_tangent_graph *graph = &q->planner->graph;
+static node_view view_node(const an_tangent_query *q, uint32_t id) {
+  const an_tangent_graph *graph = &q->engine->graph;
   if (id < graph->node_count) {
     const an_graph_node *n = &graph->nodes[id];
     return (node_view){n->point, n->angle, n->offset, n->corner, n->ccw};
@@ -25,11 +26,11 @@ static node_view view_node(const arcnav_query *q, uint32_t id) {
   return (node_view){s->point, s->angle, s->offset, s->corner, s->ccw};
 }
 
-static bool seen(const arcnav_query *q, uint32_t id) {
+static bool seen(const an_tangent_query *q, uint32_t id) {
   return q->search[id].generation == q->current_generation;
 }
 
-static void relax(arcnav_query *q, uint32_t id, double cost, uint32_t parent, an_arrival how,
+static void relax(an_tangent_query *q, uint32_t id, double cost, uint32_t parent, an_arrival how,
                   vec2 at, vec2 goal) {
   an_search_node *node = &q->search[id];
   if (node->generation == q->current_generation) {
@@ -46,29 +47,29 @@ static void relax(arcnav_query *q, uint32_t id, double cost, uint32_t parent, an
   an_heap_push_or_decrease(&q->heap, id, cost + v2_dist(at, goal));
 }
 
-static bool arc_is_free(arcnav_query *q, uint32_t corner_index, double from_angle, double sweep,
+static bool arc_is_free(an_tangent_query *q, uint32_t corner_index, double from_angle, double sweep,
                         bool ccw) {
-  const an_corner *corner = &q->planner->corners[corner_index];
-  if (corner->radius * sweep <= 0.0 || q->planner->graph.wedge_free[corner_index]) {
+  const an_corner *corner = &q->engine->corners[corner_index];
+  if (corner->radius * sweep <= 0.0 || q->engine->graph.wedge_free[corner_index]) {
     return true;
   }
   an_arc arc = an_corner_arc(corner, from_angle, sweep, ccw);
-  return an_arc_is_free(&q->planner->clearance, &q->clearance, &arc);
+  return an_arc_is_free(&q->engine->space.clearance, &q->clearance, &arc);
 }
 
 // The group's way to the goal, computed on first use in this query.
-static an_goal_exit *goal_exit(arcnav_query *q, uint32_t corner_index, bool ccw, vec2 goal) {
+static an_goal_exit *goal_exit(an_tangent_query *q, uint32_t corner_index, bool ccw, vec2 goal) {
   an_goal_exit *exit = &q->goal_exits[an_group_index(corner_index, ccw)];
   if (exit->generation == q->current_generation) {
     return exit;
   }
-  const arcnav_planner *planner = q->planner;
-  const an_corner *corner = &planner->corners[corner_index];
+  const an_tangent_engine *engine = q->engine;
+  const an_corner *corner = &engine->corners[corner_index];
   exit->generation = q->current_generation;
   exit->segment = 0;
   an_tangent t;
   exit->usable =
-      an_directed_tangent(corner->center, corner->radius, ccw, goal, 0.0, true, planner->eps, &t) &&
+      an_directed_tangent(corner->center, corner->radius, ccw, goal, 0.0, true, engine->eps, &t) &&
       an_tangent_is_taut(&t, corner, ccw, NULL, false);
   if (exit->usable) {
     exit->touch = t.from;
@@ -80,10 +81,10 @@ static an_goal_exit *goal_exit(arcnav_query *q, uint32_t corner_index, bool ccw,
 
 // From node u: around its corner in its direction to where the tangent to the goal leaves, then
 // straight to the goal.
-static void try_goal(arcnav_query *q, uint32_t u, const node_view *at, vec2 goal,
+static void try_goal(an_tangent_query *q, uint32_t u, const node_view *at, vec2 goal,
                      uint32_t goal_id) {
-  const arcnav_planner *planner = q->planner;
-  const an_corner *corner = &planner->corners[at->corner];
+  const an_tangent_engine *engine = q->engine;
+  const an_corner *corner = &engine->corners[at->corner];
   an_goal_exit *exit = goal_exit(q, at->corner, at->ccw, goal);
   if (!exit->usable) {
     return;
@@ -101,7 +102,7 @@ static void try_goal(arcnav_query *q, uint32_t u, const node_view *at, vec2 goal
   }
   if (exit->segment == 0) {
     exit->segment =
-        an_segment_is_free(&planner->clearance, &q->clearance, exit->touch, goal) ? 1 : 2;
+        an_segment_is_free(&engine->space.clearance, &q->clearance, exit->touch, goal) ? 1 : 2;
   }
   if (exit->segment != 1) {
     return;
@@ -112,10 +113,10 @@ static void try_goal(arcnav_query *q, uint32_t u, const node_view *at, vec2 goal
 }
 
 // The first graph node reached travelling around the corner from a start attachment.
-static void follow_start_arc(arcnav_query *q, uint32_t u, const node_view *at, vec2 goal) {
-  const arcnav_planner *planner = q->planner;
-  const an_tangent_graph *graph = &planner->graph;
-  const an_corner *corner = &planner->corners[at->corner];
+static void follow_start_arc(an_tangent_query *q, uint32_t u, const node_view *at, vec2 goal) {
+  const an_tangent_engine *engine = q->engine;
+  const an_tangent_graph *graph = &engine->graph;
+  const an_corner *corner = &engine->corners[at->corner];
   uint32_t group = an_group_index(at->corner, at->ccw);
   uint32_t first = graph->group_start[group], last = graph->group_start[group + 1];
   if (first == last) {
@@ -157,8 +158,8 @@ static void follow_start_arc(arcnav_query *q, uint32_t u, const node_view *at, v
         graph->nodes[next].point, goal);
 }
 
-static void expand(arcnav_query *q, uint32_t u, vec2 goal, uint32_t goal_id) {
-  const an_tangent_graph *graph = &q->planner->graph;
+static void expand(an_tangent_query *q, uint32_t u, vec2 goal, uint32_t goal_id) {
+  const an_tangent_graph *graph = &q->engine->graph;
   node_view at = view_node(q, u);
   try_goal(q, u, &at, goal, goal_id);
   if (u >= graph->node_count) {
@@ -200,10 +201,10 @@ static bool may_arrive_taut(const an_corner *corner, vec2 from, bool ccw) {
 
 // The start's attachments to one corner, queued unchecked: a segment is only checked for freedom
 // when its node comes off the open list (its cost is a valid lower bound then).
-static void attach_start(arcnav_query *q, uint32_t c, vec2 start, vec2 goal) {
-  const arcnav_planner *planner = q->planner;
-  uint32_t base = planner->graph.node_count;
-  const an_corner *corner = &planner->corners[c];
+static void attach_start(an_tangent_query *q, uint32_t c, vec2 start, vec2 goal) {
+  const an_tangent_engine *engine = q->engine;
+  uint32_t base = engine->graph.node_count;
+  const an_corner *corner = &engine->corners[c];
   for (int dir = 0; dir < 2; ++dir) {
     bool ccw = dir == 1;
     uint32_t id = base + an_group_index(c, ccw);
@@ -211,7 +212,7 @@ static void attach_start(arcnav_query *q, uint32_t c, vec2 start, vec2 goal) {
       continue;
     }
     an_tangent t;
-    if (!an_directed_tangent(start, 0.0, true, corner->center, corner->radius, ccw, planner->eps,
+    if (!an_directed_tangent(start, 0.0, true, corner->center, corner->radius, ccw, engine->eps,
                              &t)) {
       continue;
     }
@@ -232,28 +233,28 @@ static double deferred_bound(const an_corner *corner, vec2 start, vec2 goal) {
          an_max(0.0, v2_dist(corner->center, goal) - corner->radius);
 }
 
-static void enter_corner(arcnav_query *q, uint32_t c, vec2 start, vec2 goal) {
+static void enter_corner(an_tangent_query *q, uint32_t c, vec2 start, vec2 goal) {
   if (q->entered[c] == q->current_generation) {
     return;
   }
   q->entered[c] = q->current_generation;
-  an_heap_push_or_decrease(&q->deferred, c, deferred_bound(&q->planner->corners[c], start, goal));
+  an_heap_push_or_decrease(&q->deferred, c, deferred_bound(&q->engine->corners[c], start, goal));
 }
 
 // A lower bound on |start - t| + |t - goal| over the points t of the cell. A hair is taken off
 // for rounding.
-static double cell_bound(const arcnav_query *q, uint32_t cell, vec2 start, vec2 goal) {
-  const an_grid *grid = &q->planner->grid;
+static double cell_bound(const an_tangent_query *q, uint32_t cell, vec2 start, vec2 goal) {
+  const an_grid *grid = &q->engine->space.grid;
   int32_t column = (int32_t)(cell % (uint32_t)grid->columns);
   int32_t row = (int32_t)(cell / (uint32_t)grid->columns);
   double bound =
       an_max(v2_dist(start, goal), an_grid_cell_distance_sum(grid, column, row, start, goal));
-  return an_max(0.0, bound - AN_CELL_BOUND_TOLERANCES * q->planner->eps -
-                         AN_CELL_BOUND_RELATIVE * bound);
+  return an_max(0.0,
+                bound - AN_CELL_BOUND_TOLERANCES * q->engine->eps - AN_CELL_BOUND_RELATIVE * bound);
 }
 
-static void discover_cell(arcnav_query *q, int32_t column, int32_t row, vec2 start, vec2 goal) {
-  const an_grid *grid = &q->planner->grid;
+static void discover_cell(an_tangent_query *q, int32_t column, int32_t row, vec2 start, vec2 goal) {
+  const an_grid *grid = &q->engine->space.grid;
   if (column < 0 || row < 0 || column >= grid->columns || row >= grid->rows) {
     return;
   }
@@ -276,15 +277,15 @@ static void discover_cell(arcnav_query *q, int32_t column, int32_t row, vec2 sta
 // corner's. The cells whose bound is below any value meet one convex region (an ellipse around
 // the start and the goal), so they form a connected set around the start's cell and the flood
 // reaches every one of them in time. From outside the grid every corner enters at once.
-static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
-  const arcnav_planner *planner = q->planner;
-  const an_grid *grid = &planner->grid;
+static void seed_starts(an_tangent_query *q, vec2 start, vec2 goal) {
+  const an_tangent_engine *engine = q->engine;
+  const an_grid *grid = &engine->space.grid;
   an_heap_clear(&q->deferred);
   an_heap_clear(&q->cells);
   vec2 lo = grid->origin;
   vec2 hi = v2(lo.x + grid->columns * grid->cell_size, lo.y + grid->rows * grid->cell_size);
   if (!(start.x >= lo.x && start.x <= hi.x && start.y >= lo.y && start.y <= hi.y)) {
-    for (uint32_t c = 0; c < planner->corner_count; ++c) {
+    for (uint32_t c = 0; c < engine->corner_count; ++c) {
       enter_corner(q, c, start, goal);
     }
     return;
@@ -294,9 +295,9 @@ static void seed_starts(arcnav_query *q, vec2 start, vec2 goal) {
 
 // Enters cells until the next one could hold nothing cheaper than the best waiting corner or open
 // node; ties enter too, so corners leave the heap in the same order as if all had entered at once.
-static void enter_cells(arcnav_query *q, vec2 start, vec2 goal) {
-  const an_corner_grid *cgrid = &q->planner->graph.corner_grid;
-  const an_grid *grid = &q->planner->grid;
+static void enter_cells(an_tangent_query *q, vec2 start, vec2 goal) {
+  const an_corner_grid *cgrid = &q->engine->graph.corner_grid;
+  const an_grid *grid = &q->engine->space.grid;
   for (;;) {
     double next_corner = an_heap_empty(&q->deferred) ? INFINITY : an_heap_top_key(&q->deferred);
     double next_node = an_heap_empty(&q->heap) ? INFINITY : an_heap_top_key(&q->heap);
@@ -319,7 +320,7 @@ static void enter_cells(arcnav_query *q, vec2 start, vec2 goal) {
 
 // Attaches the next deferred corner when its bound is no worse than the best open node: no node
 // it would add can then be overtaken.
-static bool attach_next_deferred(arcnav_query *q, vec2 start, vec2 goal) {
+static bool attach_next_deferred(an_tangent_query *q, vec2 start, vec2 goal) {
   enter_cells(q, start, goal);
   if (an_heap_empty(&q->deferred) ||
       (!an_heap_empty(&q->heap) && an_heap_top_key(&q->heap) < an_heap_top_key(&q->deferred))) {
@@ -330,9 +331,9 @@ static bool attach_next_deferred(arcnav_query *q, vec2 start, vec2 goal) {
 }
 
 // Turns the chain of parents into pieces, merging consecutive arc steps on one corner.
-static arcnav_status emit_path(arcnav_query *q, vec2 start, vec2 goal, uint32_t goal_id,
+static arcnav_status emit_path(an_tangent_query *q, vec2 start, vec2 goal, uint32_t goal_id,
                                arcnav_path *path) {
-  const arcnav_planner *planner = q->planner;
+  const an_tangent_engine *engine = q->engine;
   size_t length = 0;
   for (uint32_t id = goal_id; id != AN_NONE; id = q->search[id].parent) {
     q->trail[length++] = id;
@@ -347,7 +348,7 @@ static arcnav_status emit_path(arcnav_query *q, vec2 start, vec2 goal, uint32_t 
   node_view prev = first;
   for (size_t k = length - 1; k-- > 0 && status == ARCNAV_OK;) {
     uint32_t id = q->trail[k];
-    const an_corner *corner = &planner->corners[prev.corner];
+    const an_corner *corner = &engine->corners[prev.corner];
     bool to_goal = id == goal_id;
     vec2 here = to_goal ? q->goal_touch : view_node(q, id).point;
     if (q->search[id].arrival == AN_ARRIVED_BY_ARC) {
@@ -373,31 +374,33 @@ static arcnav_status emit_path(arcnav_query *q, vec2 start, vec2 goal, uint32_t 
   return status;
 }
 
-arcnav_status an_tangent_find_path(arcnav_query *q, vec2 start, vec2 goal, arcnav_path *path) {
-  const arcnav_planner *planner = q->planner;
-  const an_clearance *cl = &planner->clearance;
+arcnav_status an_tangent_graph_find_path(an_tangent_query *q, vec2 start, vec2 goal,
+                                         arcnav_path *path) {
+  const an_tangent_engine *engine = q->engine;
+  const an_clearance *cl = &engine->space.clearance;
   an_path_reset(path, start, goal);
-  memset(&q->stats, 0, sizeof q->stats);
+  memset(&q->control->stats, 0, sizeof q->control->stats);
   q->clearance.checks = 0;
   if (an_segment_is_free(cl, &q->clearance, start, goal)) {
-    q->stats.edges_checked = q->clearance.checks;
+    q->control->stats.edges_checked = q->clearance.checks;
     return an_path_add_line(path, start, goal);
   }
   if (++q->current_generation == 0) {
     for (uint32_t id = 0; id < q->id_count; ++id) {
       q->search[id].generation = 0;
     }
-    for (size_t g = 0; g < 2 * q->planner->corner_count; ++g) {
+    for (size_t g = 0; g < 2 * q->engine->corner_count; ++g) {
       q->goal_exits[g].generation = 0;
     }
-    memset(q->entered, 0, q->planner->corner_count * sizeof *q->entered);
+    memset(q->entered, 0, q->engine->corner_count * sizeof *q->entered);
     memset(q->cell_seen, 0,
-           (size_t)q->planner->grid.columns * (size_t)q->planner->grid.rows * sizeof *q->cell_seen);
+           (size_t)q->engine->space.grid.columns * (size_t)q->engine->space.grid.rows *
+               sizeof *q->cell_seen);
     q->current_generation = 1;
   }
   an_heap_clear(&q->heap);
   uint32_t goal_id = q->id_count - 1;
-  uint32_t start_base = planner->graph.node_count;
+  uint32_t start_base = engine->graph.node_count;
   seed_starts(q, start, goal);
   arcnav_status status = ARCNAV_NO_PATH;
   for (;;) {
@@ -418,14 +421,14 @@ arcnav_status an_tangent_find_path(arcnav_query *q, vec2 start, vec2 goal, arcna
         continue;
       }
     }
-    if (!an_query_may_expand(q, q->stats.nodes_expanded)) {
+    if (!an_tangent_may_expand(q, q->control->stats.nodes_expanded)) {
       status = ARCNAV_SEARCH_LIMIT;
       break;
     }
-    q->stats.nodes_expanded++;
+    q->control->stats.nodes_expanded++;
     expand(q, u, goal, goal_id);
   }
-  q->stats.edges_checked = q->clearance.checks;
+  q->control->stats.edges_checked = q->clearance.checks;
   if (status != ARCNAV_OK) {
     an_path_reset(path, start, goal);
   }
