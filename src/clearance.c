@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "clearance.h"
 
+#include "marks.h"
 #include "tolerances.h"
 
 #include <stdlib.h>
@@ -33,11 +34,10 @@ void an_clearance_scratch_free(an_clearance_scratch *scratch, const an_allocator
 }
 
 static uint32_t next_stamp(an_clearance_scratch *scratch, const an_grid *grid) {
-  if (scratch->stamp == UINT32_MAX) {
+  if (an_stamp_next(&scratch->stamp)) {
     memset(scratch->item_stamps, 0, (size_t)grid->item_count * sizeof *scratch->item_stamps);
-    scratch->stamp = 0;
   }
-  return ++scratch->stamp;
+  return scratch->stamp;
 }
 
 // Visits each item filed in cell (column, row) once per stamp; stops when `visit` returns false.

@@ -2,6 +2,7 @@
 #include "tangent_lazy.h"
 
 #include "heap.h"
+#include "marks.h"
 #include "path.h"
 
 #include <string.h>
@@ -231,9 +232,8 @@ static bool gather_block(const an_tangent_engine *engine, an_lazy_search *s, uin
     double base = s->group_base[group];
     limit.bound = base + 3.0 * (s->group_bound[group] - base);
     // Mark the targets the group already has: their tangents are in its earlier blocks.
-    if (++s->mark == 0) {
+    if (an_stamp_next(&s->mark)) {
       memset(s->target_marks, 0, (engine->corner_count + 1) * sizeof *s->target_marks);
-      s->mark = 1;
     }
     for (uint32_t b = s->group_head[group]; b != AN_NONE; b = s->blocks[b].next) {
       for (uint32_t d = s->blocks[b].first; d < s->blocks[b].first + s->blocks[b].count; ++d) {
@@ -460,9 +460,8 @@ static arcnav_status emit_path(const an_tangent_engine *engine, an_lazy_search *
 }
 
 static void next_search_stamp(an_lazy_search *s, size_t corner_count) {
-  if (++s->stamp == 0) {
+  if (an_stamp_next(&s->stamp)) {
     memset(s->group_stamp, 0, (2 * corner_count + 1) * sizeof *s->group_stamp);
-    s->stamp = 1;
   }
   s->edge_count = 0;
   s->block_count = 0;

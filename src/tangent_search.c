@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tangent_search.h"
 
+#include "marks.h"
 #include "path.h"
 #include "tolerances.h"
 
@@ -385,7 +386,7 @@ arcnav_status an_tangent_graph_find_path(an_tangent_query *q, vec2 start, vec2 g
     q->control->stats.edges_checked = q->clearance.checks;
     return an_path_add_line(path, start, goal);
   }
-  if (++q->current_generation == 0) {
+  if (an_stamp_next(&q->current_generation)) {
     for (uint32_t id = 0; id < q->id_count; ++id) {
       q->search[id].generation = 0;
     }
@@ -396,7 +397,6 @@ arcnav_status an_tangent_graph_find_path(an_tangent_query *q, vec2 start, vec2 g
     memset(q->cell_seen, 0,
            (size_t)q->engine->space.grid.columns * (size_t)q->engine->space.grid.rows *
                sizeof *q->cell_seen);
-    q->current_generation = 1;
   }
   an_heap_clear(&q->heap);
   uint32_t goal_id = q->id_count - 1;
