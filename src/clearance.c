@@ -4,6 +4,7 @@
 #include "marks.h"
 #include "tolerances.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,9 +47,11 @@ typedef bool (*item_visitor)(const an_clearance *cl, const an_item *item, const 
 static bool visit_cell(const an_clearance *cl, an_clearance_scratch *scratch, uint32_t stamp,
                        int32_t column, int32_t row, item_visitor visit, const void *shape) {
   const an_grid *grid = cl->grid;
+  assert(column >= 0 && column < grid->columns && row >= 0 && row < grid->rows);
   size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
   for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
     uint32_t index = grid->cell_items[k];
+    assert(index < grid->item_count);
     if (scratch->item_stamps[index] == stamp) {
       continue;
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "inflate.h"
 
+#include <assert.h>
+
 static size_t count_ring_corners(const arcnav_map *map, const an_ring *ring) {
   size_t count = 0;
   for (size_t i = 0; i < ring->count; ++i) {
@@ -39,6 +41,8 @@ static size_t add_ring_corners(const arcnav_map *map, const an_ring *ring, doubl
         .normal_end = normal_out,
         .obstacle = ring->obstacle,
     };
+    // Only convex turns make corners: a path never bends round a reflex vertex.
+    assert(out[count - 1].wedge_sweep > 0.0 && out[count - 1].wedge_sweep < AN_TWO_PI);
   }
   return count;
 }

@@ -3,6 +3,7 @@
 
 #include "tolerances.h"
 
+#include <assert.h>
 #include <string.h>
 
 arcnav_status arcnav_path_create(const arcnav_allocator *allocator, arcnav_path **out_path) {
@@ -36,6 +37,9 @@ void an_path_reset(arcnav_path *path, vec2 start, vec2 end) {
 }
 
 static arcnav_status push_piece(arcnav_path *path, const arcnav_piece *piece) {
+  assert(piece->length > 0.0 && isfinite(piece->length));
+  assert(v2_is_finite(piece->from) && v2_is_finite(piece->to));
+  assert(piece->type == ARCNAV_PIECE_LINE || (piece->radius > 0.0 && piece->sweep > 0.0));
   if (!an_reserve(&path->alloc, (void **)&path->pieces, &path->capacity, path->count,
                   path->count + 1, sizeof *path->pieces)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;

@@ -6,6 +6,7 @@
 #include "tangent_search.h"
 #include "tangent_state.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +188,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   if (status == ARCNAV_OK) {
     status = drop_unusable_corners(engine);
   }
+  assert(engine->space.clearance.grid == &engine->space.grid);
   engine->on_demand = args->tangent_graph == ARCNAV_TANGENT_GRAPH_ON_DEMAND ||
                       (args->tangent_graph == ARCNAV_TANGENT_GRAPH_AUTO &&
                        engine->corner_count > ARCNAV_TANGENT_GRAPH_AUTO_LIMIT);

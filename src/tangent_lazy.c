@@ -5,6 +5,7 @@
 #include "marks.h"
 #include "path.h"
 
+#include <assert.h>
 #include <string.h>
 
 // A directed tangent segment and its search state. It leaves the start or a corner circle (the
@@ -356,6 +357,7 @@ static bool wedge_is_free(an_tangent_query *q, an_lazy_search *s, uint32_t corne
 }
 
 static bool relax(an_lazy_search *s, uint32_t id, double cost, uint32_t parent, vec2 goal) {
+  assert(id < s->edge_count && (parent == AN_NONE || parent < s->edge_count));
   lazy_edge *e = &s->edges[id];
   if (e->closed || cost >= e->cost) {
     return true;

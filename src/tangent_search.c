@@ -5,6 +5,7 @@
 #include "path.h"
 #include "tolerances.h"
 
+#include <assert.h>
 #include <string.h>
 
 // Everything the search needs to know about a node, whether it lives in the graph or is one of
@@ -33,6 +34,7 @@ static bool seen(const an_tangent_query *q, uint32_t id) {
 
 static void relax(an_tangent_query *q, uint32_t id, double cost, uint32_t parent, an_arrival how,
                   vec2 at, vec2 goal) {
+  assert(id < q->id_count && (parent == AN_NONE || parent < q->id_count));
   an_search_node *node = &q->search[id];
   if (node->generation == q->current_generation) {
     if (node->closed || cost >= node->cost) {
