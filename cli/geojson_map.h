@@ -6,7 +6,7 @@
 // properties.role == "bounds" is the bounds. Anything else is ignored with a warning.
 
 #include "diag.h"
-#include "map_file.h"
+#include "loaded_map.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -14,7 +14,7 @@
 // library accepts (see arcnav_map_add_polygon): each region is one polygon with its holes.
 
 #include "diag.h"
-#include "map_file.h"
+#include "loaded_map.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,6 +2,7 @@
 #include "neerc_input.h"
 
 #include "args.h"
+#include "text_file.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -6,7 +6,7 @@
 // breaks, only separates numbers; line numbers are kept for messages.
 
 #include "diag.h"
-#include "map_file.h"
+#include "loaded_map.h"
 
 #include <arcnav/arcnav.h>
 #include <stdbool.h>

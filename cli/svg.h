@@ -5,7 +5,7 @@
 // true arcs, and paths drawn with SVG arc commands.
 
 #include "diag.h"
-#include "map_file.h"
+#include "loaded_map.h"
 
 #include <arcnav/arcnav.h>
 #include <stdbool.h>

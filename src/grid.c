@@ -161,54 +161,32 @@ void an_grid_fit(an_grid *grid, vec2 lo, vec2 hi, size_t count, double min_cell)
   grid->rows = grid->rows < 1 ? 1 : grid->rows;
 }
 
-arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, const void *context,
-                                 const an_allocator *alloc) {
-  size_t cell_count = (size_t)grid->columns * (size_t)grid->rows;
-  grid->cell_start = an_calloc(alloc, cell_count + 1, sizeof *grid->cell_start);
-  if (!grid->cell_start) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  // Counting pass, prefix sums, then the filing pass.
-  size_t total = 0;
-  for (int pass = 0; pass < 2; ++pass) {
+arcnav_status an_grid_bucket_boxes(const an_grid *grid, size_t count, an_box_fn box_of,
+                                   const void *context, const an_allocator *alloc,
+                                   an_cell_buckets *out) {
+  arcnav_status status =
+      an_cell_buckets_init(out, (size_t)grid->columns * (size_t)grid->rows, alloc);
+  for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     for (size_t i = 0; i < count; ++i) {
       vec2 lo, hi;
       box_of(context, i, &lo, &hi);
-      int32_t c0 = an_grid_column(grid, lo.x), c1 = an_grid_column(grid, hi.x);
-      int32_t r0 = an_grid_row(grid, lo.y), r1 = an_grid_row(grid, hi.y);
-      for (int32_t r = r0; r <= r1; ++r) {
-        for (int32_t c = c0; c <= c1; ++c) {
-          size_t cell_index = (size_t)r * (size_t)grid->columns + (size_t)c;
-          if (pass == 0) {
-            grid->cell_start[cell_index + 1]++;
-            total++;
-          } else {
-            grid->cell_items[grid->cell_start[cell_index]++] = (uint32_t)i;
-          }
-        }
-      }
+      an_cell_buckets_put_rect(out, grid->columns, an_grid_box_cells(grid, lo, hi), (uint32_t)i);
     }
-    if (pass == 0) {
-      if (total >= UINT32_MAX) {
-        return ARCNAV_ERR_TOO_LARGE;
-      }
-      for (size_t c = 0; c < cell_count; ++c) {
-        grid->cell_start[c + 1] += grid->cell_start[c];
-      }
-      if (total > 0) {
-        grid->cell_items = an_alloc(alloc, total, sizeof *grid->cell_items);
-        if (!grid->cell_items) {
-          return ARCNAV_ERR_OUT_OF_MEMORY;
-        }
-      }
-    }
+    status = an_cell_buckets_end_pass(out, alloc);
   }
-  // The filing pass advanced every start to the next cell's start: shift back.
-  for (size_t c = cell_count; c > 0; --c) {
-    grid->cell_start[c] = grid->cell_start[c - 1];
+  if (status != ARCNAV_OK) {
+    an_cell_buckets_free(out, alloc);
   }
-  grid->cell_start[0] = 0;
-  return ARCNAV_OK;
+  return status;
+}
+
+arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, const void *context,
+                                 const an_allocator *alloc) {
+  an_cell_buckets buckets;
+  arcnav_status status = an_grid_bucket_boxes(grid, count, box_of, context, alloc, &buckets);
+  grid->cell_start = buckets.cell_start;
+  grid->cell_items = buckets.items;
+  return status;
 }
 
 void an_grid_destroy(an_grid *grid, const an_allocator *alloc) {

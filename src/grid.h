@@ -7,6 +7,7 @@
 // free check only has to visit the cells its own shape passes through.
 
 #include "alloc.h"
+#include "cell_buckets.h"
 #include "geom.h"
 #include "map.h"
 
@@ -50,8 +51,16 @@ void an_grid_fit(an_grid *grid, vec2 lo, vec2 hi, size_t count, double min_cell)
 /// The box of thing `index`, for an_grid_file_boxes().
 typedef void (*an_box_fn)(const void *context, size_t index, vec2 *lo, vec2 *hi);
 
-/// Builds the cell tables of a fitted grid: thing i of `count` is filed in every cell its box
-/// overlaps. Leaves the items alone. On failure the caller frees the tables (an_grid_destroy()).
+/// Files thing i of `count` in every cell of the fitted `grid` that its box overlaps, into a new
+/// table `out` over the grid's cells (a grid's own tables, or another table over the same cells).
+/// On failure *out holds nothing. @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY or
+/// ARCNAV_ERR_TOO_LARGE.
+arcnav_status an_grid_bucket_boxes(const an_grid *grid, size_t count, an_box_fn box_of,
+                                   const void *context, const an_allocator *alloc,
+                                   an_cell_buckets *out);
+
+/// Builds the cell tables of a fitted grid with an_grid_bucket_boxes(). Leaves the items alone.
+/// On failure the tables stay empty; an_grid_destroy() frees the rest.
 /// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY or ARCNAV_ERR_TOO_LARGE.
 arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, const void *context,
                                  const an_allocator *alloc);
@@ -72,6 +81,12 @@ static inline int32_t an_grid_row(const an_grid *grid, double y) {
     return 0;
   }
   return r >= (double)grid->rows ? grid->rows - 1 : (int32_t)r;
+}
+
+/// The cells that box [lo, hi] overlaps, clamped to the grid.
+static inline an_cell_rect an_grid_box_cells(const an_grid *grid, vec2 lo, vec2 hi) {
+  return (an_cell_rect){an_grid_column(grid, lo.x), an_grid_column(grid, hi.x),
+                        an_grid_row(grid, lo.y), an_grid_row(grid, hi.y)};
 }
 
 /// Liang-Barsky clip of segment ab to the grid's box, in place; false when the segment misses it.

@@ -51,14 +51,13 @@ arcnav_status an_obstacle_index_build(const arcnav_map *map, const an_allocator 
   ix->lo = lo;
   ix->cw = (hi.x - lo.x) / ix->gw;
   ix->ch = (hi.y - lo.y) / ix->gh;
-  size_t cells = (size_t)ix->gw * (size_t)ix->gh;
-  ix->cell_start = an_calloc(alloc, cells + 1, sizeof *ix->cell_start);
+  an_cell_buckets buckets;
+  arcnav_status status = an_cell_buckets_init(&buckets, (size_t)ix->gw * (size_t)ix->gh, alloc);
   ix->big = an_alloc(alloc, n + 1, sizeof *ix->big);
-  if (!ix->cell_start || !ix->big) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
+  if (!ix->big) {
+    status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  size_t total = 0;
-  for (int pass = 0; pass < 2; ++pass) {
+  for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     for (size_t o = 0; o < n; ++o) {
       const an_obstacle *ob = &map->obstacles[o];
       if ((ob->kind == AN_OBSTACLE_CIRCLE && ob->radius <= 0.0) ||
@@ -76,34 +75,17 @@ arcnav_status an_obstacle_index_build(const arcnav_map *map, const an_allocator 
         }
         continue;
       }
-      for (int32_t j = r[1]; j <= r[3]; ++j) {
-        for (int32_t i = r[0]; i <= r[2]; ++i) {
-          size_t c = (size_t)j * (size_t)ix->gw + (size_t)i;
-          if (pass == 0) {
-            ix->cell_start[c + 1]++;
-            total++;
-          } else {
-            ix->items[ix->cell_start[c]++] = (uint32_t)o;
-          }
-        }
-      }
+      an_cell_buckets_put_rect(&buckets, ix->gw, (an_cell_rect){r[0], r[2], r[1], r[3]},
+                               (uint32_t)o);
     }
-    if (pass == 0) {
-      for (size_t c = 0; c < cells; ++c) {
-        ix->cell_start[c + 1] += ix->cell_start[c];
-      }
-      ix->items = an_alloc(alloc, total + 1, sizeof *ix->items);
-      if (!ix->items) {
-        return ARCNAV_ERR_OUT_OF_MEMORY;
-      }
-    }
+    status = an_cell_buckets_end_pass(&buckets, alloc);
   }
-  // The fill pass advanced every start to the next cell's: shift back.
-  for (size_t c = cells; c > 0; --c) {
-    ix->cell_start[c] = ix->cell_start[c - 1];
+  if (status != ARCNAV_OK) {
+    an_cell_buckets_free(&buckets, alloc);
   }
-  ix->cell_start[0] = 0;
-  return ARCNAV_OK;
+  ix->cell_start = buckets.cell_start;
+  ix->items = buckets.items;
+  return status;
 }
 
 void an_obstacle_index_free(an_obstacle_index *ix, const an_allocator *alloc) {

@@ -6,6 +6,7 @@
 // and the items of its cell.
 
 #include "alloc.h"
+#include "cell_buckets.h" // the builder of the cell table
 #include "map.h"
 
 #include <stddef.h>

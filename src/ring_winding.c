@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ring_winding.h"
 
+#include "cell_buckets.h"
 #include "geom.h"
 #include "tolerances.h"
 
@@ -41,8 +42,8 @@ static int32_t column_of(const an_ring_winding_index *ix, double x) {
 /// Visits the cells of edge a -> b: per row, the columns of the edge clipped to the row widened by
 /// half a cell up and down, plus one column either side. Rounding never moves a point half a
 /// cell, so a crossing at height y and abscissa x is always in a visited cell of its row.
-/// fill == NULL counts into cell_start[c + 1]; else appends `edge` at fill[c].
-static void file_edge(an_ring_winding_index *ix, vec2 a, vec2 b, uint32_t edge, uint32_t *fill) {
+static void file_edge(const an_ring_winding_index *ix, vec2 a, vec2 b, uint32_t edge,
+                      an_cell_buckets *buckets) {
   if (a.y == b.y) {
     return; // a horizontal edge never crosses a horizontal ray
   }
@@ -60,14 +61,7 @@ static void file_edge(an_ring_winding_index *ix, vec2 a, vec2 b, uint32_t edge, 
     int32_t c0 = column_of(ix, an_min(x0, x1)) - 1, c1 = column_of(ix, an_max(x0, x1)) + 1;
     c0 = c0 < 0 ? 0 : c0;
     c1 = c1 >= ix->grid_w ? ix->grid_w - 1 : c1;
-    for (int32_t c = c0; c <= c1; ++c) {
-      size_t cell = (size_t)r * (size_t)ix->grid_w + (size_t)c;
-      if (fill) {
-        ix->edges[fill[cell]++] = edge;
-      } else {
-        ix->cell_start[cell + 1]++;
-      }
-    }
+    an_cell_buckets_put_rect(buckets, ix->grid_w, (an_cell_rect){c0, c1, r, r}, edge);
   }
 }
 
@@ -88,34 +82,27 @@ arcnav_status an_ring_winding_index_build(const arcnav_map *map, const an_ring *
   out->hi = hi;
   out->cell_w = an_max(hi.x - lo.x, AN_EXTENT_FLOOR) / side;
   out->cell_h = an_max(hi.y - lo.y, AN_EXTENT_FLOOR) / side;
-  size_t cells = (size_t)out->grid_w * (size_t)out->grid_h;
-  out->cell_start = an_calloc(alloc, cells + 1, sizeof *out->cell_start);
+  an_cell_buckets buckets;
+  arcnav_status status =
+      an_cell_buckets_init(&buckets, (size_t)out->grid_w * (size_t)out->grid_h, alloc);
   out->seen = an_calloc(alloc, n, sizeof *out->seen);
-  uint32_t *fill = an_alloc(alloc, cells, sizeof *fill);
-  if (!out->cell_start || !out->seen || !fill) {
-    an_free(alloc, fill);
+  if (!out->seen) {
+    status = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
+    for (size_t i = 0; i < n; ++i) {
+      file_edge(out, an_ring_vertex(map, ring, i), an_ring_vertex(map, ring, i + 1), (uint32_t)i,
+                &buckets);
+    }
+    status = an_cell_buckets_end_pass(&buckets, alloc);
+  }
+  if (status != ARCNAV_OK) {
+    an_cell_buckets_free(&buckets, alloc);
     an_ring_winding_index_free(out, alloc);
-    return ARCNAV_ERR_OUT_OF_MEMORY;
+    return status;
   }
-  for (size_t i = 0; i < n; ++i) {
-    file_edge(out, an_ring_vertex(map, ring, i), an_ring_vertex(map, ring, i + 1), (uint32_t)i,
-              NULL);
-  }
-  for (size_t c = 0; c < cells; ++c) {
-    out->cell_start[c + 1] += out->cell_start[c];
-  }
-  out->edges = an_alloc(alloc, (size_t)out->cell_start[cells] + 1, sizeof *out->edges);
-  if (!out->edges) {
-    an_free(alloc, fill);
-    an_ring_winding_index_free(out, alloc);
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  memcpy(fill, out->cell_start, cells * sizeof *fill);
-  for (size_t i = 0; i < n; ++i) {
-    file_edge(out, an_ring_vertex(map, ring, i), an_ring_vertex(map, ring, i + 1), (uint32_t)i,
-              fill);
-  }
-  an_free(alloc, fill);
+  out->cell_start = buckets.cell_start;
+  out->edges = buckets.items;
   return ARCNAV_OK;
 }
 

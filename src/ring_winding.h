@@ -31,7 +31,8 @@ typedef struct an_ring_winding_index {
 } an_ring_winding_index;
 
 /// Builds the index of `ring` (a zeroed *out needs no freeing on failure).
-/// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY.
+/// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY, or ARCNAV_ERR_TOO_LARGE when the filed edges
+/// would not fit 32-bit offsets.
 arcnav_status an_ring_winding_index_build(const arcnav_map *map, const an_ring *ring,
                                           const an_allocator *alloc, an_ring_winding_index *out);
 void an_ring_winding_index_free(an_ring_winding_index *index, const an_allocator *alloc);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sight_mesh.h"
 
+#include "cell_buckets.h"
 #include "tangent_graph.h"
 #include "tolerances.h"
 
@@ -64,10 +65,10 @@ typedef struct disk_flood {
 } disk_flood;
 
 // Free triangles that the disk (centre, reach) overlaps, found by a flood from the triangle
-// holding the centre across edges the disk reaches. Appends corner `corner` to each when `filed`
-// is non-NULL (and counts it either way). Returns false when out of memory.
+// holding the centre across edges the disk reaches. Puts corner `corner` in each, in the
+// per-free-triangle table `table`. Returns false when out of memory.
 static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double reach,
-                      uint32_t corner, uint32_t *counts, uint32_t *filed) {
+                      uint32_t corner, an_cell_buckets *table) {
   const an_cdt *cdt = &sm->mesh->cdt;
   int32_t first = an_navmesh_locate_cdt(sm->mesh, centre);
   if (first < 0) {
@@ -88,11 +89,7 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
     int32_t t = flood->queue[head++];
     int32_t f = sm->mesh->free_of[t];
     if (f >= 0) {
-      if (filed) {
-        filed[counts[f]++] = corner;
-      } else {
-        counts[f + 1]++;
-      }
+      an_cell_buckets_put(table, (size_t)f, corner);
     }
     for (int k = 0; k < 3; ++k) {
       int32_t u = cdt->tris[t].n[k];
@@ -122,12 +119,14 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   const an_navmesh *mesh = sm->mesh;
   size_t vertex_count = mesh->cdt.point_count, free_count = mesh->free_count;
   sm->corner_vertex = an_alloc(&sm->alloc, count ? count : 1, sizeof *sm->corner_vertex);
-  sm->vertex_start = an_calloc(&sm->alloc, vertex_count + 1, sizeof *sm->vertex_start);
-  sm->triangle_start = an_calloc(&sm->alloc, free_count + 1, sizeof *sm->triangle_start);
-  sm->wide_start = an_calloc(&sm->alloc, free_count + 1, sizeof *sm->wide_start);
+  // By vertex, by free triangle, and by free triangle for rays off a circle's rim.
+  an_cell_buckets at_vertex, at_triangle, wide;
+  arcnav_status status = sm->corner_vertex ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  arcnav_status vertex_status = an_cell_buckets_init(&at_vertex, vertex_count, &sm->alloc);
+  arcnav_status triangle_status = an_cell_buckets_init(&at_triangle, free_count, &sm->alloc);
+  arcnav_status wide_status = an_cell_buckets_init(&wide, free_count, &sm->alloc);
   disk_flood flood = {an_calloc(&sm->alloc, mesh->cdt.tri_count, sizeof *flood.seen), 0, NULL, 0};
-  arcnav_status status = ARCNAV_OK;
-  if (!sm->corner_vertex || !sm->vertex_start || !sm->triangle_start || !sm->wide_start ||
+  if (vertex_status != ARCNAV_OK || triangle_status != ARCNAV_OK || wide_status != ARCNAV_OK ||
       !flood.seen) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
@@ -137,7 +136,6 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   for (size_t c = 0; c < count && !circles; ++c) {
     circles = an_corner_material_radius(&corners[c], sm->radius) > 0.0;
   }
-  // Pass 0 counts, pass 1 fills (advancing each start), then the starts are shifted back.
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
       const an_corner *corner = &corners[c];
@@ -147,46 +145,39 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
             corner->wedge_sweep >= AN_TWO_PI ? -1 : vertex_at(mesh, corner->center);
       }
       int32_t v = sm->corner_vertex[c];
-      if (v >= 0 && pass == 0) {
-        sm->vertex_start[v + 1]++;
-      } else if (v >= 0) {
-        sm->vertex_corners[sm->vertex_start[v]++] = (uint32_t)c;
+      if (v >= 0) {
+        an_cell_buckets_put(&at_vertex, (size_t)v, (uint32_t)c);
       } else if (!file_disk(sm, &flood, corner->center, material + slack, (uint32_t)c,
-                            sm->triangle_start, pass == 0 ? NULL : sm->triangle_corners)) {
+                            &at_triangle)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
       if (status == ARCNAV_OK && circles &&
           !file_disk(sm, &flood, corner->center, material + 2.0 * sm->radius + slack, (uint32_t)c,
-                     sm->wide_start, pass == 0 ? NULL : sm->wide_corners)) {
+                     &wide)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
     }
-    if (pass == 0 && status == ARCNAV_OK) {
-      for (size_t v = 0; v < vertex_count; ++v) {
-        sm->vertex_start[v + 1] += sm->vertex_start[v];
-      }
-      for (size_t f = 0; f < free_count; ++f) {
-        sm->triangle_start[f + 1] += sm->triangle_start[f];
-        sm->wide_start[f + 1] += sm->wide_start[f];
-      }
-      size_t filed = sm->triangle_start[free_count], wide = sm->wide_start[free_count];
-      size_t at_vertices = sm->vertex_start[vertex_count];
-      sm->vertex_corners =
-          an_alloc(&sm->alloc, at_vertices ? at_vertices : 1, sizeof *sm->vertex_corners);
-      sm->triangle_corners = an_alloc(&sm->alloc, filed ? filed : 1, sizeof *sm->triangle_corners);
-      sm->wide_corners = an_alloc(&sm->alloc, wide ? wide : 1, sizeof *sm->wide_corners);
-      if (!sm->vertex_corners || !sm->triangle_corners || !sm->wide_corners) {
-        status = ARCNAV_ERR_OUT_OF_MEMORY;
-      }
+    if (status == ARCNAV_OK) {
+      status = an_cell_buckets_end_pass(&at_vertex, &sm->alloc);
+    }
+    if (status == ARCNAV_OK) {
+      status = an_cell_buckets_end_pass(&at_triangle, &sm->alloc);
+    }
+    if (status == ARCNAV_OK) {
+      status = an_cell_buckets_end_pass(&wide, &sm->alloc);
     }
   }
   if (status == ARCNAV_OK) {
-    memmove(sm->vertex_start + 1, sm->vertex_start, vertex_count * sizeof *sm->vertex_start);
-    sm->vertex_start[0] = 0;
-    memmove(sm->triangle_start + 1, sm->triangle_start, free_count * sizeof *sm->triangle_start);
-    sm->triangle_start[0] = 0;
-    memmove(sm->wide_start + 1, sm->wide_start, free_count * sizeof *sm->wide_start);
-    sm->wide_start[0] = 0;
+    sm->vertex_start = at_vertex.cell_start;
+    sm->vertex_corners = at_vertex.items;
+    sm->triangle_start = at_triangle.cell_start;
+    sm->triangle_corners = at_triangle.items;
+    sm->wide_start = wide.cell_start;
+    sm->wide_corners = wide.items;
+  } else {
+    an_cell_buckets_free(&at_vertex, &sm->alloc);
+    an_cell_buckets_free(&at_triangle, &sm->alloc);
+    an_cell_buckets_free(&wide, &sm->alloc);
   }
   an_free(&sm->alloc, flood.seen);
   an_free(&sm->alloc, flood.queue);

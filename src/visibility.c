@@ -9,61 +9,29 @@
 
 // ---- corner grid ---------------------------------------------------------------------------
 
-static void corner_cells(const an_grid *grid, const an_corner *corner, double radius, int32_t *c0,
-                         int32_t *c1, int32_t *r0, int32_t *r1) {
-  double reach = corner->radius + radius;
-  *c0 = an_grid_column(grid, corner->center.x - reach);
-  *c1 = an_grid_column(grid, corner->center.x + reach);
-  *r0 = an_grid_row(grid, corner->center.y - reach);
-  *r1 = an_grid_row(grid, corner->center.y + reach);
+typedef struct corner_boxes {
+  const an_corner *corners;
+  double radius;
+} corner_boxes;
+
+// A corner's circle grown by R.
+static void corner_box(const void *context, size_t index, vec2 *lo, vec2 *hi) {
+  const corner_boxes *boxes = context;
+  const an_corner *corner = &boxes->corners[index];
+  double reach = corner->radius + boxes->radius;
+  *lo = v2(corner->center.x - reach, corner->center.y - reach);
+  *hi = v2(corner->center.x + reach, corner->center.y + reach);
 }
 
 arcnav_status an_corner_grid_build(const an_grid *grid, const an_corner *corners, size_t count,
                                    double radius, const an_allocator *alloc, an_corner_grid *out) {
   memset(out, 0, sizeof *out);
-  size_t cell_count = (size_t)grid->columns * (size_t)grid->rows;
-  out->cell_start = an_calloc(alloc, cell_count + 1, sizeof *out->cell_start);
-  if (!out->cell_start) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  // Counting pass, prefix sums, filing pass (which advances each start), then shift back.
-  size_t total = 0;
-  for (int pass = 0; pass < 2; ++pass) {
-    for (size_t i = 0; i < count; ++i) {
-      int32_t c0, c1, r0, r1;
-      corner_cells(grid, &corners[i], radius, &c0, &c1, &r0, &r1);
-      for (int32_t r = r0; r <= r1; ++r) {
-        for (int32_t c = c0; c <= c1; ++c) {
-          size_t cell = (size_t)r * (size_t)grid->columns + (size_t)c;
-          if (pass == 0) {
-            out->cell_start[cell + 1]++;
-            total++;
-          } else {
-            out->cell_corners[out->cell_start[cell]++] = (uint32_t)i;
-          }
-        }
-      }
-    }
-    if (pass == 0) {
-      if (total >= UINT32_MAX) {
-        an_corner_grid_destroy(out, alloc);
-        return ARCNAV_ERR_TOO_LARGE;
-      }
-      for (size_t c = 0; c < cell_count; ++c) {
-        out->cell_start[c + 1] += out->cell_start[c];
-      }
-      out->cell_corners = an_alloc(alloc, total > 0 ? total : 1, sizeof *out->cell_corners);
-      if (!out->cell_corners) {
-        an_corner_grid_destroy(out, alloc);
-        return ARCNAV_ERR_OUT_OF_MEMORY;
-      }
-    }
-  }
-  for (size_t c = cell_count; c > 0; --c) {
-    out->cell_start[c] = out->cell_start[c - 1];
-  }
-  out->cell_start[0] = 0;
-  return ARCNAV_OK;
+  corner_boxes boxes = {corners, radius};
+  an_cell_buckets buckets;
+  arcnav_status status = an_grid_bucket_boxes(grid, count, corner_box, &boxes, alloc, &buckets);
+  out->cell_start = buckets.cell_start;
+  out->cell_corners = buckets.items;
+  return status;
 }
 
 void an_corner_grid_destroy(an_corner_grid *cgrid, const an_allocator *alloc) {

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+// The per-cell item tables every spatial index is built with: random rectangles of cells and
+// random sequences of single cells against a brute force that lists, for every cell, the items put
+// there in the order they were put; boxes filed over a grid against the cells their box overlaps,
+// worked out from the cells' edges; empty tables; and allocations that fail.
+#include "arcnav_test.h"
+#include "cell_buckets.h"
+#include "grid.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+// ---- helpers -------------------------------------------------------------------------------
+
+static uint64_t rng_state;
+
+static uint32_t rng_next(uint32_t bound) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return (uint32_t)(rng_state % bound);
+}
+
+// An allocator that fails the call numbered `fail_at` (counting from 0; never when negative) and
+// counts live blocks.
+typedef struct test_alloc {
+  long fail_at;
+  long calls;
+  long live;
+} test_alloc;
+
+static void *test_alloc_fn(size_t size, void *user) {
+  test_alloc *t = user;
+  if (t->calls++ == t->fail_at) {
+    return NULL;
+  }
+  void *p = malloc(size);
+  if (p) {
+    t->live++;
+  }
+  return p;
+}
+
+static void test_free_fn(void *ptr, void *user) {
+  test_alloc *t = user;
+  t->live--;
+  free(ptr);
+}
+
+static an_allocator counting_allocator(test_alloc *t) {
+  arcnav_allocator hooks = {test_alloc_fn, test_free_fn, t};
+  return an_allocator_from(&hooks);
+}
+
+// The brute force: cell `cell` must list exactly `expected[0 .. count)`, in that order.
+static void assert_cell_lists(const uint32_t *cell_start, const uint32_t *items, size_t cell,
+                              const uint32_t *expected, size_t count) {
+  ck_assert_uint_le(cell_start[cell], cell_start[cell + 1]);
+  ck_assert_uint_eq(cell_start[cell + 1] - cell_start[cell], count);
+  for (size_t k = 0; k < count; ++k) {
+    ck_assert_msg(items[cell_start[cell] + k] == expected[k],
+                  "cell %zu entry %zu is item %u, expected %u", cell, k,
+                  items[cell_start[cell] + k], expected[k]);
+  }
+}
+
+static bool rect_holds(an_cell_rect rect, int32_t column, int32_t row) {
+  return column >= rect.c0 && column <= rect.c1 && row >= rect.r0 && row <= rect.r1;
+}
+
+// ---- rectangles ----------------------------------------------------------------------------
+
+START_TEST(test_rectangles_against_brute_force) {
+  rng_state = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+  an_allocator alloc = an_allocator_from(NULL);
+  uint64_t rounds = test_scaled_count(200);
+  for (uint64_t round = 0; round < rounds; ++round) {
+    int32_t columns = 1 + (int32_t)rng_next(12), rows = 1 + (int32_t)rng_next(12);
+    size_t count = rng_next(40);
+    an_cell_rect *rects = malloc((count ? count : 1) * sizeof *rects);
+    ck_assert_ptr_nonnull(rects);
+    size_t area = 0;
+    for (size_t i = 0; i < count; ++i) {
+      int32_t c0 = (int32_t)rng_next((uint32_t)columns), r0 = (int32_t)rng_next((uint32_t)rows);
+      int32_t c1 = c0 + (int32_t)rng_next((uint32_t)(columns - c0));
+      int32_t r1 = r0 + (int32_t)rng_next((uint32_t)(rows - r0));
+      rects[i] = (an_cell_rect){c0, c1, r0, r1};
+      area += (size_t)(c1 - c0 + 1) * (size_t)(r1 - r0 + 1);
+    }
+    an_cell_buckets buckets;
+    size_t cells = (size_t)columns * (size_t)rows;
+    ck_assert_int_eq(an_cell_buckets_init(&buckets, cells, &alloc), ARCNAV_OK);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t i = 0; i < count; ++i) {
+        an_cell_buckets_put_rect(&buckets, columns, rects[i], (uint32_t)i);
+      }
+      ck_assert_int_eq(an_cell_buckets_end_pass(&buckets, &alloc), ARCNAV_OK);
+    }
+    ck_assert_uint_eq(buckets.cell_start[0], 0);
+    ck_assert_uint_eq(buckets.cell_start[cells], area);
+    uint32_t expected[40];
+    for (int32_t r = 0; r < rows; ++r) {
+      for (int32_t c = 0; c < columns; ++c) {
+        size_t n = 0;
+        for (size_t i = 0; i < count; ++i) {
+          if (rect_holds(rects[i], c, r)) {
+            expected[n++] = (uint32_t)i;
+          }
+        }
+        assert_cell_lists(buckets.cell_start, buckets.items, (size_t)r * (size_t)columns + c,
+                          expected, n);
+      }
+    }
+    an_cell_buckets_free(&buckets, &alloc);
+    ck_assert_ptr_null(buckets.cell_start);
+    free(rects);
+  }
+}
+END_TEST
+
+// ---- single cells in any order -------------------------------------------------------------
+
+// Items put in any order, some in the same cell twice: each cell keeps the order of the puts.
+START_TEST(test_put_order_is_kept) {
+  rng_state = 0x2545f4914f6cdd1dull + (uint64_t)_i;
+  an_allocator alloc = an_allocator_from(NULL);
+  uint64_t rounds = test_scaled_count(200);
+  enum { MAX_PUTS = 64 };
+  for (uint64_t round = 0; round < rounds; ++round) {
+    size_t cells = 1 + rng_next(10), puts = rng_next(MAX_PUTS + 1);
+    size_t cell_of[MAX_PUTS];
+    uint32_t item_of[MAX_PUTS];
+    for (size_t k = 0; k < puts; ++k) {
+      cell_of[k] = rng_next((uint32_t)cells);
+      item_of[k] = rng_next(8);
+    }
+    an_cell_buckets buckets;
+    ck_assert_int_eq(an_cell_buckets_init(&buckets, cells, &alloc), ARCNAV_OK);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t k = 0; k < puts; ++k) {
+        an_cell_buckets_put(&buckets, cell_of[k], item_of[k]);
+      }
+      ck_assert_int_eq(an_cell_buckets_end_pass(&buckets, &alloc), ARCNAV_OK);
+    }
+    ck_assert_uint_eq(buckets.cell_start[cells], puts);
+    for (size_t cell = 0; cell < cells; ++cell) {
+      uint32_t expected[MAX_PUTS];
+      size_t n = 0;
+      for (size_t k = 0; k < puts; ++k) {
+        if (cell_of[k] == cell) {
+          expected[n++] = item_of[k];
+        }
+      }
+      assert_cell_lists(buckets.cell_start, buckets.items, cell, expected, n);
+    }
+    an_cell_buckets_free(&buckets, &alloc);
+  }
+}
+END_TEST
+
+START_TEST(test_empty_table) {
+  an_allocator alloc = an_allocator_from(NULL);
+  an_cell_buckets buckets;
+  ck_assert_int_eq(an_cell_buckets_init(&buckets, 6, &alloc), ARCNAV_OK);
+  for (int pass = 0; pass < 2; ++pass) {
+    ck_assert_int_eq(an_cell_buckets_end_pass(&buckets, &alloc), ARCNAV_OK);
+  }
+  for (size_t c = 0; c <= 6; ++c) {
+    ck_assert_uint_eq(buckets.cell_start[c], 0);
+  }
+  // Still an array, so that owners can tell a built table from a missing one.
+  ck_assert_ptr_nonnull(buckets.items);
+  an_cell_buckets_free(&buckets, &alloc);
+}
+END_TEST
+
+// ---- boxes over a grid ---------------------------------------------------------------------
+
+typedef struct box_list {
+  vec2 *lo, *hi;
+} box_list;
+
+static void box_of(const void *context, size_t index, vec2 *lo, vec2 *hi) {
+  const box_list *boxes = context;
+  *lo = boxes->lo[index];
+  *hi = boxes->hi[index];
+}
+
+// Does the closed interval [lo, hi] meet cell `k` of `count` unit cells from 0, the first and the
+// last of them running on without end (the grid clamps what lies outside it to them)?
+static bool meets_cell(double lo, double hi, int32_t k, int32_t count) {
+  double from = k == 0 ? -INFINITY : (double)k;
+  double to = k == count - 1 ? INFINITY : (double)(k + 1);
+  return hi >= from && lo < to;
+}
+
+// A coordinate on quarters of a unit cell, from 3 cells before the grid to 3 after it: exact in
+// binary, so the brute force and the grid see the same numbers.
+static double random_quarter(int32_t cells) {
+  return -3.0 + 0.25 * (double)rng_next((uint32_t)(4 * (cells + 6) + 1));
+}
+
+START_TEST(test_grid_boxes_against_brute_force) {
+  rng_state = 0xd1b54a32d192ed03ull + (uint64_t)_i;
+  an_allocator alloc = an_allocator_from(NULL);
+  uint64_t rounds = test_scaled_count(200);
+  enum { MAX_BOXES = 30 };
+  for (uint64_t round = 0; round < rounds; ++round) {
+    an_grid grid;
+    memset(&grid, 0, sizeof grid);
+    grid.origin = v2(0.0, 0.0);
+    grid.cell_size = grid.inverse_cell_size = 1.0;
+    grid.columns = 1 + (int32_t)rng_next(9);
+    grid.rows = 1 + (int32_t)rng_next(9);
+    size_t count = rng_next(MAX_BOXES + 1);
+    vec2 lo[MAX_BOXES], hi[MAX_BOXES];
+    for (size_t i = 0; i < count; ++i) {
+      double x0 = random_quarter(grid.columns), x1 = random_quarter(grid.columns);
+      double y0 = random_quarter(grid.rows), y1 = random_quarter(grid.rows);
+      lo[i] = v2(an_min(x0, x1), an_min(y0, y1));
+      hi[i] = v2(an_max(x0, x1), an_max(y0, y1));
+    }
+    box_list boxes = {lo, hi};
+    ck_assert_int_eq(an_grid_file_boxes(&grid, count, box_of, &boxes, &alloc), ARCNAV_OK);
+    for (int32_t r = 0; r < grid.rows; ++r) {
+      for (int32_t c = 0; c < grid.columns; ++c) {
+        uint32_t expected[MAX_BOXES];
+        size_t n = 0;
+        for (size_t i = 0; i < count; ++i) {
+          if (meets_cell(lo[i].x, hi[i].x, c, grid.columns) &&
+              meets_cell(lo[i].y, hi[i].y, r, grid.rows)) {
+            expected[n++] = (uint32_t)i;
+          }
+        }
+        assert_cell_lists(grid.cell_start, grid.cell_items, (size_t)r * (size_t)grid.columns + c,
+                          expected, n);
+      }
+    }
+    an_grid_destroy(&grid, &alloc);
+  }
+}
+END_TEST
+
+// ---- failing allocations -------------------------------------------------------------------
+
+// Each allocation of a build fails in turn: the status says so and nothing is left allocated.
+START_TEST(test_failed_allocations) {
+  for (long fail_at = 0;; ++fail_at) {
+    test_alloc t = {fail_at, 0, 0};
+    an_allocator alloc = counting_allocator(&t);
+    an_cell_buckets buckets;
+    arcnav_status status = an_cell_buckets_init(&buckets, 4, &alloc);
+    for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
+      an_cell_buckets_put_rect(&buckets, 2, (an_cell_rect){0, 1, 0, 1}, 7);
+      status = an_cell_buckets_end_pass(&buckets, &alloc);
+    }
+    if (status == ARCNAV_OK) {
+      ck_assert_int_eq(fail_at, 2); // the starts and the items: two allocations
+      ck_assert_uint_eq(buckets.cell_start[4], 4);
+      an_cell_buckets_free(&buckets, &alloc);
+      ck_assert_int_eq(t.live, 0);
+      break;
+    }
+    ck_assert_int_eq(status, ARCNAV_ERR_OUT_OF_MEMORY);
+    an_cell_buckets_free(&buckets, &alloc);
+    ck_assert_int_eq(t.live, 0);
+  }
+}
+END_TEST
+
+START_TEST(test_failed_grid_filing_leaves_no_tables) {
+  vec2 lo[1] = {{0.5, 0.5}}, hi[1] = {{1.5, 1.5}};
+  box_list boxes = {lo, hi};
+  for (long fail_at = 0; fail_at < 2; ++fail_at) {
+    test_alloc t = {fail_at, 0, 0};
+    an_allocator alloc = counting_allocator(&t);
+    an_grid grid;
+    memset(&grid, 0, sizeof grid);
+    grid.cell_size = grid.inverse_cell_size = 1.0;
+    grid.columns = grid.rows = 3;
+    ck_assert_int_eq(an_grid_file_boxes(&grid, 1, box_of, &boxes, &alloc),
+                     ARCNAV_ERR_OUT_OF_MEMORY);
+    ck_assert_ptr_null(grid.cell_start);
+    ck_assert_ptr_null(grid.cell_items);
+    ck_assert_int_eq(t.live, 0);
+  }
+}
+END_TEST
+
+static Suite *cell_buckets_suite(void) {
+  Suite *s = suite_create("cell_buckets");
+  TCase *tc = tcase_create("cell_buckets");
+  tcase_add_loop_test(tc, test_rectangles_against_brute_force, 0, 4);
+  tcase_add_loop_test(tc, test_put_order_is_kept, 0, 4);
+  tcase_add_test(tc, test_empty_table);
+  tcase_add_loop_test(tc, test_grid_boxes_against_brute_force, 0, 4);
+  tcase_add_test(tc, test_failed_allocations);
+  tcase_add_test(tc, test_failed_grid_filing_leaves_no_tables);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  return test_run_suite(cell_buckets_suite());
+}
