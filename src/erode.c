@@ -3,6 +3,7 @@
 
 #include "geom.h"
 #include "grid.h"
+#include "marks.h"
 #include "navmesh.h"
 #include "tolerances.h"
 
@@ -449,9 +450,8 @@ size_t an_erode_trim_segment(void *context, vec2 a, vec2 b, const double **kept)
   trim->b = b;
   vec2 p = a, q = b;
   if (trim->piece_count > 0 && v2_dist2(a, b) > 0.0 && an_grid_clip_segment(&trim->grid, &p, &q)) {
-    if (++trim->stamp == 0) {
+    if (an_stamp_next(&trim->stamp)) {
       memset(trim->piece_stamps, 0, trim->piece_count * sizeof *trim->piece_stamps);
-      trim->stamp = 1;
     }
     an_grid_walk_clipped(&trim->grid, p, q, cover_from_cell, trim);
   }

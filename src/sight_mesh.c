@@ -2,6 +2,7 @@
 #include "sight_mesh.h"
 
 #include "cell_buckets.h"
+#include "marks.h"
 #include "tangent_graph.h"
 #include "tolerances.h"
 
@@ -74,9 +75,8 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
   if (first < 0) {
     return true;
   }
-  if (++flood->stamp == 0) {
+  if (an_stamp_next(&flood->stamp)) {
     memset(flood->seen, 0, cdt->tri_count * sizeof *flood->seen);
-    flood->stamp = 1;
   }
   size_t head = 0, tail = 0;
   if (!an_reserve(&sm->alloc, (void **)&flood->queue, &flood->queue_capacity, 0, 1,
