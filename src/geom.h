@@ -102,8 +102,6 @@ typedef struct an_arc {
   double sweep;
 } an_arc;
 
-/// Build an arc from its endpoints' angles and turning direction.
-an_arc an_arc_from_angles(vec2 center, double radius, double from_angle, double to_angle, bool ccw);
 /// Point on the arc's circle at `angle`.
 static inline vec2 an_circle_point(vec2 center, double radius, double angle) {
   return v2_mul_add(center, radius, v2_from_angle(angle));
@@ -134,10 +132,6 @@ double an_point_arc_dist(vec2 p, const an_arc *arc);
 bool an_segment_arc_intersect(vec2 a, vec2 b, const an_arc *arc);
 /// Distance between segment ab and an arc (0 when they meet).
 double an_segment_arc_dist(vec2 a, vec2 b, const an_arc *arc);
-/// Do two arcs meet? Concentric arcs of equal radius meet when their angular ranges overlap.
-bool an_arc_arc_intersect(const an_arc *a, const an_arc *b);
-/// Distance between two arcs (0 when they meet).
-double an_arc_arc_dist(const an_arc *a, const an_arc *b);
 
 /// A directed tangent segment from a point on circle 1 to a point on circle 2.
 typedef struct an_tangent {
@@ -154,16 +148,6 @@ typedef struct an_tangent {
 /// point that lies within `slack` inside a circle still gets its tangent.
 bool an_directed_tangent(vec2 c1, double r1, bool ccw1, vec2 c2, double r2, bool ccw2, double slack,
                          an_tangent *out);
-
-/// All common tangents of two circles as undirected segments (from on circle 1, to on circle 2):
-/// up to 4 (2 outer, 2 crossing); touching circles share a zero-length tangent that is reported
-/// once; concentric or nested circles have none. Returns the count.
-int an_circle_common_tangents(vec2 c1, double r1, vec2 c2, double r2, an_tangent out[4]);
-
-/// Tangent points on the circle seen from p: out[0] is where a traveller from p arrives turning
-/// counter-clockwise, out[1] clockwise. Returns 2, 1 when p is on the circle (within `slack`;
-/// then out[0] = the point on the circle nearest p), or 0 when p is inside.
-int an_point_circle_tangents(vec2 p, vec2 center, double radius, double slack, vec2 out[2]);
 
 /// A sort key for visiting things in space order, with the index of the thing it belongs to.
 typedef struct an_order_key {
