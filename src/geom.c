@@ -42,6 +42,32 @@ bool an_arc_contains_angle(const an_arc *arc, double angle, double slack) {
   return offset <= arc->sweep + slack || offset >= AN_TWO_PI - slack;
 }
 
+bool an_point_in_ring(vec2 p, const vec2 *points, size_t count) {
+  bool inside = false;
+  for (size_t i = 0, j = count - 1; i < count; j = i++) {
+    vec2 a = points[i], b = points[j];
+    if ((a.y > p.y) != (b.y > p.y)) {
+      double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+      if (p.x < x) {
+        inside = !inside;
+      }
+    }
+  }
+  return inside;
+}
+
+void an_box_of_points(const vec2 *points, size_t count, vec2 *out_min, vec2 *out_max) {
+  vec2 lo = points[0], hi = points[0];
+  for (size_t i = 1; i < count; ++i) {
+    lo.x = an_min(lo.x, points[i].x);
+    lo.y = an_min(lo.y, points[i].y);
+    hi.x = an_max(hi.x, points[i].x);
+    hi.y = an_max(hi.y, points[i].y);
+  }
+  *out_min = lo;
+  *out_max = hi;
+}
+
 vec2 an_closest_on_segment(vec2 p, vec2 a, vec2 b) {
   vec2 ab = v2_sub(b, a);
   double len2 = v2_len2(ab);
@@ -81,28 +107,21 @@ double an_least_distance_sum(vec2 o, vec2 g, vec2 p, vec2 q) {
   return v2_dist(x, o) + v2_dist(x, g);
 }
 
-// p is known to be collinear with ab; is it inside ab's bounding box?
-static bool in_box(vec2 p, vec2 a, vec2 b) {
-  return p.x >= an_min(a.x, b.x) && p.x <= an_max(a.x, b.x) && p.y >= an_min(a.y, b.y) &&
-         p.y <= an_max(a.y, b.y);
-}
-
-static int sign_of(double x) {
-  return (x > 0.0) - (x < 0.0);
-}
-
-bool an_segments_intersect(vec2 a, vec2 b, vec2 c, vec2 d) {
-  int o1 = sign_of(an_orient(c, d, a));
-  int o2 = sign_of(an_orient(c, d, b));
-  int o3 = sign_of(an_orient(a, b, c));
-  int o4 = sign_of(an_orient(a, b, d));
-  if (o1 * o2 < 0 && o3 * o4 < 0) {
+bool an_segments_meet_given_signs(vec2 a, vec2 b, vec2 c, vec2 d, const int sign[4]) {
+  if (sign[0] * sign[1] < 0 && sign[2] * sign[3] < 0) {
     return true;
   }
   // Touching and collinear cases; a zero-length segment makes every orientation against it zero,
   // so the box tests also cover point-on-segment and point-equals-point.
-  return (o1 == 0 && in_box(a, c, d)) || (o2 == 0 && in_box(b, c, d)) ||
-         (o3 == 0 && in_box(c, a, b)) || (o4 == 0 && in_box(d, a, b));
+  return (sign[0] == 0 && an_in_closed_box(a, c, d)) ||
+         (sign[1] == 0 && an_in_closed_box(b, c, d)) ||
+         (sign[2] == 0 && an_in_closed_box(c, a, b)) || (sign[3] == 0 && an_in_closed_box(d, a, b));
+}
+
+bool an_segments_intersect(vec2 a, vec2 b, vec2 c, vec2 d) {
+  const int sign[4] = {an_sign(an_orient(c, d, a)), an_sign(an_orient(c, d, b)),
+                       an_sign(an_orient(a, b, c)), an_sign(an_orient(a, b, d))};
+  return an_segments_meet_given_signs(a, b, c, d, sign);
 }
 
 double an_segment_segment_dist(vec2 a, vec2 b, vec2 c, vec2 d) {

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef arcnav_vec2 vec2;
@@ -79,6 +80,15 @@ static inline double an_min(double a, double b) {
 static inline double an_max(double a, double b) {
   return a > b ? a : b;
 }
+/// -1, 0 or 1 as x is negative, zero or positive.
+static inline int an_sign(double x) {
+  return (x > 0.0) - (x < 0.0);
+}
+/// Is p inside the closed axis-aligned box spanned by a and b? Exact.
+static inline bool an_in_closed_box(vec2 p, vec2 a, vec2 b) {
+  return p.x >= an_min(a.x, b.x) && p.x <= an_max(a.x, b.x) && p.y >= an_min(a.y, b.y) &&
+         p.y <= an_max(a.y, b.y);
+}
 /// sqrt that treats tiny negative rounding residue as zero.
 static inline double an_safe_sqrt(double x) {
   return x > 0.0 ? sqrt(x) : 0.0;
@@ -111,6 +121,12 @@ vec2 an_arc_end(const an_arc *arc);
 /// Is `angle` within the arc's angular range (inclusive, with `slack` radians either side)?
 bool an_arc_contains_angle(const an_arc *arc, double angle, double slack);
 
+/// Even-odd test of p against the ring's points (closing edge implied). Points on the ring may go
+/// either way: callers test only points known to lie off it.
+bool an_point_in_ring(vec2 p, const vec2 *points, size_t count);
+/// Bounding box of count >= 1 points.
+void an_box_of_points(const vec2 *points, size_t count, vec2 *out_min, vec2 *out_max);
+
 /// Closest point to p on segment ab (a when a == b).
 vec2 an_closest_on_segment(vec2 p, vec2 a, vec2 b);
 double an_point_segment_dist(vec2 p, vec2 a, vec2 b);
@@ -118,7 +134,14 @@ double an_point_segment_dist(vec2 p, vec2 a, vec2 b);
 /// sum is convex, least where the line meets the way from o to g (or to g's mirror image in the
 /// line, when both lie on one side); the segment's least is there or at its nearer end.
 double an_least_distance_sum(vec2 o, vec2 g, vec2 p, vec2 q);
-/// Do closed segments ab and cd share a point (crossing, touching at an end, collinear overlap)?
+/// Do closed segments ab and cd share a point (crossing, touching at an end, collinear overlap),
+/// given the signs (an_sign) of the orientations of a and b against cd and of c and d against ab,
+/// in that order? The one decision behind an_segments_intersect() and the exact
+/// an_segments_intersect_exact() of predicates.h, which differ only in how they get the signs.
+bool an_segments_meet_given_signs(vec2 a, vec2 b, vec2 c, vec2 d, const int sign[4]);
+/// Do closed segments ab and cd share a point? Signs from the plain floating-point an_orient():
+/// map validation decides with this rounded answer on purpose (later stages round the same way),
+/// and distances treat what it sees meeting as distance 0.
 bool an_segments_intersect(vec2 a, vec2 b, vec2 c, vec2 d);
 /// Distance between closed segments ab and cd (0 when they intersect).
 double an_segment_segment_dist(vec2 a, vec2 b, vec2 c, vec2 d);

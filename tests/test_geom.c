@@ -4,6 +4,7 @@
 // properties, distances against a brute-force minimum over dense samples of both shapes.
 
 #include "geom.h"
+#include "predicates.h"
 
 #include <check.h>
 #include <math.h>
@@ -286,6 +287,11 @@ START_TEST(test_segments_intersect) {
   ck_assert_int_eq(an_segments_intersect(b, a, c, d), want);
   ck_assert_int_eq(an_segments_intersect(c, d, a, b), want);
   ck_assert_int_eq(an_segments_intersect(d, c, b, a), want);
+  // The exact test agrees on these hand cases, whose orientations round to their true signs.
+  ck_assert_int_eq(an_segments_intersect_exact(a, b, c, d), want);
+  ck_assert_int_eq(an_segments_intersect_exact(b, a, c, d), want);
+  ck_assert_int_eq(an_segments_intersect_exact(c, d, a, b), want);
+  ck_assert_int_eq(an_segments_intersect_exact(d, c, b, a), want);
 }
 END_TEST
 
@@ -616,6 +622,37 @@ START_TEST(test_random_directed_tangents) {
 END_TEST
 
 // ---------------------------------------------------------------------------------------------
+// Point in ring.
+
+// An L-shaped ring (either orientation gives the same answers) and points off its boundary.
+static const vec2 l_ring[] = {{0, 0}, {4, 0}, {4, 1}, {1, 1}, {1, 3}, {0, 3}};
+
+static const struct {
+  vec2 p;
+  bool inside;
+} in_ring_cases[] = {
+    {{0.5, 0.5}, true},   // the corner square
+    {{3.5, 0.5}, true},   // the foot
+    {{0.5, 2.5}, true},   // the stem
+    {{2.0, 2.0}, false},  // the notch
+    {{5.0, 0.5}, false},  // right of the foot, on the line through its bottom-right
+    {{-1.0, 1.0}, false}, // left, level with a vertex
+    {{0.5, 1.0}, true},   // level with the notch's bottom edge, inside
+    {{2.0, -0.5}, false},
+};
+
+START_TEST(test_point_in_ring) {
+  vec2 reversed[COUNT(l_ring)];
+  for (int i = 0; i < COUNT(l_ring); ++i) {
+    reversed[i] = l_ring[COUNT(l_ring) - 1 - i];
+  }
+  vec2 p = in_ring_cases[_i].p;
+  ck_assert_int_eq(an_point_in_ring(p, l_ring, COUNT(l_ring)), in_ring_cases[_i].inside);
+  ck_assert_int_eq(an_point_in_ring(p, reversed, COUNT(l_ring)), in_ring_cases[_i].inside);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
 
 static Suite *geom_suite(void) {
   Suite *s = suite_create("geom");
@@ -628,6 +665,7 @@ static Suite *geom_suite(void) {
   tc = tcase_create("segments");
   tcase_add_loop_test(tc, test_closest_on_segment, 0, COUNT(closest_cases));
   tcase_add_loop_test(tc, test_segments_intersect, 0, COUNT(seg_cases));
+  tcase_add_loop_test(tc, test_point_in_ring, 0, COUNT(in_ring_cases));
   tcase_add_loop_test(tc, test_segment_segment_dist, 0, COUNT(seg_cases));
   tcase_add_test(tc, test_least_distance_sum);
   tcase_add_loop_test(tc, test_segment_circle_intersections, 0, COUNT(seg_circle_cases));
