@@ -21,72 +21,10 @@
 #endif
 
 // ---------------------------------------------------------------------------------------------
-// The funnel
+// Finishing a path
 // ---------------------------------------------------------------------------------------------
 
-typedef struct funnel_state {
-  vec2 *out;    ///< corners
-  size_t count; ///< corners written
-} funnel_state;
-
-static void emit(funnel_state *s, vec2 p) {
-  if (s->count > 0 && p.x == s->out[s->count - 1].x && p.y == s->out[s->count - 1].y) {
-    return;
-  }
-  s->out[s->count++] = p;
-}
-
-static bool same(vec2 a, vec2 b) {
-  return a.x == b.x && a.y == b.y;
-}
-
-/// Simple stupid funnel (Mononen) with exact orientation tests. Portal 0 is the apex itself,
-/// portals 1..m are (left[i-1], right[i-1]), and portal m + 1 is the goal. When the funnel
-/// collapses on one side, the corner on the other side is emitted and the scan restarts from the
-/// portal that set it; every restart moves the apex to a later portal, so the scan ends.
-static void funnel_run(vec2 apex0, const vec2 *left, const vec2 *right, size_t m, vec2 goal,
-                       funnel_state *s) {
-  size_t n = m + 2;
-  vec2 apex = apex0, pl = apex0, pr = apex0;
-  size_t li = 0, ri = 0;
-  s->count = 0;
-  emit(s, apex);
-  for (size_t i = 1; i < n; ++i) {
-    vec2 l = i <= m ? left[i - 1] : goal;
-    vec2 r = i <= m ? right[i - 1] : goal;
-    // Right side: the new right point narrows the funnel when it is not to the right of it.
-    if (an_orient2d(apex, pr, r) >= 0.0) {
-      if (same(apex, pr) || an_orient2d(apex, pl, r) < 0.0) {
-        pr = r;
-        ri = i;
-      } else {
-        // It crossed the left edge: the left point is a corner.
-        apex = pl;
-        emit(s, apex);
-        pr = apex;
-        i = ri = li;
-        continue;
-      }
-    }
-    if (an_orient2d(apex, pl, l) <= 0.0) {
-      if (same(apex, pl) || an_orient2d(apex, pr, l) > 0.0) {
-        pl = l;
-        li = i;
-      } else {
-        apex = pr;
-        emit(s, apex);
-        pl = apex;
-        i = li = ri;
-        continue;
-      }
-    }
-  }
-  emit(s, goal);
-}
-
-/// Drop corners that lie exactly on the straight segment between their neighbours (the funnel
-/// emits them when a portal end is collinear with the path). Returns the new count.
-static size_t merge_collinear(vec2 *p, size_t n) {
+size_t an_funnel_merge_collinear(vec2 *p, size_t n) {
   if (n < 3) {
     return n;
   }
@@ -108,17 +46,6 @@ static double polyline_length(const vec2 *p, size_t n) {
     len += v2_dist(p[i - 1], p[i]);
   }
   return len;
-}
-
-size_t an_funnel_string_pull(vec2 start, const vec2 *left, const vec2 *right, size_t portal_count,
-                             vec2 goal, vec2 *out_points) {
-  funnel_state s = {out_points, 0};
-  funnel_run(start, left, right, portal_count, goal, &s);
-  if (s.count == 1) {
-    out_points[1] = goal; // start == goal
-    return 2;
-  }
-  return merge_collinear(out_points, s.count);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -592,7 +519,7 @@ static arcnav_status finish_points(an_funnel_scratch *s, int32_t last, vec2 goal
     s->points[count++] = goal; // start == goal
   }
   out->points = s->points;
-  out->point_count = merge_collinear(s->points, count);
+  out->point_count = an_funnel_merge_collinear(s->points, count);
   out->length = polyline_length(s->points, out->point_count);
   return ARCNAV_OK;
 }
@@ -1041,11 +968,6 @@ static arcnav_status straight(an_funnel_scratch *s, vec2 start, vec2 goal, an_fu
   out->length = v2_dist(start, goal);
   out->channels = 1;
   return ARCNAV_OK;
-}
-
-arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scratch, vec2 start,
-                                  vec2 goal, bool optimal, an_funnel_result *out) {
-  return an_funnel_find_path_within(mesh, scratch, start, goal, optimal, 0, out);
 }
 
 arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *s, vec2 start,
