@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
+// The funnel searches (plain A* over triangles and optimal TA*) with their incremental funnel, and
+// where a query starts and ends. Their memory is in funnel_scratch.c.
 #include "funnel.h"
 
 #include "engine.h"
+#include "funnel_scratch.h"
 #include "heap.h"
 #include "predicates.h"
 
@@ -22,72 +25,10 @@
 #endif
 
 // ---------------------------------------------------------------------------------------------
-// The funnel
+// Finishing a path
 // ---------------------------------------------------------------------------------------------
 
-typedef struct funnel_state {
-  vec2 *out;    ///< corners
-  size_t count; ///< corners written
-} funnel_state;
-
-static void emit(funnel_state *s, vec2 p) {
-  if (s->count > 0 && p.x == s->out[s->count - 1].x && p.y == s->out[s->count - 1].y) {
-    return;
-  }
-  s->out[s->count++] = p;
-}
-
-static bool same(vec2 a, vec2 b) {
-  return a.x == b.x && a.y == b.y;
-}
-
-/// Simple stupid funnel (Mononen) with exact orientation tests. Portal 0 is the apex itself,
-/// portals 1..m are (left[i-1], right[i-1]), and portal m + 1 is the goal. When the funnel
-/// collapses on one side, the corner on the other side is emitted and the scan restarts from the
-/// portal that set it; every restart moves the apex to a later portal, so the scan ends.
-static void funnel_run(vec2 apex0, const vec2 *left, const vec2 *right, size_t m, vec2 goal,
-                       funnel_state *s) {
-  size_t n = m + 2;
-  vec2 apex = apex0, pl = apex0, pr = apex0;
-  size_t li = 0, ri = 0;
-  s->count = 0;
-  emit(s, apex);
-  for (size_t i = 1; i < n; ++i) {
-    vec2 l = i <= m ? left[i - 1] : goal;
-    vec2 r = i <= m ? right[i - 1] : goal;
-    // Right side: the new right point narrows the funnel when it is not to the right of it.
-    if (an_orient2d(apex, pr, r) >= 0.0) {
-      if (same(apex, pr) || an_orient2d(apex, pl, r) < 0.0) {
-        pr = r;
-        ri = i;
-      } else {
-        // It crossed the left edge: the left point is a corner.
-        apex = pl;
-        emit(s, apex);
-        pr = apex;
-        i = ri = li;
-        continue;
-      }
-    }
-    if (an_orient2d(apex, pl, l) <= 0.0) {
-      if (same(apex, pl) || an_orient2d(apex, pr, l) > 0.0) {
-        pl = l;
-        li = i;
-      } else {
-        apex = pr;
-        emit(s, apex);
-        pl = apex;
-        i = li = ri;
-        continue;
-      }
-    }
-  }
-  emit(s, goal);
-}
-
-/// Drop corners that lie exactly on the straight segment between their neighbours (the funnel
-/// emits them when a portal end is collinear with the path). Returns the new count.
-static size_t merge_collinear(vec2 *p, size_t n) {
+size_t an_funnel_merge_collinear(vec2 *p, size_t n) {
   if (n < 3) {
     return n;
   }
@@ -109,250 +50,6 @@ static double polyline_length(const vec2 *p, size_t n) {
     len += v2_dist(p[i - 1], p[i]);
   }
   return len;
-}
-
-size_t an_funnel_string_pull(vec2 start, const vec2 *left, const vec2 *right, size_t portal_count,
-                             vec2 goal, vec2 *out_points) {
-  funnel_state s = {out_points, 0};
-  funnel_run(start, left, right, portal_count, goal, &s);
-  if (s.count == 1) {
-    out_points[1] = goal; // start == goal
-    return 2;
-  }
-  return merge_collinear(out_points, s.count);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Scratch
-// ---------------------------------------------------------------------------------------------
-
-/// Node ids are int32_t.
-#define NODE_LIMIT ((size_t)INT32_MAX / 2)
-
-/// A corner of a shortest path inside a channel: the path from the start to `vertex` ends with
-/// the segment from `prev`. Channels that share a prefix share its cells, so the whole funnel of
-/// a channel is three cells (the apex and the two portal ends): each chain is the path from a
-/// portal end back to the apex.
-typedef struct fn_cell {
-  int32_t vertex; ///< cdt point, or -1 for the start
-  int32_t prev;   ///< the cell before it on the path, -1 for the start
-  int32_t jump;   ///< an earlier cell on the path (skew-binary jump pointer)
-  int32_t depth;  ///< cells before it on the path
-  double dist;    ///< path length from the start
-} fn_cell;
-
-typedef struct fn_funnel {
-  int32_t apex, left, right; ///< cells; left and right are the ends of the last portal
-} fn_funnel;
-
-typedef struct ta_node {
-  int32_t tri;        ///< free triangle
-  int32_t parent;     ///< node index, -1 for the root
-  int32_t jump;       ///< an ancestor node (skew-binary jump pointer)
-  int32_t depth;      ///< portals crossed
-  int32_t same_tri;   ///< the previous node of this query in the same triangle, -1
-  fn_funnel funnel;   ///< after the entry portal (unused for the root)
-  uint64_t signature; ///< bit (tri mod 64) for every triangle of the chain: a quick "not in chain"
-} ta_node;
-
-/// Triangles a query adds beyond the box of a map without bounds: at most two box edges face a
-/// point, for the start and for the goal.
-#define VIRTUAL_MAX 4
-
-struct an_funnel_scratch {
-  an_allocator alloc;
-  const an_navmesh *mesh;
-  size_t tri_count;    ///< the mesh's free triangles; the query's own ones follow them
-  size_t tri_total;    ///< tri_count + VIRTUAL_MAX
-  size_t vertex_count; ///< the mesh's points (the start and goal beyond the box are -1 and -2)
-  size_t node_capacity, cell_capacity;
-  uint32_t stamp;
-  vec2 start;
-  // Per triangle (the mesh's and the query's). Plain A*: all of them; optimal search: tri_stamp
-  // and, in `parent`, the last node created in the triangle. goal_mark: the goal's triangles.
-  uint32_t *tri_stamp;
-  uint32_t *goal_mark;
-  double *g;
-  vec2 *pos;
-  int32_t *parent;
-  // Plain A*: indexed by triangle, with keys updated. Optimal search: a queue of nodes, grown by
-  // doubling with the pool of nodes and cells when a query needs more.
-  an_heap heap;
-  // Optimal search. The pool of nodes and cells grows by doubling when a query needs more.
-  ta_node *nodes;
-  size_t node_count;
-  fn_cell *cells;
-  size_t cell_count;
-  uint32_t *vertex_stamp;
-  double *apex_best; ///< per vertex: shortest funnel length to it as an apex in this query
-  int32_t *chain;    ///< plain mode: the channel's triangles, goal first
-  vec2 *points;
-  // The start's triangles (the triangles within eps of it, or its fan beyond the box).
-  int32_t *starts;
-  size_t start_count;
-  // Finding the triangles within eps of a point: per cdt triangle a stamp, and a queue.
-  uint32_t *near_stamp;
-  uint32_t near_mark;
-  int32_t *near_queue;
-  // The query's triangles beyond the box: fan triangles (p, b, a) on box edges ab that face p.
-  size_t virtual_count;
-  int32_t vfv[3 * VIRTUAL_MAX], vfn[3 * VIRTUAL_MAX];
-  vec2 vpoint[2];      ///< vertices -1 (the start: its cells are the start's) and -2 (the goal)
-  int32_t goal_single; ///< the goal's only triangle, or -1 when it has several (goal_mark)
-  int32_t goal_last;   ///< the goal's triangles so far: the last one marked, and how many
-  size_t goal_count;
-  int32_t goal_fan[4]; ///< per box edge: the goal's fan triangle on it, or -1
-  bool goal_fan_used;  ///< some goal_fan[e] >= 0
-};
-
-/// Search nodes the optimal mode starts with: enough for the maps measured with room to spare;
-/// a query that needs more grows the pool.
-static size_t node_capacity_for(size_t tri_count) {
-  size_t cap = 8 * tri_count + 1024;
-  return cap > NODE_LIMIT ? NODE_LIMIT : cap;
-}
-
-void an_funnel_scratch_destroy(an_funnel_scratch *s) {
-  if (!s) {
-    return;
-  }
-  an_allocator a = s->alloc;
-  an_free(&a, s->tri_stamp);
-  an_free(&a, s->goal_mark);
-  an_free(&a, s->g);
-  an_free(&a, s->pos);
-  an_free(&a, s->parent);
-  an_free(&a, s->nodes);
-  an_free(&a, s->cells);
-  an_free(&a, s->vertex_stamp);
-  an_free(&a, s->apex_best);
-  an_heap_free(&s->heap, &a);
-  an_free(&a, s->chain);
-  an_free(&a, s->points);
-  an_free(&a, s->starts);
-  an_free(&a, s->near_stamp);
-  an_free(&a, s->near_queue);
-  an_free(&a, s);
-}
-
-arcnav_status an_funnel_scratch_create(const an_navmesh *mesh, const an_allocator *alloc,
-                                       an_funnel_scratch **out) {
-  if (!mesh) {
-    return ARCNAV_ERR_INVALID_ARGUMENT;
-  }
-  return an_funnel_scratch_create_with_capacity(mesh, alloc, node_capacity_for(mesh->free_count),
-                                                out);
-}
-
-arcnav_status an_funnel_scratch_create_with_capacity(const an_navmesh *mesh,
-                                                     const an_allocator *alloc,
-                                                     size_t node_capacity,
-                                                     an_funnel_scratch **out) {
-  if (!mesh || !alloc || !out) {
-    return ARCNAV_ERR_INVALID_ARGUMENT;
-  }
-  *out = NULL;
-  an_funnel_scratch *s = an_calloc(alloc, 1, sizeof *s);
-  if (!s) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  s->alloc = *alloc;
-  s->mesh = mesh;
-  s->tri_count = mesh->free_count;
-  s->tri_total = mesh->free_count + VIRTUAL_MAX;
-  s->vertex_count = mesh->cdt.point_count;
-  size_t nt = s->tri_total + 1, nv = s->vertex_count + 1, ncdt = mesh->cdt.tri_count + 1;
-  s->node_capacity = node_capacity < 1            ? 1
-                     : node_capacity > NODE_LIMIT ? NODE_LIMIT
-                                                  : node_capacity;
-  // One cell per node but the roots, the start and its triangles' corners, one being tried; the
-  // plain mode needs one per channel triangle and the same. Grown with the nodes when short.
-  s->cell_capacity = s->node_capacity + 8;
-  size_t heap_capacity = s->node_capacity > nt ? s->node_capacity : nt;
-  s->tri_stamp = an_calloc(alloc, nt, sizeof *s->tri_stamp);
-  s->goal_mark = an_calloc(alloc, nt, sizeof *s->goal_mark);
-  s->g = an_alloc(alloc, nt, sizeof *s->g);
-  s->pos = an_alloc(alloc, nt, sizeof *s->pos);
-  s->parent = an_alloc(alloc, nt, sizeof *s->parent);
-  s->nodes = an_alloc(alloc, s->node_capacity, sizeof *s->nodes);
-  s->cells = an_alloc(alloc, s->cell_capacity, sizeof *s->cells);
-  s->vertex_stamp = an_calloc(alloc, nv, sizeof *s->vertex_stamp);
-  s->apex_best = an_alloc(alloc, nv, sizeof *s->apex_best);
-  s->chain = an_alloc(alloc, nt + 2, sizeof *s->chain);
-  s->points = an_alloc(alloc, nt + 8, sizeof *s->points);
-  s->starts = an_alloc(alloc, nt, sizeof *s->starts);
-  s->near_stamp = an_calloc(alloc, ncdt, sizeof *s->near_stamp);
-  s->near_queue = an_alloc(alloc, ncdt, sizeof *s->near_queue);
-  if (nt >= AN_HEAP_ABSENT ||
-      an_heap_init_sized(&s->heap, heap_capacity, (uint32_t)nt, alloc) != ARCNAV_OK ||
-      !s->tri_stamp || !s->goal_mark || !s->g || !s->pos || !s->parent || !s->nodes || !s->cells ||
-      !s->vertex_stamp || !s->apex_best || !s->chain || !s->points || !s->starts ||
-      !s->near_stamp || !s->near_queue) {
-    an_funnel_scratch_destroy(s);
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  *out = s;
-  return ARCNAV_OK;
-}
-
-size_t an_funnel_scratch_memory_bytes(const an_funnel_scratch *s) {
-  size_t nt = s->tri_total + 1, nv = s->vertex_count + 1, ncdt = s->mesh->cdt.tri_count + 1;
-  return sizeof *s +
-         nt * (2 * sizeof(uint32_t) + sizeof(double) + sizeof(vec2) + 2 * sizeof(int32_t)) +
-         s->node_capacity * sizeof(ta_node) + s->cell_capacity * sizeof(fn_cell) +
-         nv * (sizeof(uint32_t) + sizeof(double)) + an_heap_memory_bytes(&s->heap) +
-         (nt + 2) * sizeof(int32_t) + (nt + 8) * sizeof(vec2) +
-         ncdt * (sizeof(uint32_t) + sizeof(int32_t));
-}
-
-/// Doubles an array of `*capacity` elements (`used` live) to hold at least `needed`.
-static bool grow_array(const an_allocator *alloc, void **array, size_t *capacity, size_t used,
-                       size_t needed, size_t limit, size_t size) {
-  size_t grown = *capacity;
-  while (grown < needed) {
-    grown = grown > limit / 2 ? limit : 2 * grown;
-    if (grown < needed && grown == limit) {
-      return false;
-    }
-  }
-  void *fresh = an_alloc(alloc, grown, size);
-  if (!fresh) {
-    return false;
-  }
-  if (used) {
-    memcpy(fresh, *array, used * size);
-  }
-  an_free(alloc, *array);
-  *array = fresh;
-  *capacity = grown;
-  return true;
-}
-
-/// Room for `nodes` more nodes with their heap entries, and `cells` more cells: the pool and the
-/// heap double when full (the only allocation a query makes). false when that fails.
-static bool grow_pool(an_funnel_scratch *s, size_t nodes, size_t cells) {
-  return (s->node_count + nodes <= s->node_capacity ||
-          grow_array(&s->alloc, (void **)&s->nodes, &s->node_capacity, s->node_count,
-                     s->node_count + nodes, NODE_LIMIT, sizeof *s->nodes)) &&
-         (s->cell_count + cells <= s->cell_capacity ||
-          grow_array(&s->alloc, (void **)&s->cells, &s->cell_capacity, s->cell_count,
-                     s->cell_count + cells, SIZE_MAX / sizeof *s->cells, sizeof *s->cells)) &&
-         an_heap_reserve(&s->heap, s->heap.size + nodes, &s->alloc);
-}
-
-static inline bool pool_room(an_funnel_scratch *s, size_t nodes, size_t cells) {
-  return (s->node_count + nodes <= s->node_capacity && s->cell_count + cells <= s->cell_capacity &&
-          s->heap.size + nodes <= s->heap.capacity) ||
-         grow_pool(s, nodes, cells);
-}
-
-static void next_stamp(an_funnel_scratch *s) {
-  if (++s->stamp == 0) {
-    memset(s->tri_stamp, 0, (s->tri_total + 1) * sizeof *s->tri_stamp);
-    memset(s->goal_mark, 0, (s->tri_total + 1) * sizeof *s->goal_mark);
-    memset(s->vertex_stamp, 0, (s->vertex_count + 1) * sizeof *s->vertex_stamp);
-    s->stamp = 1;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -434,9 +131,9 @@ static inline vec2 cell_point(const an_funnel_scratch *s, int32_t c) {
 /// slot without taking it: the caller keeps it with ++cell_count. The caller made room for it.
 static void cell_put(an_funnel_scratch *s, int32_t vertex, vec2 p, int32_t prev) {
   int32_t id = (int32_t)s->cell_count;
-  fn_cell c = {.vertex = vertex, .prev = prev, .jump = id, .depth = 0, .dist = 0.0};
+  an_fn_cell c = {.vertex = vertex, .prev = prev, .jump = id, .depth = 0, .dist = 0.0};
   if (prev >= 0) {
-    const fn_cell *pc = &s->cells[prev], *jc = &s->cells[pc->jump];
+    const an_fn_cell *pc = &s->cells[prev], *jc = &s->cells[pc->jump];
     c.jump = pc->depth - jc->depth == jc->depth - s->cells[jc->jump].depth ? jc->jump : prev;
     c.depth = pc->depth + 1;
     c.dist = pc->dist + v2_dist(cell_point(s, prev), p);
@@ -502,8 +199,8 @@ static int32_t last_turning(const an_funnel_scratch *s, int32_t tail, int32_t ap
 
 /// Where vertex point p goes as the new end of the funnel's left (or right) chain: the new apex
 /// and the cell p follows on its path.
-static void funnel_place(const an_funnel_scratch *s, fn_funnel f, bool left, vec2 p, int32_t *apex,
-                         int32_t *prev) {
+static void funnel_place(const an_funnel_scratch *s, an_fn_funnel f, bool left, vec2 p,
+                         int32_t *apex, int32_t *prev) {
   double sign = left ? 1.0 : -1.0;
   // On its own chain, p keeps the cells it turns away from (left of a left chain's edge).
   int32_t c = last_turning(s, left ? f.left : f.right, f.apex, p, sign, true);
@@ -520,7 +217,8 @@ static void funnel_place(const an_funnel_scratch *s, fn_funnel f, bool left, vec
 
 /// The funnel after crossing into the next triangle through portal (l, r), which shares one end
 /// with f's portal. The new end's cell is written, not taken (the caller made room for it).
-HOT void funnel_step(an_funnel_scratch *s, fn_funnel f, int32_t l, int32_t r, fn_funnel *out) {
+HOT void funnel_step(an_funnel_scratch *s, an_fn_funnel f, int32_t l, int32_t r,
+                     an_fn_funnel *out) {
   // By vertex id, not position: at a pinch the mesh has portals of zero width (v, v), and the
   // new end is v again on the side that did not hold it; the zero-length edge then makes v the
   // apex through the orientation tests' zeros.
@@ -530,11 +228,11 @@ HOT void funnel_step(an_funnel_scratch *s, fn_funnel f, int32_t l, int32_t r, fn
   funnel_place(s, f, left, p, &apex, &prev);
   cell_put(s, v, p, prev);
   int32_t id = (int32_t)s->cell_count;
-  *out = left ? (fn_funnel){apex, id, f.right} : (fn_funnel){apex, f.left, id};
+  *out = left ? (an_fn_funnel){apex, id, f.right} : (an_fn_funnel){apex, f.left, id};
 }
 
 /// The cell the goal's path leaves from, and (when `length` is not NULL) the path's length.
-static int32_t goal_prev(const an_funnel_scratch *s, fn_funnel f, vec2 goal, double *length) {
+static int32_t goal_prev(const an_funnel_scratch *s, an_fn_funnel f, vec2 goal, double *length) {
   int32_t apex, prev;
   funnel_place(s, f, true, goal, &apex, &prev);
   if (length) {
@@ -561,9 +259,9 @@ static void start_cells(an_funnel_scratch *s, const int32_t *roots, size_t count
 
 /// The funnel right after leaving root triangle `st`, whose corner cells start at `base`, through
 /// portal (l, r).
-static fn_funnel first_funnel(const an_funnel_scratch *s, int32_t st, int32_t base, int32_t l,
-                              int32_t r) {
-  fn_funnel f = {0, 0, 0};
+static an_fn_funnel first_funnel(const an_funnel_scratch *s, int32_t st, int32_t base, int32_t l,
+                                 int32_t r) {
+  an_fn_funnel f = {0, 0, 0};
   for (int k = 0; k < 3; ++k) {
     int32_t v = tri_vertex(s, st, k);
     if (v == l) {
@@ -593,7 +291,7 @@ static arcnav_status finish_points(an_funnel_scratch *s, int32_t last, vec2 goal
     s->points[count++] = goal; // start == goal
   }
   out->points = s->points;
-  out->point_count = merge_collinear(s->points, count);
+  out->point_count = an_funnel_merge_collinear(s->points, count);
   out->length = polyline_length(s->points, out->point_count);
   return ARCNAV_OK;
 }
@@ -684,11 +382,11 @@ SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, vec2 start, ve
   int32_t st = s->chain[n - 1];
   s->node_count = 0;
   s->cell_count = 0;
-  if (!pool_room(s, 0, n + 4)) {
+  if (!an_funnel_pool_room(s, 0, n + 4)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   start_cells(s, &st, 1, start);
-  fn_funnel f = {0, 0, 0};
+  an_fn_funnel f = {0, 0, 0};
   for (size_t k = 0; k + 1 < n; ++k) {
     int32_t from = s->chain[n - 1 - k], to = s->chain[n - 2 - k];
     int edge = 0;
@@ -769,25 +467,25 @@ HOT bool chain_contains(const an_funnel_scratch *s, int32_t node, int32_t tri) {
 
 /// Records node `id` as the newest in its triangle and sets its jump pointer.
 static void link_node(an_funnel_scratch *s, int32_t id) {
-  ta_node *n = &s->nodes[id];
+  an_ta_node *n = &s->nodes[id];
   n->same_tri = s->tri_stamp[n->tri] == s->stamp ? s->parent[n->tri] : -1;
   s->tri_stamp[n->tri] = s->stamp;
   s->parent[n->tri] = id;
   n->jump = id;
   if (n->parent >= 0) {
-    const ta_node *p = &s->nodes[n->parent], *j = &s->nodes[p->jump];
+    const an_ta_node *p = &s->nodes[n->parent], *j = &s->nodes[p->jump];
     n->jump = p->depth - j->depth == j->depth - s->nodes[j->jump].depth ? j->jump : n->parent;
   }
 }
 
 /// The funnel of the channel of node `id` continued through its triangle's edge `edge` (portal
 /// (l, r)); a new cell is written, not taken (a root's children write none).
-static inline fn_funnel child_funnel(an_funnel_scratch *s, int32_t id, int32_t l, int32_t r) {
-  const ta_node *n = &s->nodes[id];
+static inline an_fn_funnel child_funnel(an_funnel_scratch *s, int32_t id, int32_t l, int32_t r) {
+  const an_ta_node *n = &s->nodes[id];
   if (n->parent < 0) {
     return first_funnel(s, n->tri, n->funnel.left, l, r);
   }
-  fn_funnel out;
+  an_fn_funnel out;
   funnel_step(s, n->funnel, l, r, &out);
   return out;
 }
@@ -801,18 +499,18 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
   s->cell_count = 0;
   // The roots: one per start triangle, their corners' cells after the start's (kept in the root's
   // funnel.left).
-  if (!pool_room(s, s->start_count, 3 * s->start_count + 2)) {
+  if (!an_funnel_pool_room(s, s->start_count, 3 * s->start_count + 2)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   start_cells(s, s->starts, s->start_count, start);
   for (size_t k = 0; k < s->start_count; ++k) {
     int32_t st = s->starts[k];
     int32_t base = (int32_t)(1 + 3 * k);
-    s->nodes[k] = (ta_node){.tri = st,
-                            .parent = -1,
-                            .depth = 0,
-                            .funnel = {0, base, base},
-                            .signature = (uint64_t)1 << ((uint32_t)st & 63u)};
+    s->nodes[k] = (an_ta_node){.tri = st,
+                               .parent = -1,
+                               .depth = 0,
+                               .funnel = {0, base, base},
+                               .signature = (uint64_t)1 << ((uint32_t)st & 63u)};
     link_node(s, (int32_t)k);
     an_heap_push(&s->heap, (uint32_t)k, v2_dist(start, goal));
   }
@@ -825,7 +523,7 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
       break;
     }
     int32_t id = (int32_t)top.id;
-    ta_node node = s->nodes[id];
+    an_ta_node node = s->nodes[id];
     int32_t apex_vertex = s->cells[node.funnel.apex].vertex;
     if (apex_vertex >= 0 && s->cells[node.funnel.apex].dist >
                                 s->apex_best[apex_vertex] * (1.0 + AN_DOMINANCE_RELATIVE)) {
@@ -837,7 +535,7 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
     out->nodes_expanded++;
     // Up to three children: their nodes, cells and heap entries, and the cell the best channel's
     // last step writes at the end.
-    if (!pool_room(s, 3, 4)) {
+    if (!an_funnel_pool_room(s, 3, 4)) {
       return ARCNAV_ERR_OUT_OF_MEMORY;
     }
     int32_t parent_tri = node.parent >= 0 ? s->nodes[node.parent].tri : -1;
@@ -852,7 +550,7 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
         continue;
       }
       int32_t r = tv[(i + 1) % 3], l = tv[(i + 2) % 3]; // as in portal_ids()
-      fn_funnel cf = child_funnel(s, id, l, r);
+      an_fn_funnel cf = child_funnel(s, id, l, r);
       if (general ? is_goal(s, u) : u == goal_single) {
         out->channels++;
         double total;
@@ -865,7 +563,7 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
         }
         continue;
       }
-      const fn_cell *apex = &s->cells[cf.apex];
+      const an_fn_cell *apex = &s->cells[cf.apex];
       if (apex->vertex >= 0) {
         if (s->vertex_stamp[apex->vertex] != s->stamp) {
           s->vertex_stamp[apex->vertex] = s->stamp;
@@ -887,11 +585,12 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
         s->cell_count++; // keep the new end's cell
       }
       int32_t cid = (int32_t)s->node_count++;
-      s->nodes[cid] = (ta_node){.tri = u,
-                                .parent = id,
-                                .depth = node.depth + 1,
-                                .funnel = cf,
-                                .signature = node.signature | ((uint64_t)1 << ((uint32_t)u & 63u))};
+      s->nodes[cid] =
+          (an_ta_node){.tri = u,
+                       .parent = id,
+                       .depth = node.depth + 1,
+                       .funnel = cf,
+                       .signature = node.signature | ((uint64_t)1 << ((uint32_t)u & 63u))};
       link_node(s, cid);
       an_heap_push(&s->heap, (uint32_t)cid, f);
     }
@@ -899,7 +598,7 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
   if (best_node < 0) {
     return ARCNAV_NO_PATH;
   }
-  fn_funnel cf = child_funnel(s, best_node, best_l, best_r);
+  an_fn_funnel cf = child_funnel(s, best_node, best_l, best_r);
   if (s->nodes[best_node].parent >= 0) {
     s->cell_count++;
   }
@@ -1044,11 +743,6 @@ static arcnav_status straight(an_funnel_scratch *s, vec2 start, vec2 goal, an_fu
   return ARCNAV_OK;
 }
 
-arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scratch, vec2 start,
-                                  vec2 goal, bool optimal, an_funnel_result *out) {
-  return an_funnel_find_path_within(mesh, scratch, start, goal, optimal, 0, out);
-}
-
 arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *s, vec2 start,
                                          vec2 goal, bool optimal, size_t max_expansions,
                                          an_funnel_result *out) {
@@ -1073,7 +767,7 @@ arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scrat
       !segment_meets_box(start, goal, mesh->cdt.points[0], mesh->cdt.points[2])) {
     return straight(s, start, goal, out);
   }
-  next_stamp(s);
+  an_funnel_next_stamp(s);
   s->start_count = 0;
   s->virtual_count = 0;
   s->goal_fan_used = false;

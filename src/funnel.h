@@ -73,24 +73,17 @@ typedef struct an_funnel_result {
   double length;         ///< length of the polyline
 } an_funnel_result;
 
-/// Path from start to goal. Status: ARCNAV_OK, ARCNAV_NO_PATH, ARCNAV_START_BLOCKED,
-/// ARCNAV_GOAL_BLOCKED (start is checked first; a point is blocked when an_navmesh_point_is_free()
-/// says so), or ARCNAV_ERR_OUT_OF_MEMORY when the optimal search's pool could not grow. Consecutive
-/// equal points are merged, so a found path has distinct consecutive points except for start ==
-/// goal.
-arcnav_status an_funnel_find_path(const an_navmesh *mesh, an_funnel_scratch *scratch, vec2 start,
-                                  vec2 goal, bool optimal, an_funnel_result *out);
-/// an_funnel_find_path() expanding at most `max_expansions` nodes (0: no limit); a search that
-/// would expand one more returns ARCNAV_SEARCH_LIMIT.
+/// Path from start to goal, expanding at most `max_expansions` nodes (0: no limit). Status:
+/// ARCNAV_OK, ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED (start is checked first; a
+/// point is blocked when an_navmesh_point_is_free() says so), ARCNAV_SEARCH_LIMIT when the search
+/// would expand one more node than allowed, or ARCNAV_ERR_OUT_OF_MEMORY when the optimal search's
+/// pool could not grow. Consecutive equal points are merged, so a found path has distinct
+/// consecutive points except for start == goal.
 arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *scratch,
                                          vec2 start, vec2 goal, bool optimal, size_t max_expansions,
                                          an_funnel_result *out);
 
-/// The funnel over explicit portals: the shortest path from start to goal through the portal
-/// segments (left[i], right[i]) in order, "left" and "right" as seen by the traveller. The
-/// searches above keep their own incremental funnel; this one serves callers that hold a list of
-/// portals. Writes at most portal_count + 2 points to out_points and returns how many;
-/// consecutive equal points are merged, except that start == goal with no portals gives 2 equal
-/// points.
-size_t an_funnel_string_pull(vec2 start, const vec2 *left, const vec2 *right, size_t portal_count,
-                             vec2 goal, vec2 *out_points);
+/// Drop the corners of the polyline p[0..n) that lie exactly on the straight segment between their
+/// neighbours (a funnel emits them when a portal end is collinear with the path). Returns the new
+/// count.
+size_t an_funnel_merge_collinear(vec2 *p, size_t n);

@@ -22,19 +22,6 @@ double an_wrap_angle(double angle) {
   return a;
 }
 
-an_arc an_arc_from_angles(vec2 center, double radius, double from_angle, double to_angle,
-                          bool ccw) {
-  an_arc arc = {.center = center, .radius = radius};
-  if (ccw) {
-    arc.start_angle = an_wrap_angle(from_angle);
-    arc.sweep = an_wrap_angle(to_angle - from_angle);
-  } else {
-    arc.start_angle = an_wrap_angle(to_angle);
-    arc.sweep = an_wrap_angle(from_angle - to_angle);
-  }
-  return arc;
-}
-
 vec2 an_arc_start(const an_arc *arc) {
   return an_circle_point(arc->center, arc->radius, arc->start_angle);
 }
@@ -53,6 +40,32 @@ bool an_arc_contains_angle(const an_arc *arc, double angle, double slack) {
   double offset = an_wrap_angle(angle - arc->start_angle);
   // The second test catches angles just before the start, which wrap to nearly 2*pi.
   return offset <= arc->sweep + slack || offset >= AN_TWO_PI - slack;
+}
+
+bool an_point_in_ring(vec2 p, const vec2 *points, size_t count) {
+  bool inside = false;
+  for (size_t i = 0, j = count - 1; i < count; j = i++) {
+    vec2 a = points[i], b = points[j];
+    if ((a.y > p.y) != (b.y > p.y)) {
+      double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+      if (p.x < x) {
+        inside = !inside;
+      }
+    }
+  }
+  return inside;
+}
+
+void an_box_of_points(const vec2 *points, size_t count, vec2 *out_min, vec2 *out_max) {
+  vec2 lo = points[0], hi = points[0];
+  for (size_t i = 1; i < count; ++i) {
+    lo.x = an_min(lo.x, points[i].x);
+    lo.y = an_min(lo.y, points[i].y);
+    hi.x = an_max(hi.x, points[i].x);
+    hi.y = an_max(hi.y, points[i].y);
+  }
+  *out_min = lo;
+  *out_max = hi;
 }
 
 vec2 an_closest_on_segment(vec2 p, vec2 a, vec2 b) {
@@ -94,28 +107,21 @@ double an_least_distance_sum(vec2 o, vec2 g, vec2 p, vec2 q) {
   return v2_dist(x, o) + v2_dist(x, g);
 }
 
-// p is known to be collinear with ab; is it inside ab's bounding box?
-static bool in_box(vec2 p, vec2 a, vec2 b) {
-  return p.x >= an_min(a.x, b.x) && p.x <= an_max(a.x, b.x) && p.y >= an_min(a.y, b.y) &&
-         p.y <= an_max(a.y, b.y);
-}
-
-static int sign_of(double x) {
-  return (x > 0.0) - (x < 0.0);
-}
-
-bool an_segments_intersect(vec2 a, vec2 b, vec2 c, vec2 d) {
-  int o1 = sign_of(an_orient(c, d, a));
-  int o2 = sign_of(an_orient(c, d, b));
-  int o3 = sign_of(an_orient(a, b, c));
-  int o4 = sign_of(an_orient(a, b, d));
-  if (o1 * o2 < 0 && o3 * o4 < 0) {
+bool an_segments_meet_given_signs(vec2 a, vec2 b, vec2 c, vec2 d, const int sign[4]) {
+  if (sign[0] * sign[1] < 0 && sign[2] * sign[3] < 0) {
     return true;
   }
   // Touching and collinear cases; a zero-length segment makes every orientation against it zero,
   // so the box tests also cover point-on-segment and point-equals-point.
-  return (o1 == 0 && in_box(a, c, d)) || (o2 == 0 && in_box(b, c, d)) ||
-         (o3 == 0 && in_box(c, a, b)) || (o4 == 0 && in_box(d, a, b));
+  return (sign[0] == 0 && an_in_closed_box(a, c, d)) ||
+         (sign[1] == 0 && an_in_closed_box(b, c, d)) ||
+         (sign[2] == 0 && an_in_closed_box(c, a, b)) || (sign[3] == 0 && an_in_closed_box(d, a, b));
+}
+
+bool an_segments_intersect(vec2 a, vec2 b, vec2 c, vec2 d) {
+  const int sign[4] = {an_sign(an_orient(c, d, a)), an_sign(an_orient(c, d, b)),
+                       an_sign(an_orient(a, b, c)), an_sign(an_orient(a, b, d))};
+  return an_segments_meet_given_signs(a, b, c, d, sign);
 }
 
 double an_segment_segment_dist(vec2 a, vec2 b, vec2 c, vec2 d) {
@@ -232,94 +238,6 @@ double an_segment_arc_dist(vec2 a, vec2 b, const an_arc *arc) {
   return best;
 }
 
-// Do the angular ranges of two arcs on the same circle overlap?
-static bool angular_ranges_overlap(const an_arc *a, const an_arc *b, double slack) {
-  return an_arc_contains_angle(b, a->start_angle, slack) ||
-         an_arc_contains_angle(b, a->start_angle + a->sweep, slack) ||
-         an_arc_contains_angle(a, b->start_angle, slack);
-}
-
-// Intersection points of two circles. Returns 0, 1 (touching), 2, or -1 when the circles coincide.
-static int circle_circle_points(vec2 c1, double r1, vec2 c2, double r2, vec2 out[2]) {
-  vec2 dvec = v2_sub(c2, c1);
-  double d = v2_len(dvec);
-  double tol = len_tol(d + r1 + r2);
-  if (d <= tol) {
-    return fabs(r1 - r2) <= tol ? -1 : 0;
-  }
-  double sum = r1 + r2;
-  double diff = fabs(r1 - r2);
-  if (d > sum + tol || d < diff - tol) {
-    return 0;
-  }
-  vec2 e = v2_scale(dvec, 1.0 / d);
-  // Distance from c1 to the chord, written to avoid cancelling d^2 + r1^2 - r2^2.
-  double x = 0.5 * (d + (r1 - r2) * (r1 + r2) / d);
-  x = an_min(r1, an_max(-r1, x));
-  if (fabs(d - sum) <= tol || fabs(d - diff) <= tol) {
-    out[0] = v2_mul_add(c1, x, e);
-    return 1;
-  }
-  double h = an_safe_sqrt((r1 - x) * (r1 + x));
-  vec2 base = v2_mul_add(c1, x, e);
-  out[0] = v2_mul_add(base, h, v2_perp(e));
-  out[1] = v2_mul_add(base, -h, v2_perp(e));
-  return 2;
-}
-
-bool an_arc_arc_intersect(const an_arc *a, const an_arc *b) {
-  double ra = fabs(a->radius);
-  double rb = fabs(b->radius);
-  vec2 p[2];
-  int n = circle_circle_points(a->center, ra, b->center, rb, p);
-  if (n < 0) {
-    if (!(ra > 0.0) && !(rb > 0.0)) {
-      return true;
-    }
-    return angular_ranges_overlap(a, b, AN_ARC_RANGE_SLACK);
-  }
-  for (int i = 0; i < n; i++) {
-    if (arc_has_circle_point(a, p[i]) && arc_has_circle_point(b, p[i])) {
-      return true;
-    }
-  }
-  return false;
-}
-
-double an_arc_arc_dist(const an_arc *a, const an_arc *b) {
-  if (an_arc_arc_intersect(a, b)) {
-    return 0.0;
-  }
-  double best = an_min(an_point_arc_dist(an_arc_start(a), b), an_point_arc_dist(an_arc_end(a), b));
-  best = an_min(best, an_point_arc_dist(an_arc_start(b), a));
-  best = an_min(best, an_point_arc_dist(an_arc_end(b), a));
-  double ra = fabs(a->radius);
-  double rb = fabs(b->radius);
-  vec2 dvec = v2_sub(b->center, a->center);
-  if (v2_len(dvec) == 0.0) {
-    // Concentric: when the ranges overlap, an end of one arc lies radially over the other, so
-    // the end-point terms above already reach |ra - rb|.
-    return best;
-  }
-  // Interior-interior minima join points whose connecting line is radial to both circles, so
-  // both lie on the line through the centres.
-  double phi = v2_angle(dvec);
-  for (int i = 0; i < 2; i++) {
-    double ta = phi + i * AN_PI;
-    if (!an_arc_contains_angle(a, ta, 0.0)) {
-      continue;
-    }
-    vec2 pa = an_circle_point(a->center, ra, ta);
-    for (int j = 0; j < 2; j++) {
-      double tb = phi + j * AN_PI;
-      if (an_arc_contains_angle(b, tb, 0.0)) {
-        best = an_min(best, v2_dist(pa, an_circle_point(b->center, rb, tb)));
-      }
-    }
-  }
-  return best;
-}
-
 // Directed tangent in signed-radius form. Configurations within `snap` of touching are made
 // exactly touching so that the two tangents of a touching pair come out identical.
 static bool tangent_core(vec2 c1, double r1, bool ccw1, vec2 c2, double r2, bool ccw2, double slack,
@@ -359,53 +277,6 @@ static bool tangent_core(vec2 c1, double r1, bool ccw1, vec2 c2, double r2, bool
 bool an_directed_tangent(vec2 c1, double r1, bool ccw1, vec2 c2, double r2, bool ccw2, double slack,
                          an_tangent *out) {
   return tangent_core(c1, r1, ccw1, c2, r2, ccw2, an_max(0.0, slack), 0.0, out);
-}
-
-int an_circle_common_tangents(vec2 c1, double r1, vec2 c2, double r2, an_tangent out[4]) {
-  double tol = len_tol(v2_dist(c1, c2) + fabs(r1) + fabs(r2));
-  // Outer pair first (same turning), then the crossing pair.
-  static const bool turns[4][2] = {{true, true}, {false, false}, {true, false}, {false, true}};
-  int count = 0;
-  for (int i = 0; i < 4; i++) {
-    an_tangent t;
-    if (!tangent_core(c1, r1, turns[i][0], c2, r2, turns[i][1], tol, tol, &t)) {
-      continue;
-    }
-    // Touching circles give the same zero-length tangent twice, and a zero radius makes the
-    // outer and crossing tangents coincide: report each segment once.
-    bool duplicate = false;
-    for (int j = 0; j < count && !duplicate; j++) {
-      duplicate = v2_dist(t.from, out[j].from) <= tol && v2_dist(t.to, out[j].to) <= tol;
-    }
-    if (!duplicate) {
-      out[count++] = t;
-    }
-  }
-  return count;
-}
-
-int an_point_circle_tangents(vec2 p, vec2 center, double radius, double slack, vec2 out[2]) {
-  double r = fabs(radius);
-  vec2 v = v2_sub(p, center);
-  double d = v2_len(v);
-  slack = an_max(0.0, slack);
-  if (d < r - slack) {
-    return 0;
-  }
-  if (fabs(d - r) <= slack) {
-    out[0] = d > 0.0 ? v2_mul_add(center, r / d, v) : an_circle_point(center, r, 0.0);
-    return 1;
-  }
-  an_tangent t;
-  if (!an_directed_tangent(p, 0.0, true, center, r, true, slack, &t)) {
-    return 0;
-  }
-  out[0] = t.to;
-  if (!an_directed_tangent(p, 0.0, true, center, r, false, slack, &t)) {
-    return 0;
-  }
-  out[1] = t.to;
-  return 2;
 }
 
 int an_compare_order_keys(const void *pa, const void *pb) {

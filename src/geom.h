@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef arcnav_vec2 vec2;
@@ -83,6 +84,15 @@ static inline double an_min(double a, double b) {
 static inline double an_max(double a, double b) {
   return a > b ? a : b;
 }
+/// -1, 0 or 1 as x is negative, zero or positive.
+static inline int an_sign(double x) {
+  return (x > 0.0) - (x < 0.0);
+}
+/// Is p inside the closed axis-aligned box spanned by a and b? Exact.
+static inline bool an_in_closed_box(vec2 p, vec2 a, vec2 b) {
+  return p.x >= an_min(a.x, b.x) && p.x <= an_max(a.x, b.x) && p.y >= an_min(a.y, b.y) &&
+         p.y <= an_max(a.y, b.y);
+}
 /// sqrt that treats tiny negative rounding residue as zero.
 static inline double an_safe_sqrt(double x) {
   return x > 0.0 ? sqrt(x) : 0.0;
@@ -106,8 +116,6 @@ typedef struct an_arc {
   double sweep;
 } an_arc;
 
-/// Build an arc from its endpoints' angles and turning direction.
-an_arc an_arc_from_angles(vec2 center, double radius, double from_angle, double to_angle, bool ccw);
 /// Point on the arc's circle at `angle`.
 static inline vec2 an_circle_point(vec2 center, double radius, double angle) {
   return v2_mul_add(center, radius, v2_from_angle(angle));
@@ -117,6 +125,12 @@ vec2 an_arc_end(const an_arc *arc);
 /// Is `angle` within the arc's angular range (inclusive, with `slack` radians either side)?
 bool an_arc_contains_angle(const an_arc *arc, double angle, double slack);
 
+/// Even-odd test of p against the ring's points (closing edge implied). Points on the ring may go
+/// either way: callers test only points known to lie off it.
+bool an_point_in_ring(vec2 p, const vec2 *points, size_t count);
+/// Bounding box of count >= 1 points.
+void an_box_of_points(const vec2 *points, size_t count, vec2 *out_min, vec2 *out_max);
+
 /// Closest point to p on segment ab (a when a == b).
 vec2 an_closest_on_segment(vec2 p, vec2 a, vec2 b);
 double an_point_segment_dist(vec2 p, vec2 a, vec2 b);
@@ -124,7 +138,14 @@ double an_point_segment_dist(vec2 p, vec2 a, vec2 b);
 /// sum is convex, least where the line meets the way from o to g (or to g's mirror image in the
 /// line, when both lie on one side); the segment's least is there or at its nearer end.
 double an_least_distance_sum(vec2 o, vec2 g, vec2 p, vec2 q);
-/// Do closed segments ab and cd share a point (crossing, touching at an end, collinear overlap)?
+/// Do closed segments ab and cd share a point (crossing, touching at an end, collinear overlap),
+/// given the signs (an_sign) of the orientations of a and b against cd and of c and d against ab,
+/// in that order? The one decision behind an_segments_intersect() and the exact
+/// an_segments_intersect_exact() of predicates.h, which differ only in how they get the signs.
+bool an_segments_meet_given_signs(vec2 a, vec2 b, vec2 c, vec2 d, const int sign[4]);
+/// Do closed segments ab and cd share a point? Signs from the plain floating-point an_orient():
+/// map validation decides with this rounded answer on purpose (later stages round the same way),
+/// and distances treat what it sees meeting as distance 0.
 bool an_segments_intersect(vec2 a, vec2 b, vec2 c, vec2 d);
 /// Distance between closed segments ab and cd (0 when they intersect).
 double an_segment_segment_dist(vec2 a, vec2 b, vec2 c, vec2 d);
@@ -138,10 +159,6 @@ double an_point_arc_dist(vec2 p, const an_arc *arc);
 bool an_segment_arc_intersect(vec2 a, vec2 b, const an_arc *arc);
 /// Distance between segment ab and an arc (0 when they meet).
 double an_segment_arc_dist(vec2 a, vec2 b, const an_arc *arc);
-/// Do two arcs meet? Concentric arcs of equal radius meet when their angular ranges overlap.
-bool an_arc_arc_intersect(const an_arc *a, const an_arc *b);
-/// Distance between two arcs (0 when they meet).
-double an_arc_arc_dist(const an_arc *a, const an_arc *b);
 
 /// A directed tangent segment from a point on circle 1 to a point on circle 2.
 typedef struct an_tangent {
@@ -158,16 +175,6 @@ typedef struct an_tangent {
 /// point that lies within `slack` inside a circle still gets its tangent.
 bool an_directed_tangent(vec2 c1, double r1, bool ccw1, vec2 c2, double r2, bool ccw2, double slack,
                          an_tangent *out);
-
-/// All common tangents of two circles as undirected segments (from on circle 1, to on circle 2):
-/// up to 4 (2 outer, 2 crossing); touching circles share a zero-length tangent that is reported
-/// once; concentric or nested circles have none. Returns the count.
-int an_circle_common_tangents(vec2 c1, double r1, vec2 c2, double r2, an_tangent out[4]);
-
-/// Tangent points on the circle seen from p: out[0] is where a traveller from p arrives turning
-/// counter-clockwise, out[1] clockwise. Returns 2, 1 when p is on the circle (within `slack`;
-/// then out[0] = the point on the circle nearest p), or 0 when p is inside.
-int an_point_circle_tangents(vec2 p, vec2 center, double radius, double slack, vec2 out[2]);
 
 /// A sort key for visiting things in space order, with the index of the thing it belongs to.
 typedef struct an_order_key {

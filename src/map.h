@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Map storage and validation. Rings are stored normalised so later stages never look at
-// orientation again: consecutive duplicates removed, and oriented with the blocked material on
-// the LEFT of every directed edge (vertex i -> vertex i+1). So an obstacle's outer ring is
-// counter-clockwise, its holes clockwise, and the bounds ring clockwise (outside the bounds is
-// blocked). A vertex is a corner the agent wraps around exactly when the ring turns left there.
-// Rings of one polygon may touch at single points (see arcnav_map_add_polygon()); where a vertex of
-// one lies inside an edge of another, that edge is stored split at the vertex (a straight vertex),
-// so stored rings meet only at vertices they share. At such a point at most one of the rings turns
-// left: their free sides are apart, and only a free side wider than a half-turn makes a corner.
+// Map storage (validation of new rings is in ring_check.c). Rings are stored normalised so later
+// stages never look at orientation again: consecutive duplicates removed, and oriented with the
+// blocked material on the LEFT of every directed edge (vertex i -> vertex i+1). So an obstacle's
+// outer ring is counter-clockwise, its holes clockwise, and the bounds ring clockwise (outside the
+// bounds is blocked). A vertex is a corner the agent wraps around exactly when the ring turns left
+// there. Rings of one polygon may touch at single points (see arcnav_map_add_polygon()); where a
+// vertex of one lies inside an edge of another, that edge is stored split at the vertex (a straight
+// vertex), so stored rings meet only at vertices they share. At such a point at most one of the
+// rings turns left: their free sides are apart, and only a free side wider than a half-turn makes a
+// corner.
 
 #include "alloc.h"
 #include "arcnav/arcnav.h"
@@ -64,6 +65,17 @@ static inline vec2 an_ring_vertex(const arcnav_map *map, const an_ring *ring, si
 
 static inline bool an_coordinate_in_range(double value) {
   return fabs(value) <= AN_MAX_COORDINATE;
+}
+
+/// Fill `error` (may be NULL) with a status and where it arose (-1: not about one).
+static inline void an_set_error(arcnav_error *error, arcnav_status status, int obstacle, int ring,
+                                int vertex) {
+  if (error) {
+    error->status = status;
+    error->obstacle = obstacle;
+    error->ring = ring;
+    error->vertex = vertex;
+  }
 }
 
 /// Signed area of a ring's stored vertices (> 0 for counter-clockwise).

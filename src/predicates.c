@@ -260,3 +260,9 @@ double an_incircle(vec2 a, vec2 b, vec2 c, vec2 d) {
   }
   return incircle_exact(a, b, c, d);
 }
+
+bool an_segments_intersect_exact(vec2 a, vec2 b, vec2 c, vec2 d) {
+  const int sign[4] = {an_sign(an_orient2d(c, d, a)), an_sign(an_orient2d(c, d, b)),
+                       an_sign(an_orient2d(a, b, c)), an_sign(an_orient2d(a, b, d))};
+  return an_segments_meet_given_signs(a, b, c, d, sign);
+}

@@ -19,3 +19,7 @@ double an_orient2d(vec2 a, vec2 b, vec2 c);
 /// > 0 when d lies strictly inside the circle through a, b, c (given counter-clockwise), < 0 when
 /// strictly outside, 0 exactly when cocircular. The sign is exact.
 double an_incircle(vec2 a, vec2 b, vec2 c, vec2 d);
+
+/// Do closed segments ab and cd share a point (crossing, touching at an end, collinear overlap)?
+/// Exact: an_segments_intersect() of geom.h with the signs of an_orient2d().
+bool an_segments_intersect_exact(vec2 a, vec2 b, vec2 c, vec2 d);

@@ -9,6 +9,7 @@
 // the answers of that run are themselves checked by the independent verifier.
 #include "arcnav_test.h"
 #include "funnel.h"
+#include "funnel_tools.h"
 #include "map.h"
 #include "mapgen.h"
 #include "verify.h"
@@ -781,7 +782,7 @@ START_TEST(funnel_pool_growth_survives_each_failure) {
       goals[q] = v2(hi.x + 1e5, lo.y - 2e5); // far beyond the mesh's box
     }
     an_funnel_result r;
-    ck_assert_int_eq(an_funnel_find_path(mesh, usual, starts[q], goals[q], true, &r), ARCNAV_OK);
+    ck_assert_int_eq(sup_funnel_find_path(mesh, usual, starts[q], goals[q], true, &r), ARCNAV_OK);
     lengths[q] = r.length;
     counts[q] = r.point_count;
   }
@@ -794,13 +795,13 @@ START_TEST(funnel_pool_growth_survives_each_failure) {
     for (size_t q = 0; q < POOL_QUERIES; ++q) {
       bool fired_before = fa.fired;
       an_funnel_result r;
-      arcnav_status status = an_funnel_find_path(mesh, tiny, starts[q], goals[q], true, &r);
+      arcnav_status status = sup_funnel_find_path(mesh, tiny, starts[q], goals[q], true, &r);
       if (fa.fired && !fired_before) {
         ck_assert_msg(status == ARCNAV_ERR_OUT_OF_MEMORY,
                       "query %zu, failing allocation %llu: status %s", q, (unsigned long long)n,
                       arcnav_status_name(status));
         disarm(&fa);
-        status = an_funnel_find_path(mesh, tiny, starts[q], goals[q], true, &r);
+        status = sup_funnel_find_path(mesh, tiny, starts[q], goals[q], true, &r);
       }
       ck_assert_int_eq(status, ARCNAV_OK);
       ck_assert_msg(r.length == lengths[q] && r.point_count == counts[q],

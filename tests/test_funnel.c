@@ -8,6 +8,7 @@
 
 #include "arcnav_test.h"
 #include "funnel.h"
+#include "funnel_tools.h"
 #include "mapgen.h"
 #include "navmesh.h"
 #include "reference.h"
@@ -36,7 +37,7 @@ START_TEST(test_pull_straight_corridor) {
     l[i] = v2(i + 1, 1);
     r[i] = v2(i + 1, -1 - 0.1 * i);
   }
-  size_t n = an_funnel_string_pull(v2(0, 0), l, r, 5, v2(6, 0), out);
+  size_t n = sup_string_pull(v2(0, 0), l, r, 5, v2(6, 0), out);
   vec2 want[] = {{0, 0}, {6, 0}};
   expect_path(out, n, want, 2);
 }
@@ -49,7 +50,7 @@ START_TEST(test_pull_zigzag) {
   vec2 l[] = {{2, 1}, {4, 4}, {6, 1}};
   vec2 r[] = {{2, 0}, {4, 3}, {6, 0}};
   vec2 out[8];
-  size_t n = an_funnel_string_pull(v2(0, 0), l, r, 3, v2(8, 0), out);
+  size_t n = sup_string_pull(v2(0, 0), l, r, 3, v2(8, 0), out);
   vec2 want[] = {{0, 0}, {2, 1}, {4, 3}, {6, 1}, {8, 0}};
   expect_path(out, n, want, 5);
 }
@@ -76,18 +77,18 @@ START_TEST(test_pull_spiral) {
   }
   vec2 goal = v2(1.5 * cos(11 * TEST_PI / 6), 1.5 * sin(11 * TEST_PI / 6));
   want[9] = goal;
-  size_t n = an_funnel_string_pull(want[0], l, r, 10, goal, out);
+  size_t n = sup_string_pull(want[0], l, r, 10, goal, out);
   expect_path(out, n, want, 10);
 }
 END_TEST
 
 START_TEST(test_pull_start_equals_goal) {
   vec2 out[4];
-  size_t n = an_funnel_string_pull(v2(3, 4), NULL, NULL, 0, v2(3, 4), out);
+  size_t n = sup_string_pull(v2(3, 4), NULL, NULL, 0, v2(3, 4), out);
   vec2 want[] = {{3, 4}, {3, 4}};
   expect_path(out, n, want, 2);
   // No portals, distinct points: the straight segment (goal in the start triangle).
-  n = an_funnel_string_pull(v2(0, 0), NULL, NULL, 0, v2(1, 2), out);
+  n = sup_string_pull(v2(0, 0), NULL, NULL, 0, v2(1, 2), out);
   vec2 want2[] = {{0, 0}, {1, 2}};
   expect_path(out, n, want2, 2);
 }
@@ -98,11 +99,11 @@ START_TEST(test_pull_zero_width) {
   // adds no corner.
   vec2 l[] = {{1, 1}, {3, 1}}, r[] = {{1, 1}, {3, -1}};
   vec2 out[6];
-  size_t n = an_funnel_string_pull(v2(0, 0), l, r, 2, v2(4, 0), out);
+  size_t n = sup_string_pull(v2(0, 0), l, r, 2, v2(4, 0), out);
   vec2 want[] = {{0, 0}, {1, 1}, {4, 0}};
   expect_path(out, n, want, 3);
   vec2 l2[] = {{2, 0}}, r2[] = {{2, 0}};
-  n = an_funnel_string_pull(v2(0, 0), l2, r2, 1, v2(4, 0), out);
+  n = sup_string_pull(v2(0, 0), l2, r2, 1, v2(4, 0), out);
   vec2 want2[] = {{0, 0}, {4, 0}};
   expect_path(out, n, want2, 2);
 }
@@ -112,12 +113,12 @@ START_TEST(test_pull_collinear) {
   // Portal ends on the straight line from start to goal, on both sides, and portals sharing ends.
   vec2 l[] = {{1, 1}, {2, 0}, {2, 0}, {3, 2}}, r[] = {{1, -1}, {2, -1}, {3, 0}, {3, 0}};
   vec2 out[8];
-  size_t n = an_funnel_string_pull(v2(0, 0), l, r, 4, v2(5, 0), out);
+  size_t n = sup_string_pull(v2(0, 0), l, r, 4, v2(5, 0), out);
   vec2 want[] = {{0, 0}, {5, 0}};
   expect_path(out, n, want, 2);
   // Collinear portals along the direction of travel: the path goes around their near end.
   vec2 l3[] = {{1, 1}, {1, 2}}, r3[] = {{1, 0.5}, {1, 1}};
-  n = an_funnel_string_pull(v2(0, 0), l3, r3, 2, v2(2, 0), out);
+  n = sup_string_pull(v2(0, 0), l3, r3, 2, v2(2, 0), out);
   vec2 want3[] = {{0, 0}, {1, 1}, {2, 0}};
   expect_path(out, n, want3, 3);
 }
@@ -178,7 +179,7 @@ START_TEST(test_query_around_wall) {
   mesh_fixture f = make_fixture(&desc, &plain_alloc);
   for (int optimal = 0; optimal < 2; ++optimal) {
     an_funnel_result res;
-    ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(2, 2), v2(8, 2), optimal, &res),
+    ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, v2(2, 2), v2(8, 2), optimal, &res),
                      ARCNAV_OK);
     vec2 want[] = {{2, 2}, {4, 8}, {6, 8}, {8, 2}};
     expect_path(res.points, res.point_count, want, 4);
@@ -187,22 +188,22 @@ START_TEST(test_query_around_wall) {
   }
   an_funnel_result res;
   // Goal in the start triangle (or start == goal): a straight segment, 2 points.
-  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(1, 1), v2(1, 1), true, &res),
+  ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, v2(1, 1), v2(1, 1), true, &res),
                    ARCNAV_OK);
   ck_assert_int_eq(res.point_count, 2);
   ck_assert_double_eq(res.length, 0.0);
   // Touching: start on the wall's face, goal on the bounds: up the face to (4, 8), across the top
   // to (6, 8), then (6, 8) to (10, 5) is a 3-4-5 triangle: 5 + 2 + 5.
-  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(4, 3), v2(10, 5), true, &res),
+  ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, v2(4, 3), v2(10, 5), true, &res),
                    ARCNAV_OK);
   ck_assert_double_eq_tol(res.length, 12.0, 1e-12);
-  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(5, 3), v2(8, 2), true, &res),
+  ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, v2(5, 3), v2(8, 2), true, &res),
                    ARCNAV_START_BLOCKED);
-  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(2, 2), v2(5, 7.5), false, &res),
+  ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, v2(2, 2), v2(5, 7.5), false, &res),
                    ARCNAV_GOAL_BLOCKED);
-  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(2, 2), v2(11, 5), true, &res),
+  ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, v2(2, 2), v2(11, 5), true, &res),
                    ARCNAV_GOAL_BLOCKED);
-  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(-1, 2), v2(11, 5), true, &res),
+  ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, v2(-1, 2), v2(11, 5), true, &res),
                    ARCNAV_START_BLOCKED);
   free_fixture(&f);
   sup_map_free(&desc);
@@ -221,9 +222,9 @@ START_TEST(test_query_no_path) {
   mesh_fixture f = make_fixture(&desc, &plain_alloc);
   an_funnel_result res;
   for (int optimal = 0; optimal < 2; ++optimal) {
-    ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(-1, -1), v2(5, 5), optimal, &res),
+    ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, v2(-1, -1), v2(5, 5), optimal, &res),
                      ARCNAV_NO_PATH);
-    ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(3, 3), v2(7, 6), optimal, &res),
+    ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, v2(3, 3), v2(7, 6), optimal, &res),
                      ARCNAV_OK);
   }
   free_fixture(&f);
@@ -241,7 +242,7 @@ static void expect_length(const mesh_fixture *f, const sup_map *desc, vec2 s, ve
   double eps = arcnav_map_tolerance(f->map);
   for (int optimal = 1; optimal >= 0; --optimal) {
     an_funnel_result res;
-    arcnav_status st = an_funnel_find_path(f->mesh, f->scratch, s, g, optimal, &res);
+    arcnav_status st = sup_funnel_find_path(f->mesh, f->scratch, s, g, optimal, &res);
     ck_assert_msg(st == ARCNAV_OK, "(%g, %g) -> (%g, %g): %s", s.x, s.y, g.x, g.y,
                   arcnav_status_name(st));
     if (optimal) {
@@ -325,9 +326,9 @@ START_TEST(test_query_around_seams) {
   expect_length(&f, &desc, v2(10, 10), v2(10, 15), 5.0); // the seam's end is on the wall's side
   an_funnel_result res;
   for (int optimal = 0; optimal < 2; ++optimal) {
-    ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(10, 5), v2(10, 15), optimal, &res),
+    ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, v2(10, 5), v2(10, 15), optimal, &res),
                      ARCNAV_START_BLOCKED);
-    ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(10, 15), v2(10, 5), optimal, &res),
+    ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, v2(10, 15), v2(10, 5), optimal, &res),
                      ARCNAV_GOAL_BLOCKED);
   }
   ck_assert(!an_navmesh_point_is_free(f.mesh, v2(10, 5)));
@@ -345,7 +346,7 @@ START_TEST(test_query_around_seams) {
   f = make_fixture(&desc, &plain_alloc);
   expect_length(&f, &desc, v2(8, 9), v2(8, 1), 6 + 2 * sqrt(17.0));
   ck_assert_double_eq_tol(6 + 2 * sqrt(17.0), 14.2462, 1e-4);
-  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, v2(10, 5), v2(8, 1), true, &res),
+  ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, v2(10, 5), v2(8, 1), true, &res),
                    ARCNAV_START_BLOCKED);
   ck_assert(!an_navmesh_point_is_free(f.mesh, v2(10, 5)));
   free_fixture(&f);
@@ -555,7 +556,7 @@ START_TEST(test_random_against_visibility_graph) {
       ck_assert(sup_random_free_point(&desc, 0.0, &rng, lo, hi, 1e-6, 1000, &t));
       double want = vg_shortest(&g, vis, s, t);
       an_funnel_result opt, plain;
-      arcnav_status st = an_funnel_find_path(f.mesh, f.scratch, s, t, true, &opt);
+      arcnav_status st = sup_funnel_find_path(f.mesh, f.scratch, s, t, true, &opt);
       if (!isfinite(want)) {
         ck_assert_int_eq(st, ARCNAV_NO_PATH);
         continue;
@@ -567,7 +568,7 @@ START_TEST(test_random_against_visibility_graph) {
                     opt.length, want);
       verify_polyline(&desc, eps, s, t, &opt);
       double opt_len = opt.length;
-      ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, s, t, false, &plain), ARCNAV_OK);
+      ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, s, t, false, &plain), ARCNAV_OK);
       ck_assert_msg(plain.length >= opt_len * (1 - 1e-12), "plain %.17g shorter than %.17g",
                     plain.length, opt_len);
       verify_polyline(&desc, eps, s, t, &plain);
@@ -639,7 +640,7 @@ START_TEST(test_random_against_reference) {
       }
       sup_reference_result want = sup_reference_query(ref, s, t);
       an_funnel_result opt;
-      arcnav_status st = an_funnel_find_path(f.mesh, f.scratch, s, t, true, &opt);
+      arcnav_status st = sup_funnel_find_path(f.mesh, f.scratch, s, t, true, &opt);
       if (!want.found) {
         ck_assert_int_eq(st, ARCNAV_NO_PATH);
         continue;
@@ -708,11 +709,11 @@ START_TEST(test_query_far_beyond_the_box) {
     vec2 mirror = v2(10 - p.x, 10 - p.y); // through the square's centre
     double best = vg_shortest(&g, vis, p, mirror);
     an_funnel_result res;
-    ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, p, mirror, true, &res), ARCNAV_OK);
+    ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, p, mirror, true, &res), ARCNAV_OK);
     ck_assert_msg(fabs(res.length - best) <= 1e-12 * best, "(%.17g, %.17g): %.17g, want %.17g", p.x,
                   p.y, res.length, best);
     verify_polyline(&desc, arcnav_map_tolerance(f.map), p, mirror, &res);
-    ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, p, mirror, false, &res), ARCNAV_OK);
+    ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, p, mirror, false, &res), ARCNAV_OK);
     verify_polyline(&desc, arcnav_map_tolerance(f.map), p, mirror, &res);
   }
   free(vis);
@@ -935,7 +936,7 @@ static void long_channel(size_t n, double inner) {
   int step = 1;
   double want = hull_walk(hull, hull_n, s, g, &first, &last, &step);
   an_funnel_result res;
-  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, s, g, true, &res), ARCNAV_OK);
+  ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, s, g, true, &res), ARCNAV_OK);
 
   ck_assert_msg(fabs(res.length - want) <= 1e-9 * want, "n %zu: %.17g, hull walk %.17g", n,
                 res.length, want);
@@ -947,13 +948,13 @@ static void long_channel(size_t n, double inner) {
   }
   // Pinned corner by corner, the path needs no verifier (which would take seconds here).
   double opt_len = res.length;
-  ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, s, g, false, &res), ARCNAV_OK);
+  ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, s, g, false, &res), ARCNAV_OK);
   ck_assert(res.length >= opt_len * (1 - 1e-12));
   verify_polyline(&desc, eps, s, g, &res);
 
   for (int optimal = 0; optimal < 2; ++optimal) {
     ck_assert_int_eq(
-        an_funnel_find_path(f.mesh, f.scratch, v2(-110, -104), v2(110, -104), optimal, &res),
+        sup_funnel_find_path(f.mesh, f.scratch, v2(-110, -104), v2(110, -104), optimal, &res),
         ARCNAV_OK);
     ck_assert_uint_eq(res.point_count, 2);
     ck_assert_double_eq_tol(res.length, 220.0, 1e-12);
@@ -1005,11 +1006,11 @@ START_TEST(test_pool_grows_to_the_search) {
         t = v2(hi.x + 1e6, lo.y - 3e5);
       }
       an_funnel_result small, usual;
-      arcnav_status st = an_funnel_find_path(f.mesh, tiny, s, t, true, &small);
+      arcnav_status st = sup_funnel_find_path(f.mesh, tiny, s, t, true, &small);
       size_t now = an_funnel_scratch_memory_bytes(tiny);
       grown += now > bytes;
       bytes = now;
-      ck_assert_int_eq(an_funnel_find_path(f.mesh, f.scratch, s, t, true, &usual), st);
+      ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, s, t, true, &usual), st);
       if (st != ARCNAV_OK) {
         ck_assert_int_eq(st, ARCNAV_NO_PATH);
         continue;
@@ -1026,7 +1027,7 @@ START_TEST(test_pool_grows_to_the_search) {
         compared++;
       }
       // The plain search walks one channel and grows what it needs for it too.
-      ck_assert_int_eq(an_funnel_find_path(f.mesh, tiny, s, t, false, &small), ARCNAV_OK);
+      ck_assert_int_eq(sup_funnel_find_path(f.mesh, tiny, s, t, false, &small), ARCNAV_OK);
       ck_assert(small.length >= usual.length * (1 - 1e-12));
     }
     an_funnel_scratch_destroy(tiny);
@@ -1065,7 +1066,7 @@ START_TEST(test_queries_do_not_allocate) {
     vec2 s = v2(sup_rng_uniform(&rng, 0, 100), sup_rng_uniform(&rng, 0, 100));
     vec2 t = v2(sup_rng_uniform(&rng, 0, 100), sup_rng_uniform(&rng, 0, 100));
     an_funnel_result res;
-    an_funnel_find_path(f.mesh, f.scratch, s, t, q % 2 == 0, &res);
+    sup_funnel_find_path(f.mesh, f.scratch, s, t, q % 2 == 0, &res);
   }
   ck_assert_int_eq(c.allocs, before);
   ck_assert_int_gt(an_funnel_scratch_memory_bytes(f.scratch), 0);
