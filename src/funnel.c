@@ -6,6 +6,7 @@
 #include "engine.h"
 #include "funnel_scratch.h"
 #include "heap.h"
+#include "marks.h"
 #include "predicates.h"
 
 #include <float.h>
@@ -642,9 +643,8 @@ static void near_triangles(an_funnel_scratch *s, vec2 p, int32_t first, bool goa
     }
     return;
   }
-  if (++s->near_mark == 0) {
+  if (an_stamp_next(&s->near_mark)) {
     memset(s->near_stamp, 0, (cdt->tri_count + 1) * sizeof *s->near_stamp);
-    s->near_mark = 1;
   }
   size_t head = 0, tail = 0;
   s->near_stamp[t0] = s->near_mark;

@@ -3,6 +3,8 @@
 // doubles when a query needs more, and the per-query stamps. The searches are in funnel.c.
 #include "funnel_scratch.h"
 
+#include "marks.h"
+
 #include <string.h>
 
 /// Node ids are int32_t.
@@ -142,10 +144,9 @@ bool an_funnel_grow_pool(an_funnel_scratch *s, size_t nodes, size_t cells) {
 }
 
 void an_funnel_next_stamp(an_funnel_scratch *s) {
-  if (++s->stamp == 0) {
+  if (an_stamp_next(&s->stamp)) {
     memset(s->tri_stamp, 0, (s->tri_total + 1) * sizeof *s->tri_stamp);
     memset(s->goal_mark, 0, (s->tri_total + 1) * sizeof *s->goal_mark);
     memset(s->vertex_stamp, 0, (s->vertex_count + 1) * sizeof *s->vertex_stamp);
-    s->stamp = 1;
   }
 }
