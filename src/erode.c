@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "erode.h"
 
+#include "circle_polygon.h"
 #include "geom.h"
 #include "grid.h"
-#include "navmesh.h"
 #include "tolerances.h"
 
 #include <math.h>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "navmesh.h"
 
+#include "circle_polygon.h"
 #include "obstacle_index.h"
 #include "ring_winding.h"
 #include "tolerances.h"
@@ -43,13 +44,6 @@ size_t an_navmesh_memory_bytes(const an_navmesh *mesh) {
          c->stack_capacity * sizeof(int32_t) + c->tri_count * sizeof(int32_t) +
          mesh->free_count * 7 * sizeof(int32_t) +
          (size_t)mesh->grid_w * (size_t)mesh->grid_h * sizeof(int32_t);
-}
-
-static vec2 circle_vertex(vec2 center, double radius, int k) {
-  // Circumscribed polygon: the apothem equals the radius.
-  double r = an_navmesh_circle_corner_radius(radius);
-  double angle = AN_TWO_PI * (double)k / AN_NAVMESH_CIRCLE_SIDES;
-  return an_circle_point(center, r, angle);
 }
 
 static bool inside_circle_polygon(const an_obstacle *ob, vec2 p) {
@@ -169,7 +163,7 @@ static void collect_input(const arcnav_map *map, vec2 *points, uint32_t *segment
       for (int k = 0; k < AN_NAVMESH_CIRCLE_SIDES; ++k) {
         if (points) {
           point_group[n + (size_t)k] = segment_group[s + (size_t)k] = (uint32_t)o;
-          points[n + (size_t)k] = circle_vertex(ob->center, ob->radius, k);
+          points[n + (size_t)k] = an_circle_polygon_vertex(ob->center, ob->radius, k);
           segments[2 * (s + (size_t)k)] = (uint32_t)(n + (size_t)k);
           segments[2 * (s + (size_t)k) + 1] =
               (uint32_t)(n + (size_t)((k + 1) % AN_NAVMESH_CIRCLE_SIDES));
