@@ -28,6 +28,10 @@
 // and (v, q, v), adjacent across their edge (v, v). They are free triangles for fv/fn (indices
 // free_count - connector_count and on) but are not counted by an_navmesh_triangle_count(); no
 // point is ever located in them.
+//
+// The code: navmesh.c holds the object, navmesh_build.c the build, which runs the stages declared
+// in navmesh_build.h (one file each: input, clean, union, faces, pinch), and navmesh_locate.c the
+// point location.
 
 #include "alloc.h"
 #include "arcnav/arcnav.h"
