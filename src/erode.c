@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "erode.h"
 
+#include "circle_polygon.h"
 #include "geom.h"
 #include "grid.h"
 #include "marks.h"
-#include "navmesh.h"
 #include "tolerances.h"
 
 #include <math.h>

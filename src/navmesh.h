@@ -14,9 +14,9 @@
 // triangulate: the funnel search (funnel.h) covers an end point beyond the box with triangles of
 // its own, per query (whole_plane tells it may; box_tri / box_edge name the triangle on each box
 // edge). A circle obstacle is replaced by the regular polygon with AN_NAVMESH_CIRCLE_SIDES sides
-// circumscribed about it, so every path around the polygon clears the circle; such paths are
-// longer than the true ones by at most a factor 1 / cos(pi / sides). A circle of radius 0 blocks
-// no area and is ignored.
+// circumscribed about it (circle_polygon.h), so every path around the polygon clears the circle;
+// such paths are longer than the true ones by at most a factor 1 / cos(pi / sides). A circle of
+// radius 0 blocks no area and is ignored.
 //
 // Where obstacles touch, the faces are labelled as the union of the obstacles: an edge two
 // obstacles share (a seam) has blocked triangles on both sides, so nothing passes it. Where they
@@ -28,24 +28,21 @@
 // and (v, q, v), adjacent across their edge (v, v). They are free triangles for fv/fn (indices
 // free_count - connector_count and on) but are not counted by an_navmesh_triangle_count(); no
 // point is ever located in them.
+//
+// The code: navmesh.c holds the object, navmesh_build.c the build, which runs the stages declared
+// in navmesh_build.h (one file each: input, clean, union, faces, pinch), and navmesh_locate.c the
+// point location.
 
 #include "alloc.h"
 #include "arcnav/arcnav.h"
 #include "cdt.h"
+#include "circle_polygon.h"
 #include "geom.h"
 #include "map.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#define AN_NAVMESH_CIRCLE_SIDES 64
-
-/// Distance from a circle's centre to the corners of its circumscribed AN_NAVMESH_CIRCLE_SIDES-gon
-/// (whose apothem is the radius).
-static inline double an_navmesh_circle_corner_radius(double radius) {
-  return radius / cos(AN_PI / AN_NAVMESH_CIRCLE_SIDES);
-}
 
 /// Which pieces of segment ab (a ring edge of the map) need to be constraints: parameter pairs
 /// (t0, t1) in increasing order written to *kept; returns how many, or SIZE_MAX when out of memory.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "obstacle_index.h"
 
+#include "circle_polygon.h"
 #include "geom.h"
-#include "navmesh.h"
 #include "tolerances.h"
 
 #include <math.h>
@@ -10,17 +10,6 @@
 
 // An obstacle whose box covers more cells than this goes to the list instead.
 #define GRID_MAX_CELLS 16
-
-size_t an_obstacle_vertices(const arcnav_map *map, const an_obstacle *ob) {
-  if (ob->kind == AN_OBSTACLE_CIRCLE) {
-    return AN_NAVMESH_CIRCLE_SIDES;
-  }
-  size_t total = 0;
-  for (uint32_t r = 0; r < ob->ring_count; ++r) {
-    total += map->rings[ob->first_ring + r].count;
-  }
-  return total;
-}
 
 static void obstacle_box(const an_obstacle *ob, vec2 *lo, vec2 *hi) {
   if (ob->kind == AN_OBSTACLE_CIRCLE) {

@@ -22,10 +22,6 @@ typedef struct an_obstacle_index {
   size_t big_count;
 } an_obstacle_index;
 
-/// Vertices of an obstacle's rings (a circle counts as the AN_NAVMESH_CIRCLE_SIDES of
-/// its polygon).
-size_t an_obstacle_vertices(const arcnav_map *map, const an_obstacle *ob);
-
 /// Files the obstacles of `map` with at most `max_vertices` vertices in a grid over [lo, hi]
 /// (circles of radius 0 block nothing and are left out). A zeroed *ix on entry is safe to free
 /// after a failure. @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY.
