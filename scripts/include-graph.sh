@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The include graph of a source folder, to keep its layers one-way: reads the `#include "..."`
-# lines of every .c and .h file in each folder given (default: src), treats a .c file and the .h of
-# the same name as one node (a module), and prints one "module: modules it includes" line per
-# module. Includes that name no file of the folder (the public header, system headers) are left
+# lines of every .c and .h file in each folder tree given (default: src), treats a .c file and the
+# .h of the same name (and its <name>_internal.h) as one node (a module), and prints one
+# "module: modules it includes" line per module. Includes that name no file of the folder (the public header, system headers) are left
 # out. If the modules include each other, directly or round a longer loop, the script names each
 # loop found as "cycle: a -> b -> a" on stderr and exits 1.
 #
@@ -17,23 +17,31 @@ for dir in "$@"; do
     echo "include-graph: no folder $dir" >&2
     exit 2
   fi
-  shopt -s nullglob
-  files=("$dir"/*.c "$dir"/*.h)
-  shopt -u nullglob
+  mapfile -t files < <(find "$dir" -name '*.[ch]' | sort)
   echo "# $dir"
-  # One "module included-module" pair per include line that names a file of the folder.
+  # One "module included-module" pair per include line that names a file of the folder tree: a
+  # module is a path below the folder without its extension (a .c and its .h), and a header
+  # named <module>_internal.h, shared by the files of one module, belongs to that module.
+  module_of() {
+    local m="${1#"$dir"/}"
+    m="${m%.*}"
+    echo "${m%_internal}"
+  }
   edges="$(
     for f in "${files[@]}"; do
-      from="$(basename "$f")"
+      from="$(module_of "$f")"
       sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
         while IFS= read -r inc; do
+          # Includes are named from the folder ("index/grid.h") or beside the including file.
           if [ -f "$dir/$inc" ]; then
-            printf '%s %s\n' "${from%.*}" "$(basename "${inc%.*}")"
+            printf '%s %s\n' "$from" "$(module_of "$dir/$inc")"
+          elif [ -f "$(dirname "$f")/$inc" ]; then
+            printf '%s %s\n' "$from" "$(module_of "$(dirname "$f")/$inc")"
           fi
         done
     done
   )"
-  modules="$(for f in "${files[@]}"; do b="$(basename "$f")"; echo "${b%.*}"; done | sort -u)"
+  modules="$(for f in "${files[@]}"; do module_of "$f"; done | sort -u)"
   if ! awk -v modules="$modules" '
     # Depth-first search in name order; a grey module met again closes a loop: the stack from it.
     function visit(m,    i, d) {

@@ -40,30 +40,12 @@
 
 #include "alloc.h"
 #include "arcnav/arcnav.h"
+#include "funnel_scratch.h"
 #include "geom.h"
 #include "navmesh.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-typedef struct an_funnel_scratch an_funnel_scratch;
-
-/// Per-thread query memory for one mesh, sized at creation so that queries allocate nothing, with
-/// one exception: the optimal search's pool of nodes (and their funnel cells and heap entries)
-/// starts at 8 per triangle + 1024, enough for the maps measured, and a query that needs more
-/// doubles it through `alloc` (kept for later queries). That growth is the only allocation a
-/// query can make; when it fails the query returns ARCNAV_ERR_OUT_OF_MEMORY and the scratch stays
-/// usable.
-arcnav_status an_funnel_scratch_create(const an_navmesh *mesh, const an_allocator *alloc,
-                                       an_funnel_scratch **out);
-/// an_funnel_scratch_create() with a chosen initial node pool (at least 1): tests start it tiny to
-/// make queries grow it.
-arcnav_status an_funnel_scratch_create_with_capacity(const an_navmesh *mesh,
-                                                     const an_allocator *alloc,
-                                                     size_t node_capacity, an_funnel_scratch **out);
-void an_funnel_scratch_destroy(an_funnel_scratch *scratch);
-/// Heap bytes held by the scratch.
-size_t an_funnel_scratch_memory_bytes(const an_funnel_scratch *scratch);
 
 typedef struct an_funnel_result {
   const vec2 *points;    ///< polyline start..goal, owned by the scratch, valid until the next query

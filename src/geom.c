@@ -317,3 +317,12 @@ uint64_t an_hilbert_index(vec2 p, vec2 box_min, vec2 box_max) {
   }
   return hilbert_key((uint32_t)fx, (uint32_t)fy);
 }
+
+double an_ring_signed_area(const vec2 *points, size_t count) {
+  // Shoelace relative to the first vertex keeps the terms small for maps far from the origin.
+  double twice = 0.0;
+  for (size_t i = 1; i + 1 < count; ++i) {
+    twice += v2_cross(v2_sub(points[i], points[0]), v2_sub(points[i + 1], points[0]));
+  }
+  return 0.5 * twice;
+}

@@ -7,6 +7,7 @@
 // be slightly negative from rounding are clamped first.
 
 #include "arcnav/arcnav.h"
+#include "tolerances.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -71,6 +72,10 @@ static inline double v2_angle(vec2 a) {
 /// Exactly the same point (no tolerance).
 static inline bool v2_equal(vec2 a, vec2 b) {
   return a.x == b.x && a.y == b.y;
+}
+/// Coordinates and radii the library accepts (arcnav.h: ARCNAV_ERR_TOO_LARGE).
+static inline bool an_coordinate_in_range(double value) {
+  return fabs(value) <= AN_MAX_COORDINATE;
 }
 static inline bool v2_is_finite(vec2 a) {
   return isfinite(a.x) && isfinite(a.y);
@@ -189,3 +194,6 @@ int an_compare_order_keys(const void *a, const void *b);
 /// it): points close on the curve are close in the plane, so things visited in this order share
 /// cache lines and walks between them are short.
 uint64_t an_hilbert_index(vec2 p, vec2 box_min, vec2 box_max);
+
+/// Signed area of a ring's stored vertices (> 0 for counter-clockwise).
+double an_ring_signed_area(const vec2 *points, size_t count);

@@ -38,15 +38,6 @@ size_t arcnav_map_obstacle_count(const arcnav_map *map) {
   return map ? map->obstacle_count : 0;
 }
 
-double an_ring_signed_area(const vec2 *points, size_t count) {
-  // Shoelace relative to the first vertex keeps the terms small for maps far from the origin.
-  double twice = 0.0;
-  for (size_t i = 1; i + 1 < count; ++i) {
-    twice += v2_cross(v2_sub(points[i], points[0]), v2_sub(points[i + 1], points[0]));
-  }
-  return 0.5 * twice;
-}
-
 arcnav_status arcnav_map_add_polygon(arcnav_map *map, const arcnav_vec2 *outer, size_t outer_count,
                                      const arcnav_vec2 *const *holes, const size_t *hole_counts,
                                      size_t hole_count, arcnav_error *error) {

@@ -63,23 +63,5 @@ static inline vec2 an_ring_vertex(const arcnav_map *map, const an_ring *ring, si
   return base[i % ring->count];
 }
 
-static inline bool an_coordinate_in_range(double value) {
-  return fabs(value) <= AN_MAX_COORDINATE;
-}
-
-/// Fill `error` (may be NULL) with a status and where it arose (-1: not about one).
-static inline void an_set_error(arcnav_error *error, arcnav_status status, int obstacle, int ring,
-                                int vertex) {
-  if (error) {
-    error->status = status;
-    error->obstacle = obstacle;
-    error->ring = ring;
-    error->vertex = vertex;
-  }
-}
-
-/// Signed area of a ring's stored vertices (> 0 for counter-clockwise).
-double an_ring_signed_area(const vec2 *points, size_t count);
-
 /// Length tolerance of the map (see arcnav.h): 1e-9 * max(1, extent, max |coordinate|).
 double an_map_tolerance(const arcnav_map *map);

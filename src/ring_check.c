@@ -5,6 +5,7 @@
 #include "ring_check.h"
 
 #include "predicates.h"
+#include "tolerances.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,20 @@
 // Validation of new rings before the map stores them: what arcnav_map_add_polygon() and
 // arcnav_map_set_bounds() accept (see arcnav.h) is decided here, so map.c only stores.
 
-#include "map.h"
+#include "alloc.h"
+#include "arcnav/arcnav.h"
+#include "geom.h"
+
+/// Fill `error` (may be NULL) with a status and where it arose (-1: not about one).
+static inline void an_set_error(arcnav_error *error, arcnav_status status, int obstacle, int ring,
+                                int vertex) {
+  if (error) {
+    error->status = status;
+    error->obstacle = obstacle;
+    error->ring = ring;
+    error->vertex = vertex;
+  }
+}
 
 /// A ring cleaned of consecutive duplicates, remembering each kept vertex's index as given so that
 /// errors point at the caller's data.
