@@ -3,7 +3,7 @@
 // funnel), and the unlimited channel search: what the funnel tests call that the library does not.
 #include "funnel_tools.h"
 
-#include "predicates.h"
+#include "geom/predicates.h"
 
 typedef struct funnel_state {
   vec2 *out;    ///< corners

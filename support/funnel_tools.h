@@ -4,7 +4,7 @@
 // Funnel helpers for the tests, beside the library's funnel.h (which they need the library's
 // internal headers for).
 
-#include "funnel.h"
+#include "funnel/funnel.h"
 
 /// The funnel over explicit portals: the shortest path from start to goal through the portal
 /// segments (left[i], right[i]) in order, "left" and "right" as seen by the traveller. Writes at

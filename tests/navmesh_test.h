@@ -5,7 +5,7 @@
 // a mesh's free triangles, each of which must be counter-clockwise with positive area.
 
 #include "mapgen.h"
-#include "navmesh.h"
+#include "mesh/navmesh.h"
 #include "verify.h"
 
 #include <check.h>

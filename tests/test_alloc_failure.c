@@ -8,9 +8,9 @@
 // the work after the failure and comparing every answer bit for bit with a run that never failed;
 // the answers of that run are themselves checked by the independent verifier.
 #include "arcnav_test.h"
-#include "funnel.h"
+#include "funnel/funnel.h"
 #include "funnel_tools.h"
-#include "map.h"
+#include "map/map.h"
 #include "mapgen.h"
 #include "verify.h"
 

@@ -12,11 +12,11 @@
 // against a plain point-in-obstacle test.
 
 #include "arcnav_test.h"
-#include "cdt.h"
+#include "geom/predicates.h"
 #include "mapgen.h"
-#include "navmesh.h"
+#include "mesh/cdt.h"
+#include "mesh/navmesh.h"
 #include "navmesh_test.h"
-#include "predicates.h"
 #include "verify.h"
 
 #include <check.h>

@@ -4,8 +4,8 @@
 // there in the order they were put; boxes filed over a grid against the cells their box overlaps,
 // worked out from the cells' edges; empty tables; and allocations that fail.
 #include "arcnav_test.h"
-#include "cell_buckets.h"
-#include "grid.h"
+#include "index/cell_buckets.h"
+#include "index/grid.h"
 
 #include <stdint.h>
 #include <stdlib.h>

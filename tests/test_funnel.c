@@ -7,10 +7,10 @@
 // along the polygon's hull.
 
 #include "arcnav_test.h"
-#include "funnel.h"
+#include "funnel/funnel.h"
 #include "funnel_tools.h"
 #include "mapgen.h"
-#include "navmesh.h"
+#include "mesh/navmesh.h"
 #include "reference.h"
 #include "verify.h"
 

@@ -3,8 +3,8 @@
 // tangents, axis-aligned configurations) or checked independently: tangents by their defining
 // properties, distances against a brute-force minimum over dense samples of both shapes.
 
-#include "geom.h"
-#include "predicates.h"
+#include "geom/geom.h"
+#include "geom/predicates.h"
 
 #include <check.h>
 #include <math.h>

@@ -5,7 +5,7 @@
 // growth from a small or empty heap, a growth whose allocation fails, and an_heap_check itself on
 // heaps broken on purpose.
 #include "arcnav_test.h"
-#include "heap.h"
+#include "search/heap.h"
 
 #include <stdint.h>
 #include <stdlib.h>

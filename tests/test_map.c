@@ -2,7 +2,7 @@
 // Map validation: every class of invalid input gets its own status and points at the culprit, and
 // a refused call leaves the map exactly as it was.
 #include "arcnav_test.h"
-#include "map.h"
+#include "map/map.h"
 #include "mapgen.h"
 #include "verify.h"
 

@@ -3,9 +3,9 @@
 // in the middle of a run of queries must answer exactly as searches that never reach it.
 #include "arcnav_test.h"
 #include "mapgen.h"
-#include "marks.h"
-#include "planner.h"
-#include "tangent_state.h"
+#include "planner/planner.h"
+#include "search/marks.h"
+#include "tangent/tangent_state.h"
 
 #include <stdint.h>
 

@@ -11,13 +11,13 @@
 // build, and pointwise against a plain point-in-obstacle test.
 
 #include "arcnav_test.h"
-#include "cdt.h"
-#include "erode.h"
+#include "funnel/erode.h"
+#include "index/ring_winding.h"
 #include "mapgen.h"
-#include "navmesh.h"
+#include "mesh/cdt.h"
+#include "mesh/navmesh.h"
 #include "navmesh_test.h"
 #include "reference.h"
-#include "ring_winding.h"
 #include "verify.h"
 
 #include <check.h>

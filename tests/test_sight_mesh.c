@@ -7,8 +7,8 @@
 // distance sum at least the reported bound.
 #include "arcnav_test.h"
 #include "mapgen.h"
-#include "planner.h"
-#include "tangent_state.h"
+#include "planner/planner.h"
+#include "tangent/tangent_state.h"
 #include "verify.h"
 
 #include <stdio.h>

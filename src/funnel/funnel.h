@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Paths for a point agent over the navmesh: channel search over triangles, then the funnel
+// (string pulling) over the portals of the channel.
+//
+// Two modes:
+// - plain: A* over triangles with Detour's cost model (the distance between the midpoints of the
+//   entry and exit edges, Euclidean distance to the goal as heuristic), then the funnel over that
+//   one channel. This is what Recast/Detour returns; it can be longer than the shortest path.
+// - optimal: the triangle A* of Demyen and Buro (TA*). A search node is a channel prefix (a chain
+//   of triangles, none repeated), so a triangle may be reached along several channels. Each node
+//   keeps the funnel apex of its prefix (the last corner every continuation must pass) and the
+//   exact length to it; f = that length + the shortest way from the apex through the entry edge
+//   to the goal, which is a lower bound on every path that continues the prefix. Reaching the
+//   goal triangle string-pulls a complete channel; the search stops when no open node's bound
+//   beats the best length. Nodes whose apex was reached shorter along another channel are
+//   dominated (any continuation is shorter through the other channel) and dropped; no node on
+//   the channel of a shortest path is ever dropped, because its apex lengths are geodesic.
+//   The result is the Euclidean shortest path among the mesh's obstacles.
+//   The funnel is kept incrementally: path corners are cells linked back towards the start, so
+//   channels that share a prefix share its funnel, and a node holds three cells (apex and the
+//   ends of its portal). A step adds one vertex and finds, by jump pointers along a chain, which
+//   cells it makes redundant or how far the apex moves: O(log n) per node, so channels of
+//   hundreds of thousands of triangles cost milliseconds, not a funnel pass per node.
+//
+// A start or goal within eps of several free triangles (on an edge, at a vertex, and at a pinch
+// vertex of the R = 0 mesh, which belongs to every free fan around it) belongs to all of them: the
+// search starts from every such triangle and ends in any. A path never passes through a pinch
+// from one fan to another, since the fans share no edge.
+//
+// Beyond the box of a map without bounds (navmesh.h) the plane is free and holds no obstacle.
+// An end point p there gets triangles of its own for the query: (p, b, a) for each box edge ab
+// that faces p (one, or two around a corner), adjacent to each other across (p, corner) and to
+// the box's triangle on ab, so the channel search and the funnel run over them unchanged. A
+// shortest path between two points whose segment meets the box bends only at obstacle vertices,
+// all inside the box, so it leaves the start's fan into the box and reaches the goal's fan from
+// the box: covered exactly. When the segment misses the box (exact orientation tests), it is the
+// path.
+
+#include "arcnav/arcnav.h"
+#include "funnel/funnel_scratch.h"
+#include "geom/alloc.h"
+#include "geom/geom.h"
+#include "mesh/navmesh.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct an_funnel_result {
+  const vec2 *points;    ///< polyline start..goal, owned by the scratch, valid until the next query
+  size_t point_count;    ///< >= 2 when found; start == goal gives 2 equal points
+  size_t nodes_expanded; ///< search nodes taken off the open list
+  size_t channels;       ///< channels string-pulled to the goal
+  double length;         ///< length of the polyline
+} an_funnel_result;
+
+/// Path from start to goal, expanding at most `max_expansions` nodes (0: no limit). Status:
+/// ARCNAV_OK, ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED (start is checked first; a
+/// point is blocked when an_navmesh_point_is_free() says so), ARCNAV_SEARCH_LIMIT when the search
+/// would expand one more node than allowed, or ARCNAV_ERR_OUT_OF_MEMORY when the optimal search's
+/// pool could not grow. Consecutive equal points are merged, so a found path has distinct
+/// consecutive points except for start == goal.
+arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *scratch,
+                                         vec2 start, vec2 goal, bool optimal, size_t max_expansions,
+                                         an_funnel_result *out);
+
+/// Drop the corners of the polyline p[0..n) that lie exactly on the straight segment between their
+/// neighbours (a funnel emits them when a portal end is collinear with the path). Returns the new
+/// count.
+size_t an_funnel_merge_collinear(vec2 *p, size_t n);

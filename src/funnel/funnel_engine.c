@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+#include "funnel/funnel_engine.h"
+
+#include "funnel/erode.h"
+#include "funnel/funnel.h"
+#include "geom/tolerances.h"
+#include "index/free_space.h"
+#include "mesh/navmesh.h"
+#include "path/path.h"
+
+typedef struct funnel_engine {
+  an_allocator alloc;
+  bool optimal; ///< ARCNAV_ENGINE_FUNNEL; else the first channel's path
+  /// At R > 0 the engine plans for a point among obstacles grown by R (an eroded navmesh) and
+  /// judges start and goal by point location in that mesh, so it needs no grid. Otherwise start
+  /// and goal are judged by the free test every engine shares.
+  bool eroded;
+  an_free_space space; ///< not eroded only
+  an_navmesh *navmesh;
+} funnel_engine;
+
+typedef struct funnel_query {
+  an_allocator alloc;
+  an_clearance_scratch clearance; ///< not eroded only
+  an_funnel_scratch *funnel;
+} funnel_query;
+
+static void funnel_destroy(void *state) {
+  funnel_engine *engine = state;
+  if (!engine) {
+    return;
+  }
+  an_allocator alloc = engine->alloc;
+  an_navmesh_destroy(engine->navmesh);
+  an_free_space_destroy(&engine->space, &alloc);
+  an_free(&alloc, engine);
+}
+
+static arcnav_status build_eroded(funnel_engine *engine, const arcnav_map *map, double radius) {
+  arcnav_map *grown = NULL;
+  an_erode_trim *trim = NULL;
+  arcnav_status status = an_erode_map(map, radius, &grown);
+  if (status == ARCNAV_OK) {
+    status = an_erode_trim_create(map, radius, &engine->alloc, &trim);
+  }
+  if (status == ARCNAV_OK) {
+    status = an_navmesh_build_trimmed(grown, &engine->alloc, an_erode_trim_segment, trim,
+                                      &engine->navmesh);
+  }
+  an_erode_trim_destroy(trim);
+  arcnav_map_destroy(grown);
+  return status;
+}
+
+static const an_engine_ops funnel_ops;
+
+arcnav_status an_funnel_engine_build(const an_engine_args *args, an_engine *out) {
+  funnel_engine *engine = an_calloc(args->alloc, 1, sizeof *engine);
+  if (!engine) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  engine->alloc = *args->alloc;
+  engine->optimal = args->engine == ARCNAV_ENGINE_FUNNEL;
+  // A radius within the tolerance grows nothing measurable (and would only make near-duplicate
+  // vertices): such an agent is a point, as it is for the free checks.
+  engine->eroded = args->radius > AN_POINT_AGENT_TOLERANCES * args->eps;
+  arcnav_status status;
+  if (engine->eroded) {
+    status = build_eroded(engine, args->map, args->radius);
+  } else {
+    status =
+        an_free_space_build(args->map, args->radius, args->eps, &engine->alloc, &engine->space);
+    if (status == ARCNAV_OK) {
+      status = an_navmesh_build(args->map, &engine->alloc, &engine->navmesh);
+    }
+  }
+  if (status != ARCNAV_OK) {
+    funnel_destroy(engine);
+    return status;
+  }
+  *out = (an_engine){&funnel_ops, engine};
+  return ARCNAV_OK;
+}
+
+static void funnel_query_destroy(void *query) {
+  funnel_query *q = query;
+  if (!q) {
+    return;
+  }
+  an_allocator alloc = q->alloc;
+  an_clearance_scratch_free(&q->clearance, &alloc);
+  an_funnel_scratch_destroy(q->funnel);
+  an_free(&alloc, q);
+}
+
+static arcnav_status funnel_query_create(const void *state, void **out_query) {
+  const funnel_engine *engine = state;
+  funnel_query *q = an_calloc(&engine->alloc, 1, sizeof *q);
+  if (!q) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  q->alloc = engine->alloc;
+  arcnav_status status =
+      engine->eroded ? ARCNAV_OK
+                     : an_clearance_scratch_init(&q->clearance, &engine->space.grid, &q->alloc);
+  if (status == ARCNAV_OK) {
+    status = an_funnel_scratch_create(engine->navmesh, &q->alloc, &q->funnel);
+  }
+  if (status != ARCNAV_OK) {
+    funnel_query_destroy(q);
+    return status;
+  }
+  *out_query = q;
+  return ARCNAV_OK;
+}
+
+static bool funnel_point_is_free(const void *state, void *query, vec2 point) {
+  const funnel_engine *engine = state;
+  funnel_query *q = query;
+  // On the eroded mesh the test is point location, which allocates nothing.
+  if (engine->eroded) {
+    return an_navmesh_point_is_free(engine->navmesh, point);
+  }
+  if (!q) {
+    return an_free_space_point_is_free_once(&engine->space, &engine->alloc, point);
+  }
+  return an_point_is_free(&engine->space.clearance, &q->clearance, point);
+}
+
+static arcnav_status funnel_find_path(const void *state, void *query, vec2 start, vec2 goal,
+                                      an_search_control *control, arcnav_path *path) {
+  const funnel_engine *engine = state;
+  funnel_query *q = query;
+  // On the eroded mesh the search itself judges start and goal by point location.
+  if (!engine->eroded) {
+    if (!an_point_is_free(&engine->space.clearance, &q->clearance, start)) {
+      return ARCNAV_START_BLOCKED;
+    }
+    if (!an_point_is_free(&engine->space.clearance, &q->clearance, goal)) {
+      return ARCNAV_GOAL_BLOCKED;
+    }
+  }
+  if (v2_equal(start, goal)) {
+    return engine->eroded && !an_navmesh_point_is_free(engine->navmesh, start)
+               ? ARCNAV_START_BLOCKED
+               : ARCNAV_OK;
+  }
+  an_funnel_result result;
+  arcnav_status status = an_funnel_find_path_within(
+      engine->navmesh, q->funnel, start, goal, engine->optimal, control->expansion_limit, &result);
+  control->stats.nodes_expanded = result.nodes_expanded;
+  control->stats.channels = result.channels;
+  for (size_t i = 1; status == ARCNAV_OK && i < result.point_count; ++i) {
+    status = an_path_add_line(path, result.points[i - 1], result.points[i]);
+  }
+  if (status != ARCNAV_OK) {
+    an_path_reset(path, start, goal);
+  }
+  return status;
+}
+
+static void funnel_get_info(const void *state, arcnav_planner_info *out) {
+  const funnel_engine *engine = state;
+  out->triangle_count = an_navmesh_triangle_count(engine->navmesh);
+  out->memory_bytes = sizeof *engine + an_navmesh_memory_bytes(engine->navmesh) +
+                      (engine->eroded ? 0 : an_free_space_memory_bytes(&engine->space));
+}
+
+static size_t funnel_triangle_count(const void *state) {
+  const funnel_engine *engine = state;
+  return an_navmesh_triangle_count(engine->navmesh);
+}
+
+static void funnel_triangle(const void *state, size_t index, vec2 out[3]) {
+  const funnel_engine *engine = state;
+  an_navmesh_triangle(engine->navmesh, index, out);
+}
+
+static const an_engine_ops funnel_ops = {
+    .destroy = funnel_destroy,
+    .query_create = funnel_query_create,
+    .query_destroy = funnel_query_destroy,
+    .find_path = funnel_find_path,
+    .point_is_free = funnel_point_is_free,
+    .get_info = funnel_get_info,
+    .triangle_count = funnel_triangle_count,
+    .triangle = funnel_triangle,
+};

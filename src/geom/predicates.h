@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Robust geometric predicates for the triangulation. Both are exact in sign for any finite double
+// input: a floating-point evaluation with a proven error bound answers when it can, and otherwise
+// the determinant is evaluated exactly with floating-point expansions (Shewchuk's representation:
+// a sum of non-overlapping doubles). Exact signs matter here because the triangulation makes
+// topological decisions (which side, inside a circle or not) from them; one inconsistent answer
+// can produce crossing edges or a flip loop. The grid-like maps this library sees are full of
+// exactly collinear and cocircular points, so the exact stage is not a rarity and is kept cheap by
+// dropping zero components.
+
+#include "geom/geom.h"
+
+/// Twice the signed area of abc: > 0 when a, b, c turn counter-clockwise, < 0 clockwise, 0 exactly
+/// when collinear. The sign is exact; the magnitude is an approximation.
+double an_orient2d(vec2 a, vec2 b, vec2 c);
+
+/// > 0 when d lies strictly inside the circle through a, b, c (given counter-clockwise), < 0 when
+/// strictly outside, 0 exactly when cocircular. The sign is exact.
+double an_incircle(vec2 a, vec2 b, vec2 c, vec2 d);
+
+/// Do closed segments ab and cd share a point (crossing, touching at an end, collinear overlap)?
+/// Exact: an_segments_intersect() of geom.h with the signs of an_orient2d().
+bool an_segments_intersect_exact(vec2 a, vec2 b, vec2 c, vec2 d);

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// The two-pass builder of the per-cell item tables (cell_buckets.h).
+#include "index/cell_buckets.h"
+
+#include <string.h>
+
+arcnav_status an_cell_buckets_init(an_cell_buckets *buckets, size_t cell_count,
+                                   const an_allocator *alloc) {
+  memset(buckets, 0, sizeof *buckets);
+  buckets->cell_start = an_calloc(alloc, cell_count + 1, sizeof *buckets->cell_start);
+  if (!buckets->cell_start) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  buckets->cell_count = cell_count;
+  return ARCNAV_OK;
+}
+
+arcnav_status an_cell_buckets_end_pass(an_cell_buckets *buckets, const an_allocator *alloc) {
+  uint32_t *start = buckets->cell_start;
+  size_t cells = buckets->cell_count;
+  if (buckets->filling) {
+    // Filing advanced every start to where the next cell's group begins: shift back by one cell.
+    memmove(start + 1, start, cells * sizeof *start);
+    start[0] = 0;
+    return ARCNAV_OK;
+  }
+  // Below UINT32_MAX in total, no single cell's count can have wrapped either.
+  if (buckets->total >= UINT32_MAX) {
+    return ARCNAV_ERR_TOO_LARGE;
+  }
+  // start[c + 1] holds cell c's count: the running sum makes start[c] the start of cell c.
+  for (size_t c = 0; c < cells; ++c) {
+    start[c + 1] += start[c];
+  }
+  buckets->items = an_alloc(alloc, buckets->total > 0 ? buckets->total : 1, sizeof *buckets->items);
+  if (!buckets->items) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  buckets->filling = true;
+  return ARCNAV_OK;
+}
+
+void an_cell_buckets_free(an_cell_buckets *buckets, const an_allocator *alloc) {
+  an_free(alloc, buckets->cell_start);
+  an_free(alloc, buckets->items);
+  memset(buckets, 0, sizeof *buckets);
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Free checks: is the agent's disk, swept along a point, a segment or an arc, clear of every
+// obstacle? All of them go through the grid. Two regimes:
+// - R > 2 eps: a shape is free when its distance to every obstacle edge is >= R - eps and to every
+//   circle obstacle >= c + R - eps (a swept shape that starts free cannot enter material without
+//   passing through an edge, so edges suffice once the endpoints are known to be free);
+// - R <= 2 eps (a point agent): distances say nothing, so a segment is blocked when it properly
+//   crosses an edge, or when it passes through a vertex, or leaves an edge, heading into material.
+//   Obstacles that touch are one wall (docs/DESIGN.md, "The touching rule"): a segment is also
+//   blocked where material touches it from both sides at one place (a seam between two obstacles,
+//   a pinch where they meet at a point), and a point is blocked where material closes all round
+//   it (inside a seam).
+
+#include "geom/alloc.h"
+#include "geom/geom.h"
+#include "index/grid.h"
+
+typedef struct an_clearance {
+  const an_grid *grid;
+  double radius;
+  double eps;
+  bool point_agent; ///< R <= 2 eps: crossing-based checks
+  bool has_bounds;  ///< the grid's last owner is a bounds ring
+} an_clearance;
+
+/// Where material touches a point agent's segment (an interval of distances along it, on one side)
+/// or surrounds a point (an interval of directions): one per item at most.
+typedef struct an_touch {
+  double from, to; ///< along a segment: an interval; around a point: start angle and sweep
+  uint32_t owner;  ///< around a point: the obstacle; along a segment: the item of a deferred vertex
+  bool left;       ///< along a segment: the material's side
+  bool deferred;   ///< along a segment: a vertex shared by rings of one polygon, judged after
+} an_touch;
+
+/// Per-thread marks for the checks (items seen, parity per obstacle). Sized once.
+typedef struct an_clearance_scratch {
+  an_touch *touches; ///< two per grid item: a point agent's contacts, and the material round one
+  uint32_t *item_stamps;
+  uint32_t stamp;
+  uint8_t *owner_parity;
+  uint32_t *touched_owners;
+  double *owner_depth; ///< per owner: nearest edge while it holds the point being probed
+  size_t checks;       ///< number of shape checks since the counter was last reset
+} an_clearance_scratch;
+
+arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_grid *grid,
+                                        const an_allocator *alloc);
+void an_clearance_scratch_free(an_clearance_scratch *scratch, const an_allocator *alloc);
+
+/// Is the agent's disk centred at p free (distance to the blocked region >= R - eps)?
+bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p);
+/// Segment ab: assumes a is free (checked separately), tests everything in between and b's
+/// surroundings against edges and circles.
+bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 a, vec2 b);
+/// Arc of the agent's path: around a corner circle (R > 0) or a circle obstacle (any R).
+bool an_arc_is_free(const an_clearance *cl, an_clearance_scratch *scratch, const an_arc *arc);
+
+/// For a point agent, the directions at a polygon corner's vertex `v` along which a path may touch
+/// it and turn: the normals of the wall that every obstacle meeting at `v` makes together. Writes
+/// them as a counter-clockwise interval (start angle in [0, 2pi), sweep below pi) and returns
+/// true; returns false when the wall is not convex there (obstacles meeting at `v` leave no room
+/// to turn around it). `*alone` is set when nothing but the corner's own two edges meets at `v`,
+/// so that the corner keeps the wedge its edges give.
+bool an_point_agent_corner_wedge(const an_clearance *cl, an_clearance_scratch *scratch, vec2 v,
+                                 double *start, double *sweep, bool *alone);

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#include "index/free_space.h"
+
+#include "geom/tolerances.h"
+
+arcnav_status an_free_space_build(const arcnav_map *map, double radius, double eps,
+                                  const an_allocator *alloc, an_free_space *space) {
+  // Pieces are filed with a margin of a few tolerances beyond the radius, so that anything a
+  // check could count as touching is found in the cells the check visits.
+  double reach = radius + AN_FILING_MARGIN_TOLERANCES * eps;
+  space->clearance = (an_clearance){
+      .grid = &space->grid,
+      .radius = radius,
+      .eps = eps,
+      .point_agent = radius <= AN_POINT_AGENT_TOLERANCES * eps,
+      .has_bounds = map->has_bounds,
+  };
+  return an_grid_build(map, reach, alloc, &space->grid);
+}
+
+void an_free_space_destroy(an_free_space *space, const an_allocator *alloc) {
+  an_grid_destroy(&space->grid, alloc);
+}
+
+size_t an_free_space_memory_bytes(const an_free_space *space) {
+  return an_grid_memory_bytes(&space->grid);
+}
+
+bool an_free_space_point_is_free_once(const an_free_space *space, const an_allocator *alloc,
+                                      vec2 point) {
+  an_clearance_scratch scratch;
+  if (an_clearance_scratch_init(&scratch, &space->grid, alloc) != ARCNAV_OK) {
+    return false;
+  }
+  bool free_here = an_point_is_free(&space->clearance, &scratch, point);
+  an_clearance_scratch_free(&scratch, alloc);
+  return free_here;
+}

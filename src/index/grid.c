@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+#include "index/grid.h"
+
+#include "geom/tolerances.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t count_items(const arcnav_map *map) {
+  size_t count = map->has_bounds ? map->bounds.count : 0;
+  for (size_t o = 0; o < map->obstacle_count; ++o) {
+    const an_obstacle *ob = &map->obstacles[o];
+    if (ob->kind == AN_OBSTACLE_CIRCLE) {
+      ++count;
+    } else {
+      for (uint32_t r = 0; r < ob->ring_count; ++r) {
+        count += map->rings[ob->first_ring + r].count;
+      }
+    }
+  }
+  return count;
+}
+
+static size_t add_ring_items(const arcnav_map *map, const an_ring *ring, uint32_t owner,
+                             an_item *out) {
+  for (size_t i = 0; i < ring->count; ++i) {
+    out[i] = (an_item){.a = an_ring_vertex(map, ring, i),
+                       .b = an_ring_vertex(map, ring, i + 1),
+                       .before = an_ring_vertex(map, ring, i + ring->count - 1),
+                       .owner = owner,
+                       .kind = AN_ITEM_EDGE};
+  }
+  return ring->count;
+}
+
+static int compare_item_starts(const void *lhs, const void *rhs) {
+  const an_item *const *a = lhs, *const *b = rhs;
+  vec2 p = (*a)->a, q = (*b)->a;
+  return p.x != q.x ? (p.x < q.x ? -1 : 1) : (p.y != q.y ? (p.y < q.y ? -1 : 1) : 0);
+}
+
+// Marks the edges of a polygon's rings that start where another of its rings has a vertex too
+// (rings of one polygon meet only at shared vertices: map.h).
+static arcnav_status mark_shared_vertices(an_item *items, size_t count, const an_allocator *alloc) {
+  an_item **order = an_alloc(alloc, count, sizeof *order);
+  if (!order) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    order[i] = &items[i];
+  }
+  qsort(order, count, sizeof *order, compare_item_starts);
+  for (size_t i = 1; i < count; ++i) {
+    if (compare_item_starts(&order[i - 1], &order[i]) == 0) {
+      order[i - 1]->shared_vertex = true;
+      order[i]->shared_vertex = true;
+    }
+  }
+  an_free(alloc, order);
+  return ARCNAV_OK;
+}
+
+static void item_box(const an_item *item, double reach, vec2 *lo, vec2 *hi) {
+  if (item->kind == AN_ITEM_CIRCLE) {
+    double r = item->radius + reach;
+    *lo = v2(item->a.x - r, item->a.y - r);
+    *hi = v2(item->a.x + r, item->a.y + r);
+  } else {
+    *lo = v2(an_min(item->a.x, item->b.x) - reach, an_min(item->a.y, item->b.y) - reach);
+    *hi = v2(an_max(item->a.x, item->b.x) + reach, an_max(item->a.y, item->b.y) + reach);
+  }
+}
+
+typedef struct item_boxes {
+  const an_item *items;
+  double reach;
+} item_boxes;
+
+static void box_of_item(const void *context, size_t index, vec2 *lo, vec2 *hi) {
+  const item_boxes *boxes = context;
+  item_box(&boxes->items[index], boxes->reach, lo, hi);
+}
+
+arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_allocator *alloc,
+                            an_grid *out) {
+  memset(out, 0, sizeof *out);
+  size_t item_count = count_items(map);
+  if (item_count >= UINT32_MAX / 4) {
+    return ARCNAV_ERR_TOO_LARGE;
+  }
+  out->owner_count = (uint32_t)map->obstacle_count + 1;
+  if (item_count > 0) {
+    out->items = an_alloc(alloc, item_count, sizeof *out->items);
+    if (!out->items) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  size_t n = 0;
+  for (size_t o = 0; o < map->obstacle_count; ++o) {
+    const an_obstacle *ob = &map->obstacles[o];
+    if (ob->kind == AN_OBSTACLE_CIRCLE) {
+      out->items[n++] = (an_item){.a = ob->center,
+                                  .b = ob->center,
+                                  .before = ob->center,
+                                  .radius = ob->radius,
+                                  .owner = (uint32_t)o,
+                                  .kind = AN_ITEM_CIRCLE};
+    } else {
+      size_t first = n;
+      for (uint32_t r = 0; r < ob->ring_count; ++r) {
+        n += add_ring_items(map, &map->rings[ob->first_ring + r], (uint32_t)o, out->items + n);
+      }
+      if (ob->ring_count > 1 &&
+          mark_shared_vertices(out->items + first, n - first, alloc) != ARCNAV_OK) {
+        an_free(alloc, out->items);
+        out->items = NULL;
+        return ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+    }
+  }
+  if (map->has_bounds) {
+    n += add_ring_items(map, &map->bounds, (uint32_t)map->obstacle_count, out->items + n);
+  }
+  out->item_count = (uint32_t)n;
+
+  // Grid box: everything the items reach, so that any query point near an obstacle is inside it.
+  vec2 lo = v2(0.0, 0.0), hi = v2(1.0, 1.0);
+  for (size_t i = 0; i < n; ++i) {
+    vec2 ilo, ihi;
+    item_box(&out->items[i], reach, &ilo, &ihi);
+    if (i == 0) {
+      lo = ilo;
+      hi = ihi;
+    } else {
+      lo = v2(an_min(lo.x, ilo.x), an_min(lo.y, ilo.y));
+      hi = v2(an_max(hi.x, ihi.x), an_max(hi.y, ihi.y));
+    }
+  }
+  // Never cells much smaller than the reach: then an item's grown box stays within a few cells.
+  an_grid_fit(out, lo, hi, n, 0.5 * reach);
+  item_boxes boxes = {out->items, reach};
+  arcnav_status status = an_grid_file_boxes(out, n, box_of_item, &boxes, alloc);
+  if (status != ARCNAV_OK) {
+    an_grid_destroy(out, alloc);
+  }
+  return status;
+}
+
+void an_grid_fit(an_grid *grid, vec2 lo, vec2 hi, size_t count, double min_cell) {
+  double width = an_max(hi.x - lo.x, AN_EXTENT_FLOOR),
+         height = an_max(hi.y - lo.y, AN_EXTENT_FLOOR);
+  double cell = sqrt(width * height / (double)(count > 0 ? count : 1));
+  cell = an_max(cell, min_cell);
+  cell = an_max(cell, an_max(width, height) / AN_GRID_MAX_CELLS_PER_AXIS);
+  grid->origin = lo;
+  grid->cell_size = cell;
+  grid->inverse_cell_size = 1.0 / cell;
+  grid->columns = (int32_t)an_min(ceil(width / cell), AN_GRID_MAX_CELLS_PER_AXIS);
+  grid->rows = (int32_t)an_min(ceil(height / cell), AN_GRID_MAX_CELLS_PER_AXIS);
+  grid->columns = grid->columns < 1 ? 1 : grid->columns;
+  grid->rows = grid->rows < 1 ? 1 : grid->rows;
+}
+
+arcnav_status an_grid_bucket_boxes(const an_grid *grid, size_t count, an_box_fn box_of,
+                                   const void *context, const an_allocator *alloc,
+                                   an_cell_buckets *out) {
+  arcnav_status status =
+      an_cell_buckets_init(out, (size_t)grid->columns * (size_t)grid->rows, alloc);
+  for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
+    for (size_t i = 0; i < count; ++i) {
+      vec2 lo, hi;
+      box_of(context, i, &lo, &hi);
+      an_cell_buckets_put_rect(out, grid->columns, an_grid_box_cells(grid, lo, hi), (uint32_t)i);
+    }
+    status = an_cell_buckets_end_pass(out, alloc);
+  }
+  if (status != ARCNAV_OK) {
+    an_cell_buckets_free(out, alloc);
+  }
+  return status;
+}
+
+arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, const void *context,
+                                 const an_allocator *alloc) {
+  an_cell_buckets buckets;
+  arcnav_status status = an_grid_bucket_boxes(grid, count, box_of, context, alloc, &buckets);
+  grid->cell_start = buckets.cell_start;
+  grid->cell_items = buckets.items;
+  return status;
+}
+
+void an_grid_destroy(an_grid *grid, const an_allocator *alloc) {
+  an_free(alloc, grid->cell_start);
+  an_free(alloc, grid->cell_items);
+  an_free(alloc, grid->items);
+  memset(grid, 0, sizeof *grid);
+}
+
+size_t an_grid_memory_bytes(const an_grid *grid) {
+  size_t cells = (size_t)grid->columns * (size_t)grid->rows;
+  return (cells + 1) * sizeof(uint32_t) + grid->cell_start[cells] * sizeof(uint32_t) +
+         grid->item_count * sizeof(an_item);
+}
+
+int an_grid_ring_runs(const an_grid *grid, int32_t cx, int32_t cy, int32_t k, an_cell_run out[4]) {
+  if (k == 0) {
+    out[0] = (an_cell_run){true, cy, cx, cx};
+    return 1;
+  }
+  int count = 0;
+  int32_t x0 = cx - k > 0 ? cx - k : 0, x1 = cx + k < grid->columns ? cx + k : grid->columns - 1;
+  int32_t y0 = cy - k > 0 ? cy - k : 0, y1 = cy + k < grid->rows ? cy + k : grid->rows - 1;
+  if (cy - k >= 0) {
+    out[count++] = (an_cell_run){true, cy - k, x0, x1};
+  }
+  if (cy + k < grid->rows) {
+    out[count++] = (an_cell_run){true, cy + k, x0, x1};
+  }
+  // The columns without the rows already taken.
+  int32_t inner0 = cy - k + 1 > y0 ? cy - k + 1 : y0, inner1 = cy + k - 1 < y1 ? cy + k - 1 : y1;
+  if (cx - k >= 0 && inner0 <= inner1) {
+    out[count++] = (an_cell_run){false, cx - k, inner0, inner1};
+  }
+  if (cx + k < grid->columns && inner0 <= inner1) {
+    out[count++] = (an_cell_run){false, cx + k, inner0, inner1};
+  }
+  return count;
+}
+
+int32_t an_grid_last_ring(const an_grid *grid, int32_t cx, int32_t cy) {
+  int32_t last = cx;
+  last = grid->columns - 1 - cx > last ? grid->columns - 1 - cx : last;
+  last = cy > last ? cy : last;
+  return grid->rows - 1 - cy > last ? grid->rows - 1 - cy : last;
+}
+
+static double distance_to_interval(double x, double lo, double hi) {
+  return x < lo ? lo - x : (x > hi ? x - hi : 0.0);
+}
+
+double an_grid_cell_distance_sum(const an_grid *grid, int32_t column, int32_t row, vec2 a, vec2 b) {
+  double x0 = grid->origin.x + column * grid->cell_size, x1 = x0 + grid->cell_size;
+  double y0 = grid->origin.y + row * grid->cell_size, y1 = y0 + grid->cell_size;
+  return v2_len(v2(distance_to_interval(a.x, x0, x1), distance_to_interval(a.y, y0, y1))) +
+         v2_len(v2(distance_to_interval(b.x, x0, x1), distance_to_interval(b.y, y0, y1)));
+}
+
+// The point at parameter t of segment ab, given also s = 1 - t computed on its own: evaluating
+// from the nearer end keeps a clipped point exact to rounding even when one end is enormously far
+// away (from 1e62 off, a + t (b - a) near b would be off by 1e46).
+static vec2 point_at(vec2 a, vec2 b, double t, double s) {
+  vec2 d = v2_sub(b, a);
+  return t <= 0.5 ? v2_mul_add(a, t, d) : v2_mul_add(b, -s, d);
+}
+
+// Is the point at parameter t (complement s = 1 - t) beyond the one at (t_ref, s_ref)? Near the
+// far end t rounds to 1 while s keeps its digits, so the comparison uses whichever is exact.
+static bool param_after(double t, double s, double t_ref, double s_ref) {
+  return t >= 0.5 || t_ref >= 0.5 ? s < s_ref : t > t_ref;
+}
+
+bool an_grid_clip_segment(const an_grid *grid, vec2 *a, vec2 *b) {
+  // Entry (t0) and exit (t1) parameters, each with its complement (1 - t) computed directly.
+  double t0 = 0.0, s0 = 1.0, t1 = 1.0, s1 = 0.0;
+  vec2 d = v2_sub(*b, *a);
+  double lo[2] = {grid->origin.x, grid->origin.y};
+  double hi[2] = {grid->origin.x + grid->columns * grid->cell_size,
+                  grid->origin.y + grid->rows * grid->cell_size};
+  double start[2] = {a->x, a->y}, end[2] = {b->x, b->y}, delta[2] = {d.x, d.y};
+  for (int axis = 0; axis < 2; ++axis) {
+    if (delta[axis] == 0.0) {
+      if (start[axis] < lo[axis] || start[axis] > hi[axis]) {
+        return false;
+      }
+      continue;
+    }
+    double ta = (lo[axis] - start[axis]) / delta[axis], sa = (end[axis] - lo[axis]) / delta[axis];
+    double tb = (hi[axis] - start[axis]) / delta[axis], sb = (end[axis] - hi[axis]) / delta[axis];
+    // The sign of the step says which side is entered first; comparing ta and tb cannot, since
+    // from far away both round to the same value.
+    if (delta[axis] < 0.0) {
+      double t = ta, u = sa;
+      ta = tb;
+      sa = sb;
+      tb = t;
+      sb = u;
+    }
+    if (param_after(ta, sa, t0, s0)) {
+      t0 = ta;
+      s0 = sa;
+    }
+    if (param_after(t1, s1, tb, sb)) {
+      t1 = tb;
+      s1 = sb;
+    }
+    if (param_after(t0, s0, t1, s1)) {
+      return false;
+    }
+  }
+  vec2 from = *a, to = *b;
+  *a = point_at(from, to, t0, s0);
+  *b = point_at(from, to, t1, s1);
+  return true;
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Map storage (validation of new rings is in ring_check.c). Rings are stored normalised so later
+// stages never look at orientation again: consecutive duplicates removed, and oriented with the
+// blocked material on the LEFT of every directed edge (vertex i -> vertex i+1). So an obstacle's
+// outer ring is counter-clockwise, its holes clockwise, and the bounds ring clockwise (outside the
+// bounds is blocked). A vertex is a corner the agent wraps around exactly when the ring turns left
+// there. Rings of one polygon may touch at single points (see arcnav_map_add_polygon()); where a
+// vertex of one lies inside an edge of another, that edge is stored split at the vertex (a straight
+// vertex), so stored rings meet only at vertices they share. At such a point at most one of the
+// rings turns left: their free sides are apart, and only a free side wider than a half-turn makes a
+// corner.
+
+#include "arcnav/arcnav.h"
+#include "geom/alloc.h"
+#include "geom/geom.h"
+#include "geom/tolerances.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum an_ring_role {
+  AN_RING_OUTER = 0, ///< outer ring of a polygon obstacle
+  AN_RING_HOLE = 1,  ///< hole of a polygon obstacle
+  AN_RING_BOUNDS = 2 ///< the bounds polygon
+} an_ring_role;
+
+typedef struct an_ring {
+  uint32_t first;   ///< index of the first vertex in map->points
+  uint32_t count;   ///< number of vertices (>= 3), no duplicate closing vertex
+  int32_t obstacle; ///< owning obstacle index, -1 for the bounds
+  an_ring_role role;
+} an_ring;
+
+typedef enum an_obstacle_kind { AN_OBSTACLE_POLYGON = 0, AN_OBSTACLE_CIRCLE = 1 } an_obstacle_kind;
+
+typedef struct an_obstacle {
+  an_obstacle_kind kind;
+  uint32_t first_ring; ///< polygons: index of the outer ring in map->rings; holes follow it
+  uint32_t ring_count; ///< polygons: 1 + number of holes
+  vec2 center;         ///< circles
+  double radius;       ///< circles
+  vec2 box_min, box_max;
+} an_obstacle;
+
+struct arcnav_map {
+  an_allocator alloc;
+  vec2 *points;
+  size_t point_count, point_capacity;
+  an_ring *rings; ///< every obstacle ring, then (if present) the bounds ring last
+  size_t ring_count, ring_capacity;
+  an_obstacle *obstacles;
+  size_t obstacle_count, obstacle_capacity;
+  bool has_bounds;
+  an_ring bounds;      ///< valid when has_bounds; its vertices live in bounds_points
+  vec2 *bounds_points; ///< separately owned so replacing the bounds does not leave holes
+};
+
+/// Vertex `i` of `ring` (i taken modulo the ring size).
+static inline vec2 an_ring_vertex(const arcnav_map *map, const an_ring *ring, size_t i) {
+  const vec2 *base = ring->role == AN_RING_BOUNDS ? map->bounds_points : map->points + ring->first;
+  return base[i % ring->count];
+}
+
+/// Length tolerance of the map (see arcnav.h): 1e-9 * max(1, extent, max |coordinate|).
+double an_map_tolerance(const arcnav_map *map);

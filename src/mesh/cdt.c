@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: MIT
+// The triangulation kernel: the box's first two triangles, point location, point insertion with
+// Lawson flips, edge splits and constraint insertion (Sloan's flips). Building from a whole input
+// is in cdt_build.c, the checks in cdt_check.c.
+#include "mesh/cdt.h"
+
+#include "geom/predicates.h"
+#include "mesh/cdt_internal.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t next_random(uint32_t *state) {
+  *state = *state * 1664525u + 1013904223u;
+  return *state >> 16;
+}
+
+static void set_tri(an_cdt *cdt, int32_t t, int32_t v0, int32_t v1, int32_t v2, int32_t n0,
+                    int32_t n1, int32_t n2, bool c0, bool c1, bool c2) {
+  // A triangle has three distinct vertices that exist, and neighbours that exist or are -1.
+  assert(t >= 0 && (size_t)t < cdt->tri_count);
+  assert(v0 >= 0 && v1 >= 0 && v2 >= 0 && (size_t)v0 < cdt->point_count &&
+         (size_t)v1 < cdt->point_count && (size_t)v2 < cdt->point_count);
+  assert(v0 != v1 && v1 != v2 && v2 != v0);
+  assert(n0 >= -1 && n1 >= -1 && n2 >= -1 && (size_t)(n0 + 1) <= cdt->tri_count &&
+         (size_t)(n1 + 1) <= cdt->tri_count && (size_t)(n2 + 1) <= cdt->tri_count);
+  an_cdt_tri *tri = &cdt->tris[t];
+  tri->v[0] = v0;
+  tri->v[1] = v1;
+  tri->v[2] = v2;
+  tri->n[0] = n0;
+  tri->n[1] = n1;
+  tri->n[2] = n2;
+  tri->constrained = (uint8_t)((c0 ? 1u : 0u) | (c1 ? 2u : 0u) | (c2 ? 4u : 0u));
+  cdt->vertex_tri[v0] = t;
+  cdt->vertex_tri[v1] = t;
+  cdt->vertex_tri[v2] = t;
+}
+
+/// Make `nb` (if any) point at `fresh` where it pointed at `old`.
+static void relink(an_cdt *cdt, int32_t nb, int32_t old, int32_t fresh) {
+  if (nb < 0) {
+    return;
+  }
+  int k = an_cdt_neighbour_index(&cdt->tris[nb], old);
+  if (k >= 0) {
+    cdt->tris[nb].n[k] = fresh;
+  }
+}
+
+static bool reserve_tris(an_cdt *cdt, size_t extra) {
+  return an_reserve(&cdt->alloc, (void **)&cdt->tris, &cdt->tri_capacity, cdt->tri_count,
+                    cdt->tri_count + extra, sizeof(an_cdt_tri));
+}
+
+static bool push_work(an_cdt *cdt, int32_t a, int32_t b) {
+  if (!an_reserve(&cdt->alloc, (void **)&cdt->stack, &cdt->stack_capacity, cdt->stack_count,
+                  cdt->stack_count + 2, sizeof(int32_t))) {
+    return false;
+  }
+  cdt->stack[cdt->stack_count++] = a;
+  cdt->stack[cdt->stack_count++] = b;
+  return true;
+}
+
+static int32_t add_vertex(an_cdt *cdt, vec2 p) {
+  if (!an_reserve(&cdt->alloc, (void **)&cdt->points, &cdt->point_capacity, cdt->point_count,
+                  cdt->point_count + 1, sizeof(vec2)) ||
+      !an_reserve(&cdt->alloc, (void **)&cdt->vertex_tri, &cdt->vertex_tri_capacity,
+                  cdt->point_count, cdt->point_count + 1, sizeof(int32_t))) {
+    return -1;
+  }
+  if (cdt->point_count >= (size_t)INT32_MAX / 4) {
+    return -1;
+  }
+  cdt->points[cdt->point_count] = p;
+  cdt->vertex_tri[cdt->point_count] = -1;
+  return (int32_t)cdt->point_count++;
+}
+
+arcnav_status an_cdt_init(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max) {
+  memset(cdt, 0, sizeof *cdt);
+  cdt->alloc = *alloc;
+  cdt->rng = 0x2545F491u;
+  if (!(box_min.x < box_max.x && box_min.y < box_max.y) || !v2_is_finite(box_min) ||
+      !v2_is_finite(box_max)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  vec2 corners[4] = {box_min, v2(box_max.x, box_min.y), box_max, v2(box_min.x, box_max.y)};
+  for (int i = 0; i < 4; ++i) {
+    if (add_vertex(cdt, corners[i]) < 0) {
+      an_cdt_free(cdt);
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  if (!reserve_tris(cdt, 2)) {
+    an_cdt_free(cdt);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  cdt->tri_count = 2;
+  // (0, 1, 2) and (0, 2, 3) share the diagonal 0-2: edge 1 of the first, edge 2 of the second.
+  set_tri(cdt, 0, 0, 1, 2, -1, 1, -1, false, false, false);
+  set_tri(cdt, 1, 0, 2, 3, -1, -1, 0, false, false, false);
+  return ARCNAV_OK;
+}
+
+void an_cdt_free(an_cdt *cdt) {
+  an_free(&cdt->alloc, cdt->points);
+  an_free(&cdt->alloc, cdt->vertex_tri);
+  an_free(&cdt->alloc, cdt->tris);
+  an_free(&cdt->alloc, cdt->stack);
+  an_allocator alloc = cdt->alloc;
+  memset(cdt, 0, sizeof *cdt);
+  cdt->alloc = alloc;
+}
+
+/// Visibility walk with a randomised first edge, so it cannot cycle in a non-Delaunay
+/// (constrained) triangulation. The state is local: concurrent readers are fine.
+static int32_t walk(const an_cdt *cdt, vec2 p, int32_t t, uint32_t seed) {
+  if (t < 0 || (size_t)t >= cdt->tri_count) {
+    t = 0;
+  }
+  uint32_t rng = seed;
+  int32_t previous = -1;
+  for (;;) {
+    const an_cdt_tri *tri = &cdt->tris[t];
+    int start = (int)(next_random(&rng) % 3u);
+    int32_t next = -2;
+    for (int k = 0; k < 3; ++k) {
+      int i = (start + k) % 3;
+      if (tri->n[i] == previous && previous >= 0) {
+        continue; // came from there: p cannot be behind that edge
+      }
+      vec2 a = cdt->points[tri->v[an_cdt_next3(i)]];
+      vec2 b = cdt->points[tri->v[an_cdt_prev3(i)]];
+      if (an_orient2d(a, b, p) < 0.0) {
+        next = tri->n[i];
+        break;
+      }
+    }
+    if (next == -2) {
+      return t;
+    }
+    if (next < 0) {
+      return -1;
+    }
+    previous = t;
+    t = next;
+  }
+}
+
+int32_t an_cdt_locate(const an_cdt *cdt, vec2 p, int32_t start) {
+  if (!v2_is_finite(p) || cdt->tri_count == 0) {
+    return -1;
+  }
+  return walk(cdt, p, start < 0 ? cdt->hint : start, 0x9E3779B9u);
+}
+
+// Legalisation: the work stack holds (triangle, edge) pairs whose edge may violate the Delaunay
+// property. Constraint edges are never flipped.
+
+/// Flip edge i of t. Afterwards t = (a, b, d) and u = (d, c, a), where a = t.v[i], the old edge
+/// was (b, c) and d is the vertex of u opposite it. Returns u.
+static int32_t flip(an_cdt *cdt, int32_t t, int i) {
+  an_cdt_tri tt = cdt->tris[t];
+  int32_t u = tt.n[i];
+  assert(u >= 0); // only an interior edge has a second triangle to flip with
+  an_cdt_tri uu = cdt->tris[u];
+  int j = an_cdt_neighbour_index(&uu, t);
+  assert(j >= 0); // neighbour links are symmetric
+  int32_t a = tt.v[i], b = tt.v[an_cdt_next3(i)], c = tt.v[an_cdt_prev3(i)], d = uu.v[j];
+  int32_t nca = tt.n[an_cdt_next3(i)], nab = tt.n[an_cdt_prev3(i)];
+  bool cca = an_cdt_is_constrained(&tt, an_cdt_next3(i)),
+       cab = an_cdt_is_constrained(&tt, an_cdt_prev3(i));
+  int32_t nbd = uu.n[an_cdt_next3(j)], ndc = uu.n[an_cdt_prev3(j)];
+  bool cbd = an_cdt_is_constrained(&uu, an_cdt_next3(j)),
+       cdc = an_cdt_is_constrained(&uu, an_cdt_prev3(j));
+  set_tri(cdt, t, a, b, d, nbd, u, nab, cbd, false, cab);
+  set_tri(cdt, u, d, c, a, nca, t, ndc, cca, false, cdc);
+  relink(cdt, nbd, u, t);
+  relink(cdt, nca, t, u);
+  return u;
+}
+
+static bool is_illegal(const an_cdt *cdt, int32_t t, int i) {
+  const an_cdt_tri *tri = &cdt->tris[t];
+  int32_t u = tri->n[i];
+  if (u < 0 || an_cdt_is_constrained(tri, i)) {
+    return false;
+  }
+  const an_cdt_tri *ut = &cdt->tris[u];
+  int j = an_cdt_neighbour_index(ut, t);
+  assert(j >= 0); // neighbour links are symmetric
+  vec2 d = cdt->points[ut->v[j]];
+  return an_incircle(cdt->points[tri->v[0]], cdt->points[tri->v[1]], cdt->points[tri->v[2]], d) >
+         0.0;
+}
+
+/// Run flips until the work stack is back down to `low` entries.
+static arcnav_status legalize(an_cdt *cdt, size_t low) {
+  while (cdt->stack_count > low) {
+    int i = cdt->stack[--cdt->stack_count];
+    int32_t t = cdt->stack[--cdt->stack_count];
+    if (!is_illegal(cdt, t, i)) {
+      continue;
+    }
+    int32_t u = flip(cdt, t, i);
+    cdt->flips++;
+    // The four outer edges of the flipped quad: edges 0 and 2 of both t and u.
+    if (!push_work(cdt, t, 0) || !push_work(cdt, t, 2) || !push_work(cdt, u, 0) ||
+        !push_work(cdt, u, 2)) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  return ARCNAV_OK;
+}
+
+/// Split triangle t at new vertex p (strictly inside it).
+static arcnav_status split_triangle(an_cdt *cdt, int32_t t, int32_t p) {
+  if (!reserve_tris(cdt, 2)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  an_cdt_tri tt = cdt->tris[t];
+  int32_t t1 = (int32_t)cdt->tri_count, t2 = t1 + 1;
+  cdt->tri_count += 2;
+  int32_t a = tt.v[0], b = tt.v[1], c = tt.v[2];
+  set_tri(cdt, t, a, b, p, t1, t2, tt.n[2], false, false, an_cdt_is_constrained(&tt, 2));
+  set_tri(cdt, t1, b, c, p, t2, t, tt.n[0], false, false, an_cdt_is_constrained(&tt, 0));
+  set_tri(cdt, t2, c, a, p, t, t1, tt.n[1], false, false, an_cdt_is_constrained(&tt, 1));
+  relink(cdt, tt.n[0], t, t1);
+  relink(cdt, tt.n[1], t, t2);
+  cdt->hint = t;
+  size_t low = cdt->stack_count;
+  if (!push_work(cdt, t, 2) || !push_work(cdt, t1, 2) || !push_work(cdt, t2, 2)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  return legalize(cdt, low);
+}
+
+/// Split edge i of t (and the triangle across it) at new vertex p, which lies on that edge. A
+/// constraint edge stays a constraint on both halves.
+static arcnav_status split_edge(an_cdt *cdt, int32_t t, int i, int32_t p) {
+  an_cdt_tri tt = cdt->tris[t];
+  int32_t u = tt.n[i];
+  if (u < 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT; // on the box boundary: callers keep points inside
+  }
+  if (!reserve_tris(cdt, 2)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  an_cdt_tri uu = cdt->tris[u];
+  int j = an_cdt_neighbour_index(&uu, t);
+  assert(j >= 0); // neighbour links are symmetric
+  assert(an_cdt_is_constrained(&uu, j) ==
+         an_cdt_is_constrained(&tt, i)); // marked on both sides or neither
+  int32_t a = tt.v[i], b = tt.v[an_cdt_next3(i)], c = tt.v[an_cdt_prev3(i)], d = uu.v[j];
+  int32_t nca = tt.n[an_cdt_next3(i)], nab = tt.n[an_cdt_prev3(i)];
+  bool cca = an_cdt_is_constrained(&tt, an_cdt_next3(i)),
+       cab = an_cdt_is_constrained(&tt, an_cdt_prev3(i));
+  int32_t nbd = uu.n[an_cdt_next3(j)], ndc = uu.n[an_cdt_prev3(j)];
+  bool cbd = an_cdt_is_constrained(&uu, an_cdt_next3(j)),
+       cdc = an_cdt_is_constrained(&uu, an_cdt_prev3(j));
+  bool ce = an_cdt_is_constrained(&tt, i);
+  int32_t t2 = (int32_t)cdt->tri_count, u2 = t2 + 1;
+  cdt->tri_count += 2;
+  set_tri(cdt, t, a, b, p, u2, t2, nab, ce, false, cab);
+  set_tri(cdt, t2, a, p, c, u, nca, t, ce, cca, false);
+  set_tri(cdt, u, d, c, p, t2, u2, ndc, ce, false, cdc);
+  set_tri(cdt, u2, d, p, b, t, nbd, u, ce, cbd, false);
+  relink(cdt, nca, t, t2);
+  relink(cdt, nbd, u, u2);
+  cdt->hint = t;
+  size_t low = cdt->stack_count;
+  // Outer edges of the four triangles.
+  if (!push_work(cdt, t, 2) || !push_work(cdt, t2, 1) || !push_work(cdt, u, 2) ||
+      !push_work(cdt, u2, 1)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  return legalize(cdt, low);
+}
+
+arcnav_status an_cdt_insert_point(an_cdt *cdt, vec2 p, int32_t *out_vertex) {
+  vec2 lo = cdt->points[0], hi = cdt->points[2];
+  if (!v2_is_finite(p) || !(p.x > lo.x && p.x < hi.x && p.y > lo.y && p.y < hi.y)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  int32_t t = walk(cdt, p, cdt->hint, next_random(&cdt->rng));
+  if (t < 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  const an_cdt_tri *tri = &cdt->tris[t];
+  int on_edge = -1;
+  for (int i = 0; i < 3; ++i) {
+    if (an_cdt_same_point(cdt->points[tri->v[i]], p)) {
+      *out_vertex = tri->v[i];
+      cdt->hint = t;
+      return ARCNAV_OK;
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (an_orient2d(cdt->points[tri->v[an_cdt_next3(i)]], cdt->points[tri->v[an_cdt_prev3(i)]],
+                    p) == 0.0) {
+      on_edge = i;
+    }
+  }
+  int32_t v = add_vertex(cdt, p);
+  if (v < 0) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  *out_vertex = v;
+  return on_edge >= 0 ? split_edge(cdt, t, on_edge, v) : split_triangle(cdt, t, v);
+}
+
+arcnav_status an_cdt_split_edge(an_cdt *cdt, int32_t a, int32_t b, vec2 p, int32_t *out_vertex) {
+  int32_t t;
+  int i = a >= 0 && b >= 0 && (size_t)a < cdt->point_count && (size_t)b < cdt->point_count
+              ? an_cdt_find_edge(cdt, a, b, &t)
+              : -1;
+  if (i < 0 || cdt->tris[t].n[i] < 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  int32_t u = cdt->tris[t].n[i];
+  vec2 pa = cdt->points[cdt->tris[t].v[i]];
+  vec2 pb = cdt->points[cdt->tris[t].v[an_cdt_next3(i)]],
+       pc = cdt->points[cdt->tris[t].v[an_cdt_prev3(i)]];
+  vec2 pd = cdt->points[cdt->tris[u].v[an_cdt_neighbour_index(&cdt->tris[u], t)]];
+  if (!(an_orient2d(pa, pb, p) > 0.0 && an_orient2d(pa, p, pc) > 0.0 &&
+        an_orient2d(pd, pc, p) > 0.0 && an_orient2d(pd, p, pb) > 0.0)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  int32_t v = add_vertex(cdt, p);
+  if (v < 0) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  *out_vertex = v;
+  return split_edge(cdt, t, i, v);
+}
+
+// Walking around a vertex. In triangle t with vertex a at index k, the next triangle
+// counter-clockwise around a is across edge k + 1, the next clockwise across edge k + 2.
+
+int an_cdt_find_edge(const an_cdt *cdt, int32_t a, int32_t b, int32_t *out_tri) {
+  int32_t start = cdt->vertex_tri[a];
+  for (int dir = 0; dir < 2; ++dir) {
+    int32_t t = start;
+    do {
+      const an_cdt_tri *tri = &cdt->tris[t];
+      int k = an_cdt_vertex_index(tri, a);
+      assert(k >= 0); // vertex_tri[a] holds a, and so does every triangle reached round it
+      if (tri->v[an_cdt_next3(k)] == b) {
+        *out_tri = t;
+        return an_cdt_prev3(k);
+      }
+      if (tri->v[an_cdt_prev3(k)] == b) {
+        *out_tri = t;
+        return an_cdt_next3(k);
+      }
+      t = dir == 0 ? tri->n[an_cdt_next3(k)] : tri->n[an_cdt_prev3(k)];
+    } while (t >= 0 && t != start);
+    if (t == start) {
+      break; // went all the way round
+    }
+  }
+  return -1;
+}
+
+static void mark_constrained(an_cdt *cdt, int32_t t, int i) {
+  cdt->tris[t].constrained |= (uint8_t)(1u << i);
+  int32_t u = cdt->tris[t].n[i];
+  if (u >= 0) {
+    int j = an_cdt_neighbour_index(&cdt->tris[u], t);
+    assert(j >= 0); // neighbour links are symmetric
+    cdt->tris[u].constrained |= (uint8_t)(1u << j);
+  }
+}
+
+static void constrain_edge(an_cdt *cdt, int32_t a, int32_t b) {
+  int32_t t;
+  int i = an_cdt_find_edge(cdt, a, b, &t);
+  if (i >= 0) {
+    mark_constrained(cdt, t, i);
+  }
+}
+
+vec2 an_cdt_crossing_point(vec2 a, vec2 b, vec2 p, vec2 q) {
+  double op = an_orient2d(a, b, p), oq = an_orient2d(a, b, q);
+  double s = op / (op - oq);
+  vec2 x = v2_lerp(p, q, s);
+  // Keep the rounded point inside the edge's box.
+  x.x = an_min(an_max(x.x, an_min(p.x, q.x)), an_max(p.x, q.x));
+  x.y = an_min(an_max(x.y, an_min(p.y, q.y)), an_max(p.y, q.y));
+  return x;
+}
+
+/// Flip out the edges crossing the open segment a-e (stored as vertex pairs on the work stack
+/// from index `base`), then constrain a-e and restore the Delaunay property around the new edges.
+static arcnav_status flip_out_crossings(an_cdt *cdt, int32_t a, int32_t e, size_t base) {
+  vec2 pa = cdt->points[a], pe = cdt->points[e];
+  size_t head = base;
+  // Sloan: take crossing edges in turn; flip each one whose quadrilateral is convex, re-queue the
+  // others. The queue is the stack array used as a FIFO from `head`; new edges that no longer
+  // cross are collected after it. Termination is Sloan's result.
+  size_t guard = 0;
+  while (head < cdt->stack_count) {
+    int32_t x = cdt->stack[head], y = cdt->stack[head + 1];
+    head += 2;
+    if (x < 0) {
+      continue; // a finished edge parked for the Delaunay pass
+    }
+    int32_t t;
+    int i = an_cdt_find_edge(cdt, x, y, &t);
+    if (i < 0) {
+      return ARCNAV_ERR_INVALID_ARGUMENT;
+    }
+    const an_cdt_tri *tri = &cdt->tris[t];
+    int32_t u = tri->n[i];
+    int32_t w1 = tri->v[i];
+    int32_t w2 = cdt->tris[u].v[an_cdt_neighbour_index(&cdt->tris[u], t)];
+    vec2 q1 = cdt->points[w1], q2 = cdt->points[w2];
+    double ox = an_orient2d(q1, q2, cdt->points[x]), oy = an_orient2d(q1, q2, cdt->points[y]);
+    bool convex = (ox > 0.0 && oy < 0.0) || (ox < 0.0 && oy > 0.0);
+    if (!convex) {
+      if (++guard > 64u * (cdt->stack_count - base + 2u) + 1024u) {
+        return ARCNAV_ERR_INVALID_ARGUMENT; // cannot happen for a valid triangulation
+      }
+      if (!push_work(cdt, x, y)) {
+        return ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+      continue;
+    }
+    flip(cdt, t, i);
+    double o1 = an_orient2d(pa, pe, q1), o2 = an_orient2d(pa, pe, q2);
+    bool crosses = (o1 > 0.0 && o2 < 0.0) || (o1 < 0.0 && o2 > 0.0);
+    if (crosses) {
+      if (!push_work(cdt, w1, w2)) {
+        return ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+    } else {
+      // Not crossing: keep it for the Delaunay pass, encoded with a negative marker.
+      if (!push_work(cdt, -1 - w1, w2)) {
+        return ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+    }
+  }
+  constrain_edge(cdt, a, e);
+  // Collect the new edges, then run Lawson's flips on them.
+  size_t end = cdt->stack_count;
+  size_t write = base;
+  for (size_t k = base; k < end; k += 2) {
+    if (cdt->stack[k] < 0) {
+      cdt->stack[write++] = -1 - cdt->stack[k];
+      cdt->stack[write++] = cdt->stack[k + 1];
+    }
+  }
+  cdt->stack_count = write;
+  for (size_t k = base; k < write; k += 2) {
+    int32_t t;
+    int i = an_cdt_find_edge(cdt, cdt->stack[k], cdt->stack[k + 1], &t);
+    if (i < 0) {
+      continue; // flipped away by an earlier legalisation
+    }
+    if (!push_work(cdt, t, i)) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+    arcnav_status st = legalize(cdt, write);
+    if (st != ARCNAV_OK) {
+      return st;
+    }
+  }
+  cdt->stack_count = base;
+  return ARCNAV_OK;
+}
+
+static arcnav_status insert_segment_depth(an_cdt *cdt, int32_t a, int32_t b, int depth);
+
+static void unmark_constrained(an_cdt *cdt, int32_t t, int i) {
+  cdt->tris[t].constrained &= (uint8_t) ~(1u << i);
+  int32_t u = cdt->tris[t].n[i];
+  if (u >= 0) {
+    int j = an_cdt_neighbour_index(&cdt->tris[u], t);
+    assert(j >= 0); // neighbour links are symmetric
+    cdt->tris[u].constrained &= (uint8_t) ~(1u << j);
+  }
+}
+
+/// Split constraint edge i of t at x (the crossing with the segment being inserted) and return the
+/// new vertex. When the rounded crossing cannot split the edge into four valid triangles, it lies
+/// within rounding of a vertex of the two triangles: an endpoint of the edge is then returned as
+/// the crossing, and an opposite vertex is made part of the old constraint (the constraint is
+/// rerouted through it) and returned. Either way the geometry moves by rounding amounts only.
+static arcnav_status split_constraint_at(an_cdt *cdt, int32_t t, int i, vec2 x, int depth,
+                                         int32_t *out) {
+  an_cdt_tri tt = cdt->tris[t];
+  int32_t b = tt.v[an_cdt_next3(i)], c = tt.v[an_cdt_prev3(i)];
+  vec2 pb = cdt->points[b], pc = cdt->points[c];
+  if (an_cdt_same_point(x, pb)) {
+    *out = b;
+    return ARCNAV_OK;
+  }
+  if (an_cdt_same_point(x, pc)) {
+    *out = c;
+    return ARCNAV_OK;
+  }
+  int32_t u = tt.n[i];
+  if (u < 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  vec2 pa = cdt->points[tt.v[i]];
+  vec2 pd = cdt->points[cdt->tris[u].v[an_cdt_neighbour_index(&cdt->tris[u], t)]];
+  // The rounded crossing must leave all four new triangles counter-clockwise.
+  bool valid = an_orient2d(pa, pb, x) > 0.0 && an_orient2d(pa, x, pc) > 0.0 &&
+               an_orient2d(pd, pc, x) > 0.0 && an_orient2d(pd, x, pb) > 0.0;
+  if (!valid) {
+    int32_t va = tt.v[i], vd = cdt->tris[u].v[an_cdt_neighbour_index(&cdt->tris[u], t)];
+    int32_t cand[4] = {b, c, va, vd};
+    int32_t best = b;
+    double best_d = INFINITY;
+    for (int k = 0; k < 4; ++k) {
+      double d = v2_dist2(x, cdt->points[cand[k]]);
+      if (d < best_d) {
+        best_d = d;
+        best = cand[k];
+      }
+    }
+    *out = best;
+    if (best == b || best == c) {
+      return ARCNAV_OK;
+    }
+    unmark_constrained(cdt, t, i);
+    arcnav_status st = insert_segment_depth(cdt, b, best, depth + 1);
+    if (st == ARCNAV_OK) {
+      st = insert_segment_depth(cdt, best, c, depth + 1);
+    }
+    return st;
+  }
+  int32_t v = add_vertex(cdt, x);
+  if (v < 0) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  *out = v;
+  return split_edge(cdt, t, i, v);
+}
+
+/// Where the segment from a towards b leaves a: 0 with the triangle t around a whose wedge it
+/// enters (k the index of a in t), or 1 when it runs along an edge of t to a vertex (*hit, the edge
+/// being edge *hit_edge of t), or -1 when b is outside the triangulation.
+static int find_wedge(const an_cdt *cdt, int32_t a, int32_t b, int32_t *out_t, int *out_k,
+                      int32_t *hit, int *hit_edge) {
+  vec2 pa = cdt->points[a], pb = cdt->points[b];
+  int32_t start = cdt->vertex_tri[a];
+  int32_t t = start;
+  for (int dir = 0; dir < 2; ++dir) {
+    t = start;
+    do {
+      const an_cdt_tri *tri = &cdt->tris[t];
+      int k = an_cdt_vertex_index(tri, a);
+      int32_t p = tri->v[an_cdt_next3(k)], q = tri->v[an_cdt_prev3(k)];
+      *out_t = t;
+      *out_k = k;
+      if (p == b || q == b) {
+        *hit = b;
+        *hit_edge = p == b ? an_cdt_prev3(k) : an_cdt_next3(k);
+        return 1;
+      }
+      vec2 pp = cdt->points[p], pq = cdt->points[q];
+      double op = an_orient2d(pa, pp, pb), oq = an_orient2d(pa, pq, pb);
+      if (op == 0.0 && v2_dot(v2_sub(pp, pa), v2_sub(pb, pa)) > 0.0) {
+        *hit = p;
+        *hit_edge = an_cdt_prev3(k);
+        return 1;
+      }
+      if (oq == 0.0 && v2_dot(v2_sub(pq, pa), v2_sub(pb, pa)) > 0.0) {
+        *hit = q;
+        *hit_edge = an_cdt_next3(k);
+        return 1;
+      }
+      if (op > 0.0 && oq < 0.0) {
+        return 0;
+      }
+      t = dir == 0 ? tri->n[an_cdt_next3(k)] : tri->n[an_cdt_prev3(k)];
+    } while (t >= 0 && t != start);
+    if (t == start) {
+      break;
+    }
+  }
+  return -1; // no wedge: b is outside the triangulation
+}
+
+/// Make a-v a constraint for the first vertex v on the way from a to b (b itself, a vertex the
+/// segment passes through, or a new vertex where it crosses a constraint). Returns v in *out.
+static arcnav_status step_segment(an_cdt *cdt, int32_t a, int32_t b, int depth, int32_t *out) {
+  vec2 pa = cdt->points[a], pb = cdt->points[b];
+  int32_t t, hit;
+  int k, hit_edge;
+  int w = find_wedge(cdt, a, b, &t, &k, &hit, &hit_edge);
+  if (w < 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  if (w == 1) {
+    mark_constrained(cdt, t, hit_edge);
+    *out = hit;
+    return ARCNAV_OK;
+  }
+  // Walk along the segment, recording crossed edges as (right, left) vertex pairs.
+  size_t base = cdt->stack_count;
+  int e = k; // crossed edge of t: the one opposite a
+  for (;;) {
+    const an_cdt_tri *tri = &cdt->tris[t];
+    int32_t right = tri->v[an_cdt_next3(e)], left = tri->v[an_cdt_prev3(e)];
+    if (an_cdt_is_constrained(tri, e)) {
+      cdt->stack_count = base;
+      vec2 x = an_cdt_crossing_point(pa, pb, cdt->points[right], cdt->points[left]);
+      int32_t v;
+      arcnav_status st = split_constraint_at(cdt, t, e, x, depth, &v);
+      if (st != ARCNAV_OK) {
+        return st;
+      }
+      st = insert_segment_depth(cdt, a, v, depth + 1);
+      *out = v;
+      return st;
+    }
+    if (!push_work(cdt, right, left)) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+    int32_t u = tri->n[e];
+    if (u < 0) {
+      return ARCNAV_ERR_INVALID_ARGUMENT;
+    }
+    const an_cdt_tri *ut = &cdt->tris[u];
+    int j = an_cdt_neighbour_index(ut, t);
+    int32_t r = ut->v[j];
+    double o = an_orient2d(pa, pb, cdt->points[r]);
+    if (o == 0.0) {
+      arcnav_status st = flip_out_crossings(cdt, a, r, base);
+      *out = r;
+      return st;
+    }
+    // r left of the segment: the next crossed edge is (right, r), opposite the left vertex;
+    // r right: (r, left), opposite the right vertex.
+    e = o > 0.0 ? an_cdt_next3(j) : an_cdt_prev3(j);
+    t = u;
+  }
+}
+
+static arcnav_status insert_segment_depth(an_cdt *cdt, int32_t a, int32_t b, int depth) {
+  if (depth > 16) {
+    return ARCNAV_ERR_INVALID_ARGUMENT; // crossings that keep rounding onto new crossings
+  }
+  while (a != b) {
+    int32_t v;
+    arcnav_status st = step_segment(cdt, a, b, depth, &v);
+    if (st != ARCNAV_OK) {
+      return st;
+    }
+    a = v;
+  }
+  return ARCNAV_OK;
+}
+
+arcnav_status an_cdt_insert_segment(an_cdt *cdt, int32_t a, int32_t b) {
+  if (a < 0 || b < 0 || (size_t)a >= cdt->point_count || (size_t)b >= cdt->point_count) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  return insert_segment_depth(cdt, a, b, 0);
+}
+
+arcnav_status an_cdt_insert_segment_kept(an_cdt *cdt, int32_t a, int32_t b, an_cdt_keep_fn keep,
+                                         void *ctx) {
+  if (a < 0 || b < 0 || (size_t)a >= cdt->point_count || (size_t)b >= cdt->point_count) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  int32_t cur = a;
+  bool force = false; // the piece from cur was already judged worth keeping
+  while (cur != b) {
+    vec2 pa = cdt->points[cur], pb = cdt->points[b];
+    int32_t t, hit, v;
+    int k, hit_edge;
+    int w = find_wedge(cdt, cur, b, &t, &k, &hit, &hit_edge);
+    if (w < 0) {
+      return ARCNAV_ERR_INVALID_ARGUMENT;
+    }
+    if (w == 1) {
+      if (force || keep(ctx, pa, cdt->points[hit])) {
+        mark_constrained(cdt, t, hit_edge);
+      }
+      cur = hit;
+      force = false;
+      continue;
+    }
+    // Walk without changing anything to the next vertex on the segment or constraint crossing;
+    // pieces judged not worth keeping are walked past.
+    vec2 from = pa;
+    int32_t from_t = -1;
+    int from_e = -1;
+    int e = k;
+    arcnav_status st = ARCNAV_OK;
+    bool moved = false;
+    for (size_t guard = 0; !moved; ++guard) {
+      if (guard > 4 * cdt->tri_count + 16) {
+        return ARCNAV_ERR_INVALID_ARGUMENT; // cannot happen in a valid triangulation
+      }
+      const an_cdt_tri *tri = &cdt->tris[t];
+      int32_t u = tri->n[e];
+      vec2 stop;
+      int32_t stop_vertex = -1;
+      int32_t r = -1;
+      int j = -1;
+      if (u < 0) {
+        return ARCNAV_ERR_INVALID_ARGUMENT;
+      }
+      if (an_cdt_is_constrained(tri, e)) {
+        stop = an_cdt_crossing_point(pa, pb, cdt->points[tri->v[an_cdt_next3(e)]],
+                                     cdt->points[tri->v[an_cdt_prev3(e)]]);
+      } else {
+        j = an_cdt_neighbour_index(&cdt->tris[u], t);
+        r = cdt->tris[u].v[j];
+        if (an_orient2d(pa, pb, cdt->points[r]) != 0.0) {
+          e = an_orient2d(pa, pb, cdt->points[r]) > 0.0 ? an_cdt_next3(j) : an_cdt_prev3(j);
+          t = u;
+          continue;
+        }
+        stop_vertex = r;
+        stop = cdt->points[r];
+      }
+      bool wanted = force || keep(ctx, from, stop);
+      force = false;
+      if (wanted) {
+        if (from_t < 0) {
+          st = step_segment(cdt, cur, b, 0, &v); // runs to this very stop
+          cur = v;
+        } else {
+          // Materialise the crossing the kept piece starts at; the next round inserts the piece.
+          st = split_constraint_at(cdt, from_t, from_e, from, 0, &v);
+          cur = v;
+          force = true;
+        }
+        moved = true;
+      } else if (stop_vertex >= 0) {
+        cur = stop_vertex;
+        moved = true;
+      } else {
+        from = stop;
+        from_t = t;
+        from_e = e;
+        j = an_cdt_neighbour_index(&cdt->tris[u], t);
+        r = cdt->tris[u].v[j];
+        double o = an_orient2d(pa, pb, cdt->points[r]);
+        if (o == 0.0) {
+          // The next stop is a vertex just behind the crossing.
+          if (keep(ctx, from, cdt->points[r])) {
+            st = split_constraint_at(cdt, from_t, from_e, from, 0, &v);
+            if (st == ARCNAV_OK && v != r) {
+              st = insert_segment_depth(cdt, v, r, 1);
+            }
+          }
+          cur = r;
+          moved = true;
+        } else {
+          e = o > 0.0 ? an_cdt_next3(j) : an_cdt_prev3(j);
+          t = u;
+        }
+      }
+    }
+    if (st != ARCNAV_OK) {
+      return st;
+    }
+  }
+  return ARCNAV_OK;
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Constrained Delaunay triangulation of points and segments inside an axis-aligned box.
+//
+// Incremental: the box is split into two triangles, points are inserted one at a time (walk to the
+// containing triangle, split it, restore the Delaunay property by Lawson flips), then every
+// constraint segment is forced in: the edges it crosses are flipped out (Sloan's method) and the
+// Delaunay property is restored around the new edges. an_cdt_build() first cuts every segment at
+// the input points lying exactly on it and at its crossings with other segments, so constraints
+// that cross come out split at their intersections and pass exactly through the points on them.
+// Crossing points are rounded to doubles; when a rounded point cannot split an edge cleanly, the
+// constraint is routed through the vertex within rounding distance instead. All topological
+// decisions use the exact predicates of predicates.h.
+//
+// Triangles are counter-clockwise. Edge i of a triangle is the one opposite vertex i, from
+// v[i + 1] to v[i + 2]; n[i] is the triangle across it (-1 on the box boundary).
+
+#include "geom/alloc.h"
+#include "geom/geom.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct an_cdt_tri {
+  int32_t v[3];        ///< vertex indices, counter-clockwise
+  int32_t n[3];        ///< neighbour across edge i (opposite v[i]), -1 on the box boundary
+  uint8_t constrained; ///< bit i set: edge i is a constraint
+} an_cdt_tri;
+
+/// The position of vertex `v` in triangle `t`, or -1.
+static inline int an_cdt_vertex_index(const an_cdt_tri *t, int32_t v) {
+  return t->v[0] == v ? 0 : t->v[1] == v ? 1 : t->v[2] == v ? 2 : -1;
+}
+
+typedef struct an_cdt {
+  an_allocator alloc;
+  vec2 *points; ///< vertex coordinates; 0..3 are the box corners
+  size_t point_count, point_capacity;
+  int32_t *vertex_tri; ///< one triangle incident to each vertex
+  size_t vertex_tri_capacity;
+  an_cdt_tri *tris;
+  size_t tri_count, tri_capacity;
+  int32_t *stack; ///< work list of (triangle, edge) pairs for flips and of vertex pairs for Sloan
+  size_t stack_count, stack_capacity;
+  int32_t hint; ///< triangle where the next walk starts
+  uint32_t rng; ///< deterministic choice of the first edge tested in a walk
+  size_t flips; ///< Delaunay flips made so far (a measure of the work done)
+} an_cdt;
+
+/// Start a triangulation of the box [box_min, box_max] (non-empty in both axes). Nothing to free on
+/// failure.
+arcnav_status an_cdt_init(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max);
+void an_cdt_free(an_cdt *cdt);
+
+/// Insert a point strictly inside the box. *out_vertex receives its vertex index (an existing one
+/// when a vertex with the same coordinates exists). ARCNAV_ERR_INVALID_ARGUMENT when not strictly
+/// inside the box, ARCNAV_ERR_OUT_OF_MEMORY.
+arcnav_status an_cdt_insert_point(an_cdt *cdt, vec2 p, int32_t *out_vertex);
+
+/// Split the edge between vertices a and b (not on the box) at a new vertex at p, which must lie
+/// close enough to the edge that the four triangles around it are counter-clockwise (a rounded
+/// point of the edge does). A constraint edge stays a constraint on both halves.
+/// ARCNAV_ERR_INVALID_ARGUMENT when there is no such edge or p does not fit,
+/// ARCNAV_ERR_OUT_OF_MEMORY.
+arcnav_status an_cdt_split_edge(an_cdt *cdt, int32_t a, int32_t b, vec2 p, int32_t *out_vertex);
+
+/// Make the segment between vertices a and b a chain of constraint edges (split at vertices on it
+/// and at crossings with earlier constraints). a == b is a no-op. Lower level than
+/// an_cdt_build(): a constraint continued from a rounded crossing may pass beside input points
+/// that lie exactly on the segment.
+arcnav_status an_cdt_insert_segment(an_cdt *cdt, int32_t a, int32_t b);
+
+/// Judges the piece of a segment between p and q (consecutive crossings with constraint edges or
+/// vertices on the segment): true to make it a constraint.
+typedef bool (*an_cdt_keep_fn)(void *ctx, vec2 p, vec2 q);
+
+/// an_cdt_insert_segment() for the pieces `keep` accepts only; the others are walked past without
+/// changing the triangulation, so a segment running mostly through space that no longer needs
+/// constraints costs a walk rather than flips. A kept piece that starts at a crossing gets a vertex
+/// there.
+arcnav_status an_cdt_insert_segment_kept(an_cdt *cdt, int32_t a, int32_t b, an_cdt_keep_fn keep,
+                                         void *ctx);
+
+/// Convenience: triangulate `point_count` points and `segment_count` segments (pairs of indices
+/// into points) in the box. vertex_of [out, opt] receives each input point's vertex index.
+arcnav_status an_cdt_build(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max,
+                           const vec2 *points, size_t point_count, const uint32_t *segments,
+                           size_t segment_count, int32_t *vertex_of);
+
+/// Optional knowledge for an_cdt_build_ex(). Input points and segments belong to groups (say,
+/// the obstacles of a map); a group marked clean promises that its segments meet each other only
+/// at shared endpoints and that none of its points lies inside one of its segments (a validated
+/// polygon), so pairs inside it are not tested. Pairs between groups always are.
+typedef struct an_cdt_options {
+  const uint32_t *point_group;   ///< per input point: its group (< group_count); NULL: all 0
+  const uint32_t *segment_group; ///< per segment: its group; NULL: all 0
+  const uint8_t *group_clean;    ///< per group: nonzero when clean; NULL: none is
+  size_t group_count;            ///< 0 counts as 1
+  size_t crossing_limit;         ///< give up past this many proper crossings (0: no limit)
+  bool over_limit;               ///< out: set when the build gave up at crossing_limit
+} an_cdt_options;
+
+/// an_cdt_build() with options (NULL: none). Past options->crossing_limit crossings it returns
+/// ARCNAV_ERR_TOO_LARGE with options->over_limit set (and nothing to free). The triangulation is
+/// the same as an_cdt_build()'s whatever the groups, as long as the clean groups keep their
+/// promise.
+arcnav_status an_cdt_build_ex(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max,
+                              const vec2 *points, size_t point_count, const uint32_t *segments,
+                              size_t segment_count, an_cdt_options *options, int32_t *vertex_of);
+
+/// Triangle containing p (on its boundary counts), walking from `start` (any triangle index, or
+/// -1 for the cdt's own hint). -1 when p is outside the box. Does not modify the triangulation.
+int32_t an_cdt_locate(const an_cdt *cdt, vec2 p, int32_t start);
+
+/// Index of edge (a, b) in *out_tri (either direction), or -1 when a and b are not joined by an
+/// edge.
+int an_cdt_find_edge(const an_cdt *cdt, int32_t a, int32_t b, int32_t *out_tri);
+
+/// Check the triangulation's structure: indices in range, every vertex's triangle holding it,
+/// every triangle counter-clockwise (exact orientation), neighbour links symmetric and across the
+/// same edge, -1 only on the box boundary, constraint marks the same on both sides of an edge.
+/// True when all hold; otherwise false with the first failure described in why (may be NULL).
+/// Costs a pass over the triangles; for tests and debugging.
+bool an_cdt_check(const an_cdt *cdt, char *why, size_t why_size);
+
+/// The Delaunay property across every unconstrained edge (exact in-circle test; cocircular is
+/// fine), on a triangulation an_cdt_check() accepts. It holds for what this file builds; a caller
+/// that clears constraint marks afterwards (the navmesh drops constraints buried inside an earlier
+/// obstacle) may break it where it no longer matters. False with a reason in why otherwise.
+bool an_cdt_check_delaunay(const an_cdt *cdt, char *why, size_t why_size);
+
+/// Is the segment between vertices a and b present as a chain of constraint edges, from a to b,
+/// each advancing towards b (through the vertices an_cdt_build() cut it at)? Follows, at each
+/// vertex, the constraint edge that advances and stays closest to the segment. Call on a
+/// triangulation an_cdt_check() accepts. False with a reason in why (may be NULL) otherwise.
+bool an_cdt_check_constraint(const an_cdt *cdt, int32_t a, int32_t b, char *why, size_t why_size);

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Navigation mesh for a point agent (R = 0): a constrained Delaunay triangulation of the free
+// space, the triangles classified as free or blocked, adjacency between free triangles, and point
+// location through a grid of walk start triangles.
+//
+// The triangulation covers a box: the bounds' extent, or without bounds the extent of everything
+// on the map, grown by a margin of 10% of the larger extent + 1 (an empty map without bounds gets
+// the box [-1, 1]^2 grown by that margin), so every obstacle lies at least the margin inside it.
+// With bounds the free space is the bounds polygon minus the union of the obstacles, and a point
+// beyond the box is outside the bounds. Without bounds the free space is the whole plane minus
+// the obstacles: the part inside the box is triangulated, and beyond it there is nothing to
+// triangulate: the funnel search (funnel.h) covers an end point beyond the box with triangles of
+// its own, per query (whole_plane tells it may; box_tri / box_edge name the triangle on each box
+// edge). A circle obstacle is replaced by the regular polygon with AN_NAVMESH_CIRCLE_SIDES sides
+// circumscribed about it (circle_polygon.h), so every path around the polygon clears the circle;
+// such paths are longer than the true ones by at most a factor 1 / cos(pi / sides). A circle of
+// radius 0 blocks no area and is ignored.
+//
+// Where obstacles touch, the faces are labelled as the union of the obstacles: an edge two
+// obstacles share (a seam) has blocked triangles on both sides, so nothing passes it. Where they
+// touch at a single vertex (a pinch), the fans of free triangles around it share the vertex but
+// no edge, so at R = 0 nothing passes there either: obstacles that touch are one wall (README,
+// the touching rule). A mesh built with open_pinches (the eroded mesh of the funnel engines at
+// R > 0, where grown obstacles touching at a point leave a gap of exactly 2R, which is open)
+// joins the fans around each pinch vertex by pairs of zero-area connector triangles (v, v, p)
+// and (v, q, v), adjacent across their edge (v, v). They are free triangles for fv/fn (indices
+// free_count - connector_count and on) but are not counted by an_navmesh_triangle_count(); no
+// point is ever located in them.
+//
+// The code: navmesh.c holds the object, navmesh_build.c the build, which runs the stages declared
+// in navmesh_build.h (one file each: input, clean, union, faces, pinch), and navmesh_locate.c the
+// point location.
+
+#include "arcnav/arcnav.h"
+#include "geom/alloc.h"
+#include "geom/geom.h"
+#include "map/circle_polygon.h"
+#include "map/map.h"
+#include "mesh/cdt.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// Which pieces of segment ab (a ring edge of the map) need to be constraints: parameter pairs
+/// (t0, t1) in increasing order written to *kept; returns how many, or SIZE_MAX when out of memory.
+/// Every piece left out must have blocked space on both sides.
+typedef size_t (*an_navmesh_trim_fn)(void *context, vec2 a, vec2 b, const double **kept);
+
+typedef struct an_navmesh an_navmesh;
+
+struct an_navmesh {
+  an_allocator alloc;
+  an_cdt cdt;             ///< the whole triangulation of the box, blocked triangles included
+  double eps;             ///< the map tolerance
+  int32_t *free_of;       ///< per cdt triangle: its free-triangle index, or -1 when blocked
+  size_t free_count;      ///< free triangles, the zero-area connectors at pinches included (last)
+  size_t connector_count; ///< connectors joining free space through a touching vertex
+  int32_t *tri_of;        ///< per free triangle: the cdt triangle
+  int32_t *fv;   ///< 3 per free triangle: vertex indices into cdt.points, counter-clockwise
+  int32_t *fn;   ///< 3 per free triangle: free neighbour across edge i (opposite fv[i]), or -1
+  vec2 grid_min; ///< point location grid: cell (i, j) stores a cdt triangle near its centre
+  double cell_w, cell_h;
+  int32_t grid_w, grid_h;
+  int32_t *grid;
+  bool whole_plane;   ///< no bounds: everything beyond the box is free
+  int32_t box_tri[4]; ///< per box edge, corner e to corner e + 1: its free triangle, or -1
+  int8_t box_edge[4]; ///< the edge of box_tri[e] on the box edge
+};
+
+/// How an_navmesh_build_ex() builds.
+typedef struct an_navmesh_options {
+  size_t crossing_limit; ///< AN_NAVMESH_DEFAULT_LIMIT, or see an_navmesh_build_with()
+  /// Only the pieces this keeps are triangulated (see an_navmesh_build_trimmed()); NULL: all.
+  an_navmesh_trim_fn trim;
+  void *trim_context;
+  bool open_pinches; ///< join the free fans at pinches by connectors (see the file comment)
+} an_navmesh_options;
+
+/// Triangulate the free space of `map` for a point agent at R = 0 (see the file comment): pinches
+/// closed.
+/// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY, ARCNAV_ERR_TOO_LARGE, or
+///         ARCNAV_ERR_INVALID_ARGUMENT when the triangulation could not be built.
+arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc, an_navmesh **out);
+
+/// For an_navmesh_build_with(): the crossing budget an_navmesh_build() uses.
+#define AN_NAVMESH_DEFAULT_LIMIT SIZE_MAX
+
+/// an_navmesh_build() with a chosen crossing budget: past `crossing_limit` proper crossings between
+/// obstacle edges (0: no limit) the free space is triangulated obstacle by obstacle, dropping the
+/// constraints other obstacles cover, instead of through the whole arrangement of their edges.
+/// Both give the same free space; the budget only picks the cheaper way for the input.
+arcnav_status an_navmesh_build_with(const arcnav_map *map, const an_allocator *alloc,
+                                    size_t crossing_limit, an_navmesh **out);
+
+/// The eroded mesh of the funnel engines at R > 0 (`map` holds the grown obstacles): an
+/// an_navmesh_build() that keeps pinches open and triangulates only the pieces `trim` keeps. The
+/// faces are still labelled against the whole map, so the free space is the same; only blocked
+/// faces merge.
+arcnav_status an_navmesh_build_trimmed(const arcnav_map *map, const an_allocator *alloc,
+                                       an_navmesh_trim_fn trim, void *trim_context,
+                                       an_navmesh **out);
+
+/// The builds above with every choice explicit.
+arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *alloc,
+                                  const an_navmesh_options *options, an_navmesh **out);
+void an_navmesh_destroy(an_navmesh *mesh);
+/// Number of free (walkable) triangles, without the connectors (which have no area).
+size_t an_navmesh_triangle_count(const an_navmesh *mesh);
+/// Corners of free triangle `index`, counter-clockwise.
+void an_navmesh_triangle(const an_navmesh *mesh, size_t index, vec2 out[3]);
+/// Heap bytes held by the mesh.
+size_t an_navmesh_memory_bytes(const an_navmesh *mesh);
+
+/// Free triangle containing p, or -1 when p is not free. A point outside every free triangle but
+/// within eps of one (touching an obstacle, or inside it by at most eps) gets the nearest such
+/// triangle. Thread-safe (reads only).
+int32_t an_navmesh_locate(const an_navmesh *mesh, vec2 p);
+
+/// Whether p lies in the triangulated box (its boundary included).
+bool an_navmesh_in_box(const an_navmesh *mesh, vec2 p);
+
+/// Whether a point agent may stand at p: located in the box (an_navmesh_locate() >= 0), or beyond
+/// the box of a map without bounds. Thread-safe (reads only).
+bool an_navmesh_point_is_free(const an_navmesh *mesh, vec2 p);
+
+/// Triangle of the underlying triangulation (free or not) containing p, found from the mesh's
+/// locate grid; -1 outside the box. Thread-safe (reads only).
+int32_t an_navmesh_locate_cdt(const an_navmesh *mesh, vec2 p);

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// The navmesh build pipeline: the public build entry points, which run the stages of
+// navmesh_build.h in order and fill in the box edges for the funnel.
+#include "mesh/navmesh_build.h"
+
+arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc, an_navmesh **out) {
+  an_navmesh_options options = {.crossing_limit = AN_NAVMESH_DEFAULT_LIMIT};
+  return an_navmesh_build_ex(map, alloc, &options, out);
+}
+
+arcnav_status an_navmesh_build_with(const arcnav_map *map, const an_allocator *alloc,
+                                    size_t crossing_limit, an_navmesh **out) {
+  an_navmesh_options options = {.crossing_limit = crossing_limit};
+  return an_navmesh_build_ex(map, alloc, &options, out);
+}
+
+arcnav_status an_navmesh_build_trimmed(const arcnav_map *map, const an_allocator *alloc,
+                                       an_navmesh_trim_fn trim, void *trim_context,
+                                       an_navmesh **out) {
+  an_navmesh_options options = {.crossing_limit = AN_NAVMESH_DEFAULT_LIMIT,
+                                .trim = trim,
+                                .trim_context = trim_context,
+                                .open_pinches = true};
+  return an_navmesh_build_ex(map, alloc, &options, out);
+}
+
+/// The free triangle on each edge of the box (an edge from corner e to corner e + 1 is never
+/// split: every constraint point lies strictly inside), for the fans an_funnel adds beyond it.
+static void find_box_edges(an_navmesh *mesh) {
+  const an_cdt *cdt = &mesh->cdt;
+  for (int e = 0; e < 4; ++e) {
+    mesh->box_tri[e] = -1;
+    mesh->box_edge[e] = 0;
+  }
+  for (size_t t = 0; t < cdt->tri_count; ++t) {
+    const an_cdt_tri *tri = &cdt->tris[t];
+    for (int k = 0; k < 3; ++k) {
+      int32_t a = tri->v[(k + 1) % 3], b = tri->v[(k + 2) % 3];
+      if (tri->n[k] < 0 && a < 4 && b == (a + 1) % 4) {
+        mesh->box_tri[a] = mesh->free_of[t];
+        mesh->box_edge[a] = (int8_t)k;
+      }
+    }
+  }
+}
+
+arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *alloc,
+                                  const an_navmesh_options *how, an_navmesh **out) {
+  if (!map || !alloc || !how || !out) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  size_t crossing_limit = how->crossing_limit;
+  an_navmesh_trim_fn trim = how->trim;
+  void *trim_context = how->trim_context;
+  size_t np, ns;
+  an_navmesh_collect_input(map, NULL, NULL, NULL, NULL, &np, &ns);
+  if (np > (size_t)INT32_MAX / 8) {
+    return ARCNAV_ERR_TOO_LARGE;
+  }
+  an_navmesh *mesh = an_calloc(alloc, 1, sizeof *mesh);
+  if (!mesh) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  mesh->alloc = *alloc;
+  mesh->cdt.alloc = *alloc;
+  mesh->eps = an_map_tolerance(map);
+  size_t group_count = map->obstacle_count + 1;
+  an_navmesh_input in = {
+      .points = np ? an_alloc(alloc, np, sizeof *in.points) : NULL,
+      .segments = ns ? an_alloc(alloc, 2 * ns, sizeof *in.segments) : NULL,
+      .point_group = np ? an_alloc(alloc, np, sizeof *in.point_group) : NULL,
+      .segment_group = ns ? an_alloc(alloc, ns, sizeof *in.segment_group) : NULL,
+      .points_capacity = np,
+      .point_groups_capacity = np,
+      .segments_capacity = 2 * ns,
+      .segment_groups_capacity = ns,
+  };
+  uint8_t *clean = an_alloc(alloc, group_count, sizeof *clean);
+  arcnav_status st = ARCNAV_OK;
+  if ((np && (!in.points || !in.point_group)) || (ns && (!in.segments || !in.segment_group)) ||
+      !clean) {
+    st = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  if (st == ARCNAV_OK) {
+    an_navmesh_collect_input(map, in.points, in.segments, in.point_group, in.segment_group, &in.np,
+                             &in.ns);
+    st = an_navmesh_find_clean_groups(map, alloc, clean);
+  }
+  if (st == ARCNAV_OK && trim) {
+    an_navmesh_input kept;
+    st = an_navmesh_trim_input(&in, trim, trim_context, clean, alloc, &kept);
+    if (st == ARCNAV_OK) {
+      an_navmesh_input_free(&in, alloc);
+      in = kept;
+    }
+  }
+  vec2 lo = v2(-1.0, -1.0), hi = v2(1.0, 1.0);
+  if (st == ARCNAV_OK) {
+    // The map's own extent counts point obstacles (circles of radius 0), which add no vertices.
+    bool has_extent = arcnav_map_extent(map, &lo, &hi);
+    for (size_t i = 0; i < in.np; ++i) {
+      if (i == 0 && !has_extent) {
+        lo = hi = in.points[0];
+      }
+      lo = v2(an_min(lo.x, in.points[i].x), an_min(lo.y, in.points[i].y));
+      hi = v2(an_max(hi.x, in.points[i].x), an_max(hi.y, in.points[i].y));
+    }
+    double margin = 0.1 * an_max(hi.x - lo.x, hi.y - lo.y) + 1.0;
+    lo = v2(lo.x - margin, lo.y - margin);
+    hi = v2(hi.x + margin, hi.y + margin);
+    // Ordinary maps cross a few times per segment at most; far more means heavy stacking.
+    if (crossing_limit == AN_NAVMESH_DEFAULT_LIMIT) {
+      crossing_limit = 32 * in.ns + 16384;
+    }
+    an_cdt_options options = {.point_group = in.point_group,
+                              .segment_group = in.segment_group,
+                              .group_clean = clean,
+                              .group_count = group_count,
+                              .crossing_limit = crossing_limit};
+    st = an_cdt_build_ex(&mesh->cdt, alloc, lo, hi, in.points, in.np, in.segments, in.ns, &options,
+                         NULL);
+    if (st == ARCNAV_ERR_TOO_LARGE && options.over_limit) {
+      st = an_navmesh_build_by_union(mesh, map, lo, hi, in.points, in.np, in.segments, in.ns,
+                                     in.segment_group);
+      if (st == ARCNAV_ERR_INVALID_ARGUMENT) {
+        // Rounded crossings the incremental build could not route: the full arrangement can.
+        options.crossing_limit = 0;
+        st = an_cdt_build_ex(&mesh->cdt, alloc, lo, hi, in.points, in.np, in.segments, in.ns,
+                             &options, NULL);
+      }
+    }
+  }
+  an_navmesh_input_free(&in, alloc);
+  an_free(alloc, clean);
+  if (st == ARCNAV_OK) {
+    st = an_navmesh_classify(mesh, map, how->open_pinches);
+  }
+  if (st == ARCNAV_OK) {
+    find_box_edges(mesh);
+    mesh->whole_plane = !map->has_bounds;
+  }
+  if (st == ARCNAV_OK) {
+    st = an_navmesh_build_grid(mesh);
+  }
+  if (st != ARCNAV_OK) {
+    an_navmesh_destroy(mesh);
+    return st;
+  }
+  *out = mesh;
+  return ARCNAV_OK;
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// Point location in a navmesh: the grid of walk start triangles (the last build stage) and the
+// queries that walk from it.
+#include "mesh/navmesh_build.h"
+
+#include "geom/tolerances.h"
+
+#include <math.h>
+
+arcnav_status an_navmesh_build_grid(an_navmesh *mesh) {
+  const an_cdt *cdt = &mesh->cdt;
+  vec2 lo = cdt->points[0], hi = cdt->points[2];
+  double w = hi.x - lo.x, h = hi.y - lo.y;
+  // About two triangles per cell keeps the walks a few steps long.
+  double cells = an_max(1.0, (double)cdt->tri_count / 2.0);
+  double gw = an_min(an_max(1.0, floor(sqrt(cells * w / h))), AN_LOCATE_GRID_MAX_SIDE);
+  double gh = an_min(an_max(1.0, floor(cells / gw)), AN_LOCATE_GRID_MAX_SIDE);
+  mesh->grid_w = (int32_t)gw;
+  mesh->grid_h = (int32_t)gh;
+  mesh->grid_min = lo;
+  mesh->cell_w = w / gw;
+  mesh->cell_h = h / gh;
+  mesh->grid = an_alloc(&mesh->alloc, (size_t)mesh->grid_w * (size_t)mesh->grid_h, sizeof(int32_t));
+  if (!mesh->grid) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  int32_t t = 0;
+  for (int32_t j = 0; j < mesh->grid_h; ++j) {
+    for (int32_t k = 0; k < mesh->grid_w; ++k) {
+      // Snake order so each walk starts next to the previous cell.
+      int32_t i = (j & 1) ? mesh->grid_w - 1 - k : k;
+      vec2 c = v2(lo.x + ((double)i + 0.5) * mesh->cell_w, lo.y + ((double)j + 0.5) * mesh->cell_h);
+      int32_t found = an_cdt_locate(cdt, c, t);
+      if (found >= 0) {
+        t = found;
+      }
+      mesh->grid[(size_t)j * (size_t)mesh->grid_w + (size_t)i] = t;
+    }
+  }
+  return ARCNAV_OK;
+}
+
+#define LOCATE_NEAR_MAX 64
+
+bool an_navmesh_in_box(const an_navmesh *mesh, vec2 p) {
+  vec2 lo = mesh->cdt.points[0], hi = mesh->cdt.points[2];
+  return p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y;
+}
+
+bool an_navmesh_point_is_free(const an_navmesh *mesh, vec2 p) {
+  if (!v2_is_finite(p)) {
+    return false;
+  }
+  return an_navmesh_in_box(mesh, p) ? an_navmesh_locate(mesh, p) >= 0 : mesh->whole_plane;
+}
+
+int32_t an_navmesh_locate_cdt(const an_navmesh *mesh, vec2 p) {
+  if (!v2_is_finite(p) || !mesh->grid) {
+    return -1;
+  }
+  double fx = floor((p.x - mesh->grid_min.x) / mesh->cell_w);
+  double fy = floor((p.y - mesh->grid_min.y) / mesh->cell_h);
+  int32_t i = (int32_t)an_min(an_max(fx, 0.0), (double)(mesh->grid_w - 1));
+  int32_t j = (int32_t)an_min(an_max(fy, 0.0), (double)(mesh->grid_h - 1));
+  return an_cdt_locate(&mesh->cdt, p, mesh->grid[(size_t)j * (size_t)mesh->grid_w + (size_t)i]);
+}
+
+int32_t an_navmesh_locate(const an_navmesh *mesh, vec2 p) {
+  int32_t t = an_navmesh_locate_cdt(mesh, p);
+  if (t < 0) {
+    return -1;
+  }
+  const an_cdt *cdt = &mesh->cdt;
+  if (mesh->free_of[t] >= 0) {
+    return mesh->free_of[t];
+  }
+  // Blocked triangle: look for a free one within eps, crossing only edges within eps of p.
+  int32_t seen[LOCATE_NEAR_MAX];
+  size_t count = 0, head = 0;
+  seen[count++] = t;
+  int32_t best = -1;
+  double best_d = INFINITY;
+  while (head < count) {
+    const an_cdt_tri *tri = &cdt->tris[seen[head++]];
+    for (int k = 0; k < 3; ++k) {
+      int32_t u = tri->n[k];
+      if (u < 0) {
+        continue;
+      }
+      vec2 a = cdt->points[tri->v[(k + 1) % 3]], b = cdt->points[tri->v[(k + 2) % 3]];
+      double d = an_point_segment_dist(p, a, b);
+      if (d > mesh->eps) {
+        continue;
+      }
+      bool known = false;
+      for (size_t s = 0; s < count && !known; ++s) {
+        known = seen[s] == u;
+      }
+      if (known) {
+        continue;
+      }
+      if (mesh->free_of[u] >= 0) {
+        if (d < best_d) {
+          best_d = d;
+          best = mesh->free_of[u];
+        }
+      }
+      if (count < LOCATE_NEAR_MAX) {
+        seen[count++] = u;
+      }
+    }
+  }
+  return best;
+}

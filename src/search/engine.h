@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The one interface every engine answers through. The planner (planner.c) validates arguments,
+// builds the engine the definition asks for and then only dispatches: each engine keeps its own
+// planner-side state (built once, read-only while queries run) and its own per-query state (the
+// search's working memory, one per query object) behind this table. docs/DESIGN.md ("Engines")
+// says which engine answers which query and why.
+
+#include "arcnav/arcnav.h"
+#include "geom/alloc.h"
+#include "geom/geom.h"
+#include "map/map.h"
+
+/// What a planner definition asks of the engine it builds.
+typedef struct an_engine_args {
+  const arcnav_map *map;
+  double radius;
+  double eps;                         ///< the map's tolerance
+  arcnav_engine engine;               ///< never ARCNAV_ENGINE_AUTO: the planner resolved it
+  arcnav_tangent_graph tangent_graph; ///< tangent engines: prebuilt or on demand
+  const an_allocator *alloc;
+} an_engine_args;
+
+/// What one search shares with the query object running it: the budget it may spend and the
+/// counters it reports.
+typedef struct an_search_control {
+  size_t expansion_limit; ///< most nodes a search may expand; 0: no limit
+  arcnav_query_stats stats;
+} an_search_control;
+
+/// The expansion limit's rule, the same for every search: may a search that has expanded
+/// `expanded` nodes expand one more under `max_expansions` (0: no limit)?
+static inline bool an_may_expand(size_t expanded, size_t max_expansions) {
+  return max_expansions == 0 || expanded < max_expansions;
+}
+
+typedef struct an_engine_ops {
+  void (*destroy)(void *state);
+  /// Working memory for one query object. Only reads the state, so queries on several threads
+  /// may create theirs at once.
+  arcnav_status (*query_create)(const void *state, void **out_query);
+  void (*query_destroy)(void *query);
+  /// Start and goal are finite and in range; `path` was reset to them by the caller. Judges
+  /// start and goal, then searches; on any status but ARCNAV_OK it leaves `path` reset.
+  arcnav_status (*find_path)(const void *state, void *query, vec2 start, vec2 goal,
+                             an_search_control *control, arcnav_path *path);
+  /// The test find_path applies to start and goal. With `query` NULL it may allocate working
+  /// memory for the one call; with a query object it allocates nothing.
+  bool (*point_is_free)(const void *state, void *query, vec2 point);
+  /// Counts and memory of the built state; the planner adds its own few bytes.
+  void (*get_info)(const void *state, arcnav_planner_info *out);
+  /// The triangles the engine searches, for drawing; NULL when it has none.
+  size_t (*triangle_count)(const void *state);
+  void (*triangle)(const void *state, size_t index, vec2 out[3]);
+} an_engine_ops;
+
+/// A built engine: its table and its state.
+typedef struct an_engine {
+  const an_engine_ops *ops;
+  void *state;
+} an_engine;

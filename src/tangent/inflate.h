@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Inflation: the circles a path may wrap around. Every polygon corner that is convex as seen from
+// the free side gets a circle of radius R centred on the vertex, usable only inside its wedge
+// (between the free-side normals of its two edges); every circle obstacle of radius c becomes a
+// full circle of radius c + R. Offset edges need no storage: free checks measure distance to the
+// raw edges, which is the same test.
+
+#include "geom/alloc.h"
+#include "geom/geom.h"
+#include "geom/tolerances.h"
+#include "map/map.h"
+
+#include <stdint.h>
+
+typedef struct an_corner {
+  vec2 center;
+  double radius;      ///< R at polygon corners, c + R around circle obstacles
+  double wedge_start; ///< angle of the first free-side normal, in [0, 2pi)
+  double wedge_sweep; ///< counter-clockwise extent of the wedge; 2pi for a full circle
+  vec2 normal_start;  ///< unit vector at wedge_start
+  vec2 normal_end;    ///< unit vector at wedge_start + wedge_sweep
+  int32_t obstacle;   ///< owning obstacle, -1 for the bounds
+} an_corner;
+
+/// Collect the corner circles of `map` for agent radius `radius`. *out_corners is allocated with
+/// `alloc` (NULL when there are none).
+arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_allocator *alloc,
+                                 an_corner **out_corners, size_t *out_count);
+
+/// Radius of the material a corner's circle wraps, `radius` (R) inside it: a circle obstacle's own
+/// radius, 0 at a polygon vertex. Tangents leave the material's rim and stay R from it.
+static inline double an_corner_material_radius(const an_corner *corner, double radius) {
+  return corner->wedge_sweep >= AN_TWO_PI ? an_max(0.0, corner->radius - radius) : 0.0;
+}
+
+/// Offset of `angle` from the corner's wedge start, in [0, 2pi). An angle a rounding error before
+/// the start of a polygon corner's wedge would wrap to nearly 2pi; it counts as the start, so
+/// offsets of touching points sort monotonically along the wedge.
+static inline double an_corner_offset(const an_corner *corner, double angle) {
+  double offset = an_wrap_angle(angle - corner->wedge_start);
+  return offset > corner->wedge_sweep + AN_WEDGE_SLACK ? 0.0 : offset;
+}
+
+/// Does the wedge contain the unit direction `normal` (with about `slack` radians of tolerance at
+/// both sides)? Wedges of polygon corners are narrower than pi, so two cross products decide it.
+static inline bool an_corner_wedge_contains(const an_corner *corner, vec2 normal, double slack) {
+  if (corner->wedge_sweep >= AN_TWO_PI) {
+    return true;
+  }
+  return v2_cross(corner->normal_start, normal) >= -slack &&
+         v2_cross(normal, corner->normal_end) >= -slack;
+}

@@ -1,0 +1,960 @@
+// SPDX-License-Identifier: MIT
+#include "tangent/sight_mesh.h"
+
+#include "geom/tolerances.h"
+#include "index/cell_buckets.h"
+#include "search/marks.h"
+#include "tangent/tangent_graph.h"
+
+#include <string.h>
+
+struct an_sight_mesh {
+  an_allocator alloc;
+  an_navmesh *mesh; ///< the polygons' free space; circle obstacles left out
+  double eps;
+  double radius;              ///< R: how far a target's touching point lies from its material
+  const an_corner *corners;   ///< the planner's, which outlive the mesh
+  int32_t *corner_vertex;     ///< per corner: its mesh vertex, -1 for circle corners and strays
+  uint32_t *vertex_start;     ///< per mesh vertex + 1: offsets into vertex_corners
+  uint32_t *vertex_corners;   ///< corners at each vertex
+  uint32_t *triangle_start;   ///< per free triangle + 1: offsets into triangle_corners
+  uint32_t *triangle_corners; ///< corners (circles, strays) whose material overlaps the triangle
+  // For rays from a circle's rim (see ray_through): every corner whose material comes within 2R
+  // of the triangle, since such a ray ends R from the touching point (see an_sight_mesh_gather).
+  uint32_t *wide_start;   ///< per free triangle + 1: offsets into wide_corners
+  uint32_t *wide_corners; ///< corners whose material grown by 2R overlaps the triangle
+  size_t corner_count;
+};
+
+// A window: rays from the viewpoint between `right` and `left` (counter-clockwise, less than half
+// a turn apart) that enter free triangle `triangle` across its edge `edge`, followed only as far
+// as `reach` from the viewpoint (infinite for most). A window leaving a polygon corner keeps to
+// departure arc `arc` (-1: no arc), as narrowed for targets at least the reach of `level` away
+// (see departure_arcs).
+typedef struct an_sight_window {
+  vec2 right, left;
+  double reach;
+  int32_t triangle;
+  int32_t edge;
+  int8_t arc;
+  int8_t level;
+} an_sight_window;
+
+// ---- build ---------------------------------------------------------------------------------
+
+// The mesh vertex at p, or -1.
+static int32_t vertex_at(const an_navmesh *mesh, vec2 p) {
+  int32_t t = an_navmesh_locate_cdt(mesh, p);
+  if (t < 0) {
+    return -1;
+  }
+  for (int k = 0; k < 3; ++k) {
+    int32_t v = mesh->cdt.tris[t].v[k];
+    if (mesh->cdt.points[v].x == p.x && mesh->cdt.points[v].y == p.y) {
+      return v;
+    }
+  }
+  return -1;
+}
+
+// Work space for filing corners by disk: a queue of triangles and a per-triangle stamp.
+typedef struct disk_flood {
+  uint32_t *seen;
+  uint32_t stamp;
+  int32_t *queue;
+  size_t queue_capacity;
+} disk_flood;
+
+// Free triangles that the disk (centre, reach) overlaps, found by a flood from the triangle
+// holding the centre across edges the disk reaches. Puts corner `corner` in each, in the
+// per-free-triangle table `table`. Returns false when out of memory.
+static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double reach,
+                      uint32_t corner, an_cell_buckets *table) {
+  const an_cdt *cdt = &sm->mesh->cdt;
+  int32_t first = an_navmesh_locate_cdt(sm->mesh, centre);
+  if (first < 0) {
+    return true;
+  }
+  if (an_stamp_next(&flood->stamp)) {
+    memset(flood->seen, 0, cdt->tri_count * sizeof *flood->seen);
+  }
+  size_t head = 0, tail = 0;
+  if (!an_reserve(&sm->alloc, (void **)&flood->queue, &flood->queue_capacity, 0, 1,
+                  sizeof *flood->queue)) {
+    return false;
+  }
+  flood->queue[tail++] = first;
+  flood->seen[first] = flood->stamp;
+  while (head < tail) {
+    int32_t t = flood->queue[head++];
+    int32_t f = sm->mesh->free_of[t];
+    if (f >= 0) {
+      an_cell_buckets_put(table, (size_t)f, corner);
+    }
+    for (int k = 0; k < 3; ++k) {
+      int32_t u = cdt->tris[t].n[k];
+      if (u < 0 || flood->seen[u] == flood->stamp) {
+        continue;
+      }
+      vec2 a = cdt->points[cdt->tris[t].v[(k + 1) % 3]];
+      vec2 b = cdt->points[cdt->tris[t].v[(k + 2) % 3]];
+      if (an_point_segment_dist(centre, a, b) > reach) {
+        continue;
+      }
+      if (!an_reserve(&sm->alloc, (void **)&flood->queue, &flood->queue_capacity, tail, tail + 1,
+                      sizeof *flood->queue)) {
+        return false;
+      }
+      flood->seen[u] = flood->stamp;
+      flood->queue[tail++] = u;
+    }
+  }
+  return true;
+}
+
+// Files every corner: by its vertex where the triangulation has one, otherwise by the free
+// triangles its material (grown by the slack) overlaps; and, when the map has circles, every
+// corner by the free triangles its material grown by 2R overlaps.
+static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count) {
+  const an_navmesh *mesh = sm->mesh;
+  size_t vertex_count = mesh->cdt.point_count, free_count = mesh->free_count;
+  sm->corner_vertex = an_alloc(&sm->alloc, count ? count : 1, sizeof *sm->corner_vertex);
+  // By vertex, by free triangle, and by free triangle for rays off a circle's rim.
+  an_cell_buckets at_vertex, at_triangle, wide;
+  arcnav_status status = sm->corner_vertex ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  arcnav_status vertex_status = an_cell_buckets_init(&at_vertex, vertex_count, &sm->alloc);
+  arcnav_status triangle_status = an_cell_buckets_init(&at_triangle, free_count, &sm->alloc);
+  arcnav_status wide_status = an_cell_buckets_init(&wide, free_count, &sm->alloc);
+  disk_flood flood = {an_calloc(&sm->alloc, mesh->cdt.tri_count, sizeof *flood.seen), 0, NULL, 0};
+  if (vertex_status != ARCNAV_OK || triangle_status != ARCNAV_OK || wide_status != ARCNAV_OK ||
+      !flood.seen) {
+    status = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  double slack = an_sight_margin(0.0, sm->eps);
+  // Only rays off a circle's rim read the wide filing.
+  bool circles = false;
+  for (size_t c = 0; c < count && !circles; ++c) {
+    circles = an_corner_material_radius(&corners[c], sm->radius) > 0.0;
+  }
+  for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
+    for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
+      const an_corner *corner = &corners[c];
+      double material = an_corner_material_radius(corner, sm->radius);
+      if (pass == 0) {
+        sm->corner_vertex[c] =
+            corner->wedge_sweep >= AN_TWO_PI ? -1 : vertex_at(mesh, corner->center);
+      }
+      int32_t v = sm->corner_vertex[c];
+      if (v >= 0) {
+        an_cell_buckets_put(&at_vertex, (size_t)v, (uint32_t)c);
+      } else if (!file_disk(sm, &flood, corner->center, material + slack, (uint32_t)c,
+                            &at_triangle)) {
+        status = ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+      if (status == ARCNAV_OK && circles &&
+          !file_disk(sm, &flood, corner->center, material + 2.0 * sm->radius + slack, (uint32_t)c,
+                     &wide)) {
+        status = ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+    }
+    if (status == ARCNAV_OK) {
+      status = an_cell_buckets_end_pass(&at_vertex, &sm->alloc);
+    }
+    if (status == ARCNAV_OK) {
+      status = an_cell_buckets_end_pass(&at_triangle, &sm->alloc);
+    }
+    if (status == ARCNAV_OK) {
+      status = an_cell_buckets_end_pass(&wide, &sm->alloc);
+    }
+  }
+  if (status == ARCNAV_OK) {
+    sm->vertex_start = at_vertex.cell_start;
+    sm->vertex_corners = at_vertex.items;
+    sm->triangle_start = at_triangle.cell_start;
+    sm->triangle_corners = at_triangle.items;
+    sm->wide_start = wide.cell_start;
+    sm->wide_corners = wide.items;
+  } else {
+    an_cell_buckets_free(&at_vertex, &sm->alloc);
+    an_cell_buckets_free(&at_triangle, &sm->alloc);
+    an_cell_buckets_free(&wide, &sm->alloc);
+  }
+  an_free(&sm->alloc, flood.seen);
+  an_free(&sm->alloc, flood.queue);
+  return status;
+}
+
+arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corners,
+                                  size_t corner_count, double radius, const an_allocator *alloc,
+                                  an_sight_mesh **out) {
+  *out = NULL;
+  // The same map with every circle shrunk to a point, which the navmesh ignores: obstacle
+  // indices stay as they are.
+  an_obstacle *obstacles =
+      an_alloc(alloc, map->obstacle_count ? map->obstacle_count : 1, sizeof *obstacles);
+  if (!obstacles) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  if (map->obstacle_count) {
+    memcpy(obstacles, map->obstacles, map->obstacle_count * sizeof *obstacles);
+  }
+  for (size_t o = 0; o < map->obstacle_count; ++o) {
+    if (obstacles[o].kind == AN_OBSTACLE_CIRCLE) {
+      obstacles[o].radius = 0.0;
+    }
+  }
+  arcnav_map polygons = *map;
+  polygons.obstacles = obstacles;
+  an_navmesh *mesh = NULL;
+  arcnav_status status = an_navmesh_build(&polygons, alloc, &mesh);
+  an_free(alloc, obstacles);
+  if (status != ARCNAV_OK) {
+    // Only running out of memory is an error; an input the triangulation cannot take is
+    // gathered from the grid.
+    return status == ARCNAV_ERR_OUT_OF_MEMORY ? status : ARCNAV_OK;
+  }
+  an_sight_mesh *sm = an_calloc(alloc, 1, sizeof *sm);
+  if (!sm) {
+    an_navmesh_destroy(mesh);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  sm->alloc = *alloc;
+  sm->mesh = mesh;
+  sm->eps = an_map_tolerance(map);
+  sm->radius = radius;
+  sm->corners = corners;
+  sm->corner_count = corner_count;
+  status = file_corners(sm, corners, corner_count);
+  if (status != ARCNAV_OK) {
+    an_sight_mesh_destroy(sm);
+    return status;
+  }
+  *out = sm;
+  return ARCNAV_OK;
+}
+
+void an_sight_mesh_destroy(an_sight_mesh *sm) {
+  if (!sm) {
+    return;
+  }
+  an_allocator alloc = sm->alloc;
+  an_navmesh_destroy(sm->mesh);
+  an_free(&alloc, sm->corner_vertex);
+  an_free(&alloc, sm->vertex_start);
+  an_free(&alloc, sm->vertex_corners);
+  an_free(&alloc, sm->triangle_start);
+  an_free(&alloc, sm->triangle_corners);
+  an_free(&alloc, sm->wide_start);
+  an_free(&alloc, sm->wide_corners);
+  an_free(&alloc, sm);
+}
+
+size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sm) {
+  if (!sm) {
+    return 0;
+  }
+  size_t vertices = sm->mesh->cdt.point_count, free_count = sm->mesh->free_count;
+  return sizeof *sm + an_navmesh_memory_bytes(sm->mesh) +
+         sm->corner_count * sizeof *sm->corner_vertex +
+         (vertices + 1 + sm->vertex_start[vertices] + 2 * (free_count + 1) +
+          sm->triangle_start[free_count] + sm->wide_start[free_count]) *
+             sizeof(uint32_t);
+}
+
+void an_sight_mesh_scratch_free(an_sight_mesh_scratch *scratch, const an_allocator *alloc) {
+  an_free(alloc, scratch->windows);
+  memset(scratch, 0, sizeof *scratch);
+}
+
+// ---- the expansion -------------------------------------------------------------------------
+
+// Departure arcs narrow in steps as targets lie farther (see departure_arcs).
+#define ARC_LEVELS 5
+
+// The rays of an expansion leave a point (rim 0), or a circle of radius `rim` around it along its
+// tangents, all turning one way. Those tangent rays never cross one another and every point
+// outside the circle lies on exactly one of them, so they sweep the plane in the same angular
+// order as rays from a point: a window is still the pair of its boundary rays' directions, and
+// the ray through a vertex is found from the vertex alone.
+typedef struct expansion {
+  const an_sight_mesh *sm;
+  an_sight_mesh_scratch *scratch;
+  an_sight_scratch *out;
+  const an_allocator *alloc;
+  const an_sight_limit *limit;
+  vec2 origin;
+  double rim;    ///< radius the rays leave from: 0 for a point
+  double turn;   ///< +1 when the rays leave the rim counter-clockwise, -1 clockwise
+  size_t count;  ///< windows waiting
+  double beyond; ///< least cost bound (see beyond_limit) of any target left out, or infinity
+  // From a polygon corner: the directions its taut departures can take, as one or two arcs of
+  // less than half a turn each (none: every direction), and how near a target must be to lie
+  // outside them (see departure_arcs). Targets farther than level_reach[j] lie within the
+  // narrower arcs of level j.
+  int arc_count;
+  int level_count;
+  vec2 arc_right[ARC_LEVELS][2], arc_left[ARC_LEVELS][2];
+  double level_reach[ARC_LEVELS];
+  double near_reach;
+  an_sight_window popped; ///< the window being entered
+} expansion;
+
+// Direction of the ray off the rim through the point at offset u from the centre, and how far
+// along it the point lies. False when the point is not outside the rim, where no ray reaches.
+static bool ray_through_rim(const expansion *x, vec2 u, vec2 *direction, double *length) {
+  double excess = v2_len2(u) - x->rim * x->rim;
+  if (!(excess > 0.0)) {
+    return false;
+  }
+  // The tangent point t satisfies u = rim n + length turn perp(n) for the unit normal n there;
+  // solving gives the direction turn perp(n) as a multiple of length u + turn rim perp(u).
+  *length = sqrt(excess);
+  *direction = v2_mul_add(v2_scale(u, *length), x->turn * x->rim, v2_perp(u));
+  return true;
+}
+
+// Direction of the ray through p, and how far along it p lies. False when p is not outside the
+// rim, where no ray reaches.
+static inline bool ray_through(const expansion *x, vec2 p, vec2 *direction, double *length) {
+  vec2 u = v2_sub(p, x->origin);
+  if (x->rim == 0.0) {
+    *direction = u;
+    *length = v2_len(u);
+    return true;
+  }
+  return ray_through_rim(x, u, direction, length);
+}
+
+// Rays from a rim offer by the wide filing of the triangles they enter, which holds the corners
+// at their vertices too.
+static void offer_vertex(expansion *x, int32_t v) {
+  const an_sight_mesh *sm = x->sm;
+  if (x->rim > 0.0) {
+    return;
+  }
+  for (uint32_t k = sm->vertex_start[v]; k < sm->vertex_start[v + 1]; ++k) {
+    an_sight_offer(x->out, sm->vertex_corners[k]);
+  }
+}
+
+static void offer_triangle(expansion *x, int32_t f) {
+  const an_sight_mesh *sm = x->sm;
+  if (x->rim > 0.0) {
+    for (uint32_t k = sm->wide_start[f]; k < sm->wide_start[f + 1]; ++k) {
+      an_sight_offer(x->out, sm->wide_corners[k]);
+    }
+    return;
+  }
+  for (uint32_t k = sm->triangle_start[f]; k < sm->triangle_start[f + 1]; ++k) {
+    an_sight_offer(x->out, sm->triangle_corners[k]);
+  }
+}
+
+// Slack on a window boundary through a vertex `length` away: shifting the vertex sideways by
+// this much keeps grazing rays in.
+static double slack_at(const expansion *x, double length) {
+  return an_sight_margin(length, x->sm->eps);
+}
+
+// Direction d turned clockwise (towards the right) by the small angle whose tangent is `turn`.
+static vec2 turned_right(vec2 d, double turn) {
+  return v2(d.x + turn * d.y, d.y - turn * d.x);
+}
+
+static vec2 turned_left(vec2 d, double turn) {
+  return v2(d.x - turn * d.y, d.y + turn * d.x);
+}
+
+// Direction to a vertex at offset d, turned clockwise (towards the right) by the slack.
+static vec2 widened_right(const expansion *x, vec2 d, double length) {
+  return turned_right(d, slack_at(x, length) / length);
+}
+
+static vec2 widened_left(const expansion *x, vec2 d, double length) {
+  return turned_left(d, slack_at(x, length) / length);
+}
+
+// Parameter along a -> b where the ray along `ray` crosses it, clamped to [0, 1]; `fallback` when
+// the ray runs (nearly) parallel to the edge. A ray off a rim leaves it at
+// origin - turn rim perp(ray) / |ray|, which shifts cross(ray, start - a) by -turn rim |ray|.
+static double crossing_parameter(const expansion *x, vec2 ray, vec2 a, vec2 b, double fallback) {
+  double den = v2_cross(ray, v2_sub(b, a));
+  double num = v2_cross(ray, v2_sub(x->origin, a));
+  if (x->rim > 0.0) {
+    num -= x->turn * x->rim * v2_len(ray);
+  }
+  double t = num / den;
+  return t >= 0.0 ? (t <= 1.0 ? t : 1.0) : (t < 0.0 ? 0.0 : fallback);
+}
+
+// How much nearer the goal a tangent's touching point may lie than the ray's far end, for rays
+// from a point (rim 0) in the window between `right` and `left` that reach beyond an edge piece
+// `nearest` from the origin and `goal_gap` from the goal; rays end w = `shift` sideways of the
+// tangent (see beyond_limit).
+//
+// The touching point t lies R from the far end p across the tangent, so
+// |t - goal| >= |p - goal| - R |sin phi|, phi being the angle between the tangent and the way from
+// p to the goal. The tangent turns by asin(w / a) from the ray (a = |p - origin|), so
+// |sin phi| <= h / b + w / a, where h is the goal's distance from the ray's line and b = |p -
+// goal|. Along a ray, a + b - R h / b never decreases once h >= 2R: its derivative is 1 - cos psi -
+// R sin psi cos psi / b (psi the angle at p between the ray and the way to the goal), and tan(psi /
+// 2) >= sin psi / 2 = h / (2b) >= R / b. So beyond the edge it is least where the ray crosses it,
+// at a distance sum of at least the piece's least and a goal distance b >= goal_gap. A window with
+// a ray passing nearer the goal keeps the whole R.
+static double goal_side_margin(const expansion *x, vec2 right, vec2 left, double nearest,
+                               double goal_gap, double shift) {
+  double radius = x->sm->radius;
+  if (x->rim > 0.0 || !(nearest > 0.0) || !(goal_gap > 0.0)) {
+    return radius;
+  }
+  vec2 g = v2_sub(x->limit->goal, x->origin);
+  vec2 r = v2_normalize(right), l = v2_normalize(left);
+  double hr = v2_cross(r, g), hl = v2_cross(l, g);
+  // Less than half a turn from right to left: the goal's distance from the rays' lines,
+  // |g| |sin|, is zero inside only where the sign changes, and otherwise least at an end.
+  if (!(hr * hl > 0.0) || an_min(fabs(hr), fabs(hl)) < 2.0 * radius + slack_at(x, v2_len(g))) {
+    return radius;
+  }
+  double h_most = v2_dot(r, g) * v2_dot(l, g) > 0.0 ? an_max(fabs(hr), fabs(hl)) : v2_len(g);
+  return radius * an_min(1.0, h_most / goal_gap + shift / nearest);
+}
+
+// Is every target the window's rays reach beyond the edge (a, b) too far for the limit? The limit
+// bounds a tangent's length L plus the distance from its touching point to the goal. Along a ray
+// from the origin |p - origin| + |p - goal| never decreases, so its least value S beyond the edge
+// is on the piece of the edge the window crosses (see an_least_distance_sum), and so is the least
+// distance l from the origin.
+// A ray's far end lies R from the tangent's touching point, which costs up to R of the goal
+// distance (less when the rays pass well away from the goal, see goal_side_margin). The ray's
+// length l_ray relates to L by L = sqrt(l_ray^2 - w^2), at most min(w, w^2 / l) short of l_ray:
+// - rays from a point: the tangent with both ends moved by R onto material, shifted sideways by
+//   w = 2R at most (see departure_arcs);
+// - rays leaving a rim: the tangent moved by R onto the rim ray, of the same length, and its
+//   start t on the rim makes |p - t| = sqrt(|p - origin|^2 - rim^2): w = rim.
+static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
+  if (!x->limit) {
+    return false;
+  }
+  double t0 = crossing_parameter(x, right, a, b, 0.0);
+  // Most crossings lie well inside the limit: the sum at one point of the piece shows it.
+  vec2 p = v2_lerp(a, b, t0);
+  double at_p = v2_dist(x->origin, p) + v2_dist(x->limit->goal, p);
+  if (at_p - slack_at(x, at_p) <= x->limit->bound) {
+    return false;
+  }
+  double t1 = crossing_parameter(x, left, a, b, 1.0);
+  vec2 q = v2_lerp(a, b, an_max(t0, t1));
+  p = v2_lerp(a, b, an_min(t0, t1));
+  double least = an_least_distance_sum(x->origin, x->limit->goal, p, q);
+  if (least - slack_at(x, least) <= x->limit->bound) {
+    return false;
+  }
+  double shift = x->rim > 0.0 ? x->rim : 2.0 * x->sm->radius;
+  double nearest = an_point_segment_dist(x->origin, p, q);
+  double goal_gap = an_point_segment_dist(x->limit->goal, p, q);
+  double shortening = nearest > shift ? an_min(shift, shift * shift / nearest) : shift;
+  least -=
+      goal_side_margin(x, right, left, nearest, goal_gap, shift) + shortening + slack_at(x, least);
+  if (least > x->limit->bound) {
+    x->beyond = an_min(x->beyond, least);
+    return true;
+  }
+  return false;
+}
+
+static bool push_window(expansion *x, int32_t triangle, int32_t edge, vec2 right, vec2 left,
+                        double reach, int arc, int level) {
+  an_sight_mesh_scratch *s = x->scratch;
+  if (x->count == s->capacity && !an_reserve(x->alloc, (void **)&s->windows, &s->capacity, x->count,
+                                             x->count + 1, sizeof *s->windows)) {
+    return false;
+  }
+  an_sight_window *w = &s->windows[x->count++];
+  w->right = right;
+  w->left = left;
+  w->reach = reach;
+  w->triangle = triangle;
+  w->edge = edge;
+  w->arc = (int8_t)arc;
+  w->level = (int8_t)level;
+  return true;
+}
+
+// The window on top, copied field by field: it was most often pushed a moment ago, one field at
+// a time, and a copy as a block would wait for those stores to reach the cache.
+static const an_sight_window *pop_window(expansion *x) {
+  const an_sight_window *top = &x->scratch->windows[--x->count];
+  an_sight_window *w = &x->popped;
+  w->right = v2(top->right.x, top->right.y);
+  w->left = v2(top->left.x, top->left.y);
+  w->reach = top->reach;
+  w->triangle = top->triangle;
+  w->edge = top->edge;
+  w->arc = top->arc;
+  w->level = top->level;
+  return w;
+}
+
+// The edge of free triangle `g` that leads back to free triangle `f` across the edge (a, b).
+static int32_t edge_towards(const an_navmesh *mesh, int32_t g, int32_t f, int32_t a, int32_t b) {
+  for (int k = 0; k < 3; ++k) {
+    const int32_t *v = &mesh->fv[3 * (size_t)g];
+    if (mesh->fn[3 * (size_t)g + k] == f && ((v[(k + 1) % 3] == a && v[(k + 2) % 3] == b) ||
+                                             (v[(k + 1) % 3] == b && v[(k + 2) % 3] == a))) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+// Is direction d within the window or arc (less than half a turn) from `right` counter-clockwise
+// to `left`?
+static inline bool direction_within(vec2 d, vec2 right, vec2 left) {
+  return v2_cross(right, d) >= 0.0 && v2_cross(d, left) >= 0.0;
+}
+
+// Narrows the window (right, left) to the arc (arc_right, arc_left); both span less than half a
+// turn, so what they share is one arc or nothing. False for nothing.
+static bool clip_to_arc(vec2 *right, vec2 *left, vec2 arc_right, vec2 arc_left) {
+  vec2 r, l;
+  if (direction_within(*right, arc_right, arc_left)) {
+    r = *right;
+  } else if (direction_within(arc_right, *right, *left)) {
+    r = arc_right;
+  } else {
+    return false;
+  }
+  if (direction_within(*left, arc_right, arc_left)) {
+    l = *left;
+  } else if (direction_within(arc_left, *right, *left)) {
+    l = arc_left;
+  } else {
+    return false;
+  }
+  *right = r;
+  *left = l;
+  return true;
+}
+
+// The ray through a mesh vertex, worked out once for the edges on both sides of it.
+typedef struct vertex_ray {
+  vec2 point;
+  vec2 direction;
+  double length; ///< along the ray; 0 when the vertex is not outside the rim
+  double turn;   ///< the slack over the length: how far a window bound through it is widened
+  bool outside;  ///< a ray reaches the vertex
+  bool narrows;  ///< the vertex lies beyond the slack of the origin, so it bounds windows
+} vertex_ray;
+
+static vertex_ray ray_to_vertex(const expansion *x, int32_t v) {
+  vertex_ray r = {x->sm->mesh->cdt.points[v], v2(0.0, 0.0), 0.0, 0.0, false, false};
+  r.outside = ray_through(x, r.point, &r.direction, &r.length);
+  if (r.outside && r.length > 2.0 * slack_at(x, r.length)) {
+    r.turn = slack_at(x, r.length) / r.length;
+    r.narrows = true;
+  }
+  return r;
+}
+
+// Leaves free triangle f across its edge k, from vertex `from` (fv[k + 1], on the right as seen
+// from inside) to `to` (fv[k + 2], on the left), narrowing the window w to the rays through that
+// edge, and to the narrower departure arcs of targets as far as the edge; a window with a finite
+// reach stops at edges wholly beyond it.
+static bool leave_across(expansion *x, int32_t f, int k, const an_sight_window *w,
+                         const vertex_ray *from, const vertex_ray *to) {
+  vec2 right = w->right, left = w->left;
+  const an_navmesh *mesh = x->sm->mesh;
+  int32_t g = mesh->fn[3 * (size_t)f + k];
+  if (g < 0) {
+    return true;
+  }
+  if (from->narrows) {
+    vec2 r = turned_right(from->direction, from->turn);
+    if (v2_cross(right, r) > 0.0) {
+      right = r;
+    }
+  }
+  if (to->narrows) {
+    vec2 l = turned_left(to->direction, to->turn);
+    if (v2_cross(l, left) > 0.0) {
+      left = l;
+    }
+  }
+  if (v2_cross(right, left) < 0.0) {
+    return true;
+  }
+  vec2 pa = from->point, pb = to->point;
+  // Rays from a corner pass the vertices at their lengths, and the edge is nearer than both.
+  int level = w->level;
+  if (w->arc >= 0 && level + 1 < x->level_count &&
+      an_min(from->length, to->length) >= x->level_reach[level + 1]) {
+    double nearest = an_point_segment_dist(x->origin, pa, pb);
+    while (level + 1 < x->level_count && nearest >= x->level_reach[level + 1]) {
+      ++level;
+    }
+    if (level != w->level &&
+        !clip_to_arc(&right, &left, x->arc_right[level][w->arc], x->arc_left[level][w->arc])) {
+      return true;
+    }
+  }
+  if (beyond_limit(x, pa, pb, right, left)) {
+    return true;
+  }
+  if (w->reach < INFINITY && an_point_segment_dist(x->origin, pa, pb) > w->reach) {
+    return true;
+  }
+  int32_t back = edge_towards(mesh, g, f, mesh->fv[3 * (size_t)f + (k + 1) % 3],
+                              mesh->fv[3 * (size_t)f + (k + 2) % 3]);
+  return back < 0 || push_window(x, g, back, right, left, w->reach, w->arc, level);
+}
+
+// leave_across for a window that does not come from entering f.
+static bool leave_edge(expansion *x, int32_t f, int k, const an_sight_window *w) {
+  const int32_t *v = &x->sm->mesh->fv[3 * (size_t)f];
+  vertex_ray from = ray_to_vertex(x, v[(k + 1) % 3]), to = ray_to_vertex(x, v[(k + 2) % 3]);
+  return leave_across(x, f, k, w, &from, &to);
+}
+
+// A window into the rays between right and left from where an expansion starts, followed as far
+// as `reach`, within departure arc `arc` (-1: none). Its triangle and edge are the caller's.
+static an_sight_window start_window(vec2 right, vec2 left, double reach, int arc) {
+  return (an_sight_window){right, left, reach, -1, -1, (int8_t)arc, 0};
+}
+
+// Enters a window's triangle: offers what lies in it, then leaves across its two other edges.
+static bool enter(expansion *x, const an_sight_window *w) {
+  const an_navmesh *mesh = x->sm->mesh;
+  int32_t f = w->triangle;
+  int k = w->edge;
+  offer_triangle(x, f);
+  const int32_t *v = &mesh->fv[3 * (size_t)f];
+  const int32_t *across = &mesh->fn[3 * (size_t)f];
+  vertex_ray apex = ray_to_vertex(x, v[k]);
+  if (!apex.outside || direction_within(apex.direction, w->right, w->left)) {
+    offer_vertex(x, v[k]);
+  }
+  // Edge k + 1 runs from v[k + 2] to the apex, edge k + 2 from the apex to v[k + 1]. The
+  // triangle's directions span less than half a turn, so a window wholly on one side of the
+  // apex's widened bound misses the edge on the other side whatever its far vertex.
+  int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+  bool misses_k1 = apex.narrows && v2_cross(w->right, turned_left(apex.direction, apex.turn)) < 0.0;
+  bool misses_k2 = apex.narrows && v2_cross(turned_right(apex.direction, apex.turn), w->left) < 0.0;
+  if (across[k1] >= 0 && !misses_k1) {
+    vertex_ray from = ray_to_vertex(x, v[k2]);
+    if (!leave_across(x, f, k1, w, &from, &apex)) {
+      return false;
+    }
+  }
+  if (across[k2] >= 0 && !misses_k2) {
+    vertex_ray to = ray_to_vertex(x, v[k1]);
+    if (!leave_across(x, f, k2, w, &apex, &to)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A tangent leaving a polygon corner turning one way touches it at a normal inside its wedge, so
+// it leaves along that normal turned a quarter turn. Move its ends onto the material they wrap
+// (see the file comment): both move by R across the tangent, so the moved segment is the tangent
+// shifted sideways by 0 or 2R, and a target whose moved end lies l from the vertex lies within
+// asin(2R / l) of a departure direction. Beyond NEAR_REACH_RADII * R that is at most
+// asin(2 / NEAR_REACH_RADII); nearer targets are found by windows over every direction that stop
+// at that distance. Farther out the arcs narrow further, level by level: a window crossing an
+// edge at least level_reach[j] away keeps to the arcs of level j from there on. Far windows of a
+// corner whose departures turn away from the goal would otherwise scan the whole way to it.
+#define NEAR_REACH_RADII 4.0
+// Each arc level holds for targets this many times farther than the level before.
+#define ARC_LEVEL_GROWTH 4.0
+
+static void departure_arcs(expansion *x, const an_corner *corner, bool ccw) {
+  double radius = x->sm->radius;
+  // The arcs spread from the middle of the departures by half the wedge and a pad, sin(pad) = q.
+  // Rounding slack: the wedge's own, and far more besides (+1e-6 on q pads by at least 1e-6
+  // radians); offering more is always safe.
+  double half_wedge = 0.5 * corner->wedge_sweep;
+  double middle = corner->wedge_start + (ccw ? 0.5 : -0.5) * AN_PI + half_wedge;
+  double q = radius > 0.0 ? 2.0 / NEAR_REACH_RADII : 0.0;
+  double spread = half_wedge + asin(q + AN_DEPARTURE_PAD_SINE);
+  x->arc_count = spread >= 0.9 * AN_PI ? 0 : spread > 0.45 * AN_PI ? 2 : 1;
+  x->level_count = radius > 0.0 ? ARC_LEVELS : 1;
+  x->near_reach = 0.0;
+  if (x->arc_count == 0) {
+    return;
+  }
+  vec2 mid = v2(cos(middle), sin(middle));
+  vec2 half_turn = v2(cos(half_wedge), sin(half_wedge));
+  double reach = NEAR_REACH_RADII * radius;
+  for (int level = 0; level < x->level_count; ++level) {
+    x->level_reach[level] = reach + 2.0 * slack_at(x, reach);
+    double sin_pad = q + AN_DEPARTURE_PAD_SINE, cos_pad = sqrt(1.0 - sin_pad * sin_pad);
+    // Half the arcs' spread, as a rotation.
+    vec2 half = v2(half_turn.x * cos_pad - half_turn.y * sin_pad,
+                   half_turn.y * cos_pad + half_turn.x * sin_pad);
+    vec2 from = v2(mid.x * half.x + mid.y * half.y, mid.y * half.x - mid.x * half.y);
+    vec2 to = v2(mid.x * half.x - mid.y * half.y, mid.y * half.x + mid.x * half.y);
+    // Two arcs meet at the middle, whatever the level, so that each level's arc lies within the
+    // same arc of the level before.
+    vec2 bounds[3] = {from, x->arc_count == 2 ? mid : to, to};
+    for (int i = 0; i < x->arc_count; ++i) {
+      x->arc_right[level][i] = bounds[i];
+      x->arc_left[level][i] = bounds[i + 1];
+    }
+    reach *= ARC_LEVEL_GROWTH;
+    q /= ARC_LEVEL_GROWTH;
+  }
+  // Targets nearer than the first level's arcs hold are found in every direction.
+  if (radius > 0.0) {
+    x->near_reach = x->level_reach[0];
+  }
+}
+
+// Leaves a triangle around the viewpoint's vertex across the edge opposite it, from vertex `from`
+// to `to`: within the departure arcs as far as the rays go, and in every direction as far as the
+// near reach.
+static bool leave_around_vertex(expansion *x, int32_t f, int k, const vertex_ray *from,
+                                const vertex_ray *to) {
+  vec2 right = turned_right(from->direction, from->turn);
+  vec2 left = turned_left(to->direction, to->turn);
+  if (x->arc_count == 0) {
+    an_sight_window w = start_window(right, left, INFINITY, -1);
+    return leave_across(x, f, k, &w, from, to);
+  }
+  for (int i = 0; i < x->arc_count; ++i) {
+    an_sight_window w = start_window(right, left, INFINITY, i);
+    if (clip_to_arc(&w.right, &w.left, x->arc_right[0][i], x->arc_left[0][i]) &&
+        !leave_across(x, f, k, &w, from, to)) {
+      return false;
+    }
+  }
+  an_sight_window near = start_window(right, left, x->near_reach, -1);
+  return !(x->near_reach > 0.0) || leave_across(x, f, k, &near, from, to);
+}
+
+// Starts from a vertex: every free triangle around it, each vertex of which it sees.
+static bool start_at_vertex(expansion *x, int32_t v, bool *suitable) {
+  const an_navmesh *mesh = x->sm->mesh;
+  const an_cdt *cdt = &mesh->cdt;
+  int32_t t0 = cdt->vertex_tri[v], t = t0;
+  size_t steps = 0;
+  do {
+    int i = an_cdt_vertex_index(&cdt->tris[t], v);
+    if (i < 0) {
+      *suitable = false;
+      return true;
+    }
+    int32_t f = mesh->free_of[t];
+    if (f >= 0) {
+      // The free triangle's own edge order may start elsewhere: find the edge opposite v.
+      const int32_t *fv = &mesh->fv[3 * (size_t)f];
+      int k = 0;
+      while (k < 3 && fv[k] != v) {
+        ++k;
+      }
+      if (k == 3) {
+        *suitable = false;
+        return true;
+      }
+      vertex_ray from = ray_to_vertex(x, fv[(k + 1) % 3]), to = ray_to_vertex(x, fv[(k + 2) % 3]);
+      if (!from.narrows || !to.narrows) {
+        *suitable = false;
+        return true;
+      }
+      offer_triangle(x, f);
+      offer_vertex(x, fv[(k + 1) % 3]);
+      offer_vertex(x, fv[(k + 2) % 3]);
+      if (!leave_around_vertex(x, f, k, &from, &to)) {
+        return false;
+      }
+    }
+    // Next triangle counter-clockwise around v: across the edge from v[i + 2] to v.
+    t = cdt->tris[t].n[(i + 1) % 3];
+  } while (t >= 0 && t != t0 && ++steps < cdt->tri_count);
+  *suitable = t == t0;
+  return true;
+}
+
+// Starts from a point strictly inside a free triangle.
+static bool start_in_triangle(expansion *x, bool *suitable) {
+  const an_navmesh *mesh = x->sm->mesh;
+  int32_t f = an_navmesh_locate(mesh, x->origin);
+  *suitable = false;
+  if (f < 0 || (size_t)f >= mesh->free_count - mesh->connector_count) {
+    return true;
+  }
+  const int32_t *fv = &mesh->fv[3 * (size_t)f];
+  vertex_ray rays[3];
+  for (int k = 0; k < 3; ++k) {
+    rays[k] = ray_to_vertex(x, fv[k]);
+  }
+  for (int k = 0; k < 3; ++k) {
+    vec2 a = rays[(k + 1) % 3].direction, b = rays[(k + 2) % 3].direction;
+    // Clearly inside: farther than the slack from every edge line.
+    if (!(v2_cross(a, b) > 2.0 * v2_dist(a, b) * slack_at(x, rays[k].length)) || !rays[k].narrows) {
+      return true;
+    }
+  }
+  *suitable = true;
+  offer_triangle(x, f);
+  for (int k = 0; k < 3; ++k) {
+    offer_vertex(x, fv[k]);
+  }
+  for (int k = 0; k < 3; ++k) {
+    const vertex_ray *from = &rays[(k + 1) % 3], *to = &rays[(k + 2) % 3];
+    an_sight_window w = start_window(turned_right(from->direction, from->turn),
+                                     turned_left(to->direction, to->turn), INFINITY, -1);
+    if (!leave_across(x, f, k, &w, from, to)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Splits the window of rays crossing edge k of free triangle f (from a to b) until each piece
+// spans less than a quarter turn, so that no widening can make a piece look empty.
+static bool leave_rim_region(expansion *x, int32_t f, int k, vec2 a, vec2 b, int depth,
+                             bool *suitable) {
+  vec2 da, db;
+  double la, lb;
+  if (!ray_through(x, a, &da, &la) || !ray_through(x, b, &db, &lb)) {
+    *suitable = false;
+    return true;
+  }
+  vec2 right = widened_right(x, da, la), left = widened_left(x, db, lb);
+  if (v2_cross(right, left) > 0.0 && v2_dot(right, left) > 0.0) {
+    an_sight_window w = start_window(right, left, INFINITY, -1);
+    return leave_edge(x, f, k, &w);
+  }
+  if (depth == 0) {
+    *suitable = false;
+    return true;
+  }
+  vec2 middle = v2_lerp(a, b, 0.5);
+  return leave_rim_region(x, f, k, a, middle, depth - 1, suitable) &&
+         (!*suitable || leave_rim_region(x, f, k, middle, b, depth - 1, suitable));
+}
+
+#define RIM_REGION_LIMIT 32
+
+static bool region_holds(const int32_t *region, size_t count, int32_t f) {
+  for (size_t j = 0; j < count; ++j) {
+    if (region[j] == f) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The free triangles the circle's disk reaches, flooded from the one holding its centre, into
+// region[]; 0 when the rim cannot start an expansion: the disk reaches material, the box or a
+// pinch, a vertex lies on or inside the rim, or the region outgrows the limit.
+static size_t rim_region(const expansion *x, int32_t region[RIM_REGION_LIMIT]) {
+  const an_navmesh *mesh = x->sm->mesh;
+  size_t proper = mesh->free_count - mesh->connector_count;
+  int32_t first = an_navmesh_locate(mesh, x->origin);
+  if (first < 0 || (size_t)first >= proper) {
+    return 0;
+  }
+  double reach = x->rim + 2.0 * slack_at(x, x->rim);
+  size_t count = 0;
+  region[count++] = first;
+  for (size_t i = 0; i < count; ++i) {
+    const int32_t *v = &mesh->fv[3 * (size_t)region[i]];
+    for (int k = 0; k < 3; ++k) {
+      vec2 a = mesh->cdt.points[v[(k + 1) % 3]], b = mesh->cdt.points[v[(k + 2) % 3]];
+      if (!(v2_dist(mesh->cdt.points[v[k]], x->origin) > reach)) {
+        return 0;
+      }
+      if (an_point_segment_dist(x->origin, a, b) > reach) {
+        continue;
+      }
+      int32_t g = mesh->fn[3 * (size_t)region[i] + k];
+      if (g < 0 || (size_t)g >= proper) {
+        return 0;
+      }
+      if (!region_holds(region, count, g)) {
+        if (count == RIM_REGION_LIMIT) {
+          return 0;
+        }
+        region[count++] = g;
+      }
+    }
+  }
+  return count;
+}
+
+// Starts from a circle's rim. The triangles of its region hold every ray's start; each ray leaves
+// them across one of their outer edges, crossing it from inside.
+static bool start_around_rim(expansion *x, bool *suitable) {
+  const an_navmesh *mesh = x->sm->mesh;
+  int32_t region[RIM_REGION_LIMIT];
+  size_t count = rim_region(x, region);
+  *suitable = count > 0;
+  for (size_t i = 0; i < count; ++i) {
+    offer_triangle(x, region[i]);
+  }
+  for (size_t e = 0; e < 3 * count && *suitable; ++e) {
+    int32_t f = region[e / 3], k = (int32_t)(e % 3);
+    int32_t g = mesh->fn[3 * (size_t)f + (size_t)k];
+    if (g < 0 || region_holds(region, count, g)) {
+      continue;
+    }
+    const int32_t *v = &mesh->fv[3 * (size_t)f];
+    vec2 a = mesh->cdt.points[v[(k + 1) % 3]], b = mesh->cdt.points[v[(k + 2) % 3]];
+    // Rays cross an edge all the same way (none runs along it: it is not tangent to the rim);
+    // those crossing into the region left it earlier, across another outer edge.
+    vec2 d;
+    double length;
+    if (!ray_through(x, v2_lerp(a, b, 0.5), &d, &length)) {
+      *suitable = false;
+    } else if (v2_cross(v2_sub(b, a), d) < 0.0 && !leave_rim_region(x, f, k, a, b, 8, suitable)) {
+      return false;
+    }
+  }
+  if (!*suitable) {
+    x->count = 0;
+  }
+  return true;
+}
+
+an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh_scratch *scratch,
+                                          const an_grid *grid, an_sight_scratch *out,
+                                          uint32_t corner_index, vec2 origin, double rim, bool ccw,
+                                          const an_sight_limit *limit, double *beyond,
+                                          const an_allocator *alloc) {
+  int32_t vertex = -1;
+  if (corner_index != AN_NONE) {
+    vertex = sm->corner_vertex[corner_index];
+    if (vertex < 0 && !(rim > 0.0)) {
+      return AN_SIGHT_MESH_UNSUITABLE;
+    }
+  }
+  an_sight_begin_offers(out, grid, sm->corner_count);
+  expansion x = {.sm = sm,
+                 .scratch = scratch,
+                 .out = out,
+                 .alloc = alloc,
+                 .limit = limit,
+                 .origin = origin,
+                 .rim = vertex < 0 ? rim : 0.0,
+                 .turn = ccw ? 1.0 : -1.0,
+                 .beyond = INFINITY};
+  if (vertex >= 0) {
+    departure_arcs(&x, &sm->corners[corner_index], ccw);
+  }
+  bool suitable = false;
+  bool ok = vertex >= 0   ? start_at_vertex(&x, vertex, &suitable)
+            : x.rim > 0.0 ? start_around_rim(&x, &suitable)
+                          : start_in_triangle(&x, &suitable);
+  if (ok && !suitable) {
+    return AN_SIGHT_MESH_UNSUITABLE;
+  }
+  while (ok && x.count > 0) {
+    ok = enter(&x, pop_window(&x));
+  }
+  if (!ok) {
+    return AN_SIGHT_MESH_OUT_OF_MEMORY;
+  }
+  *beyond = x.beyond;
+  return AN_SIGHT_MESH_GATHERED;
+}

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Visibility through a triangulation of the polygon obstacles: which corner circles can a tangent
+// from a polygon corner, or from a free point, reach at all?
+//
+// Move both ends of a tangent segment s by R onto the material they wrap: the departure end onto
+// the viewpoint's vertex (a point viewpoint stays put), the arrival end onto the target's vertex,
+// or onto the rim of a circle obstacle. The moved segment stays within R of s everywhere (each end
+// moved by R, and the distance to a segment is convex along another segment), so if it crosses
+// the interior of a polygon obstacle, s comes closer than R to that obstacle and is blocked. The
+// targets worth trying are therefore those that straight rays from the viewpoint reach through
+// the free space of the polygons: found by expanding angular windows across a constrained
+// triangulation, triangle by triangle (triangular expansion).
+//
+// Everything errs towards offering more:
+// - Circle obstacles are left out of the triangulation, so they hide nothing. A circle's corner is
+//   offered when a window enters any triangle its disk overlaps.
+// - Window boundaries are widened by a few map tolerances where a vertex narrows them, so a ray
+//   that grazes a vertex within the tolerance still passes. As with the grid culling
+//   (visibility.h), a ray crossing an obstacle thinner than the tolerance is treated as blocked.
+// - A viewpoint the expansion cannot start from (a circle obstacle's centre, a point on or near a
+//   triangle edge) reports so, and the caller gathers from the grid instead.
+
+#include "geom/alloc.h"
+#include "map/map.h"
+#include "mesh/navmesh.h"
+#include "tangent/inflate.h"
+#include "tangent/visibility.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct an_sight_mesh an_sight_mesh;
+
+/// Triangulates the polygons of `map` and files the corners by vertex and by triangle. When the
+/// triangulation cannot be built for this input, the result is ARCNAV_OK with *out NULL: callers
+/// then gather from the grid alone. ARCNAV_ERR_OUT_OF_MEMORY otherwise, or ARCNAV_ERR_TOO_LARGE
+/// when the filed corners would not fit 32-bit offsets.
+arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corners,
+                                  size_t corner_count, double radius, const an_allocator *alloc,
+                                  an_sight_mesh **out);
+void an_sight_mesh_destroy(an_sight_mesh *sight_mesh);
+size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sight_mesh);
+
+/// Per-thread work space for the expansion.
+typedef struct an_sight_mesh_scratch {
+  struct an_sight_window *windows;
+  size_t capacity;
+} an_sight_mesh_scratch;
+
+void an_sight_mesh_scratch_free(an_sight_mesh_scratch *scratch, const an_allocator *alloc);
+
+typedef enum an_sight_mesh_result {
+  AN_SIGHT_MESH_GATHERED = 0,
+  AN_SIGHT_MESH_UNSUITABLE = 1, ///< the viewpoint cannot start an expansion; nothing was gathered
+  AN_SIGHT_MESH_OUT_OF_MEMORY = 2
+} an_sight_mesh_result;
+
+/// Gathers into out->candidates the corners visible from a viewpoint: corner `corner_index`
+/// (its vertex), or the point `origin` when corner_index is AN_NONE. A polygon corner gathers for
+/// the tangents that leave it turning `ccw`, within the directions its wedge allows them. Nothing
+/// is culled by direction bins (out->sight.culls is false). With a `limit`, the expansion stops at
+/// triangle edges beyond which every target's tangent from the viewpoint's circle, of length L
+/// and touching at x, has L + |x - goal| above the bound; *beyond receives the least such sum over
+/// everything left out (infinity if nothing was), which may well exceed the bound.
+///
+/// A circle obstacle's corner (no vertex; its material radius `rim` > 0, centre `origin`) gathers
+/// for the tangents that leave it turning `ccw`. Shift such a tangent by R towards the centre: it
+/// becomes a ray tangent to the rim, turning the same way, exactly R from the tangent, ending R
+/// from the touching point. So the expansion follows those rays, and offers every corner whose
+/// material comes within 2R of a triangle they enter. A circle the mesh cannot start from (its
+/// disk reaches a polygon, the box or a pinch) is UNSUITABLE.
+an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sight_mesh,
+                                          an_sight_mesh_scratch *scratch, const an_grid *grid,
+                                          an_sight_scratch *out, uint32_t corner_index, vec2 origin,
+                                          double rim, bool ccw, const an_sight_limit *limit,
+                                          double *beyond, const an_allocator *alloc);

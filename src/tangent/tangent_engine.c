@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+#include "tangent/tangent_engine.h"
+
+#include "path/path.h"
+#include "tangent/tangent_lazy.h"
+#include "tangent/tangent_search.h"
+#include "tangent/tangent_state.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+// ---- build ---------------------------------------------------------------------------------
+
+// A corner's place, for finding exact copies.
+typedef struct corner_place {
+  double key[5];
+  uint32_t index;
+} corner_place;
+
+static int compare_corner_places(const void *lhs, const void *rhs) {
+  const corner_place *a = lhs, *b = rhs;
+  for (int k = 0; k < 5; ++k) {
+    if (a->key[k] != b->key[k]) {
+      return a->key[k] < b->key[k] ? -1 : 1;
+    }
+  }
+  return a->index < b->index ? -1 : (a->index > b->index ? 1 : 0);
+}
+
+// For a point agent, obstacles meeting at a corner's vertex are one wall with it: the corner may
+// be turned around only inside the wall's normals there, and not at all where the wall is not
+// convex (docs/DESIGN.md, "The touching rule"). False when the corner has no use left.
+static bool restrict_to_the_wall(an_corner *corner, const an_clearance *point_check,
+                                 an_clearance_scratch *scratch) {
+  double start, sweep;
+  bool alone;
+  if (!an_point_agent_corner_wedge(point_check, scratch, corner->center, &start, &sweep, &alone)) {
+    return false;
+  }
+  if (!alone) {
+    corner->wedge_start = start;
+    corner->wedge_sweep = sweep;
+    corner->normal_start = v2_from_angle(start);
+    corner->normal_end = v2_from_angle(start + sweep);
+  }
+  return true;
+}
+
+// Drops corners no path can use, before anything is built on them: a corner whose vertex lies
+// inside other material (a disk touching its circle would contain the vertex, so it is blocked),
+// for a point agent a corner where touching obstacles leave no convex wall, and exact copies of
+// another corner (obstacles stacked on one spot), which would only multiply the same tangents.
+// Order is kept, so maps without such corners plan exactly as before.
+static arcnav_status drop_unusable_corners(an_tangent_engine *engine) {
+  const an_allocator *alloc = &engine->alloc;
+  size_t count = engine->corner_count;
+  if (count == 0) {
+    return ARCNAV_OK;
+  }
+  an_clearance point_check = engine->space.clearance;
+  point_check.radius = 0.0;
+  point_check.point_agent = true;
+  an_clearance_scratch scratch;
+  arcnav_status status = an_clearance_scratch_init(&scratch, &engine->space.grid, alloc);
+  bool *keep = status == ARCNAV_OK ? an_alloc(alloc, count, sizeof *keep) : NULL;
+  corner_place *places = keep ? an_alloc(alloc, count, sizeof *places) : NULL;
+  if (!places) {
+    an_free(alloc, keep);
+    an_clearance_scratch_free(&scratch, alloc);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t c = 0; c < count; ++c) {
+    an_corner *corner = &engine->corners[c];
+    // A circle obstacle's centre is inside itself; only polygon vertices are judged.
+    keep[c] = corner->wedge_sweep >= AN_TWO_PI ||
+              (an_point_is_free(&point_check, &scratch, corner->center) &&
+               (!engine->space.clearance.point_agent ||
+                restrict_to_the_wall(corner, &point_check, &scratch)));
+    places[c] = (corner_place){{corner->center.x, corner->center.y, corner->radius,
+                                corner->wedge_start, corner->wedge_sweep},
+                               (uint32_t)c};
+  }
+  qsort(places, count, sizeof *places, compare_corner_places);
+  for (size_t c = 1; c < count; ++c) {
+    bool same = true;
+    for (int k = 0; k < 5; ++k) {
+      same = same && places[c].key[k] == places[c - 1].key[k];
+    }
+    if (same) {
+      keep[places[c].index] = false; // a later copy of the one before it in the sorted order
+    }
+  }
+  an_free(alloc, places);
+  an_clearance_scratch_free(&scratch, alloc);
+  size_t kept = 0;
+  for (size_t c = 0; c < count; ++c) {
+    if (keep[c]) {
+      engine->corners[kept++] = engine->corners[c];
+    }
+  }
+  an_free(alloc, keep);
+  engine->corner_count = kept;
+  return ARCNAV_OK;
+}
+
+// Puts the corners in Hilbert order of their centres. A query reads the corners near its path, so
+// corners close in the plane then share cache lines: on maps too large for the caches this is
+// worth about a tenth of the query time.
+static arcnav_status order_corners_in_space(an_tangent_engine *engine) {
+  const an_allocator *alloc = &engine->alloc;
+  size_t count = engine->corner_count;
+  if (count < 2) {
+    return ARCNAV_OK;
+  }
+  an_order_key *keys = an_alloc(alloc, count, sizeof *keys);
+  an_corner *ordered = an_alloc(alloc, count, sizeof *ordered);
+  if (!keys || !ordered) {
+    an_free(alloc, keys);
+    an_free(alloc, ordered);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  vec2 lo = engine->corners[0].center, hi = lo;
+  for (size_t c = 1; c < count; ++c) {
+    vec2 p = engine->corners[c].center;
+    lo = v2(an_min(lo.x, p.x), an_min(lo.y, p.y));
+    hi = v2(an_max(hi.x, p.x), an_max(hi.y, p.y));
+  }
+  for (size_t c = 0; c < count; ++c) {
+    keys[c] = (an_order_key){an_hilbert_index(engine->corners[c].center, lo, hi), (uint32_t)c};
+  }
+  qsort(keys, count, sizeof *keys, an_compare_order_keys);
+  for (size_t c = 0; c < count; ++c) {
+    ordered[c] = engine->corners[keys[c].index];
+  }
+  an_free(alloc, keys);
+  an_free(alloc, engine->corners);
+  engine->corners = ordered;
+  return ARCNAV_OK;
+}
+
+// With tangents on demand the engine keeps only spatial indexes: the corners in space order, the
+// corner grid, and the sight mesh. A point agent uses the sight mesh too: obstacles that touch are
+// one wall for it (the touching rule), so the triangulation's passages are exactly the ones it
+// may take.
+static arcnav_status build_on_demand(an_tangent_engine *engine, const arcnav_map *map) {
+  arcnav_status status = order_corners_in_space(engine);
+  if (status == ARCNAV_OK) {
+    status = an_corner_grid_build(&engine->space.grid, engine->corners, engine->corner_count,
+                                  engine->radius, &engine->alloc, &engine->graph.corner_grid);
+  }
+  if (status == ARCNAV_OK) {
+    status = an_sight_mesh_build(map, engine->corners, engine->corner_count, engine->radius,
+                                 &engine->alloc, &engine->sight_mesh);
+  }
+  return status;
+}
+
+static void tangent_destroy(void *state) {
+  an_tangent_engine *engine = state;
+  if (!engine) {
+    return;
+  }
+  an_allocator alloc = engine->alloc;
+  an_tangent_graph_destroy(&engine->graph, &alloc);
+  an_sight_mesh_destroy(engine->sight_mesh);
+  an_free_space_destroy(&engine->space, &alloc);
+  an_free(&alloc, engine->corners);
+  an_free(&alloc, engine);
+}
+
+static const an_engine_ops graph_ops, on_demand_ops;
+
+arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out) {
+  an_tangent_engine *engine = an_calloc(args->alloc, 1, sizeof *engine);
+  if (!engine) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  engine->alloc = *args->alloc;
+  engine->radius = args->radius;
+  engine->eps = args->eps;
+  arcnav_status status =
+      an_free_space_build(args->map, args->radius, args->eps, &engine->alloc, &engine->space);
+  if (status == ARCNAV_OK) {
+    status = an_inflate_corners(args->map, args->radius, &engine->alloc, &engine->corners,
+                                &engine->corner_count);
+  }
+  if (status == ARCNAV_OK) {
+    status = drop_unusable_corners(engine);
+  }
+  assert(engine->space.clearance.grid == &engine->space.grid);
+  engine->on_demand = args->tangent_graph == ARCNAV_TANGENT_GRAPH_ON_DEMAND ||
+                      (args->tangent_graph == ARCNAV_TANGENT_GRAPH_AUTO &&
+                       engine->corner_count > ARCNAV_TANGENT_GRAPH_AUTO_LIMIT);
+  if (status == ARCNAV_OK) {
+    status = engine->on_demand
+                 ? build_on_demand(engine, args->map)
+                 : an_tangent_graph_build(engine->corners, engine->corner_count,
+                                          &engine->space.clearance, &engine->alloc, &engine->graph);
+  }
+  if (status != ARCNAV_OK) {
+    tangent_destroy(engine);
+    return status;
+  }
+  *out = (an_engine){engine->on_demand ? &on_demand_ops : &graph_ops, engine};
+  return ARCNAV_OK;
+}
+
+// ---- queries -------------------------------------------------------------------------------
+
+static void tangent_query_destroy(void *query) {
+  an_tangent_query *q = query;
+  if (!q) {
+    return;
+  }
+  an_allocator alloc = q->alloc;
+  an_clearance_scratch_free(&q->clearance, &alloc);
+  an_lazy_search_destroy(q->lazy);
+  an_heap_free(&q->heap, &alloc);
+  an_free(&alloc, q->search);
+  an_free(&alloc, q->trail);
+  an_free(&alloc, q->starts);
+  an_heap_free(&q->deferred, &alloc);
+  an_free(&alloc, q->goal_exits);
+  an_free(&alloc, q->entered);
+  an_heap_free(&q->cells, &alloc);
+  an_free(&alloc, q->cell_seen);
+  an_free(&alloc, q);
+}
+
+static an_tangent_query *query_begin(const an_tangent_engine *engine, arcnav_status *status) {
+  an_tangent_query *q = an_calloc(&engine->alloc, 1, sizeof *q);
+  if (!q) {
+    *status = ARCNAV_ERR_OUT_OF_MEMORY;
+    return NULL;
+  }
+  q->engine = engine;
+  q->alloc = engine->alloc;
+  *status = an_clearance_scratch_init(&q->clearance, &engine->space.grid, &q->alloc);
+  return q;
+}
+
+static arcnav_status query_end(an_tangent_query *q, arcnav_status status, void **out_query) {
+  if (status != ARCNAV_OK) {
+    tangent_query_destroy(q);
+    return status;
+  }
+  *out_query = q;
+  return ARCNAV_OK;
+}
+
+static arcnav_status graph_query_create(const void *state, void **out_query) {
+  const an_tangent_engine *engine = state;
+  // Graph nodes, two start attachments per corner, then the goal.
+  size_t ids = (size_t)engine->graph.node_count + 2 * engine->corner_count + 1;
+  if (ids >= AN_NONE) {
+    return ARCNAV_ERR_TOO_LARGE;
+  }
+  arcnav_status status;
+  an_tangent_query *q = query_begin(engine, &status);
+  if (!q) {
+    return status;
+  }
+  const an_allocator *alloc = &q->alloc;
+  q->id_count = (uint32_t)ids;
+  if (status == ARCNAV_OK) {
+    status = an_heap_init(&q->heap, q->id_count, alloc);
+  }
+  if (status == ARCNAV_OK) {
+    q->search = an_calloc(alloc, ids, sizeof *q->search);
+    q->trail = an_alloc(alloc, ids, sizeof *q->trail);
+    q->starts = an_alloc(alloc, 2 * engine->corner_count + 1, sizeof *q->starts);
+    q->goal_exits = an_calloc(alloc, 2 * engine->corner_count + 1, sizeof *q->goal_exits);
+    q->entered = an_calloc(alloc, engine->corner_count + 1, sizeof *q->entered);
+    size_t cells = (size_t)engine->space.grid.columns * (size_t)engine->space.grid.rows;
+    q->cell_seen = an_calloc(alloc, cells + 1, sizeof *q->cell_seen);
+    if (!q->search || !q->trail || !q->starts || !q->goal_exits || !q->entered || !q->cell_seen) {
+      status = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+    if (status == ARCNAV_OK) {
+      status = an_heap_init(&q->deferred, (uint32_t)engine->corner_count, alloc);
+    }
+    if (status == ARCNAV_OK) {
+      status = an_heap_init(&q->cells, (uint32_t)cells, alloc);
+    }
+  }
+  return query_end(q, status, out_query);
+}
+
+static arcnav_status on_demand_query_create(const void *state, void **out_query) {
+  arcnav_status status;
+  an_tangent_query *q = query_begin(state, &status);
+  if (!q) {
+    return status;
+  }
+  if (status == ARCNAV_OK) {
+    status = an_lazy_search_create(state, &q->lazy);
+  }
+  return query_end(q, status, out_query);
+}
+
+// Start and goal are judged by the free test before either search runs.
+static arcnav_status judge_ends(const an_tangent_engine *engine, an_tangent_query *q, vec2 start,
+                                vec2 goal) {
+  if (!an_point_is_free(&engine->space.clearance, &q->clearance, start)) {
+    return ARCNAV_START_BLOCKED;
+  }
+  if (!an_point_is_free(&engine->space.clearance, &q->clearance, goal)) {
+    return ARCNAV_GOAL_BLOCKED;
+  }
+  return ARCNAV_OK;
+}
+
+static arcnav_status graph_find_path(const void *state, void *query, vec2 start, vec2 goal,
+                                     an_search_control *control, arcnav_path *path) {
+  an_tangent_query *q = query;
+  q->control = control;
+  arcnav_status status = judge_ends(state, q, start, goal);
+  if (status != ARCNAV_OK || v2_equal(start, goal)) {
+    return status;
+  }
+  return an_tangent_graph_find_path(q, start, goal, path);
+}
+
+static arcnav_status on_demand_find_path(const void *state, void *query, vec2 start, vec2 goal,
+                                         an_search_control *control, arcnav_path *path) {
+  an_tangent_query *q = query;
+  q->control = control;
+  arcnav_status status = judge_ends(state, q, start, goal);
+  if (status != ARCNAV_OK || v2_equal(start, goal)) {
+    return status;
+  }
+  return an_lazy_find_path(q, q->lazy, start, goal, path);
+}
+
+static bool tangent_point_is_free(const void *state, void *query, vec2 point) {
+  const an_tangent_engine *engine = state;
+  an_tangent_query *q = query;
+  if (!q) {
+    return an_free_space_point_is_free_once(&engine->space, &engine->alloc, point);
+  }
+  return an_point_is_free(&engine->space.clearance, &q->clearance, point);
+}
+
+static void tangent_get_info(const void *state, arcnav_planner_info *out) {
+  const an_tangent_engine *engine = state;
+  out->corner_count = engine->corner_count;
+  out->node_count = engine->graph.node_count;
+  out->edge_count = engine->graph.edge_count;
+  out->memory_bytes =
+      sizeof *engine + engine->corner_count * sizeof(an_corner) +
+      an_free_space_memory_bytes(&engine->space) +
+      an_tangent_graph_memory_bytes(&engine->graph, engine->corner_count, &engine->space.grid) +
+      an_sight_mesh_memory_bytes(engine->sight_mesh);
+}
+
+static const an_engine_ops graph_ops = {
+    .destroy = tangent_destroy,
+    .query_create = graph_query_create,
+    .query_destroy = tangent_query_destroy,
+    .find_path = graph_find_path,
+    .point_is_free = tangent_point_is_free,
+    .get_info = tangent_get_info,
+};
+
+static const an_engine_ops on_demand_ops = {
+    .destroy = tangent_destroy,
+    .query_create = on_demand_query_create,
+    .query_destroy = tangent_query_destroy,
+    .find_path = on_demand_find_path,
+    .point_is_free = tangent_point_is_free,
+    .get_info = tangent_get_info,
+};

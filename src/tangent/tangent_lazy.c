@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: MIT
+#include "tangent/tangent_lazy.h"
+
+#include "path/path.h"
+#include "search/heap.h"
+#include "search/marks.h"
+
+#include <assert.h>
+#include <string.h>
+
+// A directed tangent segment and its search state. It leaves the start or a corner circle (the
+// group whose departures list it) and arrives at a corner circle (to_corner) or at the goal
+// (to_corner == AN_NONE). Edges are made afresh by every query.
+typedef struct lazy_edge {
+  vec2 from, to;
+  double length;
+  double depart_offset; ///< wedge offset of `from` on the departure corner
+  double arrive_angle;  ///< free-side normal at `to` on the arrival corner
+  double arrive_offset;
+  double cost;        ///< best known cost from the start to `to`; infinite until reached
+  uint32_t to_corner; ///< AN_NONE for the goal, START_CORNER for the start's own entry
+  uint32_t parent;
+  uint32_t last_block; ///< once expanded: the last departure block of the arrival group relaxed
+  uint8_t to_ccw;
+  uint8_t closed;
+} lazy_edge;
+
+#define START_CORNER (AN_NONE - 1)
+
+// A run of departures found by one gather of a group.
+typedef struct departure_block {
+  uint32_t first, count;
+  uint32_t next; ///< AN_NONE at the end of the group's chain
+} departure_block;
+
+struct an_lazy_search {
+  an_allocator alloc;
+  an_sight_scratch sight;
+  an_sight_mesh_scratch sight_mesh;
+  // Departures of each (corner, direction) group, and of the start (the last group): a chain of
+  // blocks, one per gather, valid when group_stamp[g] is the query's stamp. Gathers are confined
+  // by a bound on a tangent's length plus the distance from its touching point to the goal
+  // (an_sight_limit); group_bound[g] is the least such sum over the tangents they left out (at
+  // least the bound), infinite once nothing was.
+  uint32_t *group_head;
+  uint32_t *group_tail;
+  double *group_bound;
+  double *group_base; ///< where the excess of the group's bounds is counted from
+  uint32_t *group_stamp;
+  departure_block *blocks;
+  size_t block_count, block_capacity;
+  uint32_t *target_marks; ///< per corner: targets a group already has, during an extension
+  uint32_t mark;
+  // Per corner: is its whole wedge arc free? 0 not known yet, 1 yes, 2 no. A fact about the
+  // planner, so it is kept from query to query.
+  uint8_t *wedge_free;
+  uint32_t stamp;
+  lazy_edge *edges;
+  size_t edge_count, edge_capacity;
+  // The open list, a queue heap of entries that either offer an edge or (continuation) ask to
+  // look further from where an expanded edge arrived: departures beyond the arrival group's bound
+  // cost at least the key. Stale entries are skipped on pop. Grown through the allocator.
+  an_heap open;
+  uint32_t *trail;
+  size_t trail_capacity;
+};
+
+arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_search **out) {
+  an_allocator alloc = engine->alloc;
+  an_lazy_search *s = an_calloc(&alloc, 1, sizeof *s);
+  if (!s) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  s->alloc = alloc;
+  size_t groups = 2 * engine->corner_count + 1, corners = engine->corner_count + 1;
+  arcnav_status status =
+      an_sight_scratch_init(&s->sight, &engine->space.grid, engine->corner_count, &alloc);
+  s->group_head = an_alloc(&alloc, groups, sizeof *s->group_head);
+  s->group_tail = an_alloc(&alloc, groups, sizeof *s->group_tail);
+  s->group_bound = an_alloc(&alloc, groups, sizeof *s->group_bound);
+  s->group_base = an_alloc(&alloc, groups, sizeof *s->group_base);
+  s->group_stamp = an_calloc(&alloc, groups, sizeof *s->group_stamp);
+  s->target_marks = an_calloc(&alloc, corners, sizeof *s->target_marks);
+  s->wedge_free = an_calloc(&alloc, corners, sizeof *s->wedge_free);
+  if (status == ARCNAV_OK &&
+      (!s->group_head || !s->group_tail || !s->group_bound || !s->group_base || !s->group_stamp ||
+       !s->target_marks || !s->wedge_free)) {
+    status = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  if (status != ARCNAV_OK) {
+    an_lazy_search_destroy(s);
+    return status;
+  }
+  *out = s;
+  return ARCNAV_OK;
+}
+
+void an_lazy_search_destroy(an_lazy_search *s) {
+  if (!s) {
+    return;
+  }
+  an_allocator alloc = s->alloc;
+  an_sight_scratch_free(&s->sight, &alloc);
+  an_sight_mesh_scratch_free(&s->sight_mesh, &alloc);
+  an_free(&alloc, s->group_head);
+  an_free(&alloc, s->group_tail);
+  an_free(&alloc, s->group_bound);
+  an_free(&alloc, s->group_base);
+  an_free(&alloc, s->group_stamp);
+  an_free(&alloc, s->target_marks);
+  an_free(&alloc, s->wedge_free);
+  an_free(&alloc, s->blocks);
+  an_free(&alloc, s->edges);
+  an_heap_free(&s->open, &alloc);
+  an_free(&alloc, s->trail);
+  an_free(&alloc, s);
+}
+
+// ---- open list -----------------------------------------------------------------------------
+
+// An entry's heap id is twice its edge, plus one for a continuation: ties in the key pop by edge,
+// an edge's offer before its continuation.
+static bool open_push(an_lazy_search *s, double key, uint32_t edge, bool continuation) {
+  if (edge > (AN_HEAP_ABSENT - 1) / 2 || !an_heap_reserve(&s->open, s->open.size + 1, &s->alloc)) {
+    return false;
+  }
+  an_heap_push(&s->open, 2 * edge + (continuation ? 1u : 0u), key);
+  return true;
+}
+
+// ---- generating tangents -------------------------------------------------------------------
+
+static bool add_edge(an_lazy_search *s, const lazy_edge *edge) {
+  if (s->edge_count >= AN_NONE || !an_reserve(&s->alloc, (void **)&s->edges, &s->edge_capacity,
+                                              s->edge_count, s->edge_count + 1, sizeof *s->edges)) {
+    return false;
+  }
+  s->edges[s->edge_count++] = *edge;
+  return true;
+}
+
+static lazy_edge make_edge(const an_corner *to_corner, uint32_t to_index, bool to_ccw,
+                           const an_tangent *t) {
+  lazy_edge e;
+  memset(&e, 0, sizeof e);
+  e.from = t->from;
+  e.to = t->to;
+  e.length = v2_dist(t->from, t->to);
+  e.to_corner = to_index;
+  e.to_ccw = to_ccw;
+  e.cost = INFINITY;
+  e.parent = AN_NONE;
+  e.last_block = AN_NONE;
+  if (to_corner) {
+    e.arrive_angle = an_touch_angle(t->direction, to_ccw);
+    e.arrive_offset = an_corner_offset(to_corner, e.arrive_angle);
+  }
+  return e;
+}
+
+// Where a group's tangents leave from: a corner circle, or the start (the last group).
+typedef struct viewpoint {
+  const an_corner *corner; ///< NULL for the start
+  uint32_t corner_index;
+  bool ccw;
+  vec2 origin;
+  double radius;
+} viewpoint;
+
+static viewpoint viewpoint_of(const an_tangent_engine *engine, uint32_t group, vec2 start) {
+  viewpoint v;
+  if (group == 2 * engine->corner_count) {
+    v = (viewpoint){NULL, AN_NONE, true, start, 0.0};
+  } else {
+    const an_corner *corner = &engine->corners[group / 2];
+    v = (viewpoint){corner, group / 2, (group & 1u) != 0, corner->center, corner->radius};
+  }
+  return v;
+}
+
+// The extra distance, in cells, a group's first gather allows beyond the straight line to the
+// goal; each further gather triples the excess, so the work stays within a constant factor of the
+// last one. Small, because most paths on open maps are nearly straight, and a search reaches most
+// groups with little of its detour left to spend.
+#define FIRST_EXCESS_CELLS 0.02
+
+// Fills *t with the tangent from the viewpoint to corner `to` arriving turning `to_ccw` (to NULL:
+// to the point `target`, the goal) and tells whether it is worth a search edge: it exists, is
+// taut at both ends, and the culling does not prove it blocked.
+static bool usable_tangent(const an_tangent_engine *engine, const viewpoint *v,
+                           const an_sight *sight, const an_corner *to, vec2 target, bool to_ccw,
+                           an_tangent *t) {
+  return an_directed_tangent(v->origin, v->radius, v->ccw, to ? to->center : target,
+                             to ? to->radius : 0.0, to_ccw, engine->eps, t) &&
+         an_tangent_is_taut(t, v->corner, v->ccw, to, to_ccw) &&
+         !an_sight_blocks(sight, t->direction, v->ccw, v2_dist(t->from, t->to));
+}
+
+// The least of a tangent's length plus the distance from its touching point to the goal, over
+// the usable tangents from the viewpoint to corner `j`; infinite when there are none. Fills
+// tangents[dir] and usable[dir] for both arrival directions.
+static double least_through(const an_tangent_engine *engine, const viewpoint *v, uint32_t j,
+                            const an_sight *sight, vec2 goal, an_tangent tangents[2],
+                            bool usable[2]) {
+  const an_corner *to = &engine->corners[j];
+  double least = INFINITY;
+  for (int dir = 0; dir < 2; ++dir) {
+    an_tangent *t = &tangents[dir];
+    usable[dir] = usable_tangent(engine, v, sight, to, goal, dir == 1, t);
+    if (usable[dir]) {
+      least = an_min(least, v2_dist(t->from, t->to) + v2_dist(t->to, goal));
+    }
+  }
+  return least;
+}
+
+// Gathers the departures of `group` within its next bound and appends them as one block. Targets
+// the group already has are skipped; so are tangents the culling proves blocked. `arrival` is
+// the expanded edge that asks for the gather.
+static bool gather_block(const an_tangent_engine *engine, an_lazy_search *s, uint32_t group,
+                         const lazy_edge *arrival, vec2 start, vec2 goal) {
+  viewpoint v = viewpoint_of(engine, group, start);
+  const an_corner *corners = engine->corners;
+  bool first_gather = s->group_stamp[group] != s->stamp;
+  an_sight_limit limit = {goal, 0.0};
+  if (first_gather) {
+    // The search needs what costs, from where the arrival touches the circle, at most the
+    // straight way to the goal plus the detour it has left: the excess is counted from there.
+    // Arrivals elsewhere on the circle that need more ask again (a continuation).
+    s->group_base[group] = v2_dist(arrival->to, goal);
+    limit.bound = s->group_base[group] + FIRST_EXCESS_CELLS * engine->space.grid.cell_size;
+  } else {
+    double base = s->group_base[group];
+    limit.bound = base + 3.0 * (s->group_bound[group] - base);
+    // Mark the targets the group already has: their tangents are in its earlier blocks.
+    if (an_stamp_next(&s->mark)) {
+      memset(s->target_marks, 0, (engine->corner_count + 1) * sizeof *s->target_marks);
+    }
+    for (uint32_t b = s->group_head[group]; b != AN_NONE; b = s->blocks[b].next) {
+      for (uint32_t d = s->blocks[b].first; d < s->blocks[b].first + s->blocks[b].count; ++d) {
+        if (s->edges[d].to_corner != AN_NONE) {
+          s->target_marks[s->edges[d].to_corner] = s->mark;
+        }
+      }
+    }
+  }
+  an_sight_mask mask = v.corner ? an_sight_mask_of_corner(v.corner) : an_sight_mask_all();
+  if (v.corner) {
+    // Only the side this group turns on matters.
+    memset(mask.bits[v.ccw ? 1 : 0], 0, sizeof mask.bits[0]);
+  }
+  double lane_offset = v.corner ? an_corner_material_radius(v.corner, engine->radius) : 0.0;
+  // The least, over the tangents this gather leaves out, of length plus the way on to the goal.
+  double beyond = INFINITY;
+  an_sight_mesh_result through_mesh = AN_SIGHT_MESH_UNSUITABLE;
+  if (engine->sight_mesh) {
+    through_mesh = an_sight_mesh_gather(engine->sight_mesh, &s->sight_mesh, &engine->space.grid,
+                                        &s->sight, v.corner_index, v.origin, lane_offset, v.ccw,
+                                        &limit, &beyond, &s->alloc);
+  }
+  if (through_mesh == AN_SIGHT_MESH_OUT_OF_MEMORY) {
+    return false;
+  }
+  if (through_mesh == AN_SIGHT_MESH_UNSUITABLE) {
+    // The grid bounds distance sums from the viewpoint's centre; a tangent leaving the circle is
+    // at most its radius shorter than the way from the centre to its touching point.
+    an_sight_limit grid_limit = {goal, limit.bound + v.radius};
+    if (!an_sight_gather(&engine->space.grid, &engine->graph.corner_grid, engine->corner_count,
+                         &s->sight, v.origin, lane_offset, engine->radius, &mask, &grid_limit,
+                         engine->eps)) {
+      beyond = limit.bound;
+    }
+  }
+  const an_sight *sight = &s->sight.sight;
+  uint32_t first = (uint32_t)s->edge_count;
+
+  for (uint32_t k = 0; k < s->sight.candidate_count; ++k) {
+    uint32_t j = s->sight.candidates[k];
+    if (j == v.corner_index || (!first_gather && s->target_marks[j] == s->mark)) {
+      continue;
+    }
+    const an_corner *to = &corners[j];
+    if (!an_sight_pair_may_pass(sight, &mask, v2_sub(to->center, v.origin),
+                                v.radius + to->radius)) {
+      continue;
+    }
+    // Cells and triangles are coarse: a corner offered may itself lie beyond the limit. Leave it
+    // for a later gather, which the group's bound then promises. A tangent is at most both radii
+    // shorter than the distance between the centres, and its touching point at most the
+    // target's radius nearer the goal: when that shows the corner beyond, its tangents are worth
+    // computing only if they might lower the promise.
+    double rough =
+        v2_dist(to->center, v.origin) + v2_dist(to->center, goal) - v.radius - 2.0 * to->radius;
+    if (rough > limit.bound && rough >= beyond) {
+      continue;
+    }
+    an_tangent tangents[2];
+    bool usable[2];
+    double least = least_through(engine, &v, j, sight, goal, tangents, usable);
+    if (least > limit.bound) {
+      beyond = an_min(beyond, least);
+      continue;
+    }
+    for (int dir = 0; dir < 2; ++dir) {
+      if (!usable[dir]) {
+        continue;
+      }
+      const an_tangent t = tangents[dir];
+      lazy_edge e = make_edge(to, j, dir == 1, &t);
+      if (v.corner) {
+        e.depart_offset = an_corner_offset(v.corner, an_touch_angle(t.direction, v.ccw));
+      }
+      if (!add_edge(s, &e)) {
+        return false;
+      }
+    }
+  }
+  // The way off a corner to the goal, once, with the first block.
+  an_tangent t;
+  if (first_gather && v.corner && usable_tangent(engine, &v, sight, NULL, goal, true, &t)) {
+    lazy_edge e = make_edge(NULL, AN_NONE, false, &t);
+    e.to = goal;
+    e.depart_offset = an_corner_offset(v.corner, an_touch_angle(t.direction, v.ccw));
+    if (!add_edge(s, &e)) {
+      return false;
+    }
+  }
+  if (!an_reserve(&s->alloc, (void **)&s->blocks, &s->block_capacity, s->block_count,
+                  s->block_count + 1, sizeof *s->blocks)) {
+    return false;
+  }
+  uint32_t block = (uint32_t)s->block_count++;
+
+  s->blocks[block] = (departure_block){first, (uint32_t)(s->edge_count - first), AN_NONE};
+  if (first_gather) {
+    s->group_stamp[group] = s->stamp;
+    s->group_head[group] = block;
+  } else {
+    s->blocks[s->group_tail[group]].next = block;
+  }
+  s->group_tail[group] = block;
+  s->group_bound[group] = beyond;
+  return true;
+}
+
+// ---- the search ----------------------------------------------------------------------------
+
+static bool wedge_is_free(an_tangent_query *q, an_lazy_search *s, uint32_t corner_index) {
+  if (s->wedge_free[corner_index] == 0) {
+    s->wedge_free[corner_index] =
+        an_corner_wedge_is_free(&q->engine->corners[corner_index], &q->engine->space.clearance,
+                                &q->clearance)
+            ? 1
+            : 2;
+  }
+  return s->wedge_free[corner_index] == 1;
+}
+
+static bool relax(an_lazy_search *s, uint32_t id, double cost, uint32_t parent, vec2 goal) {
+  assert(id < s->edge_count && (parent == AN_NONE || parent < s->edge_count));
+  lazy_edge *e = &s->edges[id];
+  if (e->closed || cost >= e->cost) {
+    return true;
+  }
+  e->cost = cost;
+  e->parent = parent;
+  return open_push(s, cost + v2_dist(e->to, goal), id, false);
+}
+
+static uint32_t arrival_group(const an_tangent_engine *engine, const lazy_edge *e) {
+  return e->to_corner == START_CORNER ? (uint32_t)(2 * engine->corner_count)
+                                      : an_group_index(e->to_corner, e->to_ccw != 0);
+}
+
+// Relaxes the departures of the arrival group that edge `id` has not seen yet, from where it
+// arrives; then, if the group's gathers left anything out, queues a continuation keyed by the
+// least cost of a path through a departure not yet found.
+static bool expand(an_tangent_query *q, an_lazy_search *s, uint32_t id, vec2 start, vec2 goal) {
+  const an_tangent_engine *engine = q->engine;
+  uint32_t group = arrival_group(engine, &s->edges[id]);
+  if (s->group_stamp[group] != s->stamp ||
+      (s->edges[id].last_block == s->group_tail[group] && s->group_bound[group] < INFINITY)) {
+    if (!gather_block(engine, s, group, &s->edges[id], start, goal)) {
+      return false;
+    }
+  }
+  viewpoint v = viewpoint_of(engine, group, start);
+  // The edge array may have moved while gathering.
+  lazy_edge *arrival = &s->edges[id];
+  bool whole_free = !v.corner || v.radius <= 0.0 || wedge_is_free(q, s, v.corner_index);
+  uint32_t block =
+      arrival->last_block == AN_NONE ? s->group_head[group] : s->blocks[arrival->last_block].next;
+  for (; block != AN_NONE; block = s->blocks[block].next) {
+    arrival->last_block = block;
+    uint32_t last = s->blocks[block].first + s->blocks[block].count;
+    for (uint32_t d = s->blocks[block].first; d < last; ++d) {
+      const lazy_edge *departure = &s->edges[d];
+      if (departure->closed) {
+        continue;
+      }
+      double sweep = 0.0;
+      if (v.corner) {
+        sweep =
+            an_corner_arc_sweep(v.corner, arrival->arrive_offset, departure->depart_offset, v.ccw);
+        if (sweep < 0.0) {
+          continue;
+        }
+      }
+      double cost = arrival->cost + v.radius * sweep + departure->length;
+      if (cost >= departure->cost) {
+        continue;
+      }
+      if (!whole_free && sweep > 0.0) {
+        an_arc arc = an_corner_arc(v.corner, arrival->arrive_angle, sweep, v.ccw);
+        if (!an_arc_is_free(&engine->space.clearance, &q->clearance, &arc)) {
+          continue;
+        }
+      }
+      if (!relax(s, d, cost, id, goal)) {
+        return false;
+      }
+    }
+  }
+  double bound = s->group_bound[group];
+  if (bound < INFINITY) {
+    // A tangent not gathered yet is, with the way from its touching point to the goal, longer
+    // than the bound. An edge has one continuation queued at a time: only its expansion queues
+    // one.
+    return open_push(s, arrival->cost + bound, id, true);
+  }
+  return true;
+}
+
+static arcnav_status emit_path(const an_tangent_engine *engine, an_lazy_search *s,
+                               uint32_t goal_edge, vec2 start, vec2 goal, arcnav_path *path) {
+  size_t length = 0;
+  for (uint32_t id = goal_edge; s->edges[id].to_corner != START_CORNER; id = s->edges[id].parent) {
+    if (!an_reserve(&s->alloc, (void **)&s->trail, &s->trail_capacity, length, length + 1,
+                    sizeof *s->trail)) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+    s->trail[length++] = id;
+  }
+  an_path_reset(path, start, goal);
+  arcnav_status status = ARCNAV_OK;
+  // trail[length - 1] leaves the start, trail[0] reaches the goal.
+  for (size_t k = length; k-- > 0 && status == ARCNAV_OK;) {
+    const lazy_edge *e = &s->edges[s->trail[k]];
+    if (k + 1 < length) {
+      const lazy_edge *before = &s->edges[s->trail[k + 1]];
+      const an_corner *corner = &engine->corners[before->to_corner];
+      bool ccw = before->to_ccw != 0;
+      double sweep = an_corner_arc_sweep(corner, before->arrive_offset, e->depart_offset, ccw);
+      status =
+          an_path_add_arc(path, corner->center, corner->radius, before->to, e->from, sweep, ccw);
+    }
+    if (status == ARCNAV_OK) {
+      status = an_path_add_line(path, e->from, e->to);
+    }
+  }
+  return status;
+}
+
+static void next_search_stamp(an_lazy_search *s, size_t corner_count) {
+  if (an_stamp_next(&s->stamp)) {
+    memset(s->group_stamp, 0, (2 * corner_count + 1) * sizeof *s->group_stamp);
+  }
+  s->edge_count = 0;
+  s->block_count = 0;
+  an_heap_clear(&s->open);
+}
+
+arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 start, vec2 goal,
+                                arcnav_path *path) {
+  const an_tangent_engine *engine = q->engine;
+  const an_clearance *cl = &engine->space.clearance;
+  memset(&q->control->stats, 0, sizeof q->control->stats);
+  q->clearance.checks = 0;
+  if (an_segment_is_free(cl, &q->clearance, start, goal)) {
+    q->control->stats.edges_checked = q->clearance.checks;
+    return an_path_add_line(path, start, goal);
+  }
+  next_search_stamp(s, engine->corner_count);
+  arcnav_status status = ARCNAV_NO_PATH;
+  // The start's own entry: an edge of length 0 arriving at the start, expanded first.
+  lazy_edge origin;
+  memset(&origin, 0, sizeof origin);
+  origin.from = origin.to = start;
+  origin.to_corner = START_CORNER;
+  origin.parent = AN_NONE;
+  origin.last_block = AN_NONE;
+  origin.closed = 1;
+  if (!add_edge(s, &origin) || !expand(q, s, 0, start, goal)) {
+    status = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  // Expansions and continuations, both of which gather: what the expansion limit counts.
+  size_t expansions = 0;
+  while (status == ARCNAV_NO_PATH && !an_heap_empty(&s->open)) {
+    an_heap_entry top = an_heap_pop_entry(&s->open);
+    uint32_t edge = top.id / 2;
+    lazy_edge *e = &s->edges[edge];
+    if (top.id % 2 != 0) {
+      if (!an_tangent_may_expand(q, expansions++)) {
+        status = ARCNAV_SEARCH_LIMIT;
+      } else if (!expand(q, s, edge, start, goal)) {
+        status = ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+      continue;
+    }
+    if (e->closed || top.key > e->cost + v2_dist(e->to, goal)) {
+      continue;
+    }
+    // Each edge is closed, and so checked, once.
+    e->closed = 1;
+    if (!an_segment_is_free(cl, &q->clearance, e->from, e->to)) {
+      continue;
+    }
+    if (e->to_corner == AN_NONE) {
+      status = emit_path(engine, s, edge, start, goal, path);
+      break;
+    }
+    if (!an_tangent_may_expand(q, expansions++)) {
+      status = ARCNAV_SEARCH_LIMIT;
+      break;
+    }
+    q->control->stats.nodes_expanded++;
+    if (!expand(q, s, edge, start, goal)) {
+      status = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  q->control->stats.edges_checked = q->clearance.checks;
+  if (status != ARCNAV_OK) {
+    an_path_reset(path, start, goal);
+  }
+  return status;
+}

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The tangent engine without a prebuilt graph. The planner keeps the obstacle grid, the corner
+// grid and (for R > 0) the sight mesh; a query discovers tangents as A* needs them. A search
+// node is a directed tangent segment (from the start or a corner to a corner or the goal), so
+// whether it is free does not depend on how the search reached it: that check waits until the
+// node leaves the open list, and most tangents a search generates are never checked at all. A
+// corner's departures are gathered when the search first arrives there, as far as a tangent's
+// length plus the way from its touching point to the goal fits a bound just above what the search
+// has left to spend (through the sight mesh where it can, else the grid culling of
+// visibility.h), and gathered again, wider, only when the search reaches what the bound left
+// out.
+
+#include "tangent/tangent_state.h"
+
+/// Work space for one query object. Grows with the largest search seen and keeps its memory.
+arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_search **out);
+void an_lazy_search_destroy(an_lazy_search *search);
+
+/// Fills `path` (reset by the caller). Start and goal are finite, free and distinct.
+arcnav_status an_lazy_find_path(an_tangent_query *query, an_lazy_search *search, arcnav_vec2 start,
+                                arcnav_vec2 goal, arcnav_path *path);

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: MIT
+#include "tangent/tangent_search.h"
+
+#include "geom/tolerances.h"
+#include "path/path.h"
+#include "search/marks.h"
+
+#include <assert.h>
+#include <string.h>
+
+// Everything the search needs to know about a node, whether it lives in the graph or is one of
+// this query's start attachments.
+typedef struct node_view {
+  vec2 point;
+  double angle;
+  double offset;
+  uint32_t corner;
+  bool ccw;
+} node_view;
+
+static node_view view_node(const an_tangent_query *q, uint32_t id) {
+  const an_tangent_graph *graph = &q->engine->graph;
+  if (id < graph->node_count) {
+    const an_graph_node *n = &graph->nodes[id];
+    return (node_view){n->point, n->angle, n->offset, n->corner, n->ccw};
+  }
+  const an_start_node *s = &q->starts[id - graph->node_count];
+  return (node_view){s->point, s->angle, s->offset, s->corner, s->ccw};
+}
+
+static bool seen(const an_tangent_query *q, uint32_t id) {
+  return q->search[id].generation == q->current_generation;
+}
+
+static void relax(an_tangent_query *q, uint32_t id, double cost, uint32_t parent, an_arrival how,
+                  vec2 at, vec2 goal) {
+  assert(id < q->id_count && (parent == AN_NONE || parent < q->id_count));
+  an_search_node *node = &q->search[id];
+  if (node->generation == q->current_generation) {
+    if (node->closed || cost >= node->cost) {
+      return;
+    }
+  } else {
+    node->generation = q->current_generation;
+    node->closed = 0;
+  }
+  node->cost = cost;
+  node->parent = parent;
+  node->arrival = (uint8_t)how;
+  an_heap_push_or_decrease(&q->heap, id, cost + v2_dist(at, goal));
+}
+
+static bool arc_is_free(an_tangent_query *q, uint32_t corner_index, double from_angle, double sweep,
+                        bool ccw) {
+  const an_corner *corner = &q->engine->corners[corner_index];
+  if (corner->radius * sweep <= 0.0 || q->engine->graph.wedge_free[corner_index]) {
+    return true;
+  }
+  an_arc arc = an_corner_arc(corner, from_angle, sweep, ccw);
+  return an_arc_is_free(&q->engine->space.clearance, &q->clearance, &arc);
+}
+
+// The group's way to the goal, computed on first use in this query.
+static an_goal_exit *goal_exit(an_tangent_query *q, uint32_t corner_index, bool ccw, vec2 goal) {
+  an_goal_exit *exit = &q->goal_exits[an_group_index(corner_index, ccw)];
+  if (exit->generation == q->current_generation) {
+    return exit;
+  }
+  const an_tangent_engine *engine = q->engine;
+  const an_corner *corner = &engine->corners[corner_index];
+  exit->generation = q->current_generation;
+  exit->segment = 0;
+  an_tangent t;
+  exit->usable =
+      an_directed_tangent(corner->center, corner->radius, ccw, goal, 0.0, true, engine->eps, &t) &&
+      an_tangent_is_taut(&t, corner, ccw, NULL, false);
+  if (exit->usable) {
+    exit->touch = t.from;
+    exit->angle = an_touch_angle(t.direction, ccw);
+    exit->offset = an_corner_offset(corner, exit->angle);
+  }
+  return exit;
+}
+
+// From node u: around its corner in its direction to where the tangent to the goal leaves, then
+// straight to the goal.
+static void try_goal(an_tangent_query *q, uint32_t u, const node_view *at, vec2 goal,
+                     uint32_t goal_id) {
+  const an_tangent_engine *engine = q->engine;
+  const an_corner *corner = &engine->corners[at->corner];
+  an_goal_exit *exit = goal_exit(q, at->corner, at->ccw, goal);
+  if (!exit->usable) {
+    return;
+  }
+  double sweep = an_corner_arc_sweep(corner, at->offset, exit->offset, at->ccw);
+  if (sweep < 0.0) {
+    return;
+  }
+  double cost = q->search[u].cost + corner->radius * sweep + v2_dist(exit->touch, goal);
+  if (seen(q, goal_id) && cost >= q->search[goal_id].cost) {
+    return;
+  }
+  if (!arc_is_free(q, at->corner, at->angle, sweep, at->ccw)) {
+    return;
+  }
+  if (exit->segment == 0) {
+    exit->segment =
+        an_segment_is_free(&engine->space.clearance, &q->clearance, exit->touch, goal) ? 1 : 2;
+  }
+  if (exit->segment != 1) {
+    return;
+  }
+  q->goal_touch = exit->touch;
+  q->goal_sweep = sweep;
+  relax(q, goal_id, cost, u, AN_ARRIVED_BY_ARC, goal, goal);
+}
+
+// The first graph node reached travelling around the corner from a start attachment.
+static void follow_start_arc(an_tangent_query *q, uint32_t u, const node_view *at, vec2 goal) {
+  const an_tangent_engine *engine = q->engine;
+  const an_tangent_graph *graph = &engine->graph;
+  const an_corner *corner = &engine->corners[at->corner];
+  uint32_t group = an_group_index(at->corner, at->ccw);
+  uint32_t first = graph->group_start[group], last = graph->group_start[group + 1];
+  if (first == last) {
+    return;
+  }
+  // Lower bound: first node whose offset is >= ours.
+  uint32_t lo = first, hi = last;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (graph->nodes[mid].offset < at->offset) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  bool full = corner->wedge_sweep >= AN_TWO_PI;
+  uint32_t next;
+  if (at->ccw) {
+    next = lo < last ? lo : (full ? first : AN_NONE);
+  } else {
+    // Last node whose offset is <= ours.
+    uint32_t upper = lo;
+    while (upper < last && graph->nodes[upper].offset <= at->offset) {
+      ++upper;
+    }
+    next = upper > first ? upper - 1 : (full ? last - 1 : AN_NONE);
+  }
+  if (next == AN_NONE) {
+    return;
+  }
+  double sweep = an_corner_arc_sweep(corner, at->offset, graph->nodes[next].offset, at->ccw);
+  if (sweep < 0.0) {
+    return;
+  }
+  if (!arc_is_free(q, at->corner, at->angle, sweep, at->ccw)) {
+    return;
+  }
+  relax(q, next, q->search[u].cost + corner->radius * sweep, u, AN_ARRIVED_BY_ARC,
+        graph->nodes[next].point, goal);
+}
+
+static void expand(an_tangent_query *q, uint32_t u, vec2 goal, uint32_t goal_id) {
+  const an_tangent_graph *graph = &q->engine->graph;
+  node_view at = view_node(q, u);
+  try_goal(q, u, &at, goal, goal_id);
+  if (u >= graph->node_count) {
+    follow_start_arc(q, u, &at, goal);
+    return;
+  }
+  const an_graph_node *node = &graph->nodes[u];
+  for (uint32_t e = node->first_edge; e < node->first_edge + node->edge_count; ++e) {
+    const an_graph_edge *edge = &graph->edges[e];
+    relax(q, edge->target, q->search[u].cost + edge->length, u, AN_ARRIVED_BY_TANGENT,
+          graph->nodes[edge->target].point, goal);
+  }
+  if (node->next != AN_NONE) {
+    relax(q, node->next, q->search[u].cost + node->arc_to_next, u, AN_ARRIVED_BY_ARC,
+          graph->nodes[node->next].point, goal);
+  }
+}
+
+// Can a tangent from the point `from` arrive at `corner` turning `ccw` and touch it inside its
+// wedge? Such a touching normal n satisfies n . (from - centre) = radius >= 0 and lies on the
+// turning side of from - centre, so it is within the quarter turn from that direction towards
+// the turning side. A cheap screen (cross products only) before the tangent itself is computed.
+static bool may_arrive_taut(const an_corner *corner, vec2 from, bool ccw) {
+  if (corner->wedge_sweep >= AN_TWO_PI) {
+    return true;
+  }
+  vec2 v = v2_sub(from, corner->center);
+  double slack = AN_TAUT_SCREEN_RELATIVE * v2_len(v);
+  vec2 q0 = ccw ? v : v2_scale(v2_perp(v), -1.0);
+  vec2 q1 = ccw ? v2_perp(v) : v;
+  // Two counter-clockwise ranges narrower than a half turn meet when either one's start lies in
+  // the other.
+  bool q0_in_wedge =
+      v2_cross(corner->normal_start, q0) >= -slack && v2_cross(q0, corner->normal_end) >= -slack;
+  bool start_in_quarter =
+      v2_cross(q0, corner->normal_start) >= -slack && v2_cross(corner->normal_start, q1) >= -slack;
+  return q0_in_wedge || start_in_quarter;
+}
+
+// The start's attachments to one corner, queued unchecked: a segment is only checked for freedom
+// when its node comes off the open list (its cost is a valid lower bound then).
+static void attach_start(an_tangent_query *q, uint32_t c, vec2 start, vec2 goal) {
+  const an_tangent_engine *engine = q->engine;
+  uint32_t base = engine->graph.node_count;
+  const an_corner *corner = &engine->corners[c];
+  for (int dir = 0; dir < 2; ++dir) {
+    bool ccw = dir == 1;
+    uint32_t id = base + an_group_index(c, ccw);
+    if (!may_arrive_taut(corner, start, ccw)) {
+      continue;
+    }
+    an_tangent t;
+    if (!an_directed_tangent(start, 0.0, true, corner->center, corner->radius, ccw, engine->eps,
+                             &t)) {
+      continue;
+    }
+    if (!an_tangent_is_taut(&t, NULL, true, corner, ccw)) {
+      continue;
+    }
+    double angle = an_touch_angle(t.direction, ccw);
+    q->starts[id - base] =
+        (an_start_node){t.to, angle, an_corner_offset(corner, angle), v2_dist(start, t.to), c, ccw};
+    relax(q, id, q->starts[id - base].tangent_length, AN_NONE, AN_ARRIVED_FROM_START, t.to, goal);
+  }
+}
+
+// A lower bound on any path through the corner: each tangent from the start and the rest to the
+// goal are at least the centre distances less the radius.
+static double deferred_bound(const an_corner *corner, vec2 start, vec2 goal) {
+  return an_max(0.0, v2_dist(start, corner->center) - corner->radius) +
+         an_max(0.0, v2_dist(corner->center, goal) - corner->radius);
+}
+
+static void enter_corner(an_tangent_query *q, uint32_t c, vec2 start, vec2 goal) {
+  if (q->entered[c] == q->current_generation) {
+    return;
+  }
+  q->entered[c] = q->current_generation;
+  an_heap_push_or_decrease(&q->deferred, c, deferred_bound(&q->engine->corners[c], start, goal));
+}
+
+// A lower bound on |start - t| + |t - goal| over the points t of the cell. A hair is taken off
+// for rounding.
+static double cell_bound(const an_tangent_query *q, uint32_t cell, vec2 start, vec2 goal) {
+  const an_grid *grid = &q->engine->space.grid;
+  int32_t column = (int32_t)(cell % (uint32_t)grid->columns);
+  int32_t row = (int32_t)(cell / (uint32_t)grid->columns);
+  double bound =
+      an_max(v2_dist(start, goal), an_grid_cell_distance_sum(grid, column, row, start, goal));
+  return an_max(0.0,
+                bound - AN_CELL_BOUND_TOLERANCES * q->engine->eps - AN_CELL_BOUND_RELATIVE * bound);
+}
+
+static void discover_cell(an_tangent_query *q, int32_t column, int32_t row, vec2 start, vec2 goal) {
+  const an_grid *grid = &q->engine->space.grid;
+  if (column < 0 || row < 0 || column >= grid->columns || row >= grid->rows) {
+    return;
+  }
+  uint32_t cell = (uint32_t)row * (uint32_t)grid->columns + (uint32_t)column;
+  if (q->cell_seen[cell] == q->current_generation) {
+    return;
+  }
+  q->cell_seen[cell] = q->current_generation;
+  an_heap_push_or_decrease(&q->cells, cell, cell_bound(q, cell, start, goal));
+}
+
+// Corners wait in a heap of their own keyed by that bound, and their attachments are computed
+// only if the search gets that far, which for most corners of a large map it never does. They
+// enter the heap cell by cell of the corner grid, flooding out from the start's cell in the order
+// of the cells' bounds, a cell only once nothing in the heap or on the open list is cheaper than
+// what the cell could hold. That is enough: an attachment touches its corner at a point t inside
+// the box the grid files the corner by, and inside the grid (which covers everything within R of
+// the obstacles), so the corner is filed in the cell holding t, and the
+// attachment's key |start - t| + |t - goal| is at least that cell's bound and at least the
+// corner's. The cells whose bound is below any value meet one convex region (an ellipse around
+// the start and the goal), so they form a connected set around the start's cell and the flood
+// reaches every one of them in time. From outside the grid every corner enters at once.
+static void seed_starts(an_tangent_query *q, vec2 start, vec2 goal) {
+  const an_tangent_engine *engine = q->engine;
+  const an_grid *grid = &engine->space.grid;
+  an_heap_clear(&q->deferred);
+  an_heap_clear(&q->cells);
+  vec2 lo = grid->origin;
+  vec2 hi = v2(lo.x + grid->columns * grid->cell_size, lo.y + grid->rows * grid->cell_size);
+  if (!(start.x >= lo.x && start.x <= hi.x && start.y >= lo.y && start.y <= hi.y)) {
+    for (uint32_t c = 0; c < engine->corner_count; ++c) {
+      enter_corner(q, c, start, goal);
+    }
+    return;
+  }
+  discover_cell(q, an_grid_column(grid, start.x), an_grid_row(grid, start.y), start, goal);
+}
+
+// Enters cells until the next one could hold nothing cheaper than the best waiting corner or open
+// node; ties enter too, so corners leave the heap in the same order as if all had entered at once.
+static void enter_cells(an_tangent_query *q, vec2 start, vec2 goal) {
+  const an_corner_grid *cgrid = &q->engine->graph.corner_grid;
+  const an_grid *grid = &q->engine->space.grid;
+  for (;;) {
+    double next_corner = an_heap_empty(&q->deferred) ? INFINITY : an_heap_top_key(&q->deferred);
+    double next_node = an_heap_empty(&q->heap) ? INFINITY : an_heap_top_key(&q->heap);
+    if (an_heap_empty(&q->cells) ||
+        !(an_heap_top_key(&q->cells) <= an_min(next_corner, next_node))) {
+      return;
+    }
+    uint32_t cell = an_heap_pop(&q->cells, NULL);
+    for (uint32_t k = cgrid->cell_start[cell]; k < cgrid->cell_start[cell + 1]; ++k) {
+      enter_corner(q, cgrid->cell_corners[k], start, goal);
+    }
+    int32_t column = (int32_t)(cell % (uint32_t)grid->columns);
+    int32_t row = (int32_t)(cell / (uint32_t)grid->columns);
+    discover_cell(q, column - 1, row, start, goal);
+    discover_cell(q, column + 1, row, start, goal);
+    discover_cell(q, column, row - 1, start, goal);
+    discover_cell(q, column, row + 1, start, goal);
+  }
+}
+
+// Attaches the next deferred corner when its bound is no worse than the best open node: no node
+// it would add can then be overtaken.
+static bool attach_next_deferred(an_tangent_query *q, vec2 start, vec2 goal) {
+  enter_cells(q, start, goal);
+  if (an_heap_empty(&q->deferred) ||
+      (!an_heap_empty(&q->heap) && an_heap_top_key(&q->heap) < an_heap_top_key(&q->deferred))) {
+    return false;
+  }
+  attach_start(q, an_heap_pop(&q->deferred, NULL), start, goal);
+  return true;
+}
+
+// Turns the chain of parents into pieces, merging consecutive arc steps on one corner.
+static arcnav_status emit_path(an_tangent_query *q, vec2 start, vec2 goal, uint32_t goal_id,
+                               arcnav_path *path) {
+  const an_tangent_engine *engine = q->engine;
+  size_t length = 0;
+  for (uint32_t id = goal_id; id != AN_NONE; id = q->search[id].parent) {
+    q->trail[length++] = id;
+  }
+  an_path_reset(path, start, goal);
+  arcnav_status status = ARCNAV_OK;
+  // trail[length - 1] is a start attachment, trail[0] the goal.
+  node_view first = view_node(q, q->trail[length - 1]);
+  status = an_path_add_line(path, start, first.point);
+  vec2 arc_from = first.point;
+  double arc_sweep = 0.0;
+  node_view prev = first;
+  for (size_t k = length - 1; k-- > 0 && status == ARCNAV_OK;) {
+    uint32_t id = q->trail[k];
+    const an_corner *corner = &engine->corners[prev.corner];
+    bool to_goal = id == goal_id;
+    vec2 here = to_goal ? q->goal_touch : view_node(q, id).point;
+    if (q->search[id].arrival == AN_ARRIVED_BY_ARC) {
+      arc_sweep +=
+          to_goal ? q->goal_sweep
+                  : an_corner_arc_sweep(corner, prev.offset, view_node(q, id).offset, prev.ccw);
+    }
+    if (q->search[id].arrival == AN_ARRIVED_BY_TANGENT || to_goal) {
+      status = an_path_add_arc(path, corner->center, corner->radius, arc_from,
+                               q->search[id].arrival == AN_ARRIVED_BY_TANGENT ? prev.point : here,
+                               arc_sweep, prev.ccw);
+      if (status == ARCNAV_OK) {
+        vec2 line_from = to_goal ? here : prev.point;
+        status = an_path_add_line(path, line_from, to_goal ? goal : here);
+      }
+      arc_from = here;
+      arc_sweep = 0.0;
+    }
+    if (!to_goal) {
+      prev = view_node(q, id);
+    }
+  }
+  return status;
+}
+
+arcnav_status an_tangent_graph_find_path(an_tangent_query *q, vec2 start, vec2 goal,
+                                         arcnav_path *path) {
+  const an_tangent_engine *engine = q->engine;
+  const an_clearance *cl = &engine->space.clearance;
+  an_path_reset(path, start, goal);
+  memset(&q->control->stats, 0, sizeof q->control->stats);
+  q->clearance.checks = 0;
+  if (an_segment_is_free(cl, &q->clearance, start, goal)) {
+    q->control->stats.edges_checked = q->clearance.checks;
+    return an_path_add_line(path, start, goal);
+  }
+  if (an_stamp_next(&q->current_generation)) {
+    for (uint32_t id = 0; id < q->id_count; ++id) {
+      q->search[id].generation = 0;
+    }
+    for (size_t g = 0; g < 2 * q->engine->corner_count; ++g) {
+      q->goal_exits[g].generation = 0;
+    }
+    memset(q->entered, 0, q->engine->corner_count * sizeof *q->entered);
+    memset(q->cell_seen, 0,
+           (size_t)q->engine->space.grid.columns * (size_t)q->engine->space.grid.rows *
+               sizeof *q->cell_seen);
+  }
+  an_heap_clear(&q->heap);
+  uint32_t goal_id = q->id_count - 1;
+  uint32_t start_base = engine->graph.node_count;
+  seed_starts(q, start, goal);
+  arcnav_status status = ARCNAV_NO_PATH;
+  for (;;) {
+    if (attach_next_deferred(q, start, goal)) {
+      continue;
+    }
+    if (an_heap_empty(&q->heap)) {
+      break;
+    }
+    uint32_t u = an_heap_pop(&q->heap, NULL);
+    if (u == goal_id) {
+      status = emit_path(q, start, goal, goal_id, path);
+      break;
+    }
+    q->search[u].closed = 1;
+    if (u >= start_base && u < goal_id) {
+      if (!an_segment_is_free(cl, &q->clearance, start, q->starts[u - start_base].point)) {
+        continue;
+      }
+    }
+    if (!an_tangent_may_expand(q, q->control->stats.nodes_expanded)) {
+      status = ARCNAV_SEARCH_LIMIT;
+      break;
+    }
+    q->control->stats.nodes_expanded++;
+    expand(q, u, goal, goal_id);
+  }
+  q->control->stats.edges_checked = q->clearance.checks;
+  if (status != ARCNAV_OK) {
+    an_path_reset(path, start, goal);
+  }
+  return status;
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The tangent engine's state, shared by its build (tangent_engine.c) and its two searches: over
+// the prebuilt tangent graph (tangent_search.c) and with tangents found on demand
+// (tangent_lazy.c).
+
+#include "geom/alloc.h"
+#include "index/free_space.h"
+#include "search/engine.h"
+#include "search/heap.h"
+#include "tangent/inflate.h"
+#include "tangent/sight_mesh.h"
+#include "tangent/tangent_graph.h"
+
+/// Built once per planner; read-only while queries run.
+typedef struct an_tangent_engine {
+  an_allocator alloc;
+  double radius;
+  double eps;
+  an_corner *corners; ///< the corner circles paths may turn around
+  size_t corner_count;
+  an_free_space space;
+  an_tangent_graph graph; ///< with tangents on demand, only its corner grid is built
+  bool on_demand;
+  an_sight_mesh *sight_mesh; ///< on demand: what corners see; NULL: the grid decides
+} an_tangent_engine;
+
+/// A start attachment: the touching point where the tangent from the query's start meets a corner.
+typedef struct an_start_node {
+  vec2 point;
+  double angle;
+  double offset;
+  double tangent_length;
+  uint32_t corner;
+  bool ccw;
+} an_start_node;
+
+/// The tangent from a (corner, direction) group to the query's goal, computed once per query:
+/// every node of the group leaves for the goal along the same segment.
+typedef struct an_goal_exit {
+  vec2 touch;
+  double angle;
+  double offset;
+  uint32_t generation; ///< valid when it matches the query's
+  uint8_t usable;      ///< the tangent exists and leaves inside the wedge
+  uint8_t segment;     ///< 0 unchecked, 1 free, 2 blocked
+} an_goal_exit;
+
+/// The search state of a node, together so that one visit touches one place.
+typedef struct an_search_node {
+  double cost;         ///< g-value
+  uint32_t parent;     ///< AN_NONE for a start attachment
+  uint32_t generation; ///< the fields are valid when it matches the query's
+  uint8_t arrival;     ///< an_arrival
+  uint8_t closed;
+} an_search_node;
+
+/// How the search reached a node.
+typedef enum an_arrival {
+  AN_ARRIVED_BY_TANGENT = 0,
+  AN_ARRIVED_BY_ARC = 1,
+  AN_ARRIVED_FROM_START = 2
+} an_arrival;
+
+typedef struct an_lazy_search an_lazy_search;
+
+/// One query object's working memory.
+typedef struct an_tangent_query {
+  const an_tangent_engine *engine;
+  an_allocator alloc;
+  an_clearance_scratch clearance;
+  an_search_control *control; ///< the running search's budget and counters
+  // The search over the prebuilt graph:
+  an_heap heap;
+  uint32_t id_count;      ///< graph nodes + start attachments + the goal
+  an_search_node *search; ///< per id
+  uint32_t current_generation;
+  an_start_node *starts;
+  /// Corners not yet attached to the start, keyed by a bound on paths through them.
+  an_heap deferred;
+  // Corners enter that heap cell by cell of the corner grid, flooding out from the start's cell
+  // only as the search needs them.
+  uint32_t *entered;        ///< per corner: the generation of the query that entered it
+  an_heap cells;            ///< cells of the corner grid found but not entered, keyed by a bound
+  uint32_t *cell_seen;      ///< per cell: the generation of the query that found it
+  uint32_t *trail;          ///< node ids of the found path, goal first
+  an_goal_exit *goal_exits; ///< per (corner, direction) group: its way to this query's goal
+  // The goal's attachment: touching point on the parent's corner and the arc sweep to it.
+  vec2 goal_touch;
+  double goal_sweep;
+  // The search with tangents found on demand:
+  an_lazy_search *lazy;
+} an_tangent_query;
+
+/// May the running search, having expanded `expanded` nodes, expand one more?
+static inline bool an_tangent_may_expand(const an_tangent_query *query, size_t expanded) {
+  return an_may_expand(expanded, query->control->expansion_limit);
+}
