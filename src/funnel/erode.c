@@ -113,10 +113,8 @@ static size_t grow_ring(const arcnav_map *map, const an_ring *ring, double r, ve
 }
 
 static size_t circle_ring(vec2 center, double radius, vec2 *out) {
-  // Circumscribed polygon: the apothem equals the radius.
-  double corner = an_navmesh_circle_corner_radius(radius);
   for (int k = 0; k < AN_NAVMESH_CIRCLE_SIDES; ++k) {
-    out[k] = an_circle_point(center, corner, AN_TWO_PI * (double)k / AN_NAVMESH_CIRCLE_SIDES);
+    out[k] = an_circle_polygon_vertex(center, radius, k);
   }
   return AN_NAVMESH_CIRCLE_SIDES;
 }

@@ -20,3 +20,14 @@ size_t an_obstacle_vertices(const arcnav_map *map, const an_obstacle *ob) {
   }
   return total;
 }
+
+bool an_circle_polygon_contains(vec2 center, double radius, vec2 p) {
+  vec2 d = v2_sub(p, center);
+  for (int k = 0; k < AN_NAVMESH_CIRCLE_SIDES; ++k) {
+    double angle = AN_TWO_PI * ((double)k + 0.5) / AN_NAVMESH_CIRCLE_SIDES;
+    if (v2_dot(d, v2_from_angle(angle)) >= radius) {
+      return false;
+    }
+  }
+  return true;
+}

@@ -24,6 +24,10 @@ static inline double an_navmesh_circle_corner_radius(double radius) {
 /// stands for the circle (center, radius).
 vec2 an_circle_polygon_vertex(vec2 center, double radius, int k);
 
+/// Is p strictly inside the polygon that stands for the circle (center, radius)? The polygon is
+/// convex: inside every side's half-plane, each side at the radius from the centre.
+bool an_circle_polygon_contains(vec2 center, double radius, vec2 p);
+
 /// Vertices of an obstacle's rings (a circle counts as the AN_NAVMESH_CIRCLE_SIDES of
 /// its polygon).
 size_t an_obstacle_vertices(const arcnav_map *map, const an_obstacle *ob);

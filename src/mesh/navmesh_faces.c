@@ -11,17 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-static bool inside_circle_polygon(const an_obstacle *ob, vec2 p) {
-  vec2 d = v2_sub(p, ob->center);
-  for (int k = 0; k < AN_NAVMESH_CIRCLE_SIDES; ++k) {
-    double angle = AN_TWO_PI * ((double)k + 0.5) / AN_NAVMESH_CIRCLE_SIDES;
-    if (v2_dot(d, v2_from_angle(angle)) >= ob->radius) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // Rings with at least this many vertices get a winding index for labelling faces.
 #define RING_INDEX_MIN_VERTICES 256
 
@@ -81,7 +70,7 @@ static bool obstacle_blocks(blocked_oracle *oracle, const arcnav_map *map, uint3
   if (ob->kind == AN_OBSTACLE_CIRCLE) {
     double r = an_navmesh_circle_corner_radius(ob->radius);
     return ob->radius > 0.0 && fabs(p.x - ob->center.x) <= r && fabs(p.y - ob->center.y) <= r &&
-           inside_circle_polygon(ob, p);
+           an_circle_polygon_contains(ob->center, ob->radius, p);
   }
   if (p.x < ob->box_min.x || p.x > ob->box_max.x || p.y < ob->box_min.y || p.y > ob->box_max.y) {
     return false;
