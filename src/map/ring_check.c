@@ -1018,3 +1018,19 @@ arcnav_status an_prepare_rings(const an_allocator *alloc, const vec2 *const *inp
   touch_list_free(alloc, &touches);
   return status;
 }
+
+arcnav_status an_rings_are_clean(const an_allocator *alloc, const vec2 *const *inputs,
+                                 const size_t *counts, size_t ring_count, bool *clean) {
+  *clean = false;
+  an_clean_ring *rings = an_calloc(alloc, ring_count, sizeof *rings);
+  if (!rings) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  arcnav_status status = an_prepare_rings(alloc, inputs, counts, ring_count, -1, rings, NULL);
+  for (size_t r = 0; r < ring_count; ++r) {
+    an_clean_ring_free(alloc, &rings[r]);
+  }
+  an_free(alloc, rings);
+  *clean = status == ARCNAV_OK;
+  return status == ARCNAV_ERR_OUT_OF_MEMORY ? status : ARCNAV_OK;
+}

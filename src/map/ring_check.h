@@ -37,5 +37,11 @@ arcnav_status an_prepare_rings(const an_allocator *alloc, const vec2 *const *inp
 
 void an_clean_ring_free(const an_allocator *alloc, an_clean_ring *ring);
 
+/// Would the map accept these rings as one polygon (outer first) or, with one ring, as bounds?
+/// The same checks as an_prepare_rings(), for rings built inside the library (the eroded map's),
+/// which no map validated. Sets `*clean`; fails only with ARCNAV_ERR_OUT_OF_MEMORY.
+arcnav_status an_rings_are_clean(const an_allocator *alloc, const vec2 *const *inputs,
+                                 const size_t *counts, size_t ring_count, bool *clean);
+
 /// Reverse the ring (and its source indices) unless it already turns the wanted way.
 void an_orient_ring(an_clean_ring *ring, bool want_ccw);

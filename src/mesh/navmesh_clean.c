@@ -5,65 +5,38 @@
 // every pair inside an obstacle unless told the obstacle is clean (its rings neither cross nor
 // touch). Obstacles added through the public API were validated so; an eroded map's grown rings
 // were not and may cross themselves. Large obstacles are therefore checked here by the map's own
-// validation (an O(n log n) sweep); small ones are cheaper to test pair by pair.
+// ring checks (an O(n log n) sweep, map/ring_check.c); small ones are cheaper to test pair by pair.
 #include "mesh/navmesh_build.h"
+
+#include "map/ring_check.h"
 
 #define CLEAN_CHECK_MIN_VERTICES 256
 
 static arcnav_status polygon_is_clean(const arcnav_map *map, const an_obstacle *ob,
                                       const an_allocator *alloc, bool *clean) {
   *clean = false;
-  size_t total = 0;
-  for (uint32_t r = 0; r < ob->ring_count; ++r) {
-    total += map->rings[ob->first_ring + r].count;
-  }
-  arcnav_vec2 *pts = an_alloc(alloc, total, sizeof *pts);
-  const arcnav_vec2 **holes = an_alloc(alloc, ob->ring_count, sizeof *holes);
-  size_t *hole_counts = an_alloc(alloc, ob->ring_count, sizeof *hole_counts);
-  arcnav_map *scratch = NULL;
-  arcnav_status st = pts && holes && hole_counts ? arcnav_map_create(&alloc->hooks, &scratch)
-                                                 : ARCNAV_ERR_OUT_OF_MEMORY;
+  const vec2 **inputs = an_alloc(alloc, ob->ring_count, sizeof *inputs);
+  size_t *counts = an_alloc(alloc, ob->ring_count, sizeof *counts);
+  arcnav_status st = inputs && counts ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
   if (st == ARCNAV_OK) {
-    size_t at = 0;
+    // An obstacle's rings are stored one after another in the map's points.
     for (uint32_t r = 0; r < ob->ring_count; ++r) {
       const an_ring *ring = &map->rings[ob->first_ring + r];
-      for (size_t i = 0; i < ring->count; ++i) {
-        pts[at + i] = an_ring_vertex(map, ring, i);
-      }
-      if (r > 0) {
-        holes[r - 1] = pts + at;
-        hole_counts[r - 1] = ring->count;
-      }
-      at += ring->count;
+      inputs[r] = map->points + ring->first;
+      counts[r] = ring->count;
     }
-    st = arcnav_map_add_polygon(scratch, pts, map->rings[ob->first_ring].count, holes, hole_counts,
-                                ob->ring_count - 1, NULL);
-    *clean = st == ARCNAV_OK;
-    if (st != ARCNAV_ERR_OUT_OF_MEMORY) {
-      st = ARCNAV_OK; // refused: not clean, tested pair by pair
-    }
+    st = an_rings_are_clean(alloc, inputs, counts, ob->ring_count, clean);
   }
-  arcnav_map_destroy(scratch);
-  an_free(alloc, pts);
-  an_free(alloc, holes);
-  an_free(alloc, hole_counts);
+  an_free(alloc, (void *)inputs);
+  an_free(alloc, counts);
   return st;
 }
 
 static arcnav_status bounds_are_clean(const arcnav_map *map, const an_allocator *alloc,
                                       bool *clean) {
-  *clean = false;
-  arcnav_map *scratch = NULL;
-  arcnav_status st = arcnav_map_create(&alloc->hooks, &scratch);
-  if (st == ARCNAV_OK) {
-    st = arcnav_map_set_bounds(scratch, map->bounds_points, map->bounds.count, NULL);
-    *clean = st == ARCNAV_OK;
-    if (st != ARCNAV_ERR_OUT_OF_MEMORY) {
-      st = ARCNAV_OK;
-    }
-  }
-  arcnav_map_destroy(scratch);
-  return st;
+  const vec2 *inputs[1] = {map->bounds_points};
+  size_t counts[1] = {map->bounds.count};
+  return an_rings_are_clean(alloc, inputs, counts, 1, clean);
 }
 
 arcnav_status an_navmesh_find_clean_groups(const arcnav_map *map, const an_allocator *alloc,
