@@ -8,9 +8,9 @@
 // largest absolute coordinate (an_map_tolerance). Lengths are slackened by multiples of eps (the
 // *_TOLERANCES constants below); eps itself, unscaled, is the free test's slack (free means
 // distance >= R - eps), the distance within which a point agent's contacts touch (clearance.c),
-// the reach of point location (navmesh.c, the funnel's ends) and the slack of a point just inside
-// a circle that still gets its tangent (an_directed_tangent callers). Everything a check could
-// count as touching must be found, and culling errs towards offering more to the exact tests,
+// the reach of point location (navmesh_locate.c, the funnel's ends) and the slack of a point just
+// inside a circle that still gets its tangent (an_directed_tangent callers). Everything a check
+// could count as touching must be found, and culling errs towards offering more to the exact tests,
 // never towards hiding a usable tangent.
 //
 // The values are part of the determinism hash (tests/test_determinism.c): change one only on
@@ -29,11 +29,12 @@
 // ---- lengths, as multiples of eps ----------------------------------------------------------
 
 /// A radius R <= 2 eps is a point agent (crossing-based checks and the touching rule); the funnel
-/// engines erode only a radius above it, one that grows something measurable (planner.c).
+/// engines erode only a radius above it, one that grows something measurable (free_space.c,
+/// funnel_engine.c).
 #define AN_POINT_AGENT_TOLERANCES 2.0
 
 /// Grid items are filed this far beyond R, so anything a check counts as touching (within R - eps
-/// and then some rounding) lies in the cells the check visits (planner.c).
+/// and then some rounding) lies in the cells the check visits (free_space.c).
 #define AN_FILING_MARGIN_TOLERANCES 4.0
 
 /// Only an edge longer than this counts as grazing an arc from outside; a shorter one is judged by
@@ -48,7 +49,7 @@
 /// blocked, or a walk stops, only this much (plus AN_SIGHT_MARGIN_RELATIVE) beyond the length.
 #define AN_SIGHT_MARGIN_TOLERANCES 4.0
 
-/// Fixed part of the rounding slack taken off a cell's distance-sum bound (tangent_query.c).
+/// Fixed part of the rounding slack taken off a cell's distance-sum bound (tangent_search.c).
 #define AN_CELL_BOUND_TOLERANCES 4.0
 
 // ---- angular slacks (radians, or pseudo-angle units where said) ----------------------------
@@ -83,22 +84,24 @@
 /// Length-proportional part of the slack on tangent lengths (an_sight_margin, visibility.h).
 #define AN_SIGHT_MARGIN_RELATIVE 1e-9
 
-/// Proportional part of the rounding slack taken off a cell's distance-sum bound (tangent_query.c).
+/// Proportional part of the rounding slack taken off a cell's distance-sum bound
+/// (tangent_search.c).
 #define AN_CELL_BOUND_RELATIVE 1e-12
 
 /// The cross-product screen of whether a tangent from the start can touch inside a wedge is
-/// widened by this times the distance to the corner: a cheap screen, generous (tangent_query.c).
+/// widened by this times the distance to the corner: a cheap screen, generous (tangent_search.c).
 #define AN_TAUT_SCREEN_RELATIVE 1e-6
 
 /// The validation sweep notices edges this close, relative to the largest coordinate, which the
-/// rounded pair test might see touching (map.c).
+/// rounded pair test might see touching (ring_check.c).
 #define AN_SWEEP_NEAR_RELATIVE 1e-12
 
-/// A ring thinner than this relative width counts as collinear (map.c).
+/// A ring thinner than this relative width counts as collinear (ring_check.c).
 #define AN_ZERO_AREA_RELATIVE 1e-14
 
 /// A point must lie this deep inside an earlier obstacle, relative to its coordinates and the
-/// size of what it stands for, for a triangle or constraint piece to count as covered (navmesh.c).
+/// size of what it stands for, for a triangle or constraint piece to count as covered
+/// (navmesh_union.c).
 #define AN_DEEP_INSIDE_RELATIVE 1e-12
 
 /// TA* dominance: an apex reached longer than the best by more than this factor is dominated
@@ -126,7 +129,8 @@
 /// Cells per axis of the obstacle index used while building the navmesh (obstacle_index.c).
 #define AN_OBSTACLE_GRID_MAX_SIDE 1024.0
 
-/// Cells per axis of the navmesh's point-location grid (about two triangles per cell) (navmesh.c).
+/// Cells per axis of the navmesh's point-location grid (about two triangles per cell)
+/// (navmesh_locate.c).
 #define AN_LOCATE_GRID_MAX_SIDE 4096.0
 
 /// A grown segment compares itself with at most this many pieces; past that it keeps what it has
