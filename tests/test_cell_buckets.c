@@ -22,34 +22,8 @@ static uint32_t rng_next(uint32_t bound) {
   return (uint32_t)(rng_state % bound);
 }
 
-// An allocator that fails the call numbered `fail_at` (counting from 0; never when negative) and
-// counts live blocks.
-typedef struct test_alloc {
-  long fail_at;
-  long calls;
-  long live;
-} test_alloc;
-
-static void *test_alloc_fn(size_t size, void *user) {
-  test_alloc *t = user;
-  if (t->calls++ == t->fail_at) {
-    return NULL;
-  }
-  void *p = malloc(size);
-  if (p) {
-    t->live++;
-  }
-  return p;
-}
-
-static void test_free_fn(void *ptr, void *user) {
-  test_alloc *t = user;
-  t->live--;
-  free(ptr);
-}
-
-static an_allocator counting_allocator(test_alloc *t) {
-  arcnav_allocator hooks = {test_alloc_fn, test_free_fn, t};
+static an_allocator counting_allocator(test_allocator *t) {
+  arcnav_allocator hooks = test_allocator_hooks(t);
   return an_allocator_from(&hooks);
 }
 
@@ -247,7 +221,8 @@ END_TEST
 // Each allocation of a build fails in turn: the status says so and nothing is left allocated.
 START_TEST(test_failed_allocations) {
   for (long fail_at = 0;; ++fail_at) {
-    test_alloc t = {fail_at, 0, 0};
+    test_allocator t = test_allocator_make();
+    t.fail_at = fail_at;
     an_allocator alloc = counting_allocator(&t);
     an_cell_buckets buckets;
     arcnav_status status = an_cell_buckets_init(&buckets, 4, &alloc);
@@ -273,7 +248,8 @@ START_TEST(test_failed_grid_filing_leaves_no_tables) {
   vec2 lo[1] = {{0.5, 0.5}}, hi[1] = {{1.5, 1.5}};
   box_list boxes = {lo, hi};
   for (long fail_at = 0; fail_at < 2; ++fail_at) {
-    test_alloc t = {fail_at, 0, 0};
+    test_allocator t = test_allocator_make();
+    t.fail_at = fail_at;
     an_allocator alloc = counting_allocator(&t);
     an_grid grid;
     memset(&grid, 0, sizeof grid);

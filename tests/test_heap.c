@@ -32,34 +32,8 @@ static bool before(double key, uint32_t id, double other_key, uint32_t other_id)
   return key != other_key ? key < other_key : id < other_id;
 }
 
-// An allocator that fails every allocation while `fail` is set and counts live blocks.
-typedef struct test_alloc {
-  bool fail;
-  long live;
-  long calls;
-} test_alloc;
-
-static void *test_alloc_fn(size_t size, void *user) {
-  test_alloc *t = user;
-  t->calls++;
-  if (t->fail) {
-    return NULL;
-  }
-  void *p = malloc(size);
-  if (p) {
-    t->live++;
-  }
-  return p;
-}
-
-static void test_free_fn(void *ptr, void *user) {
-  test_alloc *t = user;
-  t->live--;
-  free(ptr);
-}
-
-static an_allocator make_alloc(test_alloc *t) {
-  arcnav_allocator hooks = {test_alloc_fn, test_free_fn, t};
+static an_allocator make_alloc(test_allocator *t) {
+  arcnav_allocator hooks = test_allocator_hooks(t);
   return an_allocator_from(&hooks);
 }
 
@@ -71,7 +45,7 @@ static an_allocator make_alloc(test_alloc *t) {
 /// the smallest (key, id) of a plain table.
 static void run_indexed(bool update, uint64_t seed) {
   rng_state = seed;
-  test_alloc t = {0};
+  test_allocator t = test_allocator_make();
   an_allocator alloc = make_alloc(&t);
   an_heap heap;
   ck_assert_int_eq(an_heap_init(&heap, IDS, &alloc), ARCNAV_OK);
@@ -199,7 +173,7 @@ END_TEST
 /// (none: a zeroed heap) and grows through an_heap_reserve.
 static void run_queue(size_t capacity, uint64_t seed) {
   rng_state = seed;
-  test_alloc t = {0};
+  test_allocator t = test_allocator_make();
   an_allocator alloc = make_alloc(&t);
   an_heap heap;
   if (capacity == 0) {
@@ -259,7 +233,7 @@ START_TEST(test_queue_grows_from_one_slot) {
 END_TEST
 
 START_TEST(test_failed_growth_leaves_heap_unchanged) {
-  test_alloc t = {0};
+  test_allocator t = test_allocator_make();
   an_allocator alloc = make_alloc(&t);
   an_heap heap;
   ck_assert_int_eq(an_heap_init_sized(&heap, 4, 0, &alloc), ARCNAV_OK);
@@ -270,7 +244,7 @@ START_TEST(test_failed_growth_leaves_heap_unchanged) {
   memcpy(saved, heap.entries, sizeof saved);
   const an_heap_entry *entries = heap.entries;
   long calls = t.calls;
-  t.fail = true;
+  t.fail_all = true;
   ck_assert(!an_heap_reserve(&heap, 5, &alloc));
   ck_assert_int_gt(t.calls, calls); // the growth was tried
   ck_assert_ptr_eq(heap.entries, entries);
@@ -283,7 +257,7 @@ START_TEST(test_failed_growth_leaves_heap_unchanged) {
   ck_assert(an_heap_reserve(&heap, 4, &alloc));
   ck_assert_int_eq(t.calls, calls);
   // Once allocation works again, the heap grows and pops as before.
-  t.fail = false;
+  t.fail_all = false;
   ck_assert(an_heap_reserve(&heap, 5, &alloc));
   ck_assert_uint_ge(heap.capacity, 5);
   an_heap_push(&heap, 1, 0.0);
@@ -294,7 +268,7 @@ START_TEST(test_failed_growth_leaves_heap_unchanged) {
   an_heap_free(&heap, &alloc);
   ck_assert_int_eq(t.live, 0);
   // An indexed heap whose allocation fails is not created and holds nothing.
-  t.fail = true;
+  t.fail_all = true;
   ck_assert_int_eq(an_heap_init(&heap, 16, &alloc), ARCNAV_ERR_OUT_OF_MEMORY);
   ck_assert_int_eq(t.live, 0);
 }

@@ -298,28 +298,9 @@ START_TEST(test_planner_def_is_checked) {
 }
 END_TEST
 
-// Counts live blocks, so a test can see that destroy releases everything.
-typedef struct counting_allocator {
-  long live;
-  long total;
-} counting_allocator;
-
-static void *counting_alloc(size_t size, void *user) {
-  counting_allocator *c = user;
-  c->live++;
-  c->total++;
-  return malloc(size);
-}
-
-static void counting_free(void *ptr, void *user) {
-  counting_allocator *c = user;
-  c->live--;
-  free(ptr);
-}
-
 START_TEST(test_allocator_hooks_see_every_block) {
-  counting_allocator counter = {0, 0};
-  arcnav_allocator hooks = {counting_alloc, counting_free, &counter};
+  test_allocator counter = test_allocator_make();
+  arcnav_allocator hooks = test_allocator_hooks(&counter);
   arcnav_map *map = NULL;
   ck_assert_int_eq(arcnav_map_create(&hooks, &map), ARCNAV_OK);
   ck_assert_int_eq(test_add_box(map, 0, 0, 10, 10), ARCNAV_OK);
@@ -335,13 +316,13 @@ START_TEST(test_allocator_hooks_see_every_block) {
   ck_assert_int_eq(arcnav_find_path(query, (arcnav_vec2){-5, 5}, (arcnav_vec2){30, 5}, path),
                    ARCNAV_OK);
   // Once the path buffer is warm, a query allocates nothing.
-  long before = counter.total;
+  long before = counter.calls;
   for (int i = 0; i < 10; ++i) {
     ck_assert_int_eq(arcnav_find_path(query, (arcnav_vec2){-5, 5 + i}, (arcnav_vec2){30, 5}, path),
                      ARCNAV_OK);
   }
-  ck_assert_int_eq(counter.total, before);
-  ck_assert_int_gt(counter.total, 5);
+  ck_assert_int_eq(counter.calls, before);
+  ck_assert_int_gt(counter.calls, 5);
   arcnav_path_destroy(path);
   arcnav_query_destroy(query);
   arcnav_planner_destroy(planner);
@@ -896,26 +877,6 @@ START_TEST(test_random_touching_holes_through_engines) {
 }
 END_TEST
 
-// Fails the allocation numbered `fail_at` (counting from 0) and every one after it.
-typedef struct failing_allocator {
-  long count, fail_at, live;
-} failing_allocator;
-
-static void *failing_alloc(size_t size, void *user) {
-  failing_allocator *f = user;
-  if (f->count++ >= f->fail_at) {
-    return NULL;
-  }
-  f->live++;
-  return malloc(size);
-}
-
-static void failing_free(void *ptr, void *user) {
-  failing_allocator *f = user;
-  f->live--;
-  free(ptr);
-}
-
 /// Validating touching rings allocates more (the touches, the grid, the split edges): every one of
 /// those allocations may fail, and then the call says out_of_memory, leaks nothing and leaves the
 /// map as it was.
@@ -926,12 +887,13 @@ START_TEST(test_touching_rings_out_of_memory) {
   size_t counts[2] = {3, 3};
   bool succeeded = false;
   for (long fail_at = 0; !succeeded; ++fail_at) {
-    failing_allocator state = {0, 1000000, 0};
-    arcnav_allocator hooks = {failing_alloc, failing_free, &state};
+    test_allocator state = test_allocator_make();
+    arcnav_allocator hooks = test_allocator_hooks(&state);
     arcnav_map *map = NULL;
     ck_assert_int_eq(arcnav_map_create(&hooks, &map), ARCNAV_OK);
     ck_assert_int_eq(test_add_box(map, 20, 20, 21, 21), ARCNAV_OK);
-    state.fail_at = state.count + fail_at;
+    state.fail_at = state.calls + fail_at;
+    state.fail_onwards = true;
     arcnav_error error;
     arcnav_status status = arcnav_map_add_polygon(map, TOUCH_SHELL, 4, holes, counts, 2, &error);
     if (status == ARCNAV_OK) {

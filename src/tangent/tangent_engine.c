@@ -299,7 +299,6 @@ static arcnav_status on_demand_query_create(const void *state, void **out_query)
   return query_end(q, status, out_query);
 }
 
-// Start and goal are judged by the free test before either search runs.
 static arcnav_status judge_ends(const an_tangent_engine *engine, an_tangent_query *q, vec2 start,
                                 vec2 goal) {
   if (!an_point_is_free(&engine->space.clearance, &q->clearance, start)) {
@@ -311,26 +310,37 @@ static arcnav_status judge_ends(const an_tangent_engine *engine, an_tangent_quer
   return ARCNAV_OK;
 }
 
-static arcnav_status graph_find_path(const void *state, void *query, vec2 start, vec2 goal,
-                                     an_search_control *control, arcnav_path *path) {
+static arcnav_status graph_search(an_tangent_query *q, vec2 start, vec2 goal, arcnav_path *path) {
+  return an_tangent_graph_find_path(q, start, goal, path);
+}
+
+static arcnav_status on_demand_search(an_tangent_query *q, vec2 start, vec2 goal,
+                                      arcnav_path *path) {
+  return an_lazy_find_path(q, q->lazy, start, goal, path);
+}
+
+// Both searches: start and goal are judged by the free test first, and equal ends need none.
+static arcnav_status find_path_with(const void *state, void *query, vec2 start, vec2 goal,
+                                    an_search_control *control, arcnav_path *path,
+                                    arcnav_status (*search)(an_tangent_query *, vec2, vec2,
+                                                            arcnav_path *)) {
   an_tangent_query *q = query;
   q->control = control;
   arcnav_status status = judge_ends(state, q, start, goal);
   if (status != ARCNAV_OK || v2_equal(start, goal)) {
     return status;
   }
-  return an_tangent_graph_find_path(q, start, goal, path);
+  return search(q, start, goal, path);
+}
+
+static arcnav_status graph_find_path(const void *state, void *query, vec2 start, vec2 goal,
+                                     an_search_control *control, arcnav_path *path) {
+  return find_path_with(state, query, start, goal, control, path, graph_search);
 }
 
 static arcnav_status on_demand_find_path(const void *state, void *query, vec2 start, vec2 goal,
                                          an_search_control *control, arcnav_path *path) {
-  an_tangent_query *q = query;
-  q->control = control;
-  arcnav_status status = judge_ends(state, q, start, goal);
-  if (status != ARCNAV_OK || v2_equal(start, goal)) {
-    return status;
-  }
-  return an_lazy_find_path(q, q->lazy, start, goal, path);
+  return find_path_with(state, query, start, goal, control, path, on_demand_search);
 }
 
 static bool tangent_point_is_free(const void *state, void *query, vec2 point) {
