@@ -972,6 +972,88 @@ static int run_radii(const char *stem, const options *opt) {
   return exit_code;
 }
 
+// ---- build scaling -----------------------------------------------------------------------------
+
+// Random rectangles at rect300's density (300 in 2000 x 2000), from 1,000 to 100,000 vertices:
+// each engine is built once per size (the fastest of --repeat builds) at R = 2 (plain-raw for a
+// point) and measured for build time and memory held (planner plus one query object). The build
+// exponent is the slope of log(time) over log(vertices), fitted by least squares over the sizes.
+static int run_scaling(const options *opt) {
+  static const size_t sizes[] = {1000, 3000, 10000, 30000, 100000};
+  enum { SIZE_COUNT = sizeof sizes / sizeof sizes[0] };
+  const double radius = 2.0;
+  printf("\nBuild scaling: random rectangles at rect300's density, R = %g, fastest of %d builds\n",
+         radius, opt->repeat);
+  printf("  %-15s %9s %11s %10s %12s\n", "engine", "vertices", "build_ms", "held_MB",
+         "bytes/vertex");
+  double seconds[ENGINE_COUNT][SIZE_COUNT];
+  int exit_code = 0;
+  for (size_t k = 0; k < SIZE_COUNT && exit_code == 0; ++k) {
+    size_t rectangles = sizes[k] / 4;
+    sup_map generated = sup_gen_random_rectangles(
+        1, rectangles, 2000.0 * sqrt((double)rectangles / 300.0), 10.0, 80.0);
+    for (size_t e = 0; e < ENGINE_COUNT && exit_code == 0; ++e) {
+      if (opt->skip[e]) {
+        continue;
+      }
+      counter mem = {0, 0};
+      arcnav_allocator allocator = {count_alloc, count_free, &mem};
+      arcnav_map *map = NULL;
+      arcnav_status st = to_arcnav(&generated, &allocator, &map);
+      arcnav_planner_def def = arcnav_default_planner_def();
+      def.radius = ENGINES[e].raw ? 0.0 : radius;
+      def.engine = ENGINES[e].engine;
+      def.tangent_graph = ENGINES[e].tangent_graph;
+      double best = INFINITY;
+      size_t held = 0;
+      for (int r = 0; st == ARCNAV_OK && r < opt->repeat; ++r) {
+        size_t before = mem.current;
+        arcnav_planner *planner = NULL;
+        arcnav_query *query = NULL;
+        double t0 = seconds_now();
+        st = arcnav_planner_create(map, &def, &planner);
+        double t1 = seconds_now();
+        if (st == ARCNAV_OK) {
+          st = arcnav_query_create(planner, &query);
+        }
+        best = fmin(best, t1 - t0);
+        held = mem.current - before;
+        arcnav_query_destroy(query);
+        arcnav_planner_destroy(planner);
+      }
+      arcnav_map_destroy(map);
+      if (st != ARCNAV_OK) {
+        fprintf(stderr, "arcnav_bench: --scaling: %s at %zu vertices: %s\n", ENGINES[e].name,
+                sizes[k], arcnav_status_name(st));
+        exit_code = 1;
+        break;
+      }
+      seconds[e][k] = best;
+      printf("  %-15s %9zu %11.2f %10.2f %12.0f\n", ENGINES[e].name, sizes[k], 1e3 * best,
+             (double)held / 1e6, (double)held / (double)sizes[k]);
+      fflush(stdout);
+    }
+    sup_map_free(&generated);
+  }
+  for (size_t e = 0; e < ENGINE_COUNT && exit_code == 0; ++e) {
+    if (opt->skip[e]) {
+      continue;
+    }
+    double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0;
+    for (size_t k = 0; k < SIZE_COUNT; ++k) {
+      double x = log((double)sizes[k]), y = log(seconds[e][k]);
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      sxy += x * y;
+    }
+    double slope = (SIZE_COUNT * sxy - sx * sy) / (SIZE_COUNT * sxx - sx * sx);
+    printf("  %-15s build time ~ vertices^%.2f (1,000 to 100,000 vertices)\n", ENGINES[e].name,
+           slope);
+  }
+  return exit_code;
+}
+
 // ---- chart -------------------------------------------------------------------------------------
 
 typedef struct chart_row {
@@ -1109,6 +1191,7 @@ static void usage(FILE *to) {
           "                    [--quick] [--repeat N] [--queries N] [--movingai DIR]\n"
           "                    [--csv FILE] [--svg FILE]\n"
           "       arcnav_bench --radii MAP [--movingai DIR] [--engine NAME]... [--queries N]\n"
+          "       arcnav_bench --scaling [--engine NAME]... [--repeat N]\n"
           "  --list          print the scenario names and exit\n"
           "  --scenario NAME run only these (default: every scenario not marked slow or game); "
           "repeatable\n"
@@ -1120,6 +1203,9 @@ static void usage(FILE *to) {
           "                  " ARCNAV_BENCH_MOVINGAI_DIR ")\n"
           "  --radii MAP     build game map MAP (e.g. arena2) once per radius, R = 0, 0.5, 2, 8,\n"
           "                  with funnel-eroded and exact (unless --engine), and compare\n"
+          "  --scaling       build each engine (all but exact unless --engine) at R = 2 on random\n"
+          "                  rectangles of 1,000 to 100,000 vertices: build time, memory per\n"
+          "                  vertex, and the build time's exponent\n"
           "  --engine NAME   run only these engines (plain-raw, plain-eroded, funnel-eroded,\n"
           "                  exact, exact-on-demand); repeatable. Length ratios need exact\n"
           "  --quick         100 queries, one run each (unless --queries/--repeat say otherwise)\n"
@@ -1136,6 +1222,7 @@ int main(int argc, char **argv) {
   bool repeat_given = false, queries_given = false, quick = false, all = false, game = false;
   bool list = false;
   const char *csv_path = NULL, *svg_path = NULL, *radii_map = NULL;
+  bool scaling = false;
   bool selected[SCENARIO_COUNT] = {false};
   bool any_selected = false;
   for (int i = 1; i < argc; ++i) {
@@ -1147,6 +1234,8 @@ int main(int argc, char **argv) {
       game = true;
     } else if (strcmp(arg, "--movingai") == 0 && has_value) {
       opt.movingai = argv[++i];
+    } else if (strcmp(arg, "--scaling") == 0) {
+      scaling = true;
     } else if (strcmp(arg, "--radii") == 0 && has_value) {
       radii_map = argv[++i];
     } else if (strcmp(arg, "--scenario") == 0 && has_value) {
@@ -1241,6 +1330,16 @@ int main(int argc, char **argv) {
     }
     game_map_free(&g);
     return 0;
+  }
+  if (scaling) {
+    // The prebuilt tangent graph grows with the square of the corners on open maps (and AUTO
+    // switches to on demand above 4000 corners): left out unless named.
+    if (!engines_named) {
+      for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+        opt.skip[e] = e == EXACT;
+      }
+    }
+    return run_scaling(&opt);
   }
   if (radii_map) {
     if (!engines_named) {
