@@ -250,7 +250,10 @@ START_TEST(test_failed_growth_leaves_heap_unchanged) {
   ck_assert_ptr_eq(heap.entries, entries);
   ck_assert_uint_eq(heap.capacity, 4);
   ck_assert_uint_eq(heap.size, 4);
-  ck_assert_mem_eq(heap.entries, saved, sizeof saved);
+  for (int k = 0; k < 4; ++k) { // field by field: an entry's padding bytes are not set
+    ck_assert(heap.entries[k].key == saved[k].key);
+    ck_assert_uint_eq(heap.entries[k].id, saved[k].id);
+  }
   ck_assert(an_heap_check(&heap));
   // Room that is already there needs no allocation.
   calls = t.calls;
