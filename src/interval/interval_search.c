@@ -28,14 +28,21 @@ typedef struct iv_node {
   int32_t root;     ///< mesh vertex, or -1 for the start
   int32_t prev;     ///< a node whose root is the turn before this root (-1: the root is the start)
   int32_t tri;      ///< the free triangle beyond the interval's edge
-  int32_t edge;     ///< that edge of `tri`, opposite its vertex `edge`
+  int16_t edge;     ///< that edge of `tri`, opposite its vertex `edge`
+  int16_t sight;    ///< how the root sees the triangle (enum sight)
 } iv_node;
+
+/// How a node's root sees its triangle: through the interval from before the edge's line (the
+/// usual case), or standing on that line: inside the interval (at a vertex end, a corner that
+/// turned, or the start on an edge) it sees the whole triangle; outside it sees none of it.
+enum sight { SIGHT_THROUGH, SIGHT_ALL, SIGHT_NONE };
 
 struct an_interval_scratch {
   an_allocator alloc;
   const an_navmesh *mesh;
   size_t tri_count, vertex_count, near_count;
-  uint8_t *corner; ///< per vertex: 1 when a wall edge of the free mesh ends there
+  uint8_t *corner;   ///< per vertex: 1 when a wall edge of the free mesh ends there
+  uint8_t *dead_end; ///< per free triangle: 1 when one free neighbour at most leads out of it
   uint32_t stamp;
   uint32_t *goal_mark;  ///< per free triangle: the stamp when it holds the goal
   uint32_t *root_stamp; ///< per vertex: the stamp when root_g is this query's
@@ -62,6 +69,7 @@ void an_interval_scratch_destroy(an_interval_scratch *s) {
   }
   an_allocator a = s->alloc;
   an_free(&a, s->corner);
+  an_free(&a, s->dead_end);
   an_free(&a, s->goal_mark);
   an_free(&a, s->root_stamp);
   an_free(&a, s->root_g);
@@ -76,16 +84,21 @@ void an_interval_scratch_destroy(an_interval_scratch *s) {
 }
 
 /// A vertex is a corner when a wall edge (no free neighbour across it) ends there: only there can
-/// a shortest path turn.
+/// a shortest path turn. A triangle with one way out at most is a dead end: a path that enters it
+/// leaves through the edge it came in by, which is never shortest unless the goal is inside.
 static void mark_corners(an_interval_scratch *s) {
   const an_navmesh *mesh = s->mesh;
   for (size_t t = 0; t < s->tri_count; ++t) {
+    int ways = 0;
     for (int k = 0; k < 3; ++k) {
       if (mesh->fn[3 * t + (size_t)k] < 0) {
         s->corner[mesh->fv[3 * t + (size_t)(k + 1) % 3]] = 1;
         s->corner[mesh->fv[3 * t + (size_t)(k + 2) % 3]] = 1;
+      } else {
+        ways++;
       }
     }
+    s->dead_end[t] = ways <= 1;
   }
 }
 
@@ -121,6 +134,7 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
                                                   : node_capacity;
   size_t nt = s->tri_count + 1, nv = s->vertex_count + 1;
   s->corner = an_calloc(alloc, nv, sizeof *s->corner);
+  s->dead_end = an_calloc(alloc, nt, sizeof *s->dead_end);
   s->goal_mark = an_calloc(alloc, nt, sizeof *s->goal_mark);
   s->root_stamp = an_calloc(alloc, nv, sizeof *s->root_stamp);
   s->root_g = an_alloc(alloc, nv, sizeof *s->root_g);
@@ -129,8 +143,8 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
   s->near_queue = an_alloc(alloc, s->near_count, sizeof *s->near_queue);
   s->nodes = an_alloc(alloc, s->node_capacity, sizeof *s->nodes);
   s->points = an_alloc(alloc, nv + 3, sizeof *s->points);
-  bool ok = s->corner && s->goal_mark && s->root_stamp && s->root_g && s->starts && s->near_stamp &&
-            s->near_queue && s->nodes && s->points &&
+  bool ok = s->corner && s->dead_end && s->goal_mark && s->root_stamp && s->root_g && s->starts &&
+            s->near_stamp && s->near_queue && s->nodes && s->points &&
             an_heap_init_sized(&s->heap, s->node_capacity, 0, alloc) == ARCNAV_OK;
   if (ok && mesh->whole_plane) {
     ok = an_funnel_scratch_create_with_capacity(mesh, alloc, 1024, &s->beyond) == ARCNAV_OK;
@@ -147,7 +161,7 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
 size_t an_interval_scratch_memory_bytes(const an_interval_scratch *s) {
   size_t nt = s->tri_count + 1, nv = s->vertex_count + 1;
   return sizeof *s + nv * (sizeof(uint8_t) + sizeof(uint32_t) + sizeof(double)) +
-         nt * (sizeof(uint32_t) + sizeof(int32_t)) +
+         nt * (sizeof(uint8_t) + sizeof(uint32_t) + sizeof(int32_t)) +
          s->near_count * (sizeof(uint32_t) + sizeof(int32_t)) + s->node_capacity * sizeof(iv_node) +
          an_heap_memory_bytes(&s->heap) + (nv + 3) * sizeof(vec2) +
          (s->beyond ? an_funnel_scratch_memory_bytes(s->beyond) : 0);
@@ -217,8 +231,11 @@ static tri_view view_of(const an_navmesh *mesh, int32_t tri, int32_t edge) {
 
 /// Where the line through r and x meets segment pq, and the fraction *u of the way from p: p or q
 /// themselves when the line passes exactly through them.
-static vec2 line_meets_segment(vec2 r, vec2 x, vec2 p, vec2 q, double *u) {
-  double op = an_orient2d(r, x, p), oq = an_orient2d(r, x, q);
+/// One of the orientations is known: `oq` is q's (q the far corner, whose side the caller took).
+static vec2 line_meets_segment(vec2 r, vec2 x, vec2 p, vec2 q, double oq, double *u) {
+  // x at p is the usual case (a ray through a vertex end of an interval): answered without the
+  // orientation test, whose exact stage every zero would take.
+  double op = v2_equal(x, p) ? 0.0 : an_orient2d(r, x, p);
   if (op == 0.0) {
     *u = 0.0;
     return p;
@@ -239,10 +256,11 @@ static far_point ray_exit(vec2 r, vec2 x, const tri_view *t) {
   far_point out = {1.0, t->C};
   double u;
   if (o > 0.0) { // c lies left of the ray: it crosses the right edge
-    out.p = line_meets_segment(r, x, t->P2, t->C, &u);
+    out.p = line_meets_segment(r, x, t->P2, t->C, o, &u);
     out.s = u;
   } else if (o < 0.0) {
-    out.p = line_meets_segment(r, x, t->C, t->P1, &u);
+    out.p = line_meets_segment(r, x, t->P1, t->C, o, &u);
+    u = 1.0 - u;
     out.s = 1.0 + u;
   }
   return out;
@@ -292,14 +310,15 @@ static int32_t edge_towards(const an_navmesh *mesh, int32_t u, int32_t t) {
 }
 
 /// A successor on far edge `side` (0: right, 1: left) of triangle t, from `right_end` to
-/// `left_end`, seen from `root`. Dropped on a wall, when empty, or when it cannot beat the best.
+/// `left_end`, seen from `root`. Dropped on a wall, into a dead end without the goal, when empty,
+/// or when it cannot beat the best.
 static void add_successor(iv_search *x, const tri_view *t, int side, vec2 right_end, vec2 left_end,
                           int32_t root, double g, int32_t prev, double parent_f) {
   an_interval_scratch *s = x->s;
   const an_navmesh *mesh = s->mesh;
   int32_t edge = (t->edge + 1 + side) % 3;
   int32_t u = mesh->fn[3 * (size_t)t->tri + (size_t)edge];
-  if (u < 0 || v2_equal(right_end, left_end)) {
+  if (u < 0 || v2_equal(right_end, left_end) || (s->dead_end[u] && s->goal_mark[u] != s->stamp)) {
     return;
   }
   double f = g + an_least_distance_sum(root_point(x, root), x->goal, left_end, right_end);
@@ -307,6 +326,10 @@ static void add_successor(iv_search *x, const tri_view *t, int side, vec2 right_
   if (f >= x->best) {
     return;
   }
+  // A root at an end of the edge is a corner that turned onto it; no other root stands on the
+  // line of a far edge it sees part of.
+  const int32_t *tv = &mesh->fv[3 * (size_t)t->tri];
+  bool on_edge = root >= 0 && (root == tv[(edge + 1) % 3] || root == tv[(edge + 2) % 3]);
   s->nodes[s->node_count + x->made++] = (iv_node){.left = left_end,
                                                   .right = right_end,
                                                   .g = g,
@@ -314,7 +337,8 @@ static void add_successor(iv_search *x, const tri_view *t, int side, vec2 right_
                                                   .root = root,
                                                   .prev = prev,
                                                   .tri = u,
-                                                  .edge = edge_towards(mesh, u, t->tri)};
+                                                  .edge = (int16_t)edge_towards(mesh, u, t->tri),
+                                                  .sight = on_edge ? SIGHT_ALL : SIGHT_THROUGH};
 }
 
 /// Successors on the far boundary between places `from` and `to` (from <= to, right to left),
@@ -361,6 +385,32 @@ static void reach_goal(iv_search *x, const iv_node *n, const tri_view *t, vec2 r
   }
 }
 
+/// Node n's root stands at a corner of its triangle t: it sees the whole triangle, and beyond it
+/// the whole fan of triangles round that corner, up to a wall. Rather than one node per triangle
+/// of the fan, the walk offers the goal in each and makes their edges opposite the root the
+/// successors.
+static void walk_fan(iv_search *x, const iv_node *n, const tri_view *t, vec2 r) {
+  const an_interval_scratch *s = x->s;
+  const bool at_right = v2_equal(r, t->P2); // stays so round the fan: the edge crossed keeps it
+  tri_view w = *t;
+  for (;;) {
+    if (w.tri != n->tri && s->goal_mark[w.tri] == s->stamp) {
+      offer_goal(x, n, -1, n->g + v2_dist(r, x->goal));
+    }
+    if (at_right) {
+      add_successor(x, &w, 1, w.C, w.P1, n->root, n->g, n->prev, n->f);
+    } else {
+      add_successor(x, &w, 0, w.P2, w.C, n->root, n->g, n->prev, n->f);
+    }
+    int32_t edge = (w.edge + (at_right ? 1 : 2)) % 3;
+    int32_t u = s->mesh->fn[3 * (size_t)w.tri + (size_t)edge];
+    if (u < 0 || u == n->tri) {
+      return;
+    }
+    w = view_of(s->mesh, u, edge_towards(s->mesh, u, w.tri));
+  }
+}
+
 /// Expands node `id`: offers the goal when its triangle holds it, and writes its successors after
 /// the pool's live nodes (x->made of them; the caller made room for SUCCESSORS_MAX).
 static void expand(iv_search *x, int32_t id) {
@@ -369,19 +419,17 @@ static void expand(iv_search *x, int32_t id) {
   const tri_view t = view_of(s->mesh, n.tri, n.edge);
   const vec2 r = root_point(x, n.root);
   x->made = 0;
-  // A root on the entry edge's line sees the triangle only from inside the interval, and then all
-  // of it (a triangle is convex): the corner it is, or the start lying on the edge.
-  bool on_line = an_orient2d(t.P1, t.P2, r) == 0.0;
-  bool on_edge = on_line && an_in_closed_box(r, n.left, n.right);
+  if (n.sight == SIGHT_NONE) {
+    return;
+  }
   if (s->goal_mark[n.tri] == s->stamp) {
-    if (on_line && !on_edge) {
-      return;
-    }
-    reach_goal(x, &n, &t, r, on_edge);
+    reach_goal(x, &n, &t, r, n.sight == SIGHT_ALL);
   }
   const far_point p2 = {0.0, t.P2}, p1 = {2.0, t.P1};
-  if (on_line) {
-    if (on_edge) {
+  if (n.sight == SIGHT_ALL) {
+    if (v2_equal(r, t.P1) || v2_equal(r, t.P2)) {
+      walk_fan(x, &n, &t, r);
+    } else {
       add_far_range(x, &t, p2, p1, n.root, n.g, n.prev, n.f);
     }
     return;
@@ -417,9 +465,13 @@ static bool push_start_nodes(iv_search *x) {
       }
       int32_t edge = edge_towards(mesh, u, st);
       tri_view t = view_of(mesh, u, edge);
-      if (an_orient2d(t.P1, t.P2, x->start) > 0.0) {
+      double side = an_orient2d(t.P1, t.P2, x->start);
+      if (side > 0.0) {
         continue;
       }
+      int16_t sight = side < 0.0                               ? SIGHT_THROUGH
+                      : an_in_closed_box(x->start, t.P1, t.P2) ? SIGHT_ALL
+                                                               : SIGHT_NONE;
       if (!pool_room(s, 1)) {
         return false;
       }
@@ -432,7 +484,8 @@ static bool push_start_nodes(iv_search *x) {
                                .root = -1,
                                .prev = -1,
                                .tri = u,
-                               .edge = edge};
+                               .edge = (int16_t)edge,
+                               .sight = sight};
       an_heap_push(&s->heap, (uint32_t)id, f);
     }
   }
