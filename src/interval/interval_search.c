@@ -15,6 +15,13 @@
 #include <stdint.h>
 #include <string.h>
 
+// The helpers of one expansion run several times per node: inlined into it.
+#if defined(__GNUC__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
 /// Node ids are int32_t (and heap ids uint32_t).
 #define NODE_LIMIT ((size_t)INT32_MAX / 2)
 
@@ -219,7 +226,7 @@ typedef struct far_point {
   vec2 p;
 } far_point;
 
-static tri_view view_of(const an_navmesh *mesh, int32_t tri, int32_t edge) {
+HOT tri_view view_of(const an_navmesh *mesh, int32_t tri, int32_t edge) {
   const int32_t *v = &mesh->fv[3 * (size_t)tri];
   tri_view t = {.tri = tri, .edge = edge, .c = v[edge], .p1 = v[(edge + 1) % 3]};
   t.p2 = v[(edge + 2) % 3];
@@ -232,7 +239,7 @@ static tri_view view_of(const an_navmesh *mesh, int32_t tri, int32_t edge) {
 /// Where the line through r and x meets segment pq, and the fraction *u of the way from p: p or q
 /// themselves when the line passes exactly through them.
 /// One of the orientations is known: `oq` is q's (q the far corner, whose side the caller took).
-static vec2 line_meets_segment(vec2 r, vec2 x, vec2 p, vec2 q, double oq, double *u) {
+HOT vec2 line_meets_segment(vec2 r, vec2 x, vec2 p, vec2 q, double oq, double *u) {
   // x at p is the usual case (a ray through a vertex end of an interval): answered without the
   // orientation test, whose exact stage every zero would take.
   double op = v2_equal(x, p) ? 0.0 : an_orient2d(r, x, p);
@@ -251,7 +258,7 @@ static vec2 line_meets_segment(vec2 r, vec2 x, vec2 p, vec2 q, double oq, double
 
 /// Where the ray from root r through x, a point of the entry edge, leaves the triangle. Which far
 /// edge it crosses is decided exactly, by the side of c it passes.
-static far_point ray_exit(vec2 r, vec2 x, const tri_view *t) {
+HOT far_point ray_exit(vec2 r, vec2 x, const tri_view *t) {
   double o = an_orient2d(r, x, t->C);
   far_point out = {1.0, t->C};
   double u;
@@ -310,20 +317,15 @@ static int32_t edge_towards(const an_navmesh *mesh, int32_t u, int32_t t) {
 }
 
 /// A successor on far edge `side` (0: right, 1: left) of triangle t, from `right_end` to
-/// `left_end`, seen from `root`. Dropped on a wall, into a dead end without the goal, when empty,
-/// or when it cannot beat the best.
-static void add_successor(iv_search *x, const tri_view *t, int side, vec2 right_end, vec2 left_end,
-                          int32_t root, double g, int32_t prev, double parent_f) {
+/// `left_end`, seen from `root`. Dropped on a wall, into a dead end without the goal, or when
+/// empty. Its f is its parent's until it is queued (see queue_successors()).
+HOT void add_successor(iv_search *x, const tri_view *t, int side, vec2 right_end, vec2 left_end,
+                       int32_t root, double g, int32_t prev, double parent_f) {
   an_interval_scratch *s = x->s;
   const an_navmesh *mesh = s->mesh;
   int32_t edge = (t->edge + 1 + side) % 3;
   int32_t u = mesh->fn[3 * (size_t)t->tri + (size_t)edge];
   if (u < 0 || v2_equal(right_end, left_end) || (s->dead_end[u] && s->goal_mark[u] != s->stamp)) {
-    return;
-  }
-  double f = g + an_least_distance_sum(root_point(x, root), x->goal, left_end, right_end);
-  f = an_max(f, parent_f);
-  if (f >= x->best) {
     return;
   }
   // A root at an end of the edge is a corner that turned onto it; no other root stands on the
@@ -333,7 +335,7 @@ static void add_successor(iv_search *x, const tri_view *t, int side, vec2 right_
   s->nodes[s->node_count + x->made++] = (iv_node){.left = left_end,
                                                   .right = right_end,
                                                   .g = g,
-                                                  .f = f,
+                                                  .f = parent_f,
                                                   .root = root,
                                                   .prev = prev,
                                                   .tri = u,
@@ -343,8 +345,8 @@ static void add_successor(iv_search *x, const tri_view *t, int side, vec2 right_
 
 /// Successors on the far boundary between places `from` and `to` (from <= to, right to left),
 /// split at c.
-static void add_far_range(iv_search *x, const tri_view *t, far_point from, far_point to,
-                          int32_t root, double g, int32_t prev, double parent_f) {
+HOT void add_far_range(iv_search *x, const tri_view *t, far_point from, far_point to, int32_t root,
+                       double g, int32_t prev, double parent_f) {
   if (from.s > to.s) {
     return;
   }
@@ -529,6 +531,23 @@ static void finish_path(iv_search *x, an_funnel_result *out) {
   }
 }
 
+/// Queues the successors of an expansion that are still worth it, with their f: the heuristic is
+/// computed only here, a successor expanded on the spot never needing it (its f is kept as its
+/// parent's, a lower bound for its own successors).
+static void queue_successors(iv_search *x) {
+  an_interval_scratch *s = x->s;
+  iv_node *made = &s->nodes[s->node_count];
+  size_t kept = 0;
+  for (size_t i = 0; i < x->made; ++i) {
+    iv_node c = made[i];
+    c.f = an_max(c.f, c.g + an_least_distance_sum(root_point(x, c.root), x->goal, c.left, c.right));
+    if (c.f < x->best) {
+      made[kept++] = c;
+      an_heap_push(&s->heap, (uint32_t)s->node_count++, c.f);
+    }
+  }
+}
+
 static arcnav_status search(an_interval_scratch *s, vec2 start, vec2 goal, size_t max_expansions,
                             an_funnel_result *out) {
   iv_search x = {.s = s, .start = start, .goal = goal, .best = INFINITY, .best_via = -1};
@@ -559,10 +578,7 @@ static arcnav_status search(an_interval_scratch *s, vec2 start, vec2 goal, size_
       expand(&x, id);
       offers += x.best < before;
       if (x.made != 1) {
-        for (size_t i = 0; i < x.made; ++i) {
-          int32_t cid = (int32_t)s->node_count++;
-          an_heap_push(&s->heap, (uint32_t)cid, s->nodes[cid].f);
-        }
+        queue_successors(&x);
         break;
       }
       // A single successor is expanded on the spot. One with the same root takes its parent's
