@@ -136,6 +136,28 @@ static sup_map rectangles(uint64_t seed, size_t count) {
   return desc;
 }
 
+/// A game map in small: unit cells of a grid blocked at random, each a square obstacle, so
+/// obstacles share edges and corners and shortest paths run along lines through several vertices
+/// (where computed interval ends must not hide a vertex lying exactly on a ray).
+static sup_map grid_cells(uint64_t seed, size_t side, double blocked) {
+  sup_map desc;
+  sup_map_init(&desc);
+  sup_rng rng = sup_rng_seed(seed);
+  for (size_t i = 0; i < side; ++i) {
+    for (size_t j = 0; j < side; ++j) {
+      if (sup_rng_unit(&rng) < blocked) {
+        sup_map_add_rect(&desc, (double)i, (double)j, (double)i + 1, (double)j + 1);
+      }
+    }
+  }
+  if (seed % 2) {
+    double n = (double)side;
+    arcnav_vec2 b[] = {{0, 0}, {n, 0}, {n, n}, {0, n}};
+    sup_map_set_bounds(&desc, b, 4);
+  }
+  return desc;
+}
+
 START_TEST(test_against_ta_star) {
   tally c = {0};
   uint64_t seeds = test_scaled_count(8);
@@ -146,7 +168,8 @@ START_TEST(test_against_ta_star) {
                       sup_gen_town(seed, 2, 30.0, 6.0, 0.5, 3.0),
                       sup_gen_touching(seed, false),
                       sup_gen_touching(seed, true),
-                      sup_gen_corner_squares()};
+                      sup_gen_corner_squares(),
+                      grid_cells(seed, 24, 0.3)};
     for (size_t m = 0; m < sizeof maps / sizeof maps[0]; ++m) {
       compare_map(&maps[m], seed * 16 + m, 60, &c);
       sup_map_free(&maps[m]);
@@ -155,7 +178,7 @@ START_TEST(test_against_ta_star) {
   printf("interval vs TA*: %zu queries, %zu found (%zu verified), %zu blocked, %zu no path; "
          "nodes expanded %zu vs %zu\n",
          c.queries, c.found, c.verified, c.blocked, c.no_path, c.interval_nodes, c.funnel_nodes);
-  ck_assert_uint_ge(c.queries, test_scaled_minimum(3000, 8));
+  ck_assert_uint_ge(c.queries, test_scaled_minimum(3800, 8));
   ck_assert_uint_ge(c.found, test_scaled_minimum(1500, 8));
   ck_assert_uint_ge(c.blocked, test_scaled_minimum(100, 8));
   ck_assert_uint_ge(c.no_path, test_scaled_minimum(10, 8));

@@ -28,15 +28,25 @@
 /// An expansion makes at most two successors per side of the interval and two between its rays.
 #define SUCCESSORS_MAX 6
 
+/// The line from point `from` through point `through` (mesh vertices, or -1 for the start), taken
+/// in that direction: the ray from a node's root through one end of its interval lies on such a
+/// line. An end where a ray met an edge is a computed point, but the ray stays exact: its side
+/// tests are orientations of exact points, so a vertex that lies exactly on a ray is found on it
+/// (paths on game maps run along such lines through several vertices).
+typedef struct iv_ray {
+  int32_t from, through;
+} iv_ray;
+
 typedef struct iv_node {
-  vec2 left, right; ///< the interval's ends, as the root sees them looking into `tri`
-  double g;         ///< length from the start to the root
-  double f;         ///< g + the shortest way from the root through the interval to the goal
-  int32_t root;     ///< mesh vertex, or -1 for the start
-  int32_t prev;     ///< a node whose root is the turn before this root (-1: the root is the start)
-  int32_t tri;      ///< the free triangle beyond the interval's edge
-  int16_t edge;     ///< that edge of `tri`, opposite its vertex `edge`
-  int16_t sight;    ///< how the root sees the triangle (enum sight)
+  vec2 left, right;           ///< the interval's ends, as the root sees them looking into `tri`
+  iv_ray left_ray, right_ray; ///< the rays from the root through them
+  double g;                   ///< length from the start to the root
+  double f;      ///< g + the shortest way from the root through the interval to the goal
+  int32_t root;  ///< mesh vertex, or -1 for the start
+  int32_t prev;  ///< a node whose root is the turn before this root (-1: the root is the start)
+  int32_t tri;   ///< the free triangle beyond the interval's edge
+  int16_t edge;  ///< that edge of `tri`, opposite its vertex `edge`
+  int16_t sight; ///< how the root sees the triangle (enum sight)
 } iv_node;
 
 /// How a node's root sees its triangle: through the interval from before the edge's line (the
@@ -224,6 +234,7 @@ typedef struct tri_view {
 typedef struct far_point {
   double s; ///< 0 .. 1 on the right edge from p2 to c, 1 .. 2 on the left edge from c to p1
   vec2 p;
+  iv_ray ray; ///< the ray from the root of the range it bounds through it
 } far_point;
 
 HOT tri_view view_of(const an_navmesh *mesh, int32_t tri, int32_t edge) {
@@ -234,43 +245,6 @@ HOT tri_view view_of(const an_navmesh *mesh, int32_t tri, int32_t edge) {
   t.P2 = mesh->cdt.points[t.p2];
   t.C = mesh->cdt.points[t.c];
   return t;
-}
-
-/// Where the line through r and x meets segment pq, and the fraction *u of the way from p: p or q
-/// themselves when the line passes exactly through them.
-/// One of the orientations is known: `oq` is q's (q the far corner, whose side the caller took).
-HOT vec2 line_meets_segment(vec2 r, vec2 x, vec2 p, vec2 q, double oq, double *u) {
-  // x at p is the usual case (a ray through a vertex end of an interval): answered without the
-  // orientation test, whose exact stage every zero would take.
-  double op = v2_equal(x, p) ? 0.0 : an_orient2d(r, x, p);
-  if (op == 0.0) {
-    *u = 0.0;
-    return p;
-  }
-  if (oq == 0.0) {
-    *u = 1.0;
-    return q;
-  }
-  double t = an_min(an_max(op / (op - oq), 0.0), 1.0);
-  *u = t;
-  return v2_lerp(p, q, t);
-}
-
-/// Where the ray from root r through x, a point of the entry edge, leaves the triangle. Which far
-/// edge it crosses is decided exactly, by the side of c it passes.
-HOT far_point ray_exit(vec2 r, vec2 x, const tri_view *t) {
-  double o = an_orient2d(r, x, t->C);
-  far_point out = {1.0, t->C};
-  double u;
-  if (o > 0.0) { // c lies left of the ray: it crosses the right edge
-    out.p = line_meets_segment(r, x, t->P2, t->C, o, &u);
-    out.s = u;
-  } else if (o < 0.0) {
-    out.p = line_meets_segment(r, x, t->P1, t->C, o, &u);
-    u = 1.0 - u;
-    out.s = 1.0 + u;
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,8 +260,47 @@ typedef struct iv_search {
   size_t made; ///< successors of the node being expanded, written after the pool's live nodes
 } iv_search;
 
+/// A root's point, or a ray's: a mesh vertex, or -1 for the start.
 static inline vec2 root_point(const iv_search *x, int32_t root) {
   return root >= 0 ? x->s->mesh->cdt.points[root] : x->start;
+}
+
+/// Which side of `ray` p lies: > 0 left, < 0 right, 0 on it (exact).
+HOT double ray_side(const iv_search *x, iv_ray ray, vec2 p) {
+  return an_orient2d(root_point(x, ray.from), root_point(x, ray.through), p);
+}
+
+/// Vertex v at p as a place on the far boundary, bounding a range of `root`.
+HOT far_point vertex_place(double s, vec2 p, int32_t root, int32_t v) {
+  return (far_point){s, p, {root, v}};
+}
+
+/// Where the line through a and b crosses the far edge from vertex p (at `p_place`) to c: p itself
+/// when the line passes exactly through it (tested without the orientation when the line is
+/// through p, the usual case of a ray through a vertex end of an interval: the exact stage would
+/// take every such zero). `oc` is c's orientation, not zero.
+HOT far_point edge_crossing(vec2 a, vec2 b, iv_ray ray, int32_t p, vec2 P, double p_place, vec2 C,
+                            double oc) {
+  double op = v2_equal(b, P) || v2_equal(a, P) ? 0.0 : an_orient2d(a, b, P);
+  if (op == 0.0) {
+    return vertex_place(p_place, P, ray.from, p);
+  }
+  double u = an_min(an_max(op / (op - oc), 0.0), 1.0); // of the way from p to c
+  return (far_point){p_place + (1.0 - p_place) * u, v2_lerp(P, C, u), ray};
+}
+
+/// Where `ray`, through a point of the entry edge, leaves the triangle. Which far edge it crosses
+/// is decided exactly, by the side of c it passes.
+HOT far_point ray_exit(const iv_search *x, iv_ray ray, const tri_view *t) {
+  vec2 a = root_point(x, ray.from), b = root_point(x, ray.through);
+  double o = an_orient2d(a, b, t->C);
+  if (o > 0.0) { // c lies left of the ray: it crosses the right edge
+    return edge_crossing(a, b, ray, t->p2, t->P2, 0.0, t->C, o);
+  }
+  if (o < 0.0) {
+    return edge_crossing(a, b, ray, t->p1, t->P1, 2.0, t->C, o);
+  }
+  return vertex_place(1.0, t->C, ray.from, t->c);
 }
 
 /// May vertex v become a root at length g? Only when no shorter arrival is known (within the
@@ -319,21 +332,24 @@ static int32_t edge_towards(const an_navmesh *mesh, int32_t u, int32_t t) {
 /// A successor on far edge `side` (0: right, 1: left) of triangle t, from `right_end` to
 /// `left_end`, seen from `root`. Dropped on a wall, into a dead end without the goal, or when
 /// empty. Its f is its parent's until it is queued (see queue_successors()).
-HOT void add_successor(iv_search *x, const tri_view *t, int side, vec2 right_end, vec2 left_end,
-                       int32_t root, double g, int32_t prev, double parent_f) {
+HOT void add_successor(iv_search *x, const tri_view *t, int side, far_point right_end,
+                       far_point left_end, int32_t root, double g, int32_t prev, double parent_f) {
   an_interval_scratch *s = x->s;
   const an_navmesh *mesh = s->mesh;
   int32_t edge = (t->edge + 1 + side) % 3;
   int32_t u = mesh->fn[3 * (size_t)t->tri + (size_t)edge];
-  if (u < 0 || v2_equal(right_end, left_end) || (s->dead_end[u] && s->goal_mark[u] != s->stamp)) {
+  if (u < 0 || v2_equal(right_end.p, left_end.p) ||
+      (s->dead_end[u] && s->goal_mark[u] != s->stamp)) {
     return;
   }
   // A root at an end of the edge is a corner that turned onto it; no other root stands on the
   // line of a far edge it sees part of.
   const int32_t *tv = &mesh->fv[3 * (size_t)t->tri];
   bool on_edge = root >= 0 && (root == tv[(edge + 1) % 3] || root == tv[(edge + 2) % 3]);
-  s->nodes[s->node_count + x->made++] = (iv_node){.left = left_end,
-                                                  .right = right_end,
+  s->nodes[s->node_count + x->made++] = (iv_node){.left = left_end.p,
+                                                  .right = right_end.p,
+                                                  .left_ray = left_end.ray,
+                                                  .right_ray = right_end.ray,
                                                   .g = g,
                                                   .f = parent_f,
                                                   .root = root,
@@ -350,11 +366,12 @@ HOT void add_far_range(iv_search *x, const tri_view *t, far_point from, far_poin
   if (from.s > to.s) {
     return;
   }
+  const far_point c = vertex_place(1.0, t->C, root, t->c);
   if (from.s < 1.0) {
-    add_successor(x, t, 0, from.p, to.s < 1.0 ? to.p : t->C, root, g, prev, parent_f);
+    add_successor(x, t, 0, from, to.s < 1.0 ? to : c, root, g, prev, parent_f);
   }
   if (to.s > 1.0) {
-    add_successor(x, t, 1, from.s > 1.0 ? from.p : t->C, to.p, root, g, prev, parent_f);
+    add_successor(x, t, 1, from.s > 1.0 ? from : c, to, root, g, prev, parent_f);
   }
 }
 
@@ -377,7 +394,7 @@ static void reach_goal(iv_search *x, const iv_node *n, const tri_view *t, vec2 r
     offer_goal(x, n, -1, n->g + v2_dist(r, goal));
     return;
   }
-  double left_side = an_orient2d(r, n->left, goal), right_side = an_orient2d(r, n->right, goal);
+  double left_side = ray_side(x, n->left_ray, goal), right_side = ray_side(x, n->right_ray, goal);
   if (left_side <= 0.0 && right_side >= 0.0) {
     offer_goal(x, n, -1, n->g + v2_dist(r, goal));
   } else if (left_side > 0.0 && v2_equal(n->left, t->P1) && x->s->corner[t->p1]) {
@@ -400,9 +417,11 @@ static void walk_fan(iv_search *x, const iv_node *n, const tri_view *t, vec2 r) 
       offer_goal(x, n, -1, n->g + v2_dist(r, x->goal));
     }
     if (at_right) {
-      add_successor(x, &w, 1, w.C, w.P1, n->root, n->g, n->prev, n->f);
+      add_successor(x, &w, 1, vertex_place(1.0, w.C, n->root, w.c),
+                    vertex_place(2.0, w.P1, n->root, w.p1), n->root, n->g, n->prev, n->f);
     } else {
-      add_successor(x, &w, 0, w.P2, w.C, n->root, n->g, n->prev, n->f);
+      add_successor(x, &w, 0, vertex_place(0.0, w.P2, n->root, w.p2),
+                    vertex_place(1.0, w.C, n->root, w.c), n->root, n->g, n->prev, n->f);
     }
     int32_t edge = (w.edge + (at_right ? 1 : 2)) % 3;
     int32_t u = s->mesh->fn[3 * (size_t)w.tri + (size_t)edge];
@@ -427,7 +446,8 @@ static void expand(iv_search *x, int32_t id) {
   if (s->goal_mark[n.tri] == s->stamp) {
     reach_goal(x, &n, &t, r, n.sight == SIGHT_ALL);
   }
-  const far_point p2 = {0.0, t.P2}, p1 = {2.0, t.P1};
+  const far_point p2 = vertex_place(0.0, t.P2, n.root, t.p2);
+  const far_point p1 = vertex_place(2.0, t.P1, n.root, t.p1);
   if (n.sight == SIGHT_ALL) {
     if (v2_equal(r, t.P1) || v2_equal(r, t.P2)) {
       walk_fan(x, &n, &t, r);
@@ -436,19 +456,19 @@ static void expand(iv_search *x, int32_t id) {
     }
     return;
   }
-  far_point right_exit = ray_exit(r, n.right, &t), left_exit = ray_exit(r, n.left, &t);
+  far_point right_exit = ray_exit(x, n.right_ray, &t), left_exit = ray_exit(x, n.left_ray, &t);
   add_far_range(x, &t, right_exit, left_exit, n.root, n.g, n.prev, n.f);
   // Beyond a ray through a corner end of the interval, the corner sees what the root does not.
   if (v2_equal(n.left, t.P1) && s->corner[t.p1]) {
     double g = n.g + v2_dist(r, t.P1);
     if (root_worth(s, t.p1, g)) {
-      add_far_range(x, &t, left_exit, p1, t.p1, g, id, n.f);
+      add_far_range(x, &t, left_exit, vertex_place(2.0, t.P1, t.p1, t.p1), t.p1, g, id, n.f);
     }
   }
   if (v2_equal(n.right, t.P2) && s->corner[t.p2]) {
     double g = n.g + v2_dist(r, t.P2);
     if (root_worth(s, t.p2, g)) {
-      add_far_range(x, &t, p2, right_exit, t.p2, g, id, n.f);
+      add_far_range(x, &t, vertex_place(0.0, t.P2, t.p2, t.p2), right_exit, t.p2, g, id, n.f);
     }
   }
 }
@@ -481,6 +501,8 @@ static bool push_start_nodes(iv_search *x) {
       int32_t id = (int32_t)s->node_count++;
       s->nodes[id] = (iv_node){.left = t.P1,
                                .right = t.P2,
+                               .left_ray = {-1, t.p1},
+                               .right_ray = {-1, t.p2},
                                .g = 0.0,
                                .f = f,
                                .root = -1,
