@@ -400,6 +400,50 @@ START_TEST(test_memory) {
 }
 END_TEST
 
+START_TEST(test_wide_fan) {
+  // A spike's tip surrounded by small squares: the tip's fan has many triangles, so turning there
+  // walks a fan of more successors than an expansion makes room for, growing a tiny pool mid-walk.
+  sup_map desc;
+  sup_map_init(&desc);
+  arcnav_vec2 spike[] = {{0, 0}, {-1, -100}, {1, -100}};
+  sup_map_add_polygon(&desc, spike, 3, NULL, NULL, 0);
+  for (int k = 0; k < 64; ++k) {
+    double a = TEST_PI * (-0.35 + 1.7 * k / 63.0), x = 4 * cos(a), y = 4 * sin(a);
+    if (y > -2) {
+      sup_map_add_rect(&desc, x - 0.05, y - 0.05, x + 0.05, y + 0.05);
+    }
+  }
+  fixture f = make_fixture(&desc);
+  size_t fan = 0;
+  for (size_t t = 0; t < an_navmesh_triangle_count(f.mesh); ++t) {
+    vec2 p[3];
+    an_navmesh_triangle(f.mesh, t, p);
+    fan += v2_equal(p[0], v2(0, 0)) || v2_equal(p[1], v2(0, 0)) || v2_equal(p[2], v2(0, 0));
+  }
+  ck_assert_uint_gt(fan, 24);
+  an_interval_scratch *tiny;
+  ck_assert_int_eq(an_interval_scratch_create_with_capacity(f.mesh, &plain_alloc, 1, &tiny),
+                   ARCNAV_OK);
+  size_t turned = 0;
+  for (int q = 0; q < 40; ++q) {
+    vec2 s = v2(-0.3 - 0.05 * q, -2), t = v2(0.3 + 0.03 * q, -1.5);
+    an_funnel_result want, got;
+    ck_assert_int_eq(an_funnel_find_path_within(f.mesh, f.funnel, s, t, true, 0, &want), ARCNAV_OK);
+    double want_length = want.length;
+    ck_assert_int_eq(an_interval_find_path_within(f.mesh, tiny, s, t, 0, &got), ARCNAV_OK);
+    ck_assert_double_eq_tol(got.length, want_length, 1e-9 * want_length);
+    for (size_t i = 1; i + 1 < got.point_count; ++i) {
+      turned += v2_equal(got.points[i], v2(0, 0));
+    }
+    verify_polyline(&desc, f.eps, s, t, &got);
+  }
+  ck_assert_uint_ge(turned, 20);
+  an_interval_scratch_destroy(tiny);
+  free_fixture(&f);
+  sup_map_free(&desc);
+}
+END_TEST
+
 START_TEST(test_timing_printed) {
   // Information only, never asserted: the time per query of both searches on one map.
   sup_map desc = sup_gen_random_rectangles(1, 300, 2000.0, 20.0, 150.0);
@@ -443,6 +487,7 @@ static Suite *interval_suite(void) {
   tcase_add_test(tc, test_against_reference);
   tcase_add_test(tc, test_expansion_limit);
   tcase_add_test(tc, test_memory);
+  tcase_add_test(tc, test_wide_fan);
   tcase_add_test(tc, test_timing_printed);
   suite_add_tcase(s, tc);
   return s;

@@ -25,7 +25,8 @@
 /// Node ids are int32_t (and heap ids uint32_t).
 #define NODE_LIMIT ((size_t)INT32_MAX / 2)
 
-/// An expansion makes at most two successors per side of the interval and two between its rays.
+/// An expansion makes at most two successors per side of the interval and two between its rays;
+/// only a walk round a fan can make more (one per triangle of the fan), and makes room for them.
 #define SUCCESSORS_MAX 6
 
 /// The line from point `from` through point `through` (mesh vertices, or -1 for the start), taken
@@ -204,7 +205,8 @@ static bool pool_room(an_interval_scratch *s, size_t count) {
   if (!fresh) {
     return false;
   }
-  memcpy(fresh, s->nodes, s->node_count * sizeof *fresh);
+  // The whole old pool: an expansion's successors, not yet counted, may lie past node_count.
+  memcpy(fresh, s->nodes, s->node_capacity * sizeof *fresh);
   an_free(&s->alloc, s->nodes);
   s->nodes = fresh;
   s->node_capacity = grown;
@@ -258,6 +260,7 @@ typedef struct iv_search {
   int32_t best_via; ///< its last turn before the goal when that is not its node's root, or -1
   int32_t best_root, best_prev;
   size_t made; ///< successors of the node being expanded, written after the pool's live nodes
+  bool out_of_memory; ///< the pool could not grow for a successor (it was dropped)
 } iv_search;
 
 /// A root's point, or a ray's: a mesh vertex, or -1 for the start.
@@ -346,6 +349,10 @@ HOT void add_successor(iv_search *x, const tri_view *t, int side, far_point righ
   // line of a far edge it sees part of.
   const int32_t *tv = &mesh->fv[3 * (size_t)t->tri];
   bool on_edge = root >= 0 && (root == tv[(edge + 1) % 3] || root == tv[(edge + 2) % 3]);
+  if (x->made >= SUCCESSORS_MAX && !pool_room(s, x->made + 1)) {
+    x->out_of_memory = true; // a fan walk past the room the search made
+    return;
+  }
   s->nodes[s->node_count + x->made++] = (iv_node){.left = left_end.p,
                                                   .right = right_end.p,
                                                   .left_ray = left_end.ray,
@@ -433,7 +440,8 @@ static void walk_fan(iv_search *x, const iv_node *n, const tri_view *t, vec2 r) 
 }
 
 /// Expands node `id`: offers the goal when its triangle holds it, and writes its successors after
-/// the pool's live nodes (x->made of them; the caller made room for SUCCESSORS_MAX).
+/// the pool's live nodes (x->made of them; the caller made room for SUCCESSORS_MAX, a fan walk
+/// makes room for more).
 static void expand(iv_search *x, int32_t id) {
   an_interval_scratch *s = x->s;
   const iv_node n = s->nodes[id];
@@ -598,6 +606,9 @@ static arcnav_status search(an_interval_scratch *s, vec2 start, vec2 goal, size_
       }
       double before = x.best;
       expand(&x, id);
+      if (x.out_of_memory) {
+        return ARCNAV_ERR_OUT_OF_MEMORY;
+      }
       offers += x.best < before;
       if (x.made != 1) {
         queue_successors(&x);
