@@ -282,8 +282,8 @@ START_TEST(test_hand_made) {
 END_TEST
 
 START_TEST(test_touching_corner) {
-  // Squares touching at (10, 10): no way through the pinch. From (5, 15) to (15, 5) round one of
-  // the squares: (5, 15) -> (0, 10)... the bounds leave only the way round the outside.
+  // Squares touching at (10, 10): the straight line from (5, 15) to (15, 5) passes through the
+  // pinch, which is closed, so the path goes round one of the squares, as TA*'s does.
   sup_map desc = sup_gen_corner_squares();
   fixture f = make_fixture(&desc);
   an_funnel_result got, want;
@@ -296,6 +296,16 @@ START_TEST(test_touching_corner) {
   ck_assert_int_eq(an_interval_find_path_within(f.mesh, f.interval, v2(10, 10), t, 0, &got),
                    ARCNAV_OK);
   ck_assert_double_eq_tol(got.length, v2_dist(v2(10, 10), t), 1e-12);
+  // A mesh whose pinches are joined by connectors (the eroded meshes of R > 0) is not for it.
+  an_navmesh_options options = {.crossing_limit = AN_NAVMESH_DEFAULT_LIMIT, .open_pinches = true};
+  an_navmesh *open;
+  ck_assert_int_eq(an_navmesh_build_ex(f.map, &plain_alloc, &options, &open), ARCNAV_OK);
+  ck_assert_uint_gt(open->connector_count, 0);
+  an_interval_scratch *none = NULL;
+  ck_assert_int_eq(an_interval_scratch_create(open, &plain_alloc, &none),
+                   ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(none);
+  an_navmesh_destroy(open);
   free_fixture(&f);
   sup_map_free(&desc);
 }
