@@ -62,7 +62,7 @@ size_t an_interval_scratch_memory_bytes(const an_interval_scratch *scratch);
 /// checked first, by an_navmesh_point_is_free()), ARCNAV_SEARCH_LIMIT when the search would expand
 /// one more node than allowed, ARCNAV_ERR_OUT_OF_MEMORY when the node pool could not grow. The
 /// points are owned by the scratch and valid until its next query; `channels` counts the paths to
-/// the goal the search compared.
+/// the goal the search found, each shorter than the one before.
 arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_scratch *scratch,
                                            vec2 start, vec2 goal, size_t max_expansions,
                                            an_funnel_result *out);
