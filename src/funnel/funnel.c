@@ -620,11 +620,9 @@ SEARCH_VERSION arcnav_status optimal_search_general(an_funnel_scratch *s, vec2 s
 // Where a query starts and ends
 // ---------------------------------------------------------------------------------------------
 
-/// Appends to s->starts (or marks as the goal's) the free triangles within eps of p, starting
-/// from `first` (an_navmesh_locate()'s answer): a walk over the triangulation across edges within
-/// eps of p. At a pinch vertex that is every free fan around it.
-static void near_triangles(an_funnel_scratch *s, vec2 p, int32_t first, bool goal) {
-  const an_navmesh *mesh = s->mesh;
+void an_funnel_near_triangles(const an_navmesh *mesh, vec2 p, int32_t first, uint32_t *near_stamp,
+                              uint32_t *near_mark, int32_t *near_queue,
+                              void (*emit)(void *context, int32_t tri), void *context) {
   const an_cdt *cdt = &mesh->cdt;
   int32_t t0 = mesh->tri_of[first];
   const an_cdt_tri *tri0 = &cdt->tris[t0];
@@ -634,46 +632,52 @@ static void near_triangles(an_funnel_scratch *s, vec2 p, int32_t first, bool goa
                                                     cdt->points[tri0->v[(k + 2) % 3]]) > mesh->eps;
   }
   if (alone) {
-    if (goal) {
-      s->goal_mark[first] = s->stamp;
-      s->goal_last = first;
-      s->goal_count++;
-    } else {
-      s->starts[s->start_count++] = first;
-    }
+    emit(context, first);
     return;
   }
-  if (an_stamp_next(&s->near_mark)) {
-    memset(s->near_stamp, 0, (cdt->tri_count + 1) * sizeof *s->near_stamp);
+  if (an_stamp_next(near_mark)) {
+    memset(near_stamp, 0, (cdt->tri_count + 1) * sizeof *near_stamp);
   }
   size_t head = 0, tail = 0;
-  s->near_stamp[t0] = s->near_mark;
-  s->near_queue[tail++] = t0;
+  near_stamp[t0] = *near_mark;
+  near_queue[tail++] = t0;
   while (head < tail) {
-    int32_t t = s->near_queue[head++];
+    int32_t t = near_queue[head++];
     int32_t f = mesh->free_of[t];
     if (f >= 0) {
-      if (goal) {
-        s->goal_mark[f] = s->stamp;
-        s->goal_last = f;
-        s->goal_count++;
-      } else {
-        s->starts[s->start_count++] = f;
-      }
+      emit(context, f);
     }
     const an_cdt_tri *tri = &cdt->tris[t];
     for (int k = 0; k < 3; ++k) {
       int32_t u = tri->n[k];
-      if (u < 0 || s->near_stamp[u] == s->near_mark) {
+      if (u < 0 || near_stamp[u] == *near_mark) {
         continue;
       }
       vec2 a = cdt->points[tri->v[(k + 1) % 3]], b = cdt->points[tri->v[(k + 2) % 3]];
       if (an_point_segment_dist(p, a, b) <= mesh->eps) {
-        s->near_stamp[u] = s->near_mark;
-        s->near_queue[tail++] = u;
+        near_stamp[u] = *near_mark;
+        near_queue[tail++] = u;
       }
     }
   }
+}
+
+static void add_start(void *context, int32_t tri) {
+  an_funnel_scratch *s = context;
+  s->starts[s->start_count++] = tri;
+}
+
+static void add_goal(void *context, int32_t tri) {
+  an_funnel_scratch *s = context;
+  s->goal_mark[tri] = s->stamp;
+  s->goal_last = tri;
+  s->goal_count++;
+}
+
+/// Appends to s->starts (or marks as the goal's) the free triangles within eps of p.
+static void near_triangles(an_funnel_scratch *s, vec2 p, int32_t first, bool goal) {
+  an_funnel_near_triangles(s->mesh, p, first, s->near_stamp, &s->near_mark, s->near_queue,
+                           goal ? add_goal : add_start, s);
 }
 
 /// The fan of triangles (p, b, a) on the box edges ab that face p (beyond the box of a map

@@ -46,6 +46,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct an_funnel_result {
   const vec2 *points;    ///< polyline start..goal, owned by the scratch, valid until the next query
@@ -64,6 +65,16 @@ typedef struct an_funnel_result {
 arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *scratch,
                                          vec2 start, vec2 goal, bool optimal, size_t max_expansions,
                                          an_funnel_result *out);
+
+/// Where a query's end p belongs: calls `emit` with every free triangle within eps of p (on an
+/// edge, at a vertex, at a pinch vertex: all of them), starting from `first`, an_navmesh_locate()'s
+/// answer for p, in a fixed order. It walks the triangulation across edges within eps of p, marking
+/// cdt triangles in `near_stamp` (one per cdt triangle + 1) under `*near_mark`, which it advances,
+/// and queueing them in `near_queue` (as many). The funnel searches start from and end in these
+/// triangles; other searches over the mesh call it to decide the same way.
+void an_funnel_near_triangles(const an_navmesh *mesh, vec2 p, int32_t first, uint32_t *near_stamp,
+                              uint32_t *near_mark, int32_t *near_queue,
+                              void (*emit)(void *context, int32_t tri), void *context);
 
 /// Drop the corners of the polyline p[0..n) that lie exactly on the straight segment between their
 /// neighbours (a funnel emits them when a portal end is collinear with the path). Returns the new

@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: MIT
+// Interval search (Polyanya) for a point agent over the navmesh: its memory, the geometry of one
+// expansion (a triangle seen from its entry edge), and the search loop. interval_search.h gives
+// the idea and its prunings.
+#include "interval/interval_search.h"
+
+#include "funnel/funnel_scratch.h"
+#include "geom/predicates.h"
+#include "geom/tolerances.h"
+#include "search/engine.h"
+#include "search/heap.h"
+#include "search/marks.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+// The helpers of one expansion run several times per node: inlined into it.
+#if defined(__GNUC__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
+/// Node ids are int32_t (and heap ids uint32_t).
+#define NODE_LIMIT ((size_t)INT32_MAX / 2)
+
+/// An expansion makes at most two successors per side of the interval and two between its rays;
+/// only a walk round a fan can make more (one per triangle of the fan), and makes room for them.
+#define SUCCESSORS_MAX 6
+
+/// The line from point `from` through point `through` (mesh vertices, or -1 for the start), taken
+/// in that direction: the ray from a node's root through one end of its interval lies on such a
+/// line. An end where a ray met an edge is a computed point, but the ray stays exact: its side
+/// tests are orientations of exact points, so a vertex that lies exactly on a ray is found on it
+/// (paths on game maps run along such lines through several vertices).
+typedef struct iv_ray {
+  int32_t from, through;
+} iv_ray;
+
+typedef struct iv_node {
+  vec2 left, right;           ///< the interval's ends, as the root sees them looking into `tri`
+  iv_ray left_ray, right_ray; ///< the rays from the root through them
+  double g;                   ///< length from the start to the root
+  double f;      ///< g + the shortest way from the root through the interval to the goal
+  int32_t root;  ///< mesh vertex, or -1 for the start
+  int32_t prev;  ///< a node whose root is the turn before this root (-1: the root is the start)
+  int32_t tri;   ///< the free triangle beyond the interval's edge
+  int16_t edge;  ///< that edge of `tri`, opposite its vertex `edge`
+  int16_t sight; ///< how the root sees the triangle (enum sight)
+} iv_node;
+
+/// How a node's root sees its triangle: through the interval from before the edge's line (the
+/// usual case), or standing on that line: inside the interval (at a vertex end, a corner that
+/// turned, or the start on an edge) it sees the whole triangle; outside it sees none of it.
+enum sight { SIGHT_THROUGH, SIGHT_ALL, SIGHT_NONE };
+
+struct an_interval_scratch {
+  an_allocator alloc;
+  const an_navmesh *mesh;
+  size_t tri_count, vertex_count, near_count;
+  uint8_t *corner;   ///< per vertex: 1 when a wall edge of the free mesh ends there
+  uint8_t *dead_end; ///< per free triangle: 1 when one free neighbour at most leads out of it
+  uint32_t stamp;
+  uint32_t *goal_mark;  ///< per free triangle: the stamp when it holds the goal
+  uint32_t *root_stamp; ///< per vertex: the stamp when root_g is this query's
+  double *root_g;       ///< per vertex: the shortest g it became a root at in this query
+  int32_t *starts;      ///< the start's triangles
+  size_t start_count;
+  uint32_t *near_stamp; ///< an_funnel_near_triangles()' walk: per cdt triangle, and its queue
+  uint32_t near_mark;
+  int32_t *near_queue;
+  iv_node *nodes; ///< the pool: every node the query made (the path links back through it)
+  size_t node_count, node_capacity;
+  an_heap heap;              ///< queue of node ids by f
+  vec2 *points;              ///< the path found: at most every vertex, the start and the goal
+  an_funnel_scratch *beyond; ///< maps without bounds: the funnel answers ends beyond the box
+};
+
+// ---------------------------------------------------------------------------------------------
+// Memory
+// ---------------------------------------------------------------------------------------------
+
+void an_interval_scratch_destroy(an_interval_scratch *s) {
+  if (!s) {
+    return;
+  }
+  an_allocator a = s->alloc;
+  an_free(&a, s->corner);
+  an_free(&a, s->dead_end);
+  an_free(&a, s->goal_mark);
+  an_free(&a, s->root_stamp);
+  an_free(&a, s->root_g);
+  an_free(&a, s->starts);
+  an_free(&a, s->near_stamp);
+  an_free(&a, s->near_queue);
+  an_free(&a, s->nodes);
+  an_heap_free(&s->heap, &a);
+  an_free(&a, s->points);
+  an_funnel_scratch_destroy(s->beyond);
+  an_free(&a, s);
+}
+
+/// A vertex is a corner when a wall edge (no free neighbour across it) ends there: only there can
+/// a shortest path turn. A triangle with one way out at most is a dead end: a path that enters it
+/// leaves through the edge it came in by, which is never shortest unless the goal is inside.
+static void mark_corners(an_interval_scratch *s) {
+  const an_navmesh *mesh = s->mesh;
+  for (size_t t = 0; t < s->tri_count; ++t) {
+    int ways = 0;
+    for (int k = 0; k < 3; ++k) {
+      if (mesh->fn[3 * t + (size_t)k] < 0) {
+        s->corner[mesh->fv[3 * t + (size_t)(k + 1) % 3]] = 1;
+        s->corner[mesh->fv[3 * t + (size_t)(k + 2) % 3]] = 1;
+      } else {
+        ways++;
+      }
+    }
+    s->dead_end[t] = ways <= 1;
+  }
+}
+
+arcnav_status an_interval_scratch_create(const an_navmesh *mesh, const an_allocator *alloc,
+                                         an_interval_scratch **out) {
+  if (!mesh) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  size_t cap = 4 * mesh->free_count + 1024;
+  return an_interval_scratch_create_with_capacity(mesh, alloc, cap > NODE_LIMIT ? NODE_LIMIT : cap,
+                                                  out);
+}
+
+arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
+                                                       const an_allocator *alloc,
+                                                       size_t node_capacity,
+                                                       an_interval_scratch **out) {
+  if (!mesh || !alloc || !out || mesh->connector_count != 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  *out = NULL;
+  an_interval_scratch *s = an_calloc(alloc, 1, sizeof *s);
+  if (!s) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  s->alloc = *alloc;
+  s->mesh = mesh;
+  s->tri_count = mesh->free_count;
+  s->vertex_count = mesh->cdt.point_count;
+  s->near_count = mesh->cdt.tri_count + 1;
+  s->node_capacity = node_capacity < 1            ? 1
+                     : node_capacity > NODE_LIMIT ? NODE_LIMIT
+                                                  : node_capacity;
+  size_t nt = s->tri_count + 1, nv = s->vertex_count + 1;
+  s->corner = an_calloc(alloc, nv, sizeof *s->corner);
+  s->dead_end = an_calloc(alloc, nt, sizeof *s->dead_end);
+  s->goal_mark = an_calloc(alloc, nt, sizeof *s->goal_mark);
+  s->root_stamp = an_calloc(alloc, nv, sizeof *s->root_stamp);
+  s->root_g = an_alloc(alloc, nv, sizeof *s->root_g);
+  s->starts = an_alloc(alloc, nt, sizeof *s->starts);
+  s->near_stamp = an_calloc(alloc, s->near_count, sizeof *s->near_stamp);
+  s->near_queue = an_alloc(alloc, s->near_count, sizeof *s->near_queue);
+  s->nodes = an_alloc(alloc, s->node_capacity, sizeof *s->nodes);
+  s->points = an_alloc(alloc, nv + 3, sizeof *s->points);
+  bool ok = s->corner && s->dead_end && s->goal_mark && s->root_stamp && s->root_g && s->starts &&
+            s->near_stamp && s->near_queue && s->nodes && s->points &&
+            an_heap_init_sized(&s->heap, s->node_capacity, 0, alloc) == ARCNAV_OK;
+  if (ok && mesh->whole_plane) {
+    ok = an_funnel_scratch_create_with_capacity(mesh, alloc, 1024, &s->beyond) == ARCNAV_OK;
+  }
+  if (!ok) {
+    an_interval_scratch_destroy(s);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  mark_corners(s);
+  *out = s;
+  return ARCNAV_OK;
+}
+
+size_t an_interval_scratch_memory_bytes(const an_interval_scratch *s) {
+  size_t nt = s->tri_count + 1, nv = s->vertex_count + 1;
+  return sizeof *s + nv * (sizeof(uint8_t) + sizeof(uint32_t) + sizeof(double)) +
+         nt * (sizeof(uint8_t) + sizeof(uint32_t) + sizeof(int32_t)) +
+         s->near_count * (sizeof(uint32_t) + sizeof(int32_t)) + s->node_capacity * sizeof(iv_node) +
+         an_heap_memory_bytes(&s->heap) + (nv + 3) * sizeof(vec2) +
+         (s->beyond ? an_funnel_scratch_memory_bytes(s->beyond) : 0);
+}
+
+/// Room for `count` more nodes in the pool and the queue, doubling both when short (the only
+/// allocation a query makes). false when that fails; the pool is unchanged then.
+static bool pool_room(an_interval_scratch *s, size_t count) {
+  if (s->node_count + count <= s->node_capacity) {
+    return true;
+  }
+  size_t grown = s->node_capacity;
+  while (grown < s->node_count + count) {
+    if (grown >= NODE_LIMIT) {
+      return false;
+    }
+    grown = grown > NODE_LIMIT / 2 ? NODE_LIMIT : 2 * grown;
+  }
+  if (!an_heap_reserve(&s->heap, grown, &s->alloc)) {
+    return false;
+  }
+  iv_node *fresh = an_alloc(&s->alloc, grown, sizeof *fresh);
+  if (!fresh) {
+    return false;
+  }
+  // The whole old pool: an expansion's successors, not yet counted, may lie past node_count.
+  memcpy(fresh, s->nodes, s->node_capacity * sizeof *fresh);
+  an_free(&s->alloc, s->nodes);
+  s->nodes = fresh;
+  s->node_capacity = grown;
+  return true;
+}
+
+static void next_stamp(an_interval_scratch *s) {
+  if (an_stamp_next(&s->stamp)) {
+    memset(s->goal_mark, 0, (s->tri_count + 1) * sizeof *s->goal_mark);
+    memset(s->root_stamp, 0, (s->vertex_count + 1) * sizeof *s->root_stamp);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A triangle seen from its entry edge. Looking from the root across the entry edge, its ends are
+// p1 on the left and p2 on the right (the edge runs p1 -> p2 counter-clockwise round the
+// triangle), and c is the far corner. The far boundary runs from p2 to c (the right edge) and on
+// to p1 (the left edge); a place on it is a number s: 0 at p2, 1 at c, 2 at p1.
+// ---------------------------------------------------------------------------------------------
+
+typedef struct tri_view {
+  int32_t tri, edge;
+  int32_t p1, p2, c; ///< vertices
+  vec2 P1, P2, C;
+} tri_view;
+
+typedef struct far_point {
+  double s; ///< 0 .. 1 on the right edge from p2 to c, 1 .. 2 on the left edge from c to p1
+  vec2 p;
+  iv_ray ray; ///< the ray from the root of the range it bounds through it
+} far_point;
+
+HOT tri_view view_of(const an_navmesh *mesh, int32_t tri, int32_t edge) {
+  const int32_t *v = &mesh->fv[3 * (size_t)tri];
+  tri_view t = {.tri = tri, .edge = edge, .c = v[edge], .p1 = v[(edge + 1) % 3]};
+  t.p2 = v[(edge + 2) % 3];
+  t.P1 = mesh->cdt.points[t.p1];
+  t.P2 = mesh->cdt.points[t.p2];
+  t.C = mesh->cdt.points[t.c];
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One search
+// ---------------------------------------------------------------------------------------------
+
+typedef struct iv_search {
+  an_interval_scratch *s;
+  vec2 start, goal;
+  double best;      ///< the shortest path to the goal found so far
+  int32_t best_via; ///< its last turn before the goal when that is not its node's root, or -1
+  int32_t best_root, best_prev;
+  size_t made; ///< successors of the node being expanded, written after the pool's live nodes
+  bool out_of_memory; ///< the pool could not grow for a successor (it was dropped)
+} iv_search;
+
+/// A root's point, or a ray's: a mesh vertex, or -1 for the start.
+static inline vec2 root_point(const iv_search *x, int32_t root) {
+  return root >= 0 ? x->s->mesh->cdt.points[root] : x->start;
+}
+
+/// Which side of `ray` p lies: > 0 left, < 0 right, 0 on it (exact).
+HOT double ray_side(const iv_search *x, iv_ray ray, vec2 p) {
+  return an_orient2d(root_point(x, ray.from), root_point(x, ray.through), p);
+}
+
+/// Vertex v at p as a place on the far boundary, bounding a range of `root`.
+HOT far_point vertex_place(double s, vec2 p, int32_t root, int32_t v) {
+  return (far_point){s, p, {root, v}};
+}
+
+/// Where the line through a and b crosses the far edge from vertex p (at `p_place`) to c: p itself
+/// when the line passes exactly through it (tested without the orientation when the line is
+/// through p, the usual case of a ray through a vertex end of an interval: the exact stage would
+/// take every such zero). `oc` is c's orientation, not zero.
+HOT far_point edge_crossing(vec2 a, vec2 b, iv_ray ray, int32_t p, vec2 P, double p_place, vec2 C,
+                            double oc) {
+  double op = v2_equal(b, P) || v2_equal(a, P) ? 0.0 : an_orient2d(a, b, P);
+  if (op == 0.0) {
+    return vertex_place(p_place, P, ray.from, p);
+  }
+  double u = an_min(an_max(op / (op - oc), 0.0), 1.0); // of the way from p to c
+  return (far_point){p_place + (1.0 - p_place) * u, v2_lerp(P, C, u), ray};
+}
+
+/// Where `ray`, through a point of the entry edge, leaves the triangle. Which far edge it crosses
+/// is decided exactly, by the side of c it passes.
+HOT far_point ray_exit(const iv_search *x, iv_ray ray, const tri_view *t) {
+  vec2 a = root_point(x, ray.from), b = root_point(x, ray.through);
+  double o = an_orient2d(a, b, t->C);
+  if (o > 0.0) { // c lies left of the ray: it crosses the right edge
+    return edge_crossing(a, b, ray, t->p2, t->P2, 0.0, t->C, o);
+  }
+  if (o < 0.0) {
+    return edge_crossing(a, b, ray, t->p1, t->P1, 2.0, t->C, o);
+  }
+  return vertex_place(1.0, t->C, ray.from, t->c);
+}
+
+/// May vertex v become a root at length g? Only when no shorter arrival is known (within the
+/// relative tolerance also used by TA*, so that equal lengths computed apart do not drop either).
+static bool root_worth(an_interval_scratch *s, int32_t v, double g) {
+  if (s->root_stamp[v] != s->stamp) {
+    s->root_stamp[v] = s->stamp;
+    s->root_g[v] = g;
+    return true;
+  }
+  if (g > s->root_g[v] * (1.0 + AN_DOMINANCE_RELATIVE)) {
+    return false;
+  }
+  s->root_g[v] = an_min(s->root_g[v], g);
+  return true;
+}
+
+/// A node whose root has since been reached shorter stands for longer paths only.
+static bool dominated(const an_interval_scratch *s, const iv_node *n) {
+  return n->root >= 0 && n->g > s->root_g[n->root] * (1.0 + AN_DOMINANCE_RELATIVE);
+}
+
+/// The edge of triangle u across which its neighbour is t.
+static int32_t edge_towards(const an_navmesh *mesh, int32_t u, int32_t t) {
+  const int32_t *n = &mesh->fn[3 * (size_t)u];
+  return n[0] == t ? 0 : n[1] == t ? 1 : 2;
+}
+
+/// A successor on far edge `side` (0: right, 1: left) of triangle t, from `right_end` to
+/// `left_end`, seen from `root`. Dropped on a wall, into a dead end without the goal, or when
+/// empty. Its f is its parent's until it is queued (see queue_successors()).
+HOT void add_successor(iv_search *x, const tri_view *t, int side, far_point right_end,
+                       far_point left_end, int32_t root, double g, int32_t prev, double parent_f) {
+  an_interval_scratch *s = x->s;
+  const an_navmesh *mesh = s->mesh;
+  int32_t edge = (t->edge + 1 + side) % 3;
+  int32_t u = mesh->fn[3 * (size_t)t->tri + (size_t)edge];
+  if (u < 0 || v2_equal(right_end.p, left_end.p) ||
+      (s->dead_end[u] && s->goal_mark[u] != s->stamp)) {
+    return;
+  }
+  // A root at an end of the edge is a corner that turned onto it; no other root stands on the
+  // line of a far edge it sees part of.
+  const int32_t *tv = &mesh->fv[3 * (size_t)t->tri];
+  bool on_edge = root >= 0 && (root == tv[(edge + 1) % 3] || root == tv[(edge + 2) % 3]);
+  if (x->made >= SUCCESSORS_MAX && !pool_room(s, x->made + 1)) {
+    x->out_of_memory = true; // a fan walk past the room the search made
+    return;
+  }
+  s->nodes[s->node_count + x->made++] = (iv_node){.left = left_end.p,
+                                                  .right = right_end.p,
+                                                  .left_ray = left_end.ray,
+                                                  .right_ray = right_end.ray,
+                                                  .g = g,
+                                                  .f = parent_f,
+                                                  .root = root,
+                                                  .prev = prev,
+                                                  .tri = u,
+                                                  .edge = (int16_t)edge_towards(mesh, u, t->tri),
+                                                  .sight = on_edge ? SIGHT_ALL : SIGHT_THROUGH};
+}
+
+/// Successors on the far boundary between places `from` and `to` (from <= to, right to left),
+/// split at c.
+HOT void add_far_range(iv_search *x, const tri_view *t, far_point from, far_point to, int32_t root,
+                       double g, int32_t prev, double parent_f) {
+  if (from.s > to.s) {
+    return;
+  }
+  const far_point c = vertex_place(1.0, t->C, root, t->c);
+  if (from.s < 1.0) {
+    add_successor(x, t, 0, from, to.s < 1.0 ? to : c, root, g, prev, parent_f);
+  }
+  if (to.s > 1.0) {
+    add_successor(x, t, 1, from.s > 1.0 ? from : c, to, root, g, prev, parent_f);
+  }
+}
+
+/// A path to the goal of length `length`, its last turns `via` (or -1) after node n's root.
+static void offer_goal(iv_search *x, const iv_node *n, int32_t via, double length) {
+  if (length < x->best) {
+    x->best = length;
+    x->best_root = n->root;
+    x->best_prev = n->prev;
+    x->best_via = via;
+  }
+}
+
+/// The goal lies in node n's triangle: straight from the root when the root sees it through the
+/// interval (or stands on the entry edge, inside the interval), else round an interval end that is
+/// a corner on the goal's side. Otherwise another node sees it.
+static void reach_goal(iv_search *x, const iv_node *n, const tri_view *t, vec2 r, bool on_edge) {
+  vec2 goal = x->goal;
+  if (on_edge) {
+    offer_goal(x, n, -1, n->g + v2_dist(r, goal));
+    return;
+  }
+  double left_side = ray_side(x, n->left_ray, goal), right_side = ray_side(x, n->right_ray, goal);
+  if (left_side <= 0.0 && right_side >= 0.0) {
+    offer_goal(x, n, -1, n->g + v2_dist(r, goal));
+  } else if (left_side > 0.0 && v2_equal(n->left, t->P1) && x->s->corner[t->p1]) {
+    offer_goal(x, n, t->p1, n->g + v2_dist(r, t->P1) + v2_dist(t->P1, goal));
+  } else if (right_side < 0.0 && v2_equal(n->right, t->P2) && x->s->corner[t->p2]) {
+    offer_goal(x, n, t->p2, n->g + v2_dist(r, t->P2) + v2_dist(t->P2, goal));
+  }
+}
+
+/// Node n's root stands at a corner of its triangle t: it sees the whole triangle, and beyond it
+/// the whole fan of triangles round that corner, up to a wall. Rather than one node per triangle
+/// of the fan, the walk offers the goal in each and makes their edges opposite the root the
+/// successors.
+static void walk_fan(iv_search *x, const iv_node *n, const tri_view *t, vec2 r) {
+  const an_interval_scratch *s = x->s;
+  const bool at_right = v2_equal(r, t->P2); // stays so round the fan: the edge crossed keeps it
+  tri_view w = *t;
+  for (;;) {
+    if (w.tri != n->tri && s->goal_mark[w.tri] == s->stamp) {
+      offer_goal(x, n, -1, n->g + v2_dist(r, x->goal));
+    }
+    if (at_right) {
+      add_successor(x, &w, 1, vertex_place(1.0, w.C, n->root, w.c),
+                    vertex_place(2.0, w.P1, n->root, w.p1), n->root, n->g, n->prev, n->f);
+    } else {
+      add_successor(x, &w, 0, vertex_place(0.0, w.P2, n->root, w.p2),
+                    vertex_place(1.0, w.C, n->root, w.c), n->root, n->g, n->prev, n->f);
+    }
+    int32_t edge = (w.edge + (at_right ? 1 : 2)) % 3;
+    int32_t u = s->mesh->fn[3 * (size_t)w.tri + (size_t)edge];
+    if (u < 0 || u == n->tri) {
+      return;
+    }
+    w = view_of(s->mesh, u, edge_towards(s->mesh, u, w.tri));
+  }
+}
+
+/// Expands node `id`: offers the goal when its triangle holds it, and writes its successors after
+/// the pool's live nodes (x->made of them; the caller made room for SUCCESSORS_MAX, a fan walk
+/// makes room for more).
+static void expand(iv_search *x, int32_t id) {
+  an_interval_scratch *s = x->s;
+  const iv_node n = s->nodes[id];
+  const tri_view t = view_of(s->mesh, n.tri, n.edge);
+  const vec2 r = root_point(x, n.root);
+  x->made = 0;
+  if (n.sight == SIGHT_NONE) {
+    return;
+  }
+  if (s->goal_mark[n.tri] == s->stamp) {
+    reach_goal(x, &n, &t, r, n.sight == SIGHT_ALL);
+  }
+  const far_point p2 = vertex_place(0.0, t.P2, n.root, t.p2);
+  const far_point p1 = vertex_place(2.0, t.P1, n.root, t.p1);
+  if (n.sight == SIGHT_ALL) {
+    if (v2_equal(r, t.P1) || v2_equal(r, t.P2)) {
+      walk_fan(x, &n, &t, r);
+    } else {
+      add_far_range(x, &t, p2, p1, n.root, n.g, n.prev, n.f);
+    }
+    return;
+  }
+  far_point right_exit = ray_exit(x, n.right_ray, &t), left_exit = ray_exit(x, n.left_ray, &t);
+  add_far_range(x, &t, right_exit, left_exit, n.root, n.g, n.prev, n.f);
+  // Beyond a ray through a corner end of the interval, the corner sees what the root does not.
+  if (v2_equal(n.left, t.P1) && s->corner[t.p1]) {
+    double g = n.g + v2_dist(r, t.P1);
+    if (root_worth(s, t.p1, g)) {
+      add_far_range(x, &t, left_exit, vertex_place(2.0, t.P1, t.p1, t.p1), t.p1, g, id, n.f);
+    }
+  }
+  if (v2_equal(n.right, t.P2) && s->corner[t.p2]) {
+    double g = n.g + v2_dist(r, t.P2);
+    if (root_worth(s, t.p2, g)) {
+      add_far_range(x, &t, vertex_place(0.0, t.P2, t.p2, t.p2), right_exit, t.p2, g, id, n.f);
+    }
+  }
+}
+
+/// The start's nodes: each edge of each start triangle, whole, into the triangle beyond, unless
+/// the start lies beyond the edge's line (then it is in that triangle, a start triangle as well).
+static bool push_start_nodes(iv_search *x) {
+  an_interval_scratch *s = x->s;
+  const an_navmesh *mesh = s->mesh;
+  for (size_t i = 0; i < s->start_count; ++i) {
+    int32_t st = s->starts[i];
+    for (int k = 0; k < 3; ++k) {
+      int32_t u = mesh->fn[3 * (size_t)st + (size_t)k];
+      if (u < 0) {
+        continue;
+      }
+      int32_t edge = edge_towards(mesh, u, st);
+      tri_view t = view_of(mesh, u, edge);
+      double side = an_orient2d(t.P1, t.P2, x->start);
+      if (side > 0.0) {
+        continue;
+      }
+      int16_t sight = side < 0.0                               ? SIGHT_THROUGH
+                      : an_in_closed_box(x->start, t.P1, t.P2) ? SIGHT_ALL
+                                                               : SIGHT_NONE;
+      if (!pool_room(s, 1)) {
+        return false;
+      }
+      double f = an_least_distance_sum(x->start, x->goal, t.P1, t.P2);
+      int32_t id = (int32_t)s->node_count++;
+      s->nodes[id] = (iv_node){.left = t.P1,
+                               .right = t.P2,
+                               .left_ray = {-1, t.p1},
+                               .right_ray = {-1, t.p2},
+                               .g = 0.0,
+                               .f = f,
+                               .root = -1,
+                               .prev = -1,
+                               .tri = u,
+                               .edge = (int16_t)edge,
+                               .sight = sight};
+      an_heap_push(&s->heap, (uint32_t)id, f);
+    }
+  }
+  return true;
+}
+
+/// The path of the best goal offer: the goal, its turns back to the start (each node's root, then
+/// the roots its `prev` links name), reversed.
+static void finish_path(iv_search *x, an_funnel_result *out) {
+  an_interval_scratch *s = x->s;
+  const vec2 *pts = s->mesh->cdt.points;
+  size_t n = 0;
+  s->points[n++] = x->goal;
+  if (x->best_via >= 0) {
+    s->points[n++] = pts[x->best_via];
+  }
+  if (x->best_root >= 0) {
+    s->points[n++] = pts[x->best_root];
+    for (int32_t p = x->best_prev; p >= 0 && s->nodes[p].root >= 0; p = s->nodes[p].prev) {
+      s->points[n++] = pts[s->nodes[p].root];
+    }
+  }
+  s->points[n++] = x->start;
+  for (size_t i = 0, j = n - 1; i < j; ++i, --j) {
+    vec2 p = s->points[i];
+    s->points[i] = s->points[j];
+    s->points[j] = p;
+  }
+  size_t w = 1; // drop repeated points (a goal at the corner it turns round)
+  for (size_t i = 1; i < n; ++i) {
+    if (!v2_equal(s->points[i], s->points[w - 1])) {
+      s->points[w++] = s->points[i];
+    }
+  }
+  n = an_funnel_merge_collinear(s->points, w);
+  out->points = s->points;
+  out->point_count = n;
+  out->length = 0.0;
+  for (size_t i = 1; i < n; ++i) {
+    out->length += v2_dist(s->points[i - 1], s->points[i]);
+  }
+}
+
+/// Queues the successors of an expansion that are still worth it, with their f: the heuristic is
+/// computed only here, a successor expanded on the spot never needing it (its f is kept as its
+/// parent's, a lower bound for its own successors).
+static void queue_successors(iv_search *x) {
+  an_interval_scratch *s = x->s;
+  iv_node *made = &s->nodes[s->node_count];
+  size_t kept = 0;
+  for (size_t i = 0; i < x->made; ++i) {
+    iv_node c = made[i];
+    c.f = an_max(c.f, c.g + an_least_distance_sum(root_point(x, c.root), x->goal, c.left, c.right));
+    if (c.f < x->best) {
+      made[kept++] = c;
+      an_heap_push(&s->heap, (uint32_t)s->node_count++, c.f);
+    }
+  }
+}
+
+static arcnav_status search(an_interval_scratch *s, vec2 start, vec2 goal, size_t max_expansions,
+                            an_funnel_result *out) {
+  iv_search x = {.s = s, .start = start, .goal = goal, .best = INFINITY, .best_via = -1};
+  an_heap_clear(&s->heap);
+  s->node_count = 0;
+  if (!push_start_nodes(&x)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  size_t offers = 0;
+  while (!an_heap_empty(&s->heap)) {
+    an_heap_entry top = an_heap_pop_entry(&s->heap);
+    if (top.key >= x.best) {
+      break;
+    }
+    int32_t id = (int32_t)top.id;
+    if (dominated(s, &s->nodes[id])) {
+      continue;
+    }
+    for (;;) {
+      if (!an_may_expand(out->nodes_expanded, max_expansions)) {
+        return ARCNAV_SEARCH_LIMIT;
+      }
+      out->nodes_expanded++;
+      if (!pool_room(s, SUCCESSORS_MAX)) {
+        return ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+      double before = x.best;
+      expand(&x, id);
+      if (x.out_of_memory) {
+        return ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+      offers += x.best < before;
+      if (x.made != 1) {
+        queue_successors(&x);
+        break;
+      }
+      // A single successor is expanded on the spot. One with the same root takes its parent's
+      // slot (nothing links to a node whose successors all share its root); a new root is kept.
+      iv_node *next = &s->nodes[s->node_count];
+      if (next->root == s->nodes[id].root) {
+        s->nodes[id] = *next;
+      } else {
+        id = (int32_t)s->node_count++;
+      }
+    }
+  }
+  out->channels = offers;
+  if (!(x.best < INFINITY)) {
+    return ARCNAV_NO_PATH;
+  }
+  finish_path(&x, out);
+  return ARCNAV_OK;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A query
+// ---------------------------------------------------------------------------------------------
+
+static void add_start(void *context, int32_t tri) {
+  an_interval_scratch *s = context;
+  s->starts[s->start_count++] = tri;
+}
+
+static void add_goal(void *context, int32_t tri) {
+  an_interval_scratch *s = context;
+  s->goal_mark[tri] = s->stamp;
+}
+
+arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_scratch *s,
+                                           vec2 start, vec2 goal, size_t max_expansions,
+                                           an_funnel_result *out) {
+  if (!mesh || !s || !out || s->mesh != mesh) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  memset(out, 0, sizeof *out);
+  if (!v2_is_finite(start) || !v2_is_finite(goal)) {
+    return ARCNAV_ERR_NOT_FINITE;
+  }
+  bool start_in = an_navmesh_in_box(mesh, start), goal_in = an_navmesh_in_box(mesh, goal);
+  int32_t st = start_in ? an_navmesh_locate(mesh, start) : -1;
+  if (start_in ? st < 0 : !mesh->whole_plane) {
+    return ARCNAV_START_BLOCKED;
+  }
+  int32_t gt = goal_in ? an_navmesh_locate(mesh, goal) : -1;
+  if (goal_in ? gt < 0 : !mesh->whole_plane) {
+    return ARCNAV_GOAL_BLOCKED;
+  }
+  if (!start_in || !goal_in) {
+    return an_funnel_find_path_within(mesh, s->beyond, start, goal, true, max_expansions, out);
+  }
+  next_stamp(s);
+  s->start_count = 0;
+  an_funnel_near_triangles(mesh, start, st, s->near_stamp, &s->near_mark, s->near_queue, add_start,
+                           s);
+  an_funnel_near_triangles(mesh, goal, gt, s->near_stamp, &s->near_mark, s->near_queue, add_goal,
+                           s);
+  for (size_t k = 0; k < s->start_count; ++k) {
+    if (s->goal_mark[s->starts[k]] == s->stamp) { // a triangle is convex
+      s->points[0] = start;
+      s->points[1] = goal;
+      out->points = s->points;
+      out->point_count = 2;
+      out->length = v2_dist(start, goal);
+      out->channels = 1;
+      return ARCNAV_OK;
+    }
+  }
+  return search(s, start, goal, max_expansions, out);
+}

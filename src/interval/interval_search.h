@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Interval search (Polyanya: Cui, Harabor and Grastien, "Compromise-free pathfinding on a
+// navigation mesh", IJCAI 2017) for a point agent (R = 0) over the navmesh: the exact Euclidean
+// shortest path among the mesh's walls, the same answer as the funnel's optimal search (TA*,
+// funnel.h) with fewer, larger search nodes.
+//
+// A search node is a root (the start or a mesh vertex, the last turn of the paths it stands for),
+// an interval [left, right] on an edge of a free triangle, every point of which the root sees, and
+// the triangle beyond that edge. Its g is the length from the start to the root; its f adds the
+// shortest way from the root through the interval to the goal, a lower bound. Expanding a node
+// casts the rays root -> left and root -> right across the triangle: the part of its two far edges
+// between the rays is seen from the root (observable successors, same root); where an interval end
+// is a corner (a vertex with a wall edge), the part of the far edges beyond the ray next to it is
+// seen from that corner only (non-observable successors, rooted there, g grown by the turn).
+// Intervals on walls are dropped. So every path the search builds bends only at corners, and its
+// length is a sum of distances between the start, mesh vertices and the goal.
+//
+// Two prunings keep the search small: a vertex is a root only at the shortest g it has been
+// reached with so far (a longer arrival is dropped, when made and when popped), and a node with a
+// single successor has it expanded on the spot rather than queued (the paper's intermediate
+// pruning). The search stops when the open list holds no node whose f beats the best path found.
+//
+// Ends: a start or goal within eps of several free triangles belongs to all of them, exactly as
+// the funnel searches decide (an_funnel_near_triangles()). An end beyond the navmesh's box (a map
+// without bounds, navmesh.h) is out of this search's scope: such a query is answered by the
+// funnel's optimal search, an_funnel_find_path_within(optimal = true). The mesh must be plain (no
+// connector triangles: the eroded meshes of R > 0 are not searched here).
+
+#include "arcnav/arcnav.h"
+#include "funnel/funnel.h"
+#include "geom/alloc.h"
+#include "geom/geom.h"
+#include "mesh/navmesh.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct an_interval_scratch an_interval_scratch;
+
+/// Per-query-object memory for one mesh: sized at creation (per vertex, per triangle, and a pool
+/// of nodes of 4 per triangle + 1024) so that queries allocate nothing, except when a search
+/// needs more nodes than the pool holds: it then doubles the pool through `alloc` and keeps it for
+/// later queries; when that fails the query returns ARCNAV_ERR_OUT_OF_MEMORY and the scratch stays
+/// usable. ARCNAV_ERR_INVALID_ARGUMENT for a mesh with connector triangles.
+arcnav_status an_interval_scratch_create(const an_navmesh *mesh, const an_allocator *alloc,
+                                         an_interval_scratch **out);
+/// an_interval_scratch_create() with a chosen initial node pool (at least 1): tests start it tiny
+/// to make queries grow it.
+arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
+                                                       const an_allocator *alloc,
+                                                       size_t node_capacity,
+                                                       an_interval_scratch **out);
+void an_interval_scratch_destroy(an_interval_scratch *scratch);
+/// Heap bytes held by the scratch.
+size_t an_interval_scratch_memory_bytes(const an_interval_scratch *scratch);
+
+/// Shortest path from start to goal, expanding at most `max_expansions` nodes (0: no limit; a node
+/// expanded on the spot counts as one). Statuses and result as an_funnel_find_path_within() with
+/// optimal = true: ARCNAV_OK, ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED (start
+/// checked first, by an_navmesh_point_is_free()), ARCNAV_SEARCH_LIMIT when the search would expand
+/// one more node than allowed, ARCNAV_ERR_OUT_OF_MEMORY when the node pool could not grow. The
+/// points are owned by the scratch and valid until its next query; `channels` counts the paths to
+/// the goal the search found, each shorter than the one before.
+arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_scratch *scratch,
+                                           vec2 start, vec2 goal, size_t max_expansions,
+                                           an_funnel_result *out);

@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: MIT
+// The interval search (Polyanya) for a point agent over the navmesh. Its answers must be the
+// funnel's optimal search's (TA*): the same status for every query and the same length within
+// 1e-9 relative, over generated maps of every kind, with ends at random points (free or blocked),
+// at mesh vertices and at edge midpoints. Paths are checked by the support library's independent
+// verifier at R = 0, and on maps whose obstacles do not touch against its brute-force reference.
+// The expansion limit, a failing allocator and warm queries behave as the funnel's.
+
+#include "arcnav_test.h"
+#include "funnel/funnel.h"
+#include "interval/interval_search.h"
+#include "mapgen.h"
+#include "mesh/navmesh.h"
+#include "reference.h"
+#include "verify.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const an_allocator plain_alloc = {{0}};
+
+typedef struct fixture {
+  arcnav_map *map;
+  an_navmesh *mesh;
+  an_funnel_scratch *funnel;
+  an_interval_scratch *interval;
+  double eps;
+} fixture;
+
+static fixture make_fixture(const sup_map *desc) {
+  fixture f;
+  ck_assert_int_eq(sup_map_to_arcnav(desc, &f.map), ARCNAV_OK);
+  ck_assert_int_eq(an_navmesh_build(f.map, &plain_alloc, &f.mesh), ARCNAV_OK);
+  ck_assert_int_eq(an_funnel_scratch_create(f.mesh, &plain_alloc, &f.funnel), ARCNAV_OK);
+  ck_assert_int_eq(an_interval_scratch_create(f.mesh, &plain_alloc, &f.interval), ARCNAV_OK);
+  f.eps = arcnav_map_tolerance(f.map);
+  return f;
+}
+
+static void free_fixture(fixture *f) {
+  an_interval_scratch_destroy(f->interval);
+  an_funnel_scratch_destroy(f->funnel);
+  an_navmesh_destroy(f->mesh);
+  arcnav_map_destroy(f->map);
+}
+
+/// The path's points as line pieces for the verifier; their sum must be the reported length.
+static void verify_polyline(const sup_map *desc, double eps, vec2 s, vec2 g,
+                            const an_funnel_result *res) {
+  static arcnav_piece pieces[8192];
+  ck_assert_uint_le(res->point_count, 8193);
+  ck_assert_uint_ge(res->point_count, 2);
+  ck_assert(v2_equal(res->points[0], s) && v2_equal(res->points[res->point_count - 1], g));
+  size_t n = 0;
+  double total = 0.0;
+  for (size_t i = 1; i < res->point_count; ++i) {
+    vec2 a = res->points[i - 1], b = res->points[i];
+    if (v2_equal(a, b)) {
+      continue;
+    }
+    pieces[n] =
+        (arcnav_piece){.type = ARCNAV_PIECE_LINE, .from = a, .to = b, .length = v2_dist(a, b)};
+    total += pieces[n].length;
+    n++;
+  }
+  ck_assert_double_eq_tol(total, res->length, 1e-9 * (1.0 + total));
+  sup_verify_report rep;
+  ck_assert_msg(sup_verify_pieces(desc, 0.0, eps, s, g, pieces, n, total, &rep),
+                "(%.17g, %.17g) -> (%.17g, %.17g): %s", s.x, s.y, g.x, g.y, rep.message);
+}
+
+/// A query end drawn from the mesh: a vertex of a free triangle, an edge midpoint, or a random
+/// point of the box around the map (free or not).
+static vec2 random_end(const fixture *f, sup_rng *rng, vec2 lo, vec2 hi) {
+  size_t kind = sup_rng_below(rng, 3);
+  if (kind == 2 || an_navmesh_triangle_count(f->mesh) == 0) {
+    return v2(sup_rng_uniform(rng, lo.x, hi.x), sup_rng_uniform(rng, lo.y, hi.y));
+  }
+  vec2 t[3];
+  an_navmesh_triangle(f->mesh, sup_rng_below(rng, an_navmesh_triangle_count(f->mesh)), t);
+  size_t k = sup_rng_below(rng, 3);
+  return kind == 0 ? t[k] : v2_scale(v2_add(t[k], t[(k + 1) % 3]), 0.5);
+}
+
+typedef struct tally {
+  size_t queries, found, blocked, no_path, verified, interval_nodes, funnel_nodes;
+} tally;
+
+/// Interval search against TA* for one query: same status, same length; the path verified.
+static void compare_query(fixture *f, const sup_map *desc, vec2 s, vec2 t, tally *c) {
+  an_funnel_result want, got;
+  arcnav_status ws = an_funnel_find_path_within(f->mesh, f->funnel, s, t, true, 0, &want);
+  double want_length = want.length;
+  arcnav_status gs = an_interval_find_path_within(f->mesh, f->interval, s, t, 0, &got);
+  ck_assert_msg(gs == ws, "(%.17g, %.17g) -> (%.17g, %.17g): interval %s, TA* %s", s.x, s.y, t.x,
+                t.y, arcnav_status_name(gs), arcnav_status_name(ws));
+  c->queries++;
+  if (gs != ARCNAV_OK) {
+    c->blocked += gs == ARCNAV_START_BLOCKED || gs == ARCNAV_GOAL_BLOCKED;
+    c->no_path += gs == ARCNAV_NO_PATH;
+    return;
+  }
+  ck_assert_msg(fabs(got.length - want_length) <= 1e-9 * fmax(want_length, 1e-300),
+                "(%.17g, %.17g) -> (%.17g, %.17g): interval %.17g, TA* %.17g", s.x, s.y, t.x, t.y,
+                got.length, want_length);
+  c->found++;
+  c->interval_nodes += got.nodes_expanded;
+  c->funnel_nodes += want.nodes_expanded;
+  if (c->found % 4 == 0) { // the verifier samples densely: a quarter of the paths is plenty
+    verify_polyline(desc, f->eps, s, t, &got);
+    c->verified++;
+  }
+}
+
+static void compare_map(const sup_map *desc, uint64_t seed, int queries, tally *c) {
+  fixture f = make_fixture(desc);
+  vec2 lo = f.mesh->cdt.points[0], hi = f.mesh->cdt.points[2]; // the box: ends stay inside it
+  sup_rng rng = sup_rng_seed(seed * 2654435761u + 11);
+  for (int q = 0; q < queries; ++q) {
+    compare_query(&f, desc, random_end(&f, &rng, lo, hi), random_end(&f, &rng, lo, hi), c);
+  }
+  free_fixture(&f);
+}
+
+/// Random rectangles with the world's box as bounds on odd seeds.
+static sup_map rectangles(uint64_t seed, size_t count) {
+  sup_map desc = sup_gen_random_rectangles(seed, count, 100.0, 3.0, 20.0);
+  if (seed % 2) {
+    arcnav_vec2 b[] = {{-2, -2}, {102, -2}, {102, 102}, {-2, 102}};
+    sup_map_set_bounds(&desc, b, 4);
+  }
+  return desc;
+}
+
+/// A game map in small: unit cells of a grid blocked at random, each a square obstacle, so
+/// obstacles share edges and corners and shortest paths run along lines through several vertices
+/// (where computed interval ends must not hide a vertex lying exactly on a ray).
+static sup_map grid_cells(uint64_t seed, size_t side, double blocked) {
+  sup_map desc;
+  sup_map_init(&desc);
+  sup_rng rng = sup_rng_seed(seed);
+  for (size_t i = 0; i < side; ++i) {
+    for (size_t j = 0; j < side; ++j) {
+      if (sup_rng_unit(&rng) < blocked) {
+        sup_map_add_rect(&desc, (double)i, (double)j, (double)i + 1, (double)j + 1);
+      }
+    }
+  }
+  if (seed % 2) {
+    double n = (double)side;
+    arcnav_vec2 b[] = {{0, 0}, {n, 0}, {n, n}, {0, n}};
+    sup_map_set_bounds(&desc, b, 4);
+  }
+  return desc;
+}
+
+START_TEST(test_against_ta_star) {
+  tally c = {0};
+  uint64_t seeds = test_scaled_count(8);
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
+    sup_map maps[] = {rectangles(seed, 40),
+                      sup_gen_mixed(seed, 24, 100.0, 0.0),
+                      sup_gen_maze(seed, 6, 10.0, 1.0 + 0.5 * (double)(seed % 3)),
+                      sup_gen_town(seed, 2, 30.0, 6.0, 0.5, 3.0),
+                      sup_gen_touching(seed, false),
+                      sup_gen_touching(seed, true),
+                      sup_gen_corner_squares(),
+                      grid_cells(seed, 24, 0.3)};
+    for (size_t m = 0; m < sizeof maps / sizeof maps[0]; ++m) {
+      compare_map(&maps[m], seed * 16 + m, 60, &c);
+      sup_map_free(&maps[m]);
+    }
+  }
+  printf("interval vs TA*: %zu queries, %zu found (%zu verified), %zu blocked, %zu no path; "
+         "nodes expanded %zu vs %zu\n",
+         c.queries, c.found, c.verified, c.blocked, c.no_path, c.interval_nodes, c.funnel_nodes);
+  ck_assert_uint_ge(c.queries, test_scaled_minimum(3800, 8));
+  ck_assert_uint_ge(c.found, test_scaled_minimum(1500, 8));
+  ck_assert_uint_ge(c.blocked, test_scaled_minimum(100, 8));
+  ck_assert_uint_ge(c.no_path, test_scaled_minimum(10, 8));
+}
+END_TEST
+
+START_TEST(test_beyond_the_box_is_the_funnels) {
+  // Without bounds, ends beyond the box go to TA*: the same answers, also across the box.
+  sup_map desc = sup_gen_random_rectangles(3, 40, 100.0, 3.0, 20.0);
+  fixture f = make_fixture(&desc);
+  ck_assert(f.mesh->whole_plane);
+  sup_rng rng = sup_rng_seed(5);
+  tally c = {0};
+  for (int q = 0; q < 100; ++q) {
+    vec2 s = v2(sup_rng_uniform(&rng, -300, 400), sup_rng_uniform(&rng, -300, 400));
+    vec2 t = v2(sup_rng_uniform(&rng, -300, 400), sup_rng_uniform(&rng, -300, 400));
+    compare_query(&f, &desc, s, t, &c);
+  }
+  ck_assert_uint_ge(c.found, 50);
+  free_fixture(&f);
+  sup_map_free(&desc);
+}
+END_TEST
+
+START_TEST(test_against_reference) {
+  size_t compared = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(6); ++seed) {
+    sup_map desc = seed % 3 == 0   ? sup_gen_neerc_worst(seed)
+                   : seed % 3 == 1 ? sup_gen_town(seed, 2, 30.0, 6.0, 0.5, 3.0)
+                                   : sup_gen_random_rectangles(seed, 30, 100.0, 3.0, 20.0);
+    fixture f = make_fixture(&desc);
+    sup_reference *ref = sup_reference_create(&desc, 0.0, NULL);
+    arcnav_vec2 lo, hi;
+    ck_assert(sup_map_extent(&desc, &lo, &hi));
+    sup_rng rng = sup_rng_seed(seed * 31 + 1);
+    for (int q = 0; q < 16; ++q) {
+      arcnav_vec2 s, t;
+      ck_assert(sup_random_free_point(&desc, 0.0, &rng, lo, hi, 1e-6, 1000, &s));
+      ck_assert(sup_random_free_point(&desc, 0.0, &rng, lo, hi, 1e-6, 1000, &t));
+      sup_reference_result want = sup_reference_query(ref, s, t);
+      an_funnel_result got;
+      arcnav_status st = an_interval_find_path_within(f.mesh, f.interval, s, t, 0, &got);
+      if (!want.found) {
+        ck_assert_int_eq(st, ARCNAV_NO_PATH);
+        continue;
+      }
+      ck_assert_int_eq(st, ARCNAV_OK);
+      ck_assert_msg(fabs(got.length - want.length) <= 1e-9 * fmax(1.0, want.length),
+                    "seed %d query %d: interval %.17g, reference %.17g", (int)seed, q, got.length,
+                    want.length);
+      verify_polyline(&desc, f.eps, s, t, &got);
+      compared++;
+    }
+    sup_reference_destroy(ref);
+    free_fixture(&f);
+    sup_map_free(&desc);
+  }
+  ck_assert_uint_ge(compared, test_scaled_minimum(80, 6));
+}
+END_TEST
+
+START_TEST(test_hand_made) {
+  // Bounds [0, 10]^2, wall [4, 6] x [0, 8] on the bottom edge: from (2, 2) to (8, 2) over the
+  // wall's top corners, 2 sqrt(2^2 + 6^2) + 2, with those corners as the turns.
+  sup_map desc;
+  sup_map_init(&desc);
+  arcnav_vec2 b[] = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
+  sup_map_set_bounds(&desc, b, 4);
+  sup_map_add_rect(&desc, 4, 0, 6, 8);
+  fixture f = make_fixture(&desc);
+  an_funnel_result res;
+  ck_assert_int_eq(an_interval_find_path_within(f.mesh, f.interval, v2(2, 2), v2(8, 2), 0, &res),
+                   ARCNAV_OK);
+  vec2 want[] = {{2, 2}, {4, 8}, {6, 8}, {8, 2}};
+  ck_assert_uint_eq(res.point_count, 4);
+  for (size_t i = 0; i < 4; ++i) {
+    ck_assert_vec2_near(res.points[i], want[i], 0.0);
+  }
+  ck_assert_double_eq_tol(res.length, 2 * sqrt(40.0) + 2, 1e-12);
+  // Along the wall's face from a start on it, then round its top: 5 + 2 + 5.
+  ck_assert_int_eq(an_interval_find_path_within(f.mesh, f.interval, v2(4, 3), v2(10, 5), 0, &res),
+                   ARCNAV_OK);
+  ck_assert_double_eq_tol(res.length, 12.0, 1e-12);
+  // start == goal: two equal points.
+  ck_assert_int_eq(an_interval_find_path_within(f.mesh, f.interval, v2(1, 1), v2(1, 1), 0, &res),
+                   ARCNAV_OK);
+  ck_assert_uint_eq(res.point_count, 2);
+  ck_assert_double_eq(res.length, 0.0);
+  // Blocked ends, the start first; out of the bounds is blocked too.
+  ck_assert_int_eq(an_interval_find_path_within(f.mesh, f.interval, v2(5, 4), v2(5, 9), 0, &res),
+                   ARCNAV_START_BLOCKED);
+  ck_assert_int_eq(an_interval_find_path_within(f.mesh, f.interval, v2(5, 9), v2(5, 4), 0, &res),
+                   ARCNAV_GOAL_BLOCKED);
+  ck_assert_int_eq(an_interval_find_path_within(f.mesh, f.interval, v2(50, 4), v2(5, 4), 0, &res),
+                   ARCNAV_START_BLOCKED);
+  ck_assert_int_eq(an_interval_find_path_within(f.mesh, f.interval, v2(NAN, 4), v2(5, 4), 0, &res),
+                   ARCNAV_ERR_NOT_FINITE);
+  free_fixture(&f);
+  sup_map_free(&desc);
+}
+END_TEST
+
+START_TEST(test_touching_corner) {
+  // Squares touching at (10, 10): the straight line from (5, 15) to (15, 5) passes through the
+  // pinch, which is closed, so the path goes round one of the squares, as TA*'s does.
+  sup_map desc = sup_gen_corner_squares();
+  fixture f = make_fixture(&desc);
+  an_funnel_result got, want;
+  vec2 s = v2(5, 15), t = v2(15, 5);
+  ck_assert_int_eq(an_interval_find_path_within(f.mesh, f.interval, s, t, 0, &got), ARCNAV_OK);
+  ck_assert_int_eq(an_funnel_find_path_within(f.mesh, f.funnel, s, t, true, 0, &want), ARCNAV_OK);
+  ck_assert_double_eq_tol(got.length, want.length, 1e-12);
+  ck_assert(got.length > v2_dist(s, t) + 1.0);
+  // From the pinch vertex itself, which belongs to both fans.
+  ck_assert_int_eq(an_interval_find_path_within(f.mesh, f.interval, v2(10, 10), t, 0, &got),
+                   ARCNAV_OK);
+  ck_assert_double_eq_tol(got.length, v2_dist(v2(10, 10), t), 1e-12);
+  // A mesh whose pinches are joined by connectors (the eroded meshes of R > 0) is not for it.
+  an_navmesh_options options = {.crossing_limit = AN_NAVMESH_DEFAULT_LIMIT, .open_pinches = true};
+  an_navmesh *open;
+  ck_assert_int_eq(an_navmesh_build_ex(f.map, &plain_alloc, &options, &open), ARCNAV_OK);
+  ck_assert_uint_gt(open->connector_count, 0);
+  an_interval_scratch *none = NULL;
+  ck_assert_int_eq(an_interval_scratch_create(open, &plain_alloc, &none),
+                   ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(none);
+  an_navmesh_destroy(open);
+  free_fixture(&f);
+  sup_map_free(&desc);
+}
+END_TEST
+
+START_TEST(test_expansion_limit) {
+  // A search that expanded n nodes answers the same under a limit of n and stops one short.
+  size_t limited = 0;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    sup_map desc = seed == 3 ? sup_gen_maze(seed, 8, 10.0, 1.0) : rectangles(seed, 60);
+    fixture f = make_fixture(&desc);
+    sup_rng rng = sup_rng_seed(seed + 100);
+    arcnav_vec2 lo, hi;
+    ck_assert(sup_map_extent(&desc, &lo, &hi));
+    for (int q = 0; q < 20; ++q) {
+      arcnav_vec2 s, t;
+      ck_assert(sup_random_free_point(&desc, 0.0, &rng, lo, hi, 1e-6, 1000, &s));
+      ck_assert(sup_random_free_point(&desc, 0.0, &rng, lo, hi, 1e-6, 1000, &t));
+      an_funnel_result full, capped;
+      arcnav_status st = an_interval_find_path_within(f.mesh, f.interval, s, t, 0, &full);
+      if (st != ARCNAV_OK || full.nodes_expanded < 2) {
+        continue;
+      }
+      size_t n = full.nodes_expanded;
+      double length = full.length;
+      ck_assert_int_eq(an_interval_find_path_within(f.mesh, f.interval, s, t, n, &capped),
+                       ARCNAV_OK);
+      ck_assert(capped.length == length);
+      ck_assert_uint_eq(capped.nodes_expanded, n);
+      ck_assert_int_eq(an_interval_find_path_within(f.mesh, f.interval, s, t, n - 1, &capped),
+                       ARCNAV_SEARCH_LIMIT);
+      ck_assert_uint_eq(capped.nodes_expanded, n - 1);
+      limited++;
+    }
+    free_fixture(&f);
+    sup_map_free(&desc);
+  }
+  ck_assert_uint_ge(limited, 30);
+}
+END_TEST
+
+START_TEST(test_memory) {
+  // Creation fails cleanly at every allocation; a tiny pool grows through the allocator, and
+  // when that fails the query says so and the scratch still answers afterwards; warm queries on a
+  // scratch of the usual size allocate nothing.
+  sup_map desc = rectangles(7, 60);
+  fixture f = make_fixture(&desc);
+  test_allocator ta = test_allocator_make();
+  an_allocator alloc = {test_allocator_hooks(&ta)};
+  an_interval_scratch *s = NULL;
+  ck_assert_int_eq(an_interval_scratch_create_with_capacity(f.mesh, &alloc, 1, &s), ARCNAV_OK);
+  long creation = ta.calls;
+  an_interval_scratch_destroy(s);
+  for (long k = 0; k < creation; ++k) {
+    ta = test_allocator_make();
+    ta.fail_at = k;
+    ck_assert_int_eq(an_interval_scratch_create_with_capacity(f.mesh, &alloc, 1, &s),
+                     ARCNAV_ERR_OUT_OF_MEMORY);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(ta.live, 0);
+  }
+  sup_rng rng = sup_rng_seed(17);
+  size_t failed = 0;
+  for (int q = 0; q < 40; ++q) {
+    vec2 a = v2(sup_rng_uniform(&rng, 0, 100), sup_rng_uniform(&rng, 0, 100));
+    vec2 b = v2(sup_rng_uniform(&rng, 0, 100), sup_rng_uniform(&rng, 0, 100));
+    an_funnel_result want, got;
+    arcnav_status ws = an_interval_find_path_within(f.mesh, f.interval, a, b, 0, &want);
+    double want_length = want.length;
+    ta = test_allocator_make();
+    ck_assert_int_eq(an_interval_scratch_create_with_capacity(f.mesh, &alloc, 1, &s), ARCNAV_OK);
+    ta.fail_all = true;
+    arcnav_status gs = an_interval_find_path_within(f.mesh, s, a, b, 0, &got);
+    ta.fail_all = false;
+    if (gs == ARCNAV_ERR_OUT_OF_MEMORY) {
+      failed++;
+      gs = an_interval_find_path_within(f.mesh, s, a, b, 0, &got);
+    }
+    ck_assert_int_eq(gs, ws);
+    if (ws == ARCNAV_OK) {
+      ck_assert(got.length == want_length);
+    }
+    an_interval_scratch_destroy(s);
+    ck_assert_int_eq(ta.live, 0);
+  }
+  ck_assert_uint_ge(failed, 10);
+
+  ta = test_allocator_make();
+  ck_assert_int_eq(an_interval_scratch_create(f.mesh, &alloc, &s), ARCNAV_OK);
+  long before = ta.calls;
+  for (int q = 0; q < 200; ++q) {
+    vec2 a = v2(sup_rng_uniform(&rng, 0, 100), sup_rng_uniform(&rng, 0, 100));
+    vec2 b = v2(sup_rng_uniform(&rng, 0, 100), sup_rng_uniform(&rng, 0, 100));
+    an_funnel_result got;
+    an_interval_find_path_within(f.mesh, s, a, b, 0, &got);
+  }
+  ck_assert_int_eq(ta.calls, before);
+  ck_assert_uint_gt(an_interval_scratch_memory_bytes(s), 0);
+  an_interval_scratch_destroy(s);
+  free_fixture(&f);
+  sup_map_free(&desc);
+}
+END_TEST
+
+START_TEST(test_wide_fan) {
+  // A spike's tip surrounded by small squares: the tip's fan has many triangles, so turning there
+  // walks a fan of more successors than an expansion makes room for, growing a tiny pool mid-walk.
+  sup_map desc;
+  sup_map_init(&desc);
+  arcnav_vec2 spike[] = {{0, 0}, {-1, -100}, {1, -100}};
+  sup_map_add_polygon(&desc, spike, 3, NULL, NULL, 0);
+  for (int k = 0; k < 64; ++k) {
+    double a = TEST_PI * (-0.35 + 1.7 * k / 63.0), x = 4 * cos(a), y = 4 * sin(a);
+    if (y > -2) {
+      sup_map_add_rect(&desc, x - 0.05, y - 0.05, x + 0.05, y + 0.05);
+    }
+  }
+  fixture f = make_fixture(&desc);
+  size_t fan = 0;
+  for (size_t t = 0; t < an_navmesh_triangle_count(f.mesh); ++t) {
+    vec2 p[3];
+    an_navmesh_triangle(f.mesh, t, p);
+    fan += v2_equal(p[0], v2(0, 0)) || v2_equal(p[1], v2(0, 0)) || v2_equal(p[2], v2(0, 0));
+  }
+  ck_assert_uint_gt(fan, 24);
+  an_interval_scratch *tiny;
+  ck_assert_int_eq(an_interval_scratch_create_with_capacity(f.mesh, &plain_alloc, 1, &tiny),
+                   ARCNAV_OK);
+  size_t turned = 0;
+  for (int q = 0; q < 40; ++q) {
+    vec2 s = v2(-0.3 - 0.05 * q, -2), t = v2(0.3 + 0.03 * q, -1.5);
+    an_funnel_result want, got;
+    ck_assert_int_eq(an_funnel_find_path_within(f.mesh, f.funnel, s, t, true, 0, &want), ARCNAV_OK);
+    double want_length = want.length;
+    ck_assert_int_eq(an_interval_find_path_within(f.mesh, tiny, s, t, 0, &got), ARCNAV_OK);
+    ck_assert_double_eq_tol(got.length, want_length, 1e-9 * want_length);
+    for (size_t i = 1; i + 1 < got.point_count; ++i) {
+      turned += v2_equal(got.points[i], v2(0, 0));
+    }
+    verify_polyline(&desc, f.eps, s, t, &got);
+  }
+  ck_assert_uint_ge(turned, 20);
+  an_interval_scratch_destroy(tiny);
+  free_fixture(&f);
+  sup_map_free(&desc);
+}
+END_TEST
+
+START_TEST(test_timing_printed) {
+  // Information only, never asserted: the time per query of both searches on one map.
+  sup_map desc = sup_gen_random_rectangles(1, 300, 2000.0, 20.0, 150.0);
+  fixture f = make_fixture(&desc);
+  enum { QUERIES = 200 };
+  vec2 ends[2 * QUERIES];
+  sup_rng rng = sup_rng_seed(3);
+  arcnav_vec2 lo, hi;
+  ck_assert(sup_map_extent(&desc, &lo, &hi));
+  for (int i = 0; i < 2 * QUERIES; ++i) {
+    ck_assert(sup_random_free_point(&desc, 0.0, &rng, lo, hi, 1e-6, 1000, &ends[i]));
+  }
+  double seconds[2];
+  for (int which = 0; which < 2; ++which) {
+    clock_t begin = clock();
+    for (int q = 0; q < QUERIES; ++q) {
+      an_funnel_result res;
+      if (which == 0) {
+        an_interval_find_path_within(f.mesh, f.interval, ends[2 * q], ends[2 * q + 1], 0, &res);
+      } else {
+        an_funnel_find_path_within(f.mesh, f.funnel, ends[2 * q], ends[2 * q + 1], true, 0, &res);
+      }
+    }
+    seconds[which] = (double)(clock() - begin) / CLOCKS_PER_SEC;
+  }
+  printf("per query on 300 rectangles: interval %.1f us, TA* %.1f us\n", 1e6 * seconds[0] / QUERIES,
+         1e6 * seconds[1] / QUERIES);
+  free_fixture(&f);
+  sup_map_free(&desc);
+}
+END_TEST
+
+static Suite *interval_suite(void) {
+  Suite *s = suite_create("interval");
+  TCase *tc = tcase_create("queries");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, test_hand_made);
+  tcase_add_test(tc, test_touching_corner);
+  tcase_add_test(tc, test_against_ta_star);
+  tcase_add_test(tc, test_beyond_the_box_is_the_funnels);
+  tcase_add_test(tc, test_against_reference);
+  tcase_add_test(tc, test_expansion_limit);
+  tcase_add_test(tc, test_memory);
+  tcase_add_test(tc, test_wide_fan);
+  tcase_add_test(tc, test_timing_printed);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  return test_run_suite(interval_suite());
+}
