@@ -8,7 +8,7 @@
 
 #include "arcnav_test.h"
 #include "funnel/funnel.h"
-#include "interval/interval_search.h"
+#include "funnel/interval_search.h"
 #include "mapgen.h"
 #include "mesh/navmesh.h"
 #include "reference.h"

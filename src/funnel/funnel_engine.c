@@ -3,6 +3,7 @@
 
 #include "funnel/erode.h"
 #include "funnel/funnel.h"
+#include "funnel/interval_search.h"
 #include "geom/tolerances.h"
 #include "index/free_space.h"
 #include "mesh/navmesh.h"
@@ -22,8 +23,15 @@ typedef struct funnel_engine {
 typedef struct funnel_query {
   an_allocator alloc;
   an_clearance_scratch clearance; ///< not eroded only
-  an_funnel_scratch *funnel;
+  an_funnel_scratch *funnel;      ///< TA* and the plain funnel
+  an_interval_scratch *interval;  ///< the optimal search on the plain mesh (R <= 2 eps)
 } funnel_query;
+
+/// The optimal search on the plain mesh is the interval search (Polyanya), the same answers as
+/// TA* with fewer nodes; the eroded mesh has connector triangles, which only TA* crosses.
+static bool uses_interval_search(const funnel_engine *engine) {
+  return engine->optimal && !engine->eroded;
+}
 
 static void funnel_destroy(void *state) {
   funnel_engine *engine = state;
@@ -90,6 +98,7 @@ static void funnel_query_destroy(void *query) {
   an_allocator alloc = q->alloc;
   an_clearance_scratch_free(&q->clearance, &alloc);
   an_funnel_scratch_destroy(q->funnel);
+  an_interval_scratch_destroy(q->interval);
   an_free(&alloc, q);
 }
 
@@ -104,7 +113,9 @@ static arcnav_status funnel_query_create(const void *state, void **out_query) {
       engine->eroded ? ARCNAV_OK
                      : an_clearance_scratch_init(&q->clearance, &engine->space.grid, &q->alloc);
   if (status == ARCNAV_OK) {
-    status = an_funnel_scratch_create(engine->navmesh, &q->alloc, &q->funnel);
+    status = uses_interval_search(engine)
+                 ? an_interval_scratch_create(engine->navmesh, &q->alloc, &q->interval)
+                 : an_funnel_scratch_create(engine->navmesh, &q->alloc, &q->funnel);
   }
   if (status != ARCNAV_OK) {
     funnel_query_destroy(q);
@@ -146,8 +157,12 @@ static arcnav_status funnel_find_path(const void *state, void *query, vec2 start
                : ARCNAV_OK;
   }
   an_funnel_result result;
-  arcnav_status status = an_funnel_find_path_within(
-      engine->navmesh, q->funnel, start, goal, engine->optimal, control->expansion_limit, &result);
+  arcnav_status status =
+      uses_interval_search(engine)
+          ? an_interval_find_path_within(engine->navmesh, q->interval, start, goal,
+                                         control->expansion_limit, &result)
+          : an_funnel_find_path_within(engine->navmesh, q->funnel, start, goal, engine->optimal,
+                                       control->expansion_limit, &result);
   control->stats.nodes_expanded = result.nodes_expanded;
   control->stats.channels = result.channels;
   for (size_t i = 1; status == ARCNAV_OK && i < result.point_count; ++i) {

@@ -2,7 +2,7 @@
 // Interval search (Polyanya) for a point agent over the navmesh: its memory, the geometry of one
 // expansion (a triangle seen from its entry edge), and the search loop. interval_search.h gives
 // the idea and its prunings.
-#include "interval/interval_search.h"
+#include "funnel/interval_search.h"
 
 #include "funnel/funnel_scratch.h"
 #include "geom/predicates.h"
