@@ -211,8 +211,9 @@ ARCNAV_API double arcnav_map_tolerance(const arcnav_map *map);
 typedef enum arcnav_engine {
   ARCNAV_ENGINE_AUTO = 0,     ///< optimal funnel for R = 0 among polygons only; else tangent graph
   ARCNAV_ENGINE_TANGENT,      ///< tangent visibility graph (any R; at R = 0 a visibility graph)
-  ARCNAV_ENGINE_FUNNEL,       ///< navmesh + funnel, channels searched until optimal (exact for
-                              ///< R = 0 among polygons; on grown obstacles for R > 0)
+  ARCNAV_ENGINE_FUNNEL,       ///< navmesh, searched until optimal: exact for R = 0 among polygons
+                              ///< (intervals of triangle edges, Polyanya); on grown obstacles for
+                              ///< R > 0 (channels string-pulled, TA*)
   ARCNAV_ENGINE_PLAIN_FUNNEL, ///< navmesh + funnel over the first channel only (Detour-like)
 } arcnav_engine;
 
@@ -383,9 +384,9 @@ ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spac
 typedef struct arcnav_query arcnav_query;
 
 /// Create query scratch for `planner`, sized once so that queries allocate nothing except as
-/// arcnav_query describes. The optimal funnel engine's search node pool starts at 8 per navmesh
-/// triangle + 1024 (enough for the maps measured), doubles through the map's allocator when a
-/// query needs more, and keeps that size for later queries.
+/// arcnav_query describes. The optimal funnel engine's search node pool starts at 4 (R = 0) or 8
+/// (R > 0) per navmesh triangle + 1024 (enough for the maps measured), doubles through the map's
+/// allocator when a query needs more, and keeps that size for later queries.
 ARCNAV_API arcnav_status arcnav_query_create(const arcnav_planner *planner,
                                              arcnav_query **out_query);
 
