@@ -441,7 +441,8 @@ static size_t compare_pointwise(const an_navmesh *mesh, const sup_map *desc, dou
 static double expect_full_arrangement_area(const arcnav_map *map, const an_navmesh *mesh,
                                            const char *label, size_t *full_points) {
   an_navmesh *full;
-  ck_assert_int_eq(an_navmesh_build_with(map, &plain_alloc, 0, &full), ARCNAV_OK);
+  an_navmesh_options no_limit = {.crossing_limit = 0};
+  ck_assert_int_eq(an_navmesh_build_ex(map, &plain_alloc, &no_limit, &full), ARCNAV_OK);
   double a = test_free_mesh_area(mesh), b = test_free_mesh_area(full);
   ck_assert_msg(fabs(a - b) <= 1e-9 * b, "%s: free area %.17g, full arrangement %.17g", label, a,
                 b);
@@ -493,7 +494,8 @@ START_TEST(test_union_build_matches_arrangement) {
     arcnav_map *map;
     ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
     an_navmesh *mesh;
-    ck_assert_int_eq(an_navmesh_build_with(map, &plain_alloc, 1, &mesh), ARCNAV_OK);
+    an_navmesh_options tight = {.crossing_limit = 1};
+    ck_assert_int_eq(an_navmesh_build_ex(map, &plain_alloc, &tight, &mesh), ARCNAV_OK);
     char label[32];
     snprintf(label, sizeof label, "seed %llu", (unsigned long long)seed);
     size_t full_points;

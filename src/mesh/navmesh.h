@@ -72,7 +72,11 @@ struct an_navmesh {
 
 /// How an_navmesh_build_ex() builds.
 typedef struct an_navmesh_options {
-  size_t crossing_limit; ///< AN_NAVMESH_DEFAULT_LIMIT, or see an_navmesh_build_with()
+  /// Past this many proper crossings between obstacle edges (0: no limit) the free space is
+  /// triangulated obstacle by obstacle, dropping the constraints other obstacles cover, instead of
+  /// through the whole arrangement of their edges. Both give the same free space; the budget only
+  /// picks the cheaper way for the input. AN_NAVMESH_DEFAULT_LIMIT for an_navmesh_build().
+  size_t crossing_limit;
   /// Only the pieces this keeps are triangulated (see an_navmesh_build_trimmed()); NULL: all.
   an_navmesh_trim_fn trim;
   void *trim_context;
@@ -85,15 +89,8 @@ typedef struct an_navmesh_options {
 ///         ARCNAV_ERR_INVALID_ARGUMENT when the triangulation could not be built.
 arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc, an_navmesh **out);
 
-/// For an_navmesh_build_with(): the crossing budget an_navmesh_build() uses.
+/// The crossing budget an_navmesh_build() uses (an_navmesh_options.crossing_limit).
 #define AN_NAVMESH_DEFAULT_LIMIT SIZE_MAX
-
-/// an_navmesh_build() with a chosen crossing budget: past `crossing_limit` proper crossings between
-/// obstacle edges (0: no limit) the free space is triangulated obstacle by obstacle, dropping the
-/// constraints other obstacles cover, instead of through the whole arrangement of their edges.
-/// Both give the same free space; the budget only picks the cheaper way for the input.
-arcnav_status an_navmesh_build_with(const arcnav_map *map, const an_allocator *alloc,
-                                    size_t crossing_limit, an_navmesh **out);
 
 /// The eroded mesh of the funnel engines at R > 0 (`map` holds the grown obstacles): an
 /// an_navmesh_build() that keeps pinches open and triangulates only the pieces `trim` keeps. The

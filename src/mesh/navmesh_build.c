@@ -8,12 +8,6 @@ arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc,
   return an_navmesh_build_ex(map, alloc, &options, out);
 }
 
-arcnav_status an_navmesh_build_with(const arcnav_map *map, const an_allocator *alloc,
-                                    size_t crossing_limit, an_navmesh **out) {
-  an_navmesh_options options = {.crossing_limit = crossing_limit};
-  return an_navmesh_build_ex(map, alloc, &options, out);
-}
-
 arcnav_status an_navmesh_build_trimmed(const arcnav_map *map, const an_allocator *alloc,
                                        an_navmesh_trim_fn trim, void *trim_context,
                                        an_navmesh **out) {

@@ -96,25 +96,6 @@ void an_heap_push_or_decrease(an_heap *heap, uint32_t id, double key) {
   an_heap_sift_up(heap, at, true);
 }
 
-void an_heap_push_or_update(an_heap *heap, uint32_t id, double key) {
-  uint32_t at = begin_indexed(heap, id);
-  if (at == AN_HEAP_ABSENT) {
-    assert(heap->size < heap->capacity);
-    at = (uint32_t)heap->size++;
-    heap->entries[at] = (an_heap_entry){key, id};
-    an_heap_sift_up(heap, at, true);
-    return;
-  }
-  assert(heap->entries[at].id == id);
-  double old = heap->entries[at].key;
-  heap->entries[at].key = key;
-  if (key < old) {
-    an_heap_sift_up(heap, at, true);
-  } else if (key > old) {
-    an_heap_sift_down(heap, at, true);
-  }
-}
-
 void an_heap_push_or_set_sift_up(an_heap *heap, uint32_t id, double key) {
   uint32_t at = begin_indexed(heap, id);
   if (at == AN_HEAP_ABSENT) {

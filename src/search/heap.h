@@ -6,7 +6,7 @@
 //
 // A heap is used in one of two ways between two an_heap_clear calls:
 // - indexed: ids are below `id_count`, each at most once, and the position table lets
-//   an_heap_push_or_decrease and an_heap_push_or_update change the key of an id in the heap;
+//   an_heap_push_or_decrease and an_heap_push_or_set_sift_up change the key of an id in the heap;
 // - as a queue: an_heap_push adds entries with any ids, duplicates allowed; a search that queues
 //   an item again at a better key skips the stale entries when it pops them.
 //
@@ -55,8 +55,6 @@ size_t an_heap_memory_bytes(const an_heap *heap);
 
 /// Indexed: insert `id` or lower its key; a higher key than the present one is ignored.
 void an_heap_push_or_decrease(an_heap *heap, uint32_t id, double key);
-/// Indexed: insert `id` or give it `key`, lower or higher than the present one.
-void an_heap_push_or_update(an_heap *heap, uint32_t id, double key);
 /// Indexed: insert `id`, or give it `key` and only sift it up. A raised key stays in its slot,
 /// above entries it no longer precedes, and pops early; an_heap_check fails while it waits. The
 /// funnel's plain A* orders its search this way (a triangle reached again more cheaply can get a
