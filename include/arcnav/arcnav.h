@@ -200,14 +200,16 @@ ARCNAV_API double arcnav_map_tolerance(const arcnav_map *map);
 /// Which algorithm answers queries.
 ///
 /// The funnel engines plan for a point on a navmesh; circle obstacles become circumscribed
-/// 64-gons. At R > 0 they plan on obstacles grown by R with polygonal corners, as a navmesh built
-/// on eroded walkable space would: every edge moves out by R, convex corners get a miter (turns up
-/// to 90 degrees) or a square bevel at distance R (sharper turns), reflex corners the meeting point
-/// of the moved edges; holes and the bounds shrink by R. Start and goal are then judged on the
-/// grown obstacles (a point inside one is ARCNAV_START_BLOCKED / ARCNAV_GOAL_BLOCKED, even where
-/// the agent's disk would fit). Their paths are polylines, not the shortest paths for the disk:
-/// they exist for comparison and are not guaranteed to keep clearance R. At R = 0 every engine
-/// follows the touching rule (see the file comment) and answers the whole plane.
+/// 64-gons. For a point agent, start and goal are judged by the exact free test as in every engine;
+/// an end that is free but lies in the sliver between a circle and its 64-gon has no path on the
+/// mesh (ARCNAV_NO_PATH). At R > 0 they plan on obstacles grown by R with polygonal corners, as a
+/// navmesh built on eroded walkable space would: every edge moves out by R, convex corners get a
+/// miter (turns up to 90 degrees) or a square bevel at distance R (sharper turns), reflex corners
+/// the meeting point of the moved edges; holes and the bounds shrink by R. Start and goal are then
+/// judged on the grown obstacles (a point inside one is ARCNAV_START_BLOCKED / ARCNAV_GOAL_BLOCKED,
+/// even where the agent's disk would fit). Their paths are polylines, not the shortest paths for
+/// the disk: they exist for comparison and are not guaranteed to keep clearance R. At R = 0 every
+/// engine follows the touching rule (see the file comment) and answers the whole plane.
 typedef enum arcnav_engine {
   ARCNAV_ENGINE_AUTO = 0,     ///< optimal funnel for R = 0 among polygons only; else tangent graph
   ARCNAV_ENGINE_TANGENT,      ///< tangent visibility graph (any R; at R = 0 a visibility graph)

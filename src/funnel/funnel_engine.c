@@ -163,6 +163,11 @@ static arcnav_status funnel_find_path(const void *state, void *query, vec2 start
                                          control->expansion_limit, &result)
           : an_funnel_find_path_within(engine->navmesh, q->funnel, start, goal, engine->optimal,
                                        control->expansion_limit, &result);
+  // Ends the free test passed but the mesh holds blocked lie in the sliver between a circle and
+  // its 64-gon: free, but out of this engine's reach.
+  if (!engine->eroded && (status == ARCNAV_START_BLOCKED || status == ARCNAV_GOAL_BLOCKED)) {
+    status = ARCNAV_NO_PATH;
+  }
   control->stats.nodes_expanded = result.nodes_expanded;
   control->stats.channels = result.channels;
   for (size_t i = 1; status == ARCNAV_OK && i < result.point_count; ++i) {
