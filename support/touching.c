@@ -25,9 +25,65 @@ static int probe_direction(const sup_map *map, vec x, double angle, double probe
   return d > 1e-3 * probe ? 1 : 0;
 }
 
+#define EDGE_DIRECTIONS_MAX 64
+
+static int compare_angles(const void *lhs, const void *rhs) {
+  double a = *(const double *)lhs, b = *(const double *)rhs;
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+static void add_direction(double *out, size_t *count, vec from, vec to) {
+  if (*count < EDGE_DIRECTIONS_MAX) {
+    out[(*count)++] = atan2(to.y - from.y, to.x - from.x);
+  }
+}
+
+// The directions of the ring edges that meet x (an end within `probe`, or the edge passing that
+// close): the free wedges at x lie between consecutive ones.
+static void ring_directions(const sup_ring *ring, vec x, double probe, double *out, size_t *count) {
+  for (size_t i = 0; i < ring->count; ++i) {
+    vec a = ring->points[i], b = ring->points[(i + 1) % ring->count];
+    double ax = hypot(a.x - x.x, a.y - x.y), bx = hypot(b.x - x.x, b.y - x.y);
+    if (ax <= probe) {
+      add_direction(out, count, a, b);
+    } else if (bx <= probe) {
+      add_direction(out, count, b, a);
+    } else {
+      double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+      double t = len2 > 0.0 ? ((x.x - a.x) * dx + (x.y - a.y) * dy) / len2 : 0.0;
+      if (t > 0.0 && t < 1.0 && hypot(a.x + t * dx - x.x, a.y + t * dy - x.y) <= probe) {
+        add_direction(out, count, a, b);
+        add_direction(out, count, b, a);
+      }
+    }
+  }
+}
+
 bool sup_walled_in(const sup_map *map, vec x, double probe) {
   for (int k = 0; k < SUP_TOUCH_DIRECTIONS; ++k) {
     if (probe_direction(map, x, k * TOUCH_STEP, probe) > 0) {
+      return false;
+    }
+  }
+  // A free wedge narrower than the sampling step (a thin crack between two edges at a vertex) is
+  // found by probing between consecutive edge directions at x.
+  double directions[EDGE_DIRECTIONS_MAX];
+  size_t count = 0;
+  for (size_t o = 0; o < map->polygon_count; ++o) {
+    const sup_polygon *polygon = &map->polygons[o];
+    ring_directions(&polygon->outer, x, probe, directions, &count);
+    for (size_t h = 0; h < polygon->hole_count; ++h) {
+      ring_directions(&polygon->holes[h], x, probe, directions, &count);
+    }
+  }
+  if (map->has_bounds) {
+    ring_directions(&map->bounds, x, probe, directions, &count);
+  }
+  qsort(directions, count, sizeof *directions, compare_angles);
+  for (size_t i = 0; i < count; ++i) {
+    double from = directions[i];
+    double to = i + 1 < count ? directions[i + 1] : directions[0] + 2.0 * TOUCH_PI;
+    if (to > from && probe_direction(map, x, 0.5 * (from + to), probe) > 0) {
       return false;
     }
   }

@@ -12,7 +12,8 @@
 // touch and far above the rounding of the coordinates: sup_touch_probe_radius() gives half the
 // map's tolerance (a gap of 3 eps is open, and rounding is about 1e-7 of eps). Directions are
 // sampled every 2 pi / SUP_TOUCH_DIRECTIONS, so wedges of material narrower than a few of those
-// steps may be missed; the test maps have none.
+// steps may be missed; the test maps have none. sup_walled_in() also probes between the edges
+// meeting at the point, so a free crack narrower than a step still frees it.
 
 #include "arcnav/arcnav.h"
 #include "mapgen.h"
