@@ -32,31 +32,112 @@ static int compare_angles(const void *lhs, const void *rhs) {
   return a < b ? -1 : (a > b ? 1 : 0);
 }
 
-static void add_direction(double *out, size_t *count, vec from, vec to) {
+static double angle_of(vec from, vec to) {
+  return atan2(to.y - from.y, to.x - from.x);
+}
+
+// Counter-clockwise turn from angle `from` to angle `to`, in [0, 2 pi).
+static double ccw_turn(double from, double to) {
+  double t = fmod(to - from, 2.0 * TOUCH_PI);
+  return t < 0.0 ? t + 2.0 * TOUCH_PI : t;
+}
+
+static void add_direction(double *out, size_t *count, double angle) {
   if (*count < EDGE_DIRECTIONS_MAX) {
-    out[(*count)++] = atan2(to.y - from.y, to.x - from.x);
+    out[(*count)++] = angle;
   }
 }
 
-// The directions of the ring edges that meet x (an end within `probe`, or the edge passing that
-// close): the free wedges at x lie between consecutive ones.
-static void ring_directions(const sup_ring *ring, vec x, double probe, double *out, size_t *count) {
+// Where the ring meets x: at one of its vertices (the index), along an edge (the index of its
+// first vertex, *on_edge set), or not at all (-1). "Meets" is within `probe`.
+static long ring_meeting(const sup_ring *ring, vec x, double probe, bool *on_edge) {
+  *on_edge = false;
   for (size_t i = 0; i < ring->count; ++i) {
-    vec a = ring->points[i], b = ring->points[(i + 1) % ring->count];
-    double ax = hypot(a.x - x.x, a.y - x.y), bx = hypot(b.x - x.x, b.y - x.y);
-    if (ax <= probe) {
-      add_direction(out, count, a, b);
-    } else if (bx <= probe) {
-      add_direction(out, count, b, a);
-    } else {
-      double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
-      double t = len2 > 0.0 ? ((x.x - a.x) * dx + (x.y - a.y) * dy) / len2 : 0.0;
-      if (t > 0.0 && t < 1.0 && hypot(a.x + t * dx - x.x, a.y + t * dy - x.y) <= probe) {
-        add_direction(out, count, a, b);
-        add_direction(out, count, b, a);
-      }
+    vec a = ring->points[i];
+    if (hypot(a.x - x.x, a.y - x.y) <= probe) {
+      return (long)i;
     }
   }
+  for (size_t i = 0; i < ring->count; ++i) {
+    vec a = ring->points[i], b = ring->points[(i + 1) % ring->count];
+    double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+    double t = len2 > 0.0 ? ((x.x - a.x) * dx + (x.y - a.y) * dy) / len2 : 0.0;
+    if (t > 0.0 && t < 1.0 && hypot(a.x + t * dx - x.x, a.y + t * dy - x.y) <= probe) {
+      *on_edge = true;
+      return (long)i;
+    }
+  }
+  return -1;
+}
+
+// The directions of the ring's edges at x: the sides of the wedges the ring cuts round x.
+static void ring_directions(const sup_ring *ring, vec x, double probe, double *out, size_t *count) {
+  bool on_edge;
+  long i = ring_meeting(ring, x, probe, &on_edge);
+  if (i < 0) {
+    return;
+  }
+  size_t n = ring->count;
+  vec here = ring->points[i], next = ring->points[((size_t)i + 1) % n];
+  if (on_edge) {
+    add_direction(out, count, angle_of(here, next));
+    add_direction(out, count, angle_of(next, here));
+  } else {
+    add_direction(out, count, angle_of(here, next));
+    add_direction(out, count, angle_of(here, ring->points[((size_t)i + n - 1) % n]));
+  }
+}
+
+// Is the point just beyond x in direction `theta` inside the ring? Decided from the ring's own
+// edges at x (its interior is left of its edges when counter-clockwise), not by a probe distance,
+// so a wedge of any width is seen.
+static bool inside_near(const sup_ring *ring, vec x, double probe, double theta) {
+  bool on_edge;
+  long i = ring_meeting(ring, x, probe, &on_edge);
+  if (i < 0) {
+    return sup_point_in_ring(ring, x);
+  }
+  size_t n = ring->count;
+  bool ccw = sup_ring_signed_area(ring) > 0.0;
+  vec here = ring->points[i], next = ring->points[((size_t)i + 1) % n];
+  if (on_edge) {
+    double side = sin(theta - angle_of(here, next)); // > 0: left of the edge
+    return ccw ? side > 0.0 : side < 0.0;
+  }
+  double to_next = angle_of(here, next);
+  double to_prev = angle_of(here, ring->points[((size_t)i + n - 1) % n]);
+  // Walking prev -> here -> next, the left side is the turn from to_next counter-clockwise round
+  // to to_prev.
+  bool left = ccw_turn(to_next, theta) < ccw_turn(to_next, to_prev);
+  return ccw ? left : !left;
+}
+
+static bool material_near(const sup_map *map, vec x, double probe, double theta) {
+  for (size_t o = 0; o < map->polygon_count; ++o) {
+    const sup_polygon *polygon = &map->polygons[o];
+    if (!inside_near(&polygon->outer, x, probe, theta)) {
+      continue;
+    }
+    bool in_hole = false;
+    for (size_t h = 0; h < polygon->hole_count && !in_hole; ++h) {
+      in_hole = inside_near(&polygon->holes[h], x, probe, theta);
+    }
+    if (!in_hole) {
+      return true;
+    }
+  }
+  for (size_t c = 0; c < map->circle_count; ++c) {
+    const sup_circle *circle = &map->circles[c];
+    double d = hypot(x.x - circle->center.x, x.y - circle->center.y);
+    if (d < circle->radius - probe) {
+      return true;
+    }
+    if (circle->radius > 0.0 && d <= circle->radius + probe &&
+        cos(theta - angle_of(x, circle->center)) > 0.0) {
+      return true;
+    }
+  }
+  return map->has_bounds && !inside_near(&map->bounds, x, probe, theta);
 }
 
 bool sup_walled_in(const sup_map *map, vec x, double probe) {
@@ -66,7 +147,7 @@ bool sup_walled_in(const sup_map *map, vec x, double probe) {
     }
   }
   // A free wedge narrower than the sampling step (a thin crack between two edges at a vertex) is
-  // found by probing between consecutive edge directions at x.
+  // found by classifying each wedge between the edges meeting x from those edges themselves.
   double directions[EDGE_DIRECTIONS_MAX];
   size_t count = 0;
   for (size_t o = 0; o < map->polygon_count; ++o) {
@@ -79,11 +160,23 @@ bool sup_walled_in(const sup_map *map, vec x, double probe) {
   if (map->has_bounds) {
     ring_directions(&map->bounds, x, probe, directions, &count);
   }
+  for (size_t c = 0; c < map->circle_count; ++c) {
+    const sup_circle *circle = &map->circles[c];
+    double d = hypot(x.x - circle->center.x, x.y - circle->center.y);
+    if (circle->radius > 0.0 && fabs(d - circle->radius) <= probe) {
+      double normal = angle_of(x, circle->center);
+      add_direction(directions, &count, normal + 0.5 * TOUCH_PI);
+      add_direction(directions, &count, normal - 0.5 * TOUCH_PI);
+    }
+  }
+  if (count == 0) {
+    return true;
+  }
   qsort(directions, count, sizeof *directions, compare_angles);
   for (size_t i = 0; i < count; ++i) {
     double from = directions[i];
     double to = i + 1 < count ? directions[i + 1] : directions[0] + 2.0 * TOUCH_PI;
-    if (to > from && probe_direction(map, x, 0.5 * (from + to), probe) > 0) {
+    if (to > from && !material_near(map, x, probe, 0.5 * (from + to))) {
       return false;
     }
   }

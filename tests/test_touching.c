@@ -371,6 +371,21 @@ START_TEST(test_checks_see_the_touching_rule) {
   ck_assert(r.found);
   ck_assert_double_eq_tol(r.length, 2.0 * sqrt(104.0) + 10.0, 1e-9);
   sup_map_free(&shared);
+
+  // A crack of 0.001 rad (far below the 720-direction sampling step) cut into a square: its apex
+  // is free, one side of its two edges being free space, and only the classification of the
+  // wedges between the edges meeting there sees it; a point on one of its edges, next to the
+  // apex, is free the same way, and a point in the solid part is walled in.
+  sup_map crack;
+  sup_map_init(&crack);
+  const vec notched[7] = {{0, 0},    {10, -0.005}, {10, -10},  {-10, -10},
+                          {-10, 10}, {10, 10},     {10, 0.005}};
+  sup_map_add_polygon(&crack, notched, 7, NULL, NULL, 0);
+  double crack_probe = sup_touch_probe_radius(&crack);
+  ck_assert(!sup_walled_in(&crack, (vec){0, 0}, crack_probe));
+  ck_assert(!sup_walled_in(&crack, (vec){1, -0.0005}, crack_probe));
+  ck_assert(sup_walled_in(&crack, (vec){-5, 0}, crack_probe));
+  sup_map_free(&crack);
 }
 END_TEST
 
