@@ -747,6 +747,24 @@ static arcnav_status straight(an_funnel_scratch *s, vec2 start, vec2 goal, an_fu
   return ARCNAV_OK;
 }
 
+arcnav_status an_funnel_locate_ends(const an_navmesh *mesh, vec2 start, vec2 goal,
+                                    an_funnel_ends *out) {
+  if (!v2_is_finite(start) || !v2_is_finite(goal)) {
+    return ARCNAV_ERR_NOT_FINITE;
+  }
+  out->start_in = an_navmesh_in_box(mesh, start);
+  out->goal_in = an_navmesh_in_box(mesh, goal);
+  out->start_tri = out->start_in ? an_navmesh_locate(mesh, start) : -1;
+  if (out->start_in ? out->start_tri < 0 : !mesh->whole_plane) {
+    return ARCNAV_START_BLOCKED;
+  }
+  out->goal_tri = out->goal_in ? an_navmesh_locate(mesh, goal) : -1;
+  if (out->goal_in ? out->goal_tri < 0 : !mesh->whole_plane) {
+    return ARCNAV_GOAL_BLOCKED;
+  }
+  return ARCNAV_OK;
+}
+
 arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *s, vec2 start,
                                          vec2 goal, bool optimal, size_t max_expansions,
                                          an_funnel_result *out) {
@@ -754,18 +772,13 @@ arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scrat
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   memset(out, 0, sizeof *out);
-  if (!v2_is_finite(start) || !v2_is_finite(goal)) {
-    return ARCNAV_ERR_NOT_FINITE;
+  an_funnel_ends ends;
+  arcnav_status located = an_funnel_locate_ends(mesh, start, goal, &ends);
+  if (located != ARCNAV_OK) {
+    return located;
   }
-  bool start_in = an_navmesh_in_box(mesh, start), goal_in = an_navmesh_in_box(mesh, goal);
-  int32_t st = start_in ? an_navmesh_locate(mesh, start) : -1;
-  if (start_in ? st < 0 : !mesh->whole_plane) {
-    return ARCNAV_START_BLOCKED;
-  }
-  int32_t gt = goal_in ? an_navmesh_locate(mesh, goal) : -1;
-  if (goal_in ? gt < 0 : !mesh->whole_plane) {
-    return ARCNAV_GOAL_BLOCKED;
-  }
+  bool start_in = ends.start_in, goal_in = ends.goal_in;
+  int32_t st = ends.start_tri, gt = ends.goal_tri;
   // Beyond the box there is nothing but free space: a segment that misses the box is the path.
   if ((!start_in || !goal_in) &&
       !segment_meets_box(start, goal, mesh->cdt.points[0], mesh->cdt.points[2])) {

@@ -653,18 +653,13 @@ arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_s
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   memset(out, 0, sizeof *out);
-  if (!v2_is_finite(start) || !v2_is_finite(goal)) {
-    return ARCNAV_ERR_NOT_FINITE;
+  an_funnel_ends ends;
+  arcnav_status located = an_funnel_locate_ends(mesh, start, goal, &ends);
+  if (located != ARCNAV_OK) {
+    return located;
   }
-  bool start_in = an_navmesh_in_box(mesh, start), goal_in = an_navmesh_in_box(mesh, goal);
-  int32_t st = start_in ? an_navmesh_locate(mesh, start) : -1;
-  if (start_in ? st < 0 : !mesh->whole_plane) {
-    return ARCNAV_START_BLOCKED;
-  }
-  int32_t gt = goal_in ? an_navmesh_locate(mesh, goal) : -1;
-  if (goal_in ? gt < 0 : !mesh->whole_plane) {
-    return ARCNAV_GOAL_BLOCKED;
-  }
+  bool start_in = ends.start_in, goal_in = ends.goal_in;
+  int32_t st = ends.start_tri, gt = ends.goal_tri;
   if (!start_in || !goal_in) {
     return an_funnel_find_path_within(mesh, s->beyond, start, goal, true, max_expansions, out);
   }
