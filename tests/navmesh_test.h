@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Areas for checking navmeshes: a ring's by the support code's shoelace formula, and the sum over
-// a mesh's free triangles, each of which must be counter-clockwise with positive area.
+// Checks of navmeshes and of the paths searched on them: a ring's area by the support code's
+// shoelace formula, the sum over a mesh's free triangles (each counter-clockwise with positive
+// area), and a polyline path through the independent verifier.
 
+#include "funnel/funnel.h"
 #include "mapgen.h"
 #include "mesh/navmesh.h"
 #include "verify.h"
@@ -29,4 +31,30 @@ static inline double test_free_mesh_area(const an_navmesh *mesh) {
     area += a;
   }
   return area;
+}
+
+/// A funnel or interval search's path as line pieces for the independent verifier at R = 0: it
+/// must run from s to g, and its pieces must sum to the reported length.
+static inline void test_verify_polyline(const sup_map *desc, double eps, vec2 s, vec2 g,
+                                        const an_funnel_result *res) {
+  static arcnav_piece pieces[8192];
+  ck_assert_uint_le(res->point_count, 8193);
+  ck_assert_uint_ge(res->point_count, 2);
+  ck_assert(v2_equal(res->points[0], s) && v2_equal(res->points[res->point_count - 1], g));
+  size_t n = 0;
+  double total = 0.0;
+  for (size_t i = 1; i < res->point_count; ++i) {
+    vec2 a = res->points[i - 1], b = res->points[i];
+    if (v2_equal(a, b)) {
+      continue;
+    }
+    pieces[n] =
+        (arcnav_piece){.type = ARCNAV_PIECE_LINE, .from = a, .to = b, .length = v2_dist(a, b)};
+    total += pieces[n].length;
+    n++;
+  }
+  ck_assert_double_eq_tol(total, res->length, 1e-9 * (1.0 + total));
+  sup_verify_report rep;
+  ck_assert_msg(sup_verify_pieces(desc, 0.0, eps, s, g, pieces, n, total, &rep),
+                "(%.17g, %.17g) -> (%.17g, %.17g): %s", s.x, s.y, g.x, g.y, rep.message);
 }

@@ -11,6 +11,7 @@
 #include "funnel_tools.h"
 #include "mapgen.h"
 #include "mesh/navmesh.h"
+#include "navmesh_test.h"
 #include "reference.h"
 #include "verify.h"
 
@@ -147,27 +148,6 @@ static void free_fixture(mesh_fixture *f) {
   arcnav_map_destroy(f->map);
 }
 
-static void verify_polyline(const sup_map *desc, double eps, vec2 s, vec2 g,
-                            const an_funnel_result *res) {
-  arcnav_piece pieces[4096];
-  ck_assert_int_le(res->point_count, 4097);
-  size_t n = 0;
-  double total = 0.0;
-  for (size_t i = 1; i < res->point_count; ++i) {
-    vec2 a = res->points[i - 1], b = res->points[i];
-    if (a.x == b.x && a.y == b.y) {
-      continue;
-    }
-    pieces[n] =
-        (arcnav_piece){.type = ARCNAV_PIECE_LINE, .from = a, .to = b, .length = v2_dist(a, b)};
-    total += pieces[n].length;
-    n++;
-  }
-  ck_assert_double_eq_tol(total, res->length, 1e-9 * (1.0 + total));
-  sup_verify_report rep;
-  ck_assert_msg(sup_verify_pieces(desc, 0.0, eps, s, g, pieces, n, total, &rep), "%s", rep.message);
-}
-
 START_TEST(test_query_around_wall) {
   // Bounds [0, 10]^2, wall [4, 6] x [0, 8] standing on the bottom edge. From (2, 2) to (8, 2) the
   // only way is over the wall's top corners: 2 sqrt(2^2 + 6^2) + 2.
@@ -253,7 +233,7 @@ static void expect_length(const mesh_fixture *f, const sup_map *desc, vec2 s, ve
       ck_assert_msg(res.length >= want * (1 - 1e-12), "(%g, %g) -> (%g, %g): plain %.17g < %.17g",
                     s.x, s.y, g.x, g.y, res.length, want);
     }
-    verify_polyline(desc, eps, s, g, &res);
+    test_verify_polyline(desc, eps, s, g, &res);
   }
 }
 
@@ -566,12 +546,12 @@ START_TEST(test_random_against_visibility_graph) {
       ck_assert_msg(fabs(opt.length - want) <= 1e-9 * want,
                     "seed %d query %d: optimal funnel %.17g, visibility graph %.17g", (int)seed, q,
                     opt.length, want);
-      verify_polyline(&desc, eps, s, t, &opt);
+      test_verify_polyline(&desc, eps, s, t, &opt);
       double opt_len = opt.length;
       ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, s, t, false, &plain), ARCNAV_OK);
       ck_assert_msg(plain.length >= opt_len * (1 - 1e-12), "plain %.17g shorter than %.17g",
                     plain.length, opt_len);
-      verify_polyline(&desc, eps, s, t, &plain);
+      test_verify_polyline(&desc, eps, s, t, &plain);
       plain_longer += plain.length > opt_len * (1 + 1e-9);
       worst_ratio = fmax(worst_ratio, plain.length / fmax(opt_len, 1e-300));
       queries++;
@@ -651,7 +631,7 @@ START_TEST(test_random_against_reference) {
       ck_assert_msg(fabs(opt.length - want.length) <= 1e-9 * fmax(1.0, want.length),
                     "seed %d query %d: optimal funnel %.17g, reference %.17g", (int)seed, q,
                     opt.length, want.length);
-      verify_polyline(&desc, eps, s, t, &opt);
+      test_verify_polyline(&desc, eps, s, t, &opt);
       compared++;
       cornered += corner_start || corner_goal;
     }
@@ -712,9 +692,9 @@ START_TEST(test_query_far_beyond_the_box) {
     ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, p, mirror, true, &res), ARCNAV_OK);
     ck_assert_msg(fabs(res.length - best) <= 1e-12 * best, "(%.17g, %.17g): %.17g, want %.17g", p.x,
                   p.y, res.length, best);
-    verify_polyline(&desc, arcnav_map_tolerance(f.map), p, mirror, &res);
+    test_verify_polyline(&desc, arcnav_map_tolerance(f.map), p, mirror, &res);
     ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, p, mirror, false, &res), ARCNAV_OK);
-    verify_polyline(&desc, arcnav_map_tolerance(f.map), p, mirror, &res);
+    test_verify_polyline(&desc, arcnav_map_tolerance(f.map), p, mirror, &res);
   }
   free(vis);
   vg_free(&g);
@@ -950,7 +930,7 @@ static void long_channel(size_t n, double inner) {
   double opt_len = res.length;
   ck_assert_int_eq(sup_funnel_find_path(f.mesh, f.scratch, s, g, false, &res), ARCNAV_OK);
   ck_assert(res.length >= opt_len * (1 - 1e-12));
-  verify_polyline(&desc, eps, s, g, &res);
+  test_verify_polyline(&desc, eps, s, g, &res);
 
   for (int optimal = 0; optimal < 2; ++optimal) {
     ck_assert_int_eq(

@@ -11,6 +11,7 @@
 #include "funnel/interval_search.h"
 #include "mapgen.h"
 #include "mesh/navmesh.h"
+#include "navmesh_test.h"
 #include "reference.h"
 #include "verify.h"
 
@@ -46,31 +47,6 @@ static void free_fixture(fixture *f) {
   an_funnel_scratch_destroy(f->funnel);
   an_navmesh_destroy(f->mesh);
   arcnav_map_destroy(f->map);
-}
-
-/// The path's points as line pieces for the verifier; their sum must be the reported length.
-static void verify_polyline(const sup_map *desc, double eps, vec2 s, vec2 g,
-                            const an_funnel_result *res) {
-  static arcnav_piece pieces[8192];
-  ck_assert_uint_le(res->point_count, 8193);
-  ck_assert_uint_ge(res->point_count, 2);
-  ck_assert(v2_equal(res->points[0], s) && v2_equal(res->points[res->point_count - 1], g));
-  size_t n = 0;
-  double total = 0.0;
-  for (size_t i = 1; i < res->point_count; ++i) {
-    vec2 a = res->points[i - 1], b = res->points[i];
-    if (v2_equal(a, b)) {
-      continue;
-    }
-    pieces[n] =
-        (arcnav_piece){.type = ARCNAV_PIECE_LINE, .from = a, .to = b, .length = v2_dist(a, b)};
-    total += pieces[n].length;
-    n++;
-  }
-  ck_assert_double_eq_tol(total, res->length, 1e-9 * (1.0 + total));
-  sup_verify_report rep;
-  ck_assert_msg(sup_verify_pieces(desc, 0.0, eps, s, g, pieces, n, total, &rep),
-                "(%.17g, %.17g) -> (%.17g, %.17g): %s", s.x, s.y, g.x, g.y, rep.message);
 }
 
 /// A query end drawn from the mesh: a vertex of a free triangle, an edge midpoint, or a random
@@ -111,7 +87,7 @@ static void compare_query(fixture *f, const sup_map *desc, vec2 s, vec2 t, tally
   c->interval_nodes += got.nodes_expanded;
   c->funnel_nodes += want.nodes_expanded;
   if (c->found % 4 == 0) { // the verifier samples densely: a quarter of the paths is plenty
-    verify_polyline(desc, f->eps, s, t, &got);
+    test_verify_polyline(desc, f->eps, s, t, &got);
     c->verified++;
   }
 }
@@ -229,7 +205,7 @@ START_TEST(test_against_reference) {
       ck_assert_msg(fabs(got.length - want.length) <= 1e-9 * fmax(1.0, want.length),
                     "seed %d query %d: interval %.17g, reference %.17g", (int)seed, q, got.length,
                     want.length);
-      verify_polyline(&desc, f.eps, s, t, &got);
+      test_verify_polyline(&desc, f.eps, s, t, &got);
       compared++;
     }
     sup_reference_destroy(ref);
@@ -445,7 +421,7 @@ START_TEST(test_wide_fan) {
     for (size_t i = 1; i + 1 < got.point_count; ++i) {
       turned += v2_equal(got.points[i], v2(0, 0));
     }
-    verify_polyline(&desc, f.eps, s, t, &got);
+    test_verify_polyline(&desc, f.eps, s, t, &got);
   }
   ck_assert_uint_ge(turned, 20);
   an_interval_scratch_destroy(tiny);
