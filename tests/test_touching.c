@@ -319,6 +319,28 @@ START_TEST(test_touching_rule_by_hand) {
   }
   arcnav_map_destroy(map);
   sup_map_free(&shared);
+
+  // A circle tangent to a polygon's edge: they touch at (0, 7.25), one wall. From (0, 0) to
+  // (0, 12), both on the edge x = 0, the way along the edge passes the pinch and is closed; the
+  // tangent engines must not touch the circle there and go on (the point where it meets the edge
+  // is no corner to turn round). Their path must pass the independent verifier.
+  sup_map pinched;
+  sup_map_init(&pinched);
+  const vec wedge[3] = {{0, -22.5}, {0, 10}, {-14.25, 2.5}};
+  sup_map_add_polygon(&pinched, wedge, 3, NULL, NULL, 0);
+  sup_map_add_circle(&pinched, (vec){7.25, 7.25}, 7.25);
+  ck_assert_int_eq(sup_map_to_arcnav(&pinched, &map), ARCNAV_OK);
+  double eps = arcnav_map_tolerance(map);
+  for (size_t e = 0; e < 2; ++e) { // the tangent engines: the funnels see a 64-gon, not the circle
+    engine_run run = open_run(map, &ENGINES[e], 0.0);
+    ck_assert_int_eq(arcnav_find_path(run.query, (vec){0, 0}, (vec){0, 12}, path), ARCNAV_OK);
+    sup_verify_report report;
+    ck_assert_msg(sup_verify_path(&pinched, 0.0, eps, (vec){0, 0}, (vec){0, 12}, path, &report),
+                  "%s: %s", ENGINES[e].name, report.message);
+    close_run(&run);
+  }
+  arcnav_map_destroy(map);
+  sup_map_free(&pinched);
   arcnav_path_destroy(path);
 }
 END_TEST

@@ -19,9 +19,18 @@ typedef struct an_corner {
   double radius;      ///< R at polygon corners, c + R around circle obstacles
   double wedge_start; ///< angle of the first free-side normal, in [0, 2pi)
   double wedge_sweep; ///< counter-clockwise extent of the wedge; 2pi for a full circle
-  vec2 normal_start;  ///< unit vector at wedge_start
-  vec2 normal_end;    ///< unit vector at wedge_start + wedge_sweep
-  int32_t obstacle;   ///< owning obstacle, -1 for the bounds
+  union {
+    struct {
+      vec2 normal_start; ///< unit vector at wedge_start
+      vec2 normal_end;   ///< unit vector at wedge_start + wedge_sweep
+    };
+    /// A full circle for a point agent: the directions, from its centre, of the points where other
+    /// material touches it (pinches), pinch_count of them. Obstacles that touch are one wall, so
+    /// no path touches the circle there (docs/DESIGN.md, "The touching rule").
+    vec2 pinch_normal[2];
+  };
+  int32_t obstacle;    ///< owning obstacle, -1 for the bounds
+  uint8_t pinch_count; ///< full circles only
 } an_corner;
 
 /// Collect the corner circles of `map` for agent radius `radius`. *out_corners is allocated with
@@ -44,9 +53,16 @@ static inline double an_corner_offset(const an_corner *corner, double angle) {
 }
 
 /// Does the wedge contain the unit direction `normal` (with about `slack` radians of tolerance at
-/// both sides)? Wedges of polygon corners are narrower than pi, so two cross products decide it.
+/// both sides)? Wedges of polygon corners are narrower than pi, so two cross products decide it; a
+/// full circle contains every direction but its pinches.
 static inline bool an_corner_wedge_contains(const an_corner *corner, vec2 normal, double slack) {
   if (corner->wedge_sweep >= AN_TWO_PI) {
+    for (uint8_t k = 0; k < corner->pinch_count; ++k) {
+      vec2 pinch = corner->pinch_normal[k];
+      if (v2_dot(pinch, normal) > 0.0 && fabs(v2_cross(pinch, normal)) <= slack) {
+        return false;
+      }
+    }
     return true;
   }
   return v2_cross(corner->normal_start, normal) >= -slack &&

@@ -104,6 +104,69 @@ static arcnav_status drop_unusable_corners(an_tangent_engine *engine) {
   return ARCNAV_OK;
 }
 
+// Adds a pinch direction to a full circle unless it has one that close already.
+static void add_pinch(an_corner *corner, vec2 normal) {
+  for (uint8_t k = 0; k < corner->pinch_count; ++k) {
+    if (v2_dot(corner->pinch_normal[k], normal) > 0.0 &&
+        fabs(v2_cross(corner->pinch_normal[k], normal)) <= AN_WEDGE_SLACK) {
+      return;
+    }
+  }
+  if (corner->pinch_count < 2) {
+    corner->pinch_normal[corner->pinch_count++] = normal;
+  }
+}
+
+// For a point agent, the points where other material touches a circle obstacle from outside:
+// there the circle and that material are one wall, and a path touching the circle at the point
+// would pass between them (docs/DESIGN.md, "The touching rule"). An edge touches where its
+// nearest point lies on the rim, another circle where the two rims meet; within eps either way.
+static void mark_circle_pinches(an_tangent_engine *engine) {
+  const an_grid *grid = &engine->space.grid;
+  double eps = engine->eps;
+  for (size_t c = 0; c < engine->corner_count; ++c) {
+    an_corner *corner = &engine->corners[c];
+    if (corner->wedge_sweep < AN_TWO_PI || corner->radius <= 0.0) {
+      continue;
+    }
+    vec2 reach = v2(corner->radius + eps, corner->radius + eps);
+    an_cell_rect cells =
+        an_grid_box_cells(grid, v2_sub(corner->center, reach), v2_add(corner->center, reach));
+    for (int32_t row = cells.r0; row <= cells.r1; ++row) {
+      for (int32_t column = cells.c0; column <= cells.c1; ++column) {
+        // Only cells the rim passes near can hold what touches it (large circles cover many).
+        vec2 lo =
+            v2(grid->origin.x + column * grid->cell_size, grid->origin.y + row * grid->cell_size);
+        vec2 near = v2(an_min(an_max(corner->center.x, lo.x), lo.x + grid->cell_size),
+                       an_min(an_max(corner->center.y, lo.y), lo.y + grid->cell_size));
+        double far_x =
+            an_max(fabs(lo.x - corner->center.x), fabs(lo.x + grid->cell_size - corner->center.x));
+        double far_y =
+            an_max(fabs(lo.y - corner->center.y), fabs(lo.y + grid->cell_size - corner->center.y));
+        if (v2_dist(near, corner->center) > corner->radius + eps ||
+            hypot(far_x, far_y) < corner->radius - eps) {
+          continue;
+        }
+        size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
+        for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
+          const an_item *item = &grid->items[grid->cell_items[k]];
+          if (item->owner == (uint32_t)corner->obstacle) {
+            continue;
+          }
+          vec2 touch = item->kind == AN_ITEM_EDGE
+                           ? an_closest_on_segment(corner->center, item->a, item->b)
+                           : item->a;
+          double rim = item->kind == AN_ITEM_EDGE ? 0.0 : item->radius;
+          double gap = v2_dist(corner->center, touch) - corner->radius - rim;
+          if (fabs(gap) <= eps) {
+            add_pinch(corner, v2_normalize(v2_sub(touch, corner->center)));
+          }
+        }
+      }
+    }
+  }
+}
+
 // Puts the corners in Hilbert order of their centres. A query reads the corners near its path, so
 // corners close in the plane then share cache lines: on maps too large for the caches this is
 // worth about a tenth of the query time.
@@ -187,6 +250,9 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   }
   if (status == ARCNAV_OK) {
     status = drop_unusable_corners(engine);
+  }
+  if (status == ARCNAV_OK && engine->space.clearance.point_agent) {
+    mark_circle_pinches(engine);
   }
   assert(engine->space.clearance.grid == &engine->space.grid);
   engine->on_demand = args->tangent_graph == ARCNAV_TANGENT_GRAPH_ON_DEMAND ||
