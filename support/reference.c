@@ -397,8 +397,10 @@ static bool leaves_within_sector(const sup_reference *ref, size_t from, vec from
     return true;
   }
   vec dir = {to.x - from_point.x, to.y - from_point.y};
-  if (dir.x == 0.0 && dir.y == 0.0) {
+  if (hypot(dir.x, dir.y) <= ref->tol) {
     // Copies of one sample for different sectors must not join: that would pass between them.
+    // Nor may copies of two samples closer than the tolerance (a vertex of one obstacle on
+    // another's corner, apart by rounding): between them a direction means nothing.
     return ref->sectors[from].sweep >= 2.0 * SUP_PI;
   }
   return sup_sector_holds(&ref->sectors[from], dir);
