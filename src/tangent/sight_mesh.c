@@ -949,7 +949,13 @@ an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh
   if (ok && !suitable) {
     return AN_SIGHT_MESH_UNSUITABLE;
   }
+  // A window crosses each triangle a bounded number of times; an expansion far beyond that is
+  // caught in a degenerate cycle of windows, and the grid's gather answers instead.
+  size_t window_budget = 16 * sm->mesh->free_count + 4096;
   while (ok && x.count > 0) {
+    if (window_budget-- == 0) {
+      return AN_SIGHT_MESH_UNSUITABLE;
+    }
     ok = enter(&x, pop_window(&x));
   }
   if (!ok) {

@@ -53,7 +53,9 @@ void an_sight_mesh_scratch_free(an_sight_mesh_scratch *scratch, const an_allocat
 
 typedef enum an_sight_mesh_result {
   AN_SIGHT_MESH_GATHERED = 0,
-  AN_SIGHT_MESH_UNSUITABLE = 1, ///< the viewpoint cannot start an expansion; nothing was gathered
+  /// the viewpoint cannot start an expansion, or the expansion ran past its window budget (a
+  /// degenerate cycle); what was gathered is void, and the caller gathers through the grid
+  AN_SIGHT_MESH_UNSUITABLE = 1,
   AN_SIGHT_MESH_OUT_OF_MEMORY = 2
 } an_sight_mesh_result;
 
