@@ -748,7 +748,8 @@ static arcnav_status straight(an_funnel_scratch *s, vec2 start, vec2 goal, an_fu
 }
 
 arcnav_status an_funnel_locate_ends(const an_navmesh *mesh, vec2 start, vec2 goal,
-                                    an_funnel_ends *out) {
+                                    an_funnel_result *result, an_funnel_ends *out) {
+  memset(result, 0, sizeof *result);
   if (!v2_is_finite(start) || !v2_is_finite(goal)) {
     return ARCNAV_ERR_NOT_FINITE;
   }
@@ -771,9 +772,8 @@ arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scrat
   if (!mesh || !s || !out || s->mesh != mesh) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  memset(out, 0, sizeof *out);
   an_funnel_ends ends;
-  arcnav_status located = an_funnel_locate_ends(mesh, start, goal, &ends);
+  arcnav_status located = an_funnel_locate_ends(mesh, start, goal, out, &ends);
   if (located != ARCNAV_OK) {
     return located;
   }

@@ -83,11 +83,12 @@ typedef struct an_funnel_ends {
   int32_t start_tri, goal_tri; ///< -1 beyond the box
 } an_funnel_ends;
 
-/// Locates start and goal the way every search over the mesh judges them: ARCNAV_START_BLOCKED
-/// (checked first) or ARCNAV_GOAL_BLOCKED when an end is in no free triangle, or beyond the box of
-/// a map with bounds; ARCNAV_ERR_NOT_FINITE for a coordinate that is not finite.
+/// Begins a search over the mesh: clears `result` and locates start and goal the way every such
+/// search judges them: ARCNAV_START_BLOCKED (checked first) or ARCNAV_GOAL_BLOCKED when an end is
+/// in no free triangle, or beyond the box of a map with bounds; ARCNAV_ERR_NOT_FINITE for a
+/// coordinate that is not finite.
 arcnav_status an_funnel_locate_ends(const an_navmesh *mesh, vec2 start, vec2 goal,
-                                    an_funnel_ends *out);
+                                    an_funnel_result *result, an_funnel_ends *out);
 
 /// Drop the corners of the polyline p[0..n) that lie exactly on the straight segment between their
 /// neighbours (a funnel emits them when a portal end is collinear with the path). Returns the new

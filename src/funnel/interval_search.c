@@ -652,9 +652,8 @@ arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_s
   if (!mesh || !s || !out || s->mesh != mesh) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  memset(out, 0, sizeof *out);
   an_funnel_ends ends;
-  arcnav_status located = an_funnel_locate_ends(mesh, start, goal, &ends);
+  arcnav_status located = an_funnel_locate_ends(mesh, start, goal, out, &ends);
   if (located != ARCNAV_OK) {
     return located;
   }
