@@ -312,19 +312,23 @@ typedef struct engine_case {
   double radius;
   double verify_radius; ///< the clearance its paths promise (the eroded navmesh promises none)
   arcnav_tangent_graph tangent_graph;
+  double max_radius; ///< > 0: one planner for radii up to it, queries at `radius`
 } engine_case;
 
 static const engine_case ENGINES[] = {
-    {"tangent R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"tangent R=0", ARCNAV_ENGINE_TANGENT, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"funnel R=0", ARCNAV_ENGINE_FUNNEL, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"plain funnel R=0", ARCNAV_ENGINE_PLAIN_FUNNEL, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"auto R=1.5", ARCNAV_ENGINE_AUTO, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"auto R=0", ARCNAV_ENGINE_AUTO, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"funnel R=1.5", ARCNAV_ENGINE_FUNNEL, 1.5, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"plain funnel R=1.5", ARCNAV_ENGINE_PLAIN_FUNNEL, 1.5, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"tangent on demand R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_ON_DEMAND},
-    {"tangent on demand R=0", ARCNAV_ENGINE_TANGENT, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_ON_DEMAND},
+    {"tangent R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"tangent R=0", ARCNAV_ENGINE_TANGENT, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"funnel R=0", ARCNAV_ENGINE_FUNNEL, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"plain funnel R=0", ARCNAV_ENGINE_PLAIN_FUNNEL, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"auto R=1.5", ARCNAV_ENGINE_AUTO, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"auto R=0", ARCNAV_ENGINE_AUTO, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"funnel R=1.5", ARCNAV_ENGINE_FUNNEL, 1.5, 0.0, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"plain funnel R=1.5", ARCNAV_ENGINE_PLAIN_FUNNEL, 1.5, 0.0, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"tangent on demand R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_ON_DEMAND,
+     0.0},
+    {"tangent on demand R=0", ARCNAV_ENGINE_TANGENT, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_ON_DEMAND, 0.0},
+    {"auto R=1.5 of max 4", ARCNAV_ENGINE_AUTO, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_AUTO, 4.0},
+    {"tangent R=0 of max 4", ARCNAV_ENGINE_TANGENT, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO, 4.0},
 };
 #define ENGINE_COUNT (sizeof ENGINES / sizeof ENGINES[0])
 
@@ -461,6 +465,7 @@ static arcnav_planner_def def_for(const engine_case *ec) {
   def.engine = ec->engine;
   def.radius = ec->radius;
   def.tangent_graph = ec->tangent_graph;
+  def.max_radius = ec->max_radius;
   return def;
 }
 

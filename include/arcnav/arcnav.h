@@ -12,7 +12,8 @@
 /// Typical use:
 ///   1. arcnav_map_create(), then arcnav_map_add_polygon() / arcnav_map_add_circle() /
 ///      arcnav_map_set_bounds() for each obstacle;
-///   2. arcnav_planner_create() once per (map, radius): the expensive part;
+///   2. arcnav_planner_create() once per map and radius, or once per map for agents of several
+///      sizes (arcnav_planner_def.max_radius, then arcnav_query_set_radius()): the expensive part;
 ///   3. arcnav_query_create() once per thread, arcnav_path_create() once per caller;
 ///   4. arcnav_find_path() as often as needed. Once warm, a query allocates nothing: the path and
 ///      the query keep what they grew, and a query needing no more than earlier ones takes no new
@@ -99,8 +100,11 @@ typedef enum arcnav_status {
   ARCNAV_ERR_BUFFER_TOO_SMALL = 27, ///< a caller's output buffer holds fewer items than the answer
                                     ///< has: it was filled as far as it goes, and the call says
                                     ///< how many are needed (see arcnav_path_sample)
-  ARCNAV_ERR_LAST = ARCNAV_ERR_BUFFER_TOO_SMALL, ///< not a status: the last error value (moves
-                                                 ///< when one is appended)
+  ARCNAV_ERR_RADIUS_OUT_OF_RANGE = 28, ///< a query radius the planner was not built for: above
+                                       ///< its max_radius, or another than its one radius (see
+                                       ///< arcnav_query_set_radius)
+  ARCNAV_ERR_LAST = ARCNAV_ERR_RADIUS_OUT_OF_RANGE, ///< not a status: the last error value (moves
+                                                    ///< when one is appended)
 } arcnav_status;
 
 /// Name of a status, e.g. "ok", "no_path", "start_blocked", "self_intersection". Never NULL; an
@@ -236,10 +240,21 @@ typedef enum arcnav_tangent_graph {
 #define ARCNAV_TANGENT_GRAPH_AUTO_LIMIT 4000
 
 /// Planner settings. Always start from arcnav_default_planner_def().
+///
+/// One planner for agents of several sizes: set max_radius > 0, and each query object may ask for
+/// any radius from 0 to max_radius (arcnav_query_set_radius()) with no further build; `radius` is
+/// then the radius new query objects start with. Such a planner answers a query at radius r with
+/// exactly the path a planner built for r alone answers (same engine choice as AUTO or TANGENT
+/// would make for r): for r = 0 its point-agent part (the optimal funnel among polygons, the
+/// tangent engine when there are circle obstacles or the engine is TANGENT), for r > 0 the tangent
+/// engine with tangents found on demand, whose indexes are built once for max_radius. Only
+/// ARCNAV_ENGINE_AUTO and ARCNAV_ENGINE_TANGENT take a max_radius (the funnel engines erode the
+/// map by one radius); tangent_graph then applies to the point-agent part only.
 typedef struct arcnav_planner_def {
   double radius;                      ///< agent radius R >= 0, in map units
   arcnav_engine engine;               ///< default ARCNAV_ENGINE_AUTO
   arcnav_tangent_graph tangent_graph; ///< tangent engine only; default ARCNAV_TANGENT_GRAPH_AUTO
+  double max_radius;  ///< 0 (default): queries at `radius` only; > 0: any radius up to it
   int internal_magic; ///< set by arcnav_default_planner_def(); catches zero-initialised defs
 } arcnav_planner_def;
 
@@ -250,8 +265,10 @@ typedef struct arcnav_planner arcnav_planner;
 /// Default settings: radius 0, ARCNAV_ENGINE_AUTO.
 ARCNAV_API arcnav_planner_def arcnav_default_planner_def(void);
 
-/// Build a planner for `map` and `def->radius`. The map may be destroyed or changed afterwards.
-/// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT (NULL, def not from the default function),
+/// Build a planner for `map` and `def->radius` (or every radius up to `def->max_radius`). The map
+/// may be destroyed or changed afterwards.
+/// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT (NULL, def not from the default function, a
+///         max_radius below radius, or a max_radius with a funnel engine),
 ///         ARCNAV_ERR_NEGATIVE_RADIUS, ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_TOO_LARGE,
 ///         ARCNAV_ERR_OUT_OF_MEMORY.
 ARCNAV_API arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_def *def,
@@ -260,10 +277,15 @@ ARCNAV_API arcnav_status arcnav_planner_create(const arcnav_map *map, const arcn
 /// Destroy a planner. Queries created from it must be destroyed first. NULL is a no-op.
 ARCNAV_API void arcnav_planner_destroy(arcnav_planner *planner);
 
-/// The agent radius the planner was built for.
+/// The agent radius the planner was built for (with a max_radius: the radius its query objects
+/// start with).
 ARCNAV_API double arcnav_planner_radius(const arcnav_planner *planner);
 
-/// The engine that answers queries (never ARCNAV_ENGINE_AUTO).
+/// The largest radius its queries may ask for: def->max_radius, or its one radius without one.
+ARCNAV_API double arcnav_planner_max_radius(const arcnav_planner *planner);
+
+/// The engine that answers queries (never ARCNAV_ENGINE_AUTO); for a planner with a max_radius,
+/// the one that answers radii above 0 (ARCNAV_ENGINE_TANGENT).
 ARCNAV_API arcnav_engine arcnav_planner_engine(const arcnav_planner *planner);
 
 /// Size figures of a built planner, for diagnostics and benchmarks.
@@ -413,7 +435,19 @@ typedef struct arcnav_query_stats {
 ARCNAV_API arcnav_status arcnav_query_set_expansion_limit(arcnav_query *query,
                                                           size_t max_expansions);
 
-/// Shortest path for the planner's agent from `start` to `goal` into `path`.
+/// The agent radius of every later arcnav_find_path() and arcnav_query_point_is_free() on `query`
+/// (it starts at the planner's radius). The planner answers it with no further build.
+/// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT (NULL query), ARCNAV_ERR_NOT_FINITE,
+///         ARCNAV_ERR_NEGATIVE_RADIUS, or ARCNAV_ERR_RADIUS_OUT_OF_RANGE: above the planner's
+///         max_radius, or for a planner without one any radius but its own. On an error the query
+///         keeps its radius.
+ARCNAV_API arcnav_status arcnav_query_set_radius(arcnav_query *query, double radius);
+
+/// The query's agent radius (0 for a NULL query).
+ARCNAV_API double arcnav_query_radius(const arcnav_query *query);
+
+/// Shortest path for the query's agent (radius: arcnav_query_radius()) from `start` to `goal` into
+/// `path`.
 /// @return ARCNAV_OK (path filled), ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED,
 ///         ARCNAV_SEARCH_LIMIT (path emptied), ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_INVALID_ARGUMENT,
 ///         or ARCNAV_ERR_OUT_OF_MEMORY when `path` or the funnel's node pool (see
@@ -427,8 +461,9 @@ ARCNAV_API arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start
 ARCNAV_API arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query);
 
 /// The same answer as arcnav_planner_point_is_free() on the query's planner, for every engine and
-/// radius, but with the query's own marks: it allocates nothing, so it suits loops (one thread per
-/// query, as for arcnav_find_path()). Returns false for a NULL query or a point that is not finite.
+/// radius (the query's radius: arcnav_query_set_radius()), but with the query's own marks: it
+/// allocates nothing, so it suits loops (one thread per query, as for arcnav_find_path()). Returns
+/// false for a NULL query or a point that is not finite.
 ARCNAV_API bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point);
 
 #ifdef __cplusplus

@@ -2,6 +2,7 @@
 #include "planner/planner.h"
 
 #include "funnel/funnel_engine.h"
+#include "geom/tolerances.h"
 #include "path/path.h"
 #include "tangent/tangent_engine.h"
 
@@ -35,6 +36,51 @@ static arcnav_engine resolve_engine(const arcnav_map *map, arcnav_engine asked, 
   return radius == 0.0 && !has_round_obstacles(map) ? ARCNAV_ENGINE_FUNNEL : ARCNAV_ENGINE_TANGENT;
 }
 
+static arcnav_status check_radius(double radius) {
+  if (!isfinite(radius)) {
+    return ARCNAV_ERR_NOT_FINITE;
+  }
+  if (radius < 0.0) {
+    return ARCNAV_ERR_NEGATIVE_RADIUS;
+  }
+  return an_coordinate_in_range(radius) ? ARCNAV_OK : ARCNAV_ERR_TOO_LARGE;
+}
+
+static arcnav_status build_engine(const an_engine_args *args, an_engine *out) {
+  return args->engine == ARCNAV_ENGINE_TANGENT ? an_tangent_engine_build(args, out)
+                                               : an_funnel_engine_build(args, out);
+}
+
+// A planner for every radius up to def->max_radius: point agents get the engine AUTO (or
+// TANGENT) would build for R = 0, larger radii one tangent engine whose indexes reach max_radius
+// (docs/DESIGN.md, "One planner for several radii").
+static arcnav_status build_ranged(arcnav_planner *planner, const arcnav_map *map,
+                                  const arcnav_planner_def *def) {
+  planner->point_limit = AN_POINT_AGENT_TOLERANCES * planner->eps;
+  an_engine_args args = {
+      .map = map,
+      .radius = 0.0,
+      .eps = planner->eps,
+      .engine = resolve_engine(map, def->engine, 0.0),
+      .tangent_graph = def->tangent_graph,
+      .alloc = &planner->alloc,
+  };
+  arcnav_status status = build_engine(&args, &planner->point_engine);
+  if (status == ARCNAV_OK && def->max_radius > planner->point_limit) {
+    args.radius = def->max_radius;
+    args.max_radius = def->max_radius;
+    args.engine = ARCNAV_ENGINE_TANGENT;
+    args.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
+    status = build_engine(&args, &planner->engine);
+    if (status != ARCNAV_OK) {
+      planner->point_engine.ops->destroy(planner->point_engine.state);
+    }
+  }
+  planner->engine_kind =
+      planner->engine.ops ? ARCNAV_ENGINE_TANGENT : resolve_engine(map, def->engine, 0.0);
+  return status;
+}
+
 arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_def *def,
                                     arcnav_planner **out_planner) {
   if (!out_planner) {
@@ -44,18 +90,21 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   if (!map || !def || def->internal_magic != AN_PLANNER_DEF_MAGIC) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  if (!isfinite(def->radius)) {
-    return ARCNAV_ERR_NOT_FINITE;
+  arcnav_status status = check_radius(def->radius);
+  if (status == ARCNAV_OK) {
+    status = check_radius(def->max_radius);
   }
-  if (def->radius < 0.0) {
-    return ARCNAV_ERR_NEGATIVE_RADIUS;
-  }
-  if (!an_coordinate_in_range(def->radius)) {
-    return ARCNAV_ERR_TOO_LARGE;
+  if (status != ARCNAV_OK) {
+    return status;
   }
   if (def->engine < ARCNAV_ENGINE_AUTO || def->engine > ARCNAV_ENGINE_PLAIN_FUNNEL ||
       def->tangent_graph < ARCNAV_TANGENT_GRAPH_AUTO ||
       def->tangent_graph > ARCNAV_TANGENT_GRAPH_ON_DEMAND) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  bool ranged = def->max_radius > 0.0;
+  if (ranged && (def->radius > def->max_radius ||
+                 (def->engine != ARCNAV_ENGINE_AUTO && def->engine != ARCNAV_ENGINE_TANGENT))) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   an_allocator alloc = map->alloc;
@@ -65,19 +114,22 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   }
   planner->alloc = alloc;
   planner->radius = def->radius;
+  planner->max_radius = def->max_radius;
   planner->eps = an_map_tolerance(map);
-  planner->engine_kind = resolve_engine(map, def->engine, def->radius);
-  an_engine_args args = {
-      .map = map,
-      .radius = def->radius,
-      .eps = planner->eps,
-      .engine = planner->engine_kind,
-      .tangent_graph = def->tangent_graph,
-      .alloc = &planner->alloc,
-  };
-  arcnav_status status = planner->engine_kind == ARCNAV_ENGINE_TANGENT
-                             ? an_tangent_engine_build(&args, &planner->engine)
-                             : an_funnel_engine_build(&args, &planner->engine);
+  if (ranged) {
+    status = build_ranged(planner, map, def);
+  } else {
+    planner->engine_kind = resolve_engine(map, def->engine, def->radius);
+    an_engine_args args = {
+        .map = map,
+        .radius = def->radius,
+        .eps = planner->eps,
+        .engine = planner->engine_kind,
+        .tangent_graph = def->tangent_graph,
+        .alloc = &planner->alloc,
+    };
+    status = build_engine(&args, &planner->engine);
+  }
   if (status != ARCNAV_OK) {
     an_free(&alloc, planner);
     return status;
@@ -91,12 +143,32 @@ void arcnav_planner_destroy(arcnav_planner *planner) {
     return;
   }
   an_allocator alloc = planner->alloc;
-  planner->engine.ops->destroy(planner->engine.state);
+  if (planner->engine.ops) {
+    planner->engine.ops->destroy(planner->engine.state);
+  }
+  if (planner->point_engine.ops) {
+    planner->point_engine.ops->destroy(planner->point_engine.state);
+  }
   an_free(&alloc, planner);
 }
 
 double arcnav_planner_radius(const arcnav_planner *planner) {
   return planner ? planner->radius : 0.0;
+}
+
+double arcnav_planner_max_radius(const arcnav_planner *planner) {
+  return planner ? an_max(planner->radius, planner->max_radius) : 0.0;
+}
+
+// The engine that answers `radius` on this planner, and its query object from `query` (NULL for
+// none).
+static const an_engine *engine_for(const arcnav_planner *planner, double radius,
+                                   const arcnav_query *query, void **engine_query) {
+  bool point = planner->point_engine.ops && radius <= planner->point_limit;
+  if (engine_query) {
+    *engine_query = query ? (point ? query->point_query : query->engine_query) : NULL;
+  }
+  return point ? &planner->point_engine : &planner->engine;
 }
 
 arcnav_engine arcnav_planner_engine(const arcnav_planner *planner) {
@@ -108,7 +180,21 @@ void arcnav_planner_get_info(const arcnav_planner *planner, arcnav_planner_info 
     return;
   }
   memset(out_info, 0, sizeof *out_info);
-  planner->engine.ops->get_info(planner->engine.state, out_info);
+  if (planner->engine.ops) {
+    planner->engine.ops->get_info(planner->engine.state, out_info);
+  }
+  if (planner->point_engine.ops) {
+    // Counts describe the engine of radii above 0 when there is one; memory is both engines'.
+    arcnav_planner_info point;
+    memset(&point, 0, sizeof point);
+    planner->point_engine.ops->get_info(planner->point_engine.state, &point);
+    size_t memory = out_info->memory_bytes + point.memory_bytes;
+    if (!planner->engine.ops) {
+      *out_info = point;
+    }
+    out_info->triangle_count = point.triangle_count;
+    out_info->memory_bytes = memory;
+  }
   out_info->memory_bytes += sizeof *planner;
 }
 
@@ -116,21 +202,38 @@ bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 poi
   if (!planner || !v2_is_finite(point)) {
     return false;
   }
-  return planner->engine.ops->point_is_free(planner->engine.state, NULL, point);
+  const an_engine *engine = engine_for(planner, planner->radius, NULL, NULL);
+  if (engine->ops->set_radius) {
+    // An engine of several radii judges a point for a query's radius: a query at the planner's.
+    arcnav_query *query = NULL;
+    if (arcnav_query_create(planner, &query) != ARCNAV_OK) {
+      return false;
+    }
+    bool free = arcnav_query_point_is_free(query, point);
+    arcnav_query_destroy(query);
+    return free;
+  }
+  return engine->ops->point_is_free(engine->state, NULL, point);
+}
+
+// The triangles drawn are the navmesh's, which only a point agent's funnel has on a planner with
+// a max_radius.
+static const an_engine *drawn_engine(const arcnav_planner *planner) {
+  return planner->point_engine.ops ? &planner->point_engine : &planner->engine;
 }
 
 size_t arcnav_planner_triangle_count(const arcnav_planner *planner) {
-  if (!planner || !planner->engine.ops->triangle_count) {
+  if (!planner || !drawn_engine(planner)->ops->triangle_count) {
     return 0;
   }
-  return planner->engine.ops->triangle_count(planner->engine.state);
+  return drawn_engine(planner)->ops->triangle_count(drawn_engine(planner)->state);
 }
 
 bool arcnav_planner_triangle(const arcnav_planner *planner, size_t index, arcnav_vec2 out[3]) {
   if (!out || index >= arcnav_planner_triangle_count(planner)) {
     return false;
   }
-  planner->engine.ops->triangle(planner->engine.state, index, out);
+  drawn_engine(planner)->ops->triangle(drawn_engine(planner)->state, index, out);
   return true;
 }
 
@@ -151,9 +254,20 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
   }
   q->planner = planner;
   q->alloc = alloc;
-  arcnav_status status = planner->engine.ops->query_create(planner->engine.state, &q->engine_query);
+  q->radius = planner->radius;
+  arcnav_status status = ARCNAV_OK;
+  if (planner->engine.ops) {
+    status = planner->engine.ops->query_create(planner->engine.state, &q->engine_query);
+  }
+  if (status == ARCNAV_OK && planner->point_engine.ops) {
+    status = planner->point_engine.ops->query_create(planner->point_engine.state, &q->point_query);
+  }
+  if (status == ARCNAV_OK && planner->engine.ops && planner->engine.ops->set_radius &&
+      q->radius > planner->point_limit) {
+    planner->engine.ops->set_radius(planner->engine.state, q->engine_query, q->radius);
+  }
   if (status != ARCNAV_OK) {
-    an_free(&alloc, q);
+    arcnav_query_destroy(q);
     return status;
   }
   *out_query = q;
@@ -165,8 +279,37 @@ void arcnav_query_destroy(arcnav_query *query) {
     return;
   }
   an_allocator alloc = query->alloc;
-  query->planner->engine.ops->query_destroy(query->engine_query);
+  if (query->engine_query) {
+    query->planner->engine.ops->query_destroy(query->engine_query);
+  }
+  if (query->point_query) {
+    query->planner->point_engine.ops->query_destroy(query->point_query);
+  }
   an_free(&alloc, query);
+}
+
+arcnav_status arcnav_query_set_radius(arcnav_query *query, double radius) {
+  if (!query) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  arcnav_status status = check_radius(radius);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  const arcnav_planner *planner = query->planner;
+  if (planner->max_radius > 0.0 ? radius > planner->max_radius : radius != planner->radius) {
+    return ARCNAV_ERR_RADIUS_OUT_OF_RANGE;
+  }
+  query->radius = radius;
+  const an_engine *engine = engine_for(planner, radius, NULL, NULL);
+  if (engine->ops->set_radius) {
+    engine->ops->set_radius(engine->state, query->engine_query, radius);
+  }
+  return ARCNAV_OK;
+}
+
+double arcnav_query_radius(const arcnav_query *query) {
+  return query ? query->radius : 0.0;
 }
 
 arcnav_status arcnav_query_set_expansion_limit(arcnav_query *query, size_t max_expansions) {
@@ -195,11 +338,11 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
       !an_coordinate_in_range(goal.x) || !an_coordinate_in_range(goal.y)) {
     return ARCNAV_ERR_TOO_LARGE;
   }
-  const an_engine *engine = &query->planner->engine;
+  void *engine_query;
+  const an_engine *engine = engine_for(query->planner, query->radius, query, &engine_query);
   memset(&query->control.stats, 0, sizeof query->control.stats);
   an_path_reset(path, start, goal);
-  return engine->ops->find_path(engine->state, query->engine_query, start, goal, &query->control,
-                                path);
+  return engine->ops->find_path(engine->state, engine_query, start, goal, &query->control, path);
 }
 
 bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point) {
@@ -207,6 +350,7 @@ bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point) {
     return false;
   }
   // The test arcnav_find_path() applies to start and goal, with this query's working memory.
-  const an_engine *engine = &query->planner->engine;
-  return engine->ops->point_is_free(engine->state, query->engine_query, point);
+  void *engine_query;
+  const an_engine *engine = engine_for(query->planner, query->radius, query, &engine_query);
+  return engine->ops->point_is_free(engine->state, engine_query, point);
 }

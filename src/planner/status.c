@@ -28,6 +28,8 @@ static const status_text STATUS_TEXTS[] = {
     {ARCNAV_ERR_RING_OVERLAP, "ring_overlap", "two rings of one polygon overlap along an edge"},
     {ARCNAV_ERR_BUFFER_TOO_SMALL, "buffer_too_small",
      "the output buffer is too small; the count tells the size needed"},
+    {ARCNAV_ERR_RADIUS_OUT_OF_RANGE, "radius_out_of_range",
+     "the planner was not built for this radius (above its max_radius, or not its one radius)"},
 };
 
 static const status_text *find_status(arcnav_status status) {

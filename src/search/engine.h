@@ -16,6 +16,9 @@
 typedef struct an_engine_args {
   const arcnav_map *map;
   double radius;
+  /// > 0: one engine for every radius above the point-agent tolerance up to this one; each query
+  /// object picks its own through set_radius (only the tangent engine takes one)
+  double max_radius;
   double eps;                         ///< the map's tolerance
   arcnav_engine engine;               ///< never ARCNAV_ENGINE_AUTO: the planner resolved it
   arcnav_tangent_graph tangent_graph; ///< tangent engines: prebuilt or on demand
@@ -50,6 +53,9 @@ typedef struct an_engine_ops {
   bool (*point_is_free)(const void *state, void *query, vec2 point);
   /// Counts and memory of the built state; the planner adds its own few bytes.
   void (*get_info)(const void *state, arcnav_planner_info *out);
+  /// Engines built with a max_radius: later searches and free tests on `query` are for `radius`
+  /// (in range, checked by the caller). NULL for engines of one radius.
+  void (*set_radius)(const void *state, void *query, double radius);
   /// The triangles the engine searches, for drawing; NULL when it has none.
   size_t (*triangle_count)(const void *state);
   void (*triangle)(const void *state, size_t index, vec2 out[3]);

@@ -12,7 +12,7 @@ struct an_sight_mesh {
   an_allocator alloc;
   an_navmesh *mesh; ///< the polygons' free space; circle obstacles left out
   double eps;
-  double radius;              ///< R: how far a target's touching point lies from its material
+  double radius;              ///< the largest R it files circle corners for
   const an_corner *corners;   ///< the planner's, which outlive the mesh
   int32_t *corner_vertex;     ///< per corner: its mesh vertex, -1 for circle corners and strays
   uint32_t *vertex_start;     ///< per mesh vertex + 1: offsets into vertex_corners
@@ -283,6 +283,7 @@ typedef struct expansion {
   const an_allocator *alloc;
   const an_sight_limit *limit;
   vec2 origin;
+  double radius; ///< R: how far a target's touching point lies from its material
   double rim;    ///< radius the rays leave from: 0 for a point
   double turn;   ///< +1 when the rays leave the rim counter-clockwise, -1 clockwise
   size_t count;  ///< windows waiting
@@ -403,7 +404,7 @@ static double crossing_parameter(const expansion *x, vec2 ray, vec2 a, vec2 b, d
 // a ray passing nearer the goal keeps the whole R.
 static double goal_side_margin(const expansion *x, vec2 right, vec2 left, double nearest,
                                double goal_gap, double shift) {
-  double radius = x->sm->radius;
+  double radius = x->radius;
   if (x->rim > 0.0 || !(nearest > 0.0) || !(goal_gap > 0.0)) {
     return radius;
   }
@@ -449,7 +450,7 @@ static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
   if (least - slack_at(x, least) <= x->limit->bound) {
     return false;
   }
-  double shift = x->rim > 0.0 ? x->rim : 2.0 * x->sm->radius;
+  double shift = x->rim > 0.0 ? x->rim : 2.0 * x->radius;
   double nearest = an_point_segment_dist(x->origin, p, q);
   double goal_gap = an_point_segment_dist(x->limit->goal, p, q);
   double shortening = nearest > shift ? an_min(shift, shift * shift / nearest) : shift;
@@ -668,7 +669,7 @@ static bool enter(expansion *x, const an_sight_window *w) {
 #define ARC_LEVEL_GROWTH 4.0
 
 static void departure_arcs(expansion *x, const an_corner *corner, bool ccw) {
-  double radius = x->sm->radius;
+  double radius = x->radius;
   // The arcs spread from the middle of the departures by half the wedge and a pad, sin(pad) = q.
   // Rounding slack: the wedge's own, and far more besides (+1e-6 on q pads by at least 1e-6
   // radians); offering more is always safe.
@@ -920,8 +921,8 @@ static bool start_around_rim(expansion *x, bool *suitable) {
 an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh_scratch *scratch,
                                           const an_grid *grid, an_sight_scratch *out,
                                           uint32_t corner_index, vec2 origin, double rim, bool ccw,
-                                          const an_sight_limit *limit, double *beyond,
-                                          const an_allocator *alloc) {
+                                          double radius, const an_sight_limit *limit,
+                                          double *beyond, const an_allocator *alloc) {
   int32_t vertex = -1;
   if (corner_index != AN_NONE) {
     vertex = sm->corner_vertex[corner_index];
@@ -936,6 +937,7 @@ an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh
                  .alloc = alloc,
                  .limit = limit,
                  .origin = origin,
+                 .radius = radius,
                  .rim = vertex < 0 ? rim : 0.0,
                  .turn = ccw ? 1.0 : -1.0,
                  .beyond = INFINITY};

@@ -73,8 +73,12 @@ typedef enum an_sight_mesh_result {
 /// from the touching point. So the expansion follows those rays, and offers every corner whose
 /// material comes within 2R of a triangle they enter. A circle the mesh cannot start from (its
 /// disk reaches a polygon, the box or a pinch) is UNSUITABLE.
+///
+/// `radius` is the search's R, at most the one the mesh was built for (a mesh built for a larger
+/// radius files circle corners more widely, which only offers more).
 an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sight_mesh,
                                           an_sight_mesh_scratch *scratch, const an_grid *grid,
                                           an_sight_scratch *out, uint32_t corner_index, vec2 origin,
-                                          double rim, bool ccw, const an_sight_limit *limit,
-                                          double *beyond, const an_allocator *alloc);
+                                          double rim, bool ccw, double radius,
+                                          const an_sight_limit *limit, double *beyond,
+                                          const an_allocator *alloc);

@@ -232,7 +232,7 @@ static void tangent_destroy(void *state) {
   an_free(&alloc, engine);
 }
 
-static const an_engine_ops graph_ops, on_demand_ops;
+static const an_engine_ops graph_ops, on_demand_ops, ranged_ops;
 
 arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out) {
   an_tangent_engine *engine = an_calloc(args->alloc, 1, sizeof *engine);
@@ -240,12 +240,17 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   engine->alloc = *args->alloc;
-  engine->radius = args->radius;
+  // A ranged engine builds its indexes for the largest radius; each query object sets its own.
+  engine->ranged = args->max_radius > 0.0;
+  engine->radius = engine->ranged ? args->max_radius : args->radius;
   engine->eps = args->eps;
   arcnav_status status =
-      an_free_space_build(args->map, args->radius, args->eps, &engine->alloc, &engine->space);
+      an_free_space_build(args->map, engine->radius, args->eps, &engine->alloc, &engine->space);
+  // Point agents follow rules of their own (restricted wedges, pinches); a ranged engine serves
+  // only radii above the point-agent tolerance (the planner sends point agents elsewhere).
+  assert(!engine->ranged || !engine->space.clearance.point_agent);
   if (status == ARCNAV_OK) {
-    status = an_inflate_corners(args->map, args->radius, &engine->alloc, &engine->corners,
+    status = an_inflate_corners(args->map, engine->radius, &engine->alloc, &engine->corners,
                                 &engine->corner_count);
   }
   if (status == ARCNAV_OK) {
@@ -255,7 +260,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     mark_circle_pinches(engine);
   }
   assert(engine->space.clearance.grid == &engine->space.grid);
-  engine->on_demand = args->tangent_graph == ARCNAV_TANGENT_GRAPH_ON_DEMAND ||
+  engine->on_demand = engine->ranged || args->tangent_graph == ARCNAV_TANGENT_GRAPH_ON_DEMAND ||
                       (args->tangent_graph == ARCNAV_TANGENT_GRAPH_AUTO &&
                        engine->corner_count > ARCNAV_TANGENT_GRAPH_AUTO_LIMIT);
   if (status == ARCNAV_OK) {
@@ -268,7 +273,10 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     tangent_destroy(engine);
     return status;
   }
-  *out = (an_engine){engine->on_demand ? &on_demand_ops : &graph_ops, engine};
+  *out = (an_engine){engine->ranged      ? &ranged_ops
+                     : engine->on_demand ? &on_demand_ops
+                                         : &graph_ops,
+                     engine};
   return ARCNAV_OK;
 }
 
@@ -280,6 +288,7 @@ static void tangent_query_destroy(void *query) {
     return;
   }
   an_allocator alloc = q->alloc;
+  an_free(&alloc, q->own_corners);
   an_clearance_scratch_free(&q->clearance, &alloc);
   an_lazy_search_destroy(q->lazy);
   an_heap_free(&q->heap, &alloc);
@@ -302,7 +311,19 @@ static an_tangent_query *query_begin(const an_tangent_engine *engine, arcnav_sta
   }
   q->engine = engine;
   q->alloc = engine->alloc;
+  q->radius = engine->radius;
+  q->corners = engine->corners;
+  q->settings = engine->space.clearance;
   *status = an_clearance_scratch_init(&q->clearance, &engine->space.grid, &q->alloc);
+  if (*status == ARCNAV_OK && engine->ranged && engine->corner_count > 0) {
+    q->own_corners = an_alloc(&q->alloc, engine->corner_count, sizeof *q->own_corners);
+    if (!q->own_corners) {
+      *status = ARCNAV_ERR_OUT_OF_MEMORY;
+    } else {
+      memcpy(q->own_corners, engine->corners, engine->corner_count * sizeof *q->own_corners);
+      q->corners = q->own_corners;
+    }
+  }
   return q;
 }
 
@@ -365,12 +386,11 @@ static arcnav_status on_demand_query_create(const void *state, void **out_query)
   return query_end(q, status, out_query);
 }
 
-static arcnav_status judge_ends(const an_tangent_engine *engine, an_tangent_query *q, vec2 start,
-                                vec2 goal) {
-  if (!an_point_is_free(&engine->space.clearance, &q->clearance, start)) {
+static arcnav_status judge_ends(an_tangent_query *q, vec2 start, vec2 goal) {
+  if (!an_point_is_free(&q->settings, &q->clearance, start)) {
     return ARCNAV_START_BLOCKED;
   }
-  if (!an_point_is_free(&engine->space.clearance, &q->clearance, goal)) {
+  if (!an_point_is_free(&q->settings, &q->clearance, goal)) {
     return ARCNAV_GOAL_BLOCKED;
   }
   return ARCNAV_OK;
@@ -392,7 +412,8 @@ static arcnav_status find_path_with(const void *state, void *query, vec2 start, 
                                                             arcnav_path *)) {
   an_tangent_query *q = query;
   q->control = control;
-  arcnav_status status = judge_ends(state, q, start, goal);
+  (void)state;
+  arcnav_status status = judge_ends(q, start, goal);
   if (status != ARCNAV_OK || v2_equal(start, goal)) {
     return status;
   }
@@ -415,7 +436,26 @@ static bool tangent_point_is_free(const void *state, void *query, vec2 point) {
   if (!q) {
     return an_free_space_point_is_free_once(&engine->space, &engine->alloc, point);
   }
-  return an_point_is_free(&engine->space.clearance, &q->clearance, point);
+  return an_point_is_free(&q->settings, &q->clearance, point);
+}
+
+// A ranged engine's query object moves its corner circles and its clearance to `radius`: every
+// corner circle is its material grown by R (inflate.h), and the indexes built for the largest
+// radius serve any smaller one.
+static void tangent_set_radius(const void *state, void *query, double radius) {
+  const an_tangent_engine *engine = state;
+  an_tangent_query *q = query;
+  assert(engine->ranged && radius <= engine->radius);
+  if (q->radius == radius) {
+    return;
+  }
+  q->radius = radius;
+  q->settings.radius = radius;
+  for (size_t c = 0; c < engine->corner_count; ++c) {
+    q->own_corners[c].radius =
+        an_corner_material_radius(&engine->corners[c], engine->radius) + radius;
+  }
+  an_lazy_search_forget_radius(q->lazy, engine->corner_count);
 }
 
 static void tangent_get_info(const void *state, arcnav_planner_info *out) {
@@ -446,4 +486,14 @@ static const an_engine_ops on_demand_ops = {
     .find_path = on_demand_find_path,
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
+};
+
+static const an_engine_ops ranged_ops = {
+    .destroy = tangent_destroy,
+    .query_create = on_demand_query_create,
+    .query_destroy = tangent_query_destroy,
+    .find_path = on_demand_find_path,
+    .point_is_free = tangent_point_is_free,
+    .get_info = tangent_get_info,
+    .set_radius = tangent_set_radius,
 };

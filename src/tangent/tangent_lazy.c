@@ -116,6 +116,10 @@ void an_lazy_search_destroy(an_lazy_search *s) {
   an_free(&alloc, s);
 }
 
+void an_lazy_search_forget_radius(an_lazy_search *s, size_t corner_count) {
+  memset(s->wedge_free, 0, (corner_count + 1) * sizeof *s->wedge_free);
+}
+
 // ---- open list -----------------------------------------------------------------------------
 
 // An entry's heap id is twice its edge, plus one for a continuation: ties in the key pop by edge,
@@ -167,12 +171,12 @@ typedef struct viewpoint {
   double radius;
 } viewpoint;
 
-static viewpoint viewpoint_of(const an_tangent_engine *engine, uint32_t group, vec2 start) {
+static viewpoint viewpoint_of(const an_tangent_query *q, uint32_t group, vec2 start) {
   viewpoint v;
-  if (group == 2 * engine->corner_count) {
+  if (group == 2 * q->engine->corner_count) {
     v = (viewpoint){NULL, AN_NONE, true, start, 0.0};
   } else {
-    const an_corner *corner = &engine->corners[group / 2];
+    const an_corner *corner = &q->corners[group / 2];
     v = (viewpoint){corner, group / 2, (group & 1u) != 0, corner->center, corner->radius};
   }
   return v;
@@ -199,10 +203,11 @@ static bool usable_tangent(const an_tangent_engine *engine, const viewpoint *v,
 // The least of a tangent's length plus the distance from its touching point to the goal, over
 // the usable tangents from the viewpoint to corner `j`; infinite when there are none. Fills
 // tangents[dir] and usable[dir] for both arrival directions.
-static double least_through(const an_tangent_engine *engine, const viewpoint *v, uint32_t j,
+static double least_through(const an_tangent_query *q, const viewpoint *v, uint32_t j,
                             const an_sight *sight, vec2 goal, an_tangent tangents[2],
                             bool usable[2]) {
-  const an_corner *to = &engine->corners[j];
+  const an_tangent_engine *engine = q->engine;
+  const an_corner *to = &q->corners[j];
   double least = INFINITY;
   for (int dir = 0; dir < 2; ++dir) {
     an_tangent *t = &tangents[dir];
@@ -217,10 +222,11 @@ static double least_through(const an_tangent_engine *engine, const viewpoint *v,
 // Gathers the departures of `group` within its next bound and appends them as one block. Targets
 // the group already has are skipped; so are tangents the culling proves blocked. `arrival` is
 // the expanded edge that asks for the gather.
-static bool gather_block(const an_tangent_engine *engine, an_lazy_search *s, uint32_t group,
+static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t group,
                          const lazy_edge *arrival, vec2 start, vec2 goal) {
-  viewpoint v = viewpoint_of(engine, group, start);
-  const an_corner *corners = engine->corners;
+  const an_tangent_engine *engine = q->engine;
+  viewpoint v = viewpoint_of(q, group, start);
+  const an_corner *corners = q->corners;
   bool first_gather = s->group_stamp[group] != s->stamp;
   an_sight_limit limit = {goal, 0.0};
   if (first_gather) {
@@ -249,14 +255,14 @@ static bool gather_block(const an_tangent_engine *engine, an_lazy_search *s, uin
     // Only the side this group turns on matters.
     memset(mask.bits[v.ccw ? 1 : 0], 0, sizeof mask.bits[0]);
   }
-  double lane_offset = v.corner ? an_corner_material_radius(v.corner, engine->radius) : 0.0;
+  double lane_offset = v.corner ? an_corner_material_radius(v.corner, q->radius) : 0.0;
   // The least, over the tangents this gather leaves out, of length plus the way on to the goal.
   double beyond = INFINITY;
   an_sight_mesh_result through_mesh = AN_SIGHT_MESH_UNSUITABLE;
   if (engine->sight_mesh) {
     through_mesh = an_sight_mesh_gather(engine->sight_mesh, &s->sight_mesh, &engine->space.grid,
                                         &s->sight, v.corner_index, v.origin, lane_offset, v.ccw,
-                                        &limit, &beyond, &s->alloc);
+                                        q->radius, &limit, &beyond, &s->alloc);
   }
   if (through_mesh == AN_SIGHT_MESH_OUT_OF_MEMORY) {
     return false;
@@ -266,7 +272,7 @@ static bool gather_block(const an_tangent_engine *engine, an_lazy_search *s, uin
     // at most its radius shorter than the way from the centre to its touching point.
     an_sight_limit grid_limit = {goal, limit.bound + v.radius};
     if (!an_sight_gather(&engine->space.grid, &engine->graph.corner_grid, engine->corner_count,
-                         &s->sight, v.origin, lane_offset, engine->radius, &mask, &grid_limit,
+                         &s->sight, v.origin, lane_offset, q->radius, &mask, &grid_limit,
                          engine->eps)) {
       beyond = limit.bound;
     }
@@ -296,7 +302,7 @@ static bool gather_block(const an_tangent_engine *engine, an_lazy_search *s, uin
     }
     an_tangent tangents[2];
     bool usable[2];
-    double least = least_through(engine, &v, j, sight, goal, tangents, usable);
+    double least = least_through(q, &v, j, sight, goal, tangents, usable);
     if (least > limit.bound) {
       beyond = an_min(beyond, least);
       continue;
@@ -348,10 +354,7 @@ static bool gather_block(const an_tangent_engine *engine, an_lazy_search *s, uin
 static bool wedge_is_free(an_tangent_query *q, an_lazy_search *s, uint32_t corner_index) {
   if (s->wedge_free[corner_index] == 0) {
     s->wedge_free[corner_index] =
-        an_corner_wedge_is_free(&q->engine->corners[corner_index], &q->engine->space.clearance,
-                                &q->clearance)
-            ? 1
-            : 2;
+        an_corner_wedge_is_free(&q->corners[corner_index], &q->settings, &q->clearance) ? 1 : 2;
   }
   return s->wedge_free[corner_index] == 1;
 }
@@ -380,11 +383,11 @@ static bool expand(an_tangent_query *q, an_lazy_search *s, uint32_t id, vec2 sta
   uint32_t group = arrival_group(engine, &s->edges[id]);
   if (s->group_stamp[group] != s->stamp ||
       (s->edges[id].last_block == s->group_tail[group] && s->group_bound[group] < INFINITY)) {
-    if (!gather_block(engine, s, group, &s->edges[id], start, goal)) {
+    if (!gather_block(q, s, group, &s->edges[id], start, goal)) {
       return false;
     }
   }
-  viewpoint v = viewpoint_of(engine, group, start);
+  viewpoint v = viewpoint_of(q, group, start);
   // The edge array may have moved while gathering.
   lazy_edge *arrival = &s->edges[id];
   bool whole_free = !v.corner || v.radius <= 0.0 || wedge_is_free(q, s, v.corner_index);
@@ -412,7 +415,7 @@ static bool expand(an_tangent_query *q, an_lazy_search *s, uint32_t id, vec2 sta
       }
       if (!whole_free && sweep > 0.0) {
         an_arc arc = an_corner_arc(v.corner, arrival->arrive_angle, sweep, v.ccw);
-        if (!an_arc_is_free(&engine->space.clearance, &q->clearance, &arc)) {
+        if (!an_arc_is_free(&q->settings, &q->clearance, &arc)) {
           continue;
         }
       }
@@ -431,8 +434,8 @@ static bool expand(an_tangent_query *q, an_lazy_search *s, uint32_t id, vec2 sta
   return true;
 }
 
-static arcnav_status emit_path(const an_tangent_engine *engine, an_lazy_search *s,
-                               uint32_t goal_edge, vec2 start, vec2 goal, arcnav_path *path) {
+static arcnav_status emit_path(const an_tangent_query *q, an_lazy_search *s, uint32_t goal_edge,
+                               vec2 start, vec2 goal, arcnav_path *path) {
   size_t length = 0;
   for (uint32_t id = goal_edge; s->edges[id].to_corner != START_CORNER; id = s->edges[id].parent) {
     if (!an_reserve(&s->alloc, (void **)&s->trail, &s->trail_capacity, length, length + 1,
@@ -448,7 +451,7 @@ static arcnav_status emit_path(const an_tangent_engine *engine, an_lazy_search *
     const lazy_edge *e = &s->edges[s->trail[k]];
     if (k + 1 < length) {
       const lazy_edge *before = &s->edges[s->trail[k + 1]];
-      const an_corner *corner = &engine->corners[before->to_corner];
+      const an_corner *corner = &q->corners[before->to_corner];
       bool ccw = before->to_ccw != 0;
       double sweep = an_corner_arc_sweep(corner, before->arrive_offset, e->depart_offset, ccw);
       status =
@@ -473,7 +476,7 @@ static void next_search_stamp(an_lazy_search *s, size_t corner_count) {
 arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 start, vec2 goal,
                                 arcnav_path *path) {
   const an_tangent_engine *engine = q->engine;
-  const an_clearance *cl = &engine->space.clearance;
+  const an_clearance *cl = &q->settings;
   memset(&q->control->stats, 0, sizeof q->control->stats);
   q->clearance.checks = 0;
   if (an_segment_is_free(cl, &q->clearance, start, goal)) {
@@ -516,7 +519,7 @@ arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 sta
       continue;
     }
     if (e->to_corner == AN_NONE) {
-      status = emit_path(engine, s, edge, start, goal, path);
+      status = emit_path(q, s, edge, start, goal, path);
       break;
     }
     if (!an_tangent_may_expand(q, expansions++)) {

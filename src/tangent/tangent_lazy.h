@@ -18,6 +18,10 @@
 arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_search **out);
 void an_lazy_search_destroy(an_lazy_search *search);
 
+/// Forgets what the search keeps from query to query about the corners at the query object's
+/// radius (which wedge arcs are free): the radius changed.
+void an_lazy_search_forget_radius(an_lazy_search *search, size_t corner_count);
+
 /// Fills `path` (reset by the caller). Start and goal are finite, free and distinct.
 arcnav_status an_lazy_find_path(an_tangent_query *query, an_lazy_search *search, arcnav_vec2 start,
                                 arcnav_vec2 goal, arcnav_path *path);

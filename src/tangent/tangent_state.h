@@ -16,7 +16,10 @@
 /// Built once per planner; read-only while queries run.
 typedef struct an_tangent_engine {
   an_allocator alloc;
+  /// The radius its indexes are built for: the one radius, or with `ranged` the largest a query
+  /// may ask for (every index then offers more than a smaller radius needs, never less).
   double radius;
+  bool ranged;
   double eps;
   an_corner *corners; ///< the corner circles paths may turn around
   size_t corner_count;
@@ -69,6 +72,13 @@ typedef struct an_lazy_search an_lazy_search;
 typedef struct an_tangent_query {
   const an_tangent_engine *engine;
   an_allocator alloc;
+  // The radius this query object plans for, and what depends on it: the corner circles (the
+  // engine's, or with a ranged engine the query's own copy at its radius) and the clearance
+  // settings. Every search reads these, never the engine's.
+  double radius;
+  const an_corner *corners;
+  an_corner *own_corners;
+  an_clearance settings;
   an_clearance_scratch clearance;
   an_search_control *control; ///< the running search's budget and counters
   // The search over the prebuilt graph:
