@@ -77,10 +77,9 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
   double beyond = INFINITY;
   const an_corner *from = from_index == AN_NONE ? NULL : &planner->corners[from_index];
   double rim = from ? an_corner_material_radius(from, planner->radius) : 0.0;
-  an_sight_mesh_result result =
-      an_sight_mesh_gather(planner->sight_mesh, ms, &planner->space.grid, scratch, from_index,
-                           origin, rim, turn == TURN_CCW, planner->radius, limit, &beyond,
-                           &planner->alloc);
+  an_sight_mesh_result result = an_sight_mesh_gather(
+      planner->sight_mesh, ms, &planner->space.grid, scratch, from_index, origin, rim,
+      turn == TURN_CCW, planner->radius, limit, &beyond, &planner->alloc);
   ck_assert_int_ne(result, AN_SIGHT_MESH_OUT_OF_MEMORY);
   if (result == AN_SIGHT_MESH_UNSUITABLE) {
     t->unsuitable++;
