@@ -63,6 +63,7 @@ static bool segment_keeps_clear(const sup_map *map, vec a, vec b, double need) {
 typedef struct tally {
   size_t viewpoints, unsuitable, free_tangents, limited_left_out, circle_viewpoints,
       circles_gathered;
+  size_t resumes, resumed; ///< limited gathers, and those resumed from a stopped frontier
 } tally;
 
 // Every usable tangent from the viewpoint (a corner, or the point `origin` when `from` is NULL)
@@ -77,17 +78,43 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
   double beyond = INFINITY;
   const an_corner *from = from_index == AN_NONE ? NULL : &planner->corners[from_index];
   double rim = from ? an_corner_material_radius(from, planner->radius) : 0.0;
-  an_sight_mesh_result result = an_sight_mesh_gather(
-      planner->sight_mesh, ms, &planner->space.grid, scratch, from_index, origin, rim,
-      turn == TURN_CCW, planner->radius, limit, &beyond, &planner->alloc);
+  bool *offered = calloc(planner->corner_count + 1, sizeof *offered);
+  ck_assert_ptr_nonnull(offered);
+  an_sight_request request = {from_index,      origin, rim,  turn == TURN_CCW,
+                              planner->radius, limit,  NULL, 0};
+  an_sight_frontier *frontier = NULL;
+  if (limit && t->resumes % 2 == 0) {
+    // Half the limited gathers go in two steps: first to a bound halfway from the straight way,
+    // then on from where that stopped. What the two offer together must hold the promise of
+    // one gather to the full bound.
+    an_sight_limit nearer = {limit->goal,
+                             0.5 * (limit->bound + v2_dist(origin, limit->goal) - rim)};
+    request.limit = &nearer;
+    if (an_sight_mesh_gather(planner->sight_mesh, ms, &planner->space.grid, scratch, &request,
+                             &beyond, &planner->alloc) == AN_SIGHT_MESH_GATHERED) {
+      for (uint32_t k = 0; k < scratch->candidate_count; ++k) {
+        offered[scratch->candidates[k]] = true;
+      }
+      frontier = malloc((ms->stopped_count + 1) * sizeof *frontier);
+      ck_assert_ptr_nonnull(frontier);
+      memcpy(frontier, ms->stopped, ms->stopped_count * sizeof *frontier);
+      request.resume = frontier;
+      request.resume_count = ms->stopped_count;
+      t->resumed += ms->stopped_count > 0;
+    }
+    request.limit = limit;
+  }
+  t->resumes += limit != NULL;
+  an_sight_mesh_result result = an_sight_mesh_gather(planner->sight_mesh, ms, &planner->space.grid,
+                                                     scratch, &request, &beyond, &planner->alloc);
+  free(frontier);
   ck_assert_int_ne(result, AN_SIGHT_MESH_OUT_OF_MEMORY);
   if (result == AN_SIGHT_MESH_UNSUITABLE) {
     t->unsuitable++;
+    free(offered);
     return false;
   }
   t->viewpoints++;
-  bool *offered = calloc(planner->corner_count + 1, sizeof *offered);
-  ck_assert_ptr_nonnull(offered);
   for (uint32_t k = 0; k < scratch->candidate_count; ++k) {
     offered[scratch->candidates[k]] = true;
   }
@@ -337,14 +364,16 @@ START_TEST(test_no_usable_tangent_hidden) {
     sup_map_free(&town);
   }
   printf("sight mesh: %zu viewpoints (%zu left to the grid), %zu free tangents, %zu left out by "
-         "a limit; circles: %zu of %zu viewpoints gathered through the mesh\n",
+         "a limit; circles: %zu of %zu viewpoints gathered through the mesh; %zu gathers "
+         "resumed\n",
          t.viewpoints, t.unsuitable, t.free_tangents, t.limited_left_out, t.circles_gathered,
-         t.circle_viewpoints);
+         t.circle_viewpoints, t.resumed);
   ck_assert_uint_ge(t.viewpoints, test_scaled_minimum(2000, 10));
   ck_assert_uint_ge(t.free_tangents, test_scaled_minimum(50000, 10));
   // Most circles stand clear of the polygons, so their rays start in the mesh.
   ck_assert_uint_ge(2 * t.circles_gathered, t.circle_viewpoints);
   ck_assert_uint_ge(t.limited_left_out, 1);
+  ck_assert_uint_ge(t.resumed, test_scaled_minimum(20, 10));
 }
 END_TEST
 

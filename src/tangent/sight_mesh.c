@@ -6,6 +6,7 @@
 #include "search/marks.h"
 #include "tangent/tangent_graph.h"
 
+#include <assert.h>
 #include <string.h>
 
 struct an_sight_mesh {
@@ -25,20 +26,6 @@ struct an_sight_mesh {
   uint32_t *wide_corners; ///< corners whose material grown by 2R overlaps the triangle
   size_t corner_count;
 };
-
-// A window: rays from the viewpoint between `right` and `left` (counter-clockwise, less than half
-// a turn apart) that enter free triangle `triangle` across its edge `edge`, followed only as far
-// as `reach` from the viewpoint (infinite for most). A window leaving a polygon corner keeps to
-// departure arc `arc` (-1: no arc), as narrowed for targets at least the reach of `level` away
-// (see departure_arcs).
-typedef struct an_sight_window {
-  vec2 right, left;
-  double reach;
-  int32_t triangle;
-  int32_t edge;
-  int8_t arc;
-  int8_t level;
-} an_sight_window;
 
 // ---- build ---------------------------------------------------------------------------------
 
@@ -263,6 +250,7 @@ size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sm) {
 
 void an_sight_mesh_scratch_free(an_sight_mesh_scratch *scratch, const an_allocator *alloc) {
   an_free(alloc, scratch->windows);
+  an_free(alloc, scratch->stopped);
   memset(scratch, 0, sizeof *scratch);
 }
 
@@ -432,7 +420,7 @@ static double goal_side_margin(const expansion *x, vec2 right, vec2 left, double
 //   w = 2R at most (see departure_arcs);
 // - rays leaving a rim: the tangent moved by R onto the rim ray, of the same length, and its
 //   start t on the rim makes |p - t| = sqrt(|p - origin|^2 - rim^2): w = rim.
-static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
+static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left, double *key) {
   if (!x->limit) {
     return false;
   }
@@ -456,11 +444,20 @@ static bool beyond_limit(expansion *x, vec2 a, vec2 b, vec2 right, vec2 left) {
   double shortening = nearest > shift ? an_min(shift, shift * shift / nearest) : shift;
   least -=
       goal_side_margin(x, right, left, nearest, goal_gap, shift) + shortening + slack_at(x, least);
-  if (least > x->limit->bound) {
-    x->beyond = an_min(x->beyond, least);
-    return true;
+  *key = least;
+  return least > x->limit->bound;
+}
+
+// Keeps a window the limit stops, to resume from: the expansion's result reports it.
+static bool keep_stopped(expansion *x, const an_sight_window *w, double key) {
+  an_sight_mesh_scratch *s = x->scratch;
+  if (!an_reserve(x->alloc, (void **)&s->stopped, &s->stopped_capacity, s->stopped_count,
+                  s->stopped_count + 1, sizeof *s->stopped)) {
+    return false;
   }
-  return false;
+  s->stopped[s->stopped_count++] = (an_sight_frontier){*w, key};
+  x->beyond = an_min(x->beyond, key);
+  return true;
 }
 
 static bool push_window(expansion *x, int32_t triangle, int32_t edge, vec2 right, vec2 left,
@@ -598,15 +595,21 @@ static bool leave_across(expansion *x, int32_t f, int k, const an_sight_window *
       return true;
     }
   }
-  if (beyond_limit(x, pa, pb, right, left)) {
-    return true;
-  }
   if (w->reach < INFINITY && an_point_segment_dist(x->origin, pa, pb) > w->reach) {
     return true;
   }
+  double key = 0.0;
+  bool stopped = beyond_limit(x, pa, pb, right, left, &key);
   int32_t back = edge_towards(mesh, g, f, mesh->fv[3 * (size_t)f + (k + 1) % 3],
                               mesh->fv[3 * (size_t)f + (k + 2) % 3]);
-  return back < 0 || push_window(x, g, back, right, left, w->reach, w->arc, level);
+  if (back < 0) {
+    return true;
+  }
+  if (stopped) {
+    an_sight_window next = {right, left, w->reach, g, back, w->arc, (int8_t)level};
+    return keep_stopped(x, &next, key);
+  }
+  return push_window(x, g, back, right, left, w->reach, w->arc, level);
 }
 
 // leave_across for a window that does not come from entering f.
@@ -918,36 +921,56 @@ static bool start_around_rim(expansion *x, bool *suitable) {
   return true;
 }
 
+// Goes on from the windows an earlier gather stopped at: those the bound now lets through are
+// pushed as they were, the others stay stopped.
+static bool resume_from(expansion *x, const an_sight_frontier *frontier, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const an_sight_window *w = &frontier[i].window;
+    bool ok = frontier[i].key > x->limit->bound ? keep_stopped(x, w, frontier[i].key)
+                                                : push_window(x, w->triangle, w->edge, w->right,
+                                                              w->left, w->reach, w->arc, w->level);
+    if (!ok) {
+      return false;
+    }
+  }
+  return true;
+}
+
 an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh_scratch *scratch,
                                           const an_grid *grid, an_sight_scratch *out,
-                                          uint32_t corner_index, vec2 origin, double rim, bool ccw,
-                                          double radius, const an_sight_limit *limit,
-                                          double *beyond, const an_allocator *alloc) {
+                                          const an_sight_request *request, double *beyond,
+                                          const an_allocator *alloc) {
   int32_t vertex = -1;
-  if (corner_index != AN_NONE) {
-    vertex = sm->corner_vertex[corner_index];
-    if (vertex < 0 && !(rim > 0.0)) {
+  if (request->corner_index != AN_NONE) {
+    vertex = sm->corner_vertex[request->corner_index];
+    if (vertex < 0 && !(request->rim > 0.0)) {
       return AN_SIGHT_MESH_UNSUITABLE;
     }
   }
   an_sight_begin_offers(out, grid, sm->corner_count);
+  scratch->stopped_count = 0;
   expansion x = {.sm = sm,
                  .scratch = scratch,
                  .out = out,
                  .alloc = alloc,
-                 .limit = limit,
-                 .origin = origin,
-                 .radius = radius,
-                 .rim = vertex < 0 ? rim : 0.0,
-                 .turn = ccw ? 1.0 : -1.0,
+                 .limit = request->limit,
+                 .origin = request->origin,
+                 .radius = request->radius,
+                 .rim = vertex < 0 ? request->rim : 0.0,
+                 .turn = request->ccw ? 1.0 : -1.0,
                  .beyond = INFINITY};
   if (vertex >= 0) {
-    departure_arcs(&x, &sm->corners[corner_index], ccw);
+    departure_arcs(&x, &sm->corners[request->corner_index], request->ccw);
   }
-  bool suitable = false;
-  bool ok = vertex >= 0   ? start_at_vertex(&x, vertex, &suitable)
-            : x.rim > 0.0 ? start_around_rim(&x, &suitable)
-                          : start_in_triangle(&x, &suitable);
+  bool suitable = true, ok;
+  if (request->resume) {
+    assert(x.limit); // only a limit stops windows
+    ok = resume_from(&x, request->resume, request->resume_count);
+  } else {
+    ok = vertex >= 0   ? start_at_vertex(&x, vertex, &suitable)
+         : x.rim > 0.0 ? start_around_rim(&x, &suitable)
+                       : start_in_triangle(&x, &suitable);
+  }
   if (ok && !suitable) {
     return AN_SIGHT_MESH_UNSUITABLE;
   }

@@ -43,10 +43,35 @@ arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corner
 void an_sight_mesh_destroy(an_sight_mesh *sight_mesh);
 size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sight_mesh);
 
+/// A window of rays from the viewpoint, between `right` and `left` (counter-clockwise, less than
+/// half a turn apart), entering free triangle `triangle` across its edge `edge`, followed only as
+/// far as `reach` from the viewpoint (infinite for most). A window leaving a polygon corner keeps
+/// to departure arc `arc` (-1: no arc), as narrowed for targets at least the reach of `level` away.
+typedef struct an_sight_window {
+  vec2 right, left;
+  double reach;
+  int32_t triangle;
+  int32_t edge;
+  int8_t arc;
+  int8_t level;
+} an_sight_window;
+
+/// A window an expansion stopped at because of its limit, and the least cost bound of any target
+/// beyond it (what an_sight_mesh_gather compares with the bound). An expansion resumed from these
+/// with a larger bound goes on exactly as a fresh one with that bound would (see
+/// an_sight_request.resume).
+typedef struct an_sight_frontier {
+  an_sight_window window;
+  double key;
+} an_sight_frontier;
+
 /// Per-thread work space for the expansion.
 typedef struct an_sight_mesh_scratch {
-  struct an_sight_window *windows;
+  an_sight_window *windows;
   size_t capacity;
+  /// The windows the last gather stopped at (valid when it returned AN_SIGHT_MESH_GATHERED).
+  an_sight_frontier *stopped;
+  size_t stopped_count, stopped_capacity;
 } an_sight_mesh_scratch;
 
 void an_sight_mesh_scratch_free(an_sight_mesh_scratch *scratch, const an_allocator *alloc);
@@ -59,26 +84,41 @@ typedef enum an_sight_mesh_result {
   AN_SIGHT_MESH_OUT_OF_MEMORY = 2
 } an_sight_mesh_result;
 
-/// Gathers into out->candidates the corners visible from a viewpoint: corner `corner_index`
-/// (its vertex), or the point `origin` when corner_index is AN_NONE. A polygon corner gathers for
-/// the tangents that leave it turning `ccw`, within the directions its wedge allows them. Nothing
-/// is culled by direction bins (out->sight.culls is false). With a `limit`, the expansion stops at
-/// triangle edges beyond which every target's tangent from the viewpoint's circle, of length L
-/// and touching at x, has L + |x - goal| above the bound; *beyond receives the least such sum over
-/// everything left out (infinity if nothing was), which may well exceed the bound.
+/// What a gather looks for.
+typedef struct an_sight_request {
+  /// The viewpoint: corner `corner_index` (its vertex), or the point `origin` when corner_index is
+  /// AN_NONE; a circle obstacle's corner has no vertex, its material radius `rim` > 0 and its
+  /// centre `origin`.
+  uint32_t corner_index;
+  vec2 origin;
+  double rim;
+  bool ccw; ///< the tangents leave turning counter-clockwise
+  /// The search's R, at most the one the mesh was built for (a mesh built for a larger radius
+  /// files circle corners more widely, which only offers more).
+  double radius;
+  const an_sight_limit *limit; ///< NULL: no limit
+  /// NULL: a fresh expansion from the viewpoint. Otherwise the frontier an earlier gather of the
+  /// same viewpoint with a lower bound stopped at (resume_count windows, possibly none): the
+  /// gather goes on from those whose key is within the bound and keeps the others stopped.
+  const an_sight_frontier *resume;
+  size_t resume_count;
+} an_sight_request;
+
+/// Gathers into out->candidates the corners visible from the request's viewpoint. A polygon
+/// corner gathers for the tangents that leave it turning `ccw`, within the directions its wedge
+/// allows them. Nothing is culled by direction bins (out->sight.culls is false). With a `limit`,
+/// the expansion stops at triangle edges beyond which every target's tangent from the viewpoint's
+/// circle, of length L and touching at x, has L + |x - goal| above the bound; those windows are
+/// left in scratch->stopped, and *beyond receives the least such sum over everything left out
+/// (infinity if nothing was), which may well exceed the bound. A resumed gather offers only what
+/// the windows it goes on from reach: the caller keeps what earlier gathers offered.
 ///
-/// A circle obstacle's corner (no vertex; its material radius `rim` > 0, centre `origin`) gathers
-/// for the tangents that leave it turning `ccw`. Shift such a tangent by R towards the centre: it
-/// becomes a ray tangent to the rim, turning the same way, exactly R from the tangent, ending R
-/// from the touching point. So the expansion follows those rays, and offers every corner whose
-/// material comes within 2R of a triangle they enter. A circle the mesh cannot start from (its
-/// disk reaches a polygon, the box or a pinch) is UNSUITABLE.
-///
-/// `radius` is the search's R, at most the one the mesh was built for (a mesh built for a larger
-/// radius files circle corners more widely, which only offers more).
+/// A circle obstacle's corner gathers for the tangents that leave it turning `ccw`. Shift such a
+/// tangent by R towards the centre: it becomes a ray tangent to the rim, turning the same way,
+/// exactly R from the tangent, ending R from the touching point. So the expansion follows those
+/// rays, and offers every corner whose material comes within 2R of a triangle they enter. A circle
+/// the mesh cannot start from (its disk reaches a polygon, the box or a pinch) is UNSUITABLE.
 an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sight_mesh,
                                           an_sight_mesh_scratch *scratch, const an_grid *grid,
-                                          an_sight_scratch *out, uint32_t corner_index, vec2 origin,
-                                          double rim, bool ccw, double radius,
-                                          const an_sight_limit *limit, double *beyond,
-                                          const an_allocator *alloc);
+                                          an_sight_scratch *out, const an_sight_request *request,
+                                          double *beyond, const an_allocator *alloc);

@@ -27,6 +27,22 @@ typedef struct lazy_edge {
 
 #define START_CORNER (AN_NONE - 1)
 
+// A target an earlier gather of a group offered but left for later, and a bound on what its
+// tangents cost (a tangent's length plus the way on from its touching point to the goal).
+typedef struct deferred_target {
+  uint32_t corner;
+  double key;
+} deferred_target;
+
+// What a group's gathers left out, to go on from: the windows the sight mesh stopped at and the
+// targets deferred (runs in the query's pools), or by_grid when the sight mesh could not gather
+// for it and the grid gathers again from scratch.
+typedef struct group_rest {
+  uint32_t frontier_first, frontier_count;
+  uint32_t deferred_first, deferred_count;
+  uint8_t by_grid;
+} group_rest;
+
 // A run of departures found by one gather of a group.
 typedef struct departure_block {
   uint32_t first, count;
@@ -47,6 +63,13 @@ struct an_lazy_search {
   double *group_bound;
   double *group_base; ///< where the excess of the group's bounds is counted from
   uint32_t *group_stamp;
+  group_rest *group_rest;
+  // Pools of the groups' rests, filled afresh by every query; a gather appends its group's new
+  // rest and leaves the old one unused.
+  an_sight_frontier *frontier;
+  size_t frontier_count, frontier_capacity;
+  deferred_target *deferred;
+  size_t deferred_count, deferred_capacity;
   departure_block *blocks;
   size_t block_count, block_capacity;
   uint32_t *target_marks; ///< per corner: targets a group already has, during an extension
@@ -80,11 +103,12 @@ arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_sea
   s->group_bound = an_alloc(&alloc, groups, sizeof *s->group_bound);
   s->group_base = an_alloc(&alloc, groups, sizeof *s->group_base);
   s->group_stamp = an_calloc(&alloc, groups, sizeof *s->group_stamp);
+  s->group_rest = an_calloc(&alloc, groups, sizeof *s->group_rest);
   s->target_marks = an_calloc(&alloc, corners, sizeof *s->target_marks);
   s->wedge_free = an_calloc(&alloc, corners, sizeof *s->wedge_free);
   if (status == ARCNAV_OK &&
       (!s->group_head || !s->group_tail || !s->group_bound || !s->group_base || !s->group_stamp ||
-       !s->target_marks || !s->wedge_free)) {
+       !s->group_rest || !s->target_marks || !s->wedge_free)) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   if (status != ARCNAV_OK) {
@@ -107,6 +131,9 @@ void an_lazy_search_destroy(an_lazy_search *s) {
   an_free(&alloc, s->group_bound);
   an_free(&alloc, s->group_base);
   an_free(&alloc, s->group_stamp);
+  an_free(&alloc, s->group_rest);
+  an_free(&alloc, s->frontier);
+  an_free(&alloc, s->deferred);
   an_free(&alloc, s->target_marks);
   an_free(&alloc, s->wedge_free);
   an_free(&alloc, s->blocks);
@@ -219,15 +246,114 @@ static double least_through(const an_tangent_query *q, const viewpoint *v, uint3
   return least;
 }
 
+static bool defer_target(an_lazy_search *s, uint32_t corner, double key) {
+  if (!an_reserve(&s->alloc, (void **)&s->deferred, &s->deferred_capacity, s->deferred_count,
+                  s->deferred_count + 1, sizeof *s->deferred)) {
+    return false;
+  }
+  s->deferred[s->deferred_count++] = (deferred_target){corner, key};
+  return true;
+}
+
+// Adds the tangents from the viewpoint to corner `j` that fit the bound, or defers the corner
+// with a bound on what they cost. `beyond` is the least such bound deferred so far: a corner
+// whose rough bound cannot lower it is deferred without computing its tangents.
+static bool consider_target(const an_tangent_query *q, an_lazy_search *s, const viewpoint *v,
+                            const an_sight *sight, const an_sight_mask *mask, uint32_t j,
+                            const an_sight_limit *limit, double *beyond) {
+  const an_corner *to = &q->corners[j];
+  if (!an_sight_pair_may_pass(sight, mask, v2_sub(to->center, v->origin), v->radius + to->radius)) {
+    return true;
+  }
+  // Cells and triangles are coarse: a corner offered may itself lie beyond the limit. Leave it
+  // for a later gather, which the group's bound then promises. A tangent is at most both radii
+  // shorter than the distance between the centres, and its touching point at most the target's
+  // radius nearer the goal: when that shows the corner beyond, its tangents are worth computing
+  // only if they might lower the promise.
+  double rough = v2_dist(to->center, v->origin) + v2_dist(to->center, limit->goal) - v->radius -
+                 2.0 * to->radius;
+  if (rough > limit->bound && rough >= *beyond) {
+    return defer_target(s, j, rough);
+  }
+  an_tangent tangents[2];
+  bool usable[2];
+  double least = least_through(q, v, j, sight, limit->goal, tangents, usable);
+  if (least > limit->bound) {
+    if (least < INFINITY) {
+      *beyond = an_min(*beyond, least);
+      return defer_target(s, j, least);
+    }
+    return true;
+  }
+  for (int dir = 0; dir < 2; ++dir) {
+    if (!usable[dir]) {
+      continue;
+    }
+    const an_tangent t = tangents[dir];
+    lazy_edge e = make_edge(to, j, dir == 1, &t);
+    if (v->corner) {
+      e.depart_offset = an_corner_offset(v->corner, an_touch_angle(t.direction, v->ccw));
+    }
+    if (!add_edge(s, &e)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Gathers through the sight mesh, going on from where the group's last gather stopped, and keeps
+// where this one stops. False when out of memory; *by_mesh false when the mesh cannot gather for
+// this viewpoint, and the grid must.
+static bool gather_through_mesh(const an_tangent_query *q, an_lazy_search *s, uint32_t group,
+                                an_sight_request *request, bool first_gather, double *beyond,
+                                bool *by_mesh) {
+  const an_tangent_engine *engine = q->engine;
+  group_rest *rest = &s->group_rest[group];
+  *by_mesh = false;
+  if (!engine->sight_mesh || rest->by_grid) {
+    return true;
+  }
+  if (!first_gather) {
+    request->resume = s->frontier + rest->frontier_first;
+    request->resume_count = rest->frontier_count;
+  }
+  an_sight_mesh_result result =
+      an_sight_mesh_gather(engine->sight_mesh, &s->sight_mesh, &engine->space.grid, &s->sight,
+                           request, beyond, &s->alloc);
+  if (result == AN_SIGHT_MESH_OUT_OF_MEMORY) {
+    return false;
+  }
+  if (result == AN_SIGHT_MESH_UNSUITABLE) {
+    rest->by_grid = 1;
+    return true;
+  }
+  size_t stopped = s->sight_mesh.stopped_count;
+  if (s->frontier_count + stopped >= AN_NONE ||
+      !an_reserve(&s->alloc, (void **)&s->frontier, &s->frontier_capacity, s->frontier_count,
+                  s->frontier_count + stopped, sizeof *s->frontier)) {
+    return false;
+  }
+  if (stopped > 0) {
+    memcpy(s->frontier + s->frontier_count, s->sight_mesh.stopped, stopped * sizeof *s->frontier);
+  }
+  rest->frontier_first = (uint32_t)s->frontier_count;
+  rest->frontier_count = (uint32_t)stopped;
+  s->frontier_count += stopped;
+  *by_mesh = true;
+  return true;
+}
+
 // Gathers the departures of `group` within its next bound and appends them as one block. Targets
-// the group already has are skipped; so are tangents the culling proves blocked. `arrival` is
-// the expanded edge that asks for the gather.
+// the group already has are skipped; so are tangents the culling proves blocked. Earlier gathers'
+// deferred targets are tried again, and the sight mesh goes on from the windows it stopped at
+// (docs/DESIGN.md, "Tangents on demand"). `arrival` is the expanded edge that asks for the
+// gather.
 static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t group,
                          const lazy_edge *arrival, vec2 start, vec2 goal) {
   const an_tangent_engine *engine = q->engine;
   viewpoint v = viewpoint_of(q, group, start);
-  const an_corner *corners = q->corners;
   bool first_gather = s->group_stamp[group] != s->stamp;
+  group_rest *rest = &s->group_rest[group];
   an_sight_limit limit = {goal, 0.0};
   if (first_gather) {
     // The search needs what costs, from where the arrival touches the circle, at most the
@@ -235,10 +361,11 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
     // Arrivals elsewhere on the circle that need more ask again (a continuation).
     s->group_base[group] = v2_dist(arrival->to, goal);
     limit.bound = s->group_base[group] + FIRST_EXCESS_CELLS * engine->space.grid.cell_size;
+    *rest = (group_rest){0, 0, 0, 0, 0};
   } else {
     double base = s->group_base[group];
     limit.bound = base + 3.0 * (s->group_bound[group] - base);
-    // Mark the targets the group already has: their tangents are in its earlier blocks.
+    // Mark the targets the group already has, in its earlier blocks or deferred.
     if (an_stamp_next(&s->mark)) {
       memset(s->target_marks, 0, (engine->corner_count + 1) * sizeof *s->target_marks);
     }
@@ -249,6 +376,9 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
         }
       }
     }
+    for (uint32_t d = rest->deferred_first; d < rest->deferred_first + rest->deferred_count; ++d) {
+      s->target_marks[s->deferred[d].corner] = s->mark;
+    }
   }
   an_sight_mask mask = v.corner ? an_sight_mask_of_corner(v.corner) : an_sight_mask_all();
   if (v.corner) {
@@ -258,16 +388,13 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
   double lane_offset = v.corner ? an_corner_material_radius(v.corner, q->radius) : 0.0;
   // The least, over the tangents this gather leaves out, of length plus the way on to the goal.
   double beyond = INFINITY;
-  an_sight_mesh_result through_mesh = AN_SIGHT_MESH_UNSUITABLE;
-  if (engine->sight_mesh) {
-    through_mesh = an_sight_mesh_gather(engine->sight_mesh, &s->sight_mesh, &engine->space.grid,
-                                        &s->sight, v.corner_index, v.origin, lane_offset, v.ccw,
-                                        q->radius, &limit, &beyond, &s->alloc);
-  }
-  if (through_mesh == AN_SIGHT_MESH_OUT_OF_MEMORY) {
+  an_sight_request request = {v.corner_index, v.origin, lane_offset, v.ccw,
+                              q->radius,      &limit,   NULL,        0};
+  bool by_mesh;
+  if (!gather_through_mesh(q, s, group, &request, first_gather, &beyond, &by_mesh)) {
     return false;
   }
-  if (through_mesh == AN_SIGHT_MESH_UNSUITABLE) {
+  if (!by_mesh) {
     // The grid bounds distance sums from the viewpoint's centre; a tangent leaving the circle is
     // at most its radius shorter than the way from the centre to its touching point.
     an_sight_limit grid_limit = {goal, limit.bound + v.radius};
@@ -279,47 +406,35 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
   }
   const an_sight *sight = &s->sight.sight;
   uint32_t first = (uint32_t)s->edge_count;
-
+  // The deferred targets of earlier gathers, then those offered now; the rest left out is
+  // deferred again, as a new run of the pool.
+  uint32_t old_first = rest->deferred_first, old_count = rest->deferred_count;
+  size_t deferred_first = s->deferred_count;
+  for (uint32_t d = old_first; d < old_first + old_count; ++d) {
+    deferred_target target = s->deferred[d];
+    bool ok = target.key > limit.bound
+                  ? defer_target(s, target.corner, target.key)
+                  : consider_target(q, s, &v, sight, &mask, target.corner, &limit, &beyond);
+    if (!ok) {
+      return false;
+    }
+  }
   for (uint32_t k = 0; k < s->sight.candidate_count; ++k) {
     uint32_t j = s->sight.candidates[k];
     if (j == v.corner_index || (!first_gather && s->target_marks[j] == s->mark)) {
       continue;
     }
-    const an_corner *to = &corners[j];
-    if (!an_sight_pair_may_pass(sight, &mask, v2_sub(to->center, v.origin),
-                                v.radius + to->radius)) {
-      continue;
+    if (!consider_target(q, s, &v, sight, &mask, j, &limit, &beyond)) {
+      return false;
     }
-    // Cells and triangles are coarse: a corner offered may itself lie beyond the limit. Leave it
-    // for a later gather, which the group's bound then promises. A tangent is at most both radii
-    // shorter than the distance between the centres, and its touching point at most the
-    // target's radius nearer the goal: when that shows the corner beyond, its tangents are worth
-    // computing only if they might lower the promise.
-    double rough =
-        v2_dist(to->center, v.origin) + v2_dist(to->center, goal) - v.radius - 2.0 * to->radius;
-    if (rough > limit.bound && rough >= beyond) {
-      continue;
-    }
-    an_tangent tangents[2];
-    bool usable[2];
-    double least = least_through(q, &v, j, sight, goal, tangents, usable);
-    if (least > limit.bound) {
-      beyond = an_min(beyond, least);
-      continue;
-    }
-    for (int dir = 0; dir < 2; ++dir) {
-      if (!usable[dir]) {
-        continue;
-      }
-      const an_tangent t = tangents[dir];
-      lazy_edge e = make_edge(to, j, dir == 1, &t);
-      if (v.corner) {
-        e.depart_offset = an_corner_offset(v.corner, an_touch_angle(t.direction, v.ccw));
-      }
-      if (!add_edge(s, &e)) {
-        return false;
-      }
-    }
+  }
+  if (s->deferred_count - deferred_first >= AN_NONE) {
+    return false;
+  }
+  rest->deferred_first = (uint32_t)deferred_first;
+  rest->deferred_count = (uint32_t)(s->deferred_count - deferred_first);
+  for (size_t d = deferred_first; d < s->deferred_count; ++d) {
+    beyond = an_min(beyond, s->deferred[d].key);
   }
   // The way off a corner to the goal, once, with the first block.
   an_tangent t;
@@ -470,6 +585,8 @@ static void next_search_stamp(an_lazy_search *s, size_t corner_count) {
   }
   s->edge_count = 0;
   s->block_count = 0;
+  s->frontier_count = 0;
+  s->deferred_count = 0;
   an_heap_clear(&s->open);
 }
 
