@@ -21,7 +21,8 @@
 // Game scenarios (--game) run the MovingAI maps (../shared/data/movingai, or --movingai DIR),
 // traced into polygons by the command-line tool's own reader, with the queries of the maps' .scen
 // files. There clearance is measured on the grid itself: the distance to the nearest blocked cell.
-// --radii MAP builds one map at R = 0, 0.5, 2 and 8 and prints what each build costs.
+// --radii MAP builds one map at R = 0, 0.5, 2 and 8 and prints what each build costs, then builds
+// one planner for every radius up to 8 (max_radius) and asks it the same queries.
 //
 //   arcnav_bench --list
 //   arcnav_bench [--scenario NAME]... [--engine NAME]... [--all] [--game] [--quick] [--repeat N]
@@ -913,25 +914,213 @@ static engine_summary summarise(const scenario_result *res, size_t e) {
 
 // ---- one map at several radii ------------------------------------------------------------------
 
+#define RADII_MAX 8.0
+
+/// One planner built for every radius up to RADII_MAX (AUTO, def.max_radius), on its own copy of
+/// the map so that its memory is counted apart from the per-radius builds.
+typedef struct ranged_planner {
+  counter mem;
+  arcnav_allocator allocator;
+  arcnav_map *map;
+  arcnav_planner *planner;
+  arcnav_query *query;
+  double build_ms;     ///< the fastest of --repeat builds
+  size_t held_bytes;   ///< planner plus its query object, as the allocator counts them
+  size_t memory_bytes; ///< arcnav_planner_get_info
+} ranged_planner;
+
+static bool ranged_build(ranged_planner *rp, const sup_map *generated, const options *opt) {
+  memset(rp, 0, sizeof *rp);
+  rp->allocator = (arcnav_allocator){count_alloc, count_free, &rp->mem};
+  arcnav_status st = to_arcnav(generated, &rp->allocator, &rp->map);
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.max_radius = RADII_MAX;
+  rp->build_ms = INFINITY;
+  for (int r = 0; st == ARCNAV_OK && r < opt->repeat; ++r) {
+    arcnav_planner_destroy(rp->planner);
+    rp->planner = NULL;
+    fprintf(stderr, "  one planner, max_radius %g: building%s...", RADII_MAX,
+            r > 0 ? " again" : "");
+    size_t base = rp->mem.current;
+    double t0 = seconds_now();
+    st = arcnav_planner_create(rp->map, &def, &rp->planner);
+    double ms = (seconds_now() - t0) * 1e3;
+    fprintf(stderr, " %.1f ms\n", ms);
+    rp->build_ms = fmin(rp->build_ms, ms);
+    rp->held_bytes = rp->mem.current - base;
+    if (ms > 1000.0) {
+      break; // a slow build is timed once, as run_case does
+    }
+  }
+  if (st == ARCNAV_OK) {
+    size_t before_query = rp->mem.current;
+    st = arcnav_query_create(rp->planner, &rp->query);
+    rp->held_bytes += rp->mem.current - before_query;
+  }
+  if (st != ARCNAV_OK) {
+    fprintf(stderr, "arcnav_bench: one planner, max_radius %g: %s\n", RADII_MAX,
+            arcnav_status_name(st));
+    return false;
+  }
+  arcnav_planner_info info;
+  arcnav_planner_get_info(rp->planner, &info);
+  rp->memory_bytes = info.memory_bytes;
+  return true;
+}
+
+static void ranged_free(ranged_planner *rp) {
+  arcnav_query_destroy(rp->query);
+  arcnav_planner_destroy(rp->planner);
+  arcnav_map_destroy(rp->map);
+  memset(rp, 0, sizeof *rp);
+}
+
+/// Query figures of one radius, answered one way (the ranged planner or the per-radius exact).
+typedef struct radius_figures {
+  size_t found;
+  double median_us, p90_us, p99_us;
+  double mean_length; ///< over the queries it found
+} radius_figures;
+
+static radius_figures figures_of(const double *times, const double *length, size_t n) {
+  radius_figures f;
+  memset(&f, 0, sizeof f);
+  double *sorted = xcalloc(n, sizeof *sorted);
+  memcpy(sorted, times, n * sizeof *sorted);
+  qsort(sorted, n, sizeof *sorted, compare_doubles);
+  f.median_us = percentile(sorted, n, 0.5);
+  f.p90_us = percentile(sorted, n, 0.9);
+  f.p99_us = percentile(sorted, n, 0.99);
+  free(sorted);
+  double sum = 0.0;
+  for (size_t q = 0; q < n; ++q) {
+    if (!isnan(length[q])) {
+      f.found++;
+      sum += length[q];
+    }
+  }
+  f.mean_length = f.found ? sum / (double)f.found : 0.0;
+  return f;
+}
+
+/// A row of the "one planner" group: the ranged planner's answers to one radius's queries beside
+/// the per-radius exact build's.
+typedef struct ranged_row {
+  double radius;
+  size_t queries;
+  radius_figures ranged, exact;
+  bool exact_ran;
+  size_t compared;     ///< queries both found
+  double max_relative; ///< largest |ranged - exact| / exact length over them
+} ranged_row;
+
+/// Ask the ranged planner the queries of one radius (times the fastest of --repeat runs) and
+/// compare its lengths with the exact engine's in `res`.
+static bool ranged_run(ranged_planner *rp, double radius, const arcnav_vec2 *ends, size_t n,
+                       const scenario_result *res, bool exact_ran, const options *opt,
+                       ranged_row *row) {
+  memset(row, 0, sizeof *row);
+  row->radius = radius;
+  row->queries = n;
+  row->exact_ran = exact_ran;
+  arcnav_status st = arcnav_query_set_radius(rp->query, radius);
+  if (st != ARCNAV_OK) {
+    fprintf(stderr, "arcnav_bench: one planner: radius %g: %s\n", radius, arcnav_status_name(st));
+    return false;
+  }
+  arcnav_path *path = NULL;
+  if (arcnav_path_create(NULL, &path) != ARCNAV_OK) {
+    return false;
+  }
+  double *times = xcalloc(n, sizeof *times);
+  double *length = xcalloc(n, sizeof *length);
+  for (size_t q = 0; q < n; ++q) {
+    double best = INFINITY;
+    for (int r = 0; r < opt->repeat; ++r) {
+      double t0 = seconds_now();
+      st = arcnav_find_path(rp->query, ends[2 * q], ends[2 * q + 1], path);
+      best = fmin(best, (seconds_now() - t0) * 1e6);
+    }
+    times[q] = best;
+    length[q] = st == ARCNAV_OK ? arcnav_path_length(path) : NAN;
+    const double exact = exact_ran ? res->engines[EXACT].length[q] : NAN;
+    if (!isnan(length[q]) && !isnan(exact)) {
+      row->compared++;
+      double scale = exact > 0.0 ? exact : 1.0;
+      row->max_relative = fmax(row->max_relative, fabs(length[q] - exact) / scale);
+    }
+  }
+  row->ranged = figures_of(times, length, n);
+  if (exact_ran) {
+    row->exact = figures_of(res->engines[EXACT].times, res->engines[EXACT].length, n);
+  }
+  free(times);
+  free(length);
+  arcnav_path_destroy(path);
+  return true;
+}
+
+static void ranged_print(const ranged_planner *rp, const ranged_row *rows, size_t row_count,
+                         const double *exact_build_ms, const double *exact_held_mb) {
+  double exact_ms = 0.0, exact_mb = 0.0;
+  for (size_t r = 0; r < row_count; ++r) {
+    exact_ms += exact_build_ms[r];
+    exact_mb += exact_held_mb[r];
+  }
+  printf("\n  one planner, max_radius %g (AUTO): built once in %.2f ms, memory_bytes %.2f MB "
+         "(held %.2f MB)\n",
+         RADII_MAX, rp->build_ms, (double)rp->memory_bytes / 1e6, (double)rp->held_bytes / 1e6);
+  if (row_count > 0 && rows[0].exact_ran) {
+    printf("  exact, one build per radius: %zu builds, %.2f ms in all (held %.2f MB in all)\n",
+           row_count, exact_ms, exact_mb);
+  }
+  printf("  %4s %-15s %7s %6s %10s %10s %10s %12s %9s %13s\n", "R", "planner", "queries", "found",
+         "median_us", "p90_us", "p99_us", "mean_length", "compared", "max_rel_diff");
+  for (size_t r = 0; r < row_count; ++r) {
+    const ranged_row *row = &rows[r];
+    printf("  %4g %-15s %7zu %6zu %10.1f %10.1f %10.1f %12.4f", row->radius, "one (max 8)",
+           row->queries, row->ranged.found, row->ranged.median_us, row->ranged.p90_us,
+           row->ranged.p99_us, row->ranged.mean_length);
+    if (row->exact_ran) {
+      printf(" %9zu %13.3g\n", row->compared, row->max_relative);
+      printf("  %4g %-15s %7zu %6zu %10.1f %10.1f %10.1f %12.4f\n", row->radius, "exact",
+             row->queries, row->exact.found, row->exact.median_us, row->exact.p90_us,
+             row->exact.p99_us, row->exact.mean_length);
+    } else {
+      printf(" %9s %13s\n", "-", "-");
+    }
+  }
+}
+
 /// --radii: one game map built once per radius for R = 0, 0.5, 2 and 8, each answering its own
-/// .scen queries. A planner serves the one radius it was built for, so these are four builds.
+/// .scen queries; then one planner built once for every radius up to 8 answers the same queries.
 static int run_radii(const char *stem, const options *opt) {
-  static const double radii[] = {0.0, 0.5, 2.0, 8.0};
+  static const double radii[] = {0.0, 0.5, 2.0, RADII_MAX};
+  enum { RADII = sizeof radii / sizeof radii[0] };
   char why[1200];
   game_map g;
   if (!game_map_load(opt->movingai, stem, &g, why, sizeof why)) {
     fprintf(stderr, "arcnav_bench: --radii %s: map not available: %s\n", stem, why);
     return 2;
   }
+  ranged_planner ranged;
+  if (!ranged_build(&ranged, &g.map, opt)) {
+    ranged_free(&ranged);
+    game_map_free(&g);
+    return 1;
+  }
   printf("\n%s: %zu polygons, %zu vertices. One build per radius: a planner serves the one R it\n"
-         "was built for, so R = 0, 0.5, 2 and 8 are four builds of the same map; no build serves\n"
-         "several radii today.\n",
+         "was built for, so R = 0, 0.5, 2 and 8 are four builds of the same map (below them, one\n"
+         "planner built with max_radius 8 answers all four).\n",
          stem, g.map.polygon_count, g.vertices);
   printf("  %4s %-15s %9s %8s %8s %7s %7s %6s %10s %10s %6s\n", "R", "engine", "build_ms",
          "peak_MB", "held_MB", "queries", "skipped", "found", "median_us", "p99_us", "viol%");
   double total_ms[ENGINE_COUNT] = {0};
+  ranged_row rows[RADII];
+  double exact_build_ms[RADII] = {0}, exact_held_mb[RADII] = {0};
+  size_t row_count = 0;
   int exit_code = 0;
-  for (size_t r = 0; r < sizeof radii / sizeof radii[0]; ++r) {
+  for (size_t r = 0; r < RADII; ++r) {
     arcnav_vec2 *ends = NULL;
     size_t n = 0, skipped = 0, lines = 0, stride = 0;
     if (!game_queries(opt->movingai, stem, &g.grid, radii[r], opt->query_count, &ends, &n, &skipped,
@@ -951,11 +1140,20 @@ static int run_radii(const char *stem, const options *opt) {
       }
       engine_summary m = summarise(&res, e);
       total_ms[e] += m.build_ms;
+      if (e == EXACT) {
+        exact_build_ms[r] = m.build_ms;
+        exact_held_mb[r] = m.held_mb;
+      }
       printf("  %4g %-15s %9.2f %8.2f %8.2f %7zu %7zu %6zu %10.1f %10.1f %6.1f\n", radii[r],
              ENGINES[e].name, m.build_ms, m.peak_mb, m.held_mb, n, skipped, m.found, m.median_us,
              m.p99_us, 100.0 * m.violation_share);
     }
     fflush(stdout);
+    if (ok) {
+      fprintf(stderr, "  %s: one planner, max_radius %g: queries...\n", label, RADII_MAX);
+      ok = ranged_run(&ranged, radii[r], ends, n, &res, !opt->skip[EXACT], opt, &rows[r]);
+      row_count += ok;
+    }
     result_free(&res);
     free(ends);
     if (!ok) {
@@ -968,6 +1166,10 @@ static int run_radii(const char *stem, const options *opt) {
       printf("  %-20s builds for the four radii: %.2f ms in all\n", ENGINES[e].name, total_ms[e]);
     }
   }
+  if (exit_code == 0) {
+    ranged_print(&ranged, rows, row_count, exact_build_ms, exact_held_mb);
+  }
+  ranged_free(&ranged);
   game_map_free(&g);
   return exit_code;
 }
@@ -1186,34 +1388,36 @@ static bool write_svg(const char *file, const chart_row *rows, size_t row_count)
 // ---- main --------------------------------------------------------------------------------------
 
 static void usage(FILE *to) {
-  fprintf(to,
-          "usage: arcnav_bench [--list] [--scenario NAME]... [--engine NAME]... [--all] [--game]\n"
-          "                    [--quick] [--repeat N] [--queries N] [--movingai DIR]\n"
-          "                    [--csv FILE] [--svg FILE]\n"
-          "       arcnav_bench --radii MAP [--movingai DIR] [--engine NAME]... [--queries N]\n"
-          "       arcnav_bench --scaling [--engine NAME]... [--repeat N]\n"
-          "  --list          print the scenario names and exit\n"
-          "  --scenario NAME run only these (default: every scenario not marked slow or game); "
-          "repeatable\n"
-          "  --all           also run the slow scenarios (mixed10000-r4), the game maps and\n"
-          "                  exact-on-demand everywhere (in mazes it takes minutes)\n"
-          "  --game          run the MovingAI game maps (NAME-r0, -r0.5, -r2); with --scenario,\n"
-          "                  these besides the named ones\n"
-          "  --movingai DIR  where the game maps and their .scen files are (default:\n"
-          "                  " ARCNAV_BENCH_MOVINGAI_DIR ")\n"
-          "  --radii MAP     build game map MAP (e.g. arena2) once per radius, R = 0, 0.5, 2, 8,\n"
-          "                  with funnel-eroded and exact (unless --engine), and compare\n"
-          "  --scaling       build each engine (all but exact unless --engine) at R = 2 on random\n"
-          "                  rectangles of 1,000 to 100,000 vertices: build time, memory per\n"
-          "                  vertex, and the build time's exponent\n"
-          "  --engine NAME   run only these engines (plain-raw, plain-eroded, funnel-eroded,\n"
-          "                  exact, exact-on-demand); repeatable. Length ratios need exact\n"
-          "  --quick         100 queries, one run each (unless --queries/--repeat say otherwise)\n"
-          "  --repeat N      time each build and query N times, keep the minimum (default 3)\n"
-          "  --queries N     random queries per map scenario, NEERC cases, most queries taken\n"
-          "                  from a game map's .scen file (default 500)\n"
-          "  --csv FILE      also write the results as CSV, one row per scenario and engine\n"
-          "  --svg FILE      also draw them as an SVG bar chart\n");
+  fprintf(
+      to,
+      "usage: arcnav_bench [--list] [--scenario NAME]... [--engine NAME]... [--all] [--game]\n"
+      "                    [--quick] [--repeat N] [--queries N] [--movingai DIR]\n"
+      "                    [--csv FILE] [--svg FILE]\n"
+      "       arcnav_bench --radii MAP [--movingai DIR] [--engine NAME]... [--queries N]\n"
+      "       arcnav_bench --scaling [--engine NAME]... [--repeat N]\n"
+      "  --list          print the scenario names and exit\n"
+      "  --scenario NAME run only these (default: every scenario not marked slow or game); "
+      "repeatable\n"
+      "  --all           also run the slow scenarios (mixed10000-r4), the game maps and\n"
+      "                  exact-on-demand everywhere (in mazes it takes minutes)\n"
+      "  --game          run the MovingAI game maps (NAME-r0, -r0.5, -r2); with --scenario,\n"
+      "                  these besides the named ones\n"
+      "  --movingai DIR  where the game maps and their .scen files are (default:\n"
+      "                  " ARCNAV_BENCH_MOVINGAI_DIR ")\n"
+      "  --radii MAP     build game map MAP (e.g. arena2) once per radius, R = 0, 0.5, 2, 8,\n"
+      "                  with funnel-eroded and exact (unless --engine), and compare; then\n"
+      "                  one planner for every radius up to 8 (max_radius) on the same queries\n"
+      "  --scaling       build each engine (all but exact unless --engine) at R = 2 on random\n"
+      "                  rectangles of 1,000 to 100,000 vertices: build time, memory per\n"
+      "                  vertex, and the build time's exponent\n"
+      "  --engine NAME   run only these engines (plain-raw, plain-eroded, funnel-eroded,\n"
+      "                  exact, exact-on-demand); repeatable. Length ratios need exact\n"
+      "  --quick         100 queries, one run each (unless --queries/--repeat say otherwise)\n"
+      "  --repeat N      time each build and query N times, keep the minimum (default 3)\n"
+      "  --queries N     random queries per map scenario, NEERC cases, most queries taken\n"
+      "                  from a game map's .scen file (default 500)\n"
+      "  --csv FILE      also write the results as CSV, one row per scenario and engine\n"
+      "  --svg FILE      also draw them as an SVG bar chart\n");
 }
 
 int main(int argc, char **argv) {

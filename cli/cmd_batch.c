@@ -21,12 +21,14 @@ static const char usage[] =
     "\n"
     "Build the planner once, then answer every query of FILE: one query per line, `SX SY GX GY`,\n"
     "optionally followed by a fifth number, the radius for that query (otherwise --radius);\n"
-    "blank lines and lines starting with '#' are skipped. One planner is built per distinct\n"
-    "radius and reused (the " PLANNER_CACHE_TEXT " radii used last are kept). Prints one JSON\n"
-    "object per query and line (the `path` answer, with the query's \"radius\", plus \"query\"\n"
-    "(0-based), \"micros\" and \"nodes_expanded\"), then a last line {\"summary\": {...}} with\n"
-    "build_ms (all builds), planners_built, queries, found, query_median_us, query_p90_us and\n"
-    "more; its engine, radius and graph figures are those of the first planner built.\n"
+    "blank lines and lines starting with '#' are skipped. With --planner auto or tangent one\n"
+    "planner answers every radius: when the lines ask for several, it is built once for radii up\n"
+    "to the largest asked. The funnel engines build one planner per distinct radius and reuse it\n"
+    "(the " PLANNER_CACHE_TEXT " radii used last are kept). Prints one JSON object per query and\n"
+    "line (the `path` answer, with the query's \"radius\", plus \"query\" (0-based), \"micros\"\n"
+    "and \"nodes_expanded\"), then a last line {\"summary\": {...}} with build_ms (all builds),\n"
+    "planners_built, queries, found, query_median_us, query_p90_us and more; its engine, radius\n"
+    "and graph figures are those of the first planner built.\n"
     "\n"
     "  --radius R        the radius of lines without a fifth number (NEERC maps: the file's)\n"
     "  --planner P       auto: tangent graph for R > 0, optimal funnel for R = 0; tangent;\n"
@@ -143,10 +145,13 @@ typedef struct cached_planner {
 } cached_planner;
 
 // Planners by radius: each distinct radius is built once while it stays among the last
-// PLANNER_CACHE radii used.
+// PLANNER_CACHE radii used. With a max_radius the first planner built answers every radius up to
+// it, and stays the only one.
 typedef struct planner_cache {
   cached_planner items[PLANNER_CACHE];
   size_t count;
+  double max_radius; ///< 0: a planner per radius
+  const char *queries_file;
   unsigned long long clock;
   size_t built;
   double build_ms;                ///< all builds together
@@ -175,6 +180,16 @@ static bool cache_has(const planner_cache *cache, double radius) {
 static cached_planner *cache_get(planner_cache *cache, const an_cli_session *session, double radius,
                                  arcnav_engine engine, an_cli_diag *diag) {
   cache->clock++;
+  if (cache->max_radius > 0.0 && cache->count == 1) {
+    cached_planner *item = &cache->items[0];
+    arcnav_status status = arcnav_query_set_radius(item->query, radius);
+    if (status != ARCNAV_OK) {
+      an_cli_diag_set(diag, "arcnav batch: %s: radius %.17g: %s (%s)", cache->queries_file, radius,
+                      arcnav_status_message(status), arcnav_status_name(status));
+      return NULL;
+    }
+    return item;
+  }
   for (size_t i = 0; i < cache->count; i++) {
     if (cache->items[i].radius == radius) {
       cache->items[i].last_use = cache->clock;
@@ -193,8 +208,9 @@ static cached_planner *cache_get(planner_cache *cache, const an_cli_session *ses
   arcnav_planner *planner = NULL;
   arcnav_query *query = NULL;
   double ms = 0;
-  if (!an_cli_build_planner(session->map, session->geometry.file, "batch", radius, engine,
-                            session->tangent_graph, &planner, &query, &ms, diag)) {
+  if (!an_cli_build_planner(session->map, session->geometry.file, "batch", radius,
+                            cache->max_radius, engine, session->tangent_graph, &planner, &query,
+                            &ms, diag)) {
     return NULL;
   }
   if (cache->built == 0) {
@@ -326,8 +342,30 @@ int an_cli_cmd_batch(int argc, char **argv) {
       cache_get(&cache, &session, radius, engine, &diag) == NULL) {
     goto done;
   }
-  // The planners are built before anything is printed (as many as the cache holds), so that a
-  // radius the engine cannot answer leaves standard output empty.
+  // The engines that take a radius per query build once for every radius the lines ask for; the
+  // funnel engines plan on obstacles grown by one radius, so they keep a planner per radius.
+  double first_radius = 0, max_radius = 0;
+  bool several_radii = false;
+  for (size_t i = 0; i < queries.count; i++) {
+    const query_line *q = &queries.items[i];
+    double query_radius = q->has_radius ? q->radius : radius;
+    if (i == 0) {
+      first_radius = max_radius = query_radius;
+    }
+    several_radii = several_radii || query_radius != first_radius;
+    max_radius = fmax(max_radius, query_radius);
+  }
+  if (several_radii && (engine == ARCNAV_ENGINE_AUTO || engine == ARCNAV_ENGINE_TANGENT)) {
+    double planner_radius = radius_known ? radius : first_radius;
+    cache.max_radius = fmax(max_radius, planner_radius);
+    cache.queries_file = queries_file;
+    if (cache_get(&cache, &session, planner_radius, engine, &diag) == NULL) {
+      goto done;
+    }
+  }
+  // The planners are built (or, for one planner of several radii, every radius is set once) before
+  // anything is printed (as many as the cache holds), so that a radius the engine cannot answer
+  // leaves standard output empty.
   for (size_t i = 0; i < queries.count; i++) {
     const query_line *q = &queries.items[i];
     double query_radius = q->has_radius ? q->radius : radius;

@@ -68,11 +68,12 @@ bool an_cli_session_load(an_cli_session *session, const char *file, an_cli_map_f
 }
 
 bool an_cli_build_planner(const arcnav_map *map, const char *file, const char *command,
-                          double radius, arcnav_engine engine, arcnav_tangent_graph tangent_graph,
-                          arcnav_planner **out_planner, arcnav_query **out_query,
-                          double *out_build_ms, an_cli_diag *diag) {
+                          double radius, double max_radius, arcnav_engine engine,
+                          arcnav_tangent_graph tangent_graph, arcnav_planner **out_planner,
+                          arcnav_query **out_query, double *out_build_ms, an_cli_diag *diag) {
   arcnav_planner_def def = arcnav_default_planner_def();
   def.radius = radius;
+  def.max_radius = max_radius;
   def.engine = engine;
   def.tangent_graph = tangent_graph;
   arcnav_planner *planner = NULL;
@@ -96,7 +97,7 @@ bool an_cli_build_planner(const arcnav_map *map, const char *file, const char *c
 
 bool an_cli_session_plan(an_cli_session *session, const char *command, double radius,
                          arcnav_engine engine, an_cli_diag *diag) {
-  if (!an_cli_build_planner(session->map, session->geometry.file, command, radius, engine,
+  if (!an_cli_build_planner(session->map, session->geometry.file, command, radius, 0.0, engine,
                             session->tangent_graph, &session->planner, &session->query,
                             &session->build_ms, diag)) {
     return false;

@@ -28,11 +28,12 @@ bool an_cli_session_load(an_cli_session *session, const char *file, an_cli_map_f
                          an_cli_diag *diag);
 
 /// Build a planner and its query scratch for `radius` with `engine`; *out_build_ms gets the time.
-/// `file` and `command` name the map and the sub-command in messages.
+/// A `max_radius` above 0 makes it answer every radius up to it (arcnav_planner_def.max_radius);
+/// 0 keeps it to `radius`. `file` and `command` name the map and the sub-command in messages.
 bool an_cli_build_planner(const arcnav_map *map, const char *file, const char *command,
-                          double radius, arcnav_engine engine, arcnav_tangent_graph tangent_graph,
-                          arcnav_planner **out_planner, arcnav_query **out_query,
-                          double *out_build_ms, an_cli_diag *diag);
+                          double radius, double max_radius, arcnav_engine engine,
+                          arcnav_tangent_graph tangent_graph, arcnav_planner **out_planner,
+                          arcnav_query **out_query, double *out_build_ms, an_cli_diag *diag);
 
 /// Build the planner for `radius` with `engine`. `command` names the sub-command in messages.
 bool an_cli_session_plan(an_cli_session *session, const char *command, double radius,

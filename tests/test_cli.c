@@ -737,10 +737,10 @@ START_TEST(batch_fifth_number_is_the_query_radius) {
   // Through the gap on y = 0 the path is straight at R = 1 and 2.
   ck_assert_double_eq_tol(json_double(objects[0], "length"), 20, 1e-9);
   ck_assert_double_eq_tol(json_double(objects[4], "length"), 20, 1e-9);
-  // One planner per distinct radius: 1, 3, 1.5, 2 and 0.
+  // The default planner (auto) answers every radius from one build.
   const cJSON *summary = cJSON_GetObjectItemCaseSensitive(objects[LINES], "summary");
   ck_assert(cJSON_IsObject(summary));
-  ck_assert_double_eq(json_double(summary, "planners_built"), 5);
+  ck_assert_double_eq(json_double(summary, "planners_built"), 1);
   ck_assert_double_eq(json_double(summary, "queries"), LINES);
   ck_assert_double_eq(json_double(summary, "found"), 5);
   for (size_t i = 0; i <= LINES; i++) {
@@ -772,6 +772,126 @@ START_TEST(batch_fifth_number_is_the_query_radius) {
     ck_assert_msg(strstr(r.err, "queries.txt:2:") != NULL, "message '%s'", r.err);
     free_result(&r);
   }
+  remove_temp_dir(dir);
+}
+END_TEST
+
+// batch with several radii: whether one planner answers them all (auto, tangent) or one is built
+// per radius (the funnel engines), every answer is the one `path` gives for that radius alone.
+
+// The gap wall of gap_map, a square block and a circle in the way of the queries.
+static const char radii_map[] =
+    "{\"type\":\"FeatureCollection\",\"features\":[\n"
+    " {\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\",\n"
+    "  \"coordinates\":[[[-1,2],[1,2],[1,30],[-1,30],[-1,2]]]}},\n"
+    " {\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\",\n"
+    "  \"coordinates\":[[[-1,-30],[1,-30],[1,-2],[-1,-2],[-1,-30]]]}},\n"
+    " {\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\",\n"
+    "  \"coordinates\":[[[-12,-3],[-7,-3],[-7,1],[-12,1],[-12,-3]]]}},\n"
+    " {\"type\":\"Feature\",\"properties\":{\"radius\":2.5},\"geometry\":{\"type\":\"Point\",\n"
+    "  \"coordinates\":[9,0.5]}},\n"
+    " {\"type\":\"Feature\",\"properties\":{\"role\":\"bounds\"},\"geometry\":{\"type\":"
+    "\"Polygon\",\n"
+    "  \"coordinates\":[[[-30,-30],[30,-30],[30,30],[-30,30],[-30,-30]]]}}\n"
+    "]}\n";
+
+static const struct {
+  double from[2], to[2];
+  double radius; ///< the fifth number
+} radii_queries[] = {
+    {{-20, -1}, {20, 0}, 1},     {{-20, -1}, {20, 0}, 0},    {{-20, -1}, {20, 0}, 2},
+    {{-20, -1}, {20, 0}, 2.5},   {{-20, 8}, {20, -8}, 0.5},  {{-20, 8}, {20, -8}, 1.75},
+    {{-9, 5}, {15, -4}, 1.25},   {{-20, -1}, {20, 0}, 0.25}, {{-9.5, -1}, {20, 0}, 1},
+    {{-20, 25}, {25, -25}, 2.5}, {{-20, 8}, {20, -8}, 0},    {{5, 0.5}, {-5, 0}, 1},
+};
+enum { RADII_QUERIES = sizeof radii_queries / sizeof radii_queries[0] };
+
+// Run `batch` over radii_queries (with `--radius` when `batch_radius` is not NULL) and check
+// every answer against `path` at that query's radius with the same planner; returns the
+// summary's planners_built.
+static double batch_matches_single_runs(const char *dir, const char *map, const char *queries,
+                                        const char *planner, const char *batch_radius) {
+  const char *args[12] = {"batch", "--map", map, "--queries", queries, "--planner", planner};
+  size_t argc = 7;
+  if (batch_radius != NULL) {
+    args[argc++] = "--radius";
+    args[argc++] = batch_radius;
+  }
+  args[argc] = NULL;
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_msg(r.code == 0, "%s: exit %d: %s", planner, r.code, r.err);
+  cJSON *objects[RADII_QUERIES + 1];
+  ck_assert_uint_eq(parse_lines(r.out, objects, RADII_QUERIES + 1), RADII_QUERIES + 1);
+  size_t found = 0;
+  for (size_t i = 0; i < RADII_QUERIES; i++) {
+    ck_assert_double_eq(json_double(objects[i], "query"), i);
+    ck_assert_double_eq(json_double(objects[i], "radius"), radii_queries[i].radius);
+    char radius[32], from[64], to[64];
+    snprintf(radius, sizeof radius, "%.17g", radii_queries[i].radius);
+    snprintf(from, sizeof from, "%.17g,%.17g", radii_queries[i].from[0], radii_queries[i].from[1]);
+    snprintf(to, sizeof to, "%.17g,%.17g", radii_queries[i].to[0], radii_queries[i].to[1]);
+    const char *alone[] = {"path", "--map", map, "--radius",  radius,  "--from",
+                           from,   "--to",  to,  "--planner", planner, NULL};
+    run_result single = run_cli(dir, NULL, alone);
+    cJSON *answer = cJSON_Parse(single.out);
+    ck_assert_msg(answer != NULL, "%s, query %zu: %s", planner, i, single.err);
+    const char *status = json_string(objects[i], "status");
+    ck_assert_msg(strcmp(status, json_string(answer, "status")) == 0,
+                  "%s, query %zu at R = %g: batch %s, path %s", planner, i, radii_queries[i].radius,
+                  status, json_string(answer, "status"));
+    double length = json_double(objects[i], "length"), expected = json_double(answer, "length");
+    ck_assert_msg(fabs(length - expected) <= 1e-9 * fabs(expected),
+                  "%s, query %zu at R = %g: batch %.17g, path %.17g", planner, i,
+                  radii_queries[i].radius, length, expected);
+    if (strcmp(status, "ok") == 0) {
+      found++;
+      arcnav_vec2 a = {radii_queries[i].from[0], radii_queries[i].from[1]};
+      arcnav_vec2 b = {radii_queries[i].to[0], radii_queries[i].to[1]};
+      ck_assert_double_eq_tol(pieces_length(objects[i], a, b), length, 1e-9);
+    }
+    cJSON_Delete(answer);
+    free_result(&single);
+  }
+  const cJSON *summary = cJSON_GetObjectItemCaseSensitive(objects[RADII_QUERIES], "summary");
+  ck_assert(cJSON_IsObject(summary));
+  ck_assert_double_eq(json_double(summary, "queries"), RADII_QUERIES);
+  ck_assert_double_eq(json_double(summary, "found"), found);
+  double built = json_double(summary, "planners_built");
+  for (size_t i = 0; i <= RADII_QUERIES; i++) {
+    cJSON_Delete(objects[i]);
+  }
+  free_result(&r);
+  return built;
+}
+
+START_TEST(batch_of_several_radii_answers_as_each_radius_alone) {
+  char dir[512], map[1024], queries[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "radii.geojson", radii_map);
+  join(map, sizeof map, dir, "radii.geojson");
+  join(queries, sizeof queries, dir, "queries.txt");
+  char text[2048] = "";
+  size_t distinct = 0;
+  for (size_t i = 0; i < RADII_QUERIES; i++) {
+    char line[160];
+    snprintf(line, sizeof line, "%.17g %.17g %.17g %.17g %.17g\n", radii_queries[i].from[0],
+             radii_queries[i].from[1], radii_queries[i].to[0], radii_queries[i].to[1],
+             radii_queries[i].radius);
+    strcat(text, line);
+    bool seen = false;
+    for (size_t j = 0; j < i; j++) {
+      seen = seen || radii_queries[j].radius == radii_queries[i].radius;
+    }
+    distinct += !seen;
+  }
+  write_text(dir, "queries.txt", text);
+  ck_assert_uint_gt(distinct, 1);
+  // auto and tangent: one planner for every radius, whether it starts at the first line's radius
+  // or at a --radius no line uses.
+  ck_assert_double_eq(batch_matches_single_runs(dir, map, queries, "auto", NULL), 1);
+  ck_assert_double_eq(batch_matches_single_runs(dir, map, queries, "tangent", "0.75"), 1);
+  // The funnel engines grow the obstacles by one radius: a planner per radius.
+  ck_assert_double_eq(batch_matches_single_runs(dir, map, queries, "funnel", NULL), distinct);
   remove_temp_dir(dir);
 }
 END_TEST
@@ -1109,6 +1229,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(paths, town_gate_admits_only_the_small_unit);
   tcase_add_test(paths, demo_runs_without_arguments);
   tcase_add_test(paths, batch_fifth_number_is_the_query_radius);
+  tcase_add_test(paths, batch_of_several_radii_answers_as_each_radius_alone);
   tcase_add_test(paths, movingai_grid_is_a_map);
   tcase_add_test(paths, map_format_detected_by_content_or_given);
   tcase_add_test(paths, y_down_draws_without_flip);
