@@ -131,6 +131,56 @@ START_TEST(test_rectangles_mazes_towns) {
 }
 END_TEST
 
+// Queries where the shortest path arrives at a corner a second time, at a touching point before
+// the first arrival's along the turn, and leaves from between the two: the search must not drop
+// that later, dearer arrival (found by comparing the engines on thousands of random queries).
+typedef struct second_arrival_case {
+  bool mixed; ///< sup_gen_mixed(seed, 4 + seed % 8, 60, 3), else random rectangles
+  uint64_t seed;
+  double radius;
+  vec start, goal;
+} second_arrival_case;
+
+START_TEST(test_second_arrival_at_a_corner) {
+  static const second_arrival_case cases[] = {
+      {false,
+       2,
+       3.0,
+       {144.21816948443171, 71.070369051220837},
+       {25.932623567096368, 167.04128607077627}},
+      {true,
+       283,
+       2.6,
+       {11.801741339662556, 47.757623650313548},
+       {41.387493268695962, -7.880194218303755}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    const second_arrival_case *c = &cases[i];
+    sup_map generated =
+        c->mixed ? sup_gen_mixed(c->seed, 4 + c->seed % 8, 60.0, 3.0)
+                 : sup_gen_random_rectangles(c->seed, 12 + c->seed % 20, 200.0, 8.0, 50.0);
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(sup_map_to_arcnav(&generated, &map), ARCNAV_OK);
+    mode_run prebuilt = open_mode(map, c->radius, ARCNAV_TANGENT_GRAPH_PREBUILT);
+    mode_run on_demand = open_mode(map, c->radius, ARCNAV_TANGENT_GRAPH_ON_DEMAND);
+    ck_assert_int_eq(arcnav_find_path(prebuilt.query, c->start, c->goal, prebuilt.path), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_find_path(on_demand.query, c->start, c->goal, on_demand.path),
+                     ARCNAV_OK);
+    double want = arcnav_path_length(prebuilt.path), got = arcnav_path_length(on_demand.path);
+    ck_assert_msg(fabs(want - got) <= 1e-9 * (1.0 + want),
+                  "case %zu: prebuilt %.17g, on demand %.17g", i, want, got);
+    sup_verify_report report;
+    ck_assert_msg(sup_verify_path(&generated, c->radius, arcnav_map_tolerance(map), c->start,
+                                  c->goal, on_demand.path, &report),
+                  "case %zu: %s", i, report.message);
+    close_mode(&prebuilt);
+    close_mode(&on_demand);
+    arcnav_map_destroy(map);
+    sup_map_free(&generated);
+  }
+}
+END_TEST
+
 START_TEST(test_auto_switches_on_size) {
   // Above the documented limit AUTO finds tangents on demand: no graph nodes are kept.
   size_t count = ARCNAV_TANGENT_GRAPH_AUTO_LIMIT / 4 + 50;
@@ -159,6 +209,7 @@ static Suite *on_demand_suite(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_mixed_maps);
   tcase_add_test(tc, test_rectangles_mazes_towns);
+  tcase_add_test(tc, test_second_arrival_at_a_corner);
   tcase_add_test(tc, test_auto_switches_on_size);
   suite_add_tcase(suite, tc);
   return suite;

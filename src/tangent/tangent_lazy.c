@@ -40,8 +40,15 @@ typedef struct deferred_target {
 typedef struct group_rest {
   uint32_t frontier_first, frontier_count;
   uint32_t deferred_first, deferred_count;
+  uint32_t arrivals; ///< the group's expanded arrivals: a chain in the arrival pool
   uint8_t by_grid;
 } group_rest;
+
+// A link in a group's chain of expanded arrivals (edges arriving at it).
+typedef struct arrival_link {
+  uint32_t edge;
+  uint32_t next;
+} arrival_link;
 
 // A run of departures found by one gather of a group.
 typedef struct departure_block {
@@ -70,6 +77,8 @@ struct an_lazy_search {
   size_t frontier_count, frontier_capacity;
   deferred_target *deferred;
   size_t deferred_count, deferred_capacity;
+  arrival_link *arrivals;
+  size_t arrival_count, arrival_capacity;
   departure_block *blocks;
   size_t block_count, block_capacity;
   uint32_t *target_marks; ///< per corner: targets a group already has, during an extension
@@ -134,6 +143,7 @@ void an_lazy_search_destroy(an_lazy_search *s) {
   an_free(&alloc, s->group_rest);
   an_free(&alloc, s->frontier);
   an_free(&alloc, s->deferred);
+  an_free(&alloc, s->arrivals);
   an_free(&alloc, s->target_marks);
   an_free(&alloc, s->wedge_free);
   an_free(&alloc, s->blocks);
@@ -361,7 +371,7 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
     // Arrivals elsewhere on the circle that need more ask again (a continuation).
     s->group_base[group] = v2_dist(arrival->to, goal);
     limit.bound = s->group_base[group] + FIRST_EXCESS_CELLS * engine->space.grid.cell_size;
-    *rest = (group_rest){0, 0, 0, 0, 0};
+    *rest = (group_rest){0, 0, 0, 0, AN_NONE, 0};
   } else {
     double base = s->group_base[group];
     limit.bound = base + 3.0 * (s->group_bound[group] - base);
@@ -490,6 +500,50 @@ static uint32_t arrival_group(const an_tangent_engine *engine, const lazy_edge *
                                       : an_group_index(e->to_corner, e->to_ccw != 0);
 }
 
+// Is the arrival of edge `id` no better than one its group has expanded already? An arrival A at
+// cost gA dominates B where B's touching point lies ahead of A's along the turn and
+// gA + R sweep(A, B) <= gB: A reaches B's touching point along the arc for no more, and with the
+// arc free whatever departs from B departs from A for no more (docs/DESIGN.md, "Tangents on
+// demand"). Only where the whole wedge arc is free, so that no arc needs a check.
+static bool arrival_is_dominated(an_tangent_query *q, an_lazy_search *s, uint32_t id) {
+  const lazy_edge *e = &s->edges[id];
+  uint32_t group = arrival_group(q->engine, e);
+  if (e->to_corner == START_CORNER || s->group_stamp[group] != s->stamp ||
+      s->group_rest[group].arrivals == AN_NONE) {
+    return false;
+  }
+  const an_corner *corner = &q->corners[e->to_corner];
+  if (corner->radius > 0.0 && !wedge_is_free(q, s, e->to_corner)) {
+    return false;
+  }
+  for (uint32_t a = s->group_rest[group].arrivals; a != AN_NONE; a = s->arrivals[a].next) {
+    const lazy_edge *earlier = &s->edges[s->arrivals[a].edge];
+    double sweep =
+        an_corner_arc_sweep(corner, earlier->arrive_offset, e->arrive_offset, e->to_ccw != 0);
+    if (sweep >= 0.0 && earlier->cost + corner->radius * sweep <= e->cost) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Files edge `id` among its group's expanded arrivals.
+static bool record_arrival(an_tangent_query *q, an_lazy_search *s, uint32_t id) {
+  const lazy_edge *e = &s->edges[id];
+  if (e->to_corner == START_CORNER) {
+    return true;
+  }
+  if (s->arrival_count >= AN_NONE ||
+      !an_reserve(&s->alloc, (void **)&s->arrivals, &s->arrival_capacity, s->arrival_count,
+                  s->arrival_count + 1, sizeof *s->arrivals)) {
+    return false;
+  }
+  group_rest *rest = &s->group_rest[arrival_group(q->engine, e)];
+  s->arrivals[s->arrival_count] = (arrival_link){id, rest->arrivals};
+  rest->arrivals = (uint32_t)s->arrival_count++;
+  return true;
+}
+
 // Relaxes the departures of the arrival group that edge `id` has not seen yet, from where it
 // arrives; then, if the group's gathers left anything out, queues a continuation keyed by the
 // least cost of a path through a departure not yet found.
@@ -587,6 +641,7 @@ static void next_search_stamp(an_lazy_search *s, size_t corner_count) {
   s->block_count = 0;
   s->frontier_count = 0;
   s->deferred_count = 0;
+  s->arrival_count = 0;
   an_heap_clear(&s->open);
 }
 
@@ -630,8 +685,12 @@ arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 sta
     if (e->closed || top.key > e->cost + v2_dist(e->to, goal)) {
       continue;
     }
-    // Each edge is closed, and so checked, once.
+    // Each edge is closed, and so checked, once; one its group's earlier arrivals dominate needs
+    // no check.
     e->closed = 1;
+    if (e->to_corner != AN_NONE && arrival_is_dominated(q, s, edge)) {
+      continue;
+    }
     if (!an_segment_is_free(cl, &q->clearance, e->from, e->to)) {
       continue;
     }
@@ -644,7 +703,7 @@ arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 sta
       break;
     }
     q->control->stats.nodes_expanded++;
-    if (!expand(q, s, edge, start, goal)) {
+    if (!expand(q, s, edge, start, goal) || !record_arrival(q, s, edge)) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
