@@ -390,11 +390,9 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
       s->target_marks[s->deferred[d].corner] = s->mark;
     }
   }
-  an_sight_mask mask = v.corner ? an_sight_mask_of_corner(v.corner) : an_sight_mask_all();
-  if (v.corner) {
-    // Only the side this group turns on matters.
-    memset(mask.bits[v.ccw ? 1 : 0], 0, sizeof mask.bits[0]);
-  }
+  // The directions a group's tangents may leave in, for the grid's culling only: a gather through
+  // the sight mesh culls nothing (an_sight.culls false), so it is made only for the grid.
+  an_sight_mask mask = {{{0}}};
   double lane_offset = v.corner ? an_corner_material_radius(v.corner, q->radius) : 0.0;
   // The least, over the tangents this gather leaves out, of length plus the way on to the goal.
   double beyond = INFINITY;
@@ -405,6 +403,11 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
     return false;
   }
   if (!by_mesh) {
+    mask = v.corner ? an_sight_mask_of_corner(v.corner) : an_sight_mask_all();
+    if (v.corner) {
+      // Only the side this group turns on matters.
+      memset(mask.bits[v.ccw ? 1 : 0], 0, sizeof mask.bits[0]);
+    }
     // The grid bounds distance sums from the viewpoint's centre; a tangent leaving the circle is
     // at most its radius shorter than the way from the centre to its touching point.
     an_sight_limit grid_limit = {goal, limit.bound + v.radius};
