@@ -106,6 +106,37 @@ arcnav_status an_cdt_init(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, 
   return ARCNAV_OK;
 }
 
+// Moves *array into a block of exactly `count` items when it holds more. False when that block
+// cannot be allocated (the array stays as it was).
+static bool shrink_array(const an_allocator *alloc, void **array, size_t *capacity, size_t count,
+                         size_t size) {
+  if (*capacity <= count || count == 0) {
+    return true;
+  }
+  void *smaller = an_alloc(alloc, count, size);
+  if (!smaller) {
+    return false;
+  }
+  memcpy(smaller, *array, count * size);
+  an_free(alloc, *array);
+  *array = smaller;
+  *capacity = count;
+  return true;
+}
+
+arcnav_status an_cdt_shrink(an_cdt *cdt) {
+  an_free(&cdt->alloc, cdt->stack);
+  cdt->stack = NULL;
+  cdt->stack_count = cdt->stack_capacity = 0;
+  bool shrunk = shrink_array(&cdt->alloc, (void **)&cdt->points, &cdt->point_capacity,
+                             cdt->point_count, sizeof *cdt->points) &&
+                shrink_array(&cdt->alloc, (void **)&cdt->vertex_tri, &cdt->vertex_tri_capacity,
+                             cdt->point_count, sizeof *cdt->vertex_tri) &&
+                shrink_array(&cdt->alloc, (void **)&cdt->tris, &cdt->tri_capacity, cdt->tri_count,
+                             sizeof *cdt->tris);
+  return shrunk ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+}
+
 void an_cdt_free(an_cdt *cdt) {
   an_free(&cdt->alloc, cdt->points);
   an_free(&cdt->alloc, cdt->vertex_tri);

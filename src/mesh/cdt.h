@@ -53,6 +53,12 @@ typedef struct an_cdt {
 arcnav_status an_cdt_init(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max);
 void an_cdt_free(an_cdt *cdt);
 
+/// Gives back what the arrays hold beyond the triangulation and frees the work stack, for a
+/// triangulation that is done (inserting more still works: the arrays grow again).
+/// ARCNAV_ERR_OUT_OF_MEMORY when a smaller copy cannot be allocated; the triangulation is whole
+/// either way.
+arcnav_status an_cdt_shrink(an_cdt *cdt);
+
 /// Insert a point strictly inside the box. *out_vertex receives its vertex index (an existing one
 /// when a vertex with the same coordinates exists). ARCNAV_ERR_INVALID_ARGUMENT when not strictly
 /// inside the box, ARCNAV_ERR_OUT_OF_MEMORY.

@@ -136,6 +136,10 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
   if (st == ARCNAV_OK) {
     st = an_navmesh_build_grid(mesh);
   }
+  if (st == ARCNAV_OK) {
+    // The mesh takes no more points: its arrays need hold no more than it has.
+    st = an_cdt_shrink(&mesh->cdt);
+  }
   if (st != ARCNAV_OK) {
     an_navmesh_destroy(mesh);
     return st;
