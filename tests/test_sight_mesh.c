@@ -80,8 +80,12 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
   double rim = from ? an_corner_material_radius(from, planner->radius) : 0.0;
   bool *offered = calloc(planner->corner_count + 1, sizeof *offered);
   ck_assert_ptr_nonnull(offered);
-  an_sight_request request = {from_index,      origin, rim,  turn == TURN_CCW,
-                              planner->radius, limit,  NULL, 0};
+  an_sight_request request = {.corner_index = from_index,
+                              .origin = origin,
+                              .rim = rim,
+                              .ccw = turn == TURN_CCW,
+                              .radius = planner->radius,
+                              .limit = limit};
   an_sight_frontier *frontier = NULL;
   if (limit && t->resumes % 2 == 0) {
     // Half the limited gathers go in two steps: first to a bound halfway from the straight way,
@@ -98,6 +102,7 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
       frontier = malloc((ms->stopped_count + 1) * sizeof *frontier);
       ck_assert_ptr_nonnull(frontier);
       memcpy(frontier, ms->stopped, ms->stopped_count * sizeof *frontier);
+      request.resuming = true;
       request.resume = frontier;
       request.resume_count = ms->stopped_count;
       t->resumed += ms->stopped_count > 0;

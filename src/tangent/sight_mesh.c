@@ -963,7 +963,7 @@ an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh
     departure_arcs(&x, &sm->corners[request->corner_index], request->ccw);
   }
   bool suitable = true, ok;
-  if (request->resume) {
+  if (request->resuming) {
     assert(x.limit); // only a limit stops windows
     ok = resume_from(&x, request->resume, request->resume_count);
   } else {

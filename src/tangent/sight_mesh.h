@@ -97,9 +97,11 @@ typedef struct an_sight_request {
   /// files circle corners more widely, which only offers more).
   double radius;
   const an_sight_limit *limit; ///< NULL: no limit
-  /// NULL: a fresh expansion from the viewpoint. Otherwise the frontier an earlier gather of the
-  /// same viewpoint with a lower bound stopped at (resume_count windows, possibly none): the
-  /// gather goes on from those whose key is within the bound and keeps the others stopped.
+  /// false: a fresh expansion from the viewpoint. true: the gather goes on from `resume`, the
+  /// frontier an earlier gather of the same viewpoint with a lower bound stopped at
+  /// (resume_count windows, possibly none), from those whose key is within the bound, and keeps
+  /// the others stopped.
+  bool resuming;
   const an_sight_frontier *resume;
   size_t resume_count;
 } an_sight_request;

@@ -324,7 +324,8 @@ static bool gather_through_mesh(const an_tangent_query *q, an_lazy_search *s, ui
     return true;
   }
   if (!first_gather) {
-    request->resume = s->frontier + rest->frontier_first;
+    request->resuming = true;
+    request->resume = rest->frontier_count > 0 ? s->frontier + rest->frontier_first : NULL;
     request->resume_count = rest->frontier_count;
   }
   an_sight_mesh_result result =
@@ -396,8 +397,12 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
   double lane_offset = v.corner ? an_corner_material_radius(v.corner, q->radius) : 0.0;
   // The least, over the tangents this gather leaves out, of length plus the way on to the goal.
   double beyond = INFINITY;
-  an_sight_request request = {v.corner_index, v.origin, lane_offset, v.ccw,
-                              q->radius,      &limit,   NULL,        0};
+  an_sight_request request = {.corner_index = v.corner_index,
+                              .origin = v.origin,
+                              .rim = lane_offset,
+                              .ccw = v.ccw,
+                              .radius = q->radius,
+                              .limit = &limit};
   bool by_mesh;
   if (!gather_through_mesh(q, s, group, &request, first_gather, &beyond, &by_mesh)) {
     return false;
