@@ -117,10 +117,39 @@ static void add_pinch(an_corner *corner, vec2 normal) {
   }
 }
 
+// Does the material along edge `item` touch the circle centred at c at the point p from outside,
+// rather than overlap the circle there? Material lies to the left of every directed edge (map.h).
+// Where the edge's interior is tangent, the material must lie on the far side of the edge; where
+// its start vertex touches, the material wedge there (counter-clockwise from the edge to the ring's
+// vertex before) must keep out of the circle's side. A touch at the edge's end is the next edge's
+// start, judged there. Rings meeting at a vertex leave material of their own: judged as touching.
+static bool edge_touches_from_outside(const an_item *item, vec2 c, vec2 p, double eps) {
+  if (v2_dist(p, item->b) <= eps && v2_dist(p, item->a) > eps) {
+    return false;
+  }
+  if (v2_dist(p, item->a) > eps) {
+    return v2_cross(v2_sub(item->b, item->a), v2_sub(c, item->a)) < 0.0;
+  }
+  if (item->shared_vertex) {
+    return true;
+  }
+  vec2 into = v2_normalize(v2_sub(c, p));
+  vec2 first = v2_normalize(v2_sub(item->b, item->a));
+  vec2 last = v2_normalize(v2_sub(item->before, item->a));
+  if (v2_dot(first, into) > AN_WEDGE_SLACK || v2_dot(last, into) > AN_WEDGE_SLACK) {
+    return false;
+  }
+  double to_into = an_wrap_angle(atan2(v2_cross(first, into), v2_dot(first, into)));
+  double to_last = an_wrap_angle(atan2(v2_cross(first, last), v2_dot(first, last)));
+  return !(to_into > 0.0 && to_into < to_last);
+}
+
 // For a point agent, the points where other material touches a circle obstacle from outside:
 // there the circle and that material are one wall, and a path touching the circle at the point
 // would pass between them (docs/DESIGN.md, "The touching rule"). An edge touches where its
-// nearest point lies on the rim, another circle where the two rims meet; within eps either way.
+// nearest point lies on the rim with its material outside the circle, another circle where the
+// two rims meet; within eps either way. Material that overlaps the circle there is one obstacle
+// with it, whose boundary a path may follow.
 static void mark_circle_pinches(an_tangent_engine *engine) {
   const an_grid *grid = &engine->space.grid;
   double eps = engine->eps;
@@ -158,7 +187,8 @@ static void mark_circle_pinches(an_tangent_engine *engine) {
                            : item->a;
           double rim = item->kind == AN_ITEM_EDGE ? 0.0 : item->radius;
           double gap = v2_dist(corner->center, touch) - corner->radius - rim;
-          if (fabs(gap) <= eps) {
+          if (fabs(gap) <= eps && (item->kind != AN_ITEM_EDGE ||
+                                   edge_touches_from_outside(item, corner->center, touch, eps))) {
             add_pinch(corner, v2_normalize(v2_sub(touch, corner->center)));
           }
         }
