@@ -502,6 +502,12 @@ int an_fuzz_planner(const uint8_t *data, size_t size) {
   // ways must give the reference's lengths.
   def.tangent_graph =
       (radius_byte & 1) ? ARCNAV_TANGENT_GRAPH_ON_DEMAND : ARCNAV_TANGENT_GRAPH_AUTO;
+  // Some tangent-engine inputs build one planner for every radius up to a larger one, whose
+  // queries start at R: every answer must be what a planner for R alone gives, so the same checks
+  // follow.
+  if (engine == ARCNAV_ENGINE_TANGENT && (radius_byte & 2) && isfinite(R) && R >= 0.0 && R < 1e6) {
+    def.max_radius = R + (double)(radius_byte >> 2 & 7) / 2.0 + 0.25;
+  }
   arcnav_status status = arcnav_planner_create(fc.map, &def, &fc.planner);
   arcnav_status expected = expected_planner_status(R);
   bool funnel = engine == ARCNAV_ENGINE_FUNNEL || engine == ARCNAV_ENGINE_PLAIN_FUNNEL;
