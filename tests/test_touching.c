@@ -341,6 +341,28 @@ START_TEST(test_touching_rule_by_hand) {
   }
   arcnav_map_destroy(map);
   sup_map_free(&pinched);
+
+  // A circle tangent to a rectangle's side at (0, 0), where a third obstacle's narrow vertex
+  // reaches into the circle: the material closes all round the point (the circle's half-turn of
+  // directions runs past the full turn counted from the vertex's wedge), so it is walled in, as
+  // the verifier says, and a path may not start there.
+  sup_map closed;
+  sup_map_init(&closed);
+  sup_map_add_rect(&closed, -20.75, -20.75, 0, 6.25);
+  sup_map_add_circle(&closed, (vec){1.25, 0}, 1.25);
+  const vec sliver[3] = {{0.5, 1.25}, {0, 0}, {16, 30.25}};
+  sup_map_add_polygon(&closed, sliver, 3, NULL, NULL, 0);
+  ck_assert_int_eq(sup_map_to_arcnav(&closed, &map), ARCNAV_OK);
+  ck_assert(sup_walled_in(&closed, (vec){0, 0}, sup_touch_probe_radius(&closed)));
+  for (size_t e = 0; e < 2; ++e) {
+    engine_run run = open_run(map, &ENGINES[e], 0.0);
+    ck_assert_msg(!arcnav_planner_point_is_free(run.planner, (vec){0, 0}), "%s", ENGINES[e].name);
+    ck_assert_int_eq(arcnav_find_path(run.query, (vec){0, 0}, (vec){16.5, 0}, path),
+                     ARCNAV_START_BLOCKED);
+    close_run(&run);
+  }
+  arcnav_map_destroy(map);
+  sup_map_free(&closed);
   arcnav_path_destroy(path);
 }
 END_TEST

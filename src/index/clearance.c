@@ -312,8 +312,12 @@ static double widest_free_gap(an_touch *spans, size_t count, double *gap_start) 
   }
   qsort(spans, count, sizeof *spans, compare_touches);
   // Angles counted from the first interval's start, so coverage begins at 0 and only the last gap
-  // wraps around to it.
+  // wraps around to it. An interval that runs past a full turn from there covers the start of
+  // that turn too.
   double origin = spans[0].from, covered = 0.0, widest = 0.0, widest_at = 0.0;
+  for (size_t i = 0; i < count; ++i) {
+    covered = an_max(covered, spans[i].from - origin + spans[i].to - AN_TWO_PI);
+  }
   for (size_t i = 0; i < count; ++i) {
     double from = spans[i].from - origin;
     if (from > covered && from - covered > widest) {
