@@ -16,6 +16,7 @@ typedef struct funnel_engine {
   /// judges start and goal by point location in that mesh, so it needs no grid. Otherwise start
   /// and goal are judged by the free test every engine shares.
   bool eroded;
+  bool polygons_only;  ///< no circle obstacle: the navmesh is the polygons' alone
   an_free_space space; ///< not eroded only
   an_navmesh *navmesh;
 } funnel_engine;
@@ -76,6 +77,7 @@ arcnav_status an_funnel_engine_build(const an_engine_args *args, an_engine *out)
   if (engine->eroded) {
     status = build_eroded(engine, args->map, args->radius);
   } else {
+    engine->polygons_only = !an_map_has_round_obstacles(args->map);
     status =
         an_free_space_build(args->map, args->radius, args->eps, &engine->alloc, &engine->space);
     if (status == ARCNAV_OK) {
@@ -196,7 +198,15 @@ static void funnel_triangle(const void *state, size_t index, vec2 out[3]) {
   an_navmesh_triangle(engine->navmesh, index, out);
 }
 
+// At R = 0 on a map without circles the navmesh is the polygons' triangulation, which the tangent
+// engine of a planner for several radii borrows for its sight mesh.
+static const an_navmesh *funnel_polygon_mesh(const void *state) {
+  const funnel_engine *engine = state;
+  return !engine->eroded && engine->polygons_only ? engine->navmesh : NULL;
+}
+
 static const an_engine_ops funnel_ops = {
+    .polygon_mesh = funnel_polygon_mesh,
     .destroy = funnel_destroy,
     .query_create = funnel_query_create,
     .query_destroy = funnel_query_destroy,

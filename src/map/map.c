@@ -217,3 +217,12 @@ double an_map_tolerance(const arcnav_map *map) {
 double arcnav_map_tolerance(const arcnav_map *map) {
   return an_map_tolerance(map);
 }
+
+bool an_map_has_round_obstacles(const arcnav_map *map) {
+  for (size_t i = 0; i < map->obstacle_count; ++i) {
+    if (map->obstacles[i].kind == AN_OBSTACLE_CIRCLE && map->obstacles[i].radius > 0.0) {
+      return true;
+    }
+  }
+  return false;
+}

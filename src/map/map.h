@@ -65,3 +65,6 @@ static inline vec2 an_ring_vertex(const arcnav_map *map, const an_ring *ring, si
 
 /// Length tolerance of the map (see arcnav.h): 1e-9 * max(1, extent, max |coordinate|).
 double an_map_tolerance(const arcnav_map *map);
+
+/// Does the map hold a circle obstacle of positive radius? (Point obstacles add no material.)
+bool an_map_has_round_obstacles(const arcnav_map *map);

@@ -17,15 +17,6 @@ arcnav_planner_def arcnav_default_planner_def(void) {
   return def;
 }
 
-static bool has_round_obstacles(const arcnav_map *map) {
-  for (size_t i = 0; i < map->obstacle_count; ++i) {
-    if (map->obstacles[i].kind == AN_OBSTACLE_CIRCLE && map->obstacles[i].radius > 0.0) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // AUTO picks the exact answer that is fastest: the optimal funnel for point agents among polygons;
 // the tangent graph otherwise (the navmesh would replace circles by polygons, and a disk agent's
 // rounded turns need arcs).
@@ -33,7 +24,8 @@ static arcnav_engine resolve_engine(const arcnav_map *map, arcnav_engine asked, 
   if (asked != ARCNAV_ENGINE_AUTO) {
     return asked;
   }
-  return radius == 0.0 && !has_round_obstacles(map) ? ARCNAV_ENGINE_FUNNEL : ARCNAV_ENGINE_TANGENT;
+  return radius == 0.0 && !an_map_has_round_obstacles(map) ? ARCNAV_ENGINE_FUNNEL
+                                                           : ARCNAV_ENGINE_TANGENT;
 }
 
 static arcnav_status check_radius(double radius) {
@@ -67,6 +59,10 @@ static arcnav_status build_ranged(arcnav_planner *planner, const arcnav_map *map
   };
   arcnav_status status = build_engine(&args, &planner->point_engine);
   if (status == ARCNAV_OK && def->max_radius > planner->point_limit) {
+    // The point engine's triangulation of the polygons, when it has one, is the one the tangent
+    // engine's sight mesh needs: it is borrowed, and the planner destroys the borrower first.
+    const an_engine_ops *ops = planner->point_engine.ops;
+    args.polygon_mesh = ops->polygon_mesh ? ops->polygon_mesh(planner->point_engine.state) : NULL;
     args.radius = def->max_radius;
     args.max_radius = def->max_radius;
     args.engine = ARCNAV_ENGINE_TANGENT;

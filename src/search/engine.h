@@ -12,6 +12,8 @@
 #include "geom/geom.h"
 #include "map/map.h"
 
+struct an_navmesh;
+
 /// What a planner definition asks of the engine it builds.
 typedef struct an_engine_args {
   const arcnav_map *map;
@@ -19,7 +21,10 @@ typedef struct an_engine_args {
   /// > 0: one engine for every radius above the point-agent tolerance up to this one; each query
   /// object picks its own through set_radius (only the tangent engine takes one)
   double max_radius;
-  double eps;                         ///< the map's tolerance
+  double eps; ///< the map's tolerance
+  /// The triangulation of the map's polygons another engine of the same planner has built (its
+  /// own, borrowed: it outlives this engine), for an engine that would build the same; or NULL.
+  const struct an_navmesh *polygon_mesh;
   arcnav_engine engine;               ///< never ARCNAV_ENGINE_AUTO: the planner resolved it
   arcnav_tangent_graph tangent_graph; ///< tangent engines: prebuilt or on demand
   const an_allocator *alloc;
@@ -56,6 +61,9 @@ typedef struct an_engine_ops {
   /// Engines built with a max_radius: later searches and free tests on `query` are for `radius`
   /// (in range, checked by the caller). NULL for engines of one radius.
   void (*set_radius)(const void *state, void *query, double radius);
+  /// The triangulation of the map's polygons (circles left out) the engine holds, which another
+  /// engine of the planner may borrow; NULL when it holds none. May itself be NULL.
+  const struct an_navmesh *(*polygon_mesh)(const void *state);
   /// The triangles the engine searches, for drawing; NULL when it has none.
   size_t (*triangle_count)(const void *state);
   void (*triangle)(const void *state, size_t index, vec2 out[3]);

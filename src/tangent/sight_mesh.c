@@ -11,7 +11,8 @@
 
 struct an_sight_mesh {
   an_allocator alloc;
-  an_navmesh *mesh; ///< the polygons' free space; circle obstacles left out
+  const an_navmesh *mesh; ///< the polygons' free space; circle obstacles left out
+  an_navmesh *own_mesh;   ///< the mesh when the sight mesh built it (not borrowed)
   double eps;
   double radius;              ///< the largest R it files circle corners for
   const an_corner *corners;   ///< the planner's, which outlive the mesh
@@ -171,12 +172,12 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   return status;
 }
 
-arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corners,
-                                  size_t corner_count, double radius, const an_allocator *alloc,
-                                  an_sight_mesh **out) {
+// The polygons' triangulation: the map with every circle shrunk to a point, which the navmesh
+// ignores (obstacle indices stay as they are). *out NULL (ARCNAV_OK) when it cannot be built for
+// this input.
+static arcnav_status build_polygon_mesh(const arcnav_map *map, const an_allocator *alloc,
+                                        an_navmesh **out) {
   *out = NULL;
-  // The same map with every circle shrunk to a point, which the navmesh ignores: obstacle
-  // indices stay as they are.
   an_obstacle *obstacles =
       an_alloc(alloc, map->obstacle_count ? map->obstacle_count : 1, sizeof *obstacles);
   if (!obstacles) {
@@ -192,26 +193,39 @@ arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corner
   }
   arcnav_map polygons = *map;
   polygons.obstacles = obstacles;
-  an_navmesh *mesh = NULL;
-  arcnav_status status = an_navmesh_build(&polygons, alloc, &mesh);
+  arcnav_status status = an_navmesh_build(&polygons, alloc, out);
   an_free(alloc, obstacles);
-  if (status != ARCNAV_OK) {
-    // Only running out of memory is an error; an input the triangulation cannot take is
-    // gathered from the grid.
-    return status == ARCNAV_ERR_OUT_OF_MEMORY ? status : ARCNAV_OK;
+  // Only running out of memory is an error; an input the triangulation cannot take is gathered
+  // from the grid.
+  return status == ARCNAV_ERR_OUT_OF_MEMORY ? status : ARCNAV_OK;
+}
+
+arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corners,
+                                  size_t corner_count, double radius,
+                                  const an_navmesh *polygon_mesh, const an_allocator *alloc,
+                                  an_sight_mesh **out) {
+  *out = NULL;
+  an_navmesh *own_mesh = NULL;
+  if (!polygon_mesh) {
+    arcnav_status status = build_polygon_mesh(map, alloc, &own_mesh);
+    if (status != ARCNAV_OK || !own_mesh) {
+      return status;
+    }
+    polygon_mesh = own_mesh;
   }
   an_sight_mesh *sm = an_calloc(alloc, 1, sizeof *sm);
   if (!sm) {
-    an_navmesh_destroy(mesh);
+    an_navmesh_destroy(own_mesh);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   sm->alloc = *alloc;
-  sm->mesh = mesh;
+  sm->mesh = polygon_mesh;
+  sm->own_mesh = own_mesh;
   sm->eps = an_map_tolerance(map);
   sm->radius = radius;
   sm->corners = corners;
   sm->corner_count = corner_count;
-  status = file_corners(sm, corners, corner_count);
+  arcnav_status status = file_corners(sm, corners, corner_count);
   if (status != ARCNAV_OK) {
     an_sight_mesh_destroy(sm);
     return status;
@@ -225,7 +239,7 @@ void an_sight_mesh_destroy(an_sight_mesh *sm) {
     return;
   }
   an_allocator alloc = sm->alloc;
-  an_navmesh_destroy(sm->mesh);
+  an_navmesh_destroy(sm->own_mesh);
   an_free(&alloc, sm->corner_vertex);
   an_free(&alloc, sm->vertex_start);
   an_free(&alloc, sm->vertex_corners);
@@ -241,7 +255,7 @@ size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sm) {
     return 0;
   }
   size_t vertices = sm->mesh->cdt.point_count, free_count = sm->mesh->free_count;
-  return sizeof *sm + an_navmesh_memory_bytes(sm->mesh) +
+  return sizeof *sm + (sm->own_mesh ? an_navmesh_memory_bytes(sm->own_mesh) : 0) +
          sm->corner_count * sizeof *sm->corner_vertex +
          (vertices + 1 + sm->vertex_start[vertices] + 2 * (free_count + 1) +
           sm->triangle_start[free_count] + sm->wide_start[free_count]) *

@@ -33,12 +33,14 @@
 
 typedef struct an_sight_mesh an_sight_mesh;
 
-/// Triangulates the polygons of `map` and files the corners by vertex and by triangle. When the
-/// triangulation cannot be built for this input, the result is ARCNAV_OK with *out NULL: callers
-/// then gather from the grid alone. ARCNAV_ERR_OUT_OF_MEMORY otherwise, or ARCNAV_ERR_TOO_LARGE
-/// when the filed corners would not fit 32-bit offsets.
+/// Triangulates the polygons of `map` (or borrows `polygon_mesh`, that same triangulation built
+/// elsewhere, which must outlive the sight mesh) and files the corners by vertex and by triangle.
+/// When the triangulation cannot be built for this input, the result is ARCNAV_OK with *out NULL:
+/// callers then gather from the grid alone. ARCNAV_ERR_OUT_OF_MEMORY otherwise, or
+/// ARCNAV_ERR_TOO_LARGE when the filed corners would not fit 32-bit offsets.
 arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corners,
-                                  size_t corner_count, double radius, const an_allocator *alloc,
+                                  size_t corner_count, double radius,
+                                  const an_navmesh *polygon_mesh, const an_allocator *alloc,
                                   an_sight_mesh **out);
 void an_sight_mesh_destroy(an_sight_mesh *sight_mesh);
 size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sight_mesh);

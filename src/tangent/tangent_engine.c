@@ -236,15 +236,15 @@ static arcnav_status order_corners_in_space(an_tangent_engine *engine) {
 // corner grid, and the sight mesh. A point agent uses the sight mesh too: obstacles that touch are
 // one wall for it (the touching rule), so the triangulation's passages are exactly the ones it
 // may take.
-static arcnav_status build_on_demand(an_tangent_engine *engine, const arcnav_map *map) {
+static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_args *args) {
   arcnav_status status = order_corners_in_space(engine);
   if (status == ARCNAV_OK) {
     status = an_corner_grid_build(&engine->space.grid, engine->corners, engine->corner_count,
                                   engine->radius, &engine->alloc, &engine->graph.corner_grid);
   }
   if (status == ARCNAV_OK) {
-    status = an_sight_mesh_build(map, engine->corners, engine->corner_count, engine->radius,
-                                 &engine->alloc, &engine->sight_mesh);
+    status = an_sight_mesh_build(args->map, engine->corners, engine->corner_count, engine->radius,
+                                 args->polygon_mesh, &engine->alloc, &engine->sight_mesh);
   }
   return status;
 }
@@ -295,7 +295,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
                        engine->corner_count > ARCNAV_TANGENT_GRAPH_AUTO_LIMIT);
   if (status == ARCNAV_OK) {
     status = engine->on_demand
-                 ? build_on_demand(engine, args->map)
+                 ? build_on_demand(engine, args)
                  : an_tangent_graph_build(engine->corners, engine->corner_count,
                                           &engine->space.clearance, &engine->alloc, &engine->graph);
   }
