@@ -363,6 +363,38 @@ START_TEST(test_touching_rule_by_hand) {
   }
   arcnav_map_destroy(map);
   sup_map_free(&closed);
+
+  // Two polygons meeting at the single point (0, 0), with a point obstacle there too: the point
+  // adds no material and must not open the pinch. A straight way through (0, 0) is refused, and
+  // the answer is the one without the point obstacle; both pass the verifier.
+  double lengths[2] = {0.0, 0.0};
+  for (int with_point = 0; with_point < 2; ++with_point) {
+    sup_map met;
+    sup_map_init(&met);
+    sup_map_add_rect(&met, -23.5, 0, 0, 0.25);
+    const vec spike[3] = {{0, 0}, {10.5, 1}, {3, 3}};
+    sup_map_add_polygon(&met, spike, 3, NULL, NULL, 0);
+    if (with_point) {
+      sup_map_add_circle(&met, (vec){0, 0}, 0.0);
+    }
+    ck_assert_int_eq(sup_map_to_arcnav(&met, &map), ARCNAV_OK);
+    eps = arcnav_map_tolerance(map);
+    for (size_t e = 0; e < 2; ++e) {
+      engine_run run = open_run(map, &ENGINES[e], 0.0);
+      ck_assert_int_eq(arcnav_find_path(run.query, (vec){-16, -16}, (vec){24, 16}, path),
+                       ARCNAV_OK);
+      sup_verify_report report;
+      ck_assert_msg(sup_verify_path(&met, 0.0, eps, (vec){-16, -16}, (vec){24, 16}, path, &report),
+                    "%s, point obstacle %d: %s", ENGINES[e].name, with_point, report.message);
+      if (e == 0) {
+        lengths[with_point] = arcnav_path_length(path);
+      }
+      close_run(&run);
+    }
+    arcnav_map_destroy(map);
+    sup_map_free(&met);
+  }
+  ck_assert_double_eq_tol(lengths[1], lengths[0], 1e-9 * lengths[0]);
   arcnav_path_destroy(path);
 }
 END_TEST

@@ -349,9 +349,9 @@ bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec
 }
 
 bool an_point_agent_corner_wedge(const an_clearance *cl, an_clearance_scratch *scratch, vec2 v,
-                                 double *start, double *sweep, bool *alone) {
+                                 double *start, double *sweep, size_t *material_count) {
   size_t count = material_around(cl, scratch, v, scratch->touches);
-  *alone = count <= 1;
+  *material_count = count;
   double gap_start;
   double gap = widest_free_gap(scratch->touches, count, &gap_start);
   // A path may touch the wall at v and turn there only where the wall is convex, its material

@@ -57,11 +57,12 @@ bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, v
 /// Arc of the agent's path: around a corner circle (R > 0) or a circle obstacle (any R).
 bool an_arc_is_free(const an_clearance *cl, an_clearance_scratch *scratch, const an_arc *arc);
 
-/// For a point agent, the directions at a polygon corner's vertex `v` along which a path may touch
-/// it and turn: the normals of the wall that every obstacle meeting at `v` makes together. Writes
-/// them as a counter-clockwise interval (start angle in [0, 2pi), sweep below pi) and returns
-/// true; returns false when the wall is not convex there (obstacles meeting at `v` leave no room
-/// to turn around it). `*alone` is set when nothing but the corner's own two edges meets at `v`,
-/// so that the corner keeps the wedge its edges give.
+/// For a point agent, the directions at a corner's point `v` (a polygon vertex, or a point
+/// obstacle) along which a path may touch it and turn: the normals of the wall that every obstacle
+/// meeting at `v` makes together. Writes them as a counter-clockwise interval (start angle in
+/// [0, 2pi), sweep below pi) and returns true; returns false when the wall is not convex there
+/// (obstacles meeting at `v` leave no room to turn around it). `*material_count` receives the
+/// number of material intervals meeting at `v`: a polygon corner alone has its own wedge only (1),
+/// a point obstacle alone none (and the interval written is then meaningless).
 bool an_point_agent_corner_wedge(const an_clearance *cl, an_clearance_scratch *scratch, vec2 v,
-                                 double *start, double *sweep, bool *alone);
+                                 double *start, double *sweep, size_t *material_count);

@@ -28,19 +28,28 @@ static int compare_corner_places(const void *lhs, const void *rhs) {
   return a->index < b->index ? -1 : (a->index > b->index ? 1 : 0);
 }
 
-// For a point agent, obstacles meeting at a corner's vertex are one wall with it: the corner may
+// For a point agent, obstacles meeting at a corner's point are one wall with it: the corner may
 // be turned around only inside the wall's normals there, and not at all where the wall is not
-// convex (docs/DESIGN.md, "The touching rule"). False when the corner has no use left.
+// convex (docs/DESIGN.md, "The touching rule"). A polygon corner alone at its vertex keeps its own
+// wedge, a point obstacle alone its full circle; a point obstacle that other material meets
+// becomes a corner of the wall like a vertex. False when the corner has no use left.
 static bool restrict_to_the_wall(an_corner *corner, const an_clearance *point_check,
                                  an_clearance_scratch *scratch) {
   double start, sweep;
-  bool alone;
-  if (!an_point_agent_corner_wedge(point_check, scratch, corner->center, &start, &sweep, &alone)) {
+  size_t material;
+  bool point_obstacle = corner->wedge_sweep >= AN_TWO_PI;
+  bool convex =
+      an_point_agent_corner_wedge(point_check, scratch, corner->center, &start, &sweep, &material);
+  if (material == 0 && point_obstacle) {
+    return true;
+  }
+  if (!convex) {
     return false;
   }
-  if (!alone) {
+  if (material > 1 || point_obstacle) {
     corner->wedge_start = start;
     corner->wedge_sweep = sweep;
+    corner->pinch_count = 0;
     corner->normal_start = v2_from_angle(start);
     corner->normal_end = v2_from_angle(start + sweep);
   }
@@ -72,11 +81,14 @@ static arcnav_status drop_unusable_corners(an_tangent_engine *engine) {
   }
   for (size_t c = 0; c < count; ++c) {
     an_corner *corner = &engine->corners[c];
-    // A circle obstacle's centre is inside itself; only polygon vertices are judged.
-    keep[c] = corner->wedge_sweep >= AN_TWO_PI ||
+    // A circle obstacle's centre is inside itself; only polygon vertices and, for a point agent,
+    // point obstacles are judged.
+    bool point_obstacle = corner->wedge_sweep >= AN_TWO_PI &&
+                          an_corner_material_radius(corner, engine->radius) <= 0.0;
+    bool point_agent = engine->space.clearance.point_agent;
+    keep[c] = (corner->wedge_sweep >= AN_TWO_PI && !(point_agent && point_obstacle)) ||
               (an_point_is_free(&point_check, &scratch, corner->center) &&
-               (!engine->space.clearance.point_agent ||
-                restrict_to_the_wall(corner, &point_check, &scratch)));
+               (!point_agent || restrict_to_the_wall(corner, &point_check, &scratch)));
     places[c] = (corner_place){{corner->center.x, corner->center.y, corner->radius,
                                 corner->wedge_start, corner->wedge_sweep},
                                (uint32_t)c};
