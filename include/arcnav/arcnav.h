@@ -395,7 +395,8 @@ ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spac
 ///   - the tangent engine with tangents found on demand (ARCNAV_TANGENT_GRAPH_ON_DEMAND, or AUTO
 ///     above ARCNAV_TANGENT_GRAPH_AUTO_LIMIT corner circles): the tangents the search makes, its
 ///     open list, its runs of departures per corner and the trail of the found path, all made
-///     afresh by every query, and the stack of triangle windows its sight mesh walks;
+///     afresh by every query, the stack of triangle windows its sight mesh walks, and the node
+///     pool of its guide (a point agent's search among the polygons, see docs/DESIGN.md);
 ///   - the optimal funnel (ARCNAV_ENGINE_FUNNEL, and AUTO for R = 0 among polygons only): its
 ///     search node pool, as arcnav_query_create() describes.
 /// The prebuilt tangent graph (ARCNAV_TANGENT_GRAPH_PREBUILT, or AUTO up to the limit) and the

@@ -250,6 +250,10 @@ void an_sight_mesh_destroy(an_sight_mesh *sm) {
   an_free(&alloc, sm);
 }
 
+const an_navmesh *an_sight_mesh_polygons(const an_sight_mesh *sm) {
+  return sm->mesh;
+}
+
 size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sm) {
   if (!sm) {
     return 0;

@@ -43,6 +43,8 @@ arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corner
                                   const an_navmesh *polygon_mesh, const an_allocator *alloc,
                                   an_sight_mesh **out);
 void an_sight_mesh_destroy(an_sight_mesh *sight_mesh);
+/// The triangulation of the polygons the sight mesh expands across (circles left out).
+const an_navmesh *an_sight_mesh_polygons(const an_sight_mesh *sight_mesh);
 size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sight_mesh);
 
 /// A window of rays from the viewpoint, between `right` and `left` (counter-clockwise, less than

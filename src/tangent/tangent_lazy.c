@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tangent/tangent_lazy.h"
 
+#include "funnel/interval_search.h"
 #include "path/path.h"
 #include "search/heap.h"
 #include "search/marks.h"
@@ -95,7 +96,14 @@ struct an_lazy_search {
   an_heap open;
   uint32_t *trail;
   size_t trail_capacity;
+  // The guide: a point agent's shortest path among the polygons (the interval search over the
+  // sight mesh's triangulation), no longer than the disk's. Its length is where first gathers
+  // reach at least (see gather_block); 0 without one.
+  an_interval_scratch *guide;
+  double guide_length;
 };
+
+#define GUIDE_FIRST_NODES 1024
 
 arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_search **out) {
   an_allocator alloc = engine->alloc;
@@ -115,6 +123,11 @@ arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_sea
   s->group_rest = an_calloc(&alloc, groups, sizeof *s->group_rest);
   s->target_marks = an_calloc(&alloc, corners, sizeof *s->target_marks);
   s->wedge_free = an_calloc(&alloc, corners, sizeof *s->wedge_free);
+  if (status == ARCNAV_OK && engine->sight_mesh) {
+    // A small node pool to start: it grows to what the guide's searches need.
+    status = an_interval_scratch_create_with_capacity(an_sight_mesh_polygons(engine->sight_mesh),
+                                                      &alloc, GUIDE_FIRST_NODES, &s->guide);
+  }
   if (status == ARCNAV_OK &&
       (!s->group_head || !s->group_tail || !s->group_bound || !s->group_base || !s->group_stamp ||
        !s->group_rest || !s->target_marks || !s->wedge_free)) {
@@ -150,6 +163,7 @@ void an_lazy_search_destroy(an_lazy_search *s) {
   an_free(&alloc, s->edges);
   an_heap_free(&s->open, &alloc);
   an_free(&alloc, s->trail);
+  an_interval_scratch_destroy(s->guide);
   an_free(&alloc, s);
 }
 
@@ -372,6 +386,9 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
     // Arrivals elsewhere on the circle that need more ask again (a continuation).
     s->group_base[group] = v2_dist(arrival->to, goal);
     limit.bound = s->group_base[group] + FIRST_EXCESS_CELLS * engine->space.grid.cell_size;
+    // No path for the disk is shorter than the guide, so the search expands every tangent whose
+    // cost stays within the guide's length: gather them at once.
+    limit.bound = an_max(limit.bound, s->guide_length - arrival->cost);
     *rest = (group_rest){0, 0, 0, 0, AN_NONE, 0};
   } else {
     double base = s->group_base[group];
@@ -641,6 +658,27 @@ static arcnav_status emit_path(const an_tangent_query *q, an_lazy_search *s, uin
   return status;
 }
 
+// Finds the guide's length for this query: a point agent's shortest path among the polygons,
+// within the query's expansion limit. Any other answer leaves no guide (the search needs none);
+// only running out of memory is an error.
+static arcnav_status follow_guide(an_tangent_query *q, an_lazy_search *s, vec2 start, vec2 goal) {
+  s->guide_length = 0.0;
+  if (!s->guide) {
+    return ARCNAV_OK;
+  }
+  an_funnel_result guide;
+  arcnav_status status =
+      an_interval_find_path_within(an_sight_mesh_polygons(q->engine->sight_mesh), s->guide, start,
+                                   goal, q->control->expansion_limit, &guide);
+  if (status == ARCNAV_ERR_OUT_OF_MEMORY) {
+    return status;
+  }
+  if (status == ARCNAV_OK) {
+    s->guide_length = guide.length;
+  }
+  return ARCNAV_OK;
+}
+
 static void next_search_stamp(an_lazy_search *s, size_t corner_count) {
   if (an_stamp_next(&s->stamp)) {
     memset(s->group_stamp, 0, (2 * corner_count + 1) * sizeof *s->group_stamp);
@@ -664,7 +702,11 @@ arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 sta
     return an_path_add_line(path, start, goal);
   }
   next_search_stamp(s, engine->corner_count);
-  arcnav_status status = ARCNAV_NO_PATH;
+  arcnav_status status = follow_guide(q, s, start, goal);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  status = ARCNAV_NO_PATH;
   // The start's own entry: an edge of length 0 arriving at the start, expanded first.
   lazy_edge origin;
   memset(&origin, 0, sizeof origin);
