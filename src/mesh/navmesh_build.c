@@ -80,6 +80,11 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
                              &in.ns);
     st = an_navmesh_find_clean_groups(map, alloc, clean);
   }
+  if (st == ARCNAV_OK && !how->open_pinches) {
+    // A point agent's pinch is a vertex the obstacles share; at R > 0 the eroded mesh keeps
+    // grown obstacles as they are (a gap there is open).
+    st = an_navmesh_snap_close_points(&in, mesh->eps, alloc);
+  }
   if (st == ARCNAV_OK && trim) {
     an_navmesh_input kept;
     st = an_navmesh_trim_input(&in, trim, trim_context, clean, alloc, &kept);

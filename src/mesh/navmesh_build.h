@@ -34,6 +34,12 @@ void an_navmesh_collect_input(const arcnav_map *map, vec2 *points, uint32_t *seg
 
 void an_navmesh_input_free(an_navmesh_input *in, const an_allocator *alloc);
 
+/// Points of different obstacles within `eps` of each other become one point (each takes the
+/// coordinates of the first of them in x order), so that obstacles meeting within the tolerance
+/// share a vertex of the triangulation, where a point agent's pinch is seen.
+arcnav_status an_navmesh_snap_close_points(an_navmesh_input *in, double eps,
+                                           const an_allocator *alloc);
+
 /// The kept pieces of every segment of `in`, as new lists in `out` (points only where a kept piece
 /// ends). A group whose segments were cut loses its clean promise.
 arcnav_status an_navmesh_trim_input(const an_navmesh_input *in, an_navmesh_trim_fn trim,

@@ -5,6 +5,7 @@
 
 #include "map/circle_polygon.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void an_navmesh_collect_input(const arcnav_map *map, vec2 *points, uint32_t *segments,
@@ -151,5 +152,40 @@ arcnav_status an_navmesh_trim_input(const an_navmesh_input *in, an_navmesh_trim_
     an_navmesh_input_free(out, alloc);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
+  return ARCNAV_OK;
+}
+
+// A key whose unsigned order is the order of the doubles.
+static uint64_t ordered_bits(double x) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  return (bits >> 63) ? ~bits : bits | (UINT64_C(1) << 63);
+}
+
+arcnav_status an_navmesh_snap_close_points(an_navmesh_input *in, double eps,
+                                           const an_allocator *alloc) {
+  if (in->np < 2) {
+    return ARCNAV_OK;
+  }
+  an_order_key *by_x = an_alloc(alloc, in->np, sizeof *by_x);
+  if (!by_x) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t i = 0; i < in->np; ++i) {
+    by_x[i] = (an_order_key){ordered_bits(in->points[i].x), (uint32_t)i};
+  }
+  qsort(by_x, in->np, sizeof *by_x, an_compare_order_keys);
+  for (size_t i = 0; i < in->np; ++i) {
+    vec2 p = in->points[by_x[i].index];
+    for (size_t j = i + 1; j < in->np && in->points[by_x[j].index].x - p.x <= eps; ++j) {
+      uint32_t k = by_x[j].index;
+      vec2 q = in->points[k];
+      if (in->point_group[k] != in->point_group[by_x[i].index] && !v2_equal(p, q) &&
+          v2_dist(p, q) <= eps) {
+        in->points[k] = p;
+      }
+    }
+  }
+  an_free(alloc, by_x);
   return ARCNAV_OK;
 }
