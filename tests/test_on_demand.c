@@ -181,6 +181,46 @@ START_TEST(test_second_arrival_at_a_corner) {
 }
 END_TEST
 
+// A goal sealed in a room: no disk gets in, because no point does. The search learns that from
+// its guide (a point's search among the polygons) and stops there, where it used to try every
+// tangent it could reach: it expands what the point's search expands, no more.
+START_TEST(test_no_path_costs_a_point_search) {
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  ck_assert_int_eq(test_add_box(map, 100, 100, 140, 104), ARCNAV_OK);
+  ck_assert_int_eq(test_add_box(map, 100, 136, 140, 140), ARCNAV_OK);
+  ck_assert_int_eq(test_add_box(map, 100, 100, 104, 140), ARCNAV_OK);
+  ck_assert_int_eq(test_add_box(map, 136, 100, 140, 140), ARCNAV_OK);
+  for (int i = 0; i < 12; ++i) {
+    ck_assert_int_eq(test_add_box(map, 20 + 15 * i, 40, 26 + 15 * i, 80), ARCNAV_OK);
+  }
+  vec s = {10, 60}, g = {120, 120};
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.engine = ARCNAV_ENGINE_FUNNEL;
+  arcnav_planner *point = NULL;
+  arcnav_query *point_query = NULL;
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &point), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_create(point, &point_query), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_find_path(point_query, s, g, path), ARCNAV_NO_PATH);
+  size_t point_expanded = arcnav_query_get_stats(point_query).nodes_expanded;
+  mode_run prebuilt = open_mode(map, 1.0, ARCNAV_TANGENT_GRAPH_PREBUILT);
+  mode_run on_demand = open_mode(map, 1.0, ARCNAV_TANGENT_GRAPH_ON_DEMAND);
+  ck_assert_int_eq(arcnav_find_path(prebuilt.query, s, g, prebuilt.path), ARCNAV_NO_PATH);
+  ck_assert_int_eq(arcnav_find_path(on_demand.query, s, g, on_demand.path), ARCNAV_NO_PATH);
+  size_t disk_expanded = arcnav_query_get_stats(on_demand.query).nodes_expanded;
+  ck_assert_msg(disk_expanded <= point_expanded, "expanded %zu, the point's search %zu",
+                disk_expanded, point_expanded);
+  close_mode(&prebuilt);
+  close_mode(&on_demand);
+  arcnav_path_destroy(path);
+  arcnav_query_destroy(point_query);
+  arcnav_planner_destroy(point);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
 START_TEST(test_auto_switches_on_size) {
   // Above the documented limit AUTO finds tangents on demand: no graph nodes are kept.
   size_t count = ARCNAV_TANGENT_GRAPH_AUTO_LIMIT / 4 + 50;
@@ -210,6 +250,7 @@ static Suite *on_demand_suite(void) {
   tcase_add_test(tc, test_mixed_maps);
   tcase_add_test(tc, test_rectangles_mazes_towns);
   tcase_add_test(tc, test_second_arrival_at_a_corner);
+  tcase_add_test(tc, test_no_path_costs_a_point_search);
   tcase_add_test(tc, test_auto_switches_on_size);
   suite_add_tcase(suite, tc);
   return suite;

@@ -428,7 +428,8 @@ typedef struct arcnav_query_stats {
 /// Caps the work of every later arcnav_find_path() on `query`: at most `max_expansions` search
 /// nodes are expanded (0, the default, means no cap). A node is what arcnav_query_stats counts in
 /// nodes_expanded; the tangent engine without a prebuilt graph also counts each time it looks
-/// further from a corner it has already expanded. A search that would expand one more ends with
+/// further from a corner it has already expanded, and the nodes of its guide (a point agent's
+/// search among the polygons, run first). A search that would expand one more ends with
 /// ARCNAV_SEARCH_LIMIT and an empty path; the query object stays usable. This bounds a query on
 /// any input, adversarial geometry included, for callers with a frame budget or a time limit; a
 /// cap large enough never changes a path.

@@ -658,19 +658,28 @@ static arcnav_status emit_path(const an_tangent_query *q, an_lazy_search *s, uin
   return status;
 }
 
-// Finds the guide's length for this query: a point agent's shortest path among the polygons,
-// within the query's expansion limit. Any other answer leaves no guide (the search needs none);
-// only running out of memory is an error.
-static arcnav_status follow_guide(an_tangent_query *q, an_lazy_search *s, vec2 start, vec2 goal) {
+// Finds the guide's length for this query: a point agent's shortest path among the polygons.
+// Its expansions count against the query's expansion limit like the search's own (*expanded
+// receives them); reaching the limit ends the query (ARCNAV_SEARCH_LIMIT). Where a point finds no
+// path among the polygons, no disk finds one: ARCNAV_NO_PATH, for a disk (R above the point-agent
+// tolerance: its path keeps more than eps from all material, clear of every touching subtlety a
+// point's search judges, and its ends are free for a point). Any other answer leaves no guide
+// (the search needs none); running out of memory is an error.
+static arcnav_status follow_guide(an_tangent_query *q, an_lazy_search *s, vec2 start, vec2 goal,
+                                  size_t *expanded) {
   s->guide_length = 0.0;
+  *expanded = 0;
   if (!s->guide) {
     return ARCNAV_OK;
   }
   an_funnel_result guide;
+  memset(&guide, 0, sizeof guide);
   arcnav_status status =
       an_interval_find_path_within(an_sight_mesh_polygons(q->engine->sight_mesh), s->guide, start,
                                    goal, q->control->expansion_limit, &guide);
-  if (status == ARCNAV_ERR_OUT_OF_MEMORY) {
+  *expanded = guide.nodes_expanded;
+  if (status == ARCNAV_ERR_OUT_OF_MEMORY || status == ARCNAV_SEARCH_LIMIT ||
+      (status == ARCNAV_NO_PATH && !q->settings.point_agent)) {
     return status;
   }
   if (status == ARCNAV_OK) {
@@ -702,8 +711,11 @@ arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 sta
     return an_path_add_line(path, start, goal);
   }
   next_search_stamp(s, engine->corner_count);
-  arcnav_status status = follow_guide(q, s, start, goal);
+  size_t guide_expanded;
+  arcnav_status status = follow_guide(q, s, start, goal, &guide_expanded);
+  q->control->stats.nodes_expanded = guide_expanded;
   if (status != ARCNAV_OK) {
+    q->control->stats.edges_checked = q->clearance.checks;
     return status;
   }
   status = ARCNAV_NO_PATH;
@@ -718,8 +730,9 @@ arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 sta
   if (!add_edge(s, &origin) || !expand(q, s, 0, start, goal)) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  // Expansions and continuations, both of which gather: what the expansion limit counts.
-  size_t expansions = 0;
+  // Expansions and continuations, both of which gather, after the guide's: what the expansion
+  // limit counts.
+  size_t expansions = guide_expanded;
   while (status == ARCNAV_NO_PATH && !an_heap_empty(&s->open)) {
     an_heap_entry top = an_heap_pop_entry(&s->open);
     uint32_t edge = top.id / 2;
