@@ -425,6 +425,30 @@ START_TEST(test_touching_rule_by_hand) {
   }
   arcnav_map_destroy(map);
   sup_map_free(&near);
+
+  // A triangle's side and a spike's side on the line x = -0.25, 2e-16 apart: a seam within the
+  // tolerance, with the spike's tip on the triangle's side. From the left of the triangle to the
+  // right of the spike no engine runs along the seam.
+  sup_map seam_near;
+  sup_map_init(&seam_near);
+  const vec wedge_left[3] = {
+      {-2.3, 8.1}, {-0.24999999999999989, 0.433}, {-0.25000000000000022, -0.433}};
+  const vec spike_right[3] = {{-0.25, -0.25}, {-0.25, -22.25}, {0, 0}};
+  sup_map_add_polygon(&seam_near, wedge_left, 3, NULL, NULL, 0);
+  sup_map_add_polygon(&seam_near, spike_right, 3, NULL, NULL, 0);
+  ck_assert_int_eq(sup_map_to_arcnav(&seam_near, &map), ARCNAV_OK);
+  eps = arcnav_map_tolerance(map);
+  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+    engine_run run = open_run(map, &ENGINES[e], 0.0);
+    ck_assert_int_eq(arcnav_find_path(run.query, (vec){-0.75, 0}, (vec){4, 0}, path), ARCNAV_OK);
+    sup_verify_report report;
+    ck_assert_msg(
+        sup_verify_path(&seam_near, 0.0, eps, (vec){-0.75, 0}, (vec){4, 0}, path, &report),
+        "%s: %s", ENGINES[e].name, report.message);
+    close_run(&run);
+  }
+  arcnav_map_destroy(map);
+  sup_map_free(&seam_near);
   arcnav_path_destroy(path);
 }
 END_TEST

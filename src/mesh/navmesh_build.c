@@ -84,6 +84,14 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
     // A point agent's pinch is a vertex the obstacles share; at R > 0 the eroded mesh keeps
     // grown obstacles as they are (a gap there is open).
     st = an_navmesh_snap_close_points(&in, mesh->eps, alloc);
+    an_navmesh_input split;
+    if (st == ARCNAV_OK) {
+      st = an_navmesh_split_at_close_points(&in, mesh->eps, clean, alloc, &split);
+    }
+    if (st == ARCNAV_OK) {
+      an_navmesh_input_free(&in, alloc);
+      in = split;
+    }
   }
   if (st == ARCNAV_OK && trim) {
     an_navmesh_input kept;

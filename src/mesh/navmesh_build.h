@@ -40,6 +40,14 @@ void an_navmesh_input_free(an_navmesh_input *in, const an_allocator *alloc);
 arcnav_status an_navmesh_snap_close_points(an_navmesh_input *in, double eps,
                                            const an_allocator *alloc);
 
+/// Splits every segment at the points of other obstacles within `eps` of its inside, so that an
+/// obstacle's vertex touching another's edge within the tolerance lies on it: the two share the
+/// vertex, and edges that run together within the tolerance become one constraint (a seam).
+/// clean[g] is cleared for every group whose segments were split. Writes a new input to *out.
+arcnav_status an_navmesh_split_at_close_points(const an_navmesh_input *in, double eps,
+                                               uint8_t *clean, const an_allocator *alloc,
+                                               an_navmesh_input *out);
+
 /// The kept pieces of every segment of `in`, as new lists in `out` (points only where a kept piece
 /// ends). A group whose segments were cut loses its clean promise.
 arcnav_status an_navmesh_trim_input(const an_navmesh_input *in, an_navmesh_trim_fn trim,

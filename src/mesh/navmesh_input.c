@@ -3,8 +3,10 @@
 // triangulation's constraint points and segments, cut to the pieces a trim keeps.
 #include "mesh/navmesh_build.h"
 
+#include "index/cell_buckets.h"
 #include "map/circle_polygon.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,5 +189,143 @@ arcnav_status an_navmesh_snap_close_points(an_navmesh_input *in, double eps,
     }
   }
   an_free(alloc, by_x);
+  return ARCNAV_OK;
+}
+
+typedef struct split_place {
+  double t;
+  uint32_t point;
+} split_place;
+
+static int compare_split_places(const void *lhs, const void *rhs) {
+  const split_place *a = lhs, *b = rhs;
+  return a->t < b->t ? -1 : a->t > b->t ? 1 : (a->point < b->point ? -1 : a->point > b->point);
+}
+
+// The input's points filed in a grid of about one point per cell.
+typedef struct point_grid {
+  an_cell_buckets cells;
+  vec2 lo;
+  double cell;
+  int32_t columns, rows;
+} point_grid;
+
+static int32_t grid_index(double value, double lo, double cell, int32_t count) {
+  double k = floor((value - lo) / cell);
+  return k < 0.0 ? 0 : k >= (double)count ? count - 1 : (int32_t)k;
+}
+
+static arcnav_status point_grid_build(point_grid *g, const an_navmesh_input *in,
+                                      const an_allocator *alloc) {
+  vec2 lo = in->points[0], hi = lo;
+  for (size_t i = 1; i < in->np; ++i) {
+    lo = v2(an_min(lo.x, in->points[i].x), an_min(lo.y, in->points[i].y));
+    hi = v2(an_max(hi.x, in->points[i].x), an_max(hi.y, in->points[i].y));
+  }
+  double width = an_max(hi.x - lo.x, 1e-300), height = an_max(hi.y - lo.y, 1e-300);
+  double side = sqrt(width * height / (double)in->np);
+  side = an_max(side, an_max(width, height) / 4096.0);
+  g->lo = lo;
+  g->cell = side;
+  g->columns = (int32_t)an_min(4096.0, floor(width / side) + 1.0);
+  g->rows = (int32_t)an_min(4096.0, floor(height / side) + 1.0);
+  arcnav_status status =
+      an_cell_buckets_init(&g->cells, (size_t)g->columns * (size_t)g->rows, alloc);
+  for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
+    for (size_t i = 0; i < in->np; ++i) {
+      size_t c = (size_t)grid_index(in->points[i].x, lo.x, side, g->columns);
+      size_t r = (size_t)grid_index(in->points[i].y, lo.y, side, g->rows);
+      an_cell_buckets_put(&g->cells, r * (size_t)g->columns + c, (uint32_t)i);
+    }
+    status = an_cell_buckets_end_pass(&g->cells, alloc);
+  }
+  return status;
+}
+
+// Adds to *places the points of other groups within eps of the inside of segment k.
+static bool find_close_points(const point_grid *g, const an_navmesh_input *in, size_t k, double eps,
+                              split_place **places, size_t *capacity, size_t *count,
+                              const an_allocator *alloc) {
+  uint32_t ia = in->segments[2 * k], ib = in->segments[2 * k + 1];
+  uint32_t group = in->segment_group[k];
+  vec2 a = in->points[ia], b = in->points[ib], along = v2_sub(b, a);
+  double length2 = v2_len2(along);
+  if (!(length2 > 0.0)) {
+    return true;
+  }
+  int32_t c0 = grid_index(an_min(a.x, b.x) - eps, g->lo.x, g->cell, g->columns);
+  int32_t c1 = grid_index(an_max(a.x, b.x) + eps, g->lo.x, g->cell, g->columns);
+  for (int32_t c = c0; c <= c1; ++c) {
+    // The rows the segment (grown by eps) crosses within this column's strip of x.
+    double x0 = an_max(an_min(a.x, b.x), g->lo.x + c * g->cell - eps);
+    double x1 = an_min(an_max(a.x, b.x), g->lo.x + (c + 1) * g->cell + eps);
+    double y0 = an_min(a.y, b.y), y1 = an_max(a.y, b.y);
+    if (a.x != b.x) {
+      double ya = a.y + (x0 - a.x) * along.y / along.x, yb = a.y + (x1 - a.x) * along.y / along.x;
+      y0 = an_max(y0, an_min(ya, yb));
+      y1 = an_min(y1, an_max(ya, yb));
+    }
+    int32_t r0 = grid_index(y0 - eps, g->lo.y, g->cell, g->rows);
+    int32_t r1 = grid_index(y1 + eps, g->lo.y, g->cell, g->rows);
+    for (int32_t r = r0; r <= r1; ++r) {
+      size_t cell = (size_t)r * (size_t)g->columns + (size_t)c;
+      for (uint32_t e = g->cells.cell_start[cell]; e < g->cells.cell_start[cell + 1]; ++e) {
+        uint32_t index = g->cells.items[e];
+        vec2 p = in->points[index];
+        if (in->point_group[index] == group || v2_dist(p, a) <= eps || v2_dist(p, b) <= eps ||
+            an_point_segment_dist(p, a, b) > eps) {
+          continue;
+        }
+        if (!an_reserve(alloc, (void **)places, capacity, *count, *count + 1, sizeof **places)) {
+          return false;
+        }
+        (*places)[(*count)++] = (split_place){v2_dot(v2_sub(p, a), along) / length2, index};
+      }
+    }
+  }
+  return true;
+}
+
+arcnav_status an_navmesh_split_at_close_points(const an_navmesh_input *in, double eps,
+                                               uint8_t *clean, const an_allocator *alloc,
+                                               an_navmesh_input *out) {
+  memset(out, 0, sizeof *out);
+  if (in->np == 0) {
+    return ARCNAV_OK;
+  }
+  point_grid g;
+  arcnav_status status = point_grid_build(&g, in, alloc);
+  split_place *places = NULL;
+  size_t places_capacity = 0;
+  bool ok = status == ARCNAV_OK;
+  for (size_t i = 0; ok && i < in->np; ++i) {
+    ok = push_point(out, in->points[i], in->point_group[i], alloc, &(uint32_t){0});
+  }
+  for (size_t k = 0; ok && k < in->ns; ++k) {
+    uint32_t ia = in->segments[2 * k], ib = in->segments[2 * k + 1];
+    uint32_t group = in->segment_group[k];
+    size_t count = 0;
+    ok = find_close_points(&g, in, k, eps, &places, &places_capacity, &count, alloc);
+    if (ok && count > 0) {
+      clean[group] = 0;
+      qsort(places, count, sizeof *places, compare_split_places);
+    }
+    uint32_t from = ia;
+    for (size_t i = 0; ok && i < count; ++i) {
+      if (places[i].point != from && !v2_equal(in->points[places[i].point], in->points[from])) {
+        ok = push_segment(out, from, places[i].point, group, alloc);
+        from = places[i].point;
+      }
+    }
+    if (ok && from != ib) {
+      ok = push_segment(out, from, ib, group, alloc);
+    }
+  }
+  an_cell_buckets_free(&g.cells, alloc);
+  an_free(alloc, places);
+  if (!ok) {
+    an_navmesh_input_free(out, alloc);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
   return ARCNAV_OK;
 }
