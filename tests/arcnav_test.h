@@ -95,6 +95,18 @@ static inline arcnav_status test_add_box(arcnav_map *map, double x0, double y0, 
   return arcnav_map_add_polygon(map, ring, 4, NULL, NULL, 0, NULL);
 }
 
+/// A sealed room of four walls around (120, 120), and `posts` posts west of it along y = 40..80 to
+/// search around: from (10, 60) to inside the room there is no path, for any radius.
+static inline void test_add_sealed_room(arcnav_map *map, int posts) {
+  ck_assert_int_eq(test_add_box(map, 100, 100, 140, 104), ARCNAV_OK);
+  ck_assert_int_eq(test_add_box(map, 100, 136, 140, 140), ARCNAV_OK);
+  ck_assert_int_eq(test_add_box(map, 100, 100, 104, 140), ARCNAV_OK);
+  ck_assert_int_eq(test_add_box(map, 136, 100, 140, 140), ARCNAV_OK);
+  for (int i = 0; i < posts; ++i) {
+    ck_assert_int_eq(test_add_box(map, 20 + 15 * i, 40, 26 + 15 * i, 80), ARCNAV_OK);
+  }
+}
+
 /// How many of `full` randomised cases to run: all of them unless ARCNAV_TEST_SCALE (a factor in
 /// (0, 1]) asks for fewer, as the valgrind run does. Never fewer than one.
 static inline uint64_t test_scaled_count(uint64_t full) {

@@ -176,13 +176,7 @@ START_TEST(test_limit_is_not_no_path) {
   // A room of four walls with the goal inside; posts outside to search around.
   arcnav_map *map = NULL;
   ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
-  ck_assert_int_eq(test_add_box(map, 100, 100, 140, 104), ARCNAV_OK);
-  ck_assert_int_eq(test_add_box(map, 100, 136, 140, 140), ARCNAV_OK);
-  ck_assert_int_eq(test_add_box(map, 100, 100, 104, 140), ARCNAV_OK);
-  ck_assert_int_eq(test_add_box(map, 136, 100, 140, 140), ARCNAV_OK);
-  for (int i = 0; i < 5; ++i) {
-    ck_assert_int_eq(test_add_box(map, 20 + 15 * i, 40, 26 + 15 * i, 80), ARCNAV_OK);
-  }
+  test_add_sealed_room(map, 5);
   vec s = {10, 60}, g = {120, 120};
   for (size_t e = 0; e < ENGINE_COUNT; ++e) {
     for (int k = 0; k < 2; ++k) {

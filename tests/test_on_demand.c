@@ -187,13 +187,7 @@ END_TEST
 START_TEST(test_no_path_costs_a_point_search) {
   arcnav_map *map = NULL;
   ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
-  ck_assert_int_eq(test_add_box(map, 100, 100, 140, 104), ARCNAV_OK);
-  ck_assert_int_eq(test_add_box(map, 100, 136, 140, 140), ARCNAV_OK);
-  ck_assert_int_eq(test_add_box(map, 100, 100, 104, 140), ARCNAV_OK);
-  ck_assert_int_eq(test_add_box(map, 136, 100, 140, 140), ARCNAV_OK);
-  for (int i = 0; i < 12; ++i) {
-    ck_assert_int_eq(test_add_box(map, 20 + 15 * i, 40, 26 + 15 * i, 80), ARCNAV_OK);
-  }
+  test_add_sealed_room(map, 12);
   vec s = {10, 60}, g = {120, 120};
   arcnav_planner_def def = arcnav_default_planner_def();
   def.engine = ARCNAV_ENGINE_FUNNEL;
