@@ -135,7 +135,8 @@ static bool funnel_point_is_free(const void *state, void *query, vec2 point) {
     return an_navmesh_point_is_free(engine->navmesh, point);
   }
   if (!q) {
-    return an_free_space_point_is_free_once(&engine->space, &engine->alloc, point);
+    return an_free_space_point_is_free_once(&engine->space, engine->space.clearance.radius,
+                                            &engine->alloc, point);
   }
   return an_point_is_free(&engine->space.clearance, &q->clearance, point);
 }

@@ -26,13 +26,15 @@ size_t an_free_space_memory_bytes(const an_free_space *space) {
   return an_grid_memory_bytes(&space->grid);
 }
 
-bool an_free_space_point_is_free_once(const an_free_space *space, const an_allocator *alloc,
-                                      vec2 point) {
+bool an_free_space_point_is_free_once(const an_free_space *space, double radius,
+                                      const an_allocator *alloc, vec2 point) {
   an_clearance_scratch scratch;
   if (an_clearance_scratch_init(&scratch, &space->grid, alloc) != ARCNAV_OK) {
     return false;
   }
-  bool free_here = an_point_is_free(&space->clearance, &scratch, point);
+  an_clearance settings = space->clearance;
+  settings.radius = radius;
+  bool free_here = an_point_is_free(&settings, &scratch, point);
   an_clearance_scratch_free(&scratch, alloc);
   return free_here;
 }

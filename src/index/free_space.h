@@ -22,7 +22,8 @@ arcnav_status an_free_space_build(const arcnav_map *map, double radius, double e
 void an_free_space_destroy(an_free_space *space, const an_allocator *alloc);
 size_t an_free_space_memory_bytes(const an_free_space *space);
 
-/// an_point_is_free() with working memory of its own for the one call: false when it cannot
-/// allocate it.
-bool an_free_space_point_is_free_once(const an_free_space *space, const an_allocator *alloc,
-                                      vec2 point);
+/// an_point_is_free() for an agent of `radius` (at most the one the space was built for, and a
+/// point agent only if it was built for one) with working memory of its own for the one call:
+/// false when it cannot allocate it.
+bool an_free_space_point_is_free_once(const an_free_space *space, double radius,
+                                      const an_allocator *alloc, vec2 point);

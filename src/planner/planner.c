@@ -63,7 +63,7 @@ static arcnav_status build_ranged(arcnav_planner *planner, const arcnav_map *map
     // engine's sight mesh needs: it is borrowed, and the planner destroys the borrower first.
     const an_engine_ops *ops = planner->point_engine.ops;
     args.polygon_mesh = ops->polygon_mesh ? ops->polygon_mesh(planner->point_engine.state) : NULL;
-    args.radius = def->max_radius;
+    args.radius = def->radius;
     args.max_radius = def->max_radius;
     args.engine = ARCNAV_ENGINE_TANGENT;
     args.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
@@ -199,16 +199,6 @@ bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 poi
     return false;
   }
   const an_engine *engine = engine_for(planner, planner->radius, NULL, NULL);
-  if (engine->ops->set_radius) {
-    // An engine of several radii judges a point for a query's radius: a query at the planner's.
-    arcnav_query *query = NULL;
-    if (arcnav_query_create(planner, &query) != ARCNAV_OK) {
-      return false;
-    }
-    bool free = arcnav_query_point_is_free(query, point);
-    arcnav_query_destroy(query);
-    return free;
-  }
   return engine->ops->point_is_free(engine->state, NULL, point);
 }
 
@@ -257,10 +247,6 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
   }
   if (status == ARCNAV_OK && planner->point_engine.ops) {
     status = planner->point_engine.ops->query_create(planner->point_engine.state, &q->point_query);
-  }
-  if (status == ARCNAV_OK && planner->engine.ops && planner->engine.ops->set_radius &&
-      q->radius > planner->point_limit) {
-    planner->engine.ops->set_radius(planner->engine.state, q->engine_query, q->radius);
   }
   if (status != ARCNAV_OK) {
     arcnav_query_destroy(q);

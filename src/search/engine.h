@@ -17,7 +17,7 @@ struct an_navmesh;
 /// What a planner definition asks of the engine it builds.
 typedef struct an_engine_args {
   const arcnav_map *map;
-  double radius;
+  double radius; ///< with a max_radius: the radius query objects start at
   /// > 0: one engine for every radius above the point-agent tolerance up to this one; each query
   /// object picks its own through set_radius (only the tangent engine takes one)
   double max_radius;

@@ -285,6 +285,8 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   // A ranged engine builds its indexes for the largest radius; each query object sets its own.
   engine->ranged = args->max_radius > 0.0;
   engine->radius = engine->ranged ? args->max_radius : args->radius;
+  engine->start_radius =
+      args->radius > AN_POINT_AGENT_TOLERANCES * args->eps ? args->radius : engine->radius;
   engine->eps = args->eps;
   arcnav_status status =
       an_free_space_build(args->map, engine->radius, args->eps, &engine->alloc, &engine->space);
@@ -345,6 +347,18 @@ static void tangent_query_destroy(void *query) {
   an_free(&alloc, q);
 }
 
+// Moves a ranged engine's query object to `radius`: every corner circle is its material grown by
+// R (inflate.h), and the indexes built for the largest radius serve any smaller one.
+static void move_to_radius(const an_tangent_engine *engine, an_tangent_query *q, double radius) {
+  assert(engine->ranged && radius <= engine->radius);
+  q->radius = radius;
+  q->settings.radius = radius;
+  for (size_t c = 0; c < engine->corner_count; ++c) {
+    q->own_corners[c].radius =
+        an_corner_material_radius(&engine->corners[c], engine->radius) + radius;
+  }
+}
+
 static an_tangent_query *query_begin(const an_tangent_engine *engine, arcnav_status *status) {
   an_tangent_query *q = an_calloc(&engine->alloc, 1, sizeof *q);
   if (!q) {
@@ -364,6 +378,7 @@ static an_tangent_query *query_begin(const an_tangent_engine *engine, arcnav_sta
     } else {
       memcpy(q->own_corners, engine->corners, engine->corner_count * sizeof *q->own_corners);
       q->corners = q->own_corners;
+      move_to_radius(engine, q, engine->start_radius);
     }
   }
   return q;
@@ -476,28 +491,20 @@ static bool tangent_point_is_free(const void *state, void *query, vec2 point) {
   const an_tangent_engine *engine = state;
   an_tangent_query *q = query;
   if (!q) {
-    return an_free_space_point_is_free_once(&engine->space, &engine->alloc, point);
+    return an_free_space_point_is_free_once(&engine->space, engine->start_radius, &engine->alloc,
+                                            point);
   }
   return an_point_is_free(&q->settings, &q->clearance, point);
 }
 
-// A ranged engine's query object moves its corner circles and its clearance to `radius`: every
-// corner circle is its material grown by R (inflate.h), and the indexes built for the largest
-// radius serve any smaller one.
+// What the search keeps from query to query about the corners is for one radius: forgotten when
+// the radius changes.
 static void tangent_set_radius(const void *state, void *query, double radius) {
-  const an_tangent_engine *engine = state;
   an_tangent_query *q = query;
-  assert(engine->ranged && radius <= engine->radius);
-  if (q->radius == radius) {
-    return;
+  if (q->radius != radius) {
+    move_to_radius(state, q, radius);
+    an_lazy_search_forget_radius(q->lazy, ((const an_tangent_engine *)state)->corner_count);
   }
-  q->radius = radius;
-  q->settings.radius = radius;
-  for (size_t c = 0; c < engine->corner_count; ++c) {
-    q->own_corners[c].radius =
-        an_corner_material_radius(&engine->corners[c], engine->radius) + radius;
-  }
-  an_lazy_search_forget_radius(q->lazy, engine->corner_count);
 }
 
 static void tangent_get_info(const void *state, arcnav_planner_info *out) {

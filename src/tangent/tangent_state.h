@@ -20,6 +20,9 @@ typedef struct an_tangent_engine {
   /// may ask for (every index then offers more than a smaller radius needs, never less).
   double radius;
   bool ranged;
+  /// The radius its query objects start at and its point test without one judges: the
+  /// planner's radius (for a ranged engine, `radius` when that is a point agent's).
+  double start_radius;
   double eps;
   an_corner *corners; ///< the corner circles paths may turn around
   size_t corner_count;
