@@ -4,9 +4,9 @@
 #include "mesh/navmesh_build.h"
 
 #include "index/cell_buckets.h"
+#include "index/grid.h"
 #include "map/circle_polygon.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,11 +157,38 @@ arcnav_status an_navmesh_trim_input(const an_navmesh_input *in, an_navmesh_trim_
   return ARCNAV_OK;
 }
 
-// A key whose unsigned order is the order of the doubles.
-static uint64_t ordered_bits(double x) {
-  uint64_t bits;
-  memcpy(&bits, &x, sizeof bits);
-  return (bits >> 63) ? ~bits : bits | (UINT64_C(1) << 63);
+// The input's points in a grid fitted to them, each filed in every cell its box grown by eps
+// overlaps: a point within eps of a place is filed in the cell holding that place.
+typedef struct point_cells {
+  an_grid grid; ///< cell geometry only
+  an_cell_buckets cells;
+  double eps;
+} point_cells;
+
+typedef struct grown_points {
+  const an_navmesh_input *in;
+  double eps;
+} grown_points;
+
+static void grown_box(const void *context, size_t index, vec2 *lo, vec2 *hi) {
+  const grown_points *g = context;
+  vec2 p = g->in->points[index];
+  *lo = v2(p.x - g->eps, p.y - g->eps);
+  *hi = v2(p.x + g->eps, p.y + g->eps);
+}
+
+static arcnav_status file_points(const an_navmesh_input *in, double eps, const an_allocator *alloc,
+                                 point_cells *out) {
+  vec2 lo = in->points[0], hi = lo;
+  for (size_t i = 1; i < in->np; ++i) {
+    lo = v2(an_min(lo.x, in->points[i].x), an_min(lo.y, in->points[i].y));
+    hi = v2(an_max(hi.x, in->points[i].x), an_max(hi.y, in->points[i].y));
+  }
+  memset(out, 0, sizeof *out);
+  out->eps = eps;
+  an_grid_fit(&out->grid, v2(lo.x - eps, lo.y - eps), v2(hi.x + eps, hi.y + eps), in->np, 0.0);
+  grown_points context = {in, eps};
+  return an_grid_bucket_boxes(&out->grid, in->np, grown_box, &context, alloc, &out->cells);
 }
 
 arcnav_status an_navmesh_snap_close_points(an_navmesh_input *in, double eps,
@@ -169,26 +196,26 @@ arcnav_status an_navmesh_snap_close_points(an_navmesh_input *in, double eps,
   if (in->np < 2) {
     return ARCNAV_OK;
   }
-  an_order_key *by_x = an_alloc(alloc, in->np, sizeof *by_x);
-  if (!by_x) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
+  point_cells pc;
+  arcnav_status status = file_points(in, eps, alloc, &pc);
+  if (status != ARCNAV_OK) {
+    return status;
   }
+  // In input order, every later point of another obstacle within eps takes this one's place.
   for (size_t i = 0; i < in->np; ++i) {
-    by_x[i] = (an_order_key){ordered_bits(in->points[i].x), (uint32_t)i};
-  }
-  qsort(by_x, in->np, sizeof *by_x, an_compare_order_keys);
-  for (size_t i = 0; i < in->np; ++i) {
-    vec2 p = in->points[by_x[i].index];
-    for (size_t j = i + 1; j < in->np && in->points[by_x[j].index].x - p.x <= eps; ++j) {
-      uint32_t k = by_x[j].index;
-      vec2 q = in->points[k];
-      if (in->point_group[k] != in->point_group[by_x[i].index] && !v2_equal(p, q) &&
+    vec2 p = in->points[i];
+    size_t cell = (size_t)an_grid_row(&pc.grid, p.y) * (size_t)pc.grid.columns +
+                  (size_t)an_grid_column(&pc.grid, p.x);
+    for (uint32_t e = pc.cells.cell_start[cell]; e < pc.cells.cell_start[cell + 1]; ++e) {
+      uint32_t j = pc.cells.items[e];
+      vec2 q = in->points[j];
+      if (j > i && in->point_group[j] != in->point_group[i] && !v2_equal(p, q) &&
           v2_dist(p, q) <= eps) {
-        in->points[k] = p;
+        in->points[j] = p;
       }
     }
   }
-  an_free(alloc, by_x);
+  an_cell_buckets_free(&pc.cells, alloc);
   return ARCNAV_OK;
 }
 
@@ -202,86 +229,40 @@ static int compare_split_places(const void *lhs, const void *rhs) {
   return a->t < b->t ? -1 : a->t > b->t ? 1 : (a->point < b->point ? -1 : a->point > b->point);
 }
 
-// The input's points filed in a grid of about one point per cell.
-typedef struct point_grid {
-  an_cell_buckets cells;
-  vec2 lo;
-  double cell;
-  int32_t columns, rows;
-} point_grid;
+// The points of other groups within eps of the inside of one segment, gathered cell by cell along
+// it.
+typedef struct close_points {
+  const an_navmesh_input *in;
+  const point_cells *pc;
+  size_t segment;
+  split_place *places;
+  size_t count, capacity;
+  const an_allocator *alloc;
+  bool ok;
+} close_points;
 
-static int32_t grid_index(double value, double lo, double cell, int32_t count) {
-  double k = floor((value - lo) / cell);
-  return k < 0.0 ? 0 : k >= (double)count ? count - 1 : (int32_t)k;
-}
-
-static arcnav_status point_grid_build(point_grid *g, const an_navmesh_input *in,
-                                      const an_allocator *alloc) {
-  vec2 lo = in->points[0], hi = lo;
-  for (size_t i = 1; i < in->np; ++i) {
-    lo = v2(an_min(lo.x, in->points[i].x), an_min(lo.y, in->points[i].y));
-    hi = v2(an_max(hi.x, in->points[i].x), an_max(hi.y, in->points[i].y));
-  }
-  double width = an_max(hi.x - lo.x, 1e-300), height = an_max(hi.y - lo.y, 1e-300);
-  double side = sqrt(width * height / (double)in->np);
-  side = an_max(side, an_max(width, height) / 4096.0);
-  g->lo = lo;
-  g->cell = side;
-  g->columns = (int32_t)an_min(4096.0, floor(width / side) + 1.0);
-  g->rows = (int32_t)an_min(4096.0, floor(height / side) + 1.0);
-  arcnav_status status =
-      an_cell_buckets_init(&g->cells, (size_t)g->columns * (size_t)g->rows, alloc);
-  for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
-    for (size_t i = 0; i < in->np; ++i) {
-      size_t c = (size_t)grid_index(in->points[i].x, lo.x, side, g->columns);
-      size_t r = (size_t)grid_index(in->points[i].y, lo.y, side, g->rows);
-      an_cell_buckets_put(&g->cells, r * (size_t)g->columns + c, (uint32_t)i);
+static bool gather_close_points(void *context, int32_t column, int32_t row) {
+  close_points *c = context;
+  const an_navmesh_input *in = c->in;
+  double eps = c->pc->eps;
+  uint32_t group = in->segment_group[c->segment];
+  vec2 a = in->points[in->segments[2 * c->segment]];
+  vec2 b = in->points[in->segments[2 * c->segment + 1]];
+  vec2 along = v2_sub(b, a);
+  size_t cell = (size_t)row * (size_t)c->pc->grid.columns + (size_t)column;
+  for (uint32_t e = c->pc->cells.cell_start[cell]; e < c->pc->cells.cell_start[cell + 1]; ++e) {
+    uint32_t index = c->pc->cells.items[e];
+    vec2 p = in->points[index];
+    if (in->point_group[index] == group || v2_dist(p, a) <= eps || v2_dist(p, b) <= eps ||
+        an_point_segment_dist(p, a, b) > eps) {
+      continue;
     }
-    status = an_cell_buckets_end_pass(&g->cells, alloc);
-  }
-  return status;
-}
-
-// Adds to *places the points of other groups within eps of the inside of segment k.
-static bool find_close_points(const point_grid *g, const an_navmesh_input *in, size_t k, double eps,
-                              split_place **places, size_t *capacity, size_t *count,
-                              const an_allocator *alloc) {
-  uint32_t ia = in->segments[2 * k], ib = in->segments[2 * k + 1];
-  uint32_t group = in->segment_group[k];
-  vec2 a = in->points[ia], b = in->points[ib], along = v2_sub(b, a);
-  double length2 = v2_len2(along);
-  if (!(length2 > 0.0)) {
-    return true;
-  }
-  int32_t c0 = grid_index(an_min(a.x, b.x) - eps, g->lo.x, g->cell, g->columns);
-  int32_t c1 = grid_index(an_max(a.x, b.x) + eps, g->lo.x, g->cell, g->columns);
-  for (int32_t c = c0; c <= c1; ++c) {
-    // The rows the segment (grown by eps) crosses within this column's strip of x.
-    double x0 = an_max(an_min(a.x, b.x), g->lo.x + c * g->cell - eps);
-    double x1 = an_min(an_max(a.x, b.x), g->lo.x + (c + 1) * g->cell + eps);
-    double y0 = an_min(a.y, b.y), y1 = an_max(a.y, b.y);
-    if (a.x != b.x) {
-      double ya = a.y + (x0 - a.x) * along.y / along.x, yb = a.y + (x1 - a.x) * along.y / along.x;
-      y0 = an_max(y0, an_min(ya, yb));
-      y1 = an_min(y1, an_max(ya, yb));
+    if (!an_reserve(c->alloc, (void **)&c->places, &c->capacity, c->count, c->count + 1,
+                    sizeof *c->places)) {
+      c->ok = false;
+      return false;
     }
-    int32_t r0 = grid_index(y0 - eps, g->lo.y, g->cell, g->rows);
-    int32_t r1 = grid_index(y1 + eps, g->lo.y, g->cell, g->rows);
-    for (int32_t r = r0; r <= r1; ++r) {
-      size_t cell = (size_t)r * (size_t)g->columns + (size_t)c;
-      for (uint32_t e = g->cells.cell_start[cell]; e < g->cells.cell_start[cell + 1]; ++e) {
-        uint32_t index = g->cells.items[e];
-        vec2 p = in->points[index];
-        if (in->point_group[index] == group || v2_dist(p, a) <= eps || v2_dist(p, b) <= eps ||
-            an_point_segment_dist(p, a, b) > eps) {
-          continue;
-        }
-        if (!an_reserve(alloc, (void **)places, capacity, *count, *count + 1, sizeof **places)) {
-          return false;
-        }
-        (*places)[(*count)++] = (split_place){v2_dot(v2_sub(p, a), along) / length2, index};
-      }
-    }
+    c->places[c->count++] = (split_place){v2_dot(v2_sub(p, a), along) / v2_len2(along), index};
   }
   return true;
 }
@@ -293,37 +274,39 @@ arcnav_status an_navmesh_split_at_close_points(const an_navmesh_input *in, doubl
   if (in->np == 0) {
     return ARCNAV_OK;
   }
-  point_grid g;
-  arcnav_status status = point_grid_build(&g, in, alloc);
-  split_place *places = NULL;
-  size_t places_capacity = 0;
-  bool ok = status == ARCNAV_OK;
-  for (size_t i = 0; ok && i < in->np; ++i) {
-    ok = push_point(out, in->points[i], in->point_group[i], alloc, &(uint32_t){0});
+  point_cells pc;
+  arcnav_status status = file_points(in, eps, alloc, &pc);
+  close_points c = {.in = in, .pc = &pc, .alloc = alloc, .ok = status == ARCNAV_OK};
+  for (size_t i = 0; c.ok && i < in->np; ++i) {
+    c.ok = push_point(out, in->points[i], in->point_group[i], alloc, &(uint32_t){0});
   }
-  for (size_t k = 0; ok && k < in->ns; ++k) {
+  for (size_t k = 0; c.ok && k < in->ns; ++k) {
     uint32_t ia = in->segments[2 * k], ib = in->segments[2 * k + 1];
     uint32_t group = in->segment_group[k];
-    size_t count = 0;
-    ok = find_close_points(&g, in, k, eps, &places, &places_capacity, &count, alloc);
-    if (ok && count > 0) {
+    c.segment = k;
+    c.count = 0;
+    if (!v2_equal(in->points[ia], in->points[ib])) {
+      // A point filed in several cells the segment crosses is gathered once per cell.
+      an_grid_walk_clipped(&pc.grid, in->points[ia], in->points[ib], gather_close_points, &c);
+    }
+    if (c.ok && c.count > 0) {
       clean[group] = 0;
-      qsort(places, count, sizeof *places, compare_split_places);
+      qsort(c.places, c.count, sizeof *c.places, compare_split_places);
     }
     uint32_t from = ia;
-    for (size_t i = 0; ok && i < count; ++i) {
-      if (places[i].point != from && !v2_equal(in->points[places[i].point], in->points[from])) {
-        ok = push_segment(out, from, places[i].point, group, alloc);
-        from = places[i].point;
+    for (size_t i = 0; c.ok && i < c.count; ++i) {
+      if (c.places[i].point != from && !v2_equal(in->points[c.places[i].point], in->points[from])) {
+        c.ok = push_segment(out, from, c.places[i].point, group, alloc);
+        from = c.places[i].point;
       }
     }
-    if (ok && from != ib) {
-      ok = push_segment(out, from, ib, group, alloc);
+    if (c.ok && from != ib) {
+      c.ok = push_segment(out, from, ib, group, alloc);
     }
   }
-  an_cell_buckets_free(&g.cells, alloc);
-  an_free(alloc, places);
-  if (!ok) {
+  an_cell_buckets_free(&pc.cells, alloc);
+  an_free(alloc, c.places);
+  if (!c.ok) {
     an_navmesh_input_free(out, alloc);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
