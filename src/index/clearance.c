@@ -190,28 +190,32 @@ typedef struct material_probe {
   size_t count;
 } material_probe;
 
-// Adds the directions from probe->p into the material of `item` when the point touches it. An
-// edge's end vertex is left to the next edge of its ring, which starts there.
-static bool gather_material(const an_clearance *cl, const an_item *item, const void *shape) {
-  material_probe *probe = (material_probe *)shape;
-  double eps = cl->eps;
-  vec2 p = probe->p;
-  double start, sweep;
+bool an_item_material_at(const an_item *item, vec2 p, double eps, double *start, double *sweep) {
   if (item->kind == AN_ITEM_CIRCLE) {
     vec2 to_center = v2_sub(item->a, p);
     double d = v2_len(to_center);
     if (item->radius <= eps || d <= eps || fabs(d - item->radius) > eps) {
-      return true; // a point obstacle has no inside; a point deep in a circle is not free anyway
+      return false; // a point obstacle has no inside; a point deep in a circle is not free anyway
     }
-    start = v2_angle(to_center) - 0.5 * AN_PI;
-    sweep = AN_PI;
+    *start = v2_angle(to_center) - 0.5 * AN_PI;
+    *sweep = AN_PI;
   } else if (v2_dist(p, item->a) <= eps) {
-    start = v2_angle(v2_sub(item->b, item->a));
-    sweep = an_wrap_angle(v2_angle(v2_sub(item->before, item->a)) - start);
+    *start = v2_angle(v2_sub(item->b, item->a));
+    *sweep = an_wrap_angle(v2_angle(v2_sub(item->before, item->a)) - *start);
   } else if (v2_dist(p, item->b) > eps && an_point_segment_dist(p, item->a, item->b) <= eps) {
-    start = v2_angle(v2_sub(item->b, item->a));
-    sweep = AN_PI;
+    *start = v2_angle(v2_sub(item->b, item->a));
+    *sweep = AN_PI;
   } else {
+    return false;
+  }
+  return true;
+}
+
+// Adds the directions from probe->p into the material of `item` when the point touches it.
+static bool gather_material(const an_clearance *cl, const an_item *item, const void *shape) {
+  material_probe *probe = (material_probe *)shape;
+  double start, sweep;
+  if (!an_item_material_at(item, probe->p, cl->eps, &start, &sweep)) {
     return true;
   }
   if (sweep > 0.0) {

@@ -49,6 +49,13 @@ arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_
                                         const an_allocator *alloc);
 void an_clearance_scratch_free(an_clearance_scratch *scratch, const an_allocator *alloc);
 
+/// The directions from p into the material of `item` where p touches it (within eps): a vertex's
+/// material wedge (counter-clockwise from its outgoing edge to the reversed incoming one), an
+/// edge's or a circle's half-plane, as a start angle and a counter-clockwise sweep. False where p
+/// does not touch it; an edge's end vertex is left to the next edge of its ring, which starts
+/// there.
+bool an_item_material_at(const an_item *item, vec2 p, double eps, double *start, double *sweep);
+
 /// Is the agent's disk centred at p free (distance to the blocked region >= R - eps)?
 bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p);
 /// Segment ab: assumes a is free (checked separately), tests everything in between and b's

@@ -129,31 +129,22 @@ static void add_pinch(an_corner *corner, vec2 normal) {
   }
 }
 
-// Does the material along edge `item` touch the circle centred at c at the point p from outside,
-// rather than overlap the circle there? Material lies to the left of every directed edge (map.h).
-// Where the edge's interior is tangent, the material must lie on the far side of the edge; where
-// its start vertex touches, the material wedge there (counter-clockwise from the edge to the ring's
-// vertex before) must keep out of the circle's side. A touch at the edge's end is the next edge's
-// start, judged there. Rings meeting at a vertex leave material of their own: judged as touching.
+// Does the material of edge `item` touch the circle centred at c at the point p from outside,
+// rather than overlap the circle there? It does when its directions from p (an_item_material_at:
+// the far side of a tangent edge, or the material wedge at a vertex) keep out of the circle's side
+// of the tangent at p. Rings meeting at a vertex leave material of their own: judged as touching.
 static bool edge_touches_from_outside(const an_item *item, vec2 c, vec2 p, double eps) {
-  if (v2_dist(p, item->b) <= eps && v2_dist(p, item->a) > eps) {
+  double start, sweep;
+  if (!an_item_material_at(item, p, eps, &start, &sweep)) {
     return false;
   }
-  if (v2_dist(p, item->a) > eps) {
-    return v2_cross(v2_sub(item->b, item->a), v2_sub(c, item->a)) < 0.0;
-  }
-  if (item->shared_vertex) {
+  if (item->shared_vertex && v2_dist(p, item->a) <= eps) {
     return true;
   }
-  vec2 into = v2_normalize(v2_sub(c, p));
-  vec2 first = v2_normalize(v2_sub(item->b, item->a));
-  vec2 last = v2_normalize(v2_sub(item->before, item->a));
-  if (v2_dot(first, into) > AN_WEDGE_SLACK || v2_dot(last, into) > AN_WEDGE_SLACK) {
-    return false;
-  }
-  double to_into = an_wrap_angle(atan2(v2_cross(first, into), v2_dot(first, into)));
-  double to_last = an_wrap_angle(atan2(v2_cross(first, last), v2_dot(first, last)));
-  return !(to_into > 0.0 && to_into < to_last);
+  // The directions away from the circle at p span the half-turn from the tangent's one way round
+  // to its other; the material must lie within it.
+  double outside = v2_angle(v2_sub(p, c)) - 0.5 * AN_PI;
+  return an_wrap_angle(start - outside + AN_WEDGE_SLACK) + sweep <= AN_PI + 2.0 * AN_WEDGE_SLACK;
 }
 
 // For a point agent, the points where other material touches a circle obstacle from outside:
