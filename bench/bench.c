@@ -215,6 +215,18 @@ static void *xcalloc(size_t count, size_t size) {
   return p;
 }
 
+/// Median, 90th and 99th percentile of `n` query times (the times stay as they are).
+static void time_percentiles(const double *times, size_t n, double *median, double *p90,
+                             double *p99) {
+  double *sorted = xcalloc(n, sizeof *sorted);
+  memcpy(sorted, times, n * sizeof *sorted);
+  qsort(sorted, n, sizeof *sorted, compare_doubles);
+  *median = percentile(sorted, n, 0.5);
+  *p90 = percentile(sorted, n, 0.9);
+  *p99 = percentile(sorted, n, 0.99);
+  free(sorted);
+}
+
 static arcnav_status to_arcnav(const sup_map *m, const arcnav_allocator *allocator,
                                arcnav_map **out) {
   arcnav_status st = arcnav_map_create(allocator, out);
@@ -869,13 +881,7 @@ static engine_summary summarise(const scenario_result *res, size_t e) {
   s.held_mb = (double)er->held_bytes / 1e6;
   s.found = er->found;
   s.blocked = er->blocked;
-  double *sorted = xcalloc(res->queries, sizeof *sorted);
-  memcpy(sorted, er->times, res->queries * sizeof *sorted);
-  qsort(sorted, res->queries, sizeof *sorted, compare_doubles);
-  s.median_us = percentile(sorted, res->queries, 0.5);
-  s.p90_us = percentile(sorted, res->queries, 0.9);
-  s.p99_us = percentile(sorted, res->queries, 0.99);
-  free(sorted);
+  time_percentiles(er->times, res->queries, &s.median_us, &s.p90_us, &s.p99_us);
   s.mean_nodes = res->queries ? er->nodes_sum / (double)res->queries : 0.0;
   double length = 0.0, ratio = 0.0;
   size_t violations = 0;
@@ -985,13 +991,7 @@ typedef struct radius_figures {
 static radius_figures figures_of(const double *times, const double *length, size_t n) {
   radius_figures f;
   memset(&f, 0, sizeof f);
-  double *sorted = xcalloc(n, sizeof *sorted);
-  memcpy(sorted, times, n * sizeof *sorted);
-  qsort(sorted, n, sizeof *sorted, compare_doubles);
-  f.median_us = percentile(sorted, n, 0.5);
-  f.p90_us = percentile(sorted, n, 0.9);
-  f.p99_us = percentile(sorted, n, 0.99);
-  free(sorted);
+  time_percentiles(times, n, &f.median_us, &f.p90_us, &f.p99_us);
   double sum = 0.0;
   for (size_t q = 0; q < n; ++q) {
     if (!isnan(length[q])) {
