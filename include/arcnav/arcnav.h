@@ -20,8 +20,9 @@
 ///      memory. The prebuilt tangent graph and the plain funnel grow only the path; the on-demand
 ///      tangent engine and the optimal funnel also grow query scratch (see arcnav_query).
 ///
-/// Threads: a planner is read-only after creation, so any number of threads may query one planner
-/// at once, each with its own arcnav_query and arcnav_path. There is no global state.
+/// Threads: a planner is read-only between updates (arcnav_planner_update()), so any number of
+/// threads may query one planner at once, each with its own arcnav_query and arcnav_path. An
+/// update must not overlap any query on that planner. There is no global state.
 ///
 /// Tolerance ("touching"): every map has a length tolerance eps = 1e-9 * S, where S is the largest
 /// of 1, the map's bounding-box width and height, and the largest absolute coordinate. A position
@@ -103,8 +104,11 @@ typedef enum arcnav_status {
   ARCNAV_ERR_RADIUS_OUT_OF_RANGE = 28, ///< a query radius the planner was not built for: above
                                        ///< its max_radius, or another than its one radius (see
                                        ///< arcnav_query_set_radius)
-  ARCNAV_ERR_LAST = ARCNAV_ERR_RADIUS_OUT_OF_RANGE, ///< not a status: the last error value (moves
-                                                    ///< when one is appended)
+  ARCNAV_ERR_STALE_ID = 29, ///< an arcnav_obstacle_id that names no obstacle of the map: its
+                            ///< obstacle was removed, or the id was never given out (an id of
+                            ///< another map may name an obstacle of this one: do not mix them)
+  ARCNAV_ERR_LAST = ARCNAV_ERR_STALE_ID, ///< not a status: the last error value (moves when one
+                                         ///< is appended)
 } arcnav_status;
 
 /// Name of a status, e.g. "ok", "no_path", "start_blocked", "self_intersection". Never NULL; an
@@ -187,8 +191,40 @@ ARCNAV_API arcnav_status arcnav_map_add_circle(arcnav_map *map, arcnav_vec2 cent
 ARCNAV_API arcnav_status arcnav_map_set_bounds(arcnav_map *map, const arcnav_vec2 *ring,
                                                size_t count, arcnav_error *error);
 
-/// Number of obstacles added (polygons and circles; the bounds are not counted).
+/// Number of obstacles on the map (polygons and circles; the bounds are not counted).
 ARCNAV_API size_t arcnav_map_obstacle_count(const arcnav_map *map);
+
+/// Names one obstacle of one map for as long as the obstacle exists, whatever is added or removed
+/// meanwhile. Ids are values to copy and compare; 0 is never an id. Each carries a generation, so
+/// an id kept after its obstacle was removed is refused with ARCNAV_ERR_STALE_ID, even once a new
+/// obstacle took the removed one's place.
+typedef uint64_t arcnav_obstacle_id;
+
+/// The id of the obstacle at `index`, 0 when `index` is out of range. Obstacles are indexed
+/// 0 .. arcnav_map_obstacle_count() - 1 in the order they were added; removing one moves the later
+/// ones down by one, and moving one keeps its index. So the obstacle an add just put on the map is
+/// arcnav_map_obstacle_id(map, arcnav_map_obstacle_count(map) - 1).
+ARCNAV_API arcnav_obstacle_id arcnav_map_obstacle_id(const arcnav_map *map, size_t index);
+
+/// The current index of obstacle `id` into *out_index.
+/// @return ARCNAV_OK, ARCNAV_ERR_STALE_ID, or ARCNAV_ERR_INVALID_ARGUMENT (NULL map or out_index).
+ARCNAV_API arcnav_status arcnav_map_obstacle_index(const arcnav_map *map, arcnav_obstacle_id id,
+                                                   size_t *out_index);
+
+/// Remove obstacle `id` from the map; its id becomes stale. Planners built from the map are
+/// brought up to date by arcnav_planner_update(). Allocates nothing.
+/// @return ARCNAV_OK, ARCNAV_ERR_STALE_ID (the map is unchanged) or ARCNAV_ERR_INVALID_ARGUMENT.
+ARCNAV_API arcnav_status arcnav_map_remove_obstacle(arcnav_map *map, arcnav_obstacle_id id);
+
+/// Move obstacle `id` by `by`; it keeps its id and index. A moved polygon is checked again as
+/// arcnav_map_add_polygon() checks a new one, since rounding the moved coordinates can make
+/// touching rings of it cross; `error` names the obstacle by its index.
+/// @return ARCNAV_OK, or an error that leaves the map unchanged: ARCNAV_ERR_STALE_ID,
+///         ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_TOO_LARGE (a coordinate would leave the range),
+///         a ring error of arcnav_map_add_polygon(), ARCNAV_ERR_OUT_OF_MEMORY or
+///         ARCNAV_ERR_INVALID_ARGUMENT.
+ARCNAV_API arcnav_status arcnav_map_move_obstacle(arcnav_map *map, arcnav_obstacle_id id,
+                                                  arcnav_vec2 by, arcnav_error *error);
 
 /// Axis-aligned box around every obstacle and the bounds; false for an empty map.
 ARCNAV_API bool arcnav_map_extent(const arcnav_map *map, arcnav_vec2 *out_min,
@@ -276,6 +312,17 @@ ARCNAV_API arcnav_status arcnav_planner_create(const arcnav_map *map, const arcn
 
 /// Destroy a planner. Queries created from it must be destroyed first. NULL is a no-op.
 ARCNAV_API void arcnav_planner_destroy(arcnav_planner *planner);
+
+/// Bring a planner up to date with `map` as it is now (after obstacles were added, removed or
+/// moved), with the definition it was created with. Its query objects stay valid: each makes its
+/// working memory for the new state on its next use, keeping its radius and expansion limit. The
+/// planner is built again in full (the cost of arcnav_planner_create()).
+/// Threads: no query may run on the planner, on any thread, while it is updated; queries on
+/// several threads may run again once the call returned.
+/// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT, or ARCNAV_ERR_OUT_OF_MEMORY /
+/// ARCNAV_ERR_TOO_LARGE,
+///         which leave the planner answering for the map as it was.
+ARCNAV_API arcnav_status arcnav_planner_update(arcnav_planner *planner, const arcnav_map *map);
 
 /// The agent radius the planner was built for (with a max_radius: the radius its query objects
 /// start with).
@@ -404,8 +451,11 @@ ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spac
 /// kept for later queries and released by arcnav_query_destroy(), so allocation stops once the
 /// arrays are as large as the largest query needs; for the on-demand tangent engine that size
 /// depends on the query (how far its search spreads), not only on the map. A growth that fails
-/// makes the query return ARCNAV_ERR_OUT_OF_MEMORY with an empty path. arcnav_query_point_is_free()
-/// and arcnav_query_get_stats() never allocate.
+/// makes the query return ARCNAV_ERR_OUT_OF_MEMORY with an empty path. After
+/// arcnav_planner_update() the first call on a query object (arcnav_find_path(),
+/// arcnav_query_set_radius() or arcnav_query_point_is_free()) makes its working memory again, as
+/// arcnav_query_create() does; otherwise arcnav_query_point_is_free() and arcnav_query_get_stats()
+/// never allocate.
 typedef struct arcnav_query arcnav_query;
 
 /// Create query scratch for `planner`, sized once so that queries allocate nothing except as
@@ -441,7 +491,8 @@ ARCNAV_API arcnav_status arcnav_query_set_expansion_limit(arcnav_query *query,
 /// (it starts at the planner's radius). The planner answers it with no further build.
 /// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT (NULL query), ARCNAV_ERR_NOT_FINITE,
 ///         ARCNAV_ERR_NEGATIVE_RADIUS, or ARCNAV_ERR_RADIUS_OUT_OF_RANGE: above the planner's
-///         max_radius, or for a planner without one any radius but its own. On an error the query
+///         max_radius, or for a planner without one any radius but its own;
+///         ARCNAV_ERR_OUT_OF_MEMORY after an update (see arcnav_query). On an error the query
 ///         keeps its radius.
 ARCNAV_API arcnav_status arcnav_query_set_radius(arcnav_query *query, double radius);
 
@@ -453,7 +504,8 @@ ARCNAV_API double arcnav_query_radius(const arcnav_query *query);
 /// @return ARCNAV_OK (path filled), ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED,
 ///         ARCNAV_SEARCH_LIMIT (path emptied), ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_INVALID_ARGUMENT,
 ///         or ARCNAV_ERR_OUT_OF_MEMORY when `path` or the funnel's node pool (see
-///         arcnav_query_create()) had to grow and could not. Unlike other calls,
+///         arcnav_query_create()) had to grow and could not, or after arcnav_planner_update() the
+///         query object could not make its working memory again. Unlike other calls,
 ///         on out-of-memory the path is left empty (never half-filled); query and planner stay
 ///         usable.
 ARCNAV_API arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_vec2 goal,
@@ -464,8 +516,9 @@ ARCNAV_API arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query);
 
 /// The same answer as arcnav_planner_point_is_free() on the query's planner, for every engine and
 /// radius (the query's radius: arcnav_query_set_radius()), but with the query's own marks: it
-/// allocates nothing, so it suits loops (one thread per query, as for arcnav_find_path()). Returns
-/// false for a NULL query or a point that is not finite.
+/// allocates nothing (but see arcnav_query after an update), so it suits loops (one thread per
+/// query, as for arcnav_find_path()). Returns false for a NULL query, a point that is not finite,
+/// or when its working memory could not be made again after an update.
 ARCNAV_API bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point);
 
 #ifdef __cplusplus

@@ -37,6 +37,7 @@ typedef enum an_obstacle_kind { AN_OBSTACLE_POLYGON = 0, AN_OBSTACLE_CIRCLE = 1 
 
 typedef struct an_obstacle {
   an_obstacle_kind kind;
+  uint32_t slot;       ///< its entry in map->slots, which its arcnav_obstacle_id names
   uint32_t first_ring; ///< polygons: index of the outer ring in map->rings; holes follow it
   uint32_t ring_count; ///< polygons: 1 + number of holes
   vec2 center;         ///< circles
@@ -44,14 +45,28 @@ typedef struct an_obstacle {
   vec2 box_min, box_max;
 } an_obstacle;
 
+/// What an arcnav_obstacle_id names: the obstacle's index while it exists, and a generation that
+/// removal moves on, so an id kept after its obstacle was removed names nothing (the slot may by
+/// then hold another obstacle, under another generation).
+typedef struct an_obstacle_slot {
+  uint32_t generation; ///< starts at 1, so no id is 0
+  uint32_t obstacle;   ///< index in map->obstacles; for a free slot, the next free slot
+} an_obstacle_slot;
+
+#define AN_NO_SLOT UINT32_MAX
+
 struct arcnav_map {
   an_allocator alloc;
+  uint64_t revision; ///< moves on with every change, so a planner can tell it is up to date
   vec2 *points;
   size_t point_count, point_capacity;
-  an_ring *rings; ///< every obstacle ring, then (if present) the bounds ring last
+  an_ring *rings; ///< every obstacle ring, in obstacle order (the bounds ring is `bounds`)
   size_t ring_count, ring_capacity;
   an_obstacle *obstacles;
   size_t obstacle_count, obstacle_capacity;
+  an_obstacle_slot *slots;
+  size_t slot_count, slot_capacity;
+  uint32_t free_slot; ///< first free slot, AN_NO_SLOT when none
   bool has_bounds;
   an_ring bounds;      ///< valid when has_bounds; its vertices live in bounds_points
   vec2 *bounds_points; ///< separately owned so replacing the bounds does not leave holes

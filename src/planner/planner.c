@@ -43,38 +43,97 @@ static arcnav_status build_engine(const an_engine_args *args, an_engine *out) {
                                                : an_funnel_engine_build(args, out);
 }
 
+// What a build makes from a map: the planner's engines and the figures they were made for.
+typedef struct built_engines {
+  double eps;
+  double point_limit;
+  arcnav_engine kind;
+  an_engine engine;
+  an_engine point_engine;
+} built_engines;
+
+static void destroy_engines(built_engines *built) {
+  // The tangent engine may borrow the point engine's triangulation: the borrower goes first.
+  if (built->engine.ops) {
+    built->engine.ops->destroy(built->engine.state);
+  }
+  if (built->point_engine.ops) {
+    built->point_engine.ops->destroy(built->point_engine.state);
+  }
+  built->engine = (an_engine){NULL, NULL};
+  built->point_engine = (an_engine){NULL, NULL};
+}
+
 // A planner for every radius up to def->max_radius: point agents get the engine AUTO (or
 // TANGENT) would build for R = 0, larger radii one tangent engine whose indexes reach max_radius
 // (docs/DESIGN.md, "One planner for several radii").
-static arcnav_status build_ranged(arcnav_planner *planner, const arcnav_map *map,
-                                  const arcnav_planner_def *def) {
-  planner->point_limit = AN_POINT_AGENT_TOLERANCES * planner->eps;
+static arcnav_status build_ranged(const arcnav_map *map, const arcnav_planner_def *def,
+                                  const an_allocator *alloc, built_engines *built) {
+  built->point_limit = AN_POINT_AGENT_TOLERANCES * built->eps;
   an_engine_args args = {
       .map = map,
       .radius = 0.0,
-      .eps = planner->eps,
+      .eps = built->eps,
       .engine = resolve_engine(map, def->engine, 0.0),
       .tangent_graph = def->tangent_graph,
-      .alloc = &planner->alloc,
+      .alloc = alloc,
   };
-  arcnav_status status = build_engine(&args, &planner->point_engine);
-  if (status == ARCNAV_OK && def->max_radius > planner->point_limit) {
+  arcnav_status status = build_engine(&args, &built->point_engine);
+  if (status == ARCNAV_OK && def->max_radius > built->point_limit) {
     // The point engine's triangulation of the polygons, when it has one, is the one the tangent
     // engine's sight mesh needs: it is borrowed, and the planner destroys the borrower first.
-    const an_engine_ops *ops = planner->point_engine.ops;
-    args.polygon_mesh = ops->polygon_mesh ? ops->polygon_mesh(planner->point_engine.state) : NULL;
+    const an_engine_ops *ops = built->point_engine.ops;
+    args.polygon_mesh = ops->polygon_mesh ? ops->polygon_mesh(built->point_engine.state) : NULL;
     args.radius = def->radius;
     args.max_radius = def->max_radius;
     args.engine = ARCNAV_ENGINE_TANGENT;
     args.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
-    status = build_engine(&args, &planner->engine);
-    if (status != ARCNAV_OK) {
-      planner->point_engine.ops->destroy(planner->point_engine.state);
-    }
+    status = build_engine(&args, &built->engine);
   }
-  planner->engine_kind =
-      planner->engine.ops ? ARCNAV_ENGINE_TANGENT : resolve_engine(map, def->engine, 0.0);
+  built->kind = built->engine.ops ? ARCNAV_ENGINE_TANGENT : resolve_engine(map, def->engine, 0.0);
   return status;
+}
+
+// Builds the engines `def` asks for on `map`; on failure nothing is left built.
+static arcnav_status build_engines(const arcnav_map *map, const arcnav_planner_def *def,
+                                   const an_allocator *alloc, built_engines *built) {
+  memset(built, 0, sizeof *built);
+  built->eps = an_map_tolerance(map);
+  arcnav_status status;
+  if (def->max_radius > 0.0) {
+    status = build_ranged(map, def, alloc, built);
+  } else {
+    built->kind = resolve_engine(map, def->engine, def->radius);
+    an_engine_args args = {
+        .map = map,
+        .radius = def->radius,
+        .eps = built->eps,
+        .engine = built->kind,
+        .tangent_graph = def->tangent_graph,
+        .alloc = alloc,
+    };
+    status = build_engine(&args, &built->engine);
+  }
+  if (status != ARCNAV_OK) {
+    destroy_engines(built);
+  }
+  return status;
+}
+
+static void adopt_engines(arcnav_planner *planner, const built_engines *built) {
+  planner->eps = built->eps;
+  planner->point_limit = built->point_limit;
+  planner->engine_kind = built->kind;
+  planner->engine = built->engine;
+  planner->point_engine = built->point_engine;
+}
+
+static built_engines engines_of(const arcnav_planner *planner) {
+  return (built_engines){.eps = planner->eps,
+                         .point_limit = planner->point_limit,
+                         .kind = planner->engine_kind,
+                         .engine = planner->engine,
+                         .point_engine = planner->point_engine};
 }
 
 arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_def *def,
@@ -109,28 +168,37 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   planner->alloc = alloc;
+  planner->def = *def;
   planner->radius = def->radius;
   planner->max_radius = def->max_radius;
-  planner->eps = an_map_tolerance(map);
-  if (ranged) {
-    status = build_ranged(planner, map, def);
-  } else {
-    planner->engine_kind = resolve_engine(map, def->engine, def->radius);
-    an_engine_args args = {
-        .map = map,
-        .radius = def->radius,
-        .eps = planner->eps,
-        .engine = planner->engine_kind,
-        .tangent_graph = def->tangent_graph,
-        .alloc = &planner->alloc,
-    };
-    status = build_engine(&args, &planner->engine);
-  }
+  planner->map_revision = map->revision;
+  built_engines built;
+  status = build_engines(map, def, &planner->alloc, &built);
   if (status != ARCNAV_OK) {
     an_free(&alloc, planner);
     return status;
   }
+  adopt_engines(planner, &built);
   *out_planner = planner;
+  return ARCNAV_OK;
+}
+
+arcnav_status arcnav_planner_update(arcnav_planner *planner, const arcnav_map *map) {
+  if (!planner || !map) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  // The new engines are built beside the old ones, so a failed build leaves the planner as it
+  // was.
+  built_engines built;
+  arcnav_status status = build_engines(map, &planner->def, &planner->alloc, &built);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  built_engines old = engines_of(planner);
+  destroy_engines(&old);
+  adopt_engines(planner, &built);
+  planner->map_revision = map->revision;
+  planner->generation++;
   return ARCNAV_OK;
 }
 
@@ -139,12 +207,8 @@ void arcnav_planner_destroy(arcnav_planner *planner) {
     return;
   }
   an_allocator alloc = planner->alloc;
-  if (planner->engine.ops) {
-    planner->engine.ops->destroy(planner->engine.state);
-  }
-  if (planner->point_engine.ops) {
-    planner->point_engine.ops->destroy(planner->point_engine.state);
-  }
+  built_engines built = engines_of(planner);
+  destroy_engines(&built);
   an_free(&alloc, planner);
 }
 
@@ -225,6 +289,66 @@ bool arcnav_planner_triangle(const arcnav_planner *planner, size_t index, arcnav
 
 // ---- queries -------------------------------------------------------------------------------
 
+// Working memory for the planner's current engines, for a query object of `radius`.
+static arcnav_status make_engine_queries(const arcnav_planner *planner, double radius,
+                                         void **out_engine_query, void **out_point_query) {
+  *out_engine_query = NULL;
+  *out_point_query = NULL;
+  arcnav_status status = ARCNAV_OK;
+  if (planner->engine.ops) {
+    status = planner->engine.ops->query_create(planner->engine.state, out_engine_query);
+  }
+  if (status == ARCNAV_OK && planner->point_engine.ops) {
+    status = planner->point_engine.ops->query_create(planner->point_engine.state, out_point_query);
+  }
+  if (status != ARCNAV_OK) {
+    if (*out_engine_query) {
+      planner->engine.ops->query_destroy(*out_engine_query);
+    }
+    *out_engine_query = NULL;
+    return status;
+  }
+  const an_engine *engine = engine_for(planner, radius, NULL, NULL);
+  if (engine->ops->set_radius && radius != planner->radius) {
+    void *query = engine == &planner->point_engine ? *out_point_query : *out_engine_query;
+    engine->ops->set_radius(engine->state, query, radius);
+  }
+  return ARCNAV_OK;
+}
+
+static void release_engine_queries(arcnav_query *query) {
+  if (query->engine_query) {
+    query->engine_query_ops->query_destroy(query->engine_query);
+  }
+  if (query->point_query) {
+    query->point_query_ops->query_destroy(query->point_query);
+  }
+  query->engine_query = NULL;
+  query->point_query = NULL;
+}
+
+// A query object made before arcnav_planner_update() rebuilt the engines makes its working
+// memory again for the new ones before it answers; on failure it keeps the old, unused, and
+// tries again next time.
+static arcnav_status bind_to_planner(arcnav_query *query) {
+  const arcnav_planner *planner = query->planner;
+  if (query->generation == planner->generation) {
+    return ARCNAV_OK;
+  }
+  void *engine_query, *point_query;
+  arcnav_status status = make_engine_queries(planner, query->radius, &engine_query, &point_query);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  release_engine_queries(query);
+  query->engine_query = engine_query;
+  query->point_query = point_query;
+  query->engine_query_ops = planner->engine.ops;
+  query->point_query_ops = planner->point_engine.ops;
+  query->generation = planner->generation;
+  return ARCNAV_OK;
+}
+
 arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **out_query) {
   if (!out_query) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
@@ -241,15 +365,11 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
   q->planner = planner;
   q->alloc = alloc;
   q->radius = planner->radius;
-  arcnav_status status = ARCNAV_OK;
-  if (planner->engine.ops) {
-    status = planner->engine.ops->query_create(planner->engine.state, &q->engine_query);
-  }
-  if (status == ARCNAV_OK && planner->point_engine.ops) {
-    status = planner->point_engine.ops->query_create(planner->point_engine.state, &q->point_query);
-  }
+  // One generation back, so that binding makes the working memory for the current engines.
+  q->generation = planner->generation - 1;
+  arcnav_status status = bind_to_planner(q);
   if (status != ARCNAV_OK) {
-    arcnav_query_destroy(q);
+    an_free(&alloc, q);
     return status;
   }
   *out_query = q;
@@ -261,12 +381,7 @@ void arcnav_query_destroy(arcnav_query *query) {
     return;
   }
   an_allocator alloc = query->alloc;
-  if (query->engine_query) {
-    query->planner->engine.ops->query_destroy(query->engine_query);
-  }
-  if (query->point_query) {
-    query->planner->point_engine.ops->query_destroy(query->point_query);
-  }
+  release_engine_queries(query);
   an_free(&alloc, query);
 }
 
@@ -281,6 +396,10 @@ arcnav_status arcnav_query_set_radius(arcnav_query *query, double radius) {
   const arcnav_planner *planner = query->planner;
   if (planner->max_radius > 0.0 ? radius > planner->max_radius : radius != planner->radius) {
     return ARCNAV_ERR_RADIUS_OUT_OF_RANGE;
+  }
+  status = bind_to_planner(query);
+  if (status != ARCNAV_OK) {
+    return status;
   }
   query->radius = radius;
   const an_engine *engine = engine_for(planner, radius, NULL, NULL);
@@ -320,10 +439,14 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
       !an_coordinate_in_range(goal.x) || !an_coordinate_in_range(goal.y)) {
     return ARCNAV_ERR_TOO_LARGE;
   }
+  an_path_reset(path, start, goal);
+  memset(&query->control.stats, 0, sizeof query->control.stats);
+  arcnav_status bound = bind_to_planner(query);
+  if (bound != ARCNAV_OK) {
+    return bound;
+  }
   void *engine_query;
   const an_engine *engine = engine_for(query->planner, query->radius, query, &engine_query);
-  memset(&query->control.stats, 0, sizeof query->control.stats);
-  an_path_reset(path, start, goal);
   return engine->ops->find_path(engine->state, engine_query, start, goal, &query->control, path);
 }
 
@@ -332,6 +455,9 @@ bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point) {
     return false;
   }
   // The test arcnav_find_path() applies to start and goal, with this query's working memory.
+  if (bind_to_planner(query) != ARCNAV_OK) {
+    return false;
+  }
   void *engine_query;
   const an_engine *engine = engine_for(query->planner, query->radius, query, &engine_query);
   return engine->ops->point_is_free(engine->state, engine_query, point);

@@ -11,6 +11,11 @@
 
 struct arcnav_planner {
   an_allocator alloc;
+  arcnav_planner_def def; ///< as created: arcnav_planner_update() builds again from it
+  /// Moves on with every update that rebuilt the engines; a query object made for an older one
+  /// makes its working memory again before its next use.
+  uint64_t generation;
+  uint64_t map_revision; ///< the map revision the engines were built from
   double radius;
   double max_radius; ///< 0: one radius; > 0: queries may ask for any radius up to it
   double eps;
@@ -26,6 +31,10 @@ struct arcnav_query {
   an_allocator alloc;
   an_search_control control;
   double radius;
-  void *engine_query; ///< the engine's working memory for this query object
-  void *point_query;  ///< with a max_radius: the point engine's
+  uint64_t generation; ///< the planner generation the working memory below was made for
+  void *engine_query;  ///< the engine's working memory for this query object
+  void *point_query;   ///< with a max_radius: the point engine's
+  /// The tables that made engine_query and point_query: they free them even after an update
+  /// replaced the engines.
+  const an_engine_ops *engine_query_ops, *point_query_ops;
 };

@@ -30,6 +30,8 @@ static const status_text STATUS_TEXTS[] = {
      "the output buffer is too small; the count tells the size needed"},
     {ARCNAV_ERR_RADIUS_OUT_OF_RANGE, "radius_out_of_range",
      "the planner was not built for this radius (above its max_radius, or not its one radius)"},
+    {ARCNAV_ERR_STALE_ID, "stale_id",
+     "the obstacle id names no obstacle of the map (removed, or not from this map)"},
 };
 
 static const status_text *find_status(arcnav_status status) {

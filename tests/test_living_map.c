@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: MIT
+// A map that changes: obstacle ids, removal and moves, and planners brought up to date with
+// arcnav_planner_update() while their query objects live on. The central property: after any
+// sequence of adds, removes and moves, a planner updated step by step, queried through query
+// objects made before the first change, answers every query as a planner built from scratch on
+// the resulting map (same status, same length to rounding), and every path passes the
+// independent verifier on a plain description of that map kept beside the library's.
+#include "arcnav_test.h"
+#include "mapgen.h"
+#include "verify.h"
+
+#include <stdio.h>
+
+typedef arcnav_vec2 vec;
+
+static void rect_ring(vec lo, vec hi, vec out[4]) {
+  out[0] = (vec){lo.x, lo.y};
+  out[1] = (vec){hi.x, lo.y};
+  out[2] = (vec){hi.x, hi.y};
+  out[3] = (vec){lo.x, hi.y};
+}
+
+static arcnav_obstacle_id add_rect(arcnav_map *map, vec lo, vec hi) {
+  vec ring[4];
+  rect_ring(lo, hi, ring);
+  ck_assert_int_eq(arcnav_map_add_polygon(map, ring, 4, NULL, NULL, 0, NULL), ARCNAV_OK);
+  return arcnav_map_obstacle_id(map, arcnav_map_obstacle_count(map) - 1);
+}
+
+static arcnav_obstacle_id add_circle(arcnav_map *map, vec center, double radius) {
+  ck_assert_int_eq(arcnav_map_add_circle(map, center, radius, NULL), ARCNAV_OK);
+  return arcnav_map_obstacle_id(map, arcnav_map_obstacle_count(map) - 1);
+}
+
+static size_t index_of(const arcnav_map *map, arcnav_obstacle_id id) {
+  size_t index = SIZE_MAX;
+  ck_assert_int_eq(arcnav_map_obstacle_index(map, id, &index), ARCNAV_OK);
+  return index;
+}
+
+START_TEST(ids_follow_their_obstacles) {
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  ck_assert(arcnav_map_obstacle_id(map, 0) == 0);
+  arcnav_obstacle_id ids[5] = {
+      add_rect(map, (vec){0, 0}, (vec){2, 2}),   add_circle(map, (vec){10, 0}, 1),
+      add_rect(map, (vec){20, 0}, (vec){22, 2}), add_circle(map, (vec){30, 0}, 0),
+      add_rect(map, (vec){40, 0}, (vec){42, 2}),
+  };
+  for (size_t i = 0; i < 5; ++i) {
+    ck_assert(ids[i] != 0);
+    ck_assert_uint_eq(index_of(map, ids[i]), i);
+    ck_assert(arcnav_map_obstacle_id(map, i) == ids[i]);
+    for (size_t j = 0; j < i; ++j) {
+      ck_assert(ids[i] != ids[j]);
+    }
+  }
+  ck_assert(arcnav_map_obstacle_id(map, 5) == 0);
+
+  // Removing the second moves the later ones down by one; its id is stale from then on.
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, ids[1]), ARCNAV_OK);
+  ck_assert_uint_eq(arcnav_map_obstacle_count(map), 4);
+  size_t index = 99;
+  ck_assert_int_eq(arcnav_map_obstacle_index(map, ids[1], &index), ARCNAV_ERR_STALE_ID);
+  ck_assert_uint_eq(index, 99);
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, ids[1]), ARCNAV_ERR_STALE_ID);
+  arcnav_error error;
+  ck_assert_int_eq(arcnav_map_move_obstacle(map, ids[1], (vec){1, 1}, &error), ARCNAV_ERR_STALE_ID);
+  ck_assert_int_eq(error.status, ARCNAV_ERR_STALE_ID);
+  ck_assert_uint_eq(index_of(map, ids[0]), 0);
+  ck_assert_uint_eq(index_of(map, ids[2]), 1);
+  ck_assert_uint_eq(index_of(map, ids[3]), 2);
+  ck_assert_uint_eq(index_of(map, ids[4]), 3);
+
+  // A new obstacle may take the removed one's place, never its id.
+  arcnav_obstacle_id again = add_circle(map, (vec){10, 0}, 1);
+  ck_assert(again != ids[1] && again != 0);
+  ck_assert_int_eq(arcnav_map_obstacle_index(map, ids[1], &index), ARCNAV_ERR_STALE_ID);
+  ck_assert_uint_eq(index_of(map, again), 4);
+
+  // Ids that were never given out.
+  ck_assert_int_eq(arcnav_map_obstacle_index(map, 0, &index), ARCNAV_ERR_STALE_ID);
+  ck_assert_int_eq(arcnav_map_obstacle_index(map, ids[4] + ((uint64_t)1 << 32), &index),
+                   ARCNAV_ERR_STALE_ID);
+  ck_assert_int_eq(arcnav_map_obstacle_index(map, (uint64_t)1 << 32 | 1000, &index),
+                   ARCNAV_ERR_STALE_ID);
+  ck_assert_int_eq(arcnav_map_obstacle_index(NULL, ids[0], &index), ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(arcnav_map_obstacle_index(map, ids[0], NULL), ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(arcnav_map_remove_obstacle(NULL, ids[0]), ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(arcnav_map_move_obstacle(NULL, ids[0], (vec){0, 0}, NULL),
+                   ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_str_eq(arcnav_status_name(ARCNAV_ERR_STALE_ID), "stale_id");
+
+  // Everything removed: the map is empty and every id stale.
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, ids[0]), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, again), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, ids[4]), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, ids[3]), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, ids[2]), ARCNAV_OK);
+  ck_assert_uint_eq(arcnav_map_obstacle_count(map), 0);
+  ck_assert(!arcnav_map_extent(map, NULL, NULL));
+  arcnav_map_destroy(map);
+}
+END_TEST
+
+// ---- answers compared ------------------------------------------------------------------------
+
+typedef struct planner_kind {
+  const char *name;
+  arcnav_engine engine;
+  arcnav_tangent_graph graph;
+  double radius;
+  double max_radius; ///< > 0: the query's radius goes round `radii`
+} planner_kind;
+
+static const planner_kind KINDS[] = {
+    {"auto R=0", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0},
+    {"tangent R=0", ARCNAV_ENGINE_TANGENT, ARCNAV_TANGENT_GRAPH_PREBUILT, 0.0, 0.0},
+    {"tangent R=1.25", ARCNAV_ENGINE_TANGENT, ARCNAV_TANGENT_GRAPH_PREBUILT, 1.25, 0.0},
+    {"on demand R=1.25", ARCNAV_ENGINE_TANGENT, ARCNAV_TANGENT_GRAPH_ON_DEMAND, 1.25, 0.0},
+    {"auto max 3", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0},
+};
+#define KIND_COUNT (sizeof KINDS / sizeof KINDS[0])
+static const double RANGED_RADII[] = {0.0, 0.5, 1.25, 3.0};
+
+static arcnav_planner *build_planner(const arcnav_map *map, const planner_kind *kind) {
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.engine = kind->engine;
+  def.tangent_graph = kind->graph;
+  def.radius = kind->radius;
+  def.max_radius = kind->max_radius;
+  arcnav_planner *planner = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  return planner;
+}
+
+/// One obstacle of the changing map, as plain data beside the library's.
+typedef struct shape {
+  bool alive;
+  bool circle;
+  vec lo, hi;    ///< rectangles
+  vec center;    ///< circles
+  double radius; ///< circles
+  arcnav_obstacle_id id;
+} shape;
+
+enum { MAX_SHAPES = 64 };
+
+typedef struct world {
+  shape shapes[MAX_SHAPES];
+  size_t count;
+  bool bounded;
+} world;
+
+static const vec WORLD_BOUNDS[] = {{0, 0}, {100, 0}, {100, 80}, {0, 80}};
+
+static sup_map describe(const world *w) {
+  sup_map m;
+  sup_map_init(&m);
+  for (size_t i = 0; i < w->count; ++i) {
+    const shape *s = &w->shapes[i];
+    if (!s->alive) {
+      continue;
+    }
+    if (s->circle) {
+      sup_map_add_circle(&m, s->center, s->radius);
+    } else {
+      sup_map_add_rect(&m, s->lo.x, s->lo.y, s->hi.x, s->hi.y);
+    }
+  }
+  if (w->bounded) {
+    sup_map_set_bounds(&m, WORLD_BOUNDS, 4);
+  }
+  return m;
+}
+
+static size_t pick_alive(const world *w, sup_rng *rng) {
+  size_t alive = 0;
+  for (size_t i = 0; i < w->count; ++i) {
+    alive += w->shapes[i].alive;
+  }
+  if (alive == 0) {
+    return SIZE_MAX;
+  }
+  size_t k = sup_rng_below(rng, alive);
+  for (size_t i = 0; i < w->count; ++i) {
+    if (w->shapes[i].alive && k-- == 0) {
+      return i;
+    }
+  }
+  return SIZE_MAX;
+}
+
+static void add_random_shape(world *w, arcnav_map *map, sup_rng *rng) {
+  ck_assert_uint_lt(w->count, MAX_SHAPES);
+  shape *s = &w->shapes[w->count++];
+  s->alive = true;
+  // Coordinates on a quarter grid, so moves by quarter steps are exact and rings stay valid.
+  double x = 0.25 * (double)sup_rng_below(rng, 360), y = 0.25 * (double)sup_rng_below(rng, 280);
+  s->circle = sup_rng_below(rng, 4) == 0;
+  if (s->circle) {
+    s->center = (vec){x + 2, y + 2};
+    s->radius = 0.25 * (double)(2 + sup_rng_below(rng, 12));
+    s->id = add_circle(map, s->center, s->radius);
+  } else {
+    s->lo = (vec){x, y};
+    s->hi = (vec){x + 0.25 * (double)(4 + sup_rng_below(rng, 60)),
+                  y + 0.25 * (double)(4 + sup_rng_below(rng, 30))};
+    s->id = add_rect(map, s->lo, s->hi);
+  }
+}
+
+static void change_at_random(world *w, arcnav_map *map, sup_rng *rng, char *what, size_t size) {
+  size_t pick = pick_alive(w, rng);
+  size_t choice = pick == SIZE_MAX ? 0 : sup_rng_below(rng, 5);
+  if (choice <= 1 && w->count < MAX_SHAPES) {
+    add_random_shape(w, map, rng);
+    snprintf(what, size, "add #%zu", w->count - 1);
+  } else if (choice <= 2) {
+    shape *s = &w->shapes[pick];
+    ck_assert_int_eq(arcnav_map_remove_obstacle(map, s->id), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_map_remove_obstacle(map, s->id), ARCNAV_ERR_STALE_ID);
+    s->alive = false;
+    snprintf(what, size, "remove #%zu", pick);
+  } else {
+    shape *s = &w->shapes[pick];
+    vec by = {0.25 * ((double)sup_rng_below(rng, 81) - 40.0),
+              0.25 * ((double)sup_rng_below(rng, 81) - 40.0)};
+    arcnav_error error;
+    ck_assert_int_eq(arcnav_map_move_obstacle(map, s->id, by, &error), ARCNAV_OK);
+    s->lo = (vec){s->lo.x + by.x, s->lo.y + by.y};
+    s->hi = (vec){s->hi.x + by.x, s->hi.y + by.y};
+    s->center = (vec){s->center.x + by.x, s->center.y + by.y};
+    snprintf(what, size, "move #%zu by (%g, %g)", pick, by.x, by.y);
+  }
+}
+
+typedef struct tally {
+  size_t compared, found, no_path, blocked;
+} tally;
+
+// `query` belongs to `planner`, brought up to date; `fresh` was built on the same map from
+// scratch. Both answer the same queries at the same radius.
+static void compare_planners(arcnav_query *query, const arcnav_planner *fresh, const sup_map *m,
+                             double radius, sup_rng *rng, size_t queries, const char *label,
+                             tally *t) {
+  arcnav_query *fresh_query = NULL;
+  arcnav_path *want = NULL, *got = NULL;
+  ck_assert_int_eq(arcnav_query_create(fresh, &fresh_query), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_set_radius(fresh_query, radius), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_set_radius(query, radius), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(NULL, &want), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(NULL, &got), ARCNAV_OK);
+  double eps = sup_map_tolerance(m);
+  for (size_t q = 0; q < queries; ++q) {
+    vec s, g;
+    if (!sup_random_free_point(m, 0.0, rng, (vec){-5, -5}, (vec){105, 85}, 0.0, 500, &s) ||
+        !sup_random_free_point(m, 0.0, rng, (vec){-5, -5}, (vec){105, 85}, 0.0, 500, &g)) {
+      continue;
+    }
+    ck_assert_msg(arcnav_query_point_is_free(query, s) ==
+                      arcnav_query_point_is_free(fresh_query, s),
+                  "%s R %g: free test of (%.17g, %.17g) differs", label, radius, s.x, s.y);
+    arcnav_status expected = arcnav_find_path(fresh_query, s, g, want);
+    arcnav_status status = arcnav_find_path(query, s, g, got);
+    ck_assert_msg(status == expected,
+                  "%s R %g (%.17g, %.17g) -> (%.17g, %.17g): updated %s, built afresh %s", label,
+                  radius, s.x, s.y, g.x, g.y, arcnav_status_name(status),
+                  arcnav_status_name(expected));
+    t->compared++;
+    if (status != ARCNAV_OK) {
+      t->no_path += status == ARCNAV_NO_PATH;
+      t->blocked += status == ARCNAV_START_BLOCKED || status == ARCNAV_GOAL_BLOCKED;
+      continue;
+    }
+    t->found++;
+    double a = arcnav_path_length(want), b = arcnav_path_length(got);
+    ck_assert_msg(fabs(a - b) <= 1e-9 * (1.0 + a),
+                  "%s R %g (%.17g, %.17g) -> (%.17g, %.17g): updated %.17g, built afresh %.17g",
+                  label, radius, s.x, s.y, g.x, g.y, b, a);
+    sup_verify_report report;
+    ck_assert_msg(sup_verify_path(m, radius, eps, s, g, got, &report),
+                  "%s R %g: the updated planner's path fails the verifier: %s", label, radius,
+                  report.message);
+  }
+  arcnav_path_destroy(want);
+  arcnav_path_destroy(got);
+  arcnav_query_destroy(fresh_query);
+}
+
+START_TEST(updates_equal_fresh_builds) {
+  uint64_t seed = (uint64_t)_i + 1;
+  sup_rng rng = sup_rng_seed(seed * 1299709);
+  world w;
+  memset(&w, 0, sizeof w);
+  w.bounded = seed % 2 == 0;
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  if (w.bounded) {
+    ck_assert_int_eq(arcnav_map_set_bounds(map, WORLD_BOUNDS, 4, NULL), ARCNAV_OK);
+  }
+  for (int i = 0; i < 10; ++i) {
+    add_random_shape(&w, map, &rng);
+  }
+  arcnav_planner *planners[KIND_COUNT];
+  arcnav_query *queries[KIND_COUNT];
+  for (size_t k = 0; k < KIND_COUNT; ++k) {
+    planners[k] = build_planner(map, &KINDS[k]);
+    ck_assert_int_eq(arcnav_query_create(planners[k], &queries[k]), ARCNAV_OK);
+  }
+  tally t = {0, 0, 0, 0};
+  char what[96];
+  for (int step = 0; step < 12; ++step) {
+    change_at_random(&w, map, &rng, what, sizeof what);
+    sup_map m = describe(&w);
+    for (size_t k = 0; k < KIND_COUNT; ++k) {
+      // Some steps leave a planner behind for a change or two: it catches up in one update.
+      if (step % 3 == (int)k % 3 && step != 11) {
+        continue;
+      }
+      ck_assert_int_eq(arcnav_planner_update(planners[k], map), ARCNAV_OK);
+      arcnav_planner *fresh = build_planner(map, &KINDS[k]);
+      char label[192];
+      snprintf(label, sizeof label, "seed %llu step %d (%s), %s", (unsigned long long)seed, step,
+               what, KINDS[k].name);
+      if (KINDS[k].max_radius > 0.0) {
+        for (size_t r = 0; r < sizeof RANGED_RADII / sizeof RANGED_RADII[0]; ++r) {
+          compare_planners(queries[k], fresh, &m, RANGED_RADII[r], &rng, 3, label, &t);
+        }
+      } else {
+        compare_planners(queries[k], fresh, &m, KINDS[k].radius, &rng, 6, label, &t);
+      }
+      arcnav_planner_destroy(fresh);
+    }
+    sup_map_free(&m);
+  }
+  printf("living map seed %llu: %zu queries compared, %zu found, %zu no path, %zu blocked\n",
+         (unsigned long long)seed, t.compared, t.found, t.no_path, t.blocked);
+  ck_assert_uint_gt(t.found, t.compared / 4);
+  for (size_t k = 0; k < KIND_COUNT; ++k) {
+    arcnav_query_destroy(queries[k]);
+    arcnav_planner_destroy(planners[k]);
+  }
+  arcnav_map_destroy(map);
+}
+END_TEST
+
+// A wall that closes a corridor, then moves out of the way, then goes: a query object made
+// before any of it answers each time as the map now is.
+START_TEST(a_moved_wall_opens_the_way) {
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  static const vec bounds[] = {{0, 0}, {40, 0}, {40, 10}, {0, 10}};
+  ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
+  arcnav_obstacle_id wall = add_rect(map, (vec){19, -1}, (vec){21, 11});
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = 1.0;
+  arcnav_planner *planner = NULL;
+  arcnav_query *query = NULL;
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  vec a = {5, 5}, b = {35, 5};
+  ck_assert_int_eq(arcnav_find_path(query, a, b, path), ARCNAV_NO_PATH);
+
+  // Moved up by 4, the wall leaves a gap of 4 at the bottom: a disk of radius 1 passes.
+  arcnav_error error;
+  ck_assert_int_eq(arcnav_map_move_obstacle(map, wall, (vec){0, 4}, &error), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_find_path(query, a, b, path), ARCNAV_NO_PATH); // not updated yet
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_find_path(query, a, b, path), ARCNAV_OK);
+  ck_assert(arcnav_path_length(path) > 30.0 + 1e-6);
+  sup_map m;
+  sup_map_init(&m);
+  sup_map_add_rect(&m, 19, 3, 21, 15);
+  sup_map_set_bounds(&m, bounds, 4);
+  sup_verify_report report;
+  ck_assert_msg(sup_verify_path(&m, 1.0, sup_map_tolerance(&m), a, b, path, &report), "%s",
+                report.message);
+  sup_map_free(&m);
+
+  // Moves that would leave the range or are not numbers change nothing.
+  ck_assert_int_eq(arcnav_map_move_obstacle(map, wall, (vec){NAN, 0}, &error),
+                   ARCNAV_ERR_NOT_FINITE);
+  ck_assert_int_eq(error.status, ARCNAV_ERR_NOT_FINITE);
+  ck_assert_int_eq(error.obstacle, 0);
+  ck_assert_int_eq(arcnav_map_move_obstacle(map, wall, (vec){0, 2e100}, &error),
+                   ARCNAV_ERR_TOO_LARGE);
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  double before = arcnav_path_length(path);
+  ck_assert_int_eq(arcnav_find_path(query, a, b, path), ARCNAV_OK);
+  ck_assert(arcnav_path_length(path) == before);
+
+  // Removed, the way is straight.
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, wall), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_find_path(query, a, b, path), ARCNAV_OK);
+  ck_assert_double_eq_tol(arcnav_path_length(path), 30.0, 1e-12);
+  ck_assert_int_eq(arcnav_planner_update(NULL, map), ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(arcnav_planner_update(planner, NULL), ARCNAV_ERR_INVALID_ARGUMENT);
+  arcnav_path_destroy(path);
+  arcnav_query_destroy(query);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
+// ---- failures ----------------------------------------------------------------------------
+
+typedef struct sweep_answer {
+  arcnav_status status;
+  double length;
+} sweep_answer;
+
+static const vec SWEEP_QUERIES[][2] = {
+    {{2, 2}, {58, 38}}, {{2, 38}, {58, 2}}, {{30, 2}, {30, 38}}, {{10, 20}, {50, 20}}};
+#define SWEEP_QUERY_COUNT (sizeof SWEEP_QUERIES / sizeof SWEEP_QUERIES[0])
+
+static void answer_all(arcnav_query *query, arcnav_path *path, sweep_answer *out) {
+  for (size_t q = 0; q < SWEEP_QUERY_COUNT; ++q) {
+    out[q].status = arcnav_find_path(query, SWEEP_QUERIES[q][0], SWEEP_QUERIES[q][1], path);
+    out[q].length = arcnav_path_length(path);
+  }
+}
+
+static bool same_answers(const sweep_answer *a, const sweep_answer *b) {
+  for (size_t q = 0; q < SWEEP_QUERY_COUNT; ++q) {
+    if (a[q].status != b[q].status || a[q].length != b[q].length) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static arcnav_map *sweep_map(const arcnav_allocator *hooks) {
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(hooks, &map), ARCNAV_OK);
+  static const vec bounds[] = {{0, 0}, {60, 0}, {60, 40}, {0, 40}};
+  ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
+  add_rect(map, (vec){10, 5}, (vec){14, 30});
+  add_circle(map, (vec){30, 20}, 4);
+  add_rect(map, (vec){44, 10}, (vec){48, 35});
+  return map;
+}
+
+// Each change in turn meets a failing allocation at each of its requests: it must say
+// out_of_memory and leave map and planner as they were (the planner answering for the map as
+// it was), and done again without the failure, it must give what a run that never failed gives.
+START_TEST(failed_changes_change_nothing) {
+  const planner_kind *kind = &KINDS[_i];
+  static const vec house[] = {{24, 28}, {36, 28}, {36, 34}, {30, 37}, {24, 34}};
+  sweep_answer expected_before[SWEEP_QUERY_COUNT], expected_after[SWEEP_QUERY_COUNT];
+  {
+    arcnav_map *map = sweep_map(NULL);
+    arcnav_planner *planner = build_planner(map, kind);
+    arcnav_query *query = NULL;
+    arcnav_path *path = NULL;
+    ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+    answer_all(query, path, expected_before);
+    arcnav_query_destroy(query);
+    arcnav_planner_destroy(planner);
+    ck_assert_int_eq(arcnav_map_add_polygon(map, house, 5, NULL, NULL, 0, NULL), ARCNAV_OK);
+    ck_assert_int_eq(
+        arcnav_map_move_obstacle(map, arcnav_map_obstacle_id(map, 3), (vec){-2, -1}, NULL),
+        ARCNAV_OK);
+    ck_assert_int_eq(arcnav_map_remove_obstacle(map, arcnav_map_obstacle_id(map, 1)), ARCNAV_OK);
+    planner = build_planner(map, kind);
+    ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+    answer_all(query, path, expected_after);
+    arcnav_path_destroy(path);
+    arcnav_query_destroy(query);
+    arcnav_planner_destroy(planner);
+    arcnav_map_destroy(map);
+    ck_assert(!same_answers(expected_before, expected_after));
+  }
+  long fired_total = 0;
+  long n = 0;
+  for (; n < 100000; ++n) {
+    test_allocator counter = test_allocator_make();
+    arcnav_allocator hooks = test_allocator_hooks(&counter);
+    arcnav_map *map = sweep_map(&hooks);
+    arcnav_planner *planner = build_planner(map, kind);
+    arcnav_query *query = NULL;
+    arcnav_path *path = NULL;
+    ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+    sweep_answer got[SWEEP_QUERY_COUNT];
+    answer_all(query, path, got);
+    ck_assert(same_answers(got, expected_before));
+    long armed = counter.calls + n;
+    counter.fail_at = armed;
+    bool fired = false;
+
+    size_t count = arcnav_map_obstacle_count(map);
+    arcnav_status status = arcnav_map_add_polygon(map, house, 5, NULL, NULL, 0, NULL);
+    if (status == ARCNAV_ERR_OUT_OF_MEMORY) {
+      fired = true;
+      ck_assert_uint_eq(arcnav_map_obstacle_count(map), count);
+      status = arcnav_map_add_polygon(map, house, 5, NULL, NULL, 0, NULL);
+    }
+    ck_assert_int_eq(status, ARCNAV_OK);
+    arcnav_obstacle_id moved = arcnav_map_obstacle_id(map, 3);
+    status = arcnav_map_move_obstacle(map, moved, (vec){-2, -1}, NULL);
+    if (status == ARCNAV_ERR_OUT_OF_MEMORY) {
+      fired = true;
+      status = arcnav_map_move_obstacle(map, moved, (vec){-2, -1}, NULL);
+    }
+    ck_assert_int_eq(status, ARCNAV_OK);
+    ck_assert_int_eq(arcnav_map_remove_obstacle(map, arcnav_map_obstacle_id(map, 1)), ARCNAV_OK);
+    status = arcnav_planner_update(planner, map);
+    if (status == ARCNAV_ERR_OUT_OF_MEMORY) {
+      fired = true;
+      // The planner still answers for the map as it was.
+      counter.fail_at = -1;
+      answer_all(query, path, got);
+      ck_assert_msg(same_answers(got, expected_before),
+                    "%s, failing allocation %ld: a failed update changed the answers", kind->name,
+                    n);
+      status = arcnav_planner_update(planner, map);
+    }
+    ck_assert_int_eq(status, ARCNAV_OK);
+    // The query object makes its working memory again on first use.
+    status = arcnav_find_path(query, SWEEP_QUERIES[0][0], SWEEP_QUERIES[0][1], path);
+    if (status == ARCNAV_ERR_OUT_OF_MEMORY) {
+      fired = true;
+      ck_assert_uint_eq(arcnav_path_piece_count(path), 0);
+    }
+    // A failure injected but reported by none of the calls would have been swallowed.
+    ck_assert_msg(fired || counter.calls <= armed,
+                  "%s, failing allocation %ld was not reported as out_of_memory", kind->name, n);
+    counter.fail_at = -1;
+    answer_all(query, path, got);
+    ck_assert_msg(same_answers(got, expected_after),
+                  "%s, failing allocation %ld: answers differ from a run without failure",
+                  kind->name, n);
+    arcnav_path_destroy(path);
+    arcnav_query_destroy(query);
+    arcnav_planner_destroy(planner);
+    arcnav_map_destroy(map);
+    ck_assert_msg(counter.live == 0, "%s, failing allocation %ld: %ld blocks leaked", kind->name, n,
+                  counter.live);
+    if (!fired) {
+      break;
+    }
+    fired_total++;
+  }
+  printf("living map, %s: %ld allocations failed in turn\n", kind->name, fired_total);
+  ck_assert_int_gt(fired_total, 3);
+  ck_assert_int_lt(n, 100000);
+}
+END_TEST
+
+static Suite *living_map_suite(void) {
+  Suite *suite = suite_create("living_map");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, ids_follow_their_obstacles);
+  tcase_add_test(tc, a_moved_wall_opens_the_way);
+  tcase_add_loop_test(tc, updates_equal_fresh_builds, 0, 6);
+  tcase_add_loop_test(tc, failed_changes_change_nothing, 0, KIND_COUNT);
+  suite_add_tcase(suite, tc);
+  return suite;
+}
+
+int main(void) {
+  SRunner *runner = srunner_create(living_map_suite());
+  srunner_run_all(runner, CK_NORMAL);
+  int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
