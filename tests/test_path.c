@@ -214,6 +214,71 @@ static bool verify_pieces(const sup_map *m, double R, const arcnav_piece *pieces
                            report);
 }
 
+// A path rebuilt from its own pieces is the same path; pieces that are not a path are refused
+// and leave the path as it was.
+START_TEST(test_assign_pieces) {
+  size_t count = arcnav_path_piece_count(path);
+  ck_assert_uint_ge(count, 3);
+  arcnav_piece pieces[16];
+  ck_assert_uint_le(count, 16);
+  for (size_t i = 0; i < count; ++i) {
+    pieces[i] = arcnav_path_piece(path, i);
+    pieces[i].length = -1.0; // recomputed, not read
+  }
+  arcnav_path *copy = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &copy), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_assign(copy, pieces, count), ARCNAV_OK);
+  ck_assert_uint_eq(arcnav_path_piece_count(copy), count);
+  ck_assert_double_eq_tol(arcnav_path_length(copy), arcnav_path_length(path),
+                          1e-12 * arcnav_path_length(path));
+  ck_assert_vec2_near(arcnav_path_start(copy), arcnav_path_start(path), 0.0);
+  ck_assert_vec2_near(arcnav_path_end(copy), arcnav_path_end(path), 0.0);
+  for (size_t i = 0; i < count; ++i) {
+    arcnav_piece a = arcnav_path_piece(path, i), b = arcnav_path_piece(copy, i);
+    ck_assert_int_eq(a.type, b.type);
+    ck_assert_double_eq_tol(a.length, b.length, 1e-12 * (1.0 + a.length));
+  }
+  double length = arcnav_path_length(copy);
+
+  size_t arc = SIZE_MAX;
+  for (size_t i = 0; i < count && arc == SIZE_MAX; ++i) {
+    arc = pieces[i].type == ARCNAV_PIECE_ARC ? i : SIZE_MAX;
+  }
+  ck_assert_uint_ne(arc, SIZE_MAX);
+  arcnav_piece bad[16];
+  memcpy(bad, pieces, sizeof bad);
+  bad[arc].radius = 0.0;
+  ck_assert_int_eq(arcnav_path_assign(copy, bad, count), ARCNAV_ERR_INVALID_ARGUMENT);
+  memcpy(bad, pieces, sizeof bad);
+  bad[arc].sweep = 7.0;
+  ck_assert_int_eq(arcnav_path_assign(copy, bad, count), ARCNAV_ERR_INVALID_ARGUMENT);
+  memcpy(bad, pieces, sizeof bad);
+  bad[arc].center.x += 0.5; // its ends are no longer on its circle
+  ck_assert_int_eq(arcnav_path_assign(copy, bad, count), ARCNAV_ERR_INVALID_ARGUMENT);
+  memcpy(bad, pieces, sizeof bad);
+  bad[1].from.x += 1e-3; // a gap between two pieces
+  ck_assert_int_eq(arcnav_path_assign(copy, bad, count), ARCNAV_ERR_INVALID_ARGUMENT);
+  memcpy(bad, pieces, sizeof bad);
+  bad[0].type = (arcnav_piece_type)7;
+  ck_assert_int_eq(arcnav_path_assign(copy, bad, count), ARCNAV_ERR_INVALID_ARGUMENT);
+  memcpy(bad, pieces, sizeof bad);
+  bad[0].to.y = NAN;
+  ck_assert_int_eq(arcnav_path_assign(copy, bad, count), ARCNAV_ERR_NOT_FINITE);
+  memcpy(bad, pieces, sizeof bad);
+  bad[count - 1].to.y = 1e200;
+  ck_assert_int_eq(arcnav_path_assign(copy, bad, count), ARCNAV_ERR_TOO_LARGE);
+  ck_assert_int_eq(arcnav_path_assign(copy, NULL, 2), ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(arcnav_path_assign(NULL, pieces, count), ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_uint_eq(arcnav_path_piece_count(copy), count);
+  ck_assert(arcnav_path_length(copy) == length);
+
+  ck_assert_int_eq(arcnav_path_assign(copy, NULL, 0), ARCNAV_OK);
+  ck_assert_uint_eq(arcnav_path_piece_count(copy), 0);
+  ck_assert(arcnav_path_length(copy) == 0.0);
+  arcnav_path_destroy(copy);
+}
+END_TEST
+
 START_TEST(test_verifier_catches_small_kinks) {
   sup_map m = verifier_map();
   sup_verify_report report;
@@ -306,6 +371,7 @@ static Suite *path_suite(void) {
   tcase_add_test(tc, test_point_at_follows_the_pieces);
   tcase_add_test(tc, test_sampling);
   tcase_add_test(tc, test_empty_path);
+  tcase_add_test(tc, test_assign_pieces);
   suite_add_tcase(suite, tc);
   TCase *verifier = tcase_create("verifier");
   tcase_add_test(verifier, test_verifier_catches_small_kinks);

@@ -396,6 +396,19 @@ ARCNAV_API arcnav_status arcnav_path_create(const arcnav_allocator *allocator,
 /// Destroy a path. NULL is a no-op.
 ARCNAV_API void arcnav_path_destroy(arcnav_path *path);
 
+/// Replace the path's pieces with `count` pieces of the caller's (a path kept by a game, or read
+/// back from the CLI's JSON), so that the path can be checked again (arcnav_query_path_is_free()).
+/// Each piece's length is computed from its geometry (the `length` given is ignored); lines need
+/// `from` and `to`, arcs also `center`, `radius` > 0, `sweep` in (0, 2 pi] and `ccw`, with both
+/// ends on the circle. Consecutive pieces must meet, ends on circles lie on them, to within the
+/// tolerance of a map as large as the path (arcnav.h). With `count` 0 the path is empty, at the
+/// origin.
+/// @return ARCNAV_OK; ARCNAV_ERR_INVALID_ARGUMENT (NULL, an unknown type, a bad radius or sweep,
+///         pieces that do not meet), ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_TOO_LARGE or
+///         ARCNAV_ERR_OUT_OF_MEMORY, all of which leave the path as it was.
+ARCNAV_API arcnav_status arcnav_path_assign(arcnav_path *path, const arcnav_piece *pieces,
+                                            size_t count);
+
 /// Number of pieces (0 when the last query did not find a path, or for start == goal).
 ARCNAV_API size_t arcnav_path_piece_count(const arcnav_path *path);
 

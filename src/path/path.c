@@ -90,6 +90,78 @@ arcnav_status an_path_add_arc(arcnav_path *path, vec2 center, double radius, vec
   return push_piece(path, &piece);
 }
 
+// Is `piece` as arcnav_piece describes it: finite, in range, an arc with a positive radius, a
+// sweep in (0, 2 pi] and both ends on its circle? Ends are compared to within `slack`.
+static arcnav_status check_piece(const arcnav_piece *piece, double slack) {
+  if (piece->type != ARCNAV_PIECE_LINE && piece->type != ARCNAV_PIECE_ARC) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  bool arc = piece->type == ARCNAV_PIECE_ARC;
+  vec2 points[3] = {piece->from, piece->to, arc ? piece->center : piece->from};
+  for (size_t i = 0; i < 3; ++i) {
+    if (!v2_is_finite(points[i])) {
+      return ARCNAV_ERR_NOT_FINITE;
+    }
+    if (!an_coordinate_in_range(points[i].x) || !an_coordinate_in_range(points[i].y)) {
+      return ARCNAV_ERR_TOO_LARGE;
+    }
+  }
+  if (!arc) {
+    return ARCNAV_OK;
+  }
+  if (!isfinite(piece->radius) || !isfinite(piece->sweep)) {
+    return ARCNAV_ERR_NOT_FINITE;
+  }
+  if (!(piece->radius > 0.0) || !an_coordinate_in_range(piece->radius) ||
+      !(piece->sweep > 0.0 && piece->sweep <= 2.0 * AN_PI) ||
+      fabs(v2_dist(piece->from, piece->center) - piece->radius) > slack ||
+      fabs(v2_dist(piece->to, piece->center) - piece->radius) > slack) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  return ARCNAV_OK;
+}
+
+arcnav_status arcnav_path_assign(arcnav_path *path, const arcnav_piece *pieces, size_t count) {
+  if (!path || (count > 0 && !pieces)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  // Ends are compared with the tolerance rule of arcnav.h, for a map as large as the path.
+  double scale = 1.0;
+  for (size_t i = 0; i < count; ++i) {
+    scale = an_max(scale, an_max(an_max(fabs(pieces[i].from.x), fabs(pieces[i].from.y)),
+                                 an_max(fabs(pieces[i].to.x), fabs(pieces[i].to.y))));
+  }
+  double slack = AN_MAP_TOLERANCE_RELATIVE * scale;
+  for (size_t i = 0; i < count; ++i) {
+    arcnav_status status = check_piece(&pieces[i], slack);
+    if (status != ARCNAV_OK) {
+      return status;
+    }
+    if (i > 0 && v2_dist(pieces[i - 1].to, pieces[i].from) > slack) {
+      return ARCNAV_ERR_INVALID_ARGUMENT;
+    }
+  }
+  if (count > 0 && !an_reserve(&path->alloc, (void **)&path->pieces, &path->capacity, 0, count,
+                               sizeof *path->pieces)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  an_path_reset(path, count > 0 ? pieces[0].from : v2(0, 0),
+                count > 0 ? pieces[count - 1].to : v2(0, 0));
+  for (size_t i = 0; i < count; ++i) {
+    arcnav_piece piece = pieces[i];
+    piece.length = piece.type == ARCNAV_PIECE_LINE ? v2_dist(piece.from, piece.to)
+                                                   : piece.radius * piece.sweep;
+    if (piece.type == ARCNAV_PIECE_LINE) {
+      piece.center = v2(0, 0);
+      piece.radius = piece.sweep = 0.0;
+      piece.ccw = false;
+    }
+    path->pieces[path->count++] = piece;
+    path->length += piece.length;
+  }
+  return ARCNAV_OK;
+}
+
 size_t arcnav_path_piece_count(const arcnav_path *path) {
   return path ? path->count : 0;
 }
