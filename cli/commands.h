@@ -13,3 +13,4 @@ int an_cli_cmd_path(int argc, char **argv);
 int an_cli_cmd_batch(int argc, char **argv);
 int an_cli_cmd_render(int argc, char **argv);
 int an_cli_cmd_demo(int argc, char **argv);
+int an_cli_cmd_replay(int argc, char **argv);

@@ -128,7 +128,7 @@ static void describe_location(const arcnav_error *error, char *out, size_t size)
   }
 }
 
-static bool add_shape(arcnav_map *built, const an_cli_shape *shape, arcnav_error *error) {
+bool an_cli_add_shape(arcnav_map *built, const an_cli_shape *shape, arcnav_error *error) {
   if (shape->kind == AN_CLI_SHAPE_CIRCLE) {
     return arcnav_map_add_circle(built, shape->center, shape->radius, error) == ARCNAV_OK;
   }
@@ -167,7 +167,7 @@ bool an_cli_map_build(const an_cli_map *map, arcnav_map **out_map, an_cli_diag *
   }
   for (size_t i = 0; i < map->shape_count; i++) {
     arcnav_error error = {ARCNAV_OK, -1, -1, -1};
-    if (add_shape(built, &map->shapes[i], &error)) {
+    if (an_cli_add_shape(built, &map->shapes[i], &error)) {
       continue;
     }
     // The library numbers obstacles in the order they were added, which is shape order.

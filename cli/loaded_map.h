@@ -62,6 +62,10 @@ void an_cli_map_warn(an_cli_map *map, const char *format, ...)
 /// Print and discard the remembered warnings on standard error.
 void an_cli_map_print_warnings(an_cli_map *map);
 
+/// Add one shape to a library map; false with the library's error (ARCNAV_ERR_OUT_OF_MEMORY
+/// also for the tool's own allocations).
+bool an_cli_add_shape(arcnav_map *built, const an_cli_shape *shape, arcnav_error *error);
+
 /// Build the library's map from the parsed geometry. Errors name the feature, ring and vertex.
 bool an_cli_map_build(const an_cli_map *map, arcnav_map **out_map, an_cli_diag *diag);
 

@@ -20,6 +20,7 @@ static const char usage[] =
     "OUT.svg\n"
     "                     [--planner auto|tangent|funnel|plain-funnel] [--y-down]\n"
     "                     [--map-format geojson|neerc|movingai]\n"
+    "       arcnav replay SCRIPT\n"
     "       arcnav demo   [--out DIR] [--maps DIR] [--y-down]\n"
     "       arcnav --help | arcnav SUBCOMMAND --help | arcnav --version\n"
     "\n"
@@ -31,6 +32,7 @@ static const char usage[] =
     "  batch    build the planner once and answer many queries (a fifth number on a query line\n"
     "           is its radius), with timings\n"
     "  render   draw a map, its inflated boundary and a path as SVG\n"
+    "  replay   run a script of operations on a living map (add, remove, move, path, ...)\n"
     "  demo     run the shipped example maps and write SVG pictures\n"
     "\n"
     "Map files: GeoJSON FeatureCollection (.geojson, .json), MovingAI grid (.map) or NEERC text\n"
@@ -47,7 +49,7 @@ typedef struct command {
 int main(int argc, char **argv) {
   static const command commands[] = {
       {"neerc", an_cli_cmd_neerc},   {"path", an_cli_cmd_path}, {"batch", an_cli_cmd_batch},
-      {"render", an_cli_cmd_render}, {"demo", an_cli_cmd_demo},
+      {"render", an_cli_cmd_render}, {"demo", an_cli_cmd_demo}, {"replay", an_cli_cmd_replay},
   };
   if (argc < 2) {
     fputs(usage, stderr);

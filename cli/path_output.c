@@ -16,7 +16,21 @@ void an_cli_json_number(FILE *out, double value) {
   fprintf(out, "%.17g", value);
 }
 
-static void json_point(FILE *out, arcnav_vec2 p) {
+void an_cli_json_string(FILE *out, const char *text) {
+  fputc('"', out);
+  for (const unsigned char *c = (const unsigned char *)text; *c != '\0'; c++) {
+    if (*c == '"' || *c == '\\') {
+      fprintf(out, "\\%c", *c);
+    } else if (*c < 0x20) {
+      fprintf(out, "\\u%04x", *c);
+    } else {
+      fputc(*c, out);
+    }
+  }
+  fputc('"', out);
+}
+
+void an_cli_json_point(FILE *out, arcnav_vec2 p) {
   fputc('[', out);
   an_cli_json_number(out, p.x);
   fputc(',', out);
@@ -27,20 +41,20 @@ static void json_point(FILE *out, arcnav_vec2 p) {
 static void json_piece(FILE *out, const arcnav_piece *piece) {
   if (piece->type == ARCNAV_PIECE_LINE) {
     fputs("{\"type\":\"line\",\"from\":", out);
-    json_point(out, piece->from);
+    an_cli_json_point(out, piece->from);
     fputs(",\"to\":", out);
-    json_point(out, piece->to);
+    an_cli_json_point(out, piece->to);
     fputc('}', out);
     return;
   }
   fputs("{\"type\":\"arc\",\"center\":", out);
-  json_point(out, piece->center);
+  an_cli_json_point(out, piece->center);
   fputs(",\"radius\":", out);
   an_cli_json_number(out, piece->radius);
   fputs(",\"from\":", out);
-  json_point(out, piece->from);
+  an_cli_json_point(out, piece->from);
   fputs(",\"to\":", out);
-  json_point(out, piece->to);
+  an_cli_json_point(out, piece->to);
   fputs(piece->ccw ? ",\"ccw\":true}" : ",\"ccw\":false}", out);
 }
 

@@ -11,6 +11,12 @@
 /// without a fraction (7, not 7.0); -0 prints as 0.
 void an_cli_json_number(FILE *out, double value);
 
+/// A JSON string: quotes, backslashes and control characters escaped.
+void an_cli_json_string(FILE *out, const char *text);
+
+/// A point as a JSON array `[x,y]` of an_cli_json_number() values.
+void an_cli_json_point(FILE *out, arcnav_vec2 p);
+
 /// The members `"status":..,"radius":..,"length":..,"pieces":[..]` without the braces, so callers
 /// can add their own members around them. `pretty` breaks lines as the contract's example does.
 /// `path` is read only when `status` is ARCNAV_OK.

@@ -83,7 +83,9 @@ bool an_cli_build_planner(const arcnav_map *map, const char *file, const char *c
   if (status == ARCNAV_OK) {
     status = arcnav_query_create(planner, &query);
   }
-  *out_build_ms = (an_cli_now_us() - start) / 1e3;
+  if (out_build_ms != NULL) {
+    *out_build_ms = (an_cli_now_us() - start) / 1e3;
+  }
   if (status != ARCNAV_OK) {
     arcnav_planner_destroy(planner);
     an_cli_diag_set(diag, "arcnav %s: %s: cannot build the planner: %s (%s)", command, file,

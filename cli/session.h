@@ -27,7 +27,8 @@ typedef struct an_cli_session {
 bool an_cli_session_load(an_cli_session *session, const char *file, an_cli_map_format format,
                          an_cli_diag *diag);
 
-/// Build a planner and its query scratch for `radius` with `engine`; *out_build_ms gets the time.
+/// Build a planner and its query scratch for `radius` with `engine`; *out_build_ms [opt] gets the
+/// time.
 /// A `max_radius` above 0 makes it answer every radius up to it (arcnav_planner_def.max_radius);
 /// 0 keeps it to `radius`. `file` and `command` name the map and the sub-command in messages.
 bool an_cli_build_planner(const arcnav_map *map, const char *file, const char *command,
