@@ -28,6 +28,7 @@
 //   arcnav_bench [--scenario NAME]... [--engine NAME]... [--all] [--game] [--quick] [--repeat N]
 //                [--queries N] [--movingai DIR] [--csv FILE] [--svg FILE]
 //   arcnav_bench --radii MAP [--movingai DIR] [--queries N]
+//   arcnav_bench --living MAP [--movingai DIR] [--queries N] [--repeat N]
 
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
@@ -1174,6 +1175,162 @@ static int run_radii(const char *stem, const options *opt) {
   return exit_code;
 }
 
+// ---- a living map -------------------------------------------------------------------------
+
+// A building of 20 vertices: a star of 10 points around `center`, `size` across, its inner
+// vertices at 0.7 of the outer radius (a shape with corners of both kinds).
+static void building_ring(arcnav_vec2 center, double size, arcnav_vec2 out[20]) {
+  for (int i = 0; i < 20; ++i) {
+    double angle = 2.0 * 3.14159265358979323846 * i / 20.0;
+    double rho = (i % 2 == 0 ? 0.5 : 0.35) * size;
+    out[i] = (arcnav_vec2){center.x + rho * cos(angle), center.y + rho * sin(angle)};
+  }
+}
+
+typedef struct living_config {
+  const char *name;
+  double radius, max_radius;
+} living_config;
+
+// What a game pays when a building is placed and destroyed: the map change and the planner
+// update, each planner's full build beside them, and the first query after an update (which
+// makes the query object's working memory again).
+static int run_living(const char *stem, const options *opt) {
+  sup_map generated;
+  size_t vertices = 0;
+  double size = 20.0;
+  if (strcmp(stem, "rect300") == 0) {
+    generated = rect300();
+    vertices = 4 * generated.polygon_count;
+  } else {
+    game_map g;
+    char why[1200];
+    if (!game_map_load(opt->movingai, stem, &g, why, sizeof why)) {
+      fprintf(stderr, "arcnav_bench: --living %s: map not available: %s\n", stem, why);
+      return 2;
+    }
+    sup_map_copy(&generated, &g.map);
+    vertices = g.vertices;
+    size = 4.0;
+    game_map_free(&g);
+  }
+  arcnav_vec2 lo, hi;
+  sup_map_extent(&generated, &lo, &hi);
+  size_t places = opt->query_count < 40 ? opt->query_count : 40;
+  arcnav_vec2 *centers = xcalloc(places, sizeof *centers);
+  arcnav_vec2 *ends = xcalloc(2 * places, sizeof *ends);
+  sup_rng rng = sup_rng_seed(20261125);
+  size_t found_places = 0;
+  for (size_t i = 0; i < places; ++i) {
+    if (sup_random_free_point(&generated, 0.6 * size, &rng, lo, hi, 0.0, 2000, &centers[i]) &&
+        sup_random_free_point(&generated, 0.5, &rng, lo, hi, 0.0, 2000, &ends[2 * i]) &&
+        sup_random_free_point(&generated, 0.5, &rng, lo, hi, 0.0, 2000, &ends[2 * i + 1])) {
+      found_places++;
+    } else {
+      break;
+    }
+  }
+  printf("\n%s: %zu polygons, %zu vertices; a building of 20 vertices, %g across, placed and\n"
+         "removed at %zu free places; each change is the map call plus arcnav_planner_update()\n"
+         "(median and largest, ms); then the first query after the update (median, us).\n",
+         stem, generated.polygon_count, vertices, size, found_places);
+  printf("  %-26s %9s %12s %12s %12s %12s %9s %14s\n", "planner", "build_ms", "add_med_ms",
+         "add_max_ms", "remove_med_ms", "remove_max_ms", "speedup", "first_query_us");
+  static const living_config configs[] = {
+      {"auto, one for R <= 8", 0.5, 8.0},
+      {"auto R = 0.5", 0.5, 0.0},
+      {"auto R = 0", 0.0, 0.0},
+  };
+  int exit_code = 0;
+  for (size_t c = 0; c < sizeof configs / sizeof configs[0] && exit_code == 0; ++c) {
+    arcnav_map *map = NULL;
+    arcnav_planner *planner = NULL;
+    arcnav_query *query = NULL;
+    arcnav_path *path = NULL;
+    arcnav_planner_def def = arcnav_default_planner_def();
+    def.radius = configs[c].radius;
+    def.max_radius = configs[c].max_radius;
+    arcnav_status st = to_arcnav(&generated, NULL, &map);
+    double build_ms = INFINITY;
+    for (int r = 0; st == ARCNAV_OK && r < opt->repeat; ++r) {
+      arcnav_planner_destroy(planner);
+      planner = NULL;
+      double t0 = seconds_now();
+      st = arcnav_planner_create(map, &def, &planner);
+      build_ms = fmin(build_ms, (seconds_now() - t0) * 1e3);
+    }
+    if (st == ARCNAV_OK) {
+      st = arcnav_query_create(planner, &query);
+    }
+    if (st == ARCNAV_OK) {
+      st = arcnav_path_create(NULL, &path);
+    }
+    double *add_ms = xcalloc(found_places + 1, sizeof *add_ms);
+    double *remove_ms = xcalloc(found_places + 1, sizeof *remove_ms);
+    double *first_us = xcalloc(found_places + 1, sizeof *first_us);
+    for (size_t i = 0; st == ARCNAV_OK && i < found_places; ++i) {
+      arcnav_vec2 ring[20];
+      building_ring(centers[i], size, ring);
+      double t0 = seconds_now();
+      st = arcnav_map_add_polygon(map, ring, 20, NULL, NULL, 0, NULL);
+      if (st == ARCNAV_OK) {
+        st = arcnav_planner_update(planner, map);
+      }
+      add_ms[i] = (seconds_now() - t0) * 1e3;
+      double t1 = seconds_now();
+      arcnav_status answer = arcnav_find_path(query, ends[2 * i], ends[2 * i + 1], path);
+      first_us[i] = (seconds_now() - t1) * 1e6;
+      if (!arcnav_status_is_answer(answer)) {
+        st = answer;
+      }
+      double t2 = seconds_now();
+      if (st == ARCNAV_OK) {
+        st = arcnav_map_remove_obstacle(
+            map, arcnav_map_obstacle_id(map, arcnav_map_obstacle_count(map) - 1));
+      }
+      if (st == ARCNAV_OK) {
+        st = arcnav_planner_update(planner, map);
+      }
+      remove_ms[i] = (seconds_now() - t2) * 1e3;
+      fprintf(stderr, "  %s, %s: place %zu of %zu\r", stem, configs[c].name, i + 1, found_places);
+    }
+    fprintf(stderr, "\n");
+    if (st != ARCNAV_OK) {
+      fprintf(stderr, "arcnav_bench: --living %s, %s: %s\n", stem, configs[c].name,
+              arcnav_status_name(st));
+      exit_code = 1;
+    } else {
+      double add_med, add_p90, add_p99, remove_med, remove_p90, remove_p99, first_med, first_p90,
+          first_p99;
+      time_percentiles(add_ms, found_places, &add_med, &add_p90, &add_p99);
+      time_percentiles(remove_ms, found_places, &remove_med, &remove_p90, &remove_p99);
+      time_percentiles(first_us, found_places, &first_med, &first_p90, &first_p99);
+      double add_max = 0, remove_max = 0;
+      for (size_t i = 0; i < found_places; ++i) {
+        add_max = fmax(add_max, add_ms[i]);
+        remove_max = fmax(remove_max, remove_ms[i]);
+      }
+      printf("  %-26s %9.2f %12.3f %12.3f %12.3f %12.3f %8.1fx %14.1f\n", configs[c].name, build_ms,
+             add_med, add_max, remove_med, remove_max, build_ms / fmax(add_med, remove_med),
+             first_med);
+      fflush(stdout);
+    }
+    free(add_ms);
+    free(remove_ms);
+    free(first_us);
+    arcnav_path_destroy(path);
+    arcnav_query_destroy(query);
+    arcnav_planner_destroy(planner);
+    arcnav_map_destroy(map);
+  }
+  printf("  speedup: the full build over the slower of the median add and remove (target: at\n"
+         "  least 50, with add and remove under 1 ms)\n");
+  free(centers);
+  free(ends);
+  sup_map_free(&generated);
+  return exit_code;
+}
+
 // ---- build scaling -----------------------------------------------------------------------------
 
 // Random rectangles at rect300's density (300 in 2000 x 2000), from 1,000 to 100,000 vertices:
@@ -1395,6 +1552,7 @@ static void usage(FILE *to) {
       "                    [--csv FILE] [--svg FILE]\n"
       "       arcnav_bench --radii MAP [--movingai DIR] [--engine NAME]... [--queries N]\n"
       "       arcnav_bench --scaling [--engine NAME]... [--repeat N]\n"
+      "       arcnav_bench --living MAP [--movingai DIR] [--queries N] [--repeat N]\n"
       "  --list          print the scenario names and exit\n"
       "  --scenario NAME run only these (default: every scenario not marked slow or game); "
       "repeatable\n"
@@ -1410,6 +1568,9 @@ static void usage(FILE *to) {
       "  --scaling       build each engine (all but exact unless --engine) at R = 2 on random\n"
       "                  rectangles of 1,000 to 100,000 vertices: build time, memory per\n"
       "                  vertex, and the build time's exponent\n"
+      "  --living MAP    place and remove a building of 20 vertices on MAP (rect300 or a\n"
+      "                  game map) at --queries places (at most 40): the cost of the map\n"
+      "                  change and the planner update against a full build\n"
       "  --engine NAME   run only these engines (plain-raw, plain-eroded, funnel-eroded,\n"
       "                  exact, exact-on-demand); repeatable. Length ratios need exact\n"
       "  --quick         100 queries, one run each (unless --queries/--repeat say otherwise)\n"
@@ -1425,7 +1586,7 @@ int main(int argc, char **argv) {
   bool engines_named = false;
   bool repeat_given = false, queries_given = false, quick = false, all = false, game = false;
   bool list = false;
-  const char *csv_path = NULL, *svg_path = NULL, *radii_map = NULL;
+  const char *csv_path = NULL, *svg_path = NULL, *radii_map = NULL, *living_map = NULL;
   bool scaling = false;
   bool selected[SCENARIO_COUNT] = {false};
   bool any_selected = false;
@@ -1442,6 +1603,8 @@ int main(int argc, char **argv) {
       scaling = true;
     } else if (strcmp(arg, "--radii") == 0 && has_value) {
       radii_map = argv[++i];
+    } else if (strcmp(arg, "--living") == 0 && has_value) {
+      living_map = argv[++i];
     } else if (strcmp(arg, "--scenario") == 0 && has_value) {
       const char *name = argv[++i];
       bool known = false;
@@ -1544,6 +1707,9 @@ int main(int argc, char **argv) {
       }
     }
     return run_scaling(&opt);
+  }
+  if (living_map) {
+    return run_living(living_map, &opt);
   }
   if (radii_map) {
     if (!engines_named) {

@@ -33,3 +33,25 @@ char *an_fuzz_terminated_copy(const uint8_t *data, size_t size) {
   text[size] = '\0';
   return text;
 }
+
+uint8_t an_fuzz_byte(an_fuzz_reader *r) {
+  return r->pos < r->size ? r->data[r->pos++] : 0;
+}
+
+double an_fuzz_coord(an_fuzz_reader *r) {
+  if (!r->fine) {
+    return (double)(int8_t)an_fuzz_byte(r) / 4.0;
+  }
+  int16_t v = (int16_t)(uint16_t)((unsigned)an_fuzz_byte(r) << 8 | an_fuzz_byte(r));
+  return (double)v / 1024.0;
+}
+
+double an_fuzz_raw(an_fuzz_reader *r) {
+  uint64_t bits = 0;
+  for (int i = 0; i < 8; i++) {
+    bits = bits << 8 | an_fuzz_byte(r);
+  }
+  double value;
+  memcpy(&value, &bits, sizeof value);
+  return value;
+}

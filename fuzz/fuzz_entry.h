@@ -4,6 +4,7 @@
 // Entry points shared by the libFuzzer targets and the corpus replay test: each returns 0 and
 // calls abort() when it finds a violated invariant, so a crash is the only failure signal.
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -11,6 +12,7 @@ int an_fuzz_geojson(const uint8_t *data, size_t size);
 int an_fuzz_neerc(const uint8_t *data, size_t size);
 int an_fuzz_gridmap(const uint8_t *data, size_t size);
 int an_fuzz_planner(const uint8_t *data, size_t size);
+int an_fuzz_living(const uint8_t *data, size_t size);
 
 /// The input as a reader receives a file (an_cli_read_file()): the bytes plus a terminating NUL.
 /// Caller frees; NULL when out of memory.
@@ -19,3 +21,17 @@ char *an_fuzz_terminated_copy(const uint8_t *data, size_t size);
 /// Shared check of a reader's error message: non-empty, one printable line, starting with the
 /// file name and a colon. Aborts otherwise.
 void an_fuzz_check_message(const char *message, const char *file);
+
+/// The input bytes read one by one, as the targets that build maps decode them; past the end
+/// every byte is 0.
+typedef struct an_fuzz_reader {
+  const uint8_t *data;
+  size_t size, pos;
+  bool fine; ///< coordinates on a 1/1024 grid instead of a 1/4 grid (coarse gives degeneracies)
+} an_fuzz_reader;
+
+uint8_t an_fuzz_byte(an_fuzz_reader *r);
+/// A coordinate in [-32, 32): on a 1/4 grid, or with `fine` a 1/1024 grid (two bytes).
+double an_fuzz_coord(an_fuzz_reader *r);
+/// Any double, NaN and infinities included (eight bytes): for the API's refusals.
+double an_fuzz_raw(an_fuzz_reader *r);

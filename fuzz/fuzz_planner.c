@@ -21,36 +21,6 @@
 #define MAX_QUERIES 4
 #define PI 3.14159265358979323846
 
-typedef struct byte_reader {
-  const uint8_t *data;
-  size_t size, pos;
-  bool fine; ///< coordinates on a 1/1024 grid instead of a 1/4 grid (coarse gives degeneracies)
-} byte_reader;
-
-static uint8_t take_byte(byte_reader *r) {
-  return r->pos < r->size ? r->data[r->pos++] : 0;
-}
-
-// A coordinate in [-32, 32).
-static double take_coord(byte_reader *r) {
-  if (!r->fine) {
-    return (double)(int8_t)take_byte(r) / 4.0;
-  }
-  int16_t v = (int16_t)(uint16_t)((unsigned)take_byte(r) << 8 | take_byte(r));
-  return (double)v / 1024.0;
-}
-
-// Any double, NaN and infinities included: for the API's refusals.
-static double take_raw(byte_reader *r) {
-  uint64_t bits = 0;
-  for (int i = 0; i < 8; i++) {
-    bits = bits << 8 | take_byte(r);
-  }
-  double value;
-  memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
 static void fail(const char *what, const char *detail) {
   fprintf(stderr, "fuzz_planner: %s%s%s\n", what, detail[0] != '\0' ? ": " : "", detail);
   abort();
@@ -59,13 +29,13 @@ static void fail(const char *what, const char *detail) {
 // Star-shaped around `center`: vertex i at angle 2 pi (i + jitter_i) / n, jitter_i in
 // [0, max_jitter) with max_jitter < 1, so angles increase strictly and the ring is simple by
 // construction.
-static size_t make_star(byte_reader *r, arcnav_vec2 center, size_t n, double min_radius,
+static size_t make_star(an_fuzz_reader *r, arcnav_vec2 center, size_t n, double min_radius,
                         double radius_step, double max_jitter, arcnav_vec2 *out,
                         double *out_min_radius) {
   double smallest = INFINITY;
   for (size_t i = 0; i < n; i++) {
-    double rho = min_radius + radius_step * take_byte(r);
-    double angle = 2 * PI * ((double)i + max_jitter * take_byte(r) / 256.0) / (double)n;
+    double rho = min_radius + radius_step * an_fuzz_byte(r);
+    double angle = 2 * PI * ((double)i + max_jitter * an_fuzz_byte(r) / 256.0) / (double)n;
     out[i] = (arcnav_vec2){center.x + rho * cos(angle), center.y + rho * sin(angle)};
     smallest = fmin(smallest, rho);
   }
@@ -120,15 +90,15 @@ typedef struct fuzz_case {
   arcnav_path *path;
 } fuzz_case;
 
-static void add_obstacle(byte_reader *r, fuzz_case *fc) {
-  uint8_t kind = take_byte(r) % 6;
-  size_t n = 3 + take_byte(r) % (MAX_VERTICES - 2);
+static void add_obstacle(an_fuzz_reader *r, fuzz_case *fc) {
+  uint8_t kind = an_fuzz_byte(r) % 6;
+  size_t n = 3 + an_fuzz_byte(r) % (MAX_VERTICES - 2);
   arcnav_vec2 outer[MAX_VERTICES], hole[6];
   int obstacle = (int)arcnav_map_obstacle_count(fc->map);
   arcnav_error error;
   arcnav_status status;
   double min_rho = 0;
-  arcnav_vec2 center = {take_coord(r), take_coord(r)};
+  arcnav_vec2 center = {an_fuzz_coord(r), an_fuzz_coord(r)};
   switch (kind) {
   case 0: // star: must be accepted
     make_star(r, center, n, 0.5, 1.0 / 32, 0.9, outer, &min_rho);
@@ -144,7 +114,7 @@ static void add_obstacle(byte_reader *r, fuzz_case *fc) {
     // At least 4 vertices and jitter below 0.5: neighbours are under 3 pi / 4 apart.
     n = n < 4 ? 4 : n;
     make_star(r, center, n, 1.0, 1.0 / 32, 0.5, outer, &min_rho);
-    size_t hole_n = 3 + take_byte(r) % 4;
+    size_t hole_n = 3 + an_fuzz_byte(r) % 4;
     make_hole(center, 1.5 * 2 * PI / (double)n, min_rho, hole_n, hole);
     const arcnav_vec2 *holes[1] = {hole};
     size_t hole_counts[1] = {hole_n};
@@ -161,7 +131,7 @@ static void add_obstacle(byte_reader *r, fuzz_case *fc) {
   case 3: { // raw vertices: usually refused; the refusal must point inside the input
     outer[0] = center;
     for (size_t i = 1; i < n; i++) {
-      outer[i] = (arcnav_vec2){take_coord(r), take_coord(r)};
+      outer[i] = (arcnav_vec2){an_fuzz_coord(r), an_fuzz_coord(r)};
     }
     status = arcnav_map_add_polygon(fc->map, outer, n, NULL, NULL, 0, &error);
     arcnav_vec2 cleaned[MAX_VERTICES];
@@ -188,7 +158,7 @@ static void add_obstacle(byte_reader *r, fuzz_case *fc) {
     break;
   }
   case 4: { // axis-parallel rectangle: accepted unless it is flat
-    arcnav_vec2 corner = {take_coord(r), take_coord(r)};
+    arcnav_vec2 corner = {an_fuzz_coord(r), an_fuzz_coord(r)};
     arcnav_vec2 box[4] = {center, {corner.x, center.y}, corner, {center.x, corner.y}};
     status = arcnav_map_add_polygon(fc->map, box, 4, NULL, NULL, 0, &error);
     bool flat = center.x == corner.x || center.y == corner.y;
@@ -205,7 +175,7 @@ static void add_obstacle(byte_reader *r, fuzz_case *fc) {
     break;
   }
   default: { // circle; radius 0 is a point obstacle
-    double radius = take_byte(r) / 32.0;
+    double radius = an_fuzz_byte(r) / 32.0;
     status = arcnav_map_add_circle(fc->map, center, radius, &error);
     if (status != ARCNAV_OK) {
       fail("circle refused", arcnav_status_name(status));
@@ -216,8 +186,8 @@ static void add_obstacle(byte_reader *r, fuzz_case *fc) {
   }
 }
 
-static void add_bounds(byte_reader *r, fuzz_case *fc) {
-  size_t n = 4 + take_byte(r) % 5;
+static void add_bounds(an_fuzz_reader *r, fuzz_case *fc) {
+  size_t n = 4 + an_fuzz_byte(r) % 5;
   arcnav_vec2 ring[MAX_VERTICES];
   double min_rho = 0;
   make_star(r, (arcnav_vec2){0, 0}, n, 24.0, 1.0 / 16, 0.9, ring, &min_rho);
@@ -364,15 +334,15 @@ static void check_expansion_limit(fuzz_case *fc, arcnav_vec2 start, arcnav_vec2 
 // `eroded`: a funnel engine at R > 0, planning for a point among obstacles grown by R with
 // polygonal corners. Its paths are not promised to keep R, but they must not enter the obstacles
 // themselves, and it judges start and goal by its own mesh.
-static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_reference *ref,
+static void run_query(an_fuzz_reader *r, fuzz_case *fc, double R, double eps, sup_reference *ref,
                       bool optimal, bool eroded) {
   arcnav_vec2 start, goal;
-  if (take_byte(r) == 255) {
-    start = (arcnav_vec2){take_raw(r), take_raw(r)};
+  if (an_fuzz_byte(r) == 255) {
+    start = (arcnav_vec2){an_fuzz_raw(r), an_fuzz_raw(r)};
   } else {
-    start = (arcnav_vec2){take_coord(r), take_coord(r)};
+    start = (arcnav_vec2){an_fuzz_coord(r), an_fuzz_coord(r)};
   }
-  goal = (arcnav_vec2){take_coord(r), take_coord(r)};
+  goal = (arcnav_vec2){an_fuzz_coord(r), an_fuzz_coord(r)};
   arcnav_status status = arcnav_find_path(fc->query, start, goal, fc->path);
   char detail[256];
   snprintf(detail, sizeof detail, "R %.17g start (%.17g, %.17g) goal (%.17g, %.17g): %s", R,
@@ -465,16 +435,16 @@ static void run_query(byte_reader *r, fuzz_case *fc, double R, double eps, sup_r
 }
 
 int an_fuzz_planner(const uint8_t *data, size_t size) {
-  byte_reader r = {data, size, 0, false};
-  uint8_t header = take_byte(&r);
+  an_fuzz_reader r = {data, size, 0, false};
+  uint8_t header = an_fuzz_byte(&r);
   arcnav_engine engine = (arcnav_engine)(header & 3);
   size_t obstacle_count = ((size_t)header >> 2 & 15) % (MAX_OBSTACLES + 1);
   bool bounds = (header & 64) != 0;
   r.fine = (header & 128) != 0;
-  uint8_t radius_byte = take_byte(&r);
+  uint8_t radius_byte = an_fuzz_byte(&r);
   double R = radius_byte < 96 ? 0.0 : (radius_byte - 96) / 48.0;
   if (radius_byte == 255) {
-    R = take_raw(&r);
+    R = an_fuzz_raw(&r);
   }
 
   fuzz_case fc = {0};
@@ -537,7 +507,7 @@ int an_fuzz_planner(const uint8_t *data, size_t size) {
       options.edge_spacing = 0;
       ref = sup_reference_create(&fc.plain, R, &options);
     }
-    size_t queries = 1 + take_byte(&r) % MAX_QUERIES;
+    size_t queries = 1 + an_fuzz_byte(&r) % MAX_QUERIES;
     for (size_t q = 0; q < queries; q++) {
       run_query(&r, &fc, R, eps, ref, optimal, eroded);
     }

@@ -15,7 +15,7 @@ seconds="${FUZZ_SECONDS:-30}"
 build="${FUZZ_BUILD_DIR:-build-fuzz}"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(geojson neerc gridmap planner)
+  targets=(geojson neerc gridmap planner living)
 fi
 
 scripts/install-deps.sh --fuzz
@@ -34,6 +34,7 @@ runs_of() {
   geojson) echo 600000 ;;
   neerc) echo 300000 ;;
   planner) echo 20000 ;;
+  living) echo 4000 ;;
   *) echo 10000 ;;
   esac
 }
@@ -42,7 +43,7 @@ max_len_of() {
   case "$1" in
   geojson) echo 4096 ;;
   neerc) echo 2048 ;;
-  planner) echo 512 ;;
+  planner | living) echo 512 ;;
   *) echo 1024 ;;
   esac
 }

@@ -3,7 +3,8 @@
 // with its own query and path objects, and must get exactly the answers of a single thread. Each
 // planner (tangent at R > 0, tangent at R = 0, optimal funnel) answers ~200 queries alone first;
 // then four threads, released together, answer all of them in four different orders, and every
-// answer is compared bit for bit. Planners built at the same time from one map must agree too.
+// answer is compared bit for bit. Planners built at the same time from one map must agree too, and
+// query objects made before arcnav_planner_update() answer on their threads as a fresh planner.
 // scripts/tsan.sh runs this under ThreadSanitizer.
 #define _POSIX_C_SOURCE 200809L
 
@@ -314,12 +315,115 @@ START_TEST(planners_built_concurrently_agree) {
 }
 END_TEST
 
+// ---- queries between updates ---------------------------------------------------------------
+
+// Query objects made before the map changed, used by one thread each after
+// arcnav_planner_update(): each makes its working memory again on its thread at once with the
+// others, and must answer as a planner built on the changed map answers on one thread.
+typedef struct update_worker {
+  const arcnav_planner *planner;
+  arcnav_query *query;
+  arcnav_path *path;
+  const sup_query *queries;
+  const answer *expected;
+  pthread_barrier_t *start;
+  size_t order[QUERY_COUNT];
+  size_t mismatches, first_mismatch;
+  answer scratch;
+} update_worker;
+
+static void *run_update_worker(void *arg) {
+  update_worker *w = arg;
+  pthread_barrier_wait(w->start);
+  for (size_t k = 0; k < QUERY_COUNT; ++k) {
+    size_t q = w->order[k];
+    bool fits = answer_query(w->planner, w->query, w->path, &w->queries[q], &w->scratch);
+    if ((!fits || !same_answer(&w->scratch, &w->expected[q])) && w->mismatches++ == 0) {
+      w->first_mismatch = q;
+    }
+  }
+  return NULL;
+}
+
+START_TEST(threads_query_between_updates) {
+  size_t which = (size_t)_i;
+  sup_map m = test_map();
+  static sup_query queries[QUERY_COUNT];
+  make_queries(&m, queries);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+  arcnav_planner *planner = make_planner(map, which);
+  update_worker workers[THREAD_COUNT];
+  for (int t = 0; t < THREAD_COUNT; ++t) {
+    workers[t] = (update_worker){.planner = planner, .queries = queries};
+    ck_assert_int_eq(arcnav_query_create(planner, &workers[t].query), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_path_create(NULL, &workers[t].path), ARCNAV_OK);
+    make_order(workers[t].order, t);
+  }
+  vec lo, hi;
+  ck_assert(sup_map_extent(&m, &lo, &hi));
+  // A wall across the middle, added and then moved away: two updates, two rounds of threads.
+  vec wall[4] = {{0.5 * (lo.x + hi.x) - 1, lo.y - 5},
+                 {0.5 * (lo.x + hi.x) + 1, lo.y - 5},
+                 {0.5 * (lo.x + hi.x) + 1, 0.5 * (lo.y + hi.y)},
+                 {0.5 * (lo.x + hi.x) - 1, 0.5 * (lo.y + hi.y)}};
+  ck_assert_int_eq(arcnav_map_add_polygon(map, wall, 4, NULL, NULL, 0, NULL), ARCNAV_OK);
+  arcnav_obstacle_id wall_id = arcnav_map_obstacle_id(map, arcnav_map_obstacle_count(map) - 1);
+  sup_map_add_polygon(&m, wall, 4, NULL, NULL, 0);
+  for (int round = 0; round < 2; ++round) {
+    if (round == 1) {
+      vec by = {0, 0.5 * (hi.y - lo.y)};
+      ck_assert_int_eq(arcnav_map_move_obstacle(map, wall_id, by, NULL), ARCNAV_OK);
+      sup_polygon *moved = &m.polygons[m.polygon_count - 1];
+      for (size_t i = 0; i < moved->outer.count; ++i) {
+        moved->outer.points[i].x += by.x;
+        moved->outer.points[i].y += by.y;
+      }
+    }
+    ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+    arcnav_planner *fresh = make_planner(map, which);
+    answer *expected = single_thread_answers(fresh, &m, queries, PLANNERS[which].radius,
+                                             arcnav_map_tolerance(map));
+    pthread_barrier_t start;
+    ck_assert_int_eq(pthread_barrier_init(&start, NULL, THREAD_COUNT), 0);
+    pthread_t threads[THREAD_COUNT];
+    for (int t = 0; t < THREAD_COUNT; ++t) {
+      workers[t].expected = expected;
+      workers[t].start = &start;
+      workers[t].mismatches = 0;
+      ck_assert_int_eq(pthread_create(&threads[t], NULL, run_update_worker, &workers[t]), 0);
+    }
+    for (int t = 0; t < THREAD_COUNT; ++t) {
+      ck_assert_int_eq(pthread_join(threads[t], NULL), 0);
+    }
+    pthread_barrier_destroy(&start);
+    for (int t = 0; t < THREAD_COUNT; ++t) {
+      ck_assert_msg(workers[t].mismatches == 0,
+                    "%s, round %d, thread %d: %zu answers differ from a fresh planner's, first "
+                    "at query %zu",
+                    PLANNERS[which].name, round, t, workers[t].mismatches,
+                    workers[t].first_mismatch);
+    }
+    free(expected);
+    arcnav_planner_destroy(fresh);
+  }
+  for (int t = 0; t < THREAD_COUNT; ++t) {
+    arcnav_path_destroy(workers[t].path);
+    arcnav_query_destroy(workers[t].query);
+  }
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+  sup_map_free(&m);
+}
+END_TEST
+
 static Suite *threads_suite(void) {
   Suite *suite = suite_create("threads");
   TCase *tc = tcase_create("threads");
   tcase_set_timeout(tc, 300);
   tcase_add_loop_test(tc, threads_share_a_planner, 0, (int)PLANNER_COUNT);
   tcase_add_test(tc, planners_built_concurrently_agree);
+  tcase_add_loop_test(tc, threads_query_between_updates, 0, (int)PLANNER_COUNT);
   suite_add_tcase(suite, tc);
   return suite;
 }

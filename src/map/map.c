@@ -110,10 +110,15 @@ static arcnav_status splice_rings(arcnav_map *map, size_t index, const an_clean_
                   ring_total, sizeof *map->rings)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  memmove(map->points + p0 + new_points, map->points + p1,
-          (map->point_count - p1) * sizeof *map->points);
-  memmove(map->rings + r0 + ring_count, map->rings + r1,
-          (map->ring_count - r1) * sizeof *map->rings);
+  // A map of circles alone has no point or ring arrays at all: nothing to move then.
+  if (map->point_count > p1) {
+    memmove(map->points + p0 + new_points, map->points + p1,
+            (map->point_count - p1) * sizeof *map->points);
+  }
+  if (map->ring_count > r1) {
+    memmove(map->rings + r0 + ring_count, map->rings + r1,
+            (map->ring_count - r1) * sizeof *map->rings);
+  }
   size_t point = p0;
   for (size_t r = 0; r < ring_count; ++r) {
     map->rings[r0 + r] = (an_ring){(uint32_t)point, (uint32_t)rings[r].count, (int32_t)index,

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+// The living map: a sequence of operations decoded from the input bytes (adds of rectangles,
+// circles and raw polygons, removes and moves by ids that may be stale or made up, moves by
+// values that are not numbers or leave the range, planner updates and queries) runs on one map
+// with planners whose query objects were made before the first change. The map's answers are
+// checked against a plain description kept beside it; after every update each planner answers
+// as one built from scratch on that description (status, and length within 1e-9), and every
+// path passes the independent verifier. Any violation aborts.
+#include "fuzz_entry.h"
+
+#include "mapgen.h"
+#include "verify.h"
+
+#include <arcnav/arcnav.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SHAPES 12
+#define MAX_VERTICES 8
+#define MAX_OPERATIONS 24
+
+static void fail(const char *what, const char *detail) {
+  fprintf(stderr, "fuzz_living: %s%s%s\n", what, detail[0] != '\0' ? ": " : "", detail);
+  abort();
+}
+
+typedef struct shape {
+  bool alive;
+  bool circle;
+  arcnav_vec2 points[MAX_VERTICES]; ///< polygons: the ring as the map keeps it
+  size_t count;
+  arcnav_vec2 center;
+  double radius;
+  arcnav_obstacle_id id;
+} shape;
+
+typedef struct living {
+  arcnav_map *map;
+  shape shapes[MAX_SHAPES];
+  size_t count;
+  bool bounded;
+  arcnav_vec2 bounds[4];
+} living;
+
+// The ring as the library keeps it: consecutive duplicates and a closing copy dropped.
+static size_t clean_ring(arcnav_vec2 *points, size_t count) {
+  size_t kept = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (kept == 0 || points[i].x != points[kept - 1].x || points[i].y != points[kept - 1].y) {
+      points[kept++] = points[i];
+    }
+  }
+  while (kept > 1 && points[kept - 1].x == points[0].x && points[kept - 1].y == points[0].y) {
+    kept--;
+  }
+  return kept;
+}
+
+static sup_map describe(const living *l) {
+  sup_map m;
+  sup_map_init(&m);
+  for (size_t i = 0; i < l->count; i++) {
+    const shape *s = &l->shapes[i];
+    if (!s->alive) {
+      continue;
+    }
+    if (s->circle) {
+      sup_map_add_circle(&m, s->center, s->radius);
+    } else {
+      sup_map_add_polygon(&m, s->points, s->count, NULL, NULL, 0);
+    }
+  }
+  if (l->bounded) {
+    sup_map_set_bounds(&m, l->bounds, 4);
+  }
+  return m;
+}
+
+static size_t alive_count(const living *l) {
+  size_t alive = 0;
+  for (size_t i = 0; i < l->count; i++) {
+    alive += l->shapes[i].alive;
+  }
+  return alive;
+}
+
+static void add_shape(an_fuzz_reader *r, living *l) {
+  if (l->count == MAX_SHAPES) {
+    return;
+  }
+  shape *s = &l->shapes[l->count];
+  memset(s, 0, sizeof *s);
+  uint8_t kind = an_fuzz_byte(r) % 4;
+  arcnav_status status;
+  bool valid = true;
+  if (kind == 0) {
+    s->circle = true;
+    s->center = (arcnav_vec2){an_fuzz_coord(r), an_fuzz_coord(r)};
+    s->radius = an_fuzz_byte(r) / 32.0;
+    status = arcnav_map_add_circle(l->map, s->center, s->radius, NULL);
+  } else if (kind == 1) {
+    // Raw vertices: the library must accept exactly what the independent check accepts.
+    size_t n = 3 + an_fuzz_byte(r) % (MAX_VERTICES - 2);
+    for (size_t i = 0; i < n; i++) {
+      s->points[i] = (arcnav_vec2){an_fuzz_coord(r), an_fuzz_coord(r)};
+    }
+    status = arcnav_map_add_polygon(l->map, s->points, n, NULL, NULL, 0, NULL);
+    s->count = clean_ring(s->points, n);
+    sup_map one;
+    sup_map_init(&one);
+    sup_map_add_polygon(&one, s->points, s->count, NULL, NULL, 0);
+    valid = s->count >= 3 && sup_map_check(&one, NULL, 0);
+    sup_map_free(&one);
+  } else {
+    arcnav_vec2 a = {an_fuzz_coord(r), an_fuzz_coord(r)};
+    arcnav_vec2 b = {a.x + 0.25 * (1 + an_fuzz_byte(r) % 48),
+                     a.y + 0.25 * (1 + an_fuzz_byte(r) % 48)};
+    arcnav_vec2 box[4] = {a, {b.x, a.y}, b, {a.x, b.y}};
+    memcpy(s->points, box, sizeof box);
+    s->count = 4;
+    status = arcnav_map_add_polygon(l->map, box, 4, NULL, NULL, 0, NULL);
+  }
+  size_t before = alive_count(l);
+  // What the library accepts must be valid; the independent check is the looser of the two
+  // about rings that touch themselves, so a refusal of a raw ring is not a fault.
+  if (status == ARCNAV_OK && !valid) {
+    fail("an invalid polygon was accepted", "");
+  }
+  if (status != ARCNAV_OK && kind != 1) {
+    fail("a valid obstacle was refused", arcnav_status_name(status));
+  }
+  if (status != ARCNAV_OK) {
+    if (arcnav_map_obstacle_count(l->map) != before) {
+      fail("a refused obstacle changed the map", "");
+    }
+    return;
+  }
+  s->alive = true;
+  s->id = arcnav_map_obstacle_id(l->map, arcnav_map_obstacle_count(l->map) - 1);
+  l->count++;
+}
+
+// An id to remove or move: one the map gave out (alive or not), or one made up.
+static arcnav_obstacle_id pick_id(an_fuzz_reader *r, const living *l, size_t *shape_index) {
+  uint8_t pick = an_fuzz_byte(r);
+  *shape_index = SIZE_MAX;
+  if (l->count > 0 && pick < 224) {
+    *shape_index = pick % l->count;
+    return l->shapes[*shape_index].id;
+  }
+  arcnav_obstacle_id made_up = 0;
+  for (int i = 0; i < 8; i++) {
+    made_up = made_up << 8 | an_fuzz_byte(r);
+  }
+  // A made-up id may still name a live obstacle: then it is that obstacle's.
+  for (size_t i = 0; i < l->count; i++) {
+    if (l->shapes[i].alive && l->shapes[i].id == made_up) {
+      *shape_index = i;
+    }
+  }
+  return made_up;
+}
+
+static void remove_shape(an_fuzz_reader *r, living *l) {
+  size_t index;
+  arcnav_obstacle_id id = pick_id(r, l, &index);
+  bool alive = index != SIZE_MAX && l->shapes[index].alive;
+  arcnav_status status = arcnav_map_remove_obstacle(l->map, id);
+  if (status != (alive ? ARCNAV_OK : ARCNAV_ERR_STALE_ID)) {
+    fail("remove", arcnav_status_name(status));
+  }
+  if (alive) {
+    l->shapes[index].alive = false;
+  }
+}
+
+static void move_shape(an_fuzz_reader *r, living *l) {
+  size_t index;
+  arcnav_obstacle_id id = pick_id(r, l, &index);
+  bool alive = index != SIZE_MAX && l->shapes[index].alive;
+  uint8_t how = an_fuzz_byte(r);
+  arcnav_vec2 by;
+  if (how < 240) {
+    // Quarter steps: every moved coordinate is exact, so a valid obstacle stays valid.
+    by =
+        (arcnav_vec2){(double)(int8_t)an_fuzz_byte(r) / 4.0, (double)(int8_t)an_fuzz_byte(r) / 4.0};
+  } else {
+    by = (arcnav_vec2){an_fuzz_raw(r), an_fuzz_raw(r)};
+  }
+  arcnav_error error;
+  arcnav_status status = arcnav_map_move_obstacle(l->map, id, by, &error);
+  arcnav_status expected = ARCNAV_OK;
+  if (!alive) {
+    expected = ARCNAV_ERR_STALE_ID;
+  } else if (!isfinite(by.x) || !isfinite(by.y)) {
+    expected = ARCNAV_ERR_NOT_FINITE;
+  } else if (fabs(by.x) > 1e100 || fabs(by.y) > 1e100) {
+    expected = ARCNAV_ERR_TOO_LARGE;
+  }
+  shape moved = alive ? l->shapes[index] : (shape){0};
+  if (alive && expected == ARCNAV_OK) {
+    moved.center = (arcnav_vec2){moved.center.x + by.x, moved.center.y + by.y};
+    for (size_t i = 0; i < moved.count; i++) {
+      moved.points[i] = (arcnav_vec2){moved.points[i].x + by.x, moved.points[i].y + by.y};
+    }
+    bool in_range = fabs(moved.center.x) <= 1e100 && fabs(moved.center.y) <= 1e100;
+    for (size_t i = 0; i < moved.count; i++) {
+      in_range = in_range && fabs(moved.points[i].x) <= 1e100 && fabs(moved.points[i].y) <= 1e100;
+    }
+    if (!in_range) {
+      expected = ARCNAV_ERR_TOO_LARGE;
+    } else if (!moved.circle && status != ARCNAV_OK && status >= ARCNAV_ERR_TOO_FEW_VERTICES &&
+               status != ARCNAV_ERR_TOO_LARGE && status != ARCNAV_ERR_STALE_ID) {
+      // Far moves round the coordinates: the moved ring may be refused as a new one would be.
+      expected = status;
+    } else if (!moved.circle && status == ARCNAV_OK) {
+      sup_map one;
+      sup_map_init(&one);
+      sup_map_add_polygon(&one, moved.points, moved.count, NULL, NULL, 0);
+      bool valid = sup_map_check(&one, NULL, 0);
+      sup_map_free(&one);
+      if (!valid) {
+        fail("a move that makes a polygon invalid was accepted", "");
+      }
+    }
+  }
+  if (status != expected || error.status != status) {
+    char detail[128];
+    snprintf(detail, sizeof detail, "%s, expected %s", arcnav_status_name(status),
+             arcnav_status_name(expected));
+    fail("move", detail);
+  }
+  if (status == ARCNAV_OK) {
+    l->shapes[index] = moved;
+  }
+}
+
+typedef struct kept_planner {
+  arcnav_planner *planner;
+  arcnav_query *query;
+  arcnav_planner_def def;
+} kept_planner;
+
+static const double RADII[] = {0.0, 0.5, 1.25, 2.0};
+
+static void compare(an_fuzz_reader *r, living *l, kept_planner *kept, size_t kept_count,
+                    arcnav_path *got, arcnav_path *want) {
+  sup_map plain = describe(l);
+  arcnav_map *fresh_map = NULL;
+  if (sup_map_to_arcnav(&plain, &fresh_map) != ARCNAV_OK) {
+    fail("the description of the living map is refused", "");
+  }
+  double eps = sup_map_tolerance(&plain);
+  for (size_t k = 0; k < kept_count; k++) {
+    if (arcnav_planner_update(kept[k].planner, l->map) != ARCNAV_OK) {
+      fail("update", "");
+    }
+    arcnav_planner *fresh = NULL;
+    arcnav_query *fresh_query = NULL;
+    if (arcnav_planner_create(fresh_map, &kept[k].def, &fresh) != ARCNAV_OK ||
+        arcnav_query_create(fresh, &fresh_query) != ARCNAV_OK) {
+      fail("a planner on the description", "");
+    }
+    for (int q = 0; q < 2; q++) {
+      arcnav_vec2 s = {an_fuzz_coord(r), an_fuzz_coord(r)};
+      arcnav_vec2 g = {an_fuzz_coord(r), an_fuzz_coord(r)};
+      double R = kept[k].def.max_radius > 0 ? RADII[an_fuzz_byte(r) % 4] : kept[k].def.radius;
+      if (arcnav_query_set_radius(kept[k].query, R) != ARCNAV_OK ||
+          arcnav_query_set_radius(fresh_query, R) != ARCNAV_OK) {
+        fail("set_radius", "");
+      }
+      arcnav_status expected = arcnav_find_path(fresh_query, s, g, want);
+      arcnav_status status = arcnav_find_path(kept[k].query, s, g, got);
+      char detail[256];
+      snprintf(detail, sizeof detail, "planner %zu R %g (%g, %g) -> (%g, %g): %s, afresh %s", k, R,
+               s.x, s.y, g.x, g.y, arcnav_status_name(status), arcnav_status_name(expected));
+      if (status != expected) {
+        fail("an updated planner answers otherwise than a fresh one", detail);
+      }
+      if (status != ARCNAV_OK) {
+        continue;
+      }
+      double a = arcnav_path_length(want), b = arcnav_path_length(got);
+      if (!(fabs(a - b) <= 1e-9 * (1.0 + a))) {
+        fail("an updated planner's length differs from a fresh one's", detail);
+      }
+      sup_verify_report report;
+      if (!sup_verify_path(&plain, R, eps, s, g, got, &report)) {
+        fail("an updated planner's path fails the verifier", report.message);
+      }
+    }
+    arcnav_query_destroy(fresh_query);
+    arcnav_planner_destroy(fresh);
+  }
+  arcnav_map_destroy(fresh_map);
+  sup_map_free(&plain);
+}
+
+int an_fuzz_living(const uint8_t *data, size_t size) {
+  an_fuzz_reader r = {data, size, 0, false};
+  uint8_t header = an_fuzz_byte(&r);
+  living l;
+  memset(&l, 0, sizeof l);
+  if (arcnav_map_create(NULL, &l.map) != ARCNAV_OK) {
+    fail("map_create", "");
+  }
+  l.bounded = (header & 1) != 0;
+  if (l.bounded) {
+    arcnav_vec2 box[4] = {{-24, -24}, {24, -24}, {24, 24}, {-24, 24}};
+    memcpy(l.bounds, box, sizeof box);
+    if (arcnav_map_set_bounds(l.map, box, 4, NULL) != ARCNAV_OK) {
+      fail("bounds", "");
+    }
+  }
+  for (uint8_t i = 0; i < (header >> 1 & 3); i++) {
+    add_shape(&r, &l);
+  }
+  // Planners made before any change: a ranged one (AUTO, radii up to 2), and one of the header's
+  // choice of one radius.
+  kept_planner kept[2];
+  kept[0].def = arcnav_default_planner_def();
+  kept[0].def.max_radius = 2.0;
+  kept[1].def = arcnav_default_planner_def();
+  kept[1].def.engine = (header >> 3 & 1) ? ARCNAV_ENGINE_FUNNEL : ARCNAV_ENGINE_TANGENT;
+  kept[1].def.tangent_graph =
+      (header >> 4 & 1) ? ARCNAV_TANGENT_GRAPH_ON_DEMAND : ARCNAV_TANGENT_GRAPH_PREBUILT;
+  kept[1].def.radius = kept[1].def.engine == ARCNAV_ENGINE_FUNNEL ? 0.0 : RADII[header >> 5 & 3];
+  for (size_t k = 0; k < 2; k++) {
+    if (arcnav_planner_create(l.map, &kept[k].def, &kept[k].planner) != ARCNAV_OK ||
+        arcnav_query_create(kept[k].planner, &kept[k].query) != ARCNAV_OK) {
+      fail("planner", "");
+    }
+  }
+  arcnav_path *got = NULL, *want = NULL;
+  if (arcnav_path_create(NULL, &got) != ARCNAV_OK || arcnav_path_create(NULL, &want) != ARCNAV_OK) {
+    fail("path_create", "");
+  }
+  for (int op = 0; op < MAX_OPERATIONS && r.pos < r.size; op++) {
+    switch (an_fuzz_byte(&r) % 6) {
+    case 0:
+    case 1:
+      add_shape(&r, &l);
+      break;
+    case 2:
+      remove_shape(&r, &l);
+      break;
+    case 3:
+      move_shape(&r, &l);
+      break;
+    default:
+      compare(&r, &l, kept, 2, got, want);
+      break;
+    }
+    if (arcnav_map_obstacle_count(l.map) != alive_count(&l)) {
+      fail("the map's obstacle count differs from the description's", "");
+    }
+  }
+  compare(&r, &l, kept, 2, got, want);
+  arcnav_path_destroy(got);
+  arcnav_path_destroy(want);
+  for (size_t k = 0; k < 2; k++) {
+    arcnav_query_destroy(kept[k].query);
+    arcnav_planner_destroy(kept[k].planner);
+  }
+  arcnav_map_destroy(l.map);
+  return 0;
+}
+
+#ifndef ARCNAV_FUZZ_REPLAY
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  return an_fuzz_living(data, size);
+}
+#endif
