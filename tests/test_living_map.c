@@ -7,6 +7,7 @@
 // independent verifier on a plain description of that map kept beside the library's.
 #include "arcnav_test.h"
 #include "mapgen.h"
+#include "reference.h"
 #include "verify.h"
 
 #include <stdio.h>
@@ -406,6 +407,83 @@ START_TEST(a_moved_wall_opens_the_way) {
 }
 END_TEST
 
+// ---- no path without a search ------------------------------------------------------------
+
+// Rooms a unit cannot enter (rings), some with a door, and crates: ends in different parts of the
+// free mesh get no_path at once, with no node expanded, and the brute-force reference agrees that
+// no path joins them.
+START_TEST(no_path_between_parts_needs_no_search) {
+  sup_map m;
+  sup_map_init(&m);
+  static const vec bounds[] = {{0, 0}, {120, 0}, {120, 90}, {0, 90}};
+  sup_map_set_bounds(&m, bounds, 4);
+  for (int room = 0; room < 4; ++room) {
+    double x = 10 + 27 * room, y = 20 + 10 * (room % 2);
+    vec outer[4] = {{x, y}, {x + 22, y}, {x + 22, y + 22}, {x, y + 22}};
+    if (room % 2 == 0) {
+      vec hole[4] = {{x + 2, y + 2}, {x + 2, y + 20}, {x + 20, y + 20}, {x + 20, y + 2}};
+      const vec *holes[1] = {hole};
+      size_t counts[1] = {4};
+      sup_map_add_polygon(&m, outer, 4, holes, counts, 1);
+    } else {
+      // A door 6 wide in the bottom wall: the room is a C of two L-shaped walls.
+      vec left[6] = {{x, y},         {x + 8, y},      {x + 8, y + 2},
+                     {x + 2, y + 2}, {x + 2, y + 22}, {x, y + 22}};
+      vec right[8] = {{x + 14, y},     {x + 22, y},      {x + 22, y + 22}, {x + 2, y + 22},
+                      {x + 2, y + 20}, {x + 20, y + 20}, {x + 20, y + 2},  {x + 14, y + 2}};
+      sup_map_add_polygon(&m, left, 6, NULL, NULL, 0);
+      sup_map_add_polygon(&m, right, 8, NULL, NULL, 0);
+    }
+  }
+  sup_map_add_rect(&m, 40, 70, 50, 80);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+  static const planner_kind kinds[] = {
+      {"auto R=0", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0},
+      {"auto max 2 at R=1", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 1.0, 2.0},
+  };
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  sup_rng rng = sup_rng_seed(77);
+  for (size_t k = 0; k < 2; ++k) {
+    arcnav_planner *planner = build_planner(map, &kinds[k]);
+    arcnav_query *query = NULL;
+    ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+    double R = kinds[k].radius;
+    size_t at_once = 0, found = 0;
+    for (int q = 0; q < 60; ++q) {
+      vec s, g;
+      // Every other start inside the first room, which is sealed.
+      vec lo = q % 2 == 0 ? (vec){12, 22} : (vec){0, 0};
+      vec hi = q % 2 == 0 ? (vec){30, 40} : (vec){120, 90};
+      ck_assert(sup_random_free_point(&m, R, &rng, lo, hi, 0.0, 1000, &s));
+      ck_assert(sup_random_free_point(&m, R, &rng, (vec){0, 0}, (vec){120, 90}, 0.0, 1000, &g));
+      arcnav_status status = arcnav_find_path(query, s, g, path);
+      found += status == ARCNAV_OK;
+      if (status != ARCNAV_NO_PATH || arcnav_query_get_stats(query).nodes_expanded > 0) {
+        continue;
+      }
+      at_once++;
+      sup_reference_result ref = sup_reference_shortest(&m, R, s, g, NULL);
+      ck_assert_msg(!ref.found,
+                    "%s: (%.17g, %.17g) -> (%.17g, %.17g) answered no_path at once, but the "
+                    "reference joins them (length %.17g)",
+                    kinds[k].name, s.x, s.y, g.x, g.y, ref.length);
+    }
+    printf("%s: %zu of 60 queries no_path without a search, %zu found\n", kinds[k].name, at_once,
+           found);
+    // Half the starts are sealed in: many pairs are apart.
+    ck_assert_uint_ge(at_once, 10);
+    ck_assert_uint_ge(found, 10);
+    arcnav_query_destroy(query);
+    arcnav_planner_destroy(planner);
+  }
+  arcnav_path_destroy(path);
+  arcnav_map_destroy(map);
+  sup_map_free(&m);
+}
+END_TEST
+
 // ---- failures ----------------------------------------------------------------------------
 
 typedef struct sweep_answer {
@@ -558,6 +636,7 @@ static Suite *living_map_suite(void) {
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, ids_follow_their_obstacles);
   tcase_add_test(tc, a_moved_wall_opens_the_way);
+  tcase_add_test(tc, no_path_between_parts_needs_no_search);
   tcase_add_loop_test(tc, updates_equal_fresh_builds, 0, 6);
   tcase_add_loop_test(tc, failed_changes_change_nothing, 0, KIND_COUNT);
   suite_add_tcase(suite, tc);

@@ -67,6 +67,7 @@ struct an_interval_scratch {
   double *root_g;       ///< per vertex: the shortest g it became a root at in this query
   int32_t *starts;      ///< the start's triangles
   size_t start_count;
+  bool ends_meet;       ///< a goal triangle lies in the connected part of a start triangle
   uint32_t *near_stamp; ///< an_funnel_near_triangles()' walk: per cdt triangle, and its queue
   uint32_t near_mark;
   int32_t *near_queue;
@@ -644,6 +645,10 @@ static void add_start(void *context, int32_t tri) {
 static void add_goal(void *context, int32_t tri) {
   an_interval_scratch *s = context;
   s->goal_mark[tri] = s->stamp;
+  const int32_t *component = s->mesh->component;
+  for (size_t k = 0; k < s->start_count && !s->ends_meet; ++k) {
+    s->ends_meet = !component || component[s->starts[k]] == component[tri];
+  }
 }
 
 arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_scratch *s,
@@ -664,10 +669,17 @@ arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_s
   }
   next_stamp(s);
   s->start_count = 0;
+  s->ends_meet = false;
   an_funnel_near_triangles(mesh, start, st, s->near_stamp, &s->near_mark, s->near_queue, add_start,
                            s);
   an_funnel_near_triangles(mesh, goal, gt, s->near_stamp, &s->near_mark, s->near_queue, add_goal,
                            s);
+  // Ends in different connected parts of the mesh: no path, known without a search.
+  if (!s->ends_meet) {
+    out->nodes_expanded = 0;
+    out->point_count = 0;
+    return ARCNAV_NO_PATH;
+  }
   for (size_t k = 0; k < s->start_count; ++k) {
     if (s->goal_mark[s->starts[k]] == s->stamp) { // a triangle is convex
       s->points[0] = start;

@@ -8,6 +8,7 @@ static void free_mesh_arrays(an_navmesh *mesh) {
   an_free(&mesh->alloc, mesh->tri_of);
   an_free(&mesh->alloc, mesh->fv);
   an_free(&mesh->alloc, mesh->fn);
+  an_free(&mesh->alloc, mesh->component);
   an_free(&mesh->alloc, mesh->grid);
   an_cdt_free(&mesh->cdt);
 }
@@ -36,6 +37,6 @@ size_t an_navmesh_memory_bytes(const an_navmesh *mesh) {
   return sizeof *mesh + c->point_capacity * sizeof(vec2) +
          c->vertex_tri_capacity * sizeof(int32_t) + c->tri_capacity * sizeof(an_cdt_tri) +
          c->stack_capacity * sizeof(int32_t) + c->tri_count * sizeof(int32_t) +
-         mesh->free_count * 7 * sizeof(int32_t) +
+         mesh->free_count * 8 * sizeof(int32_t) +
          (size_t)mesh->grid_w * (size_t)mesh->grid_h * sizeof(int32_t);
 }

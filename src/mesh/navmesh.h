@@ -59,8 +59,12 @@ struct an_navmesh {
   size_t free_count;      ///< free triangles, the zero-area connectors at pinches included (last)
   size_t connector_count; ///< connectors joining free space through a touching vertex
   int32_t *tri_of;        ///< per free triangle: the cdt triangle
-  int32_t *fv;   ///< 3 per free triangle: vertex indices into cdt.points, counter-clockwise
-  int32_t *fn;   ///< 3 per free triangle: free neighbour across edge i (opposite fv[i]), or -1
+  int32_t *fv; ///< 3 per free triangle: vertex indices into cdt.points, counter-clockwise
+  int32_t *fn; ///< 3 per free triangle: free neighbour across edge i (opposite fv[i]), or -1
+  /// Per free triangle: its connected part of the free mesh (triangles joined across fn). Two
+  /// ends whose triangles lie in different parts have no path on the mesh, for a point nor, since
+  /// a disk's path is a point's, for a disk among the same obstacles.
+  int32_t *component;
   vec2 grid_min; ///< point location grid: cell (i, j) stores a cdt triangle near its centre
   double cell_w, cell_h;
   int32_t grid_w, grid_h;

@@ -38,6 +38,43 @@ static void find_box_edges(an_navmesh *mesh) {
   }
 }
 
+// Numbers the connected parts of the free mesh (docs/DESIGN.md, "A living map": no_path
+// without a search), by a flood across fn from each triangle not yet numbered.
+static arcnav_status label_components(an_navmesh *mesh) {
+  size_t n = mesh->free_count;
+  mesh->component = an_alloc(&mesh->alloc, n > 0 ? n : 1, sizeof *mesh->component);
+  int32_t *queue = an_alloc(&mesh->alloc, n > 0 ? n : 1, sizeof *queue);
+  if (!mesh->component || !queue) {
+    an_free(&mesh->alloc, queue);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t t = 0; t < n; ++t) {
+    mesh->component[t] = -1;
+  }
+  int32_t parts = 0;
+  for (size_t seed = 0; seed < n; ++seed) {
+    if (mesh->component[seed] >= 0) {
+      continue;
+    }
+    size_t head = 0, tail = 0;
+    queue[tail++] = (int32_t)seed;
+    mesh->component[seed] = parts;
+    while (head < tail) {
+      int32_t t = queue[head++];
+      for (int i = 0; i < 3; ++i) {
+        int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
+        if (u >= 0 && mesh->component[u] < 0) {
+          mesh->component[u] = parts;
+          queue[tail++] = u;
+        }
+      }
+    }
+    parts++;
+  }
+  an_free(&mesh->alloc, queue);
+  return ARCNAV_OK;
+}
+
 arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *alloc,
                                   const an_navmesh_options *how, an_navmesh **out) {
   if (!map || !alloc || !how || !out) {
@@ -145,6 +182,7 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
   if (st == ARCNAV_OK) {
     find_box_edges(mesh);
     mesh->whole_plane = !map->has_bounds;
+    st = label_components(mesh);
   }
   if (st == ARCNAV_OK) {
     st = an_navmesh_build_grid(mesh);
