@@ -173,24 +173,50 @@ START_TEST(test_limit_on_random_maps) {
 END_TEST
 
 START_TEST(test_limit_is_not_no_path) {
-  // A room of four walls with the goal inside; posts outside to search around.
-  arcnav_map *map = NULL;
-  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
-  test_add_sealed_room(map, 5);
+  // The goal inside a room, posts outside to search around. A point agent (R = 0) meets a sealed
+  // room; a disk of R = 1 a room whose door, 1.5 wide, lets a point through but not the disk, so
+  // that its no_path takes a search on every engine.
   vec s = {10, 60}, g = {120, 120};
-  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
-    for (int k = 0; k < 2; ++k) {
-      double R = k == 0 ? 0.0 : 1.0;
+  size_t searched[ENGINE_COUNT] = {0};
+  for (int k = 0; k < 2; ++k) {
+    double R = k == 0 ? 0.0 : 1.0;
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+    test_add_sealed_room(map, 5);
+    if (k == 1) {
+      // The door: the bottom wall again, as two pieces either side of it.
+      arcnav_map_destroy(map);
+      ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+      ck_assert_int_eq(test_add_box(map, 100, 100, 119.25, 104), ARCNAV_OK);
+      ck_assert_int_eq(test_add_box(map, 120.75, 100, 140, 104), ARCNAV_OK);
+      ck_assert_int_eq(test_add_box(map, 100, 136, 140, 140), ARCNAV_OK);
+      ck_assert_int_eq(test_add_box(map, 100, 100, 104, 140), ARCNAV_OK);
+      ck_assert_int_eq(test_add_box(map, 136, 100, 140, 140), ARCNAV_OK);
+      for (int i = 0; i < 5; ++i) {
+        ck_assert_int_eq(test_add_box(map, 20 + 15 * i, 40, 26 + 15 * i, 80), ARCNAV_OK);
+      }
+    }
+    for (size_t e = 0; e < ENGINE_COUNT; ++e) {
       run r = open_run(map, &ENGINES[e], R);
       ck_assert_int_eq(find_within(&r, 0, s, g), ARCNAV_NO_PATH);
       size_t expanded = arcnav_query_get_stats(r.query).nodes_expanded;
-      ck_assert_msg(expanded > 1, "%s R=%g: only %zu expanded", ENGINES[e].name, R, expanded);
-      ck_assert_int_eq(find_within(&r, 1, s, g), ARCNAV_SEARCH_LIMIT);
+      if (expanded == 0) {
+        // Ends in parts of the mesh that do not meet: a proof that needs no search, so no limit
+        // stops it.
+        ck_assert_int_eq(find_within(&r, 1, s, g), ARCNAV_NO_PATH);
+      } else {
+        ck_assert_msg(expanded > 1, "%s R=%g: only %zu expanded", ENGINES[e].name, R, expanded);
+        ck_assert_int_eq(find_within(&r, 1, s, g), ARCNAV_SEARCH_LIMIT);
+        searched[e]++;
+      }
       ck_assert(check_query(&r, &ENGINES[e], R, s, g));
       close_run(&r);
     }
+    arcnav_map_destroy(map);
   }
-  arcnav_map_destroy(map);
+  for (size_t e = 0; e < ENGINE_COUNT; ++e) {
+    ck_assert_msg(searched[e] > 0, "%s: no no_path needed a search", ENGINES[e].name);
+  }
 }
 END_TEST
 
