@@ -261,6 +261,7 @@ void arcnav_query_destroy(arcnav_query *query) {
     return;
   }
   an_allocator alloc = query->alloc;
+  an_query_release_probes(query);
   if (query->engine_query) {
     query->planner->engine.ops->query_destroy(query->engine_query);
   }

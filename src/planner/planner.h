@@ -5,6 +5,7 @@
 // the engine interface (engine.h); nothing here knows how an engine works.
 
 #include "geom/alloc.h"
+#include "index/probe.h"
 #include "search/engine.h"
 
 #define AN_PLANNER_DEF_MAGIC 0x4152434e /* "ARCN" */
@@ -28,4 +29,13 @@ struct arcnav_query {
   double radius;
   void *engine_query; ///< the engine's working memory for this query object
   void *point_query;  ///< with a max_radius: the point engine's
+  /// The probes' working memory (planner/probes.c), made on the first probe; it serves the free
+  /// space of `probe_space_owner` and any other with no more items.
+  an_probe_scratch probe_scratch;
+  const void *probe_space_owner;
+  bool probe_scratch_ready;
 };
+
+/// Frees the probes' working memory of `query`, if any, and marks it not ready: the next probe
+/// makes it afresh. Called when the query object is destroyed or moves to another engine.
+void an_query_release_probes(arcnav_query *query);
