@@ -327,6 +327,7 @@ START_TEST(raycast_point_agent_follows_the_touching_rule) {
   sup_map m = sup_gen_corner_squares(); // [0, 10]^2 and [10, 20]^2, touching at (10, 10)
   sup_map_add_rect(&m, 30.0, 0.0, 40.0, 10.0);
   sup_map_add_rect(&m, 40.0, 0.0, 50.0, 10.0); // a seam along x = 40
+  sup_map_add_rect(&m, 60.0, 5.0, 70.0, 15.0);
   for (int engine = 0; engine < 2; ++engine) {
     setup s = build(&m, 0.0, engine == 0 ? ARCNAV_ENGINE_TANGENT : ARCNAV_ENGINE_FUNNEL);
     arcnav_ray_hit hit;
@@ -347,10 +348,16 @@ START_TEST(raycast_point_agent_follows_the_touching_rule) {
     ck_assert_int_eq(arcnav_query_raycast(s.query, (vec){5.0, 20.0}, (vec){1.0, 0.0}, 20.0, &hit),
                      ARCNAV_OK);
     ck_assert(!hit.hit);
-    // Along a wall and past its end: free.
-    ck_assert_int_eq(arcnav_query_raycast(s.query, (vec){25.0, 10.0}, (vec){1.0, 0.0}, 40.0, &hit),
+    // Along the tops of the lower rectangles, over the seam's end: free, until a rectangle ahead.
+    ck_assert_int_eq(arcnav_query_raycast(s.query, (vec){25.0, 10.0}, (vec){1.0, 0.0}, 30.0, &hit),
                      ARCNAV_OK);
     ck_assert(!hit.hit);
+    ck_assert_int_eq(
+        arcnav_query_raycast(s.query, (vec){25.0, 10.0}, (vec){1.0, 0.0}, INFINITY, &hit),
+        ARCNAV_OK);
+    ck_assert(hit.hit);
+    ck_assert_double_eq_tol(hit.distance, 35.0, 1e-9);
+    ck_assert_vec2_near(hit.normal, ((vec){-1.0, 0.0}), 1e-9);
     // Down into the seam between the two lower rectangles: stops where it begins.
     ck_assert_int_eq(
         arcnav_query_raycast(s.query, (vec){40.0, 15.0}, (vec){0.0, -1.0}, INFINITY, &hit),
