@@ -72,13 +72,15 @@ static const uint32_t *cell_items(const an_grid *grid, int32_t column, int32_t r
 // Every item that comes within the grid's reach of a point is filed in that point's cell. So a
 // point q lies in a cell of ring k around p's cell, and |q - p| >= ring_bound(k): ring by ring, a
 // probe has seen every item near every point closer than the bound of the next ring. For p
-// outside the grid the rings start at the cell nearest it, and distances from p's projection onto
-// the grid's box, which are no larger, give the bound.
+// outside the grid the rings start at the cell nearest it; with p' the projection of p onto the
+// grid's box, |q - p|^2 >= |p - p'|^2 + |q - p'|^2 for every q in the box (the box is convex), and
+// the rings bound |q - p'|.
 
 typedef struct ring_origin {
   int32_t column, row;
-  double margin; // from p's projection to the sides of its cell
-  int32_t last;  // the last ring that holds cells
+  double margin;  // from p's projection to the sides of its cell
+  double outside; // from p to its projection
+  int32_t last;   // the last ring that holds cells
 } ring_origin;
 
 static ring_origin ring_origin_of(const an_grid *grid, vec2 p) {
@@ -92,6 +94,7 @@ static ring_origin ring_origin_of(const an_grid *grid, vec2 p) {
   double margin = an_min(an_min(x - x0, x0 + cell - x), an_min(y - y0, y0 + cell - y));
   // Rounding of the cell index may leave the projection a hair outside its cell.
   o.margin = an_max(0.0, margin - AN_GEOM_RELATIVE * cell);
+  o.outside = v2_dist(p, v2(x, y)) * (1.0 - AN_GEOM_RELATIVE);
   o.last = an_grid_last_ring(grid, o.column, o.row);
   return o;
 }
@@ -101,7 +104,8 @@ static double ring_bound(const an_grid *grid, const ring_origin *o, int32_t k) {
   if (k > o->last) {
     return INFINITY;
   }
-  return k == 0 ? 0.0 : (k - 1) * grid->cell_size + o->margin;
+  double inside = k == 0 ? 0.0 : (k - 1) * grid->cell_size + o->margin;
+  return o->outside > 0.0 ? v2_len(v2(o->outside, inside)) : inside;
 }
 
 // ---- clearance -------------------------------------------------------------------------------
@@ -591,27 +595,30 @@ typedef struct curve {
   vec2 point;     // a point of the line, or the circle's centre
   vec2 direction; // the line's unit direction
   double radius;  // the circle's radius
+  double length;  // the line's piece beside its edge: from `point` along `direction`
 } curve;
 
 // The curves of an item: an edge's line and the circle round its first vertex (the next edge of
 // its ring draws the one round its last), a circle obstacle's circle. Returns how many.
 static int item_curves(const an_item *item, double offset, curve out[2]) {
   if (item->kind == AN_ITEM_CIRCLE) {
-    out[0] = (curve){false, item->a, v2(0.0, 0.0), item->radius + offset};
+    out[0] = (curve){false, item->a, v2(0.0, 0.0), item->radius + offset, 0.0};
     return 1;
   }
+  double length = v2_dist(item->a, item->b);
   vec2 e = v2_normalize(v2_sub(item->b, item->a));
-  out[0] = (curve){false, item->a, v2(0.0, 0.0), offset};
+  out[0] = (curve){false, item->a, v2(0.0, 0.0), offset, 0.0};
   if (e.x == 0.0 && e.y == 0.0) {
     return 1;
   }
   // Material lies left of every stored edge: the free side is to the right.
-  out[1] = (curve){true, v2_mul_add(item->a, offset, v2(e.y, -e.x)), e, 0.0};
+  out[1] = (curve){true, v2_mul_add(item->a, offset, v2(e.y, -e.x)), e, 0.0, length};
   return 2;
 }
 
 typedef struct nearest_search {
   const an_clearance *cl;
+  double slack; // how far beyond its edge's ends a line's point may still count
   an_probe_scratch *scratch;
   const an_grid *grid;
   vec2 p;
@@ -662,11 +669,19 @@ static void add_candidate(nearest_search *s, vec2 q) {
   s->scratch->candidates[s->count++] = (an_probe_candidate){q, d};
 }
 
+// Only the piece of a line beside its edge is on the boundary: the line goes on in the circles
+// round the edge's ends, which make their own candidates.
+static bool on_line_piece(const nearest_search *s, const curve *line, double along) {
+  return along >= -s->slack && along <= line->length + s->slack;
+}
+
 // Where p projects onto a curve: the foot on a line, the nearest point of a circle.
 static void add_projection(nearest_search *s, const curve *c) {
   if (c->line) {
     double along = v2_dot(v2_sub(s->p, c->point), c->direction);
-    add_candidate(s, v2_mul_add(c->point, along, c->direction));
+    if (on_line_piece(s, c, along)) {
+      add_candidate(s, v2_mul_add(c->point, along, c->direction));
+    }
     return;
   }
   vec2 away = v2_sub(s->p, c->point);
@@ -696,7 +711,11 @@ static void add_meetings(nearest_search *s, const curve *a, const curve *b, int3
     double cross = v2_cross(a->direction, b->direction);
     if (cross != 0.0) {
       double t = v2_cross(v2_sub(b->point, a->point), b->direction) / cross;
-      add_meeting(s, v2_mul_add(a->point, t, a->direction), column, row);
+      vec2 q = v2_mul_add(a->point, t, a->direction);
+      if (on_line_piece(s, a, t) &&
+          on_line_piece(s, b, v2_dot(v2_sub(q, b->point), b->direction))) {
+        add_meeting(s, q, column, row);
+      }
     }
     return;
   }
@@ -730,8 +749,12 @@ static void add_meetings(nearest_search *s, const curve *a, const curve *b, int3
     return;
   }
   double half = an_safe_sqrt((circle->radius - off) * (circle->radius + off));
-  add_meeting(s, v2_mul_add(foot, half, line->direction), column, row);
-  add_meeting(s, v2_mul_add(foot, -half, line->direction), column, row);
+  if (on_line_piece(s, line, along + half)) {
+    add_meeting(s, v2_mul_add(foot, half, line->direction), column, row);
+  }
+  if (on_line_piece(s, line, along - half)) {
+    add_meeting(s, v2_mul_add(foot, -half, line->direction), column, row);
+  }
 }
 
 // Could the curves of items a and b meet within `offset` of both? Their boxes, grown by it, must
@@ -785,8 +808,14 @@ bool an_probe_nearest_free(const an_clearance *cl, an_probe_scratch *scratch, ve
     return true;
   }
   const an_grid *grid = cl->grid;
-  nearest_search s = {cl, scratch,  grid, p, an_max(0.0, cl->radius - 0.5 * cl->eps),
-                      0,  INFINITY, p};
+  nearest_search s = {.cl = cl,
+                      .slack = 2.0 * cl->eps,
+                      .scratch = scratch,
+                      .grid = grid,
+                      .p = p,
+                      .offset = an_max(0.0, cl->radius - 0.5 * cl->eps),
+                      .best = INFINITY,
+                      .best_point = p};
   ring_origin o = ring_origin_of(grid, p);
   uint32_t mark = next_mark(scratch);
   // A candidate is made with the ring of its cell, and no cell of a later ring is nearer than
