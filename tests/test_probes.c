@@ -314,6 +314,7 @@ START_TEST(raycast_grazes_and_stops_exactly) {
   ck_assert_int_eq(arcnav_query_raycast(s.query, (vec){0.0, 30.0}, (vec){0.0, 1.0}, INFINITY, &hit),
                    ARCNAV_OK);
   ck_assert(!hit.hit && isinf(hit.distance));
+  ck_assert(hit.point.x == 0.0 && hit.point.y == INFINITY);
   // From a blocked place.
   ck_assert_int_eq(arcnav_query_raycast(s.query, (vec){0.0, 0.5}, (vec){1.0, 0.0}, 10.0, &hit),
                    ARCNAV_START_BLOCKED);

@@ -511,8 +511,9 @@ ARCNAV_API arcnav_status arcnav_query_clearance(arcnav_query *query, arcnav_vec2
 typedef struct arcnav_ray_hit {
   bool hit;           ///< the disk stopped before max_distance
   double distance;    ///< how far the centre went: the stop, or max_distance without a hit
-  arcnav_vec2 point;  ///< from + distance * direction: the disk's centre at contact (infinite
-                      ///< coordinates without a hit when max_distance is INFINITY)
+  arcnav_vec2 point;  ///< from + distance * direction: the disk's centre at contact; without a
+                      ///< hit and with max_distance INFINITY, infinite in each coordinate the
+                      ///< direction moves (the others are from's)
   arcnav_vec2 normal; ///< with a hit: the unit vector from the contact point on the obstacle
                       ///< towards the centre; (0, 0) without one
 } arcnav_ray_hit;

@@ -177,8 +177,8 @@ bool an_probe_clearance(const an_clearance *cl, an_probe_scratch *scratch, vec2 
 
 // ---- raycast ---------------------------------------------------------------------------------
 
-// The parameters [t0, t1] where the ray from `from` along `unit` is inside the grid's box; false
-// when it misses the box or leaves it before `limit` ... never enters it before then.
+// The parameters [t0, t1], within [0, limit], where the ray from `from` along `unit` is inside the
+// grid's box; false when there are none.
 static bool ray_in_grid(const an_grid *grid, vec2 from, vec2 unit, double limit, double *t0,
                         double *t1) {
   double lo[2] = {grid->origin.x, grid->origin.y};

@@ -112,8 +112,12 @@ arcnav_status arcnav_query_raycast(arcnav_query *query, arcnav_vec2 from, arcnav
   if (an_probe_raycast(&settings, scratch, from, unit, max_distance, &distance, &normal)) {
     *out = (arcnav_ray_hit){true, distance, v2_mul_add(from, distance, unit), normal};
   } else {
-    *out =
-        (arcnav_ray_hit){false, max_distance, v2_mul_add(from, max_distance, unit), v2(0.0, 0.0)};
+    // Without an end the point is at infinity along the direction's non-zero components only
+    // (infinity times zero would be NaN).
+    vec2 end = isinf(max_distance) ? v2(unit.x != 0.0 ? copysign(INFINITY, unit.x) : from.x,
+                                        unit.y != 0.0 ? copysign(INFINITY, unit.y) : from.y)
+                                   : v2_mul_add(from, max_distance, unit);
+    *out = (arcnav_ray_hit){false, max_distance, end, v2(0.0, 0.0)};
   }
   return ARCNAV_OK;
 }
