@@ -5,6 +5,7 @@
 // boundary curves. The touching rule for point agents is checked on hand-made touching maps.
 #include "arcnav_test.h"
 #include "mapgen.h"
+#include "touching.h"
 #include "verify.h"
 
 #include <stdio.h>
@@ -57,7 +58,7 @@ typedef struct test_map {
   double radius;
 } test_map;
 
-enum { MAP_KINDS = 5 };
+enum { MAP_KINDS = 6 };
 
 static test_map make_map(int kind, uint64_t seed) {
   switch (kind) {
@@ -69,6 +70,9 @@ static test_map make_map(int kind, uint64_t seed) {
     return (test_map){sup_gen_maze(seed, 6, 10.0, 1.0), "maze", 2.5};
   case 3:
     return (test_map){sup_gen_town(seed, 2, 20.0, 6.0, 1.0, 4.0), "town", 1.2};
+  case 5:
+    // Obstacles that touch, holes touching their shells, obstacle edges on the bounds.
+    return (test_map){sup_gen_touching(seed, true), "touching", 1.5};
   default: {
     // Bounds and a circle among rectangles: every kind of item in one map.
     test_map t = {sup_gen_random_rectangles(seed, 12, 60.0, 3.0, 10.0), "bounded", 0.8};
@@ -81,10 +85,11 @@ static test_map make_map(int kind, uint64_t seed) {
   }
 }
 
-// Walls of mazes and buildings of towns touch, where a point agent obeys the touching rule that
-// the distances of verify.h do not see: those maps are left out of the point-agent comparisons.
+// Walls of mazes, buildings of towns and the touching maps touch, where a point agent obeys the
+// touching rule that the distances of verify.h do not see: those maps are left out of the
+// point-agent comparisons.
 static bool point_agent_reference_holds(int kind) {
-  return kind != 2 && kind != 3;
+  return kind != 2 && kind != 3 && kind != 5;
 }
 
 static vec random_point(const sup_map *map, sup_rng *rng, double margin) {
@@ -375,6 +380,69 @@ START_TEST(raycast_point_agent_follows_the_touching_rule) {
     release(&s);
   }
   sup_map_free(&m);
+}
+END_TEST
+
+// Point agents on maps whose obstacles touch, against the support code's own touching rule: rays
+// aimed at vertices (where obstacles meet) and at random, from random free points. Up to the stop
+// the ray keeps out of material and never passes between touching material; a little beyond it, it
+// would enter material, pass between, or end walled in.
+START_TEST(raycast_point_agent_matches_the_touching_reference) {
+  size_t hits = 0, stops_at_vertices = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(12); ++seed) {
+    sup_map m = sup_gen_touching(seed, true);
+    setup s = build(&m, 0.0, seed % 2 ? ARCNAV_ENGINE_TANGENT : ARCNAV_ENGINE_AUTO);
+    double probe = sup_touch_probe_radius(&m), tol = 4.0 * s.eps;
+    sup_rng rng = sup_rng_seed(seed * 23);
+    vec lo, hi;
+    ck_assert(sup_map_extent(&m, &lo, &hi));
+    for (int i = 0; i < 30; ++i) {
+      vec from;
+      if (!sup_random_free_point(&m, 0.0, &rng, lo, hi, 1e-3, 1000, &from)) {
+        continue;
+      }
+      vec target = random_point(&m, &rng, 0.0);
+      if (i % 2 == 0 && m.polygon_count > 0) {
+        const sup_ring *ring = &m.polygons[sup_rng_below(&rng, m.polygon_count)].outer;
+        target = ring->points[sup_rng_below(&rng, ring->count)];
+      }
+      vec unit = {target.x - from.x, target.y - from.y};
+      double length = hypot(unit.x, unit.y);
+      if (!(length > 1e-6)) {
+        continue;
+      }
+      unit = scale(unit, 1.0 / length);
+      arcnav_ray_hit hit;
+      ck_assert_int_eq(arcnav_query_raycast(s.query, from, unit, INFINITY, &hit), ARCNAV_OK);
+      vec end = hit.hit ? hit.point : along(from, unit, dist(lo, hi) + 1.0);
+      for (int k = 0; k <= 200; ++k) {
+        vec p = along(from, unit, dist(from, end) * k / 200.0);
+        ck_assert_double_ge(sup_signed_distance_to_obstacles(&m, p), -s.eps);
+      }
+      ck_assert_msg(!sup_segment_passes_between(&m, from, end, tol, probe),
+                    "seed %d: the ray from (%.17g, %.17g) towards (%.17g, %.17g) passes between "
+                    "touching material before its stop at %.17g",
+                    (int)seed, from.x, from.y, target.x, target.y, hit.distance);
+      if (!hit.hit) {
+        continue;
+      }
+      ++hits;
+      stops_at_vertices += dist(hit.point, target) <= tol;
+      vec beyond = along(end, unit, 1e-3);
+      bool stopped = sup_signed_distance_to_obstacles(&m, beyond) < -s.eps ||
+                     sup_signed_distance_to_obstacles(&m, along(end, unit, 5e-4)) < -s.eps ||
+                     sup_segment_passes_between(&m, from, beyond, tol, probe) ||
+                     sup_walled_in(&m, beyond, probe);
+      ck_assert_msg(stopped,
+                    "seed %d: the ray from (%.17g, %.17g) towards (%.17g, %.17g) stops at %.17g "
+                    "but could go on",
+                    (int)seed, from.x, from.y, target.x, target.y, hit.distance);
+    }
+    release(&s);
+    sup_map_free(&m);
+  }
+  ck_assert_uint_gt(hits, test_scaled_minimum(150, 12));
+  ck_assert_uint_gt(stops_at_vertices, test_scaled_minimum(20, 12));
 }
 END_TEST
 
@@ -778,6 +846,7 @@ static Suite *probes_suite(void) {
   tcase_add_test(tc, raycast_matches_a_march);
   tcase_add_test(tc, raycast_grazes_and_stops_exactly);
   tcase_add_test(tc, raycast_point_agent_follows_the_touching_rule);
+  tcase_add_test(tc, raycast_point_agent_matches_the_touching_reference);
   tcase_add_test(tc, path_is_free_until_the_map_changes);
   tcase_add_test(tc, empty_path_is_free_when_its_start_is);
   tcase_add_test(tc, nearest_free_is_free_and_nearest);
