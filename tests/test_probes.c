@@ -721,6 +721,65 @@ START_TEST(nearest_free_on_small_cases) {
 }
 END_TEST
 
+// Places where the geometry is degenerate: polygon vertices, edge middles and circle centres, rays
+// along edges and through vertices from there. Every probe answers, and the answers hold.
+START_TEST(degenerate_places_are_answered) {
+  size_t probed = 0;
+  for (int kind = 0; kind < MAP_KINDS; ++kind) {
+    test_map t = make_map(kind, 3);
+    for (int pass = 0; pass < 2; ++pass) {
+      double radius = pass == 0 ? t.radius : 0.0;
+      setup s = build(&t.map, radius, ARCNAV_ENGINE_TANGENT);
+      // Where sup's distances see every rule: at R = 0 on maps that touch, only material counts.
+      double floor = radius == 0.0 && !point_agent_reference_holds(kind) ? 0.0 : radius;
+      for (size_t i = 0; i < t.map.polygon_count && i < 12; ++i) {
+        const sup_ring *ring = &t.map.polygons[i].outer;
+        for (size_t v = 0; v < ring->count; ++v) {
+          vec a = ring->points[v], b = ring->points[(v + 1) % ring->count];
+          vec places[2] = {a, scale(add(a, b), 0.5)};
+          for (int k = 0; k < 2; ++k) {
+            arcnav_clearance c;
+            ck_assert_int_eq(arcnav_query_clearance(s.query, places[k], &c), ARCNAV_OK);
+            ck_assert_double_le(c.distance, 1e-9);
+            vec q;
+            ck_assert_int_eq(arcnav_query_nearest_free(s.query, places[k], &q, NULL), ARCNAV_OK);
+            ck_assert_double_ge(sup_signed_distance_to_obstacles(&t.map, q), floor - 2.0 * s.eps);
+            // From there along the edge and towards its far end.
+            vec directions[2] = {{b.x - a.x, b.y - a.y}, {b.x - q.x, b.y - q.y}};
+            for (int d = 0; d < 2; ++d) {
+              arcnav_ray_hit hit;
+              arcnav_status st = arcnav_query_raycast(s.query, q, directions[d], 50.0, &hit);
+              if (directions[d].x == 0.0 && directions[d].y == 0.0) {
+                ck_assert_int_eq(st, ARCNAV_ERR_INVALID_ARGUMENT);
+                continue;
+              }
+              ck_assert_int_eq(st, ARCNAV_OK);
+              double length = hypot(directions[d].x, directions[d].y);
+              vec unit = scale(directions[d], 1.0 / length);
+              for (int j = 0; j <= 50; ++j) {
+                vec p = along(q, unit, hit.distance * j / 50.0);
+                ck_assert_double_ge(sup_signed_distance_to_obstacles(&t.map, p),
+                                    floor - 4.0 * s.eps);
+              }
+              ++probed;
+            }
+          }
+        }
+      }
+      for (size_t i = 0; i < t.map.circle_count; ++i) {
+        vec q;
+        ck_assert_int_eq(arcnav_query_nearest_free(s.query, t.map.circles[i].center, &q, NULL),
+                         ARCNAV_OK);
+        ck_assert_double_ge(sup_signed_distance_to_obstacles(&t.map, q), floor - 2.0 * s.eps);
+      }
+      release(&s);
+    }
+    sup_map_free(&t.map);
+  }
+  ck_assert_uint_gt(probed, 500);
+}
+END_TEST
+
 // ---- several radii on one planner --------------------------------------------------------------
 
 START_TEST(probes_follow_the_query_radius) {
@@ -851,6 +910,7 @@ static Suite *probes_suite(void) {
   tcase_add_test(tc, empty_path_is_free_when_its_start_is);
   tcase_add_test(tc, nearest_free_is_free_and_nearest);
   tcase_add_test(tc, nearest_free_on_small_cases);
+  tcase_add_test(tc, degenerate_places_are_answered);
   tcase_add_test(tc, probes_follow_the_query_radius);
   tcase_add_test(tc, bad_input_is_refused);
   suite_add_tcase(suite, tc);
