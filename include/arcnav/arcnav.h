@@ -537,8 +537,8 @@ ARCNAV_API arcnav_status arcnav_query_raycast(arcnav_query *query, arcnav_vec2 f
 
 /// Is `path` still free for the query's radius: its start and every position along its pieces
 /// (the checks the engines make for their own pieces)? For a game whose map changed, for every
-/// moving unit's path (a path found on another planner of the same map's old state is fine). An
-/// empty path is free when its start is.
+/// moving unit's path: the path may come from another planner, such as one built before the
+/// change. An empty path is free when its start is.
 /// @param out_free          [out] whether every position is free
 /// @param out_first_contact [out, opt] when not free, the length along the path to the first
 ///                          position that is not (within a few tolerances; 0 when the start is
