@@ -23,12 +23,14 @@
 // files. There clearance is measured on the grid itself: the distance to the nearest blocked cell.
 // --radii MAP builds one map at R = 0, 0.5, 2 and 8 and prints what each build costs, then builds
 // one planner for every radius up to 8 (max_radius) and asks it the same queries.
+// --probes MAP times the probes of the free space (clearance, raycast, nearest free point) there.
 //
 //   arcnav_bench --list
 //   arcnav_bench [--scenario NAME]... [--engine NAME]... [--all] [--game] [--quick] [--repeat N]
 //                [--queries N] [--movingai DIR] [--csv FILE] [--svg FILE]
 //   arcnav_bench --radii MAP [--movingai DIR] [--queries N]
 //   arcnav_bench --living MAP [--movingai DIR] [--queries N] [--repeat N]
+//   arcnav_bench --probes MAP [--movingai DIR] [--queries N] [--repeat N]
 
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
@@ -1542,6 +1544,113 @@ static bool write_svg(const char *file, const chart_row *rows, size_t row_count)
   return fclose(out) == 0;
 }
 
+// ---- probes
+// --------------------------------------------------------------------------------------
+
+// --probes MAP: the probes of the free space on a game map at R = 0.5 and 2, from the starts of
+// the map's .scen queries: clearance there, a raycast in a random direction (unbounded), and the
+// nearest free point of the start moved by up to two cells at random (blocked about as often as
+// not), each timed alone (the fastest of --repeat runs).
+
+enum { PROBE_KINDS = 4 };
+static const char *const PROBE_NAMES[PROBE_KINDS] = {"clearance", "raycast", "nearest_free",
+                                                     "nearest_moved"};
+
+static int run_probes(const char *stem, const options *opt) {
+  static const double radii[] = {0.5, 2.0};
+  char why[1200];
+  game_map g;
+  if (!game_map_load(opt->movingai, stem, &g, why, sizeof why)) {
+    fprintf(stderr, "arcnav_bench: --probes %s: map not available: %s\n", stem, why);
+    return 2;
+  }
+  printf("\n%s: %zu polygons, %zu vertices. Probe times in microseconds (exact engine, AUTO);\n"
+         "nearest_free over every point, nearest_moved over those that were not free.\n",
+         stem, g.map.polygon_count, g.vertices);
+  printf("  %4s %-14s %7s %10s %10s %10s\n", "R", "probe", "count", "median_us", "p90_us",
+         "p99_us");
+  int exit_code = 0;
+  for (size_t r = 0; r < sizeof radii / sizeof radii[0] && exit_code == 0; ++r) {
+    arcnav_vec2 *ends = NULL;
+    size_t n = 0, skipped = 0, lines = 0, stride = 0;
+    if (!game_queries(opt->movingai, stem, &g.grid, radii[r], opt->query_count, &ends, &n, &skipped,
+                      &lines, &stride, why, sizeof why)) {
+      fprintf(stderr, "arcnav_bench: --probes %s: %s\n", stem, why);
+      exit_code = 2;
+      break;
+    }
+    arcnav_map *map = NULL;
+    arcnav_planner *planner = NULL;
+    arcnav_query *query = NULL;
+    arcnav_planner_def def = arcnav_default_planner_def();
+    def.radius = radii[r];
+    if (to_arcnav(&g.map, NULL, &map) != ARCNAV_OK ||
+        arcnav_planner_create(map, &def, &planner) != ARCNAV_OK ||
+        arcnav_query_create(planner, &query) != ARCNAV_OK) {
+      fprintf(stderr, "arcnav_bench: --probes %s: build failed at R = %g\n", stem, radii[r]);
+      exit_code = 1;
+    }
+    double *times[PROBE_KINDS];
+    size_t counts[PROBE_KINDS] = {0};
+    for (int k = 0; k < PROBE_KINDS; ++k) {
+      times[k] = xcalloc(n, sizeof **times);
+    }
+    sup_rng rng = sup_rng_seed(7);
+    for (size_t i = 0; exit_code == 0 && i < n; ++i) {
+      arcnav_vec2 from = ends[2 * i];
+      double angle = sup_rng_uniform(&rng, 0.0, 6.283185307179586);
+      arcnav_vec2 direction = {cos(angle), sin(angle)};
+      arcnav_vec2 moved = {from.x + sup_rng_uniform(&rng, -2.0, 2.0),
+                           from.y + sup_rng_uniform(&rng, -2.0, 2.0)};
+      bool moved_blocked = !arcnav_query_point_is_free(query, moved);
+      double best[PROBE_KINDS] = {INFINITY, INFINITY, INFINITY, INFINITY};
+      for (int rep = 0; rep < opt->repeat; ++rep) {
+        arcnav_clearance c;
+        arcnav_ray_hit hit;
+        arcnav_vec2 q;
+        double t0 = seconds_now();
+        arcnav_status st = arcnav_query_clearance(query, from, &c);
+        double t1 = seconds_now();
+        st = st == ARCNAV_OK ? arcnav_query_raycast(query, from, direction, INFINITY, &hit) : st;
+        double t2 = seconds_now();
+        arcnav_status near = arcnav_query_nearest_free(query, moved, &q, NULL);
+        double t3 = seconds_now();
+        if (st != ARCNAV_OK || (near != ARCNAV_OK && near != ARCNAV_NO_PATH)) {
+          fprintf(stderr, "arcnav_bench: --probes %s: a probe failed: %s\n", stem,
+                  arcnav_status_name(st != ARCNAV_OK ? st : near));
+          exit_code = 1;
+          break;
+        }
+        best[0] = fmin(best[0], (t1 - t0) * 1e6);
+        best[1] = fmin(best[1], (t2 - t1) * 1e6);
+        best[2] = fmin(best[2], (t3 - t2) * 1e6);
+      }
+      for (int k = 0; k < 3; ++k) {
+        times[k][counts[k]++] = best[k];
+      }
+      if (moved_blocked) {
+        times[3][counts[3]++] = best[2];
+      }
+    }
+    for (int k = 0; exit_code == 0 && k < PROBE_KINDS; ++k) {
+      double median, p90, p99;
+      time_percentiles(times[k], counts[k], &median, &p90, &p99);
+      printf("  %4g %-14s %7zu %10.2f %10.2f %10.2f\n", radii[r], PROBE_NAMES[k], counts[k], median,
+             p90, p99);
+    }
+    fflush(stdout);
+    for (int k = 0; k < PROBE_KINDS; ++k) {
+      free(times[k]);
+    }
+    arcnav_query_destroy(query);
+    arcnav_planner_destroy(planner);
+    arcnav_map_destroy(map);
+    free(ends);
+  }
+  game_map_free(&g);
+  return exit_code;
+}
+
 // ---- main --------------------------------------------------------------------------------------
 
 static void usage(FILE *to) {
@@ -1553,6 +1662,7 @@ static void usage(FILE *to) {
       "       arcnav_bench --radii MAP [--movingai DIR] [--engine NAME]... [--queries N]\n"
       "       arcnav_bench --scaling [--engine NAME]... [--repeat N]\n"
       "       arcnav_bench --living MAP [--movingai DIR] [--queries N] [--repeat N]\n"
+      "       arcnav_bench --probes MAP [--movingai DIR] [--queries N] [--repeat N]\n"
       "  --list          print the scenario names and exit\n"
       "  --scenario NAME run only these (default: every scenario not marked slow or game); "
       "repeatable\n"
@@ -1571,6 +1681,8 @@ static void usage(FILE *to) {
       "  --living MAP    place and remove a building of 20 vertices on MAP (rect300 or a\n"
       "                  game map) at --queries places (at most 40): the cost of the map\n"
       "                  change and the planner update against a full build\n"
+      "  --probes MAP    time the probes (clearance, raycast, nearest free point) on game map\n"
+      "                  MAP at R = 0.5 and 2, from the starts of its .scen queries\n"
       "  --engine NAME   run only these engines (plain-raw, plain-eroded, funnel-eroded,\n"
       "                  exact, exact-on-demand); repeatable. Length ratios need exact\n"
       "  --quick         100 queries, one run each (unless --queries/--repeat say otherwise)\n"
@@ -1587,6 +1699,7 @@ int main(int argc, char **argv) {
   bool repeat_given = false, queries_given = false, quick = false, all = false, game = false;
   bool list = false;
   const char *csv_path = NULL, *svg_path = NULL, *radii_map = NULL, *living_map = NULL;
+  const char *probes_map = NULL;
   bool scaling = false;
   bool selected[SCENARIO_COUNT] = {false};
   bool any_selected = false;
@@ -1605,6 +1718,8 @@ int main(int argc, char **argv) {
       radii_map = argv[++i];
     } else if (strcmp(arg, "--living") == 0 && has_value) {
       living_map = argv[++i];
+    } else if (strcmp(arg, "--probes") == 0 && has_value) {
+      probes_map = argv[++i];
     } else if (strcmp(arg, "--scenario") == 0 && has_value) {
       const char *name = argv[++i];
       bool known = false;
@@ -1710,6 +1825,9 @@ int main(int argc, char **argv) {
   }
   if (living_map) {
     return run_living(living_map, &opt);
+  }
+  if (probes_map) {
+    return run_probes(probes_map, &opt);
   }
   if (radii_map) {
     if (!engines_named) {

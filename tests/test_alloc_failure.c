@@ -861,6 +861,86 @@ START_TEST(warm_path_does_not_allocate) {
 }
 END_TEST
 
+// The first probe on a query object makes the query's probe memory: each of its allocations is
+// failed in turn. The probe then returns ARCNAV_ERR_OUT_OF_MEMORY and leaks nothing, and the same
+// query answers the next probe as a query that never failed does; warm probes allocate nothing.
+typedef struct probe_answers {
+  arcnav_status clearance_status, ray_status, nearest_status, path_status;
+  arcnav_clearance clearance;
+  arcnav_ray_hit ray;
+  vec nearest;
+  bool path_free;
+} probe_answers;
+
+static probe_answers run_probes(arcnav_query *query, const arcnav_path *path) {
+  probe_answers a;
+  memset(&a, 0, sizeof a);
+  a.clearance_status = arcnav_query_clearance(query, QUERIES[2].start, &a.clearance);
+  a.ray_status = arcnav_query_raycast(query, QUERIES[2].start, (vec){1.0, 0.2}, INFINITY, &a.ray);
+  a.nearest_status = arcnav_query_nearest_free(query, QUERIES[6].goal, &a.nearest, NULL);
+  a.path_status = arcnav_query_path_is_free(query, path, &a.path_free, NULL);
+  return a;
+}
+
+START_TEST(first_probe_survives_each_failure) {
+  const engine_case *ec = &ENGINES[_i];
+  fail_alloc fa = {0};
+  arcnav_allocator hooks = hooks_for(&fa);
+  arcnav_map *map = build_map(&hooks);
+  arcnav_planner_def def = def_for(ec);
+  arcnav_planner *planner = NULL;
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(&hooks, &path), ARCNAV_OK);
+  arcnav_query *query = NULL;
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  arcnav_find_path(query, QUERIES[0].start, QUERIES[0].goal, path);
+  probe_answers expected = run_probes(query, path);
+  arcnav_query_destroy(query);
+  bool exact = expected.clearance_status == ARCNAV_OK;
+  ck_assert(exact || expected.clearance_status == ARCNAV_ERR_INVALID_ARGUMENT);
+  uint64_t n = 1;
+  for (; n < MAX_INJECTIONS; ++n) {
+    ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+    arm(&fa, n);
+    arcnav_clearance c;
+    arcnav_status status = arcnav_query_clearance(query, QUERIES[2].start, &c);
+    bool fired = fa.fired;
+    disarm(&fa);
+    if (fired) {
+      ck_assert_int_eq(status, ARCNAV_ERR_OUT_OF_MEMORY);
+    }
+    uint64_t calls = fa.calls;
+    probe_answers got = run_probes(query, path);
+    if (!fired) {
+      ck_assert_uint_eq(fa.calls, calls); // warm probes allocate nothing
+    }
+    ck_assert_int_eq(got.clearance_status, expected.clearance_status);
+    ck_assert_int_eq(got.ray_status, expected.ray_status);
+    ck_assert_int_eq(got.nearest_status, expected.nearest_status);
+    ck_assert_int_eq(got.path_status, expected.path_status);
+    if (exact) {
+      ck_assert(got.clearance.distance == expected.clearance.distance);
+      ck_assert(got.ray.hit == expected.ray.hit && got.ray.distance == expected.ray.distance);
+      ck_assert(got.nearest.x == expected.nearest.x && got.nearest.y == expected.nearest.y);
+      ck_assert(got.path_free == expected.path_free);
+    }
+    arcnav_query_destroy(query);
+    if (!fired) {
+      break;
+    }
+  }
+  arcnav_path_destroy(path);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+  assert_nothing_live(&fa, ec->name, n);
+  ck_assert_uint_lt(n, MAX_INJECTIONS);
+  if (exact) {
+    ck_assert_uint_gt(n, 1); // the first probe allocated
+  }
+}
+END_TEST
+
 // The allocator itself: it must be able to tell a leak and a bad free, or the tests above prove
 // nothing.
 START_TEST(counting_allocator_sees_leaks) {
@@ -901,6 +981,7 @@ static Suite *alloc_failure_suite(void) {
   tcase_add_loop_test(tc, queries_survive_each_failure, 0, ENGINE_CASES);
   tcase_add_test(tc, funnel_pool_growth_survives_each_failure);
   tcase_add_test(tc, warm_path_does_not_allocate);
+  tcase_add_loop_test(tc, first_probe_survives_each_failure, 0, (int)ENGINE_COUNT);
   suite_add_tcase(suite, tc);
   return suite;
 }

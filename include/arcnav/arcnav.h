@@ -534,6 +534,96 @@ ARCNAV_API arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query);
 /// or when its working memory could not be made again after an update.
 ARCNAV_API bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point);
 
+// ---------------------------------------------------------------------------------------------
+// Probes: clearance, raycast, still-free paths, nearest free point
+// ---------------------------------------------------------------------------------------------
+//
+// Questions about the free space around a unit, for steering and for a map that changed under
+// moving units. They use the query object's radius (arcnav_query_radius()) and its working
+// memory, so they are thread-safe per query object like arcnav_find_path(), and judge positions
+// by the same free test as arcnav_query_point_is_free() (the touching rule for point agents).
+//
+// They need an exact engine: a planner whose queries at this radius are answered by the tangent
+// engine or by a funnel engine at R = 0 (every planner but the funnel engines at R > 0, which
+// judge points on grown obstacles); otherwise they return ARCNAV_ERR_INVALID_ARGUMENT.
+//
+// Memory: the first probe on a query object allocates its probe working memory (about 60 bytes
+// per obstacle edge plus 48 KB) through the planner's allocator, and may therefore return
+// ARCNAV_ERR_OUT_OF_MEMORY, leaving the outputs unset; later probes allocate nothing.
+// arcnav_query_destroy() releases it.
+//
+// Every probe returns ARCNAV_ERR_INVALID_ARGUMENT for a NULL query or output, or a planner without
+// an exact engine (see above), ARCNAV_ERR_NOT_FINITE for a NaN or infinite coordinate, and
+// ARCNAV_ERR_TOO_LARGE for a coordinate beyond 1e100 in magnitude, as arcnav_find_path() does; on
+// an error the outputs are left unset.
+
+/// Distance from a point to the blocked region and where it is nearest.
+typedef struct arcnav_clearance {
+  double distance;     ///< distance to the blocked region; 0 inside it; INFINITY when !found
+  arcnav_vec2 nearest; ///< the nearest point of the blocked region (the point itself inside it)
+  bool found;          ///< false when the map blocks nothing (no obstacles, no bounds)
+} arcnav_clearance;
+
+/// The distance from `point` to the blocked region (polygon and circle material, and the outside
+/// of the bounds when the map has bounds) and its nearest point, exactly (no tolerance): 0 and the
+/// point itself when it lies inside material. Independent of the query's radius: a disk of
+/// radius R centred at the point is free when distance >= R - eps (see the file comment; for
+/// point agents the touching rule decides on walls that touch).
+/// @return ARCNAV_OK and *out, or an error (see above).
+ARCNAV_API arcnav_status arcnav_query_clearance(arcnav_query *query, arcnav_vec2 point,
+                                                arcnav_clearance *out);
+
+/// Where a swept disk stops.
+typedef struct arcnav_ray_hit {
+  bool hit;           ///< the disk stopped before max_distance
+  double distance;    ///< how far the centre went: the stop, or max_distance without a hit
+  arcnav_vec2 point;  ///< from + distance * direction: the disk's centre at contact; without a
+                      ///< hit and with max_distance INFINITY, infinite in each coordinate the
+                      ///< direction moves (the others are from's)
+  arcnav_vec2 normal; ///< with a hit: the unit vector from the contact point on the obstacle
+                      ///< towards the centre; (0, 0) without one
+} arcnav_ray_hit;
+
+/// Sweeps the query's disk from `from` along `direction` (normalised here; any length but zero)
+/// for at most `max_distance` (>= 0, may be INFINITY), and finds the largest t <= max_distance
+/// such that the disk is free (the free test above) at every centre from + s * direction,
+/// 0 <= s <= t. A disk that slides along a wall at exactly R (grazing) is not stopped. A point
+/// agent follows the touching rule: it may slide along a wall, and stops where it would enter
+/// material or pass between obstacles that touch (a seam, a pinch); its normal is then the
+/// wall's free side where it meets an edge along its inside, the outward radius of a circle,
+/// else (a vertex, a pinch) the reversed direction.
+/// @return ARCNAV_OK (out->hit says whether it stopped); ARCNAV_START_BLOCKED when the disk at
+///         `from` is not free (out->hit true, distance 0, point `from`, normal the reversed
+///         direction); ARCNAV_ERR_INVALID_ARGUMENT also for a zero direction or a negative
+///         max_distance; ARCNAV_ERR_NOT_FINITE also for a NaN max_distance or a direction that is
+///         not finite; or another error (see above).
+ARCNAV_API arcnav_status arcnav_query_raycast(arcnav_query *query, arcnav_vec2 from,
+                                              arcnav_vec2 direction, double max_distance,
+                                              arcnav_ray_hit *out);
+
+/// Is `path` still free for the query's radius: its start and every position along its pieces
+/// (the checks the engines make for their own pieces)? For a game whose map changed, for every
+/// moving unit's path: the path may come from another planner, such as one built before the
+/// change. An empty path is free when its start is.
+/// @param out_free          [out] whether every position is free
+/// @param out_first_contact [out, opt] when not free, the length along the path to the first
+///                          position that is not (within a few tolerances; 0 when the start is
+///                          not free); INFINITY when free
+/// @return ARCNAV_OK, or an error (see above; also for a path whose pieces are not finite).
+ARCNAV_API arcnav_status arcnav_query_path_is_free(arcnav_query *query, const arcnav_path *path,
+                                                   bool *out_free, double *out_first_contact);
+
+/// The nearest point to `point` where the query's disk is free (the point itself when it is
+/// free): exact to about a tolerance (the point returned lies up to about eps / 2 inside the free
+/// space's boundary, so that it passes the free test however it is rounded).
+/// @param out_point    [out] the nearest free point
+/// @param out_distance [out, opt] its distance from `point`
+/// @return ARCNAV_OK; ARCNAV_NO_PATH when no point is free at all (for instance bounds too small
+///         for the disk; *out_point is then `point` and the distance INFINITY); or an error (see
+///         above).
+ARCNAV_API arcnav_status arcnav_query_nearest_free(arcnav_query *query, arcnav_vec2 point,
+                                                   arcnav_vec2 *out_point, double *out_distance);
+
 #ifdef __cplusplus
 }
 #endif

@@ -206,6 +206,12 @@ static const an_navmesh *funnel_polygon_mesh(const void *state) {
   return !engine->eroded && engine->polygons_only ? engine->navmesh : NULL;
 }
 
+// The eroded engines judge points on grown obstacles, not by the exact free test: none to lend.
+static const an_free_space *funnel_free_space(const void *state) {
+  const funnel_engine *engine = state;
+  return engine->eroded ? NULL : &engine->space;
+}
+
 static const an_engine_ops funnel_ops = {
     .polygon_mesh = funnel_polygon_mesh,
     .destroy = funnel_destroy,
@@ -216,4 +222,5 @@ static const an_engine_ops funnel_ops = {
     .get_info = funnel_get_info,
     .triangle_count = funnel_triangle_count,
     .triangle = funnel_triangle,
+    .free_space = funnel_free_space,
 };

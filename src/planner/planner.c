@@ -220,10 +220,8 @@ double arcnav_planner_max_radius(const arcnav_planner *planner) {
   return planner ? an_max(planner->radius, planner->max_radius) : 0.0;
 }
 
-// The engine that answers `radius` on this planner, and its query object from `query` (NULL for
-// none).
-static const an_engine *engine_for(const arcnav_planner *planner, double radius,
-                                   const arcnav_query *query, void **engine_query) {
+const an_engine *an_planner_engine_for(const arcnav_planner *planner, double radius,
+                                       const arcnav_query *query, void **engine_query) {
   bool point = planner->point_engine.ops && radius <= planner->point_limit;
   if (engine_query) {
     *engine_query = query ? (point ? query->point_query : query->engine_query) : NULL;
@@ -262,7 +260,7 @@ bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 poi
   if (!planner || !v2_is_finite(point)) {
     return false;
   }
-  const an_engine *engine = engine_for(planner, planner->radius, NULL, NULL);
+  const an_engine *engine = an_planner_engine_for(planner, planner->radius, NULL, NULL);
   return engine->ops->point_is_free(engine->state, NULL, point);
 }
 
@@ -308,7 +306,7 @@ static arcnav_status make_engine_queries(const arcnav_planner *planner, double r
     *out_engine_query = NULL;
     return status;
   }
-  const an_engine *engine = engine_for(planner, radius, NULL, NULL);
+  const an_engine *engine = an_planner_engine_for(planner, radius, NULL, NULL);
   if (engine->ops->set_radius && radius != planner->radius) {
     void *query = engine == &planner->point_engine ? *out_point_query : *out_engine_query;
     engine->ops->set_radius(engine->state, query, radius);
@@ -341,6 +339,7 @@ static arcnav_status bind_to_planner(arcnav_query *query) {
     return status;
   }
   release_engine_queries(query);
+  an_query_release_probes(query);
   query->engine_query = engine_query;
   query->point_query = point_query;
   query->engine_query_ops = planner->engine.ops;
@@ -381,6 +380,7 @@ void arcnav_query_destroy(arcnav_query *query) {
     return;
   }
   an_allocator alloc = query->alloc;
+  an_query_release_probes(query);
   release_engine_queries(query);
   an_free(&alloc, query);
 }
@@ -402,7 +402,7 @@ arcnav_status arcnav_query_set_radius(arcnav_query *query, double radius) {
     return status;
   }
   query->radius = radius;
-  const an_engine *engine = engine_for(planner, radius, NULL, NULL);
+  const an_engine *engine = an_planner_engine_for(planner, radius, NULL, NULL);
   if (engine->ops->set_radius) {
     engine->ops->set_radius(engine->state, query->engine_query, radius);
   }
@@ -446,7 +446,8 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
     return bound;
   }
   void *engine_query;
-  const an_engine *engine = engine_for(query->planner, query->radius, query, &engine_query);
+  const an_engine *engine =
+      an_planner_engine_for(query->planner, query->radius, query, &engine_query);
   return engine->ops->find_path(engine->state, engine_query, start, goal, &query->control, path);
 }
 
@@ -459,6 +460,7 @@ bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point) {
     return false;
   }
   void *engine_query;
-  const an_engine *engine = engine_for(query->planner, query->radius, query, &engine_query);
+  const an_engine *engine =
+      an_planner_engine_for(query->planner, query->radius, query, &engine_query);
   return engine->ops->point_is_free(engine->state, engine_query, point);
 }

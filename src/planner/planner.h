@@ -5,6 +5,7 @@
 // the engine interface (engine.h); nothing here knows how an engine works.
 
 #include "geom/alloc.h"
+#include "index/probe.h"
 #include "search/engine.h"
 
 #define AN_PLANNER_DEF_MAGIC 0x4152434e /* "ARCN" */
@@ -37,4 +38,19 @@ struct arcnav_query {
   /// The tables that made engine_query and point_query: they free them even after an update
   /// replaced the engines.
   const an_engine_ops *engine_query_ops, *point_query_ops;
+  /// The probes' working memory (planner/probes.c), made on the first probe; it serves the free
+  /// space of `probe_space_owner` and any other with no more items.
+  an_probe_scratch probe_scratch;
+  const void *probe_space_owner;
+  bool probe_scratch_ready;
 };
+
+/// The engine that answers `radius` on `planner`, and (when `engine_query` is not NULL) its working
+/// memory in `query` (NULL for none): a planner with a max_radius answers point agents with its
+/// point engine.
+const an_engine *an_planner_engine_for(const arcnav_planner *planner, double radius,
+                                       const arcnav_query *query, void **engine_query);
+
+/// Frees the probes' working memory of `query`, if any, and marks it not ready: the next probe
+/// makes it afresh. Called when the query object is destroyed or moves to another engine.
+void an_query_release_probes(arcnav_query *query);

@@ -13,6 +13,7 @@
 #include "map/map.h"
 
 struct an_navmesh;
+struct an_free_space;
 
 /// What a planner definition asks of the engine it builds.
 typedef struct an_engine_args {
@@ -67,6 +68,10 @@ typedef struct an_engine_ops {
   /// The triangles the engine searches, for drawing; NULL when it has none.
   size_t (*triangle_count)(const void *state);
   void (*triangle)(const void *state, size_t index, vec2 out[3]);
+  /// The exact free test's grid and settings the engine judges points by, lent to the probes
+  /// (clearance, raycast, still-free paths, nearest free point); NULL, or the entry NULL, when
+  /// the engine has none (the eroded funnel engines at R > 0).
+  const struct an_free_space *(*free_space)(const void *state);
 } an_engine_ops;
 
 /// A built engine: its table and its state.

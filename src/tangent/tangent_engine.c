@@ -510,6 +510,10 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
       an_sight_mesh_memory_bytes(engine->sight_mesh);
 }
 
+static const an_free_space *tangent_free_space(const void *state) {
+  return &((const an_tangent_engine *)state)->space;
+}
+
 static const an_engine_ops graph_ops = {
     .destroy = tangent_destroy,
     .query_create = graph_query_create,
@@ -517,6 +521,7 @@ static const an_engine_ops graph_ops = {
     .find_path = graph_find_path,
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
+    .free_space = tangent_free_space,
 };
 
 static const an_engine_ops on_demand_ops = {
@@ -526,6 +531,7 @@ static const an_engine_ops on_demand_ops = {
     .find_path = on_demand_find_path,
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
+    .free_space = tangent_free_space,
 };
 
 static const an_engine_ops ranged_ops = {
@@ -536,4 +542,5 @@ static const an_engine_ops ranged_ops = {
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
     .set_radius = tangent_set_radius,
+    .free_space = tangent_free_space,
 };

@@ -1,0 +1,845 @@
+// SPDX-License-Identifier: MIT
+// Probes of the free space: clearance, disk raycast, still-free paths and the nearest free point,
+// all on the obstacle grid and judged by the clearance checks (docs/DESIGN.md, "Probes").
+#include "index/probe.h"
+
+#include "geom/tolerances.h"
+#include "search/marks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// Candidates held at once; a probe that makes more tests the ones it holds early, which costs
+// free checks but never changes an answer.
+#define AN_PROBE_CANDIDATES 2048
+
+arcnav_status an_probe_scratch_init(an_probe_scratch *scratch, const an_grid *grid,
+                                    const an_allocator *alloc) {
+  memset(scratch, 0, sizeof *scratch);
+  arcnav_status status = an_clearance_scratch_init(&scratch->clearance, grid, alloc);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  size_t items = grid->item_count > 0 ? grid->item_count : 1;
+  scratch->item_marks = an_calloc(alloc, items, sizeof *scratch->item_marks);
+  scratch->candidates = an_alloc(alloc, AN_PROBE_CANDIDATES, sizeof *scratch->candidates);
+  if (!scratch->item_marks || !scratch->candidates) {
+    an_probe_scratch_free(scratch, alloc);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  scratch->candidate_capacity = AN_PROBE_CANDIDATES;
+  scratch->item_capacity = grid->item_count;
+  scratch->owner_capacity = grid->owner_count;
+  return ARCNAV_OK;
+}
+
+void an_probe_scratch_free(an_probe_scratch *scratch, const an_allocator *alloc) {
+  an_clearance_scratch_free(&scratch->clearance, alloc);
+  an_free(alloc, scratch->item_marks);
+  an_free(alloc, scratch->candidates);
+  memset(scratch, 0, sizeof *scratch);
+}
+
+bool an_probe_scratch_fits(const an_probe_scratch *scratch, const an_grid *grid) {
+  return scratch->candidates && grid->item_count <= scratch->item_capacity &&
+         grid->owner_count <= scratch->owner_capacity;
+}
+
+static uint32_t next_mark(an_probe_scratch *scratch) {
+  if (an_stamp_next(&scratch->mark)) {
+    memset(scratch->item_marks, 0, (size_t)scratch->item_capacity * sizeof *scratch->item_marks);
+  }
+  return scratch->mark;
+}
+
+// True the first time item `index` is seen under `mark`.
+static bool first_sight(an_probe_scratch *scratch, uint32_t index, uint32_t mark) {
+  if (scratch->item_marks[index] == mark) {
+    return false;
+  }
+  scratch->item_marks[index] = mark;
+  return true;
+}
+
+static const uint32_t *cell_items(const an_grid *grid, int32_t column, int32_t row,
+                                  uint32_t *count) {
+  size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
+  *count = grid->cell_start[cell + 1] - grid->cell_start[cell];
+  return grid->cell_items + grid->cell_start[cell];
+}
+
+// ---- rings of cells around a point -----------------------------------------------------------
+// Every item that comes within the grid's reach of a point is filed in that point's cell. So a
+// point q lies in a cell of ring k around p's cell, and |q - p| >= ring_bound(k): ring by ring, a
+// probe has seen every item near every point closer than the bound of the next ring. For p
+// outside the grid the rings start at the cell nearest it; with p' the projection of p onto the
+// grid's box, |q - p|^2 >= |p - p'|^2 + |q - p'|^2 for every q in the box (the box is convex), and
+// the rings bound |q - p'|.
+
+typedef struct ring_origin {
+  int32_t column, row;
+  double margin;  // from p's projection to the sides of its cell
+  double outside; // from p to its projection
+  int32_t last;   // the last ring that holds cells
+} ring_origin;
+
+static ring_origin ring_origin_of(const an_grid *grid, vec2 p) {
+  ring_origin o;
+  o.column = an_grid_column(grid, p.x);
+  o.row = an_grid_row(grid, p.y);
+  double cell = grid->cell_size;
+  double x0 = grid->origin.x + o.column * cell, y0 = grid->origin.y + o.row * cell;
+  double x = an_min(an_max(p.x, grid->origin.x), grid->origin.x + grid->columns * cell);
+  double y = an_min(an_max(p.y, grid->origin.y), grid->origin.y + grid->rows * cell);
+  double margin = an_min(an_min(x - x0, x0 + cell - x), an_min(y - y0, y0 + cell - y));
+  // Rounding of the cell index may leave the projection a hair outside its cell.
+  o.margin = an_max(0.0, margin - AN_GEOM_RELATIVE * cell);
+  o.outside = v2_dist(p, v2(x, y)) * (1.0 - AN_GEOM_RELATIVE);
+  o.last = an_grid_last_ring(grid, o.column, o.row);
+  return o;
+}
+
+// No point of a cell in ring k or beyond is nearer to p than this.
+static double ring_bound(const an_grid *grid, const ring_origin *o, int32_t k) {
+  if (k > o->last) {
+    return INFINITY;
+  }
+  double inside = k == 0 ? 0.0 : (k - 1) * grid->cell_size + o->margin;
+  return o->outside > 0.0 ? v2_len(v2(o->outside, inside)) : inside;
+}
+
+// ---- clearance -------------------------------------------------------------------------------
+
+// Inside the blocked region: the clearance checks' own point test at radius 0 without tolerance
+// says whether p lies strictly inside material or outside the bounds.
+static bool inside_material(const an_clearance *cl, an_probe_scratch *scratch, vec2 p) {
+  an_clearance exact = *cl;
+  exact.radius = 0.0;
+  exact.eps = 0.0;
+  exact.point_agent = false;
+  return !an_point_is_free(&exact, &scratch->clearance, p);
+}
+
+// Nearest point of item `item` to p, outside its material.
+static vec2 item_nearest(const an_item *item, vec2 p) {
+  if (item->kind == AN_ITEM_EDGE) {
+    return an_closest_on_segment(p, item->a, item->b);
+  }
+  vec2 away = v2_sub(p, item->a);
+  double d = v2_len(away);
+  return d > 0.0 ? v2_mul_add(item->a, item->radius / d, away) : item->a;
+}
+
+bool an_probe_clearance(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
+                        double *out_distance, vec2 *out_nearest) {
+  const an_grid *grid = cl->grid;
+  if (grid->item_count == 0) {
+    return false;
+  }
+  if (inside_material(cl, scratch, p)) {
+    *out_distance = 0.0;
+    *out_nearest = p;
+    return true;
+  }
+  // Outside every obstacle the distance to their union is the least distance to one of their
+  // boundaries, so to one of the items: the nearest is found ring by ring.
+  ring_origin o = ring_origin_of(grid, p);
+  uint32_t mark = next_mark(scratch);
+  double best = INFINITY;
+  vec2 nearest = p;
+  for (int32_t k = 0; k <= o.last && ring_bound(grid, &o, k) < best; ++k) {
+    an_cell_run runs[4];
+    int run_count = an_grid_ring_runs(grid, o.column, o.row, k, runs);
+    for (int r = 0; r < run_count; ++r) {
+      for (int32_t t = runs[r].first; t <= runs[r].last; ++t) {
+        int32_t column, row;
+        an_cell_run_cell(runs[r], t, &column, &row);
+        uint32_t count;
+        const uint32_t *items = cell_items(grid, column, row, &count);
+        for (uint32_t i = 0; i < count; ++i) {
+          if (!first_sight(scratch, items[i], mark)) {
+            continue;
+          }
+          vec2 q = item_nearest(&grid->items[items[i]], p);
+          double d = v2_dist(p, q);
+          if (d < best) {
+            best = d;
+            nearest = q;
+          }
+        }
+      }
+    }
+  }
+  *out_distance = best;
+  *out_nearest = nearest;
+  return true;
+}
+
+// ---- raycast ---------------------------------------------------------------------------------
+
+// The parameters [t0, t1], within [0, limit], where the ray from `from` along `unit` is inside the
+// grid's box; false when there are none.
+static bool ray_in_grid(const an_grid *grid, vec2 from, vec2 unit, double limit, double *t0,
+                        double *t1) {
+  double lo[2] = {grid->origin.x, grid->origin.y};
+  double hi[2] = {grid->origin.x + grid->columns * grid->cell_size,
+                  grid->origin.y + grid->rows * grid->cell_size};
+  double start[2] = {from.x, from.y}, step[2] = {unit.x, unit.y};
+  double enter = 0.0, leave = limit;
+  for (int axis = 0; axis < 2; ++axis) {
+    if (step[axis] == 0.0) {
+      if (start[axis] < lo[axis] || start[axis] > hi[axis]) {
+        return false;
+      }
+      continue;
+    }
+    double ta = (lo[axis] - start[axis]) / step[axis], tb = (hi[axis] - start[axis]) / step[axis];
+    enter = an_max(enter, an_min(ta, tb));
+    leave = an_min(leave, an_max(ta, tb));
+  }
+  *t0 = enter;
+  *t1 = leave;
+  return enter <= leave;
+}
+
+// The parameter at which the ray enters the box of cell (column, row).
+static double cell_entry(const an_grid *grid, vec2 from, vec2 unit, int32_t column, int32_t row) {
+  double cell = grid->cell_size;
+  double x0 = grid->origin.x + column * cell, y0 = grid->origin.y + row * cell;
+  double tx = unit.x > 0.0   ? (x0 - from.x) / unit.x
+              : unit.x < 0.0 ? (x0 + cell - from.x) / unit.x
+                             : -INFINITY;
+  double ty = unit.y > 0.0   ? (y0 - from.y) / unit.y
+              : unit.y < 0.0 ? (y0 + cell - from.y) / unit.y
+                             : -INFINITY;
+  return an_max(tx, ty);
+}
+
+// An open interval of ray parameters; empty when from >= to.
+typedef struct span {
+  double from, to;
+} span;
+
+static span span_hull(span a, span b) {
+  if (!(a.from < a.to)) {
+    return b;
+  }
+  if (!(b.from < b.to)) {
+    return a;
+  }
+  return (span){an_min(a.from, b.from), an_max(a.to, b.to)};
+}
+
+// Where the ray's centre line is closer than `radius` to point c (an open disk).
+static span disk_span(vec2 from, vec2 unit, vec2 c, double radius) {
+  vec2 f = v2_sub(c, from);
+  double along = v2_dot(unit, f), off = fabs(v2_cross(unit, f));
+  if (!(off < radius)) {
+    return (span){0.0, 0.0};
+  }
+  double half = sqrt((radius - off) * (radius + off));
+  return (span){along - half, along + half};
+}
+
+// Where the ray's centre line is closer than `radius` to segment ab: the disks at its ends and the
+// band along it. The set is convex, so the line meets it in one interval, the hull of the three.
+static span stadium_span(vec2 from, vec2 unit, vec2 a, vec2 b, double radius) {
+  span s = span_hull(disk_span(from, unit, a, radius), disk_span(from, unit, b, radius));
+  vec2 edge = v2_sub(b, a);
+  double length = v2_len(edge);
+  if (!(length > 0.0)) {
+    return s;
+  }
+  vec2 e = v2_scale(edge, 1.0 / length), n = v2_perp(e);
+  vec2 w = v2_sub(from, a);
+  double side = v2_dot(n, w), side_step = v2_dot(n, unit);
+  double along = v2_dot(e, w), along_step = v2_dot(e, unit);
+  span band = {-INFINITY, INFINITY};
+  if (side_step == 0.0) {
+    if (!(fabs(side) < radius)) {
+      return s;
+    }
+  } else {
+    double ta = (-radius - side) / side_step, tb = (radius - side) / side_step;
+    band = (span){an_min(ta, tb), an_max(ta, tb)};
+  }
+  if (along_step == 0.0) {
+    if (!(along > 0.0 && along < length)) {
+      return s;
+    }
+  } else {
+    double ta = -along / along_step, tb = (length - along) / along_step;
+    band.from = an_max(band.from, an_min(ta, tb));
+    band.to = an_min(band.to, an_max(ta, tb));
+  }
+  return span_hull(s, band);
+}
+
+typedef struct disk_ray {
+  const an_clearance *cl;
+  an_probe_scratch *scratch;
+  uint32_t mark;
+  vec2 from, unit;
+  double limit; // R - eps: closer than this is not free
+  double graze; // a dip shorter than this along the ray is rounding, not an entry
+  double best;  // the earliest entry so far
+  const an_item *hit_item;
+} disk_ray;
+
+static bool disk_ray_cell(void *context, int32_t column, int32_t row) {
+  disk_ray *ray = context;
+  const an_grid *grid = ray->cl->grid;
+  if (cell_entry(grid, ray->from, ray->unit, column, row) > ray->best) {
+    return false; // every entry found from here on would come later
+  }
+  uint32_t count;
+  const uint32_t *items = cell_items(grid, column, row, &count);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!first_sight(ray->scratch, items[i], ray->mark)) {
+      continue;
+    }
+    const an_item *item = &grid->items[items[i]];
+    span s = item->kind == AN_ITEM_CIRCLE
+                 ? disk_span(ray->from, ray->unit, item->a, item->radius + ray->limit)
+                 : stadium_span(ray->from, ray->unit, item->a, item->b, ray->limit);
+    double enter = an_max(s.from, 0.0);
+    if (s.to - enter > ray->graze && enter < ray->best) {
+      ray->best = enter;
+      ray->hit_item = item;
+    }
+  }
+  return true;
+}
+
+// The disk's sweep for R > 2 eps: the first entry of the centre line into the places closer than
+// R - eps to an edge or a circle obstacle. A swept disk that starts free cannot get into material
+// without coming that close to an edge, as in the segment check.
+static bool disk_raycast(const an_clearance *cl, an_probe_scratch *scratch, vec2 from, vec2 unit,
+                         double t0, double t1, double max_distance, double *out_distance,
+                         vec2 *out_normal) {
+  const an_grid *grid = cl->grid;
+  disk_ray ray = {
+      cl,       scratch, next_mark(scratch), from, unit, cl->radius - cl->eps, 1e-3 * cl->eps,
+      INFINITY, NULL};
+  an_grid_walk_clipped(grid, v2_mul_add(from, t0, unit), v2_mul_add(from, t1, unit), disk_ray_cell,
+                       &ray);
+  // An entry at max_distance leaves the disk touching there, which is free.
+  if (!ray.hit_item || !(ray.best < max_distance)) {
+    return false;
+  }
+  vec2 centre = v2_mul_add(from, ray.best, unit);
+  const an_item *item = ray.hit_item;
+  vec2 contact =
+      item->kind == AN_ITEM_CIRCLE ? item->a : an_closest_on_segment(centre, item->a, item->b);
+  vec2 normal = v2_normalize(v2_sub(centre, contact));
+  *out_distance = ray.best;
+  *out_normal = normal.x == 0.0 && normal.y == 0.0 ? v2_scale(unit, -1.0) : normal;
+  return true;
+}
+
+typedef struct point_ray {
+  an_probe_scratch *scratch;
+  const an_grid *grid;
+  uint32_t mark;
+  vec2 from, unit;
+  double slack;     // items this close to the line give events
+  double base, end; // events outside (base, end) are not kept
+  size_t count;
+  double stopped_at; // entry of the cell where the buffer ran full; INFINITY when it did not
+} point_ray;
+
+static void add_event(point_ray *ray, double t) {
+  if (t > ray->base && t < ray->end) {
+    ray->scratch->candidates[ray->count++].distance = t;
+  }
+}
+
+// The places along the ray where `item` may change what a point agent's prefix check says: where
+// the ray crosses or touches an edge, passes a vertex, or meets a circle's rim.
+static void item_events(point_ray *ray, const an_item *item) {
+  vec2 unit = ray->unit;
+  vec2 fa = v2_sub(item->a, ray->from);
+  double along_a = v2_dot(unit, fa), side_a = v2_cross(unit, fa);
+  if (item->kind == AN_ITEM_CIRCLE) {
+    double off = fabs(side_a);
+    if (off <= item->radius + ray->slack) {
+      add_event(ray, along_a);
+    }
+    if (off < item->radius) {
+      double half = sqrt((item->radius - off) * (item->radius + off));
+      add_event(ray, along_a - half);
+      add_event(ray, along_a + half);
+    }
+    return;
+  }
+  vec2 fb = v2_sub(item->b, ray->from);
+  double along_b = v2_dot(unit, fb), side_b = v2_cross(unit, fb);
+  if (fabs(side_a) <= ray->slack) {
+    add_event(ray, along_a);
+  }
+  if (fabs(side_b) <= ray->slack) {
+    add_event(ray, along_b);
+  }
+  if ((side_a > 0.0) != (side_b > 0.0) && side_a != side_b) {
+    add_event(ray, along_a + (along_b - along_a) * side_a / (side_a - side_b));
+  }
+}
+
+static bool point_ray_cell(void *context, int32_t column, int32_t row) {
+  point_ray *ray = context;
+  uint32_t count;
+  const uint32_t *items = cell_items(ray->grid, column, row, &count);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (ray->count + 3 > ray->scratch->candidate_capacity) {
+      ray->stopped_at = cell_entry(ray->grid, ray->from, ray->unit, column, row);
+      return false;
+    }
+    if (first_sight(ray->scratch, items[i], ray->mark)) {
+      item_events(ray, &ray->grid->items[items[i]]);
+    }
+  }
+  return true;
+}
+
+static int compare_distances(const void *lhs, const void *rhs) {
+  const an_probe_candidate *a = lhs, *b = rhs;
+  return a->distance < b->distance ? -1 : (a->distance > b->distance ? 1 : 0);
+}
+
+static bool prefix_is_free(const an_clearance *cl, an_probe_scratch *scratch, vec2 from, vec2 unit,
+                           double t) {
+  return an_segment_is_free(cl, &scratch->clearance, from, v2_mul_add(from, t, unit));
+}
+
+// A point agent's contact at `at`: an edge's free side when it touches one along its inside, a
+// circle's outward radius, else (a vertex, a pinch) straight back along the ray.
+static vec2 point_contact_normal(const an_clearance *cl, vec2 at, vec2 unit) {
+  const an_grid *grid = cl->grid;
+  uint32_t count;
+  const uint32_t *items =
+      cell_items(grid, an_grid_column(grid, at.x), an_grid_row(grid, at.y), &count);
+  vec2 normal = v2_scale(unit, -1.0);
+  for (uint32_t i = 0; i < count; ++i) {
+    const an_item *item = &grid->items[items[i]];
+    if (item->kind == AN_ITEM_CIRCLE) {
+      if (item->radius > cl->eps && fabs(v2_dist(at, item->a) - item->radius) <= 2.0 * cl->eps) {
+        normal = v2_normalize(v2_sub(at, item->a));
+      }
+      continue;
+    }
+    if (an_point_segment_dist(at, item->a, item->b) <= 2.0 * cl->eps &&
+        v2_dist(at, item->a) > 2.0 * cl->eps && v2_dist(at, item->b) > 2.0 * cl->eps) {
+      // Material lies left of every stored edge.
+      vec2 edge = v2_normalize(v2_sub(item->b, item->a));
+      return v2(edge.y, -edge.x);
+    }
+  }
+  return normal;
+}
+
+// The last free prefix in [lo, hi] (the prefix to lo is free) to within half a tolerance, for the
+// rare ray whose events do not fit the buffer.
+static bool bisect_raycast(const an_clearance *cl, an_probe_scratch *scratch, vec2 from, vec2 unit,
+                           double lo, double hi, double *out_distance, vec2 *out_normal) {
+  if (prefix_is_free(cl, scratch, from, unit, hi)) {
+    return false;
+  }
+  for (int step = 0; step < 200 && hi - lo > 0.5 * cl->eps; ++step) {
+    double mid = 0.5 * (lo + hi);
+    if (prefix_is_free(cl, scratch, from, unit, mid)) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  *out_distance = lo;
+  *out_normal = point_contact_normal(cl, v2_mul_add(from, lo, unit), unit);
+  return true;
+}
+
+// A point agent's sweep: its checks follow the touching rule, so the answer is found with them.
+// What a prefix check says changes only at the events of the items along the ray, so between two
+// events one check at their middle decides, and prefixes are free up to the first stop: a binary
+// search over the events. Events are gathered cell by cell in the order the ray passes; when the
+// buffer fills, the events before the cell reached are complete, and the search goes on from
+// there.
+static bool point_raycast(const an_clearance *cl, an_probe_scratch *scratch, vec2 from, vec2 unit,
+                          double t0, double t1, double *out_distance, vec2 *out_normal) {
+  const an_grid *grid = cl->grid;
+  double base = 0.0;
+  for (;;) {
+    point_ray ray = {scratch, grid,    next_mark(scratch), from, unit, 2.0 * cl->eps, base, t1,
+                     0,       INFINITY};
+    double walk_from = an_max(t0, base);
+    an_grid_walk_clipped(grid, v2_mul_add(from, walk_from, unit), v2_mul_add(from, t1, unit),
+                         point_ray_cell, &ray);
+    if (ray.stopped_at <= base) {
+      // One cell holds more items than the buffer takes: prefixes are judged by bisection.
+      return bisect_raycast(cl, scratch, from, unit, base, t1, out_distance, out_normal);
+    }
+    double end = an_min(ray.stopped_at, t1);
+    an_probe_candidate *events = scratch->candidates;
+    qsort(events, ray.count, sizeof *events, compare_distances);
+    // events[0..m) strictly inside (base, end), then base before them and end after.
+    size_t m = 0;
+    for (size_t i = 0; i < ray.count; ++i) {
+      if (events[i].distance < end && (m == 0 || events[i].distance > events[m - 1].distance)) {
+        events[m++] = events[i];
+      }
+    }
+    // Check k in [0, m]: the prefix to the middle after event k (event 0 is base); check m + 1:
+    // the prefix to `end`. Find the first that fails.
+    size_t lo = 0, hi = m + 2; // the first failing check lies in [lo, hi); hi = m + 2: none fails
+    while (lo < hi) {
+      size_t k = lo + (hi - lo) / 2;
+      double at_k = k == 0 ? base : events[k - 1].distance;
+      double next = k < m ? events[k].distance : end;
+      double t = k == m + 1 ? end : 0.5 * (at_k + next);
+      if (prefix_is_free(cl, scratch, from, unit, t)) {
+        lo = k + 1;
+      } else {
+        hi = k;
+      }
+    }
+    if (lo <= m + 1) {
+      double t = lo == 0 ? base : (lo <= m ? events[lo - 1].distance : end);
+      *out_distance = t;
+      *out_normal = point_contact_normal(cl, v2_mul_add(from, t, unit), unit);
+      return true;
+    }
+    if (end >= t1) {
+      return false;
+    }
+    base = end;
+  }
+}
+
+bool an_probe_raycast(const an_clearance *cl, an_probe_scratch *scratch, vec2 from, vec2 unit,
+                      double max_distance, double *out_distance, vec2 *out_normal) {
+  const an_grid *grid = cl->grid;
+  double t0, t1;
+  // Beyond the grid's box nothing is filed: the ray is free there.
+  if (grid->item_count == 0 || !ray_in_grid(grid, from, unit, max_distance, &t0, &t1)) {
+    return false;
+  }
+  if (cl->point_agent) {
+    return point_raycast(cl, scratch, from, unit, t0, t1, out_distance, out_normal);
+  }
+  return disk_raycast(cl, scratch, from, unit, t0, t1, max_distance, out_distance, out_normal);
+}
+
+// ---- paths -----------------------------------------------------------------------------------
+
+// The first `length` of a piece, as a segment's end or an arc.
+static void piece_prefix(const arcnav_piece *piece, double length, vec2 *end, an_arc *arc) {
+  if (piece->type == ARCNAV_PIECE_LINE) {
+    *end = length >= piece->length
+               ? piece->to
+               : v2_lerp(piece->from, piece->to, piece->length > 0.0 ? length / piece->length : 0);
+    return;
+  }
+  double sweep = length >= piece->length ? piece->sweep : length / piece->radius;
+  double start = v2_angle(v2_sub(piece->from, piece->center));
+  // An an_arc runs counter-clockwise: a clockwise piece is stored from the far end of its prefix.
+  *arc = (an_arc){piece->center, piece->radius, piece->ccw ? start : start - sweep, sweep};
+}
+
+static bool piece_prefix_is_free(const an_clearance *cl, an_probe_scratch *scratch,
+                                 const arcnav_piece *piece, double length) {
+  vec2 end;
+  an_arc arc;
+  piece_prefix(piece, length, &end, &arc);
+  return piece->type == ARCNAV_PIECE_LINE
+             ? an_segment_is_free(cl, &scratch->clearance, piece->from, end)
+             : an_arc_is_free(cl, &scratch->clearance, &arc);
+}
+
+bool an_probe_path_is_free(const an_clearance *cl, an_probe_scratch *scratch, vec2 start,
+                           const arcnav_piece *pieces, size_t count, double *out_contact) {
+  if (!an_point_is_free(cl, &scratch->clearance, start)) {
+    *out_contact = 0.0;
+    return false;
+  }
+  double along = 0.0;
+  for (size_t i = 0; i < count; ++i) {
+    const arcnav_piece *piece = &pieces[i];
+    // Each check assumes its start is free: the path's start, then the end of a free piece.
+    if (!piece_prefix_is_free(cl, scratch, piece, piece->length)) {
+      // Prefixes are free up to the first contact: bisection down to half a tolerance.
+      double lo = 0.0, hi = piece->length;
+      for (int step = 0; step < 200 && hi - lo > 0.5 * cl->eps; ++step) {
+        double mid = 0.5 * (lo + hi);
+        if (piece_prefix_is_free(cl, scratch, piece, mid)) {
+          lo = mid;
+        } else {
+          hi = mid;
+        }
+      }
+      *out_contact = along + hi;
+      return false;
+    }
+    along += piece->length;
+  }
+  return true;
+}
+
+// ---- nearest free point ----------------------------------------------------------------------
+// The free set's boundary is made of offset curves: lines at distance d from edges (on their free
+// side), circles of radius d round vertices and c + d round circle obstacles. The nearest free
+// point to a blocked p lies on it, either where p projects onto one curve or where two curves
+// meet (docs/DESIGN.md, "Probes"). The curves are drawn at d = R - eps / 2, inside the free set
+// by half a tolerance, so that the rounding of a candidate cannot push it out.
+
+typedef struct curve {
+  bool line;
+  vec2 point;     // a point of the line, or the circle's centre
+  vec2 direction; // the line's unit direction
+  double radius;  // the circle's radius
+  double length;  // the line's piece beside its edge: from `point` along `direction`
+} curve;
+
+// The curves of an item: an edge's line and the circle round its first vertex (the next edge of
+// its ring draws the one round its last), a circle obstacle's circle. Returns how many.
+static int item_curves(const an_item *item, double offset, curve out[2]) {
+  if (item->kind == AN_ITEM_CIRCLE) {
+    out[0] = (curve){false, item->a, v2(0.0, 0.0), item->radius + offset, 0.0};
+    return 1;
+  }
+  double length = v2_dist(item->a, item->b);
+  vec2 e = v2_normalize(v2_sub(item->b, item->a));
+  out[0] = (curve){false, item->a, v2(0.0, 0.0), offset, 0.0};
+  if (e.x == 0.0 && e.y == 0.0) {
+    return 1;
+  }
+  // Material lies left of every stored edge: the free side is to the right.
+  out[1] = (curve){true, v2_mul_add(item->a, offset, v2(e.y, -e.x)), e, 0.0, length};
+  return 2;
+}
+
+typedef struct nearest_search {
+  const an_clearance *cl;
+  double slack; // how far beyond its edge's ends a line's point may still count
+  an_probe_scratch *scratch;
+  const an_grid *grid;
+  vec2 p;
+  double offset;
+  size_t count; // candidates held
+  double best;  // distance of the nearest free point found so far
+  vec2 best_point;
+} nearest_search;
+
+// Tests the held candidates nearer than `bound` in order of distance: the first free one is
+// nearer than any other held; it becomes the best, and every candidate tested or beyond it goes.
+// Candidates at `bound` or beyond stay for later. True when a free one was found.
+static bool test_candidates(nearest_search *s, double bound) {
+  an_probe_candidate *c = s->scratch->candidates;
+  qsort(c, s->count, sizeof *c, compare_distances);
+  size_t i = 0;
+  bool found = false;
+  for (; i < s->count && c[i].distance < bound && c[i].distance < s->best; ++i) {
+    if (an_point_is_free(s->cl, &s->scratch->clearance, c[i].point)) {
+      s->best = c[i].distance;
+      s->best_point = c[i].point;
+      found = true;
+      ++i;
+      break;
+    }
+  }
+  size_t kept = 0;
+  for (; i < s->count; ++i) {
+    if (c[i].distance < s->best) {
+      c[kept++] = c[i];
+    }
+  }
+  s->count = kept;
+  return found;
+}
+
+static void add_candidate(nearest_search *s, vec2 q) {
+  double d = v2_dist(q, s->p);
+  if (!(d < s->best) || !v2_is_finite(q)) {
+    return;
+  }
+  if (s->count == s->scratch->candidate_capacity) {
+    test_candidates(s, INFINITY);
+    if (!(d < s->best)) {
+      return;
+    }
+  }
+  s->scratch->candidates[s->count++] = (an_probe_candidate){q, d};
+}
+
+// Only the piece of a line beside its edge is on the boundary: the line goes on in the circles
+// round the edge's ends, which make their own candidates.
+static bool on_line_piece(const nearest_search *s, const curve *line, double along) {
+  return along >= -s->slack && along <= line->length + s->slack;
+}
+
+// Where p projects onto a curve: the foot on a line, the nearest point of a circle.
+static void add_projection(nearest_search *s, const curve *c) {
+  if (c->line) {
+    double along = v2_dot(v2_sub(s->p, c->point), c->direction);
+    if (on_line_piece(s, c, along)) {
+      add_candidate(s, v2_mul_add(c->point, along, c->direction));
+    }
+    return;
+  }
+  vec2 away = v2_sub(s->p, c->point);
+  double d = v2_len(away);
+  if (c->radius <= 0.0) {
+    add_candidate(s, c->point);
+  } else if (d > 0.0) {
+    add_candidate(s, v2_mul_add(c->point, c->radius / d, away));
+  } else {
+    // Every point of the circle is as near; where it is free only where curves meet decides.
+    add_candidate(s, v2_add(c->point, v2(c->radius, 0.0)));
+  }
+}
+
+// Accepts a meeting point of two curves only in the cell being searched: the two items are filed
+// in the cell of every point where their curves meet, so each such point is made exactly once,
+// with its cell's ring.
+static void add_meeting(nearest_search *s, vec2 q, int32_t column, int32_t row) {
+  if (an_grid_column(s->grid, q.x) == column && an_grid_row(s->grid, q.y) == row) {
+    add_candidate(s, q);
+  }
+}
+
+static void add_meetings(nearest_search *s, const curve *a, const curve *b, int32_t column,
+                         int32_t row) {
+  if (a->line && b->line) {
+    double cross = v2_cross(a->direction, b->direction);
+    if (cross != 0.0) {
+      double t = v2_cross(v2_sub(b->point, a->point), b->direction) / cross;
+      vec2 q = v2_mul_add(a->point, t, a->direction);
+      if (on_line_piece(s, a, t) &&
+          on_line_piece(s, b, v2_dot(v2_sub(q, b->point), b->direction))) {
+        add_meeting(s, q, column, row);
+      }
+    }
+    return;
+  }
+  if (!a->line && !b->line) {
+    if (a->radius <= 0.0 || b->radius <= 0.0) {
+      return; // a point is a candidate of its own
+    }
+    vec2 between = v2_sub(b->point, a->point);
+    double d = v2_len(between);
+    double slack = AN_GEOM_RELATIVE * (a->radius + b->radius);
+    if (!(d > 0.0) || d > a->radius + b->radius + slack ||
+        d < fabs(a->radius - b->radius) - slack) {
+      return;
+    }
+    double along = (d * d + a->radius * a->radius - b->radius * b->radius) / (2.0 * d);
+    double half = an_safe_sqrt(a->radius * a->radius - along * along);
+    vec2 unit = v2_scale(between, 1.0 / d);
+    vec2 foot = v2_mul_add(a->point, along, unit);
+    add_meeting(s, v2_mul_add(foot, half, v2_perp(unit)), column, row);
+    add_meeting(s, v2_mul_add(foot, -half, v2_perp(unit)), column, row);
+    return;
+  }
+  const curve *line = a->line ? a : b, *circle = a->line ? b : a;
+  if (circle->radius <= 0.0) {
+    return;
+  }
+  double along = v2_dot(v2_sub(circle->point, line->point), line->direction);
+  vec2 foot = v2_mul_add(line->point, along, line->direction);
+  double off = v2_dist(foot, circle->point);
+  if (off > circle->radius * (1.0 + AN_GEOM_RELATIVE)) {
+    return;
+  }
+  double half = an_safe_sqrt((circle->radius - off) * (circle->radius + off));
+  if (on_line_piece(s, line, along + half)) {
+    add_meeting(s, v2_mul_add(foot, half, line->direction), column, row);
+  }
+  if (on_line_piece(s, line, along - half)) {
+    add_meeting(s, v2_mul_add(foot, -half, line->direction), column, row);
+  }
+}
+
+// Could the curves of items a and b meet within `offset` of both? Their boxes, grown by it, must
+// overlap.
+static bool items_may_meet(const an_item *a, const an_item *b, double offset) {
+  double grow_a = offset + (a->kind == AN_ITEM_CIRCLE ? a->radius : 0.0);
+  double grow_b = offset + (b->kind == AN_ITEM_CIRCLE ? b->radius : 0.0);
+  double lo_ax = an_min(a->a.x, a->b.x) - grow_a, hi_ax = an_max(a->a.x, a->b.x) + grow_a;
+  double lo_ay = an_min(a->a.y, a->b.y) - grow_a, hi_ay = an_max(a->a.y, a->b.y) + grow_a;
+  double lo_bx = an_min(b->a.x, b->b.x) - grow_b, hi_bx = an_max(b->a.x, b->b.x) + grow_b;
+  double lo_by = an_min(b->a.y, b->b.y) - grow_b, hi_by = an_max(b->a.y, b->b.y) + grow_b;
+  double slack = AN_GEOM_RELATIVE * (1.0 + fabs(lo_ax) + fabs(hi_ax) + fabs(lo_ay) + fabs(hi_ay)) +
+                 AN_GEOM_RELATIVE * offset;
+  return lo_ax <= hi_bx + slack && lo_bx <= hi_ax + slack && lo_ay <= hi_by + slack &&
+         lo_by <= hi_ay + slack;
+}
+
+static void search_cell(nearest_search *s, uint32_t mark, int32_t column, int32_t row) {
+  const an_grid *grid = s->grid;
+  uint32_t count;
+  const uint32_t *items = cell_items(grid, column, row, &count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const an_item *item = &grid->items[items[i]];
+    curve mine[2];
+    int mine_count = item_curves(item, s->offset, mine);
+    if (first_sight(s->scratch, items[i], mark)) {
+      for (int k = 0; k < mine_count; ++k) {
+        add_projection(s, &mine[k]);
+      }
+    }
+    for (uint32_t j = i + 1; j < count; ++j) {
+      const an_item *other = &grid->items[items[j]];
+      if (!items_may_meet(item, other, s->offset)) {
+        continue;
+      }
+      curve theirs[2];
+      int their_count = item_curves(other, s->offset, theirs);
+      for (int k = 0; k < mine_count; ++k) {
+        for (int l = 0; l < their_count; ++l) {
+          add_meetings(s, &mine[k], &theirs[l], column, row);
+        }
+      }
+    }
+  }
+}
+
+bool an_probe_nearest_free(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
+                           vec2 *out_point) {
+  if (an_point_is_free(cl, &scratch->clearance, p)) {
+    *out_point = p;
+    return true;
+  }
+  const an_grid *grid = cl->grid;
+  nearest_search s = {.cl = cl,
+                      .slack = 2.0 * cl->eps,
+                      .scratch = scratch,
+                      .grid = grid,
+                      .p = p,
+                      .offset = an_max(0.0, cl->radius - 0.5 * cl->eps),
+                      .best = INFINITY,
+                      .best_point = p};
+  ring_origin o = ring_origin_of(grid, p);
+  uint32_t mark = next_mark(scratch);
+  // A candidate is made with the ring of its cell, and no cell of a later ring is nearer than
+  // that ring's bound: once the held candidates nearer than it are judged, the nearest free one
+  // among them is the answer.
+  for (int32_t k = 0; k <= o.last; ++k) {
+    an_cell_run runs[4];
+    int run_count = an_grid_ring_runs(grid, o.column, o.row, k, runs);
+    for (int r = 0; r < run_count; ++r) {
+      for (int32_t t = runs[r].first; t <= runs[r].last; ++t) {
+        int32_t column, row;
+        an_cell_run_cell(runs[r], t, &column, &row);
+        search_cell(&s, mark, column, row);
+      }
+    }
+    double bound = ring_bound(grid, &o, k + 1);
+    if (test_candidates(&s, bound) || s.best <= bound) {
+      break;
+    }
+  }
+  test_candidates(&s, INFINITY);
+  if (!(s.best < INFINITY)) {
+    return false;
+  }
+  *out_point = s.best_point;
+  return true;
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Probes of the free space on the obstacle grid: the distance to the blocked region, the sweep of
+// the agent's disk along a ray, whether a path is still free, and the nearest free point. Every
+// answer is judged by the free checks of clearance.h, the ones the engines use, so a probe never
+// disagrees with a search about which places are free (docs/DESIGN.md, "Probes").
+
+#include "geom/alloc.h"
+#include "geom/geom.h"
+#include "index/clearance.h"
+#include "index/grid.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// A point found by a probe and its distance from the probed point (a raycast keeps the
+/// parameter of an event along the ray in `distance`).
+typedef struct an_probe_candidate {
+  vec2 point;
+  double distance;
+} an_probe_candidate;
+
+/// Working memory of the probes: the clearance checks' marks, marks of the items a probe has
+/// looked at, and a fixed buffer of candidates. Sized once for a grid's items and owners; it
+/// serves every grid with no more of either (the grids of one map's engines have the same).
+typedef struct an_probe_scratch {
+  an_clearance_scratch clearance;
+  uint32_t *item_marks;
+  uint32_t mark;
+  an_probe_candidate *candidates;
+  size_t candidate_capacity;
+  uint32_t item_capacity;
+  uint32_t owner_capacity;
+} an_probe_scratch;
+
+arcnav_status an_probe_scratch_init(an_probe_scratch *scratch, const an_grid *grid,
+                                    const an_allocator *alloc);
+void an_probe_scratch_free(an_probe_scratch *scratch, const an_allocator *alloc);
+/// Can `scratch` serve probes on `grid`?
+bool an_probe_scratch_fits(const an_probe_scratch *scratch, const an_grid *grid);
+
+/// Distance from p to the blocked region (material, and outside the bounds when there are any)
+/// and its nearest point: 0 and p itself inside it. False (nothing written) when the grid holds
+/// nothing, so that nothing is blocked. Independent of the radius in `cl`.
+bool an_probe_clearance(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
+                        double *out_distance, vec2 *out_nearest);
+
+/// Sweeps the agent's disk from `from` (free, checked by the caller) along the unit vector `unit`
+/// for at most `max_distance` (may be INFINITY). True when it stops before: *out_distance is then
+/// the largest t for which the disk stays free along [0, t], *out_normal the unit vector from the
+/// contact on the obstacle towards the disk's centre. False when it reaches max_distance free.
+bool an_probe_raycast(const an_clearance *cl, an_probe_scratch *scratch, vec2 from, vec2 unit,
+                      double max_distance, double *out_distance, vec2 *out_normal);
+
+/// Is the agent free along the `count` pieces of a path starting at `start` (every position)?
+/// When not, *out_contact is the length along the path to the first position that is not free,
+/// within a few tolerances.
+bool an_probe_path_is_free(const an_clearance *cl, an_probe_scratch *scratch, vec2 start,
+                           const arcnav_piece *pieces, size_t count, double *out_contact);
+
+/// The nearest point to p where the agent is free (p itself when it is). False when no point is
+/// free at all.
+bool an_probe_nearest_free(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
+                           vec2 *out_point);

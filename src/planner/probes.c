@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+// The public probes (clearance, raycast, still-free paths, nearest free point): argument checks,
+// the engine that lends its free space, and the query object's probe working memory. The
+// geometry is index/probe.c's.
+#include "geom/tolerances.h"
+#include "index/free_space.h"
+#include "path/path.h"
+#include "planner/planner.h"
+
+#include <string.h>
+
+void an_query_release_probes(arcnav_query *query) {
+  if (query && query->probe_scratch_ready) {
+    an_probe_scratch_free(&query->probe_scratch, &query->alloc);
+  }
+  if (query) {
+    query->probe_scratch_ready = false;
+    query->probe_space_owner = NULL;
+  }
+}
+
+static bool point_in_range(vec2 p) {
+  return an_coordinate_in_range(p.x) && an_coordinate_in_range(p.y);
+}
+
+static arcnav_status check_point(vec2 p) {
+  if (!v2_is_finite(p)) {
+    return ARCNAV_ERR_NOT_FINITE;
+  }
+  return point_in_range(p) ? ARCNAV_OK : ARCNAV_ERR_TOO_LARGE;
+}
+
+// The free space of the engine that answers the query's radius (the rule of planner.c's
+// engine_for(): a planner with a max_radius answers point agents with its point engine), the free
+// test's settings at the query's radius, and the probe working memory, made on first use.
+static arcnav_status begin_probe(arcnav_query *query, an_clearance *settings) {
+  const arcnav_planner *planner = query->planner;
+  const an_engine *engine = an_planner_engine_for(planner, query->radius, NULL, NULL);
+  const an_free_space *space =
+      engine->ops->free_space ? engine->ops->free_space(engine->state) : NULL;
+  if (!space) {
+    return ARCNAV_ERR_INVALID_ARGUMENT; // needs an exact engine
+  }
+  if (!query->probe_scratch_ready || !an_probe_scratch_fits(&query->probe_scratch, &space->grid)) {
+    an_query_release_probes(query);
+    arcnav_status status =
+        an_probe_scratch_init(&query->probe_scratch, &space->grid, &query->alloc);
+    if (status != ARCNAV_OK) {
+      return status;
+    }
+    query->probe_scratch_ready = true;
+  }
+  query->probe_space_owner = space;
+  *settings = space->clearance;
+  settings->radius = query->radius;
+  settings->point_agent = query->radius <= AN_POINT_AGENT_TOLERANCES * settings->eps;
+  return ARCNAV_OK;
+}
+
+arcnav_status arcnav_query_clearance(arcnav_query *query, arcnav_vec2 point,
+                                     arcnav_clearance *out) {
+  if (!query || !out) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  arcnav_status status = check_point(point);
+  an_clearance settings;
+  if (status == ARCNAV_OK) {
+    status = begin_probe(query, &settings);
+  }
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  double distance;
+  vec2 nearest;
+  bool found = an_probe_clearance(&settings, &query->probe_scratch, point, &distance, &nearest);
+  *out = (arcnav_clearance){
+      .distance = found ? distance : INFINITY, .nearest = found ? nearest : point, .found = found};
+  return ARCNAV_OK;
+}
+
+arcnav_status arcnav_query_raycast(arcnav_query *query, arcnav_vec2 from, arcnav_vec2 direction,
+                                   double max_distance, arcnav_ray_hit *out) {
+  if (!query || !out) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  arcnav_status status = check_point(from);
+  if (status == ARCNAV_OK && (!v2_is_finite(direction) || isnan(max_distance))) {
+    status = ARCNAV_ERR_NOT_FINITE;
+  }
+  // A direction may be of any finite length: scaled first so that squaring it cannot overflow
+  // or vanish.
+  double scale = an_max(fabs(direction.x), fabs(direction.y));
+  if (status == ARCNAV_OK && (!(scale > 0.0) || max_distance < 0.0)) {
+    status = ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  an_clearance settings;
+  if (status == ARCNAV_OK) {
+    status = begin_probe(query, &settings);
+  }
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  vec2 unit = v2_normalize(v2_scale(direction, 1.0 / scale));
+  an_probe_scratch *scratch = &query->probe_scratch;
+  if (!an_point_is_free(&settings, &scratch->clearance, from)) {
+    *out = (arcnav_ray_hit){true, 0.0, from, v2_scale(unit, -1.0)};
+    return ARCNAV_START_BLOCKED;
+  }
+  double distance;
+  vec2 normal;
+  if (an_probe_raycast(&settings, scratch, from, unit, max_distance, &distance, &normal)) {
+    *out = (arcnav_ray_hit){true, distance, v2_mul_add(from, distance, unit), normal};
+  } else {
+    // Without an end the point is at infinity along the direction's non-zero components only
+    // (infinity times zero would be NaN).
+    vec2 end = isinf(max_distance) ? v2(unit.x != 0.0 ? copysign(INFINITY, unit.x) : from.x,
+                                        unit.y != 0.0 ? copysign(INFINITY, unit.y) : from.y)
+                                   : v2_mul_add(from, max_distance, unit);
+    *out = (arcnav_ray_hit){false, max_distance, end, v2(0.0, 0.0)};
+  }
+  return ARCNAV_OK;
+}
+
+arcnav_status arcnav_query_path_is_free(arcnav_query *query, const arcnav_path *path,
+                                        bool *out_free, double *out_first_contact) {
+  if (!query || !path || !out_free) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  arcnav_status status = check_point(path->start);
+  for (size_t i = 0; i < path->count && status == ARCNAV_OK; ++i) {
+    const arcnav_piece *piece = &path->pieces[i];
+    status = check_point(piece->from);
+    if (status == ARCNAV_OK) {
+      status = check_point(piece->to);
+    }
+    if (status == ARCNAV_OK && piece->type == ARCNAV_PIECE_ARC) {
+      status = check_point(piece->center);
+    }
+  }
+  an_clearance settings;
+  if (status == ARCNAV_OK) {
+    status = begin_probe(query, &settings);
+  }
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  double contact = INFINITY;
+  *out_free = an_probe_path_is_free(&settings, &query->probe_scratch, path->start, path->pieces,
+                                    path->count, &contact);
+  if (out_first_contact) {
+    *out_first_contact = *out_free ? INFINITY : contact;
+  }
+  return ARCNAV_OK;
+}
+
+arcnav_status arcnav_query_nearest_free(arcnav_query *query, arcnav_vec2 point,
+                                        arcnav_vec2 *out_point, double *out_distance) {
+  if (!query || !out_point) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  arcnav_status status = check_point(point);
+  an_clearance settings;
+  if (status == ARCNAV_OK) {
+    status = begin_probe(query, &settings);
+  }
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  vec2 found;
+  if (!an_probe_nearest_free(&settings, &query->probe_scratch, point, &found)) {
+    *out_point = point;
+    if (out_distance) {
+      *out_distance = INFINITY;
+    }
+    return ARCNAV_NO_PATH;
+  }
+  *out_point = found;
+  if (out_distance) {
+    *out_distance = v2_dist(found, point);
+  }
+  return ARCNAV_OK;
+}
