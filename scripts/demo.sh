@@ -6,3 +6,5 @@ scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
 build/arcnav demo --out demo-out
+# A game on a living map: buildings placed and destroyed while 200 units of three sizes walk.
+build/arcnav_rts demo-out/rts
