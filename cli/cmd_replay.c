@@ -472,8 +472,8 @@ static bool op_move(an_replay *r, const cJSON *op, FILE *out) {
 }
 
 // A planner on the map without the obstacles `ignore` names, for one query.
-static bool plan_ignoring(an_replay *r, const cJSON *ignore, double radius, arcnav_vec2 from,
-                          arcnav_vec2 to, arcnav_status *status) {
+static bool plan_ignoring(an_replay *r, const cJSON *ignore, double radius, bool partial,
+                          arcnav_vec2 from, arcnav_vec2 to, arcnav_status *status) {
   bool *skip = calloc(r->count + 1, sizeof *skip);
   if (skip == NULL) {
     an_replay_fail(r, "out of memory");
@@ -508,6 +508,7 @@ static bool plan_ignoring(an_replay *r, const cJSON *ignore, double radius, arcn
   ok = ok && an_cli_build_planner(map, "replay", "replay", radius, 0.0, ARCNAV_ENGINE_AUTO,
                                   ARCNAV_TANGENT_GRAPH_ON_DEMAND, &planner, &query, NULL, &diag);
   if (ok) {
+    arcnav_query_set_partial(query, partial);
     *status = arcnav_find_path(query, from, to, r->path);
   } else {
     an_replay_fail(r, "%s", diag.message[0] != '\0' ? diag.message : "out of memory");
@@ -536,12 +537,13 @@ static bool op_path(an_replay *r, const cJSON *op, FILE *out) {
     return false;
   }
   arcnav_status status;
+  bool want_partial = cJSON_IsTrue(partial);
   if (ignore != NULL && cJSON_GetArraySize(ignore) > 0) {
     if (r->map == NULL) {
       an_replay_fail(r, "no map: start with {\"op\":\"load\",...} or add obstacles");
       return false;
     }
-    if (!plan_ignoring(r, ignore, radius, from, to, &status)) {
+    if (!plan_ignoring(r, ignore, radius, want_partial, from, to, &status)) {
       return false;
     }
   } else {
@@ -549,7 +551,9 @@ static bool op_path(an_replay *r, const cJSON *op, FILE *out) {
     if (query == NULL) {
       return false;
     }
+    arcnav_query_set_partial(query, want_partial);
     status = arcnav_find_path(query, from, to, r->path);
+    arcnav_query_set_partial(query, false);
   }
   if (!arcnav_status_is_answer(status)) {
     an_replay_fail(r, "%s: %s", arcnav_status_name(status), arcnav_status_message(status));
@@ -661,9 +665,17 @@ typedef struct replay_op {
 } replay_op;
 
 static const replay_op OPS[] = {
-    {"load", op_load}, {"add", op_add},   {"remove", op_remove},
-    {"move", op_move}, {"path", op_path}, {"reachable", op_reachable},
-    {"save", op_save},
+    {"load", op_load},
+    {"add", op_add},
+    {"remove", op_remove},
+    {"move", op_move},
+    {"path", op_path},
+    {"reachable", op_reachable},
+    {"nearest", an_replay_op_nearest},
+    {"raycast", an_replay_op_raycast},
+    {"clearance", an_replay_op_clearance},
+    {"still_free", an_replay_op_still_free},
+    {"save", op_save}, // the last: clang-format keeps one per line
 };
 
 // Runs one line; false when it was not a known operation (the exit status says so).

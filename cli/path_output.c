@@ -60,7 +60,7 @@ static void json_piece(FILE *out, const arcnav_piece *piece) {
 
 void an_cli_path_json_members(FILE *out, arcnav_status status, double radius,
                               const arcnav_path *path, bool pretty) {
-  bool found = status == ARCNAV_OK;
+  bool found = status == ARCNAV_OK || status == ARCNAV_PARTIAL;
   fprintf(out, "\"status\":\"%s\",\"radius\":", arcnav_status_name(status));
   an_cli_json_number(out, radius);
   fputs(",\"length\":", out);
@@ -96,7 +96,7 @@ const char *an_cli_engine_name(arcnav_engine engine) {
 
 void an_cli_path_text(FILE *out, arcnav_status status, double radius, arcnav_vec2 from,
                       arcnav_vec2 to, const arcnav_path *path, const an_cli_path_timing *timing) {
-  bool found = status == ARCNAV_OK;
+  bool found = status == ARCNAV_OK || status == ARCNAV_PARTIAL;
   fprintf(out, "status:  %s (%s)\n", arcnav_status_name(status), arcnav_status_message(status));
   fprintf(out, "radius:  %.10g\n", radius);
   fprintf(out, "from:    (%.10g, %.10g)\nto:      (%.10g, %.10g)\n", from.x, from.y, to.x, to.y);

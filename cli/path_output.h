@@ -19,7 +19,7 @@ void an_cli_json_point(FILE *out, arcnav_vec2 p);
 
 /// The members `"status":..,"radius":..,"length":..,"pieces":[..]` without the braces, so callers
 /// can add their own members around them. `pretty` breaks lines as the contract's example does.
-/// `path` is read only when `status` is ARCNAV_OK.
+/// `path` is read only when `status` is ARCNAV_OK or ARCNAV_PARTIAL.
 void an_cli_path_json_members(FILE *out, arcnav_status status, double radius,
                               const arcnav_path *path, bool pretty);
 

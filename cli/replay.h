@@ -57,3 +57,10 @@ bool an_replay_radius(an_replay *r, const cJSON *op, double *out);
 /// The query object of the planner for `radius`, brought up to date with the map; NULL (and the
 /// operation refused) when there is no map or the planner cannot be built.
 arcnav_query *an_replay_query(an_replay *r, double radius);
+
+/// The operations of replay_probes.c: each answers `op` into `out` (members after "ok"), or
+/// refuses it (an_replay_fail) and returns false.
+bool an_replay_op_nearest(an_replay *r, const cJSON *op, FILE *out);
+bool an_replay_op_raycast(an_replay *r, const cJSON *op, FILE *out);
+bool an_replay_op_clearance(an_replay *r, const cJSON *op, FILE *out);
+bool an_replay_op_still_free(an_replay *r, const cJSON *op, FILE *out);

@@ -220,12 +220,84 @@ START_TEST(replay_malformed_lines_exit_2_and_go_on) {
 }
 END_TEST
 
+static arcnav_vec2 answer_point(const answers *a, size_t i, const char *key) {
+  const cJSON *item = cJSON_GetObjectItemCaseSensitive(a->lines[i], key);
+  ck_assert_msg(cJSON_IsArray(item) && cJSON_GetArraySize(item) == 2, "answer %zu has no \"%s\"", i,
+                key);
+  return (arcnav_vec2){cJSON_GetArrayItem(item, 0)->valuedouble,
+                       cJSON_GetArrayItem(item, 1)->valuedouble};
+}
+
+// The building [40, 60] x [20, 40] on an open map; every figure below is worked out by hand.
+START_TEST(replay_probes_and_partial_paths) {
+  char dir[512], script[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(
+      dir, "script.jsonl",
+      "{\"op\":\"add\",\"name\":\"b\",\"polygon\":[[40,20],[60,20],[60,40],[40,40]]}\n"
+      "{\"op\":\"path\",\"from\":[10,10],\"to\":[50,24],\"radius\":1}\n"
+      "{\"op\":\"path\",\"from\":[10,10],\"to\":[50,24],\"radius\":1,\"partial\":true}\n"
+      "{\"op\":\"nearest\",\"point\":[50,24],\"radius\":1,\"reachable_from\":[10,10]}\n"
+      "{\"op\":\"clearance\",\"point\":[50,17]}\n"
+      "{\"op\":\"raycast\",\"from\":[10,30],\"dir\":[2,0],\"radius\":1}\n"
+      "{\"op\":\"raycast\",\"from\":[10,30],\"dir\":[0,1],\"radius\":1,\"max\":50}\n"
+      "{\"op\":\"still_free\",\"path\":{\"radius\":1,\"pieces\":[{\"type\":\"line\",\"from\":[10,"
+      "10],\"to\":[70,10]}]}}\n"
+      "{\"op\":\"add\",\"name\":\"t\",\"circle\":{\"center\":[30,12],\"radius\":2}}\n"
+      "{\"op\":\"still_free\",\"path\":{\"radius\":1,\"pieces\":[{\"type\":\"line\",\"from\":[10,"
+      "10],\"to\":[70,10]}]}}\n"
+      "{\"op\":\"raycast\",\"from\":[10,30],\"dir\":[0,0],\"radius\":1}\n"
+      "{\"op\":\"still_free\",\"path\":{\"pieces\":[]}}\n");
+  join(script, sizeof script, dir, "script.jsonl");
+  const char *args[] = {"replay", script, NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_msg(r.code == 0, "exit %d: %s", r.code, r.err);
+  answers a = parse_answers(r.out);
+  ck_assert_uint_eq(a.count, 12);
+  for (size_t i = 0; i < 10; i++) {
+    ck_assert_msg(answer_ok(&a, i), "answer %zu refused: %s", i, r.out);
+  }
+  ck_assert_str_eq(answer_string(&a, 1, "status"), "goal_blocked");
+  // The building's nearest side to (50, 24) is its bottom: the disk stands at (50, 19).
+  ck_assert_str_eq(answer_string(&a, 2, "status"), "partial");
+  ck_assert_double_eq_tol(answer_number(&a, 2, "length"), hypot(40, 9), 1e-6);
+  arcnav_vec2 p = answer_point(&a, 3, "point");
+  ck_assert_double_eq_tol(p.x, 50, 1e-6);
+  ck_assert_double_eq_tol(p.y, 19, 1e-6);
+  ck_assert_double_eq_tol(answer_number(&a, 3, "distance"), 5, 1e-6);
+  ck_assert_double_eq_tol(answer_number(&a, 4, "distance"), 3, 1e-12);
+  p = answer_point(&a, 4, "nearest");
+  ck_assert_double_eq_tol(p.x, 50, 1e-12);
+  ck_assert_double_eq_tol(p.y, 20, 1e-12);
+  // Along y = 30 the disk meets the building's left side x = 40 with its centre at x = 39.
+  ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a.lines[5], "hit")));
+  ck_assert_double_eq_tol(answer_number(&a, 5, "distance"), 29, 1e-6);
+  p = answer_point(&a, 5, "normal");
+  ck_assert_double_eq_tol(p.x, -1, 1e-9);
+  ck_assert_double_eq_tol(p.y, 0, 1e-9);
+  ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(a.lines[6], "hit")));
+  // The line y = 10 is free until a tree of radius 2 stands at (30, 12): the disk of radius 1
+  // first touches it where its centre is 3 from (30, 12), at x = 30 - sqrt(5).
+  ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a.lines[7], "free")));
+  ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(a.lines[9], "free")));
+  ck_assert_double_eq_tol(answer_number(&a, 9, "first_contact"), 20 - sqrt(5.0), 1e-6);
+  ck_assert(!answer_ok(&a, 10));
+  ck_assert_ptr_nonnull(strstr(answer_string(&a, 10, "error"), "dir"));
+  ck_assert(!answer_ok(&a, 11));
+  ck_assert_ptr_nonnull(strstr(answer_string(&a, 11, "error"), "pieces"));
+  free_answers(&a);
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
 static Suite *replay_suite(void) {
   Suite *suite = suite_create("cli_replay");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, replay_follows_the_living_map);
   tcase_add_test(tc, replay_malformed_lines_exit_2_and_go_on);
+  tcase_add_test(tc, replay_probes_and_partial_paths);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -484,6 +484,72 @@ START_TEST(no_path_between_parts_needs_no_search) {
 }
 END_TEST
 
+// ---- partial answers -----------------------------------------------------------------------
+
+// A goal clicked inside a building: with partial answers on, the path leads to the nearest place
+// the unit fits (worked out by hand below), which it reaches. A goal whose nearest place is
+// inside a sealed room stays goal_blocked; a free goal in the room stays no_path.
+START_TEST(partial_path_to_the_nearest_place_that_fits) {
+  sup_map m;
+  sup_map_init(&m);
+  static const vec bounds[] = {{0, 0}, {100, 0}, {100, 60}, {0, 60}};
+  sup_map_set_bounds(&m, bounds, 4);
+  sup_map_add_rect(&m, 40, 20, 60, 40);
+  vec outer[4] = {{70, 10}, {90, 10}, {90, 30}, {70, 30}};
+  vec hole[4] = {{74, 14}, {74, 26}, {86, 26}, {86, 14}};
+  const vec *holes[1] = {hole};
+  size_t hole_counts[1] = {4};
+  sup_map_add_polygon(&m, outer, 4, holes, hole_counts, 1);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+  double eps = arcnav_map_tolerance(map);
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.max_radius = 2.0;
+  arcnav_planner *planner = NULL;
+  arcnav_query *query = NULL, *plain = NULL;
+  arcnav_path *path = NULL, *direct = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_create(planner, &plain), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(NULL, &direct), ARCNAV_OK);
+  vec start = {10, 10}, in_building = {50, 24};
+  for (int k = 0; k < 2; ++k) {
+    double R = k == 0 ? 1.0 : 0.0;
+    ck_assert_int_eq(arcnav_query_set_radius(query, R), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_query_set_radius(plain, R), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_query_set_partial(query, false), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_find_path(query, start, in_building, path), ARCNAV_GOAL_BLOCKED);
+    ck_assert_int_eq(arcnav_query_set_partial(query, true), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_find_path(query, start, in_building, path), ARCNAV_PARTIAL);
+    // The building's nearest side is its bottom, 4 below the goal; the disk stands R below it.
+    vec fits = {50, 20 - R};
+    ck_assert_vec2_near(arcnav_path_end(path), fits, 1e-6);
+    sup_verify_report report;
+    ck_assert_msg(sup_verify_path(&m, R, eps, start, arcnav_path_end(path), path, &report),
+                  "R %g: %s", R, report.message);
+    ck_assert_int_eq(arcnav_find_path(plain, start, arcnav_path_end(path), direct), ARCNAV_OK);
+    ck_assert_double_eq_tol(arcnav_path_length(path), arcnav_path_length(direct), 1e-9);
+  }
+  ck_assert_int_eq(arcnav_query_set_radius(query, 1.0), ARCNAV_OK);
+  // In the room's top wall, 1.5 above the room and 2.5 below the outside: the nearest place a
+  // disk of R = 1 fits is inside the room, which cannot be reached.
+  ck_assert_int_eq(arcnav_find_path(query, start, (vec){80, 27.5}, path), ARCNAV_GOAL_BLOCKED);
+  ck_assert_uint_eq(arcnav_path_piece_count(path), 0);
+  ck_assert_int_eq(arcnav_find_path(query, start, (vec){80, 20}, path), ARCNAV_NO_PATH);
+  ck_assert_int_eq(arcnav_query_set_partial(NULL, true), ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_str_eq(arcnav_status_name(ARCNAV_PARTIAL), "partial");
+  ck_assert(arcnav_status_is_answer(ARCNAV_PARTIAL));
+  arcnav_path_destroy(path);
+  arcnav_path_destroy(direct);
+  arcnav_query_destroy(query);
+  arcnav_query_destroy(plain);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+  sup_map_free(&m);
+}
+END_TEST
+
 // ---- failures ----------------------------------------------------------------------------
 
 typedef struct sweep_answer {
@@ -637,6 +703,7 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, ids_follow_their_obstacles);
   tcase_add_test(tc, a_moved_wall_opens_the_way);
   tcase_add_test(tc, no_path_between_parts_needs_no_search);
+  tcase_add_test(tc, partial_path_to_the_nearest_place_that_fits);
   tcase_add_loop_test(tc, updates_equal_fresh_builds, 0, 6);
   tcase_add_loop_test(tc, failed_changes_change_nothing, 0, KIND_COUNT);
   suite_add_tcase(suite, tc);

@@ -72,7 +72,8 @@ typedef struct arcnav_vec2 {
 } arcnav_vec2;
 
 /// Outcome of every fallible call. Values below ARCNAV_ERR_FIRST are outcomes of a valid question
-/// (the first four answer it; ARCNAV_SEARCH_LIMIT leaves it open); values from ARCNAV_ERR_FIRST on
+/// (the first four answer it, and ARCNAV_PARTIAL when asked for; ARCNAV_SEARCH_LIMIT leaves it
+/// open); values from ARCNAV_ERR_FIRST on
 /// are errors (bad input, no memory) and leave the caller's objects as they were before the call.
 typedef enum arcnav_status {
   ARCNAV_OK = 0,        ///< success; for a query: a path was found
@@ -82,7 +83,9 @@ typedef enum arcnav_status {
   ARCNAV_SEARCH_LIMIT,  ///< the search stopped at the query's expansion limit (see
                         ///< arcnav_query_set_expansion_limit) with neither a path nor a proof
                         ///< that there is none; the path is emptied
-  ARCNAV_STATUS_LAST = ARCNAV_SEARCH_LIMIT,       ///< not a status: the last value below
+  ARCNAV_PARTIAL,       ///< asked for (arcnav_query_set_partial): the goal is blocked, and the
+                        ///< path leads to the nearest place the agent fits instead
+  ARCNAV_STATUS_LAST = ARCNAV_PARTIAL,            ///< not a status: the last value below
                                                   ///< ARCNAV_ERR_FIRST (moves when one is added)
   ARCNAV_ERR_FIRST = 16,                          ///< not a status: the first error value
   ARCNAV_ERR_INVALID_ARGUMENT = ARCNAV_ERR_FIRST, ///< NULL pointer, zero count or similar misuse
@@ -118,7 +121,7 @@ ARCNAV_API const char *arcnav_status_name(arcnav_status status);
 /// Human-readable one-line description of a status. Never NULL.
 ARCNAV_API const char *arcnav_status_message(arcnav_status status);
 
-/// True for ARCNAV_OK, ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED.
+/// True for ARCNAV_OK, ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED, ARCNAV_PARTIAL.
 ARCNAV_API bool arcnav_status_is_answer(arcnav_status status);
 
 /// Where invalid input was found. Indices are 0-based; -1 means "not applicable".
@@ -500,6 +503,18 @@ typedef struct arcnav_query_stats {
 ARCNAV_API arcnav_status arcnav_query_set_expansion_limit(arcnav_query *query,
                                                           size_t max_expansions);
 
+/// Partial answers for every later arcnav_find_path() on `query` (off by default): when the goal
+/// is blocked for the query's agent (inside a building, too close to a wall), the search goes to
+/// the nearest place the agent fits instead (arcnav_query_nearest_free()), and when that place is
+/// reachable the call returns ARCNAV_PARTIAL with the path to it (arcnav_path_end() is that
+/// place). That place is then the reachable point nearest to the goal. When it is not reachable,
+/// or nothing is free, the answer stays ARCNAV_GOAL_BLOCKED; a free goal that cannot be reached
+/// stays ARCNAV_NO_PATH. Needs an exact engine as the probes do (on an eroded funnel planner at
+/// R > 0 the answer stays ARCNAV_GOAL_BLOCKED). Finding the nearest place may make the probes'
+/// working memory (see "Probes"), so arcnav_find_path() may then return ARCNAV_ERR_OUT_OF_MEMORY.
+/// @return ARCNAV_OK, or ARCNAV_ERR_INVALID_ARGUMENT for a NULL query.
+ARCNAV_API arcnav_status arcnav_query_set_partial(arcnav_query *query, bool partial);
+
 /// The agent radius of every later arcnav_find_path() and arcnav_query_point_is_free() on `query`
 /// (it starts at the planner's radius). The planner answers it with no further build.
 /// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT (NULL query), ARCNAV_ERR_NOT_FINITE,
@@ -514,7 +529,8 @@ ARCNAV_API double arcnav_query_radius(const arcnav_query *query);
 
 /// Shortest path for the query's agent (radius: arcnav_query_radius()) from `start` to `goal` into
 /// `path`.
-/// @return ARCNAV_OK (path filled), ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED,
+/// @return ARCNAV_OK (path filled), ARCNAV_PARTIAL (path filled, to another end: see
+///         arcnav_query_set_partial()), ARCNAV_NO_PATH, ARCNAV_START_BLOCKED, ARCNAV_GOAL_BLOCKED,
 ///         ARCNAV_SEARCH_LIMIT (path emptied), ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_INVALID_ARGUMENT,
 ///         or ARCNAV_ERR_OUT_OF_MEMORY when `path` or the funnel's node pool (see
 ///         arcnav_query_create()) had to grow and could not, or after arcnav_planner_update() the

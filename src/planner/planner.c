@@ -448,7 +448,39 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
   void *engine_query;
   const an_engine *engine =
       an_planner_engine_for(query->planner, query->radius, query, &engine_query);
-  return engine->ops->find_path(engine->state, engine_query, start, goal, &query->control, path);
+  arcnav_status status =
+      engine->ops->find_path(engine->state, engine_query, start, goal, &query->control, path);
+  if (status != ARCNAV_GOAL_BLOCKED || !query->partial) {
+    return status;
+  }
+  // The nearest place the agent fits is nearer the goal than any other free point: reached, it
+  // is the reachable point nearest to the goal.
+  vec2 fits;
+  arcnav_status nearest = arcnav_query_nearest_free(query, goal, &fits, NULL);
+  if (nearest != ARCNAV_OK) {
+    // Nothing free, or an engine without the probes' free test: the goal stays blocked.
+    bool answered = nearest == ARCNAV_NO_PATH || nearest == ARCNAV_ERR_INVALID_ARGUMENT;
+    return answered ? ARCNAV_GOAL_BLOCKED : nearest;
+  }
+  arcnav_query_stats first = query->control.stats;
+  an_path_reset(path, start, fits);
+  status = engine->ops->find_path(engine->state, engine_query, start, fits, &query->control, path);
+  query->control.stats.nodes_expanded += first.nodes_expanded;
+  query->control.stats.edges_checked += first.edges_checked;
+  query->control.stats.channels += first.channels;
+  if (status == ARCNAV_OK) {
+    return ARCNAV_PARTIAL;
+  }
+  an_path_reset(path, start, goal);
+  return arcnav_status_is_answer(status) ? ARCNAV_GOAL_BLOCKED : status;
+}
+
+arcnav_status arcnav_query_set_partial(arcnav_query *query, bool partial) {
+  if (!query) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  query->partial = partial;
+  return ARCNAV_OK;
 }
 
 bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point) {

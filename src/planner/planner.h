@@ -32,6 +32,7 @@ struct arcnav_query {
   an_allocator alloc;
   an_search_control control;
   double radius;
+  bool partial;        ///< arcnav_query_set_partial()
   uint64_t generation; ///< the planner generation the working memory below was made for
   void *engine_query;  ///< the engine's working memory for this query object
   void *point_query;   ///< with a max_radius: the point engine's

@@ -14,6 +14,8 @@ static const status_text STATUS_TEXTS[] = {
     {ARCNAV_GOAL_BLOCKED, "goal_blocked", "the agent does not fit at the goal"},
     {ARCNAV_SEARCH_LIMIT, "search_limit",
      "the search reached the query's expansion limit before settling the question"},
+    {ARCNAV_PARTIAL, "partial",
+     "the goal is blocked; the path leads to the nearest place the agent fits"},
     {ARCNAV_ERR_INVALID_ARGUMENT, "invalid_argument", "invalid argument"},
     {ARCNAV_ERR_OUT_OF_MEMORY, "out_of_memory", "out of memory"},
     {ARCNAV_ERR_NOT_FINITE, "not_finite", "a coordinate or radius is NaN or infinite"},
@@ -55,5 +57,5 @@ const char *arcnav_status_message(arcnav_status status) {
 
 bool arcnav_status_is_answer(arcnav_status status) {
   return status == ARCNAV_OK || status == ARCNAV_NO_PATH || status == ARCNAV_START_BLOCKED ||
-         status == ARCNAV_GOAL_BLOCKED;
+         status == ARCNAV_GOAL_BLOCKED || status == ARCNAV_PARTIAL;
 }
