@@ -54,6 +54,16 @@ static inline void join(char *out, size_t size, const char *dir, const char *nam
   ck_assert(n > 0 && (size_t)n < size);
 }
 
+/// Write `text` as the file `name` in `dir`.
+static inline void write_text(const char *dir, const char *name, const char *text) {
+  char path[1024];
+  join(path, sizeof path, dir, name);
+  FILE *f = fopen(path, "wb");
+  ck_assert_msg(f != NULL, "cannot create %s", path);
+  fputs(text, f);
+  fclose(f);
+}
+
 static inline void make_temp_dir(char *out, size_t size) {
   const char *base = getenv("TMPDIR");
   int n = snprintf(out, size, "%s/arcnav_cli_XXXXXX", base != NULL ? base : "/tmp");

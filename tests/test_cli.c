@@ -13,15 +13,6 @@
 
 #define PI 3.14159265358979323846
 
-static void write_text(const char *dir, const char *name, const char *text) {
-  char path[1024];
-  join(path, sizeof path, dir, name);
-  FILE *f = fopen(path, "wb");
-  ck_assert_msg(f != NULL, "cannot create %s", path);
-  fputs(text, f);
-  fclose(f);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Independent path checks on the JSON answer.
 

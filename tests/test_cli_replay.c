@@ -12,15 +12,6 @@
 #include "arcnav/arcnav.h"
 #include "cli_runner.h"
 
-static void write_text(const char *dir, const char *name, const char *text) {
-  char path[1024];
-  join(path, sizeof path, dir, name);
-  FILE *f = fopen(path, "wb");
-  ck_assert_msg(f != NULL, "cannot create %s", path);
-  fputs(text, f);
-  fclose(f);
-}
-
 // The answer lines of a run, parsed; ck-fails on a line that is not a JSON object.
 typedef struct answers {
   cJSON *lines[64];
