@@ -237,6 +237,38 @@ START_TEST(test_definition_and_radius_checks) {
 }
 END_TEST
 
+// A map of bounds alone has no corner circle; its query objects must still judge points at their
+// own radius, not at the largest (a point 1.95 from a wall is free for R = 0.3, not for R = 2).
+START_TEST(test_bounds_alone) {
+  sup_map m;
+  sup_map_init(&m);
+  static const vec bounds[] = {{-2, -10}, {30, -10}, {30, 10}, {-2, 10}};
+  sup_map_set_bounds(&m, bounds, 4);
+  static const double radii[] = {0.3, 1.0, 2.0};
+  tally t = {0, 0, 0, 0, 0};
+  compare_on(&m, "bounds alone", 1, ARCNAV_ENGINE_TANGENT, radii, 3, 40, &t);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = 0.3;
+  def.max_radius = 2.0;
+  arcnav_planner *planner = NULL;
+  arcnav_query *query = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  vec near_wall = {-0.05, 0};
+  ck_assert(arcnav_planner_point_is_free(planner, near_wall));
+  ck_assert(arcnav_query_point_is_free(query, near_wall));
+  ck_assert_int_eq(arcnav_query_set_radius(query, 2.0), ARCNAV_OK);
+  ck_assert(!arcnav_query_point_is_free(query, near_wall));
+  arcnav_query_destroy(query);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+  sup_map_free(&m);
+  ck_assert_uint_gt(t.found, 10);
+}
+END_TEST
+
 START_TEST(test_tiny_max_radius_is_a_point_agent) {
   // Every radius up to a max_radius within the point-agent tolerance is a point agent: the
   // planner needs no engine for disks, and its paths are the point agent's.
@@ -271,6 +303,7 @@ static Suite *radii_suite(void) {
   tcase_add_test(tc, test_rectangles_mazes_towns);
   tcase_add_test(tc, test_definition_and_radius_checks);
   tcase_add_test(tc, test_tiny_max_radius_is_a_point_agent);
+  tcase_add_test(tc, test_bounds_alone);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -369,8 +369,11 @@ static an_tangent_query *query_begin(const an_tangent_engine *engine, arcnav_sta
     } else {
       memcpy(q->own_corners, engine->corners, engine->corner_count * sizeof *q->own_corners);
       q->corners = q->own_corners;
-      move_to_radius(engine, q, engine->start_radius);
     }
+  }
+  // A map without corners (bounds alone, or nothing) still has a radius to judge points at.
+  if (*status == ARCNAV_OK && engine->ranged) {
+    move_to_radius(engine, q, engine->start_radius);
   }
   return q;
 }
