@@ -4,8 +4,9 @@
 // values that are not numbers or leave the range, planner updates and queries) runs on one map
 // with planners whose query objects were made before the first change. The map's answers are
 // checked against a plain description kept beside it; after every update each planner answers
-// as one built from scratch on that description (status, and length within 1e-9), and every
-// path passes the independent verifier. Any violation aborts.
+// as one built from scratch on that description (status, and length within 1e-9; clearance,
+// raycasts and nearest free points to rounding), and every path passes the independent verifier.
+// Any violation aborts.
 #include "fuzz_entry.h"
 
 #include "mapgen.h"
@@ -245,6 +246,42 @@ typedef struct kept_planner {
 
 static const double RADII[] = {0.0, 0.5, 1.25, 2.0};
 
+static bool near_equal(double a, double b) {
+  return a == b || fabs(a - b) <= 1e-9 * (1.0 + fabs(a));
+}
+
+// The probes of an updated planner against a fresh one's: clearance and the nearest free point
+// at `p`, and a ray from `p` towards `q`.
+static void compare_probes(arcnav_query *updated, arcnav_query *fresh, arcnav_vec2 p, arcnav_vec2 q,
+                           double R) {
+  char detail[200];
+  snprintf(detail, sizeof detail, "R %g at (%g, %g) towards (%g, %g)", R, p.x, p.y, q.x, q.y);
+  arcnav_clearance a, b;
+  arcnav_status sa = arcnav_query_clearance(updated, p, &a);
+  arcnav_status sb = arcnav_query_clearance(fresh, p, &b);
+  if (sa != sb ||
+      (sa == ARCNAV_OK && (a.found != b.found || !near_equal(a.distance, b.distance)))) {
+    fail("clearance differs from a fresh planner's", detail);
+  }
+  arcnav_vec2 na, nb;
+  double da = 0, db = 0;
+  sa = arcnav_query_nearest_free(updated, p, &na, &da);
+  sb = arcnav_query_nearest_free(fresh, p, &nb, &db);
+  if (sa != sb || (sa == ARCNAV_OK && !near_equal(da, db))) {
+    fail("the nearest free point differs from a fresh planner's", detail);
+  }
+  arcnav_vec2 dir = {q.x - p.x, q.y - p.y};
+  if (dir.x != 0 || dir.y != 0) {
+    arcnav_ray_hit ha, hb;
+    sa = arcnav_query_raycast(updated, p, dir, 40.0, &ha);
+    sb = arcnav_query_raycast(fresh, p, dir, 40.0, &hb);
+    if (sa != sb || ((sa == ARCNAV_OK || sa == ARCNAV_START_BLOCKED) &&
+                     (ha.hit != hb.hit || !near_equal(ha.distance, hb.distance)))) {
+      fail("the raycast differs from a fresh planner's", detail);
+    }
+  }
+}
+
 static void compare(an_fuzz_reader *r, living *l, kept_planner *kept, size_t kept_count,
                     arcnav_path *got, arcnav_path *want) {
   sup_map plain = describe(l);
@@ -271,6 +308,7 @@ static void compare(an_fuzz_reader *r, living *l, kept_planner *kept, size_t kep
           arcnav_query_set_radius(fresh_query, R) != ARCNAV_OK) {
         fail("set_radius", "");
       }
+      compare_probes(kept[k].query, fresh_query, s, g, R);
       arcnav_status expected = arcnav_find_path(fresh_query, s, g, want);
       arcnav_status status = arcnav_find_path(kept[k].query, s, g, got);
       char detail[256];

@@ -4,7 +4,8 @@
 // sequence of adds, removes and moves, a planner updated step by step, queried through query
 // objects made before the first change, answers every query as a planner built from scratch on
 // the resulting map (same status, same length to rounding), and every path passes the
-// independent verifier on a plain description of that map kept beside the library's.
+// independent verifier on a plain description of that map kept beside the library's. The probes
+// (clearance, raycast, nearest free point, a path checked again) answer as the fresh planner's.
 #include "arcnav_test.h"
 #include "mapgen.h"
 #include "reference.h"
@@ -242,6 +243,41 @@ typedef struct tally {
 
 // `query` belongs to `planner`, brought up to date; `fresh` was built on the same map from
 // scratch. Both answer the same queries at the same radius.
+static bool near_equal(double a, double b) {
+  return a == b || fabs(a - b) <= 1e-9 * (1.0 + fabs(a));
+}
+
+// The probes of an updated planner's query object against a fresh planner's, at a point `p` of
+// any kind (free or not) and along a random direction from the free point `s`.
+static void compare_probes(arcnav_query *query, arcnav_query *fresh_query, vec p, vec s,
+                           sup_rng *rng, const char *label, double radius) {
+  arcnav_clearance got_c, want_c;
+  ck_assert_int_eq(arcnav_query_clearance(query, p, &got_c), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_clearance(fresh_query, p, &want_c), ARCNAV_OK);
+  ck_assert_msg(got_c.found == want_c.found && near_equal(got_c.distance, want_c.distance),
+                "%s R %g: clearance at (%.17g, %.17g): updated %.17g, afresh %.17g", label, radius,
+                p.x, p.y, got_c.distance, want_c.distance);
+  double angle = sup_rng_uniform(rng, 0.0, 2.0 * TEST_PI);
+  vec dir = {cos(angle), sin(angle)};
+  arcnav_ray_hit got_r, want_r;
+  arcnav_status got_status = arcnav_query_raycast(query, s, dir, 60.0, &got_r);
+  arcnav_status want_status = arcnav_query_raycast(fresh_query, s, dir, 60.0, &want_r);
+  ck_assert_msg(got_status == want_status && got_r.hit == want_r.hit &&
+                    near_equal(got_r.distance, want_r.distance),
+                "%s R %g: raycast from (%.17g, %.17g) at %.17g: updated %s %d %.17g, afresh %s %d "
+                "%.17g",
+                label, radius, s.x, s.y, angle, arcnav_status_name(got_status), got_r.hit,
+                got_r.distance, arcnav_status_name(want_status), want_r.hit, want_r.distance);
+  vec got_n, want_n;
+  double got_d = 0, want_d = 0;
+  got_status = arcnav_query_nearest_free(query, p, &got_n, &got_d);
+  want_status = arcnav_query_nearest_free(fresh_query, p, &want_n, &want_d);
+  ck_assert_msg(got_status == want_status && near_equal(got_d, want_d),
+                "%s R %g: nearest free to (%.17g, %.17g): updated %s %.17g, afresh %s %.17g", label,
+                radius, p.x, p.y, arcnav_status_name(got_status), got_d,
+                arcnav_status_name(want_status), want_d);
+}
+
 static void compare_planners(arcnav_query *query, const arcnav_planner *fresh, const sup_map *m,
                              double radius, sup_rng *rng, size_t queries, const char *label,
                              tally *t) {
@@ -262,6 +298,8 @@ static void compare_planners(arcnav_query *query, const arcnav_planner *fresh, c
     ck_assert_msg(arcnav_query_point_is_free(query, s) ==
                       arcnav_query_point_is_free(fresh_query, s),
                   "%s R %g: free test of (%.17g, %.17g) differs", label, radius, s.x, s.y);
+    vec p = {sup_rng_uniform(rng, -5, 105), sup_rng_uniform(rng, -5, 85)};
+    compare_probes(query, fresh_query, p, s, rng, label, radius);
     arcnav_status expected = arcnav_find_path(fresh_query, s, g, want);
     arcnav_status status = arcnav_find_path(query, s, g, got);
     ck_assert_msg(status == expected,
@@ -283,6 +321,11 @@ static void compare_planners(arcnav_query *query, const arcnav_planner *fresh, c
     ck_assert_msg(sup_verify_path(m, radius, eps, s, g, got, &report),
                   "%s R %g: the updated planner's path fails the verifier: %s", label, radius,
                   report.message);
+    // The fresh planner's path is free on the updated one, which checks it again.
+    bool still_free = false;
+    ck_assert_int_eq(arcnav_query_path_is_free(query, want, &still_free, NULL), ARCNAV_OK);
+    ck_assert_msg(still_free, "%s R %g: a fresh planner's path is not free on the updated one",
+                  label, radius);
   }
   arcnav_path_destroy(want);
   arcnav_path_destroy(got);
