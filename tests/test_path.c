@@ -279,6 +279,43 @@ START_TEST(test_assign_pieces) {
 }
 END_TEST
 
+// Each allocation arcnav_path_assign() makes, failed in turn: out_of_memory, and the path keeps
+// what it held (nothing: a new path).
+START_TEST(test_assign_survives_each_failure) {
+  size_t count = arcnav_path_piece_count(path);
+  arcnav_piece pieces[16];
+  ck_assert_uint_le(count, 16);
+  for (size_t i = 0; i < count; ++i) {
+    pieces[i] = arcnav_path_piece(path, i);
+  }
+  long fired = 0;
+  for (long n = 0; n < 100; ++n) {
+    test_allocator counter = test_allocator_make();
+    arcnav_allocator hooks = test_allocator_hooks(&counter);
+    arcnav_path *copy = NULL;
+    ck_assert_int_eq(arcnav_path_create(&hooks, &copy), ARCNAV_OK);
+    counter.fail_at = counter.calls + n;
+    arcnav_status status = arcnav_path_assign(copy, pieces, count);
+    bool failed = status == ARCNAV_ERR_OUT_OF_MEMORY;
+    if (failed) {
+      fired++;
+      ck_assert_uint_eq(arcnav_path_piece_count(copy), 0);
+      ck_assert(arcnav_path_length(copy) == 0.0);
+      counter.fail_at = -1;
+      status = arcnav_path_assign(copy, pieces, count);
+    }
+    ck_assert_int_eq(status, ARCNAV_OK);
+    ck_assert_uint_eq(arcnav_path_piece_count(copy), count);
+    arcnav_path_destroy(copy);
+    ck_assert_int_eq(counter.live, 0);
+    if (!failed) {
+      break;
+    }
+  }
+  ck_assert_int_ge(fired, 1);
+}
+END_TEST
+
 START_TEST(test_verifier_catches_small_kinks) {
   sup_map m = verifier_map();
   sup_verify_report report;
@@ -372,6 +409,7 @@ static Suite *path_suite(void) {
   tcase_add_test(tc, test_sampling);
   tcase_add_test(tc, test_empty_path);
   tcase_add_test(tc, test_assign_pieces);
+  tcase_add_test(tc, test_assign_survives_each_failure);
   suite_add_tcase(suite, tc);
   TCase *verifier = tcase_create("verifier");
   tcase_add_test(verifier, test_verifier_catches_small_kinks);
