@@ -222,7 +222,6 @@ arcnav_status arcnav_map_add_polygon(arcnav_map *map, const arcnav_vec2 *outer, 
     an_box_of_points(rings[0].points, rings[0].count, &ob->box_min, &ob->box_max);
     ob->slot = take_slot(map, index);
     map->obstacle_count++;
-    map->revision++;
   } else if (error && error->status == ARCNAV_OK) {
     an_set_error(error, status, obstacle, -1, -1);
   }
@@ -267,7 +266,6 @@ arcnav_status arcnav_map_add_circle(arcnav_map *map, arcnav_vec2 center, double 
       .box_max = v2(center.x + radius, center.y + radius),
   };
   map->obstacle_count++;
-  map->revision++;
   return ARCNAV_OK;
 }
 
@@ -299,7 +297,6 @@ arcnav_status arcnav_map_set_bounds(arcnav_map *map, const arcnav_vec2 *ring, si
   map->bounds_points = stored;
   map->bounds = (an_ring){0, (uint32_t)cleaned.count, -1, AN_RING_BOUNDS};
   map->has_bounds = true;
-  map->revision++;
   an_clean_ring_free(&map->alloc, &cleaned);
   return ARCNAV_OK;
 }
@@ -404,7 +401,6 @@ arcnav_status arcnav_map_remove_obstacle(arcnav_map *map, arcnav_obstacle_id id)
       map->slots[slot].generation == UINT32_MAX ? 1 : map->slots[slot].generation + 1;
   map->slots[slot].obstacle = map->free_slot;
   map->free_slot = slot;
-  map->revision++;
   return ARCNAV_OK;
 }
 
@@ -498,9 +494,6 @@ arcnav_status arcnav_map_move_obstacle(arcnav_map *map, arcnav_obstacle_id id, a
     if (status != ARCNAV_OK) {
       an_set_error(error, status, (int)index, -1, -1);
     }
-  }
-  if (status == ARCNAV_OK) {
-    map->revision++;
   }
   return status;
 }

@@ -57,7 +57,6 @@ typedef struct an_obstacle_slot {
 
 struct arcnav_map {
   an_allocator alloc;
-  uint64_t revision; ///< moves on with every change, so a planner can tell it is up to date
   vec2 *points;
   size_t point_count, point_capacity;
   an_ring *rings; ///< every obstacle ring, in obstacle order (the bounds ring is `bounds`)

@@ -169,9 +169,6 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   }
   planner->alloc = alloc;
   planner->def = *def;
-  planner->radius = def->radius;
-  planner->max_radius = def->max_radius;
-  planner->map_revision = map->revision;
   built_engines built;
   status = build_engines(map, def, &planner->alloc, &built);
   if (status != ARCNAV_OK) {
@@ -197,7 +194,6 @@ arcnav_status arcnav_planner_update(arcnav_planner *planner, const arcnav_map *m
   built_engines old = engines_of(planner);
   destroy_engines(&old);
   adopt_engines(planner, &built);
-  planner->map_revision = map->revision;
   planner->generation++;
   return ARCNAV_OK;
 }
@@ -213,11 +209,11 @@ void arcnav_planner_destroy(arcnav_planner *planner) {
 }
 
 double arcnav_planner_radius(const arcnav_planner *planner) {
-  return planner ? planner->radius : 0.0;
+  return planner ? planner->def.radius : 0.0;
 }
 
 double arcnav_planner_max_radius(const arcnav_planner *planner) {
-  return planner ? an_max(planner->radius, planner->max_radius) : 0.0;
+  return planner ? an_max(planner->def.radius, planner->def.max_radius) : 0.0;
 }
 
 const an_engine *an_planner_engine_for(const arcnav_planner *planner, double radius,
@@ -260,7 +256,7 @@ bool arcnav_planner_point_is_free(const arcnav_planner *planner, arcnav_vec2 poi
   if (!planner || !v2_is_finite(point)) {
     return false;
   }
-  const an_engine *engine = an_planner_engine_for(planner, planner->radius, NULL, NULL);
+  const an_engine *engine = an_planner_engine_for(planner, planner->def.radius, NULL, NULL);
   return engine->ops->point_is_free(engine->state, NULL, point);
 }
 
@@ -307,7 +303,7 @@ static arcnav_status make_engine_queries(const arcnav_planner *planner, double r
     return status;
   }
   const an_engine *engine = an_planner_engine_for(planner, radius, NULL, NULL);
-  if (engine->ops->set_radius && radius != planner->radius) {
+  if (engine->ops->set_radius && radius != planner->def.radius) {
     void *query = engine == &planner->point_engine ? *out_point_query : *out_engine_query;
     engine->ops->set_radius(engine->state, query, radius);
   }
@@ -363,7 +359,7 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
   }
   q->planner = planner;
   q->alloc = alloc;
-  q->radius = planner->radius;
+  q->radius = planner->def.radius;
   // One generation back, so that binding makes the working memory for the current engines.
   q->generation = planner->generation - 1;
   arcnav_status status = bind_to_planner(q);
@@ -394,7 +390,8 @@ arcnav_status arcnav_query_set_radius(arcnav_query *query, double radius) {
     return status;
   }
   const arcnav_planner *planner = query->planner;
-  if (planner->max_radius > 0.0 ? radius > planner->max_radius : radius != planner->radius) {
+  if (planner->def.max_radius > 0.0 ? radius > planner->def.max_radius
+                                    : radius != planner->def.radius) {
     return ARCNAV_ERR_RADIUS_OUT_OF_RANGE;
   }
   status = bind_to_planner(query);

@@ -16,9 +16,6 @@ struct arcnav_planner {
   /// Moves on with every update that rebuilt the engines; a query object made for an older one
   /// makes its working memory again before its next use.
   uint64_t generation;
-  uint64_t map_revision; ///< the map revision the engines were built from
-  double radius;
-  double max_radius; ///< 0: one radius; > 0: queries may ask for any radius up to it
   double eps;
   arcnav_engine engine_kind; ///< resolved: never ARCNAV_ENGINE_AUTO
   an_engine engine;          ///< with a max_radius: radii above point_limit (none if it is 0)
