@@ -15,6 +15,7 @@
 
 #include "geom/alloc.h"
 #include "geom/geom.h"
+#include "geom/tolerances.h"
 #include "index/grid.h"
 
 typedef struct an_clearance {
@@ -33,6 +34,15 @@ typedef struct an_touch {
   bool left;       ///< along a segment: the material's side
   bool deferred;   ///< along a segment: a vertex shared by rings of one polygon, judged after
 } an_touch;
+
+/// The settings of `base` for an agent of `radius` (not above the reach its grid was built for):
+/// the radius and whether it is a point agent (R <= 2 eps) are the only things that depend on it.
+static inline an_clearance an_clearance_at_radius(const an_clearance *base, double radius) {
+  an_clearance settings = *base;
+  settings.radius = radius;
+  settings.point_agent = radius <= AN_POINT_AGENT_TOLERANCES * base->eps;
+  return settings;
+}
 
 /// Per-thread marks for the checks (items seen, parity per obstacle). Sized once.
 typedef struct an_clearance_scratch {

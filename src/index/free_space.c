@@ -8,13 +8,8 @@ arcnav_status an_free_space_build(const arcnav_map *map, double radius, double e
   // Pieces are filed with a margin of a few tolerances beyond the radius, so that anything a
   // check could count as touching is found in the cells the check visits.
   double reach = radius + AN_FILING_MARGIN_TOLERANCES * eps;
-  space->clearance = (an_clearance){
-      .grid = &space->grid,
-      .radius = radius,
-      .eps = eps,
-      .point_agent = radius <= AN_POINT_AGENT_TOLERANCES * eps,
-      .has_bounds = map->has_bounds,
-  };
+  an_clearance base = {.grid = &space->grid, .eps = eps, .has_bounds = map->has_bounds};
+  space->clearance = an_clearance_at_radius(&base, radius);
   return an_grid_build(map, reach, alloc, &space->grid);
 }
 
@@ -32,8 +27,7 @@ bool an_free_space_point_is_free_once(const an_free_space *space, double radius,
   if (an_clearance_scratch_init(&scratch, &space->grid, alloc) != ARCNAV_OK) {
     return false;
   }
-  an_clearance settings = space->clearance;
-  settings.radius = radius;
+  an_clearance settings = an_clearance_at_radius(&space->clearance, radius);
   bool free_here = an_point_is_free(&settings, &scratch, point);
   an_clearance_scratch_free(&scratch, alloc);
   return free_here;

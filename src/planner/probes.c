@@ -51,9 +51,7 @@ static arcnav_status begin_probe(arcnav_query *query, an_clearance *settings) {
     query->probe_scratch_ready = true;
   }
   query->probe_space_owner = space;
-  *settings = space->clearance;
-  settings->radius = query->radius;
-  settings->point_agent = query->radius <= AN_POINT_AGENT_TOLERANCES * settings->eps;
+  *settings = an_clearance_at_radius(&space->clearance, query->radius);
   return ARCNAV_OK;
 }
 

@@ -343,7 +343,7 @@ static void tangent_query_destroy(void *query) {
 static void move_to_radius(const an_tangent_engine *engine, an_tangent_query *q, double radius) {
   assert(engine->ranged && radius <= engine->radius);
   q->radius = radius;
-  q->settings.radius = radius;
+  q->settings = an_clearance_at_radius(&engine->space.clearance, radius);
   for (size_t c = 0; c < engine->corner_count; ++c) {
     q->own_corners[c].radius =
         an_corner_material_radius(&engine->corners[c], engine->radius) + radius;
