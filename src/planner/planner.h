@@ -36,11 +36,9 @@ struct arcnav_query {
   /// The tables that made engine_query and point_query: they free them even after an update
   /// replaced the engines.
   const an_engine_ops *engine_query_ops, *point_query_ops;
-  /// The probes' working memory (planner/probes.c), made on the first probe; it serves the free
-  /// space of `probe_space_owner` and any other with no more items.
+  /// The probes' working memory (planner/probes.c), made on the first probe and again for a grid
+  /// with more items than it was made for; zeroed while there is none.
   an_probe_scratch probe_scratch;
-  const void *probe_space_owner;
-  bool probe_scratch_ready;
 };
 
 /// The engine that answers `radius` on `planner`, and (when `engine_query` is not NULL) its working

@@ -2,7 +2,6 @@
 // The public probes (clearance, raycast, still-free paths, nearest free point): argument checks,
 // the engine that lends its free space, and the query object's probe working memory. The
 // geometry is index/probe.c's.
-#include "geom/tolerances.h"
 #include "index/free_space.h"
 #include "path/path.h"
 #include "planner/planner.h"
@@ -10,12 +9,8 @@
 #include <string.h>
 
 void an_query_release_probes(arcnav_query *query) {
-  if (query && query->probe_scratch_ready) {
-    an_probe_scratch_free(&query->probe_scratch, &query->alloc);
-  }
   if (query) {
-    query->probe_scratch_ready = false;
-    query->probe_space_owner = NULL;
+    an_probe_scratch_free(&query->probe_scratch, &query->alloc);
   }
 }
 
@@ -30,9 +25,8 @@ static arcnav_status check_point(vec2 p) {
   return point_in_range(p) ? ARCNAV_OK : ARCNAV_ERR_TOO_LARGE;
 }
 
-// The free space of the engine that answers the query's radius (the rule of planner.c's
-// engine_for(): a planner with a max_radius answers point agents with its point engine), the free
-// test's settings at the query's radius, and the probe working memory, made on first use.
+// The free space of the engine that answers the query's radius (an_planner_engine_for()), the
+// free test's settings at the query's radius, and the probe working memory, made on first use.
 static arcnav_status begin_probe(arcnav_query *query, an_clearance *settings) {
   const arcnav_planner *planner = query->planner;
   const an_engine *engine = an_planner_engine_for(planner, query->radius, NULL, NULL);
@@ -41,18 +35,22 @@ static arcnav_status begin_probe(arcnav_query *query, an_clearance *settings) {
   if (!space) {
     return ARCNAV_ERR_INVALID_ARGUMENT; // needs an exact engine
   }
-  if (!query->probe_scratch_ready || !an_probe_scratch_fits(&query->probe_scratch, &space->grid)) {
+  if (!an_probe_scratch_fits(&query->probe_scratch, &space->grid)) {
     an_query_release_probes(query);
     arcnav_status status =
         an_probe_scratch_init(&query->probe_scratch, &space->grid, &query->alloc);
     if (status != ARCNAV_OK) {
       return status;
     }
-    query->probe_scratch_ready = true;
   }
-  query->probe_space_owner = space;
   *settings = an_clearance_at_radius(&space->clearance, query->radius);
   return ARCNAV_OK;
+}
+
+// Checks `point` as arcnav_find_path() checks its ends, then begin_probe().
+static arcnav_status begin_probe_at(arcnav_query *query, vec2 point, an_clearance *settings) {
+  arcnav_status status = check_point(point);
+  return status == ARCNAV_OK ? begin_probe(query, settings) : status;
 }
 
 arcnav_status arcnav_query_clearance(arcnav_query *query, arcnav_vec2 point,
@@ -60,11 +58,8 @@ arcnav_status arcnav_query_clearance(arcnav_query *query, arcnav_vec2 point,
   if (!query || !out) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  arcnav_status status = check_point(point);
   an_clearance settings;
-  if (status == ARCNAV_OK) {
-    status = begin_probe(query, &settings);
-  }
+  arcnav_status status = begin_probe_at(query, point, &settings);
   if (status != ARCNAV_OK) {
     return status;
   }
@@ -156,11 +151,8 @@ arcnav_status arcnav_query_nearest_free(arcnav_query *query, arcnav_vec2 point,
   if (!query || !out_point) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  arcnav_status status = check_point(point);
   an_clearance settings;
-  if (status == ARCNAV_OK) {
-    status = begin_probe(query, &settings);
-  }
+  arcnav_status status = begin_probe_at(query, point, &settings);
   if (status != ARCNAV_OK) {
     return status;
   }
