@@ -108,6 +108,37 @@ static double ring_bound(const an_grid *grid, const ring_origin *o, int32_t k) {
   return o->outside > 0.0 ? v2_len(v2(o->outside, inside)) : inside;
 }
 
+// Visits every cell of ring k round the origin's cell; false when `visit` stopped.
+static bool visit_ring(const an_grid *grid, const ring_origin *o, int32_t k, an_cell_visitor visit,
+                       void *context) {
+  an_cell_run runs[4];
+  int run_count = an_grid_ring_runs(grid, o->column, o->row, k, runs);
+  for (int r = 0; r < run_count; ++r) {
+    for (int32_t t = runs[r].first; t <= runs[r].last; ++t) {
+      int32_t column, row;
+      an_cell_run_cell(runs[r], t, &column, &row);
+      if (!visit(context, column, row)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// The last free prefix: `free_to(context, t)` holds at *lo and not at *hi; both close in on the
+// change to within `tolerance`.
+static void narrow_to_contact(double *lo, double *hi, double tolerance,
+                              bool (*free_to)(const void *context, double t), const void *context) {
+  for (int step = 0; step < 200 && *hi - *lo > tolerance; ++step) {
+    double mid = 0.5 * (*lo + *hi);
+    if (free_to(context, mid)) {
+      *lo = mid;
+    } else {
+      *hi = mid;
+    }
+  }
+}
+
 // ---- clearance -------------------------------------------------------------------------------
 
 // Inside the blocked region: the clearance checks' own point test at radius 0 without tolerance
@@ -130,6 +161,33 @@ static vec2 item_nearest(const an_item *item, vec2 p) {
   return d > 0.0 ? v2_mul_add(item->a, item->radius / d, away) : item->a;
 }
 
+typedef struct nearest_item {
+  const an_grid *grid;
+  an_probe_scratch *scratch;
+  uint32_t mark;
+  vec2 p;
+  double best;
+  vec2 nearest;
+} nearest_item;
+
+static bool nearest_item_cell(void *context, int32_t column, int32_t row) {
+  nearest_item *near = context;
+  uint32_t count;
+  const uint32_t *items = cell_items(near->grid, column, row, &count);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!first_sight(near->scratch, items[i], near->mark)) {
+      continue;
+    }
+    vec2 q = item_nearest(&near->grid->items[items[i]], near->p);
+    double d = v2_dist(near->p, q);
+    if (d < near->best) {
+      near->best = d;
+      near->nearest = q;
+    }
+  }
+  return true;
+}
+
 bool an_probe_clearance(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
                         double *out_distance, vec2 *out_nearest) {
   const an_grid *grid = cl->grid;
@@ -144,32 +202,12 @@ bool an_probe_clearance(const an_clearance *cl, an_probe_scratch *scratch, vec2 
   // Outside every obstacle the distance to their union is the least distance to one of their
   // boundaries, so to one of the items: the nearest is found ring by ring.
   ring_origin o = ring_origin_of(grid, p);
-  uint32_t mark = next_mark(scratch);
-  double best = INFINITY;
-  vec2 nearest = p;
-  for (int32_t k = 0; k <= o.last && ring_bound(grid, &o, k) < best; ++k) {
-    an_cell_run runs[4];
-    int run_count = an_grid_ring_runs(grid, o.column, o.row, k, runs);
-    for (int r = 0; r < run_count; ++r) {
-      for (int32_t t = runs[r].first; t <= runs[r].last; ++t) {
-        int32_t column, row;
-        an_cell_run_cell(runs[r], t, &column, &row);
-        uint32_t count;
-        const uint32_t *items = cell_items(grid, column, row, &count);
-        for (uint32_t i = 0; i < count; ++i) {
-          if (!first_sight(scratch, items[i], mark)) {
-            continue;
-          }
-          vec2 q = item_nearest(&grid->items[items[i]], p);
-          double d = v2_dist(p, q);
-          if (d < best) {
-            best = d;
-            nearest = q;
-          }
-        }
-      }
-    }
+  nearest_item near = {grid, scratch, next_mark(scratch), p, INFINITY, p};
+  for (int32_t k = 0; k <= o.last && ring_bound(grid, &o, k) < near.best; ++k) {
+    visit_ring(grid, &o, k, nearest_item_cell, &near);
   }
+  double best = near.best;
+  vec2 nearest = near.nearest;
   *out_distance = best;
   *out_nearest = nearest;
   return true;
@@ -437,6 +475,17 @@ static vec2 point_contact_normal(const an_clearance *cl, vec2 at, vec2 unit) {
   return normal;
 }
 
+typedef struct ray_prefix {
+  const an_clearance *cl;
+  an_probe_scratch *scratch;
+  vec2 from, unit;
+} ray_prefix;
+
+static bool ray_prefix_is_free(const void *context, double t) {
+  const ray_prefix *ray = context;
+  return prefix_is_free(ray->cl, ray->scratch, ray->from, ray->unit, t);
+}
+
 // The last free prefix in [lo, hi] (the prefix to lo is free) to within half a tolerance, for the
 // rare ray whose events do not fit the buffer.
 static bool bisect_raycast(const an_clearance *cl, an_probe_scratch *scratch, vec2 from, vec2 unit,
@@ -444,14 +493,8 @@ static bool bisect_raycast(const an_clearance *cl, an_probe_scratch *scratch, ve
   if (prefix_is_free(cl, scratch, from, unit, hi)) {
     return false;
   }
-  for (int step = 0; step < 200 && hi - lo > 0.5 * cl->eps; ++step) {
-    double mid = 0.5 * (lo + hi);
-    if (prefix_is_free(cl, scratch, from, unit, mid)) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
+  ray_prefix prefix = {cl, scratch, from, unit};
+  narrow_to_contact(&lo, &hi, 0.5 * cl->eps, ray_prefix_is_free, &prefix);
   *out_distance = lo;
   *out_normal = point_contact_normal(cl, v2_mul_add(from, lo, unit), unit);
   return true;
@@ -554,6 +597,17 @@ static bool piece_prefix_is_free(const an_clearance *cl, an_probe_scratch *scrat
              : an_arc_is_free(cl, &scratch->clearance, &arc);
 }
 
+typedef struct piece_check {
+  const an_clearance *cl;
+  an_probe_scratch *scratch;
+  const arcnav_piece *piece;
+} piece_check;
+
+static bool piece_prefix_free_to(const void *context, double length) {
+  const piece_check *prefix = context;
+  return piece_prefix_is_free(prefix->cl, prefix->scratch, prefix->piece, length);
+}
+
 bool an_probe_path_is_free(const an_clearance *cl, an_probe_scratch *scratch, vec2 start,
                            const arcnav_piece *pieces, size_t count, double *out_contact) {
   if (!an_point_is_free(cl, &scratch->clearance, start)) {
@@ -567,14 +621,8 @@ bool an_probe_path_is_free(const an_clearance *cl, an_probe_scratch *scratch, ve
     if (!piece_prefix_is_free(cl, scratch, piece, piece->length)) {
       // Prefixes are free up to the first contact: bisection down to half a tolerance.
       double lo = 0.0, hi = piece->length;
-      for (int step = 0; step < 200 && hi - lo > 0.5 * cl->eps; ++step) {
-        double mid = 0.5 * (lo + hi);
-        if (piece_prefix_is_free(cl, scratch, piece, mid)) {
-          lo = mid;
-        } else {
-          hi = mid;
-        }
-      }
+      piece_check prefix = {cl, scratch, piece};
+      narrow_to_contact(&lo, &hi, 0.5 * cl->eps, piece_prefix_free_to, &prefix);
       *out_contact = along + hi;
       return false;
     }
@@ -626,6 +674,7 @@ typedef struct nearest_search {
   size_t count; // candidates held
   double best;  // distance of the nearest free point found so far
   vec2 best_point;
+  uint32_t mark; // items whose own curves are made already
 } nearest_search;
 
 // Tests the held candidates nearer than `bound` in order of distance: the first free one is
@@ -772,7 +821,9 @@ static bool items_may_meet(const an_item *a, const an_item *b, double offset) {
          lo_by <= hi_ay + slack;
 }
 
-static void search_cell(nearest_search *s, uint32_t mark, int32_t column, int32_t row) {
+static bool search_cell(void *context, int32_t column, int32_t row) {
+  nearest_search *s = context;
+  uint32_t mark = s->mark;
   const an_grid *grid = s->grid;
   uint32_t count;
   const uint32_t *items = cell_items(grid, column, row, &count);
@@ -799,6 +850,7 @@ static void search_cell(nearest_search *s, uint32_t mark, int32_t column, int32_
       }
     }
   }
+  return true;
 }
 
 bool an_probe_nearest_free(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
@@ -817,20 +869,12 @@ bool an_probe_nearest_free(const an_clearance *cl, an_probe_scratch *scratch, ve
                       .best = INFINITY,
                       .best_point = p};
   ring_origin o = ring_origin_of(grid, p);
-  uint32_t mark = next_mark(scratch);
+  s.mark = next_mark(scratch);
   // A candidate is made with the ring of its cell, and no cell of a later ring is nearer than
   // that ring's bound: once the held candidates nearer than it are judged, the nearest free one
   // among them is the answer.
   for (int32_t k = 0; k <= o.last; ++k) {
-    an_cell_run runs[4];
-    int run_count = an_grid_ring_runs(grid, o.column, o.row, k, runs);
-    for (int r = 0; r < run_count; ++r) {
-      for (int32_t t = runs[r].first; t <= runs[r].last; ++t) {
-        int32_t column, row;
-        an_cell_run_cell(runs[r], t, &column, &row);
-        search_cell(&s, mark, column, row);
-      }
-    }
+    visit_ring(grid, &o, k, search_cell, &s);
     double bound = ring_bound(grid, &o, k + 1);
     if (test_candidates(&s, bound) || s.best <= bound) {
       break;
