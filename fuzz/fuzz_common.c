@@ -55,3 +55,16 @@ double an_fuzz_raw(an_fuzz_reader *r) {
   memcpy(&value, &bits, sizeof value);
   return value;
 }
+
+size_t an_fuzz_clean_ring(arcnav_vec2 *points, size_t count) {
+  size_t kept = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (kept == 0 || points[i].x != points[kept - 1].x || points[i].y != points[kept - 1].y) {
+      points[kept++] = points[i];
+    }
+  }
+  while (kept > 1 && points[kept - 1].x == points[0].x && points[kept - 1].y == points[0].y) {
+    kept--;
+  }
+  return kept;
+}

@@ -4,6 +4,7 @@
 // Entry points shared by the libFuzzer targets and the corpus replay test: each returns 0 and
 // calls abort() when it finds a violated invariant, so a crash is the only failure signal.
 
+#include <arcnav/arcnav.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,5 +34,9 @@ typedef struct an_fuzz_reader {
 uint8_t an_fuzz_byte(an_fuzz_reader *r);
 /// A coordinate in [-32, 32): on a 1/4 grid, or with `fine` a 1/1024 grid (two bytes).
 double an_fuzz_coord(an_fuzz_reader *r);
+/// A ring as the library keeps it: consecutive duplicate points and a closing copy of the first
+/// dropped, in place. Returns the new count.
+size_t an_fuzz_clean_ring(arcnav_vec2 *points, size_t count);
+
 /// Any double, NaN and infinities included (eight bytes): for the API's refusals.
 double an_fuzz_raw(an_fuzz_reader *r);

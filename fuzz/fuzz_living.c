@@ -45,20 +45,6 @@ typedef struct living {
   arcnav_vec2 bounds[4];
 } living;
 
-// The ring as the library keeps it: consecutive duplicates and a closing copy dropped.
-static size_t clean_ring(arcnav_vec2 *points, size_t count) {
-  size_t kept = 0;
-  for (size_t i = 0; i < count; i++) {
-    if (kept == 0 || points[i].x != points[kept - 1].x || points[i].y != points[kept - 1].y) {
-      points[kept++] = points[i];
-    }
-  }
-  while (kept > 1 && points[kept - 1].x == points[0].x && points[kept - 1].y == points[0].y) {
-    kept--;
-  }
-  return kept;
-}
-
 static sup_map describe(const living *l) {
   sup_map m;
   sup_map_init(&m);
@@ -108,7 +94,7 @@ static void add_shape(an_fuzz_reader *r, living *l) {
       s->points[i] = (arcnav_vec2){an_fuzz_coord(r), an_fuzz_coord(r)};
     }
     status = arcnav_map_add_polygon(l->map, s->points, n, NULL, NULL, 0, NULL);
-    s->count = clean_ring(s->points, n);
+    s->count = an_fuzz_clean_ring(s->points, n);
     sup_map one;
     sup_map_init(&one);
     sup_map_add_polygon(&one, s->points, s->count, NULL, NULL, 0);

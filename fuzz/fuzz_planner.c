@@ -54,22 +54,6 @@ static void make_hole(arcnav_vec2 center, double gap, double min_rho, size_t n, 
   }
 }
 
-// The ring as the library documents it keeps it: consecutive duplicates and a closing copy of the
-// first vertex dropped. Returns the new count.
-static size_t clean_ring(arcnav_vec2 *points, size_t count) {
-  size_t kept = 0;
-  for (size_t i = 0; i < count; i++) {
-    if (kept > 0 && points[i].x == points[kept - 1].x && points[i].y == points[kept - 1].y) {
-      continue;
-    }
-    points[kept++] = points[i];
-  }
-  while (kept > 1 && points[kept - 1].x == points[0].x && points[kept - 1].y == points[0].y) {
-    kept--;
-  }
-  return kept;
-}
-
 static void check_error(const char *what, arcnav_status status, const arcnav_error *error,
                         int obstacle, int ring_count, size_t max_vertices) {
   char detail[200];
@@ -136,7 +120,7 @@ static void add_obstacle(an_fuzz_reader *r, fuzz_case *fc) {
     status = arcnav_map_add_polygon(fc->map, outer, n, NULL, NULL, 0, &error);
     arcnav_vec2 cleaned[MAX_VERTICES];
     memcpy(cleaned, outer, n * sizeof *outer);
-    size_t cleaned_n = clean_ring(cleaned, n);
+    size_t cleaned_n = an_fuzz_clean_ring(cleaned, n);
     sup_map one;
     sup_map_init(&one);
     sup_map_add_polygon(&one, cleaned, cleaned_n, NULL, NULL, 0);
