@@ -519,11 +519,17 @@ static bool plan_ignoring(an_replay *r, const cJSON *ignore, double radius, bool
   return ok;
 }
 
+// The "from", "to" and "radius" of a path question.
+static bool read_question(an_replay *r, const cJSON *op, arcnav_vec2 *from, arcnav_vec2 *to,
+                          double *radius) {
+  return an_replay_point(r, op, "from", true, NULL, from) &&
+         an_replay_point(r, op, "to", true, NULL, to) && an_replay_radius(r, op, radius);
+}
+
 static bool op_path(an_replay *r, const cJSON *op, FILE *out) {
   arcnav_vec2 from = {0, 0}, to = {0, 0};
   double radius = 0;
-  if (!an_replay_point(r, op, "from", true, NULL, &from) ||
-      !an_replay_point(r, op, "to", true, NULL, &to) || !an_replay_radius(r, op, &radius)) {
+  if (!read_question(r, op, &from, &to, &radius)) {
     return false;
   }
   const cJSON *partial = cJSON_GetObjectItemCaseSensitive(op, "partial");
@@ -567,8 +573,7 @@ static bool op_path(an_replay *r, const cJSON *op, FILE *out) {
 static bool op_reachable(an_replay *r, const cJSON *op, FILE *out) {
   arcnav_vec2 from = {0, 0}, to = {0, 0};
   double radius = 0;
-  if (!an_replay_point(r, op, "from", true, NULL, &from) ||
-      !an_replay_point(r, op, "to", true, NULL, &to) || !an_replay_radius(r, op, &radius)) {
+  if (!read_question(r, op, &from, &to, &radius)) {
     return false;
   }
   arcnav_query *query = an_replay_query(r, radius);
