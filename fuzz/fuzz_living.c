@@ -310,9 +310,14 @@ static void compare(an_fuzz_reader *r, living *l, kept_planner *kept, size_t kep
       if (!(fabs(a - b) <= 1e-9 * (1.0 + a))) {
         fail("an updated planner's length differs from a fresh one's", detail);
       }
+      // An obstacle moved out to 1e29 makes the map's tolerance 1e20 (1e-9 of its extent): the
+      // queries, 64 wide, are then below it and every answer is as good as another, as in
+      // fuzz_planner's beyond_precision(). The updated and the fresh planner must still agree.
       sup_verify_report report;
-      if (!sup_verify_path(&plain, R, eps, s, g, got, &report)) {
-        fail("an updated planner's path fails the verifier", report.message);
+      if (eps < 1e-3 && !sup_verify_path(&plain, R, eps, s, g, got, &report)) {
+        char both[sizeof detail + sizeof report.message + 4];
+        snprintf(both, sizeof both, "%s: %s", detail, report.message);
+        fail("an updated planner's path fails the verifier", both);
       }
     }
     arcnav_query_destroy(fresh_query);
