@@ -85,7 +85,9 @@ typedef enum arcnav_status {
                         ///< that there is none; the path is emptied
   ARCNAV_PARTIAL,       ///< asked for (arcnav_query_set_partial): the goal is blocked, and the
                         ///< path leads to the nearest place the agent fits instead
-  ARCNAV_STATUS_LAST = ARCNAV_PARTIAL,            ///< not a status: the last value below
+  ARCNAV_IN_PROGRESS,   ///< a sliced search (arcnav_query_resume) spent its slice and waits to
+                        ///< be resumed; not an answer yet
+  ARCNAV_STATUS_LAST = ARCNAV_IN_PROGRESS,        ///< not a status: the last value below
                                                   ///< ARCNAV_ERR_FIRST (moves when one is added)
   ARCNAV_ERR_FIRST = 16,                          ///< not a status: the first error value
   ARCNAV_ERR_INVALID_ARGUMENT = ARCNAV_ERR_FIRST, ///< NULL pointer, zero count or similar misuse
@@ -107,11 +109,13 @@ typedef enum arcnav_status {
   ARCNAV_ERR_RADIUS_OUT_OF_RANGE = 28, ///< a query radius the planner was not built for: above
                                        ///< its max_radius, or another than its one radius (see
                                        ///< arcnav_query_set_radius)
-  ARCNAV_ERR_STALE_ID = 29, ///< an arcnav_obstacle_id that names no obstacle of the map: its
-                            ///< obstacle was removed, or the id was never given out (an id of
-                            ///< another map may name an obstacle of this one: do not mix them)
-  ARCNAV_ERR_LAST = ARCNAV_ERR_STALE_ID, ///< not a status: the last error value (moves when one
-                                         ///< is appended)
+  ARCNAV_ERR_STALE_ID = 29,  ///< an arcnav_obstacle_id that names no obstacle of the map: its
+                             ///< obstacle was removed, or the id was never given out (an id of
+                             ///< another map may name an obstacle of this one: do not mix them)
+  ARCNAV_ERR_NO_SEARCH = 30, ///< arcnav_query_resume() or arcnav_query_best_path() on a query
+                             ///< object with no sliced search begun, or whose search has ended
+  ARCNAV_ERR_LAST = ARCNAV_ERR_NO_SEARCH, ///< not a status: the last error value (moves when one
+                                          ///< is appended)
 } arcnav_status;
 
 /// Name of a status, e.g. "ok", "no_path", "start_blocked", "self_intersection". Never NULL; an
@@ -540,7 +544,40 @@ ARCNAV_API double arcnav_query_radius(const arcnav_query *query);
 ARCNAV_API arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_vec2 goal,
                                           arcnav_path *path);
 
-/// Statistics of the last arcnav_find_path() on `query`.
+// Sliced search: the same search as arcnav_find_path(), run a budget of expansions at a time
+// (a frame's share), on one query object.
+
+/// Begins a sliced search from `start` to `goal` for the query's agent; nothing is searched until
+/// arcnav_query_resume(). A search already in progress on `query` is dropped. The answer is the
+/// one arcnav_find_path() gives for the same query (expansion limit and partial answers
+/// included), whatever the slices. arcnav_find_path() and arcnav_query_set_radius() on `query`
+/// end a sliced search; the probes and arcnav_query_point_is_free() do not. After
+/// arcnav_planner_update() the search starts again, on the new map, at the next resume.
+/// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT (NULL query), ARCNAV_ERR_NOT_FINITE or
+///         ARCNAV_ERR_TOO_LARGE (a coordinate), which leave no search begun.
+ARCNAV_API arcnav_status arcnav_query_begin(arcnav_query *query, arcnav_vec2 start,
+                                            arcnav_vec2 goal);
+
+/// Runs the begun search for at most `max_expansions` more expansions (as arcnav_query_stats
+/// counts them; 0: to the end). ARCNAV_IN_PROGRESS when the slice is spent first, with `path`
+/// emptied; otherwise the answer, exactly as arcnav_find_path() returns it (path filled on
+/// ARCNAV_OK and ARCNAV_PARTIAL), and the search has ended. arcnav_query_get_stats() counts the
+/// whole search so far.
+/// @return ARCNAV_IN_PROGRESS, what arcnav_find_path() returns, or ARCNAV_ERR_NO_SEARCH when no
+///         search is begun. On ARCNAV_ERR_OUT_OF_MEMORY the search has ended.
+ARCNAV_API arcnav_status arcnav_query_resume(arcnav_query *query, size_t max_expansions,
+                                             arcnav_path *path);
+
+/// While a sliced search is in progress: into `path`, the path the search has found so far to the
+/// place it has reached nearest the goal (straight-line distance), free for the query's agent, to
+/// follow at once while the search goes on; before the first expansion, or when nothing reached
+/// is nearer the goal than the start, the start alone (no pieces). It ends where arcnav_path_end()
+/// says. Allocates only the path's pieces.
+/// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT (NULL argument), ARCNAV_ERR_NO_SEARCH, or
+///         ARCNAV_ERR_OUT_OF_MEMORY (path emptied).
+ARCNAV_API arcnav_status arcnav_query_best_path(arcnav_query *query, arcnav_path *path);
+
+/// Statistics of the last arcnav_find_path() on `query`, or of the sliced search so far.
 ARCNAV_API arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query);
 
 /// The same answer as arcnav_planner_point_is_free() on the query's planner, for every engine and

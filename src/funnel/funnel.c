@@ -316,9 +316,7 @@ static inline void portal_ids(const an_funnel_scratch *s, int32_t tri, int edge,
 /// The searches come in two versions: `general` for queries with triangles beyond the box or
 /// with several goal triangles, and one without those checks for the usual query (one goal
 /// triangle, all in the mesh), which they would slow down by a few percent.
-SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, vec2 start, vec2 goal,
-                                            size_t max_expansions, an_funnel_result *out,
-                                            bool general) {
+static void plain_setup(an_funnel_scratch *s, vec2 start, vec2 goal) {
   an_heap_clear(&s->heap);
   for (size_t k = 0; k < s->start_count; ++k) {
     int32_t st = s->starts[k];
@@ -328,6 +326,50 @@ SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, vec2 start, ve
     s->parent[st] = -1;
     an_heap_push_or_set_sift_up(&s->heap, (uint32_t)st, v2_dist(start, goal));
   }
+}
+
+/// The channel of the triangles from a start triangle to `end_tri` (parent links), string-pulled
+/// from the start to `end`, a point of end_tri.
+static arcnav_status channel_path(an_funnel_scratch *s, int32_t end_tri, vec2 end,
+                                  an_funnel_result *out) {
+  size_t n = 0;
+  for (int32_t t = end_tri; t >= 0; t = s->parent[t]) {
+    s->chain[n++] = t;
+  }
+  // chain[n-1] is a start triangle; the funnel walks from it towards the end, a cell a step.
+  int32_t st = s->chain[n - 1];
+  s->node_count = 0;
+  s->cell_count = 0;
+  if (!an_funnel_pool_room(s, 0, n + 4)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  start_cells(s, &st, 1, s->start);
+  an_fn_funnel f = {0, 0, 0};
+  for (size_t k = 0; k + 1 < n; ++k) {
+    int32_t from = s->chain[n - 1 - k], to = s->chain[n - 2 - k];
+    int edge = 0;
+    while (tri_next(s, from, edge) != to) {
+      ++edge;
+    }
+    int32_t l, r;
+    portal_ids(s, from, edge, &l, &r);
+    if (k == 0) {
+      f = first_funnel(s, st, 1, l, r);
+    } else {
+      funnel_step(s, f, l, r, &f);
+      s->cell_count++;
+    }
+  }
+  out->channels = 1;
+  return finish_points(s, goal_prev(s, f, end, NULL), end, out);
+}
+
+/// The searches come in two versions: `general` for queries with triangles beyond the box or
+/// with several goal triangles, and one without those checks for the usual query (one goal
+/// triangle, all in the mesh), which they would slow down by a few percent.
+SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, size_t max_expansions,
+                                            size_t pause_at, an_funnel_result *out, bool general) {
+  const vec2 goal = s->goal;
   int32_t gt = -1;
   const int32_t goal_single = s->goal_single;
   const uint32_t stamp = s->stamp;
@@ -335,11 +377,21 @@ SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, vec2 start, ve
     if (!an_may_expand(out->nodes_expanded, max_expansions)) {
       return ARCNAV_SEARCH_LIMIT;
     }
+    if (out->nodes_expanded >= pause_at) {
+      return ARCNAV_IN_PROGRESS;
+    }
     int32_t t = (int32_t)an_heap_pop(&s->heap, NULL);
     out->nodes_expanded++;
     if (general ? is_goal(s, t) : t == goal_single) {
       gt = t;
       break;
+    }
+    // The triangle's entry may move when a shorter way reaches it again; its place stays in it.
+    double distance = v2_dist(s->pos[t], goal);
+    if (distance < s->near_distance) {
+      s->near_distance = distance;
+      s->near = t;
+      s->near_point = s->pos[t];
     }
     const int32_t *tv = &s->mesh->fv[3 * (size_t)t], *tn = &s->mesh->fn[3 * (size_t)t];
     if (general) {
@@ -375,46 +427,17 @@ SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, vec2 start, ve
   if (gt < 0) {
     return ARCNAV_NO_PATH;
   }
-  size_t n = 0;
-  for (int32_t t = gt; t >= 0; t = s->parent[t]) {
-    s->chain[n++] = t;
-  }
-  // chain[n-1] is a start triangle; the funnel walks from it towards the goal, a cell a step.
-  int32_t st = s->chain[n - 1];
-  s->node_count = 0;
-  s->cell_count = 0;
-  if (!an_funnel_pool_room(s, 0, n + 4)) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  start_cells(s, &st, 1, start);
-  an_fn_funnel f = {0, 0, 0};
-  for (size_t k = 0; k + 1 < n; ++k) {
-    int32_t from = s->chain[n - 1 - k], to = s->chain[n - 2 - k];
-    int edge = 0;
-    while (tri_next(s, from, edge) != to) {
-      ++edge;
-    }
-    int32_t l, r;
-    portal_ids(s, from, edge, &l, &r);
-    if (k == 0) {
-      f = first_funnel(s, st, 1, l, r);
-    } else {
-      funnel_step(s, f, l, r, &f);
-      s->cell_count++;
-    }
-  }
-  out->channels = 1;
-  return finish_points(s, goal_prev(s, f, goal, NULL), goal, out);
+  return channel_path(s, gt, goal, out);
 }
 
-SEARCH_VERSION arcnav_status plain_search_usual(an_funnel_scratch *s, vec2 start, vec2 goal,
-                                                size_t max_expansions, an_funnel_result *out) {
-  return plain_search_with(s, start, goal, max_expansions, out, false);
+SEARCH_VERSION arcnav_status plain_search_usual(an_funnel_scratch *s, size_t max_expansions,
+                                                size_t pause_at, an_funnel_result *out) {
+  return plain_search_with(s, max_expansions, pause_at, out, false);
 }
 
-SEARCH_VERSION arcnav_status plain_search_general(an_funnel_scratch *s, vec2 start, vec2 goal,
-                                                  size_t max_expansions, an_funnel_result *out) {
-  return plain_search_with(s, start, goal, max_expansions, out, true);
+SEARCH_VERSION arcnav_status plain_search_general(an_funnel_scratch *s, size_t max_expansions,
+                                                  size_t pause_at, an_funnel_result *out) {
+  return plain_search_with(s, max_expansions, pause_at, out, true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -491,17 +514,16 @@ static inline an_fn_funnel child_funnel(an_funnel_scratch *s, int32_t id, int32_
   return out;
 }
 
-SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, vec2 goal,
-                                              size_t max_expansions, an_funnel_result *out,
-                                              bool general) {
-  const int32_t goal_single = s->goal_single;
+static bool optimal_setup(an_funnel_scratch *s, vec2 start, vec2 goal) {
   an_heap_clear(&s->heap);
   s->node_count = 0;
   s->cell_count = 0;
+  s->best = INFINITY;
+  s->best_node = -1;
   // The roots: one per start triangle, their corners' cells after the start's (kept in the root's
   // funnel.left).
   if (!an_funnel_pool_room(s, s->start_count, 3 * s->start_count + 2)) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
+    return false;
   }
   start_cells(s, s->starts, s->start_count, start);
   for (size_t k = 0; k < s->start_count; ++k) {
@@ -516,11 +538,20 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
     an_heap_push(&s->heap, (uint32_t)k, v2_dist(start, goal));
   }
   s->node_count = s->start_count;
-  double best = INFINITY;
-  int32_t best_node = -1, best_l = -1, best_r = -1;
+  return true;
+}
+
+SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, size_t max_expansions,
+                                              size_t pause_at, an_funnel_result *out,
+                                              bool general) {
+  const int32_t goal_single = s->goal_single;
+  const vec2 goal = s->goal;
   while (!an_heap_empty(&s->heap)) {
+    if (out->nodes_expanded >= pause_at) {
+      return ARCNAV_IN_PROGRESS;
+    }
     an_heap_entry top = an_heap_pop_entry(&s->heap);
-    if (top.key >= best) {
+    if (top.key >= s->best) {
       break;
     }
     int32_t id = (int32_t)top.id;
@@ -534,6 +565,11 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
       return ARCNAV_SEARCH_LIMIT;
     }
     out->nodes_expanded++;
+    double distance = v2_dist(cell_point(s, node.funnel.apex), goal);
+    if (distance < s->near_distance) {
+      s->near_distance = distance;
+      s->near = node.funnel.apex;
+    }
     // Up to three children: their nodes, cells and heap entries, and the cell the best channel's
     // last step writes at the end.
     if (!an_funnel_pool_room(s, 3, 4)) {
@@ -556,11 +592,11 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
         out->channels++;
         double total;
         goal_prev(s, cf, goal, &total);
-        if (total < best) {
-          best = total;
-          best_node = id;
-          best_l = l;
-          best_r = r;
+        if (total < s->best) {
+          s->best = total;
+          s->best_node = id;
+          s->best_l = l;
+          s->best_r = r;
         }
         continue;
       }
@@ -579,7 +615,7 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
       vec2 pr = general ? vertex_point(s, r) : s->mesh->cdt.points[r];
       double f = apex->dist + through_segment(cell_point(s, cf.apex), pl, pr, goal);
       f = an_max(f, top.key);
-      if (f >= best) {
+      if (f >= s->best) {
         continue;
       }
       if (node.parent >= 0) {
@@ -596,24 +632,24 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, vec2 start, 
       an_heap_push(&s->heap, (uint32_t)cid, f);
     }
   }
-  if (best_node < 0) {
+  if (s->best_node < 0) {
     return ARCNAV_NO_PATH;
   }
-  an_fn_funnel cf = child_funnel(s, best_node, best_l, best_r);
-  if (s->nodes[best_node].parent >= 0) {
+  an_fn_funnel cf = child_funnel(s, s->best_node, s->best_l, s->best_r);
+  if (s->nodes[s->best_node].parent >= 0) {
     s->cell_count++;
   }
   return finish_points(s, goal_prev(s, cf, goal, NULL), goal, out);
 }
 
-SEARCH_VERSION arcnav_status optimal_search_usual(an_funnel_scratch *s, vec2 start, vec2 goal,
-                                                  size_t max_expansions, an_funnel_result *out) {
-  return optimal_search_with(s, start, goal, max_expansions, out, false);
+SEARCH_VERSION arcnav_status optimal_search_usual(an_funnel_scratch *s, size_t max_expansions,
+                                                  size_t pause_at, an_funnel_result *out) {
+  return optimal_search_with(s, max_expansions, pause_at, out, false);
 }
 
-SEARCH_VERSION arcnav_status optimal_search_general(an_funnel_scratch *s, vec2 start, vec2 goal,
-                                                    size_t max_expansions, an_funnel_result *out) {
-  return optimal_search_with(s, start, goal, max_expansions, out, true);
+SEARCH_VERSION arcnav_status optimal_search_general(an_funnel_scratch *s, size_t max_expansions,
+                                                    size_t pause_at, an_funnel_result *out) {
+  return optimal_search_with(s, max_expansions, pause_at, out, true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -766,9 +802,8 @@ arcnav_status an_funnel_locate_ends(const an_navmesh *mesh, vec2 start, vec2 goa
   return ARCNAV_OK;
 }
 
-arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *s, vec2 start,
-                                         vec2 goal, bool optimal, size_t max_expansions,
-                                         an_funnel_result *out) {
+arcnav_status an_funnel_begin(const an_navmesh *mesh, an_funnel_scratch *s, vec2 start, vec2 goal,
+                              bool optimal, an_funnel_result *out) {
   if (!mesh || !s || !out || s->mesh != mesh) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
@@ -809,11 +844,53 @@ arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scrat
       return straight(s, start, goal, out); // a triangle is convex
     }
   }
-  bool usual = s->virtual_count == 0 && s->goal_single >= 0;
-  if (optimal) {
-    return usual ? optimal_search_usual(s, start, goal, max_expansions, out)
-                 : optimal_search_general(s, start, goal, max_expansions, out);
+  s->start = start;
+  s->goal = goal;
+  s->optimal = optimal;
+  s->usual = s->virtual_count == 0 && s->goal_single >= 0;
+  s->near = -1;
+  s->near_distance = v2_dist(start, goal);
+  if (!optimal) {
+    plain_setup(s, start, goal);
+  } else if (!optimal_setup(s, start, goal)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  return usual ? plain_search_usual(s, start, goal, max_expansions, out)
-               : plain_search_general(s, start, goal, max_expansions, out);
+  return ARCNAV_IN_PROGRESS;
+}
+
+arcnav_status an_funnel_resume(an_funnel_scratch *s, size_t max_expansions, size_t pause_at,
+                               an_funnel_result *out) {
+  if (s->optimal) {
+    return s->usual ? optimal_search_usual(s, max_expansions, pause_at, out)
+                    : optimal_search_general(s, max_expansions, pause_at, out);
+  }
+  return s->usual ? plain_search_usual(s, max_expansions, pause_at, out)
+                  : plain_search_general(s, max_expansions, pause_at, out);
+}
+
+arcnav_status an_funnel_best_so_far(an_funnel_scratch *s, an_funnel_result *out) {
+  if (s->near < 0) {
+    s->points[0] = s->start;
+    out->points = s->points;
+    out->point_count = 1;
+    out->length = 0.0;
+    return ARCNAV_OK;
+  }
+  // The optimal search keeps the cells of every channel: the path to an apex is there. The plain
+  // search string-pulls the channel to the entry of its triangle, which it may since its cells
+  // are made only for its answer.
+  if (s->optimal) {
+    return finish_points(s, s->near, cell_point(s, s->near), out);
+  }
+  return channel_path(s, s->near, s->near_point, out);
+}
+
+arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scratch *s, vec2 start,
+                                         vec2 goal, bool optimal, size_t max_expansions,
+                                         an_funnel_result *out) {
+  arcnav_status status = an_funnel_begin(mesh, s, start, goal, optimal, out);
+  if (status == ARCNAV_IN_PROGRESS) {
+    status = an_funnel_resume(s, max_expansions, SIZE_MAX, out);
+  }
+  return status;
 }

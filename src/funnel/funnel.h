@@ -66,6 +66,20 @@ arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scrat
                                          vec2 start, vec2 goal, bool optimal, size_t max_expansions,
                                          an_funnel_result *out);
 
+/// The same search in slices (engine.h, begin and resume): an_funnel_begin() answers what needs
+/// no search (as above) or sets the search up in the scratch and returns ARCNAV_IN_PROGRESS;
+/// an_funnel_resume() runs it until it answers, or returns ARCNAV_IN_PROGRESS when
+/// out->nodes_expanded (kept by the caller from call to call) reaches `pause_at` (an_slice_end()).
+/// The answers are the same as an_funnel_find_path_within()'s, whatever the slices.
+arcnav_status an_funnel_begin(const an_navmesh *mesh, an_funnel_scratch *scratch, vec2 start,
+                              vec2 goal, bool optimal, an_funnel_result *out);
+arcnav_status an_funnel_resume(an_funnel_scratch *scratch, size_t max_expansions, size_t pause_at,
+                               an_funnel_result *out);
+/// While the search set up is running: the path (out->points, from the start) to the place it has
+/// reached nearest the goal, a channel's entry or apex, or the start alone (one point). Only
+/// ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY.
+arcnav_status an_funnel_best_so_far(an_funnel_scratch *scratch, an_funnel_result *out);
+
 /// Where a query's end p belongs: calls `emit` with every free triangle within eps of p (on an
 /// edge, at a vertex, at a pinch vertex: all of them), starting from `first`, an_navmesh_locate()'s
 /// answer for p, in a fixed order. It walks the triangulation across edges within eps of p, marking

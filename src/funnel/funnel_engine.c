@@ -9,6 +9,8 @@
 #include "mesh/navmesh.h"
 #include "path/path.h"
 
+#include <string.h>
+
 typedef struct funnel_engine {
   an_allocator alloc;
   bool optimal; ///< ARCNAV_ENGINE_FUNNEL; else the first channel's path
@@ -26,6 +28,7 @@ typedef struct funnel_query {
   an_clearance_scratch clearance; ///< not eroded only
   an_funnel_scratch *funnel;      ///< TA* and the plain funnel
   an_interval_scratch *interval;  ///< the optimal search on the plain mesh (R <= 2 eps)
+  an_funnel_result result;        ///< the running search's counts and, once found, its path
 } funnel_query;
 
 /// The optimal search on the plain mesh is the interval search (Polyanya), the same answers as
@@ -141,10 +144,36 @@ static bool funnel_point_is_free(const void *state, void *query, vec2 point) {
   return an_point_is_free(&engine->space.clearance, &q->clearance, point);
 }
 
-static arcnav_status funnel_find_path(const void *state, void *query, vec2 start, vec2 goal,
-                                      an_search_control *control, arcnav_path *path) {
+// The answer of a search of the mesh as the engine gives it, with its path.
+static arcnav_status funnel_answer(const funnel_engine *engine, funnel_query *q,
+                                   arcnav_status status, an_search_control *control,
+                                   arcnav_path *path) {
+  // Ends the free test passed but the mesh holds blocked lie in the sliver between a circle and
+  // its 64-gon: free, but out of this engine's reach.
+  if (!engine->eroded && (status == ARCNAV_START_BLOCKED || status == ARCNAV_GOAL_BLOCKED)) {
+    status = ARCNAV_NO_PATH;
+  }
+  const an_funnel_result *result = &q->result;
+  control->stats.nodes_expanded = result->nodes_expanded;
+  control->stats.channels = result->channels;
+  if (status == ARCNAV_IN_PROGRESS) {
+    return status;
+  }
+  for (size_t i = 1; status == ARCNAV_OK && i < result->point_count; ++i) {
+    status = an_path_add_line(path, result->points[i - 1], result->points[i]);
+  }
+  if (status != ARCNAV_OK) {
+    an_path_reset(path, arcnav_path_start(path), arcnav_path_end(path));
+  }
+  return status;
+}
+
+static arcnav_status funnel_begin(const void *state, void *query, vec2 start, vec2 goal,
+                                  an_search_control *control, arcnav_path *path) {
   const funnel_engine *engine = state;
   funnel_query *q = query;
+  memset(&control->stats, 0, sizeof control->stats);
+  memset(&q->result, 0, sizeof q->result);
   // On the eroded mesh the search itself judges start and goal by point location.
   if (!engine->eroded) {
     if (!an_point_is_free(&engine->space.clearance, &q->clearance, start)) {
@@ -159,25 +188,39 @@ static arcnav_status funnel_find_path(const void *state, void *query, vec2 start
                ? ARCNAV_START_BLOCKED
                : ARCNAV_OK;
   }
-  an_funnel_result result;
   arcnav_status status =
       uses_interval_search(engine)
-          ? an_interval_find_path_within(engine->navmesh, q->interval, start, goal,
-                                         control->expansion_limit, &result)
-          : an_funnel_find_path_within(engine->navmesh, q->funnel, start, goal, engine->optimal,
-                                       control->expansion_limit, &result);
-  // Ends the free test passed but the mesh holds blocked lie in the sliver between a circle and
-  // its 64-gon: free, but out of this engine's reach.
-  if (!engine->eroded && (status == ARCNAV_START_BLOCKED || status == ARCNAV_GOAL_BLOCKED)) {
-    status = ARCNAV_NO_PATH;
-  }
-  control->stats.nodes_expanded = result.nodes_expanded;
-  control->stats.channels = result.channels;
-  for (size_t i = 1; status == ARCNAV_OK && i < result.point_count; ++i) {
-    status = an_path_add_line(path, result.points[i - 1], result.points[i]);
+          ? an_interval_begin(engine->navmesh, q->interval, start, goal, &q->result)
+          : an_funnel_begin(engine->navmesh, q->funnel, start, goal, engine->optimal, &q->result);
+  return funnel_answer(engine, q, status, control, path);
+}
+
+static arcnav_status funnel_resume(const void *state, void *query, an_search_control *control,
+                                   arcnav_path *path) {
+  const funnel_engine *engine = state;
+  funnel_query *q = query;
+  size_t pause_at = an_slice_end(control, q->result.nodes_expanded);
+  arcnav_status status =
+      uses_interval_search(engine)
+          ? an_interval_resume(q->interval, control->expansion_limit, pause_at, &q->result)
+          : an_funnel_resume(q->funnel, control->expansion_limit, pause_at, &q->result);
+  return funnel_answer(engine, q, status, control, path);
+}
+
+static arcnav_status funnel_best_so_far(const void *state, void *query, arcnav_path *path) {
+  const funnel_engine *engine = state;
+  funnel_query *q = query;
+  an_funnel_result best;
+  memset(&best, 0, sizeof best);
+  arcnav_status status = uses_interval_search(engine) ? an_interval_best_so_far(q->interval, &best)
+                                                      : an_funnel_best_so_far(q->funnel, &best);
+  vec2 start = arcnav_path_start(path);
+  an_path_reset(path, start, status == ARCNAV_OK ? best.points[best.point_count - 1] : start);
+  for (size_t i = 1; status == ARCNAV_OK && i < best.point_count; ++i) {
+    status = an_path_add_line(path, best.points[i - 1], best.points[i]);
   }
   if (status != ARCNAV_OK) {
-    an_path_reset(path, start, goal);
+    an_path_reset(path, start, start);
   }
   return status;
 }
@@ -217,7 +260,9 @@ static const an_engine_ops funnel_ops = {
     .destroy = funnel_destroy,
     .query_create = funnel_query_create,
     .query_destroy = funnel_query_destroy,
-    .find_path = funnel_find_path,
+    .begin = funnel_begin,
+    .resume = funnel_resume,
+    .best_so_far = funnel_best_so_far,
     .point_is_free = funnel_point_is_free,
     .get_info = funnel_get_info,
     .triangle_count = funnel_triangle_count,

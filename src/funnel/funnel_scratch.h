@@ -105,6 +105,17 @@ struct an_funnel_scratch {
   size_t goal_count;
   int32_t goal_fan[4]; ///< per box edge: the goal's fan triangle on it, or -1
   bool goal_fan_used;  ///< some goal_fan[e] >= 0
+  // The running search (an_funnel_begin): its goal and kind, the optimal search's best channel to
+  // the goal so far (its node and last portal), and for the best path so far the place reached
+  // nearest the goal: a triangle (plain: with its entry point then, near_point) or a cell
+  // (optimal: an apex), -1 for none nearer than the start.
+  vec2 goal;
+  bool optimal, usual;
+  double best;
+  int32_t best_node, best_l, best_r;
+  int32_t near;
+  vec2 near_point;
+  double near_distance;
 };
 
 bool an_funnel_grow_pool(an_funnel_scratch *s, size_t nodes, size_t cells);

@@ -55,6 +55,24 @@ typedef struct iv_node {
 /// turned, or the start on an edge) it sees the whole triangle; outside it sees none of it.
 enum sight { SIGHT_THROUGH, SIGHT_ALL, SIGHT_NONE };
 
+typedef struct iv_search {
+  an_interval_scratch *s;
+  vec2 start, goal;
+  double best;      ///< the shortest path to the goal found so far
+  int32_t best_via; ///< its last turn before the goal when that is not its node's root, or -1
+  int32_t best_root, best_prev;
+  size_t made; ///< successors of the node being expanded, written after the pool's live nodes
+  bool out_of_memory; ///< the pool could not grow for a successor (it was dropped)
+  size_t offers;      ///< goal offers that shortened the best path
+  /// A node whose single successor a slice's end stopped from being expanded on the spot: the
+  /// next slice goes on with it before taking a node off the queue; -1 for none.
+  int32_t chain;
+  /// For the best path so far: the root expanded nearest the goal (-2: none nearer than the
+  /// start) and its `prev`.
+  int32_t near_root, near_prev;
+  double near_distance;
+} iv_search;
+
 struct an_interval_scratch {
   an_allocator alloc;
   const an_navmesh *mesh;
@@ -76,6 +94,8 @@ struct an_interval_scratch {
   an_heap heap;              ///< queue of node ids by f
   vec2 *points;              ///< the path found: at most every vertex, the start and the goal
   an_funnel_scratch *beyond; ///< maps without bounds: the funnel answers ends beyond the box
+  iv_search run;             ///< the running search (an_interval_begin)
+  bool delegated;            ///< the running search is the funnel's, in `beyond`
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -253,16 +273,6 @@ HOT tri_view view_of(const an_navmesh *mesh, int32_t tri, int32_t edge) {
 // ---------------------------------------------------------------------------------------------
 // One search
 // ---------------------------------------------------------------------------------------------
-
-typedef struct iv_search {
-  an_interval_scratch *s;
-  vec2 start, goal;
-  double best;      ///< the shortest path to the goal found so far
-  int32_t best_via; ///< its last turn before the goal when that is not its node's root, or -1
-  int32_t best_root, best_prev;
-  size_t made; ///< successors of the node being expanded, written after the pool's live nodes
-  bool out_of_memory; ///< the pool could not grow for a successor (it was dropped)
-} iv_search;
 
 /// A root's point, or a ray's: a mesh vertex, or -1 for the start.
 static inline vec2 root_point(const iv_search *x, int32_t root) {
@@ -525,19 +535,20 @@ static bool push_start_nodes(iv_search *x) {
   return true;
 }
 
-/// The path of the best goal offer: the goal, its turns back to the start (each node's root, then
-/// the roots its `prev` links name), reversed.
-static void finish_path(iv_search *x, an_funnel_result *out) {
+/// The path to `end` from the start: `end`, its last turn `via` (or -1) when that is not `root`,
+/// then `root` and the roots the `prev` links from `prev` name back to the start, reversed.
+static void finish_path(iv_search *x, vec2 end, int32_t via, int32_t root, int32_t prev,
+                        an_funnel_result *out) {
   an_interval_scratch *s = x->s;
   const vec2 *pts = s->mesh->cdt.points;
   size_t n = 0;
-  s->points[n++] = x->goal;
-  if (x->best_via >= 0) {
-    s->points[n++] = pts[x->best_via];
+  s->points[n++] = end;
+  if (via >= 0) {
+    s->points[n++] = pts[via];
   }
-  if (x->best_root >= 0) {
-    s->points[n++] = pts[x->best_root];
-    for (int32_t p = x->best_prev; p >= 0 && s->nodes[p].root >= 0; p = s->nodes[p].prev) {
+  if (root >= 0) {
+    s->points[n++] = pts[root];
+    for (int32_t p = prev; p >= 0 && s->nodes[p].root >= 0; p = s->nodes[p].prev) {
       s->points[n++] = pts[s->nodes[p].root];
     }
   }
@@ -547,7 +558,7 @@ static void finish_path(iv_search *x, an_funnel_result *out) {
     s->points[i] = s->points[j];
     s->points[j] = p;
   }
-  size_t w = 1; // drop repeated points (a goal at the corner it turns round)
+  size_t w = 1; // drop repeated points (a goal at the corner it turns round, an end at its root)
   for (size_t i = 1; i < n; ++i) {
     if (!v2_equal(s->points[i], s->points[w - 1])) {
       s->points[w++] = s->points[i];
@@ -579,40 +590,59 @@ static void queue_successors(iv_search *x) {
   }
 }
 
-static arcnav_status search(an_interval_scratch *s, vec2 start, vec2 goal, size_t max_expansions,
+/// Runs the search an_interval_begin() set up until it answers, or pauses when the count of
+/// expansions reaches `pause_at`. The count is checked where the whole search would check its
+/// limit, and a node being expanded on the spot is taken up again by the next slice, so slices
+/// change nothing in the search's course.
+static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_t pause_at,
                             an_funnel_result *out) {
-  iv_search x = {.s = s, .start = start, .goal = goal, .best = INFINITY, .best_via = -1};
-  an_heap_clear(&s->heap);
-  s->node_count = 0;
-  if (!push_start_nodes(&x)) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  size_t offers = 0;
-  while (!an_heap_empty(&s->heap)) {
-    an_heap_entry top = an_heap_pop_entry(&s->heap);
-    if (top.key >= x.best) {
-      break;
-    }
-    int32_t id = (int32_t)top.id;
-    if (dominated(s, &s->nodes[id])) {
-      continue;
+  iv_search *x = &s->run;
+  for (;;) {
+    int32_t id = x->chain;
+    x->chain = -1;
+    if (id < 0) {
+      if (an_heap_empty(&s->heap)) {
+        break;
+      }
+      if (out->nodes_expanded >= pause_at) {
+        return ARCNAV_IN_PROGRESS;
+      }
+      an_heap_entry top = an_heap_pop_entry(&s->heap);
+      if (top.key >= x->best) {
+        break;
+      }
+      id = (int32_t)top.id;
+      if (dominated(s, &s->nodes[id])) {
+        continue;
+      }
     }
     for (;;) {
       if (!an_may_expand(out->nodes_expanded, max_expansions)) {
         return ARCNAV_SEARCH_LIMIT;
       }
+      if (out->nodes_expanded >= pause_at) {
+        x->chain = id;
+        return ARCNAV_IN_PROGRESS;
+      }
       out->nodes_expanded++;
       if (!pool_room(s, SUCCESSORS_MAX)) {
         return ARCNAV_ERR_OUT_OF_MEMORY;
       }
-      double before = x.best;
-      expand(&x, id);
-      if (x.out_of_memory) {
+      const iv_node *n = &s->nodes[id];
+      double distance = v2_dist(root_point(x, n->root), x->goal);
+      if (distance < x->near_distance) {
+        x->near_distance = distance;
+        x->near_root = n->root;
+        x->near_prev = n->prev;
+      }
+      double before = x->best;
+      expand(x, id);
+      if (x->out_of_memory) {
         return ARCNAV_ERR_OUT_OF_MEMORY;
       }
-      offers += x.best < before;
-      if (x.made != 1) {
-        queue_successors(&x);
+      x->offers += x->best < before;
+      if (x->made != 1) {
+        queue_successors(x);
         break;
       }
       // A single successor is expanded on the spot. One with the same root takes its parent's
@@ -625,11 +655,11 @@ static arcnav_status search(an_interval_scratch *s, vec2 start, vec2 goal, size_
       }
     }
   }
-  out->channels = offers;
-  if (!(x.best < INFINITY)) {
+  out->channels = x->offers;
+  if (!(x->best < INFINITY)) {
     return ARCNAV_NO_PATH;
   }
-  finish_path(&x, out);
+  finish_path(x, x->goal, x->best_via, x->best_root, x->best_prev, out);
   return ARCNAV_OK;
 }
 
@@ -651,12 +681,12 @@ static void add_goal(void *context, int32_t tri) {
   }
 }
 
-arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_scratch *s,
-                                           vec2 start, vec2 goal, size_t max_expansions,
-                                           an_funnel_result *out) {
+arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, vec2 start,
+                                vec2 goal, an_funnel_result *out) {
   if (!mesh || !s || !out || s->mesh != mesh) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
+  s->delegated = false;
   an_funnel_ends ends;
   arcnav_status located = an_funnel_locate_ends(mesh, start, goal, out, &ends);
   if (located != ARCNAV_OK) {
@@ -665,7 +695,9 @@ arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_s
   bool start_in = ends.start_in, goal_in = ends.goal_in;
   int32_t st = ends.start_tri, gt = ends.goal_tri;
   if (!start_in || !goal_in) {
-    return an_funnel_find_path_within(mesh, s->beyond, start, goal, true, max_expansions, out);
+    arcnav_status status = an_funnel_begin(mesh, s->beyond, start, goal, true, out);
+    s->delegated = status == ARCNAV_IN_PROGRESS;
+    return status;
   }
   next_stamp(s);
   s->start_count = 0;
@@ -691,5 +723,52 @@ arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_s
       return ARCNAV_OK;
     }
   }
-  return search(s, start, goal, max_expansions, out);
+  s->run = (iv_search){.s = s,
+                       .start = start,
+                       .goal = goal,
+                       .best = INFINITY,
+                       .best_via = -1,
+                       .chain = -1,
+                       .near_root = -2,
+                       .near_distance = v2_dist(start, goal)};
+  an_heap_clear(&s->heap);
+  s->node_count = 0;
+  if (!push_start_nodes(&s->run)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  return ARCNAV_IN_PROGRESS;
+}
+
+arcnav_status an_interval_resume(an_interval_scratch *s, size_t max_expansions, size_t pause_at,
+                                 an_funnel_result *out) {
+  if (s->delegated) {
+    return an_funnel_resume(s->beyond, max_expansions, pause_at, out);
+  }
+  return search(s, max_expansions, pause_at, out);
+}
+
+arcnav_status an_interval_best_so_far(an_interval_scratch *s, an_funnel_result *out) {
+  if (s->delegated) {
+    return an_funnel_best_so_far(s->beyond, out);
+  }
+  iv_search *x = &s->run;
+  if (x->near_root == -2) {
+    s->points[0] = x->start;
+    out->points = s->points;
+    out->point_count = 1;
+    out->length = 0.0;
+    return ARCNAV_OK;
+  }
+  finish_path(x, root_point(x, x->near_root), -1, x->near_root, x->near_prev, out);
+  return ARCNAV_OK;
+}
+
+arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_scratch *s,
+                                           vec2 start, vec2 goal, size_t max_expansions,
+                                           an_funnel_result *out) {
+  arcnav_status status = an_interval_begin(mesh, s, start, goal, out);
+  if (status == ARCNAV_IN_PROGRESS) {
+    status = an_interval_resume(s, max_expansions, SIZE_MAX, out);
+  }
+  return status;
 }

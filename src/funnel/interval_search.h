@@ -66,3 +66,12 @@ size_t an_interval_scratch_memory_bytes(const an_interval_scratch *scratch);
 arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_scratch *scratch,
                                            vec2 start, vec2 goal, size_t max_expansions,
                                            an_funnel_result *out);
+
+/// The same search in slices, as an_funnel_begin() and an_funnel_resume() (funnel.h): the same
+/// answers whatever the slices. an_interval_best_so_far(): while the search runs, the path (from
+/// the start, in out->points) to the root it has expanded nearest the goal, or the start alone.
+arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *scratch, vec2 start,
+                                vec2 goal, an_funnel_result *out);
+arcnav_status an_interval_resume(an_interval_scratch *scratch, size_t max_expansions,
+                                 size_t pause_at, an_funnel_result *out);
+arcnav_status an_interval_best_so_far(an_interval_scratch *scratch, an_funnel_result *out);

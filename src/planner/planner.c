@@ -399,6 +399,7 @@ arcnav_status arcnav_query_set_radius(arcnav_query *query, double radius) {
     return status;
   }
   query->radius = radius;
+  query->sliced = AN_SLICED_NONE;
   const an_engine *engine = an_planner_engine_for(planner, radius, NULL, NULL);
   if (engine->ops->set_radius) {
     engine->ops->set_radius(engine->state, query->engine_query, radius);
@@ -424,11 +425,8 @@ arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query) {
   return query ? query->control.stats : none;
 }
 
-arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_vec2 goal,
-                               arcnav_path *path) {
-  if (!query || !path) {
-    return ARCNAV_ERR_INVALID_ARGUMENT;
-  }
+// Checks a query's ends as arcnav_find_path() and arcnav_query_begin() do.
+static arcnav_status check_ends(vec2 start, vec2 goal) {
   if (!v2_is_finite(start) || !v2_is_finite(goal)) {
     return ARCNAV_ERR_NOT_FINITE;
   }
@@ -436,22 +434,28 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
       !an_coordinate_in_range(goal.x) || !an_coordinate_in_range(goal.y)) {
     return ARCNAV_ERR_TOO_LARGE;
   }
-  an_path_reset(path, start, goal);
-  memset(&query->control.stats, 0, sizeof query->control.stats);
-  arcnav_status bound = bind_to_planner(query);
-  if (bound != ARCNAV_OK) {
-    return bound;
-  }
+  return ARCNAV_OK;
+}
+
+static const an_engine *query_engine(const arcnav_query *query, void **engine_query) {
+  return an_planner_engine_for(query->planner, query->radius, query, engine_query);
+}
+
+// Sets up the engine's search for `query`, bound to its planner: the engine's begin, and with
+// partial answers, when the goal is blocked, a search to the nearest place the agent fits
+// (query->retargeted, query->sliced_target). The nearest place the agent fits is nearer the goal
+// than any other free point: reached, it is the reachable point nearest to the goal.
+static arcnav_status begin_search(arcnav_query *query, vec2 start, vec2 goal, arcnav_path *path) {
   void *engine_query;
-  const an_engine *engine =
-      an_planner_engine_for(query->planner, query->radius, query, &engine_query);
+  const an_engine *engine = query_engine(query, &engine_query);
+  query->retargeted = false;
+  query->sliced_target = goal;
+  an_path_reset(path, start, goal);
   arcnav_status status =
-      engine->ops->find_path(engine->state, engine_query, start, goal, &query->control, path);
+      engine->ops->begin(engine->state, engine_query, start, goal, &query->control, path);
   if (status != ARCNAV_GOAL_BLOCKED || !query->partial) {
     return status;
   }
-  // The nearest place the agent fits is nearer the goal than any other free point: reached, it
-  // is the reachable point nearest to the goal.
   vec2 fits;
   arcnav_status nearest = arcnav_query_nearest_free(query, goal, &fits, NULL);
   if (nearest != ARCNAV_OK) {
@@ -460,16 +464,130 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
     return answered ? ARCNAV_GOAL_BLOCKED : nearest;
   }
   arcnav_query_stats first = query->control.stats;
+  query->retargeted = true;
+  query->sliced_target = fits;
   an_path_reset(path, start, fits);
-  status = engine->ops->find_path(engine->state, engine_query, start, fits, &query->control, path);
+  status = engine->ops->begin(engine->state, engine_query, start, fits, &query->control, path);
   query->control.stats.nodes_expanded += first.nodes_expanded;
   query->control.stats.edges_checked += first.edges_checked;
   query->control.stats.channels += first.channels;
+  return status;
+}
+
+// Runs the search begin_search() set up for `slice` expansions (0: to the end).
+static arcnav_status run_search(arcnav_query *query, size_t slice, vec2 start, arcnav_path *path) {
+  void *engine_query;
+  const an_engine *engine = query_engine(query, &engine_query);
+  an_path_reset(path, start, query->sliced_target);
+  query->control.slice = slice;
+  arcnav_status status = engine->ops->resume(engine->state, engine_query, &query->control, path);
+  query->control.slice = 0;
+  return status;
+}
+
+// The caller's answer for the engine's: a search to the nearest free place that found it answers
+// ARCNAV_PARTIAL; one that did not leaves the goal blocked.
+static arcnav_status settle(const arcnav_query *query, arcnav_status status, vec2 start, vec2 goal,
+                            arcnav_path *path) {
+  if (status == ARCNAV_IN_PROGRESS) {
+    an_path_reset(path, start, goal);
+    return status;
+  }
+  if (!query->retargeted) {
+    return status;
+  }
   if (status == ARCNAV_OK) {
     return ARCNAV_PARTIAL;
   }
   an_path_reset(path, start, goal);
   return arcnav_status_is_answer(status) ? ARCNAV_GOAL_BLOCKED : status;
+}
+
+arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_vec2 goal,
+                               arcnav_path *path) {
+  if (!query || !path) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  query->sliced = AN_SLICED_NONE;
+  arcnav_status status = check_ends(start, goal);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  an_path_reset(path, start, goal);
+  memset(&query->control.stats, 0, sizeof query->control.stats);
+  status = bind_to_planner(query);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  status = begin_search(query, start, goal, path);
+  if (status == ARCNAV_IN_PROGRESS) {
+    status = run_search(query, 0, start, path);
+  }
+  return settle(query, status, start, goal, path);
+}
+
+arcnav_status arcnav_query_begin(arcnav_query *query, arcnav_vec2 start, arcnav_vec2 goal) {
+  if (!query) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  query->sliced = AN_SLICED_NONE;
+  arcnav_status status = check_ends(start, goal);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  memset(&query->control.stats, 0, sizeof query->control.stats);
+  query->sliced_start = start;
+  query->sliced_goal = goal;
+  query->sliced = AN_SLICED_BEGUN;
+  return ARCNAV_OK;
+}
+
+arcnav_status arcnav_query_resume(arcnav_query *query, size_t max_expansions, arcnav_path *path) {
+  if (!query || !path) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  if (query->sliced == AN_SLICED_NONE) {
+    return ARCNAV_ERR_NO_SEARCH;
+  }
+  vec2 start = query->sliced_start, goal = query->sliced_goal;
+  // An update replaced the engines the running search was set up on: it begins again.
+  if (query->generation != query->planner->generation) {
+    query->sliced = AN_SLICED_BEGUN;
+  }
+  an_path_reset(path, start, goal);
+  arcnav_status status = ARCNAV_IN_PROGRESS;
+  if (query->sliced == AN_SLICED_BEGUN) {
+    memset(&query->control.stats, 0, sizeof query->control.stats);
+    status = bind_to_planner(query);
+    if (status == ARCNAV_OK) {
+      status = begin_search(query, start, goal, path);
+    }
+    query->sliced = status == ARCNAV_IN_PROGRESS ? AN_SLICED_RUNNING : AN_SLICED_NONE;
+  }
+  if (query->sliced == AN_SLICED_RUNNING) {
+    status = run_search(query, max_expansions, start, path);
+    if (status != ARCNAV_IN_PROGRESS) {
+      query->sliced = AN_SLICED_NONE;
+    }
+  }
+  return settle(query, status, start, goal, path);
+}
+
+arcnav_status arcnav_query_best_path(arcnav_query *query, arcnav_path *path) {
+  if (!query || !path) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  if (query->sliced == AN_SLICED_NONE) {
+    return ARCNAV_ERR_NO_SEARCH;
+  }
+  vec2 start = query->sliced_start;
+  an_path_reset(path, start, start);
+  if (query->sliced == AN_SLICED_BEGUN || query->generation != query->planner->generation) {
+    return ARCNAV_OK;
+  }
+  void *engine_query;
+  const an_engine *engine = query_engine(query, &engine_query);
+  return engine->ops->best_so_far(engine->state, engine_query, path);
 }
 
 arcnav_status arcnav_query_set_partial(arcnav_query *query, bool partial) {

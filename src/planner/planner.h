@@ -24,6 +24,13 @@ struct arcnav_planner {
   double point_limit;
 };
 
+/// Where a sliced search (arcnav_query_begin()) stands.
+typedef enum an_sliced_phase {
+  AN_SLICED_NONE,    ///< none begun, or it has answered
+  AN_SLICED_BEGUN,   ///< begun: the next resume judges the ends and sets up the engine's search
+  AN_SLICED_RUNNING, ///< the engine's search is set up in the working memory
+} an_sliced_phase;
+
 struct arcnav_query {
   const arcnav_planner *planner;
   an_allocator alloc;
@@ -39,6 +46,12 @@ struct arcnav_query {
   /// The probes' working memory (planner/probes.c), made on the first probe and again for a grid
   /// with more items than it was made for; zeroed while there is none.
   an_probe_scratch probe_scratch;
+  // A sliced search: its phase, its ends, and where the engine's search runs to: the goal, or
+  // with partial answers the nearest place the agent fits (`retargeted`). A running search was
+  // set up for the planner generation the working memory is for; after an update it begins again.
+  an_sliced_phase sliced;
+  vec2 sliced_start, sliced_goal, sliced_target;
+  bool retargeted; ///< the running search (sliced or not) goes to the nearest free place
 };
 
 /// The engine that answers `radius` on `planner`, and (when `engine_query` is not NULL) its working

@@ -16,6 +16,8 @@ static const status_text STATUS_TEXTS[] = {
      "the search reached the query's expansion limit before settling the question"},
     {ARCNAV_PARTIAL, "partial",
      "the goal is blocked; the path leads to the nearest place the agent fits"},
+    {ARCNAV_IN_PROGRESS, "in_progress",
+     "the sliced search spent its slice; resume it for the answer"},
     {ARCNAV_ERR_INVALID_ARGUMENT, "invalid_argument", "invalid argument"},
     {ARCNAV_ERR_OUT_OF_MEMORY, "out_of_memory", "out of memory"},
     {ARCNAV_ERR_NOT_FINITE, "not_finite", "a coordinate or radius is NaN or infinite"},
@@ -34,6 +36,8 @@ static const status_text STATUS_TEXTS[] = {
      "the planner was not built for this radius (above its max_radius, or not its one radius)"},
     {ARCNAV_ERR_STALE_ID, "stale_id",
      "the obstacle id names no obstacle of the map (removed, or not from this map)"},
+    {ARCNAV_ERR_NO_SEARCH, "no_search",
+     "no sliced search is in progress on the query object (none begun, or it has answered)"},
 };
 
 static const status_text *find_status(arcnav_status status) {

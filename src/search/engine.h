@@ -12,6 +12,8 @@
 #include "geom/geom.h"
 #include "map/map.h"
 
+#include <stdint.h>
+
 struct an_navmesh;
 struct an_free_space;
 
@@ -35,6 +37,7 @@ typedef struct an_engine_args {
 /// counters it reports.
 typedef struct an_search_control {
   size_t expansion_limit; ///< most nodes a search may expand; 0: no limit
+  size_t slice;           ///< most nodes one call of `resume` may expand; 0: to the end
   arcnav_query_stats stats;
 } an_search_control;
 
@@ -44,6 +47,14 @@ static inline bool an_may_expand(size_t expanded, size_t max_expansions) {
   return max_expansions == 0 || expanded < max_expansions;
 }
 
+/// The slice's rule, the same for every search: a `resume` that found its count at `expanded`
+/// pauses (ARCNAV_IN_PROGRESS) when the count reaches the value returned, before it takes the next
+/// node off its open list; SIZE_MAX: never.
+static inline size_t an_slice_end(const an_search_control *control, size_t expanded) {
+  size_t slice = control->slice;
+  return slice == 0 || slice > SIZE_MAX - expanded ? SIZE_MAX : expanded + slice;
+}
+
 typedef struct an_engine_ops {
   void (*destroy)(void *state);
   /// Working memory for one query object. Only reads the state, so queries on several threads
@@ -51,9 +62,21 @@ typedef struct an_engine_ops {
   arcnav_status (*query_create)(const void *state, void **out_query);
   void (*query_destroy)(void *query);
   /// Start and goal are finite and in range; `path` was reset to them by the caller. Judges
-  /// start and goal, then searches; on any status but ARCNAV_OK it leaves `path` reset.
-  arcnav_status (*find_path)(const void *state, void *query, vec2 start, vec2 goal,
-                             an_search_control *control, arcnav_path *path);
+  /// start and goal and sets up the search in `query`: ARCNAV_IN_PROGRESS, for `resume` to run;
+  /// any other status is the answer, found without a search (the path filled on ARCNAV_OK, else
+  /// left reset). Resets the counters.
+  arcnav_status (*begin)(const void *state, void *query, vec2 start, vec2 goal,
+                         an_search_control *control, arcnav_path *path);
+  /// Runs the search `begin` set up for at most control->slice expansions (the rule of
+  /// an_slice_end()): ARCNAV_IN_PROGRESS when the slice ends first, the search kept for the next
+  /// call; else the answer, as `begin` gives it, and the search has ended. `path` was reset to
+  /// start and goal by the caller; the engine leaves it so on any status but ARCNAV_OK.
+  arcnav_status (*resume)(const void *state, void *query, an_search_control *control,
+                          arcnav_path *path);
+  /// While a search `begin` set up has not ended: the path it has found from the start to the
+  /// place it has reached nearest the goal, which the agent may follow (the start alone, `path`
+  /// reset to it, before any such place). Only ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY.
+  arcnav_status (*best_so_far)(const void *state, void *query, arcnav_path *path);
   /// The test find_path applies to start and goal. With `query` NULL it may allocate working
   /// memory for the one call; with a query object it allocates nothing.
   bool (*point_is_free)(const void *state, void *query, vec2 point);

@@ -447,38 +447,61 @@ static arcnav_status judge_ends(an_tangent_query *q, vec2 start, vec2 goal) {
   return ARCNAV_OK;
 }
 
-static arcnav_status graph_search(an_tangent_query *q, vec2 start, vec2 goal, arcnav_path *path) {
-  return an_tangent_graph_find_path(q, start, goal, path);
-}
-
-static arcnav_status on_demand_search(an_tangent_query *q, vec2 start, vec2 goal,
-                                      arcnav_path *path) {
-  return an_lazy_find_path(q, q->lazy, start, goal, path);
-}
-
 // Both searches: start and goal are judged by the free test first, and equal ends need none.
-static arcnav_status find_path_with(const void *state, void *query, vec2 start, vec2 goal,
-                                    an_search_control *control, arcnav_path *path,
-                                    arcnav_status (*search)(an_tangent_query *, vec2, vec2,
-                                                            arcnav_path *)) {
+static arcnav_status
+begin_with(void *query, vec2 start, vec2 goal, an_search_control *control, arcnav_path *path,
+           arcnav_status (*begin)(an_tangent_query *, vec2, vec2, arcnav_path *)) {
   an_tangent_query *q = query;
   q->control = control;
-  (void)state;
+  memset(&control->stats, 0, sizeof control->stats);
   arcnav_status status = judge_ends(q, start, goal);
   if (status != ARCNAV_OK || v2_equal(start, goal)) {
     return status;
   }
-  return search(q, start, goal, path);
+  return begin(q, start, goal, path);
 }
 
-static arcnav_status graph_find_path(const void *state, void *query, vec2 start, vec2 goal,
+static arcnav_status graph_begin(const void *state, void *query, vec2 start, vec2 goal,
+                                 an_search_control *control, arcnav_path *path) {
+  (void)state;
+  return begin_with(query, start, goal, control, path, an_tangent_graph_begin);
+}
+
+static arcnav_status graph_resume(const void *state, void *query, an_search_control *control,
+                                  arcnav_path *path) {
+  (void)state;
+  an_tangent_query *q = query;
+  q->control = control;
+  return an_tangent_graph_resume(q, path);
+}
+
+static arcnav_status graph_best_so_far(const void *state, void *query, arcnav_path *path) {
+  (void)state;
+  return an_tangent_graph_best_so_far(query, path);
+}
+
+static arcnav_status lazy_begin(an_tangent_query *q, vec2 start, vec2 goal, arcnav_path *path) {
+  return an_lazy_begin(q, q->lazy, start, goal, path);
+}
+
+static arcnav_status on_demand_begin(const void *state, void *query, vec2 start, vec2 goal,
                                      an_search_control *control, arcnav_path *path) {
-  return find_path_with(state, query, start, goal, control, path, graph_search);
+  (void)state;
+  return begin_with(query, start, goal, control, path, lazy_begin);
 }
 
-static arcnav_status on_demand_find_path(const void *state, void *query, vec2 start, vec2 goal,
-                                         an_search_control *control, arcnav_path *path) {
-  return find_path_with(state, query, start, goal, control, path, on_demand_search);
+static arcnav_status on_demand_resume(const void *state, void *query, an_search_control *control,
+                                      arcnav_path *path) {
+  (void)state;
+  an_tangent_query *q = query;
+  q->control = control;
+  return an_lazy_resume(q, q->lazy, path);
+}
+
+static arcnav_status on_demand_best_so_far(const void *state, void *query, arcnav_path *path) {
+  (void)state;
+  an_tangent_query *q = query;
+  return an_lazy_best_so_far(q, q->lazy, path);
 }
 
 static bool tangent_point_is_free(const void *state, void *query, vec2 point) {
@@ -521,7 +544,9 @@ static const an_engine_ops graph_ops = {
     .destroy = tangent_destroy,
     .query_create = graph_query_create,
     .query_destroy = tangent_query_destroy,
-    .find_path = graph_find_path,
+    .begin = graph_begin,
+    .resume = graph_resume,
+    .best_so_far = graph_best_so_far,
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
     .free_space = tangent_free_space,
@@ -531,7 +556,9 @@ static const an_engine_ops on_demand_ops = {
     .destroy = tangent_destroy,
     .query_create = on_demand_query_create,
     .query_destroy = tangent_query_destroy,
-    .find_path = on_demand_find_path,
+    .begin = on_demand_begin,
+    .resume = on_demand_resume,
+    .best_so_far = on_demand_best_so_far,
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
     .free_space = tangent_free_space,
@@ -541,7 +568,9 @@ static const an_engine_ops ranged_ops = {
     .destroy = tangent_destroy,
     .query_create = on_demand_query_create,
     .query_destroy = tangent_query_destroy,
-    .find_path = on_demand_find_path,
+    .begin = on_demand_begin,
+    .resume = on_demand_resume,
+    .best_so_far = on_demand_best_so_far,
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
     .set_radius = tangent_set_radius,

@@ -101,6 +101,16 @@ struct an_lazy_search {
   // reach at least (see gather_block); 0 without one.
   an_interval_scratch *guide;
   double guide_length;
+  // The running search: its ends; whether its guide is still searching, and the guide's counts;
+  // its expansions and continuations with the guide's, what the expansion limit and the slices
+  // count; and the expanded edge whose end is nearest the goal (AN_NONE: none nearer than the
+  // start), for the best path so far.
+  vec2 start, goal;
+  bool guiding;
+  an_funnel_result guide_result;
+  size_t expansions;
+  uint32_t best_edge;
+  double best_distance;
 };
 
 #define GUIDE_FIRST_NODES 1024
@@ -628,19 +638,21 @@ static bool expand(an_tangent_query *q, an_lazy_search *s, uint32_t id, vec2 sta
   return true;
 }
 
-static arcnav_status emit_path(const an_tangent_query *q, an_lazy_search *s, uint32_t goal_edge,
-                               vec2 start, vec2 goal, arcnav_path *path) {
+// The path from the start along the chain of parents to the end of edge `last`.
+static arcnav_status emit_path(const an_tangent_query *q, an_lazy_search *s, uint32_t last,
+                               arcnav_path *path) {
+  vec2 start = s->start, end = s->edges[last].to;
   size_t length = 0;
-  for (uint32_t id = goal_edge; s->edges[id].to_corner != START_CORNER; id = s->edges[id].parent) {
+  for (uint32_t id = last; s->edges[id].to_corner != START_CORNER; id = s->edges[id].parent) {
     if (!an_reserve(&s->alloc, (void **)&s->trail, &s->trail_capacity, length, length + 1,
                     sizeof *s->trail)) {
       return ARCNAV_ERR_OUT_OF_MEMORY;
     }
     s->trail[length++] = id;
   }
-  an_path_reset(path, start, goal);
+  an_path_reset(path, start, end);
   arcnav_status status = ARCNAV_OK;
-  // trail[length - 1] leaves the start, trail[0] reaches the goal.
+  // trail[length - 1] leaves the start, trail[0] reaches the end.
   for (size_t k = length; k-- > 0 && status == ARCNAV_OK;) {
     const lazy_edge *e = &s->edges[s->trail[k]];
     if (k + 1 < length) {
@@ -658,32 +670,27 @@ static arcnav_status emit_path(const an_tangent_query *q, an_lazy_search *s, uin
   return status;
 }
 
-// Finds the guide's length for this query: a point agent's shortest path among the polygons.
-// Its expansions count against the query's expansion limit like the search's own (*expanded
-// receives them); reaching the limit ends the query (ARCNAV_SEARCH_LIMIT). Where a point finds no
+// The guide's length for this query: a point agent's shortest path among the polygons, searched
+// first. Its expansions count against the query's expansion limit and its slices like the
+// search's own; reaching the limit ends the query (ARCNAV_SEARCH_LIMIT). Where a point finds no
 // path among the polygons, no disk finds one: ARCNAV_NO_PATH, for a disk (R above the point-agent
 // tolerance: its path keeps more than eps from all material, clear of every touching subtlety a
 // point's search judges, and its ends are free for a point). Any other answer leaves no guide
-// (the search needs none); running out of memory is an error.
-static arcnav_status follow_guide(an_tangent_query *q, an_lazy_search *s, vec2 start, vec2 goal,
-                                  size_t *expanded) {
-  s->guide_length = 0.0;
-  *expanded = 0;
-  if (!s->guide) {
-    return ARCNAV_OK;
+// (the search needs none); running out of memory is an error. ARCNAV_OK when the search goes on,
+// ARCNAV_IN_PROGRESS while the guide's slice ended first.
+static arcnav_status settle_guide(an_tangent_query *q, an_lazy_search *s, arcnav_status status) {
+  s->expansions = s->guide_result.nodes_expanded;
+  q->control->stats.nodes_expanded = s->expansions;
+  if (status == ARCNAV_IN_PROGRESS) {
+    return status;
   }
-  an_funnel_result guide;
-  memset(&guide, 0, sizeof guide);
-  arcnav_status status =
-      an_interval_find_path_within(an_sight_mesh_polygons(q->engine->sight_mesh), s->guide, start,
-                                   goal, q->control->expansion_limit, &guide);
-  *expanded = guide.nodes_expanded;
+  s->guiding = false;
   if (status == ARCNAV_ERR_OUT_OF_MEMORY || status == ARCNAV_SEARCH_LIMIT ||
       (status == ARCNAV_NO_PATH && !q->settings.point_agent)) {
     return status;
   }
   if (status == ARCNAV_OK) {
-    s->guide_length = guide.length;
+    s->guide_length = s->guide_result.length;
   }
   return ARCNAV_OK;
 }
@@ -700,8 +707,21 @@ static void next_search_stamp(an_lazy_search *s, size_t corner_count) {
   an_heap_clear(&s->open);
 }
 
-arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 start, vec2 goal,
-                                arcnav_path *path) {
+// The start's own entry, an edge of length 0 arriving at the start, expanded first: once the
+// guide has answered, since the gathers reach as far as its length.
+static bool enter_start(an_tangent_query *q, an_lazy_search *s) {
+  lazy_edge origin;
+  memset(&origin, 0, sizeof origin);
+  origin.from = origin.to = s->start;
+  origin.to_corner = START_CORNER;
+  origin.parent = AN_NONE;
+  origin.last_block = AN_NONE;
+  origin.closed = 1;
+  return add_edge(s, &origin) && expand(q, s, 0, s->start, s->goal);
+}
+
+arcnav_status an_lazy_begin(an_tangent_query *q, an_lazy_search *s, vec2 start, vec2 goal,
+                            arcnav_path *path) {
   const an_tangent_engine *engine = q->engine;
   const an_clearance *cl = &q->settings;
   memset(&q->control->stats, 0, sizeof q->control->stats);
@@ -711,34 +731,52 @@ arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 sta
     return an_path_add_line(path, start, goal);
   }
   next_search_stamp(s, engine->corner_count);
-  size_t guide_expanded;
-  arcnav_status status = follow_guide(q, s, start, goal, &guide_expanded);
-  q->control->stats.nodes_expanded = guide_expanded;
-  if (status != ARCNAV_OK) {
-    q->control->stats.edges_checked = q->clearance.checks;
-    return status;
+  s->start = start;
+  s->goal = goal;
+  s->expansions = 0;
+  s->best_edge = AN_NONE;
+  s->best_distance = v2_dist(start, goal);
+  s->guide_length = 0.0;
+  s->guiding = s->guide != NULL;
+  arcnav_status status = ARCNAV_OK;
+  if (s->guiding) {
+    memset(&s->guide_result, 0, sizeof s->guide_result);
+    status = settle_guide(q, s,
+                          an_interval_begin(an_sight_mesh_polygons(engine->sight_mesh), s->guide,
+                                            start, goal, &s->guide_result));
   }
-  status = ARCNAV_NO_PATH;
-  // The start's own entry: an edge of length 0 arriving at the start, expanded first.
-  lazy_edge origin;
-  memset(&origin, 0, sizeof origin);
-  origin.from = origin.to = start;
-  origin.to_corner = START_CORNER;
-  origin.parent = AN_NONE;
-  origin.last_block = AN_NONE;
-  origin.closed = 1;
-  if (!add_edge(s, &origin) || !expand(q, s, 0, start, goal)) {
-    status = ARCNAV_ERR_OUT_OF_MEMORY;
+  if (status == ARCNAV_OK) {
+    status = enter_start(q, s) ? ARCNAV_IN_PROGRESS : ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  q->control->stats.edges_checked = q->clearance.checks;
+  return status;
+}
+
+arcnav_status an_lazy_resume(an_tangent_query *q, an_lazy_search *s, arcnav_path *path) {
+  const an_clearance *cl = &q->settings;
+  vec2 start = s->start, goal = s->goal;
+  size_t pause_at = an_slice_end(q->control, s->expansions);
+  arcnav_status status = ARCNAV_NO_PATH;
+  if (s->guiding) {
+    status = settle_guide(
+        q, s,
+        an_interval_resume(s->guide, q->control->expansion_limit, pause_at, &s->guide_result));
+    if (status == ARCNAV_OK) {
+      status = enter_start(q, s) ? ARCNAV_NO_PATH : ARCNAV_ERR_OUT_OF_MEMORY;
+    }
   }
   // Expansions and continuations, both of which gather, after the guide's: what the expansion
   // limit counts.
-  size_t expansions = guide_expanded;
   while (status == ARCNAV_NO_PATH && !an_heap_empty(&s->open)) {
+    if (s->expansions >= pause_at) {
+      status = ARCNAV_IN_PROGRESS;
+      break;
+    }
     an_heap_entry top = an_heap_pop_entry(&s->open);
     uint32_t edge = top.id / 2;
     lazy_edge *e = &s->edges[edge];
     if (top.id % 2 != 0) {
-      if (!an_tangent_may_expand(q, expansions++)) {
+      if (!an_tangent_may_expand(q, s->expansions++)) {
         status = ARCNAV_SEARCH_LIMIT;
       } else if (!expand(q, s, edge, start, goal)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
@@ -758,14 +796,19 @@ arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 sta
       continue;
     }
     if (e->to_corner == AN_NONE) {
-      status = emit_path(q, s, edge, start, goal, path);
+      status = emit_path(q, s, edge, path);
       break;
     }
-    if (!an_tangent_may_expand(q, expansions++)) {
+    if (!an_tangent_may_expand(q, s->expansions++)) {
       status = ARCNAV_SEARCH_LIMIT;
       break;
     }
     q->control->stats.nodes_expanded++;
+    double distance = v2_dist(e->to, goal);
+    if (distance < s->best_distance) {
+      s->best_distance = distance;
+      s->best_edge = edge;
+    }
     if (!expand(q, s, edge, start, goal) || !record_arrival(q, s, edge)) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
@@ -773,6 +816,17 @@ arcnav_status an_lazy_find_path(an_tangent_query *q, an_lazy_search *s, vec2 sta
   q->control->stats.edges_checked = q->clearance.checks;
   if (status != ARCNAV_OK) {
     an_path_reset(path, start, goal);
+  }
+  return status;
+}
+
+arcnav_status an_lazy_best_so_far(const an_tangent_query *q, an_lazy_search *s, arcnav_path *path) {
+  arcnav_status status = ARCNAV_OK;
+  if (s->best_edge != AN_NONE) {
+    status = emit_path(q, s, s->best_edge, path);
+  }
+  if (s->best_edge == AN_NONE || status != ARCNAV_OK) {
+    an_path_reset(path, s->start, s->start);
   }
   return status;
 }

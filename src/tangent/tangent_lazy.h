@@ -22,6 +22,12 @@ void an_lazy_search_destroy(an_lazy_search *search);
 /// radius (which wedge arcs are free): the radius changed.
 void an_lazy_search_forget_radius(an_lazy_search *search, size_t corner_count);
 
-/// Fills `path` (reset by the caller). Start and goal are finite, free and distinct.
-arcnav_status an_lazy_find_path(an_tangent_query *query, an_lazy_search *search, arcnav_vec2 start,
-                                arcnav_vec2 goal, arcnav_path *path);
+/// The search in slices (engine.h, begin, resume and best_so_far). an_lazy_begin(): start and
+/// goal are finite, free and distinct; ARCNAV_OK with `path` (reset by the caller) filled when the
+/// segment between them is free, ARCNAV_IN_PROGRESS with the search set up (its guide begun), or
+/// the guide's answer when it settles the query.
+arcnav_status an_lazy_begin(an_tangent_query *query, an_lazy_search *search, arcnav_vec2 start,
+                            arcnav_vec2 goal, arcnav_path *path);
+arcnav_status an_lazy_resume(an_tangent_query *query, an_lazy_search *search, arcnav_path *path);
+arcnav_status an_lazy_best_so_far(const an_tangent_query *query, an_lazy_search *search,
+                                  arcnav_path *path);

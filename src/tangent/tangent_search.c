@@ -333,17 +333,19 @@ static bool attach_next_deferred(an_tangent_query *q, vec2 start, vec2 goal) {
   return true;
 }
 
-// Turns the chain of parents into pieces, merging consecutive arc steps on one corner.
-static arcnav_status emit_path(an_tangent_query *q, vec2 start, vec2 goal, uint32_t goal_id,
-                               arcnav_path *path) {
+// Turns the chain of parents ending at `end_id` (the goal, or a node the search expanded) into
+// pieces, merging consecutive arc steps on one corner; the path ends at the goal or that node.
+static arcnav_status emit_path(an_tangent_query *q, uint32_t end_id, arcnav_path *path) {
   const an_tangent_engine *engine = q->engine;
+  vec2 start = q->search_start, goal = q->search_goal;
+  uint32_t goal_id = q->id_count - 1;
   size_t length = 0;
-  for (uint32_t id = goal_id; id != AN_NONE; id = q->search[id].parent) {
+  for (uint32_t id = end_id; id != AN_NONE; id = q->search[id].parent) {
     q->trail[length++] = id;
   }
-  an_path_reset(path, start, goal);
+  an_path_reset(path, start, end_id == goal_id ? goal : view_node(q, end_id).point);
   arcnav_status status = ARCNAV_OK;
-  // trail[length - 1] is a start attachment, trail[0] the goal.
+  // trail[length - 1] is a start attachment, trail[0] the end.
   node_view first = view_node(q, q->trail[length - 1]);
   status = an_path_add_line(path, start, first.point);
   vec2 arc_from = first.point;
@@ -353,19 +355,20 @@ static arcnav_status emit_path(an_tangent_query *q, vec2 start, vec2 goal, uint3
     uint32_t id = q->trail[k];
     const an_corner *corner = &engine->corners[prev.corner];
     bool to_goal = id == goal_id;
+    bool by_arc = q->search[id].arrival == AN_ARRIVED_BY_ARC;
     vec2 here = to_goal ? q->goal_touch : view_node(q, id).point;
-    if (q->search[id].arrival == AN_ARRIVED_BY_ARC) {
+    if (by_arc) {
       arc_sweep +=
           to_goal ? q->goal_sweep
                   : an_corner_arc_sweep(corner, prev.offset, view_node(q, id).offset, prev.ccw);
     }
-    if (q->search[id].arrival == AN_ARRIVED_BY_TANGENT || to_goal) {
-      status = an_path_add_arc(path, corner->center, corner->radius, arc_from,
-                               q->search[id].arrival == AN_ARRIVED_BY_TANGENT ? prev.point : here,
-                               arc_sweep, prev.ccw);
-      if (status == ARCNAV_OK) {
-        vec2 line_from = to_goal ? here : prev.point;
-        status = an_path_add_line(path, line_from, to_goal ? goal : here);
+    // The arc so far ends where a tangent leaves it, or where the path ends.
+    if (!by_arc || k == 0) {
+      vec2 arc_to = by_arc ? here : prev.point;
+      status = an_path_add_arc(path, corner->center, corner->radius, arc_from, arc_to, arc_sweep,
+                               prev.ccw);
+      if (status == ARCNAV_OK && (!by_arc || to_goal)) {
+        status = an_path_add_line(path, arc_to, to_goal ? goal : here);
       }
       arc_from = here;
       arc_sweep = 0.0;
@@ -377,11 +380,9 @@ static arcnav_status emit_path(an_tangent_query *q, vec2 start, vec2 goal, uint3
   return status;
 }
 
-arcnav_status an_tangent_graph_find_path(an_tangent_query *q, vec2 start, vec2 goal,
-                                         arcnav_path *path) {
-  const an_tangent_engine *engine = q->engine;
-  const an_clearance *cl = &engine->space.clearance;
-  an_path_reset(path, start, goal);
+arcnav_status an_tangent_graph_begin(an_tangent_query *q, vec2 start, vec2 goal,
+                                     arcnav_path *path) {
+  const an_clearance *cl = &q->engine->space.clearance;
   memset(&q->control->stats, 0, sizeof q->control->stats);
   q->clearance.checks = 0;
   if (an_segment_is_free(cl, &q->clearance, start, goal)) {
@@ -401,9 +402,21 @@ arcnav_status an_tangent_graph_find_path(an_tangent_query *q, vec2 start, vec2 g
                sizeof *q->cell_seen);
   }
   an_heap_clear(&q->heap);
+  q->search_start = start;
+  q->search_goal = goal;
+  q->best_id = AN_NONE;
+  q->best_distance = v2_dist(start, goal);
+  seed_starts(q, start, goal);
+  return ARCNAV_IN_PROGRESS;
+}
+
+arcnav_status an_tangent_graph_resume(an_tangent_query *q, arcnav_path *path) {
+  const an_tangent_engine *engine = q->engine;
+  const an_clearance *cl = &engine->space.clearance;
+  vec2 start = q->search_start, goal = q->search_goal;
   uint32_t goal_id = q->id_count - 1;
   uint32_t start_base = engine->graph.node_count;
-  seed_starts(q, start, goal);
+  size_t pause_at = an_slice_end(q->control, q->control->stats.nodes_expanded);
   arcnav_status status = ARCNAV_NO_PATH;
   for (;;) {
     if (attach_next_deferred(q, start, goal)) {
@@ -412,9 +425,13 @@ arcnav_status an_tangent_graph_find_path(an_tangent_query *q, vec2 start, vec2 g
     if (an_heap_empty(&q->heap)) {
       break;
     }
+    if (q->control->stats.nodes_expanded >= pause_at) {
+      status = ARCNAV_IN_PROGRESS;
+      break;
+    }
     uint32_t u = an_heap_pop(&q->heap, NULL);
     if (u == goal_id) {
-      status = emit_path(q, start, goal, goal_id, path);
+      status = emit_path(q, goal_id, path);
       break;
     }
     q->search[u].closed = 1;
@@ -428,11 +445,28 @@ arcnav_status an_tangent_graph_find_path(an_tangent_query *q, vec2 start, vec2 g
       break;
     }
     q->control->stats.nodes_expanded++;
+    double distance = v2_dist(view_node(q, u).point, goal);
+    if (distance < q->best_distance) {
+      q->best_distance = distance;
+      q->best_id = u;
+    }
     expand(q, u, goal, goal_id);
   }
   q->control->stats.edges_checked = q->clearance.checks;
   if (status != ARCNAV_OK) {
     an_path_reset(path, start, goal);
+  }
+  return status;
+}
+
+arcnav_status an_tangent_graph_best_so_far(an_tangent_query *q, arcnav_path *path) {
+  if (q->best_id == AN_NONE) {
+    an_path_reset(path, q->search_start, q->search_start);
+    return ARCNAV_OK;
+  }
+  arcnav_status status = emit_path(q, q->best_id, path);
+  if (status != ARCNAV_OK) {
+    an_path_reset(path, q->search_start, q->search_start);
   }
   return status;
 }

@@ -7,6 +7,13 @@
 
 #include "tangent/tangent_state.h"
 
-/// Fills `path` (reset by the caller). Start and goal are finite, free and distinct.
-arcnav_status an_tangent_graph_find_path(an_tangent_query *query, vec2 start, vec2 goal,
-                                         arcnav_path *path);
+/// Sets up a search from `start` to `goal` (finite, free and distinct): ARCNAV_IN_PROGRESS, or
+/// ARCNAV_OK with `path` (reset by the caller) filled when the segment between them is free.
+arcnav_status an_tangent_graph_begin(an_tangent_query *query, vec2 start, vec2 goal,
+                                     arcnav_path *path);
+
+/// Runs the search set up for a slice (engine.h, `resume`); fills `path` on ARCNAV_OK.
+arcnav_status an_tangent_graph_resume(an_tangent_query *query, arcnav_path *path);
+
+/// The path to the expanded node nearest the goal (engine.h, `best_so_far`).
+arcnav_status an_tangent_graph_best_so_far(an_tangent_query *query, arcnav_path *path);

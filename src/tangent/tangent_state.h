@@ -102,6 +102,11 @@ typedef struct an_tangent_query {
   // The goal's attachment: touching point on the parent's corner and the arc sweep to it.
   vec2 goal_touch;
   double goal_sweep;
+  // The running search's ends, and the expanded node nearest the goal (AN_NONE: none nearer than
+  // the start), for the best path so far.
+  vec2 search_start, search_goal;
+  uint32_t best_id;
+  double best_distance;
   // The search with tangents found on demand:
   an_lazy_search *lazy;
 } an_tangent_query;
