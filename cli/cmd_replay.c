@@ -471,9 +471,29 @@ static bool op_move(an_replay *r, const cJSON *op, FILE *out) {
   return true;
 }
 
+// The path question on `query`: in one go (slice 0), or as a sliced search of `slice`
+// expansions a resume, counting the resumes in *slices.
+static arcnav_status find_path_sliced(arcnav_query *query, arcnav_vec2 from, arcnav_vec2 to,
+                                      size_t slice, arcnav_path *path, size_t *slices) {
+  *slices = 0;
+  if (slice == 0) {
+    return arcnav_find_path(query, from, to, path);
+  }
+  arcnav_status status = arcnav_query_begin(query, from, to);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  do {
+    status = arcnav_query_resume(query, slice, path);
+    (*slices)++;
+  } while (status == ARCNAV_IN_PROGRESS);
+  return status;
+}
+
 // A planner on the map without the obstacles `ignore` names, for one query.
 static bool plan_ignoring(an_replay *r, const cJSON *ignore, double radius, bool partial,
-                          arcnav_vec2 from, arcnav_vec2 to, arcnav_status *status) {
+                          size_t slice, arcnav_vec2 from, arcnav_vec2 to, arcnav_status *status,
+                          size_t *slices) {
   bool *skip = calloc(r->count + 1, sizeof *skip);
   if (skip == NULL) {
     an_replay_fail(r, "out of memory");
@@ -509,7 +529,7 @@ static bool plan_ignoring(an_replay *r, const cJSON *ignore, double radius, bool
                                   ARCNAV_TANGENT_GRAPH_ON_DEMAND, &planner, &query, NULL, &diag);
   if (ok) {
     arcnav_query_set_partial(query, partial);
-    *status = arcnav_find_path(query, from, to, r->path);
+    *status = find_path_sliced(query, from, to, slice, r->path, slices);
   } else {
     an_replay_fail(r, "%s", diag.message[0] != '\0' ? diag.message : "out of memory");
   }
@@ -542,14 +562,25 @@ static bool op_path(an_replay *r, const cJSON *op, FILE *out) {
     an_replay_fail(r, "\"ignore\" must be an array of names");
     return false;
   }
+  const cJSON *slice_item = cJSON_GetObjectItemCaseSensitive(op, "slice");
+  size_t slice = 0;
+  if (slice_item != NULL) {
+    double value = cJSON_IsNumber(slice_item) ? slice_item->valuedouble : 0.0;
+    if (!(value >= 1.0 && value <= 1e9 && value == floor(value))) {
+      an_replay_fail(r, "\"slice\" must be a whole number of expansions from 1 to 1e9");
+      return false;
+    }
+    slice = (size_t)value;
+  }
   arcnav_status status;
+  size_t slices = 0;
   bool want_partial = cJSON_IsTrue(partial);
   if (ignore != NULL && cJSON_GetArraySize(ignore) > 0) {
     if (r->map == NULL) {
       an_replay_fail(r, "no map: start with {\"op\":\"load\",...} or add obstacles");
       return false;
     }
-    if (!plan_ignoring(r, ignore, radius, want_partial, from, to, &status)) {
+    if (!plan_ignoring(r, ignore, radius, want_partial, slice, from, to, &status, &slices)) {
       return false;
     }
   } else {
@@ -558,7 +589,7 @@ static bool op_path(an_replay *r, const cJSON *op, FILE *out) {
       return false;
     }
     arcnav_query_set_partial(query, want_partial);
-    status = arcnav_find_path(query, from, to, r->path);
+    status = find_path_sliced(query, from, to, slice, r->path, &slices);
     arcnav_query_set_partial(query, false);
   }
   if (!arcnav_status_is_answer(status)) {
@@ -567,6 +598,9 @@ static bool op_path(an_replay *r, const cJSON *op, FILE *out) {
   }
   fputc(',', out);
   an_cli_path_json_members(out, status, radius, r->path, false);
+  if (slice > 0) {
+    fprintf(out, ",\"slices\":%zu", slices);
+  }
   return true;
 }
 

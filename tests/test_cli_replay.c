@@ -282,6 +282,47 @@ START_TEST(replay_probes_and_partial_paths) {
 }
 END_TEST
 
+// A path in slices answers as the path in one go, and says how many resumes it took.
+START_TEST(replay_sliced_path_answers_the_same) {
+  char dir[256], script[512];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "script.jsonl",
+             "{\"op\":\"add\",\"name\":\"a\",\"polygon\":[[20,0],[24,0],[24,40],[20,40]]}\n"
+             "{\"op\":\"add\",\"name\":\"b\",\"polygon\":[[40,10],[44,10],[44,50],[40,50]]}\n"
+             "{\"op\":\"add\",\"name\":\"c\",\"circle\":{\"center\":[32,20],\"radius\":3}}\n"
+             "{\"op\":\"path\",\"from\":[10,20],\"to\":[60,30],\"radius\":1}\n"
+             "{\"op\":\"path\",\"from\":[10,20],\"to\":[60,30],\"radius\":1,\"slice\":1}\n"
+             "{\"op\":\"path\",\"from\":[10,20],\"to\":[60,30],\"radius\":1,\"slice\":1000}\n"
+             "{\"op\":\"path\",\"from\":[10,20],\"to\":[60,30],\"radius\":1,\"slice\":0}\n"
+             "{\"op\":\"path\",\"from\":[10,20],\"to\":[60,30],\"radius\":1,\"slice\":2.5}\n");
+  join(script, sizeof script, dir, "script.jsonl");
+  const char *args[] = {"replay", script, NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_msg(r.code == 0, "exit %d: %s", r.code, r.err); // refused lines are answers
+  answers a = parse_answers(r.out);
+  ck_assert_uint_eq(a.count, 8);
+  for (size_t i = 0; i < 6; i++) {
+    ck_assert_msg(answer_ok(&a, i), "answer %zu refused: %s", i, r.out);
+  }
+  ck_assert_str_eq(answer_string(&a, 3, "status"), "ok");
+  double whole = answer_number(&a, 3, "length");
+  ck_assert(whole > hypot(50, 10));
+  ck_assert_double_eq(answer_number(&a, 4, "length"), whole);
+  ck_assert_double_eq(answer_number(&a, 5, "length"), whole);
+  ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(a.lines[3], "slices"));
+  // One expansion a resume takes several resumes round two walls; a large slice takes one.
+  ck_assert(answer_number(&a, 4, "slices") > 2);
+  ck_assert_double_eq(answer_number(&a, 5, "slices"), 1);
+  for (size_t i = 6; i < 8; i++) {
+    ck_assert(!answer_ok(&a, i));
+    ck_assert_ptr_nonnull(strstr(answer_string(&a, i, "error"), "slice"));
+  }
+  free_answers(&a);
+  free_result(&r);
+  remove_temp_dir(dir);
+}
+END_TEST
+
 static Suite *replay_suite(void) {
   Suite *suite = suite_create("cli_replay");
   TCase *tc = tcase_create("core");
@@ -289,6 +330,7 @@ static Suite *replay_suite(void) {
   tcase_add_test(tc, replay_follows_the_living_map);
   tcase_add_test(tc, replay_malformed_lines_exit_2_and_go_on);
   tcase_add_test(tc, replay_probes_and_partial_paths);
+  tcase_add_test(tc, replay_sliced_path_answers_the_same);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -558,11 +558,11 @@ ARCNAV_API arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start
 ARCNAV_API arcnav_status arcnav_query_begin(arcnav_query *query, arcnav_vec2 start,
                                             arcnav_vec2 goal);
 
-/// Runs the begun search for at most `max_expansions` more expansions (as arcnav_query_stats
-/// counts them; 0: to the end). ARCNAV_IN_PROGRESS when the slice is spent first, with `path`
-/// emptied; otherwise the answer, exactly as arcnav_find_path() returns it (path filled on
-/// ARCNAV_OK and ARCNAV_PARTIAL), and the search has ended. arcnav_query_get_stats() counts the
-/// whole search so far.
+/// Runs the begun search for at most `max_expansions` more expansions (counted as the expansion
+/// limit counts them, see arcnav_query_set_expansion_limit(); 0: to the end). ARCNAV_IN_PROGRESS
+/// when the slice is spent first, with `path` emptied; otherwise the answer, exactly as
+/// arcnav_find_path() returns it (path filled on ARCNAV_OK and ARCNAV_PARTIAL), and the search has
+/// ended. arcnav_query_get_stats() counts the whole search so far.
 /// @return ARCNAV_IN_PROGRESS, what arcnav_find_path() returns, or ARCNAV_ERR_NO_SEARCH when no
 ///         search is begun. On ARCNAV_ERR_OUT_OF_MEMORY the search has ended.
 ARCNAV_API arcnav_status arcnav_query_resume(arcnav_query *query, size_t max_expansions,
