@@ -6,7 +6,10 @@
 // (arcnav_planner_update), every walking unit asks whether the rest of its path is still free
 // (arcnav_query_path_is_free) and only those whose path the change cut plan again; a unit or a
 // target the new building covers moves to the nearest place its disk fits
-// (arcnav_query_nearest_free). It prints what each frame cost and writes SVG frames.
+// (arcnav_query_nearest_free). Path finding gets a budget of expansions per frame: plans run as
+// sliced searches (arcnav_query_begin, arcnav_query_resume), one at a time per unit size, and a
+// unit waits for its plan while the search goes on over the next frames. It prints what each
+// frame cost and writes SVG frames.
 //
 //   arcnav_rts [OUT_DIR]      (default rts-out; frames OUT_DIR/frame_NNN.svg)
 //
@@ -32,6 +35,8 @@
 #define FRAME_SECONDS 0.1
 #define CHANGE_EVERY 12 // frames between two buildings placed or destroyed
 #define SVG_EVERY 10
+#define EXPANSIONS_PER_FRAME 200 // path finding's budget per frame, for each unit size
+#define PLAN_ATTEMPTS 4          // then the unit gives up its target
 
 static const double SIZES[3] = {2.0, 5.0, 9.0};
 static const double SPEEDS[3] = {40.0, 30.0, 20.0}; // map units per second
@@ -43,7 +48,17 @@ typedef struct unit {
   arcnav_path *path;
   double travelled; // along path
   bool walking;
+  bool waiting; // in its size's queue of plans, or being planned
+  int attempts; // plans tried for this target
 } unit;
+
+// The plans waiting for one unit size's query object, first come first served; the first is the
+// one being searched when `searching`.
+typedef struct plan_queue {
+  int units[UNIT_COUNT];
+  int head, count;
+  bool searching;
+} plan_queue;
 
 typedef struct building {
   bool standing;
@@ -55,6 +70,7 @@ typedef struct scene {
   arcnav_map *map;
   arcnav_planner *planner;
   arcnav_query *queries[3]; // one per unit size, each at its radius
+  plan_queue plans[3];
   unit units[UNIT_COUNT];
   building buildings[BUILDING_SLOTS];
   arcnav_vec2 trees[8];
@@ -122,6 +138,65 @@ static int plan(scene *s, unit *u) {
   }
   u->walking = false;
   return 4;
+}
+
+// Queues a plan for the unit, which stands still until it has one.
+static void request_plan(scene *s, unit *u) {
+  u->walking = false;
+  if (u->waiting) {
+    return;
+  }
+  plan_queue *q = &s->plans[u->size];
+  q->units[(q->head + q->count) % UNIT_COUNT] = (int)(u - s->units);
+  q->count++;
+  u->waiting = true;
+  u->attempts = 0;
+}
+
+// After a change of the map the search under way starts again from where its unit stands now.
+static void restart_searches(scene *s) {
+  for (int k = 0; k < 3; ++k) {
+    plan_queue *q = &s->plans[k];
+    if (q->searching) {
+      const unit *u = &s->units[q->units[q->head]];
+      check(arcnav_query_begin(s->queries[k], u->position, u->target), "begin");
+    }
+  }
+}
+
+// Spends up to `budget` expansions on the plans of one unit size; returns the plans finished.
+static int run_plans(scene *s, int size, size_t budget) {
+  plan_queue *q = &s->plans[size];
+  arcnav_query *query = s->queries[size];
+  int finished = 0;
+  while (q->count > 0 && budget > 0) {
+    unit *u = &s->units[q->units[q->head]];
+    if (!q->searching) {
+      check(arcnav_query_begin(query, u->position, u->target), "begin");
+      q->searching = true;
+    }
+    size_t before = arcnav_query_get_stats(query).nodes_expanded;
+    arcnav_status status = arcnav_query_resume(query, budget, u->path);
+    size_t spent = arcnav_query_get_stats(query).nodes_expanded - before;
+    budget -= spent < budget ? spent : budget;
+    if (status == ARCNAV_IN_PROGRESS) {
+      break;
+    }
+    q->searching = false;
+    if (status == ARCNAV_OK || ++u->attempts >= PLAN_ATTEMPTS) {
+      u->walking = status == ARCNAV_OK;
+      u->travelled = 0;
+      u->waiting = false;
+      q->head = (q->head + 1) % UNIT_COUNT;
+      q->count--;
+      finished++;
+    } else if (status == ARCNAV_START_BLOCKED) {
+      check(arcnav_query_nearest_free(query, u->position, &u->position, NULL), "nearest");
+    } else {
+      u->target = free_point(s, u->size); // unreachable: another target, same place in the queue
+    }
+  }
+  return finished;
 }
 
 static void write_frame(const scene *s, const char *dir, int frame) {
@@ -206,14 +281,15 @@ int main(int argc, char **argv) {
     plan(&s, u);
   }
   printf("%d units planned in %.2f ms\n", UNIT_COUNT, now_ms() - t0);
-  printf("frame  event              update_ms  checked  cut  covered  replans  frame_ms\n");
+  printf(
+      "frame  event              update_ms  checked  cut  covered  planned  waiting  frame_ms\n");
   double total_ms = 0, worst_ms = 0;
   int events = 0;
   for (int frame = 1; frame <= FRAMES; ++frame) {
     double frame_start = now_ms();
     const char *event = "";
     double update_ms = 0;
-    int checked = 0, cut = 0, covered = 0, replans = 0;
+    int checked = 0, cut = 0, covered = 0, planned = 0;
     if (frame % CHANGE_EVERY == 0) {
       // Alternately place a new building and destroy one of those standing.
       int slot = -1;
@@ -246,7 +322,7 @@ int main(int argc, char **argv) {
           covered++;
           check(arcnav_query_nearest_free(query, u->position, &u->position, NULL), "nearest");
           check(arcnav_query_nearest_free(query, u->target, &u->target, NULL), "nearest");
-          replans += plan(&s, u);
+          request_plan(&s, u);
           continue;
         }
         if (!u->walking) {
@@ -259,15 +335,19 @@ int main(int argc, char **argv) {
         // Only a cut ahead of the unit matters; the way behind it is walked already.
         if (!still_free && contact >= u->travelled - 1e-9) {
           cut++;
-          replans += plan(&s, u);
+          request_plan(&s, u);
         }
       }
+      restart_searches(&s);
     }
     for (int i = 0; i < UNIT_COUNT; ++i) {
       unit *u = &s.units[i];
+      if (u->waiting) {
+        continue;
+      }
       if (!u->walking) {
         u->target = free_point(&s, u->size);
-        replans += plan(&s, u);
+        request_plan(&s, u);
         continue;
       }
       u->travelled += SPEEDS[u->size] * FRAME_SECONDS;
@@ -277,12 +357,17 @@ int main(int argc, char **argv) {
         u->walking = false;
       }
     }
+    int waiting = 0;
+    for (int k = 0; k < 3; ++k) {
+      planned += run_plans(&s, k, EXPANSIONS_PER_FRAME);
+      waiting += s.plans[k].count;
+    }
     double frame_ms = now_ms() - frame_start;
     total_ms += frame_ms;
     worst_ms = fmax(worst_ms, frame_ms);
     if (event[0] != '\0' || frame % 30 == 0) {
-      printf("%5d  %-18s %9.3f  %7d  %3d  %7d  %7d  %8.3f\n", frame, event, update_ms, checked, cut,
-             covered, replans, frame_ms);
+      printf("%5d  %-18s %9.3f  %7d  %3d  %7d  %7d  %7d  %8.3f\n", frame, event, update_ms, checked,
+             cut, covered, planned, waiting, frame_ms);
     }
     if (frame % SVG_EVERY == 0) {
       write_frame(&s, dir, frame);
