@@ -24,6 +24,7 @@
 // --radii MAP builds one map at R = 0, 0.5, 2 and 8 and prints what each build costs, then builds
 // one planner for every radius up to 8 (max_radius) and asks it the same queries.
 // --probes MAP times the probes of the free space (clearance, raycast, nearest free point) there.
+// --sliced MAP times its queries whole and as sliced searches, and their longest slice.
 //
 //   arcnav_bench --list
 //   arcnav_bench [--scenario NAME]... [--engine NAME]... [--all] [--game] [--quick] [--repeat N]
@@ -31,6 +32,7 @@
 //   arcnav_bench --radii MAP [--movingai DIR] [--queries N]
 //   arcnav_bench --living MAP [--movingai DIR] [--queries N] [--repeat N]
 //   arcnav_bench --probes MAP [--movingai DIR] [--queries N] [--repeat N]
+//   arcnav_bench --sliced MAP [--movingai DIR] [--queries N] [--repeat N]
 
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
@@ -1651,6 +1653,129 @@ static int run_probes(const char *stem, const options *opt) {
   return exit_code;
 }
 
+// ---- sliced search
+// ------------------------------------------------------------------------------
+
+// --sliced MAP: the game map's .scen queries at R = 0, 0.5 and 2 (AUTO), whole and as sliced
+// searches of 64 and of 1024 expansions a resume: the whole search's time, the sliced search's
+// (all its resumes), and its longest resume, what a frame pays at most. The sliced answers must
+// equal the whole ones (status and length), or the run fails.
+
+enum { SLICE_KINDS = 2 };
+static const size_t SLICE_SIZES[SLICE_KINDS] = {64, 1024};
+
+static int run_sliced(const char *stem, const options *opt) {
+  static const double radii[] = {0.0, 0.5, 2.0};
+  char why[1200];
+  game_map g;
+  if (!game_map_load(opt->movingai, stem, &g, why, sizeof why)) {
+    fprintf(stderr, "arcnav_bench: --sliced %s: map not available: %s\n", stem, why);
+    return 2;
+  }
+  printf("\n%s: %zu polygons, %zu vertices. Times in microseconds (AUTO engine); a slice is the\n"
+         "most expansions one resume may make; longest: the longest resume of a query.\n",
+         stem, g.map.polygon_count, g.vertices);
+  printf("  %4s %7s %6s %11s %11s %12s %12s %12s\n", "R", "queries", "slice", "whole_med",
+         "sliced_med", "resumes_med", "longest_med", "longest_p99");
+  arcnav_path *path = NULL;
+  if (arcnav_path_create(NULL, &path) != ARCNAV_OK) {
+    game_map_free(&g);
+    return 1;
+  }
+  int exit_code = 0;
+  for (size_t r = 0; r < sizeof radii / sizeof radii[0] && exit_code == 0; ++r) {
+    arcnav_vec2 *ends = NULL;
+    size_t n = 0, skipped = 0, lines = 0, stride = 0;
+    if (!game_queries(opt->movingai, stem, &g.grid, radii[r], opt->query_count, &ends, &n, &skipped,
+                      &lines, &stride, why, sizeof why)) {
+      fprintf(stderr, "arcnav_bench: --sliced %s: %s\n", stem, why);
+      exit_code = 2;
+      break;
+    }
+    arcnav_map *map = NULL;
+    arcnav_planner *planner = NULL;
+    arcnav_query *query = NULL;
+    arcnav_planner_def def = arcnav_default_planner_def();
+    def.radius = radii[r];
+    if (to_arcnav(&g.map, NULL, &map) != ARCNAV_OK ||
+        arcnav_planner_create(map, &def, &planner) != ARCNAV_OK ||
+        arcnav_query_create(planner, &query) != ARCNAV_OK) {
+      fprintf(stderr, "arcnav_bench: --sliced %s: build failed at R = %g\n", stem, radii[r]);
+      exit_code = 1;
+    }
+    double *whole = xcalloc(n, sizeof *whole);
+    double *sliced[SLICE_KINDS], *longest[SLICE_KINDS], *resumes[SLICE_KINDS];
+    for (int k = 0; k < SLICE_KINDS; ++k) {
+      sliced[k] = xcalloc(n, sizeof **sliced);
+      longest[k] = xcalloc(n, sizeof **longest);
+      resumes[k] = xcalloc(n, sizeof **resumes);
+    }
+    for (size_t i = 0; exit_code == 0 && i < n; ++i) {
+      arcnav_vec2 from = ends[2 * i], to = ends[2 * i + 1];
+      whole[i] = INFINITY;
+      arcnav_status want = ARCNAV_OK;
+      double want_length = 0.0;
+      for (int rep = 0; rep < opt->repeat; ++rep) {
+        double t0 = seconds_now();
+        want = arcnav_find_path(query, from, to, path);
+        whole[i] = fmin(whole[i], (seconds_now() - t0) * 1e6);
+        want_length = arcnav_path_length(path);
+      }
+      for (int k = 0; k < SLICE_KINDS && exit_code == 0; ++k) {
+        sliced[k][i] = longest[k][i] = INFINITY;
+        for (int rep = 0; rep < opt->repeat; ++rep) {
+          double total = 0.0, worst = 0.0;
+          size_t count = 0;
+          arcnav_status got = arcnav_query_begin(query, from, to);
+          do {
+            double t0 = seconds_now();
+            got = arcnav_query_resume(query, SLICE_SIZES[k], path);
+            double took = (seconds_now() - t0) * 1e6;
+            total += took;
+            worst = fmax(worst, took);
+            count++;
+          } while (got == ARCNAV_IN_PROGRESS);
+          if (got != want || arcnav_path_length(path) != want_length) {
+            fprintf(stderr,
+                    "arcnav_bench: --sliced %s: query %zu at R = %g: sliced %s %.17g, "
+                    "whole %s %.17g\n",
+                    stem, i, radii[r], arcnav_status_name(got), arcnav_path_length(path),
+                    arcnav_status_name(want), want_length);
+            exit_code = 1;
+            break;
+          }
+          sliced[k][i] = fmin(sliced[k][i], total);
+          longest[k][i] = fmin(longest[k][i], worst);
+          resumes[k][i] = (double)count;
+        }
+      }
+    }
+    for (int k = 0; exit_code == 0 && k < SLICE_KINDS; ++k) {
+      double whole_median, sliced_median, resumes_median, longest_median, longest_p99, p90, p99;
+      time_percentiles(whole, n, &whole_median, &p90, &p99);
+      time_percentiles(sliced[k], n, &sliced_median, &p90, &p99);
+      time_percentiles(resumes[k], n, &resumes_median, &p90, &p99);
+      time_percentiles(longest[k], n, &longest_median, &p90, &longest_p99);
+      printf("  %4g %7zu %6zu %11.2f %11.2f %12.0f %12.2f %12.2f\n", radii[r], n, SLICE_SIZES[k],
+             whole_median, sliced_median, resumes_median, longest_median, longest_p99);
+    }
+    fflush(stdout);
+    free(whole);
+    for (int k = 0; k < SLICE_KINDS; ++k) {
+      free(sliced[k]);
+      free(longest[k]);
+      free(resumes[k]);
+    }
+    arcnav_query_destroy(query);
+    arcnav_planner_destroy(planner);
+    arcnav_map_destroy(map);
+    free(ends);
+  }
+  arcnav_path_destroy(path);
+  game_map_free(&g);
+  return exit_code;
+}
+
 // ---- main --------------------------------------------------------------------------------------
 
 static void usage(FILE *to) {
@@ -1663,6 +1788,7 @@ static void usage(FILE *to) {
       "       arcnav_bench --scaling [--engine NAME]... [--repeat N]\n"
       "       arcnav_bench --living MAP [--movingai DIR] [--queries N] [--repeat N]\n"
       "       arcnav_bench --probes MAP [--movingai DIR] [--queries N] [--repeat N]\n"
+      "       arcnav_bench --sliced MAP [--movingai DIR] [--queries N] [--repeat N]\n"
       "  --list          print the scenario names and exit\n"
       "  --scenario NAME run only these (default: every scenario not marked slow or game); "
       "repeatable\n"
@@ -1683,6 +1809,8 @@ static void usage(FILE *to) {
       "                  change and the planner update against a full build\n"
       "  --probes MAP    time the probes (clearance, raycast, nearest free point) on game map\n"
       "                  MAP at R = 0.5 and 2, from the starts of its .scen queries\n"
+      "  --sliced MAP    game map MAP's .scen queries at R = 0, 0.5 and 2, whole and as sliced\n"
+      "                  searches of 64 and 1024 expansions a resume: total and longest resume\n"
       "  --engine NAME   run only these engines (plain-raw, plain-eroded, funnel-eroded,\n"
       "                  exact, exact-on-demand); repeatable. Length ratios need exact\n"
       "  --quick         100 queries, one run each (unless --queries/--repeat say otherwise)\n"
@@ -1700,6 +1828,7 @@ int main(int argc, char **argv) {
   bool list = false;
   const char *csv_path = NULL, *svg_path = NULL, *radii_map = NULL, *living_map = NULL;
   const char *probes_map = NULL;
+  const char *sliced_map = NULL;
   bool scaling = false;
   bool selected[SCENARIO_COUNT] = {false};
   bool any_selected = false;
@@ -1720,6 +1849,8 @@ int main(int argc, char **argv) {
       living_map = argv[++i];
     } else if (strcmp(arg, "--probes") == 0 && has_value) {
       probes_map = argv[++i];
+    } else if (strcmp(arg, "--sliced") == 0 && has_value) {
+      sliced_map = argv[++i];
     } else if (strcmp(arg, "--scenario") == 0 && has_value) {
       const char *name = argv[++i];
       bool known = false;
@@ -1825,6 +1956,9 @@ int main(int argc, char **argv) {
   }
   if (living_map) {
     return run_living(living_map, &opt);
+  }
+  if (sliced_map) {
+    return run_sliced(sliced_map, &opt);
   }
   if (probes_map) {
     return run_probes(probes_map, &opt);
