@@ -5,6 +5,8 @@
 // then four threads, released together, answer all of them in four different orders, and every
 // answer is compared bit for bit. Planners built at the same time from one map must agree too, and
 // query objects made before arcnav_planner_update() answer on their threads as a fresh planner.
+// Some threads run sliced searches (arcnav_query_begin, arcnav_query_resume), which must answer
+// the same.
 // scripts/tsan.sh runs this under ThreadSanitizer.
 #define _POSIX_C_SOURCE 200809L
 
@@ -57,11 +59,21 @@ static bool same_answer(const answer *a, const answer *b) {
   return true;
 }
 
-/// Answers one query; false when the path has more pieces than an answer holds (the caller
-/// reports it: no Check assertion may run off the main thread).
+/// Answers one query, in one go (slice 0) or as a sliced search of `slice` expansions a resume;
+/// false when the path has more pieces than an answer holds (the caller reports it: no Check
+/// assertion may run off the main thread).
 static bool answer_query(const arcnav_planner *planner, arcnav_query *query, arcnav_path *path,
-                         const sup_query *q, answer *out) {
-  out->status = arcnav_find_path(query, q->start, q->goal, path);
+                         const sup_query *q, size_t slice, answer *out) {
+  if (slice == 0) {
+    out->status = arcnav_find_path(query, q->start, q->goal, path);
+  } else {
+    out->status = arcnav_query_begin(query, q->start, q->goal);
+    if (out->status == ARCNAV_OK) {
+      do {
+        out->status = arcnav_query_resume(query, slice, path);
+      } while (out->status == ARCNAV_IN_PROGRESS);
+    }
+  }
   out->count = arcnav_path_piece_count(path);
   out->length = arcnav_path_length(path);
   out->start_free = arcnav_planner_point_is_free(planner, q->start);
@@ -106,7 +118,9 @@ static void *run_worker(void *arg) {
   if (w->error == ARCNAV_OK) {
     for (size_t k = 0; k < QUERY_COUNT; ++k) {
       size_t q = w->order[k];
-      bool fits = answer_query(common->planner, query, path, &common->queries[q], &w->scratch);
+      // Odd threads search in slices: the answers are the same, bit for bit.
+      bool fits = answer_query(common->planner, query, path, &common->queries[q],
+                               (size_t)(w->index % 2) * 7, &w->scratch);
       w->answered++;
       if (!fits || !same_answer(&w->scratch, &common->expected[q])) {
         if (w->mismatches++ == 0) {
@@ -190,7 +204,7 @@ static answer *single_thread_answers(const arcnav_planner *planner, const sup_ma
   ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
   size_t found = 0;
   for (size_t q = 0; q < QUERY_COUNT; ++q) {
-    ck_assert(answer_query(planner, query, path, &queries[q], &out[q]));
+    ck_assert(answer_query(planner, query, path, &queries[q], 0, &out[q]));
     ck_assert(arcnav_status_is_answer(out[q].status));
     found += out[q].status == ARCNAV_OK;
     if (out[q].status == ARCNAV_OK && m && q % VERIFY_EVERY == 0) {
@@ -328,6 +342,7 @@ typedef struct update_worker {
   const answer *expected;
   pthread_barrier_t *start;
   size_t order[QUERY_COUNT];
+  size_t slice; ///< 0: whole searches; else sliced ones of this many expansions a resume
   size_t mismatches, first_mismatch;
   answer scratch;
 } update_worker;
@@ -337,7 +352,7 @@ static void *run_update_worker(void *arg) {
   pthread_barrier_wait(w->start);
   for (size_t k = 0; k < QUERY_COUNT; ++k) {
     size_t q = w->order[k];
-    bool fits = answer_query(w->planner, w->query, w->path, &w->queries[q], &w->scratch);
+    bool fits = answer_query(w->planner, w->query, w->path, &w->queries[q], w->slice, &w->scratch);
     if ((!fits || !same_answer(&w->scratch, &w->expected[q])) && w->mismatches++ == 0) {
       w->first_mismatch = q;
     }
@@ -355,7 +370,7 @@ START_TEST(threads_query_between_updates) {
   arcnav_planner *planner = make_planner(map, which);
   update_worker workers[THREAD_COUNT];
   for (int t = 0; t < THREAD_COUNT; ++t) {
-    workers[t] = (update_worker){.planner = planner, .queries = queries};
+    workers[t] = (update_worker){.planner = planner, .queries = queries, .slice = (size_t)t * 3};
     ck_assert_int_eq(arcnav_query_create(planner, &workers[t].query), ARCNAV_OK);
     ck_assert_int_eq(arcnav_path_create(NULL, &workers[t].path), ARCNAV_OK);
     make_order(workers[t].order, t);
