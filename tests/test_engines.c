@@ -447,6 +447,76 @@ START_TEST(test_eroded_funnel_awkward_shapes) {
 }
 END_TEST
 
+// Ends within the tolerance inside the offset line of an edge (free: the README's rule; the
+// nearest free point lies half a tolerance inside), where every way on wraps a corner of that
+// edge: each tangent engine finds the path, the verifier passes it, and it is as long as from the
+// end raised onto the line, to about the tolerance.
+START_TEST(test_ends_within_the_tolerance_reach_corners) {
+  sup_map m;
+  sup_map_init(&m);
+  arcnav_vec2 bounds[4] = {{0, 0}, {90, 0}, {90, 90}, {0, 90}};
+  sup_map_set_bounds(&m, bounds, 4);
+  sup_map_add_rect(&m, 10, 45, 30, 65);
+  sup_map_add_rect(&m, 5, 10, 80, 40);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+  double eps = arcnav_map_tolerance(map), R = 1.0;
+  const arcnav_tangent_graph graphs[2] = {ARCNAV_TANGENT_GRAPH_PREBUILT,
+                                          ARCNAV_TANGENT_GRAPH_ON_DEMAND};
+  arcnav_path *path = NULL, *raised = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(NULL, &raised), ARCNAV_OK);
+  // Far from the room, below the lower block: on from above the room's top, the path must wrap
+  // one of its top corners and go round the block.
+  arcnav_vec2 far = {85, 5};
+  for (int g = 0; g < 3; ++g) {
+    arcnav_planner_def def = arcnav_default_planner_def();
+    def.engine = ARCNAV_ENGINE_TANGENT;
+    def.tangent_graph = graphs[g % 2];
+    def.radius = R;
+    if (g == 2) { // one planner for every radius up to 2
+      def.engine = ARCNAV_ENGINE_AUTO;
+      def.radius = 0.0;
+      def.max_radius = 2.0;
+    }
+    arcnav_planner *planner = NULL;
+    arcnav_query *query = NULL;
+    ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_query_set_radius(query, R), ARCNAV_OK);
+    const double depths[] = {0.25, 0.5, 0.9};
+    const double xs[] = {12.0, 21.5, 29.5};
+    for (size_t d = 0; d < 3; ++d) {
+      for (size_t k = 0; k < 3; ++k) {
+        arcnav_vec2 end = {xs[k], 65.0 + R - depths[d] * eps}, top = {xs[k], 65.0 + R};
+        ck_assert(arcnav_query_point_is_free(query, end));
+        ck_assert_int_eq(arcnav_find_path(query, top, far, raised), ARCNAV_OK);
+        for (int reverse = 0; reverse < 2; ++reverse) {
+          arcnav_vec2 a = reverse ? far : end, b = reverse ? end : far;
+          ck_assert_msg(arcnav_find_path(query, a, b, path) == ARCNAV_OK,
+                        "planner %d, end (%.17g, %.17g), reverse %d: no path", g, end.x, end.y,
+                        reverse);
+          sup_verify_report report;
+          ck_assert_msg(sup_verify_path(&m, R, eps, a, b, path, &report), "planner %d: %s", g,
+                        report.message);
+          ck_assert_msg(fabs(arcnav_path_length(path) - arcnav_path_length(raised)) <= 4.0 * eps,
+                        "planner %d, end (%.17g, %.17g), reverse %d: length %.17g, from the line "
+                        "%.17g",
+                        g, end.x, end.y, reverse, arcnav_path_length(path),
+                        arcnav_path_length(raised));
+        }
+      }
+    }
+    arcnav_query_destroy(query);
+    arcnav_planner_destroy(planner);
+  }
+  arcnav_path_destroy(raised);
+  arcnav_path_destroy(path);
+  arcnav_map_destroy(map);
+  sup_map_free(&m);
+}
+END_TEST
+
 static Suite *engines_suite(void) {
   Suite *suite = suite_create("engines");
   TCase *tc = tcase_create("point agents");
@@ -456,6 +526,7 @@ static Suite *engines_suite(void) {
   tcase_add_test(tc, test_eroded_funnel_on_rectangles);
   tcase_add_test(tc, test_eroded_funnel_keeps_radius_on_mixed_maps);
   tcase_add_test(tc, test_eroded_funnel_awkward_shapes);
+  tcase_add_test(tc, test_ends_within_the_tolerance_reach_corners);
   suite_add_tcase(suite, tc);
   return suite;
 }

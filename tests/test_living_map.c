@@ -531,7 +531,8 @@ END_TEST
 
 // A goal clicked inside a building: with partial answers on, the path leads to the nearest place
 // the unit fits (worked out by hand below), which it reaches. A goal whose nearest place is
-// inside a sealed room stays goal_blocked; a free goal in the room stays no_path.
+// inside a sealed room, and a free goal in the room, lead to the reachable point nearest to them,
+// outside the room.
 START_TEST(partial_path_to_the_nearest_place_that_fits) {
   sup_map m;
   sup_map_init(&m);
@@ -575,11 +576,20 @@ START_TEST(partial_path_to_the_nearest_place_that_fits) {
     ck_assert_double_eq_tol(arcnav_path_length(path), arcnav_path_length(direct), 1e-9);
   }
   ck_assert_int_eq(arcnav_query_set_radius(query, 1.0), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_set_radius(plain, 1.0), ARCNAV_OK);
   // In the room's top wall, 1.5 above the room and 2.5 below the outside: the nearest place a
-  // disk of R = 1 fits is inside the room, which cannot be reached.
-  ck_assert_int_eq(arcnav_find_path(query, start, (vec){80, 27.5}, path), ARCNAV_GOAL_BLOCKED);
-  ck_assert_uint_eq(arcnav_path_piece_count(path), 0);
-  ck_assert_int_eq(arcnav_find_path(query, start, (vec){80, 20}, path), ARCNAV_NO_PATH);
+  // disk of R = 1 fits is inside the room, which cannot be reached; the nearest it can reach is
+  // above the wall, at y = 31.
+  ck_assert_int_eq(arcnav_find_path(plain, start, (vec){80, 27.5}, path), ARCNAV_GOAL_BLOCKED);
+  ck_assert_int_eq(arcnav_find_path(query, start, (vec){80, 27.5}, path), ARCNAV_PARTIAL);
+  ck_assert_vec2_near(arcnav_path_end(path), ((vec){80, 31}), 1e-6);
+  // A free goal in the room: every side of the building is 10 away, so the disk stands 11 away.
+  ck_assert_int_eq(arcnav_find_path(plain, start, (vec){80, 20}, path), ARCNAV_NO_PATH);
+  ck_assert_int_eq(arcnav_find_path(query, start, (vec){80, 20}, path), ARCNAV_PARTIAL);
+  vec end = arcnav_path_end(path);
+  ck_assert_double_eq_tol(hypot(end.x - 80, end.y - 20), 11, 1e-6);
+  sup_verify_report report;
+  ck_assert_msg(sup_verify_path(&m, 1.0, eps, start, end, path, &report), "%s", report.message);
   ck_assert_int_eq(arcnav_query_set_partial(NULL, true), ARCNAV_ERR_INVALID_ARGUMENT);
   ck_assert_str_eq(arcnav_status_name(ARCNAV_PARTIAL), "partial");
   ck_assert(arcnav_status_is_answer(ARCNAV_PARTIAL));

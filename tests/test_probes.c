@@ -5,6 +5,7 @@
 // boundary curves. The touching rule for point agents is checked on hand-made touching maps.
 #include "arcnav_test.h"
 #include "mapgen.h"
+#include "reference.h"
 #include "touching.h"
 #include "verify.h"
 
@@ -896,6 +897,140 @@ START_TEST(bad_input_is_refused) {
 }
 END_TEST
 
+// ---- nearest reachable point ---------------------------------------------------------------
+
+// Random rectangles with two sealed rooms (square rings) and bounds, so that some free places
+// cannot be reached from others.
+static sup_map rooms_map(uint64_t seed) {
+  sup_map m = sup_gen_random_rectangles(seed, 8, 80.0, 3.0, 10.0);
+  vec bounds[4] = {{-6.0, -6.0}, {86.0, -6.0}, {86.0, 86.0}, {-6.0, 86.0}};
+  sup_map_set_bounds(&m, bounds, 4);
+  for (int k = 0; k < 2; ++k) {
+    double x = 10.0 + 45.0 * k, y = 45.0 - 30.0 * k;
+    vec outer[4] = {{x, y}, {x + 20.0, y}, {x + 20.0, y + 20.0}, {x, y + 20.0}};
+    vec hole[4] = {
+        {x + 4.0, y + 4.0}, {x + 4.0, y + 16.0}, {x + 16.0, y + 16.0}, {x + 16.0, y + 4.0}};
+    const vec *holes[1] = {hole};
+    size_t counts[1] = {4};
+    sup_map_add_polygon(&m, outer, 4, holes, counts, 1);
+  }
+  return m;
+}
+
+// The nearest reachable point q of p from `from`: free by the verifier's distances, reached by a
+// path the verifier passes, no nearer than the nearest free point, and no free place nearer to p
+// on a grid round it is reached by the brute-force reference (whose paths are free: a path it
+// finds proves the place reachable). Counts the answers that had to rule out free places.
+static void check_reachable(const sup_map *m, double radius, uint64_t seed, size_t *ruled_out) {
+  setup s = build(m, radius, ARCNAV_ENGINE_AUTO);
+  sup_reference *ref = sup_reference_create(m, radius, NULL);
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  vec lo, hi;
+  ck_assert(sup_map_extent(m, &lo, &hi));
+  sup_rng rng = sup_rng_seed(seed);
+  for (int i = 0; i < 10; ++i) {
+    vec from;
+    if (!sup_random_free_point(m, radius, &rng, lo, hi, 0.01, 1000, &from)) {
+      continue;
+    }
+    vec p = random_point(m, &rng, 0.0);
+    vec q, nearest;
+    double d = -1.0, d_free = -1.0;
+    ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, p, &q, &d), ARCNAV_OK);
+    ck_assert_double_eq_tol(d, dist(p, q), 1e-12 * fmax(1.0, d));
+    ck_assert_msg(free_at(m, radius, s.eps, q), "R %g: (%.17g, %.17g) is not free", radius, q.x,
+                  q.y);
+    ck_assert_int_eq(arcnav_find_path(s.query, from, q, path), ARCNAV_OK);
+    sup_verify_report report;
+    ck_assert_msg(sup_verify_path(m, radius, s.eps, from, q, path, &report), "R %g: %s", radius,
+                  report.message);
+    ck_assert_int_eq(arcnav_query_nearest_free(s.query, p, &nearest, &d_free), ARCNAV_OK);
+    ck_assert_double_ge_tol(d, d_free, 1e-9);
+    double step = fmax(d / 12.0, 0.05);
+    if (d > d_free + step) {
+      ++*ruled_out;
+    }
+    for (double gx = -d; gx <= d; gx += step) {
+      for (double gy = -d; gy <= d; gy += step) {
+        vec x = {p.x + gx, p.y + gy};
+        if (dist(x, p) >= d - step || !free_at(m, radius + step, s.eps, x)) {
+          continue;
+        }
+        sup_reference_result r = sup_reference_query(ref, from, x);
+        ck_assert_msg(!r.found,
+                      "R %g: (%.17g, %.17g) is reached from (%.17g, %.17g) and nearer to "
+                      "(%.17g, %.17g) than the answer, %.17g",
+                      radius, x.x, x.y, from.x, from.y, p.x, p.y, d);
+      }
+    }
+  }
+  arcnav_path_destroy(path);
+  sup_reference_destroy(ref);
+  release(&s);
+}
+
+START_TEST(nearest_reachable_is_reached_and_nearest) {
+  size_t ruled_out = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
+    sup_map m = rooms_map(seed);
+    check_reachable(&m, 1.0, seed * 31, &ruled_out);
+    check_reachable(&m, 0.0, seed * 37, &ruled_out);
+    sup_map_free(&m);
+  }
+  // Starts and points in different parts: the answers had to rule places out.
+  ck_assert_uint_ge(ruled_out, test_scaled_minimum(4, 4));
+}
+END_TEST
+
+START_TEST(nearest_reachable_small_cases_and_errors) {
+  sup_map m = rooms_map(1);
+  setup s = build(&m, 1.0, ARCNAV_ENGINE_AUTO);
+  vec q;
+  double d;
+  // Inside the first room (its hole is [14, 26] x [49, 61]) from outside: the room's free centre
+  // is not reachable; its walls are 4 thick, so the disk stands 1 outside them, 11 from the
+  // centre, on one of the four sides.
+  vec from = {0.0, 0.0}, centre = {20.0, 55.0};
+  ck_assert(free_at(&m, 1.0, s.eps, from));
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, centre, &q, &d), ARCNAV_OK);
+  ck_assert_double_eq_tol(d, 11.0, 1e-6);
+  // From inside the room, the centre is its own answer.
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, (vec){16.0, 51.0}, centre, &q, &d),
+                   ARCNAV_OK);
+  ck_assert(q.x == centre.x && q.y == centre.y && d == 0.0);
+  // In the room's wall: the nearest free place is inside the room, 1 from the wall's inner face,
+  // but from outside only the outer face's side is reached.
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, (vec){20.0, 46.5}, &q, &d),
+                   ARCNAV_OK);
+  ck_assert_vec2_near(q, ((vec){20.0, 44.0}), 1e-6);
+  // Errors.
+  ck_assert_int_eq(arcnav_query_nearest_reachable(NULL, from, centre, &q, &d),
+                   ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, centre, NULL, &d),
+                   ARCNAV_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, (vec){NAN, 0.0}, centre, &q, &d),
+                   ARCNAV_ERR_NOT_FINITE);
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, (vec){1e200, 0.0}, &q, &d),
+                   ARCNAV_ERR_TOO_LARGE);
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, centre, centre, &q, &d), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, (vec){12.0, 47.0}, centre, &q, &d),
+                   ARCNAV_START_BLOCKED);
+  ck_assert(isinf(d));
+  // Ruling the room out takes a search: under a limit of one expansion it stops there.
+  ck_assert_int_eq(arcnav_query_set_expansion_limit(s.query, 1), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, centre, &q, &d),
+                   ARCNAV_SEARCH_LIMIT);
+  release(&s);
+  // The eroded funnel has no exact free test.
+  s = build(&m, 1.0, ARCNAV_ENGINE_FUNNEL);
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, centre, &q, &d),
+                   ARCNAV_ERR_INVALID_ARGUMENT);
+  release(&s);
+  sup_map_free(&m);
+}
+END_TEST
+
 static Suite *probes_suite(void) {
   Suite *suite = suite_create("probes");
   TCase *tc = tcase_create("probes");
@@ -910,6 +1045,8 @@ static Suite *probes_suite(void) {
   tcase_add_test(tc, empty_path_is_free_when_its_start_is);
   tcase_add_test(tc, nearest_free_is_free_and_nearest);
   tcase_add_test(tc, nearest_free_on_small_cases);
+  tcase_add_test(tc, nearest_reachable_is_reached_and_nearest);
+  tcase_add_test(tc, nearest_reachable_small_cases_and_errors);
   tcase_add_test(tc, degenerate_places_are_answered);
   tcase_add_test(tc, probes_follow_the_query_radius);
   tcase_add_test(tc, bad_input_is_refused);

@@ -507,15 +507,20 @@ typedef struct arcnav_query_stats {
 ARCNAV_API arcnav_status arcnav_query_set_expansion_limit(arcnav_query *query,
                                                           size_t max_expansions);
 
-/// Partial answers for every later arcnav_find_path() on `query` (off by default): when the goal
-/// is blocked for the query's agent (inside a building, too close to a wall), the search goes to
-/// the nearest place the agent fits instead (arcnav_query_nearest_free()), and when that place is
-/// reachable the call returns ARCNAV_PARTIAL with the path to it (arcnav_path_end() is that
-/// place). That place is then the reachable point nearest to the goal. When it is not reachable,
-/// or nothing is free, the answer stays ARCNAV_GOAL_BLOCKED; a free goal that cannot be reached
-/// stays ARCNAV_NO_PATH. Needs an exact engine as the probes do (on an eroded funnel planner at
-/// R > 0 the answer stays ARCNAV_GOAL_BLOCKED). Finding the nearest place may make the probes'
-/// working memory (see "Probes"), so arcnav_find_path() may then return ARCNAV_ERR_OUT_OF_MEMORY.
+/// Partial answers for every later arcnav_find_path() and sliced search on `query` (off by
+/// default): when the goal cannot be reached, the path leads to the reachable point nearest to it
+/// instead, and the call returns ARCNAV_PARTIAL (arcnav_path_end() is that point).
+///   - A goal where the agent does not fit (inside a building, too close to a wall): the search
+///     goes to the nearest place the agent fits (arcnav_query_nearest_free()); reached, that place
+///     is the reachable point nearest to the goal.
+///   - A free goal that cannot be reached (a sealed courtyard), or a nearest place that cannot:
+///     the search that found no path gives way to one to arcnav_query_nearest_reachable() from
+///     the start, which costs a search for each free place it must rule out first (see there).
+/// When no point can be reached the answer stays ARCNAV_GOAL_BLOCKED or ARCNAV_NO_PATH. Needs an
+/// exact engine as the probes do (on an eroded funnel planner at R > 0 answers stay as they are).
+/// Finding those places may make the probes' working memory (see "Probes"), so arcnav_find_path()
+/// may then return ARCNAV_ERR_OUT_OF_MEMORY; the searches that rule places out run within the
+/// call, or the resume, that found no path, each under the query's expansion limit.
 /// @return ARCNAV_OK, or ARCNAV_ERR_INVALID_ARGUMENT for a NULL query.
 ARCNAV_API arcnav_status arcnav_query_set_partial(arcnav_query *query, bool partial);
 
@@ -676,6 +681,26 @@ ARCNAV_API arcnav_status arcnav_query_path_is_free(arcnav_query *query, const ar
 ///         above).
 ARCNAV_API arcnav_status arcnav_query_nearest_free(arcnav_query *query, arcnav_vec2 point,
                                                    arcnav_vec2 *out_point, double *out_distance);
+
+/// The nearest point to `point` where the query's disk is free and which it can reach from
+/// `from` (exact as arcnav_query_nearest_free()): `point` itself when it is free and reachable,
+/// else a point of the boundary of the part of the free space `from` lies in. The free places
+/// nearer to `point` are judged in order of distance, each by a path search from there to
+/// `from` (the way back is the way there), so the call costs a search for every place it rules
+/// out, and one for the place it finds: cheap when the places ruled out lie in small parts (a
+/// sealed courtyard), dear in a large part that `from` cannot reach. Each search runs under the
+/// query's expansion limit. It searches with the query object's working memory: it ends a sliced
+/// search in progress, and leaves arcnav_query_get_stats() as it was.
+/// @param out_point    [out] the point, or `point` when there is none
+/// @param out_distance [out, opt] its distance to `point`; INFINITY when there is none
+/// @return ARCNAV_OK; ARCNAV_START_BLOCKED when the disk does not fit at `from`; ARCNAV_NO_PATH
+///         when nothing was found (only rounding can cause it: `from` itself can be reached);
+///         ARCNAV_SEARCH_LIMIT when a search reached the expansion limit; errors as for
+///         arcnav_query_nearest_free() (ARCNAV_ERR_INVALID_ARGUMENT also on an eroded funnel
+///         planner at R > 0) and ARCNAV_ERR_OUT_OF_MEMORY.
+ARCNAV_API arcnav_status arcnav_query_nearest_reachable(arcnav_query *query, arcnav_vec2 from,
+                                                        arcnav_vec2 point, arcnav_vec2 *out_point,
+                                                        double *out_distance);
 
 #ifdef __cplusplus
 }

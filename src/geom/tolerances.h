@@ -58,6 +58,11 @@
 /// taut tests, offsets at a wedge's start, arc sweeps (inflate.h, tangent_graph.h/c).
 #define AN_WEDGE_SLACK 1e-9
 
+/// The largest turn a path may take where the tangent from an end within the tolerance of an
+/// offset line meets a corner's arc (an_end_tangent_is_taut, tangent_graph.h): far below any real
+/// angle between pieces.
+#define AN_END_TURN_MAX 5e-7
+
 /// Comparing the direction of a segment between input points with an edge direction, and the width
 /// of a free gap at a point agent's contact (a gap of pi + slack leaves no corner): above atan2's
 /// rounding on exactly collinear input, below any real angle between pieces (clearance.c).

@@ -675,18 +675,30 @@ typedef struct nearest_search {
   double best;  // distance of the nearest free point found so far
   vec2 best_point;
   uint32_t mark; // items whose own curves are made already
+  an_point_test accept; // NULL: every free point
+  void *context;
+  bool aborted;
 } nearest_search;
 
-// Tests the held candidates nearer than `bound` in order of distance: the first free one is
-// nearer than any other held; it becomes the best, and every candidate tested or beyond it goes.
-// Candidates at `bound` or beyond stay for later. True when a free one was found.
+static bool accepted(nearest_search *s, vec2 q) {
+  if (!an_point_is_free(s->cl, &s->scratch->clearance, q)) {
+    return false;
+  }
+  an_verdict verdict = s->accept ? s->accept(s->context, q) : AN_ACCEPTED;
+  s->aborted = s->aborted || verdict == AN_ABORTED;
+  return verdict == AN_ACCEPTED;
+}
+
+// Tests the held candidates nearer than `bound` in order of distance: the first free one the
+// caller accepts is nearer than any other held; it becomes the best, and every candidate tested
+// or beyond it goes. Candidates at `bound` or beyond stay for later. True when one was found.
 static bool test_candidates(nearest_search *s, double bound) {
   an_probe_candidate *c = s->scratch->candidates;
   qsort(c, s->count, sizeof *c, compare_distances);
   size_t i = 0;
   bool found = false;
-  for (; i < s->count && c[i].distance < bound && c[i].distance < s->best; ++i) {
-    if (an_point_is_free(s->cl, &s->scratch->clearance, c[i].point)) {
+  for (; i < s->count && c[i].distance < bound && c[i].distance < s->best && !s->aborted; ++i) {
+    if (accepted(s, c[i].point)) {
       s->best = c[i].distance;
       s->best_point = c[i].point;
       found = true;
@@ -853,12 +865,8 @@ static bool search_cell(void *context, int32_t column, int32_t row) {
   return true;
 }
 
-bool an_probe_nearest_free(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
-                           vec2 *out_point) {
-  if (an_point_is_free(cl, &scratch->clearance, p)) {
-    *out_point = p;
-    return true;
-  }
+an_verdict an_probe_nearest_accepted(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
+                                     an_point_test accept, void *context, vec2 *out_point) {
   const an_grid *grid = cl->grid;
   nearest_search s = {.cl = cl,
                       .slack = 2.0 * cl->eps,
@@ -867,13 +875,19 @@ bool an_probe_nearest_free(const an_clearance *cl, an_probe_scratch *scratch, ve
                       .p = p,
                       .offset = an_max(0.0, cl->radius - 0.5 * cl->eps),
                       .best = INFINITY,
-                      .best_point = p};
+                      .best_point = p,
+                      .accept = accept,
+                      .context = context};
+  if (accepted(&s, p)) {
+    *out_point = p;
+    return AN_ACCEPTED;
+  }
   ring_origin o = ring_origin_of(grid, p);
   s.mark = next_mark(scratch);
   // A candidate is made with the ring of its cell, and no cell of a later ring is nearer than
-  // that ring's bound: once the held candidates nearer than it are judged, the nearest free one
-  // among them is the answer.
-  for (int32_t k = 0; k <= o.last; ++k) {
+  // that ring's bound: once the held candidates nearer than it are judged, the nearest accepted
+  // one among them is the answer.
+  for (int32_t k = 0; k <= o.last && !s.aborted; ++k) {
     visit_ring(grid, &o, k, search_cell, &s);
     double bound = ring_bound(grid, &o, k + 1);
     if (test_candidates(&s, bound) || s.best <= bound) {
@@ -881,9 +895,17 @@ bool an_probe_nearest_free(const an_clearance *cl, an_probe_scratch *scratch, ve
     }
   }
   test_candidates(&s, INFINITY);
+  if (s.aborted) {
+    return AN_ABORTED;
+  }
   if (!(s.best < INFINITY)) {
-    return false;
+    return AN_REJECTED;
   }
   *out_point = s.best_point;
-  return true;
+  return AN_ACCEPTED;
+}
+
+bool an_probe_nearest_free(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
+                           vec2 *out_point) {
+  return an_probe_nearest_accepted(cl, scratch, p, NULL, NULL, out_point) == AN_ACCEPTED;
 }

@@ -64,3 +64,21 @@ bool an_probe_path_is_free(const an_clearance *cl, an_probe_scratch *scratch, ve
 /// free at all.
 bool an_probe_nearest_free(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
                            vec2 *out_point);
+
+/// What a caller's test says of a free point for an_probe_nearest_accepted().
+typedef enum an_verdict {
+  AN_ACCEPTED,
+  AN_REJECTED,
+  AN_ABORTED, ///< the test could not judge (a search reached its limit, memory ran out)
+} an_verdict;
+
+typedef an_verdict (*an_point_test)(void *context, vec2 point);
+
+/// The nearest point to p where the agent is free and `accept` says yes: the free points are
+/// judged in order of distance from p (p first, when free), so the first it accepts is the
+/// nearest accepted one. That holds for a test whose accepted set is a union of connected parts
+/// of the free set (reachability from a point): the nearest point of such a part lies on its
+/// boundary, where the candidates are. AN_ACCEPTED with *out_point, AN_REJECTED when no free
+/// point was accepted, AN_ABORTED as soon as the test aborts.
+an_verdict an_probe_nearest_accepted(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
+                                     an_point_test accept, void *context, vec2 *out_point);

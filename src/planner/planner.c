@@ -324,7 +324,7 @@ static void release_engine_queries(arcnav_query *query) {
 // A query object made before arcnav_planner_update() rebuilt the engines makes its working
 // memory again for the new ones before it answers; on failure it keeps the old, unused, and
 // tries again next time.
-static arcnav_status bind_to_planner(arcnav_query *query) {
+arcnav_status an_query_bind(arcnav_query *query) {
   const arcnav_planner *planner = query->planner;
   if (query->generation == planner->generation) {
     return ARCNAV_OK;
@@ -362,7 +362,7 @@ arcnav_status arcnav_query_create(const arcnav_planner *planner, arcnav_query **
   q->radius = planner->def.radius;
   // One generation back, so that binding makes the working memory for the current engines.
   q->generation = planner->generation - 1;
-  arcnav_status status = bind_to_planner(q);
+  arcnav_status status = an_query_bind(q);
   if (status != ARCNAV_OK) {
     an_free(&alloc, q);
     return status;
@@ -394,7 +394,7 @@ arcnav_status arcnav_query_set_radius(arcnav_query *query, double radius) {
                                     : radius != planner->def.radius) {
     return ARCNAV_ERR_RADIUS_OUT_OF_RANGE;
   }
-  status = bind_to_planner(query);
+  status = an_query_bind(query);
   if (status != ARCNAV_OK) {
     return status;
   }
@@ -422,7 +422,14 @@ arcnav_status arcnav_query_set_expansion_limit(arcnav_query *query, size_t max_e
 arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query) {
   arcnav_query_stats none;
   memset(&none, 0, sizeof none);
-  return query ? query->control.stats : none;
+  if (!query) {
+    return none;
+  }
+  arcnav_query_stats stats = query->control.stats;
+  stats.nodes_expanded += query->earlier.nodes_expanded;
+  stats.edges_checked += query->earlier.edges_checked;
+  stats.channels += query->earlier.channels;
+  return stats;
 }
 
 // Checks a query's ends as arcnav_find_path() and arcnav_query_begin() do.
@@ -441,6 +448,15 @@ static const an_engine *query_engine(const arcnav_query *query, void **engine_qu
   return an_planner_engine_for(query->planner, query->radius, query, engine_query);
 }
 
+// A query that runs a second engine search (partial answers) counts the first one's work too:
+// each engine search counts its own from zero.
+static void count_earlier_search(arcnav_query *query) {
+  query->earlier.nodes_expanded += query->control.stats.nodes_expanded;
+  query->earlier.edges_checked += query->control.stats.edges_checked;
+  query->earlier.channels += query->control.stats.channels;
+  memset(&query->control.stats, 0, sizeof query->control.stats);
+}
+
 // Sets up the engine's search for `query`, bound to its planner: the engine's begin, and with
 // partial answers, when the goal is blocked, a search to the nearest place the agent fits
 // (query->retargeted, query->sliced_target). The nearest place the agent fits is nearer the goal
@@ -449,6 +465,8 @@ static arcnav_status begin_search(arcnav_query *query, vec2 start, vec2 goal, ar
   void *engine_query;
   const an_engine *engine = query_engine(query, &engine_query);
   query->retargeted = false;
+  query->fallen_back = false;
+  query->goal_blocked = false;
   query->sliced_target = goal;
   an_path_reset(path, start, goal);
   arcnav_status status =
@@ -456,6 +474,7 @@ static arcnav_status begin_search(arcnav_query *query, vec2 start, vec2 goal, ar
   if (status != ARCNAV_GOAL_BLOCKED || !query->partial) {
     return status;
   }
+  query->goal_blocked = true;
   vec2 fits;
   arcnav_status nearest = arcnav_query_nearest_free(query, goal, &fits, NULL);
   if (nearest != ARCNAV_OK) {
@@ -463,15 +482,35 @@ static arcnav_status begin_search(arcnav_query *query, vec2 start, vec2 goal, ar
     bool answered = nearest == ARCNAV_NO_PATH || nearest == ARCNAV_ERR_INVALID_ARGUMENT;
     return answered ? ARCNAV_GOAL_BLOCKED : nearest;
   }
-  arcnav_query_stats first = query->control.stats;
+  count_earlier_search(query);
   query->retargeted = true;
   query->sliced_target = fits;
   an_path_reset(path, start, fits);
-  status = engine->ops->begin(engine->state, engine_query, start, fits, &query->control, path);
-  query->control.stats.nodes_expanded += first.nodes_expanded;
-  query->control.stats.edges_checked += first.edges_checked;
-  query->control.stats.channels += first.channels;
-  return status;
+  return engine->ops->begin(engine->state, engine_query, start, fits, &query->control, path);
+}
+
+// With partial answers, a search that found no path (to a free goal, or to the nearest place the
+// agent fits near a blocked one) gives way to a search to the reachable point nearest to the
+// goal (arcnav_query_nearest_reachable()); it returns what that search's begin says. Anything
+// else passes through.
+static arcnav_status fall_back(arcnav_query *query, arcnav_status status, vec2 start, vec2 goal,
+                               arcnav_path *path) {
+  if (status != ARCNAV_NO_PATH || !query->partial || query->fallen_back) {
+    return status;
+  }
+  vec2 near;
+  arcnav_status found = an_query_nearest_reachable(query, start, goal, &near);
+  if (found != ARCNAV_OK) {
+    return arcnav_status_is_answer(found) ? status : found;
+  }
+  void *engine_query;
+  const an_engine *engine = query_engine(query, &engine_query);
+  count_earlier_search(query);
+  query->fallen_back = true;
+  query->retargeted = true;
+  query->sliced_target = near;
+  an_path_reset(path, start, near);
+  return engine->ops->begin(engine->state, engine_query, start, near, &query->control, path);
 }
 
 // Runs the search begin_search() set up for `slice` expansions (0: to the end).
@@ -485,8 +524,8 @@ static arcnav_status run_search(arcnav_query *query, size_t slice, vec2 start, a
   return status;
 }
 
-// The caller's answer for the engine's: a search to the nearest free place that found it answers
-// ARCNAV_PARTIAL; one that did not leaves the goal blocked.
+// The caller's answer for the engine's: a search to another place than the goal that found it
+// answers ARCNAV_PARTIAL; one that did not leaves the goal blocked, or unreachable.
 static arcnav_status settle(const arcnav_query *query, arcnav_status status, vec2 start, vec2 goal,
                             arcnav_path *path) {
   if (status == ARCNAV_IN_PROGRESS) {
@@ -500,7 +539,10 @@ static arcnav_status settle(const arcnav_query *query, arcnav_status status, vec
     return ARCNAV_PARTIAL;
   }
   an_path_reset(path, start, goal);
-  return arcnav_status_is_answer(status) ? ARCNAV_GOAL_BLOCKED : status;
+  if (!arcnav_status_is_answer(status)) {
+    return status;
+  }
+  return query->goal_blocked ? ARCNAV_GOAL_BLOCKED : ARCNAV_NO_PATH;
 }
 
 arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_vec2 goal,
@@ -515,13 +557,14 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
   }
   an_path_reset(path, start, goal);
   memset(&query->control.stats, 0, sizeof query->control.stats);
-  status = bind_to_planner(query);
+  memset(&query->earlier, 0, sizeof query->earlier);
+  status = an_query_bind(query);
   if (status != ARCNAV_OK) {
     return status;
   }
-  status = begin_search(query, start, goal, path);
-  if (status == ARCNAV_IN_PROGRESS) {
-    status = run_search(query, 0, start, path);
+  status = fall_back(query, begin_search(query, start, goal, path), start, goal, path);
+  while (status == ARCNAV_IN_PROGRESS) {
+    status = fall_back(query, run_search(query, 0, start, path), start, goal, path);
   }
   return settle(query, status, start, goal, path);
 }
@@ -536,6 +579,7 @@ arcnav_status arcnav_query_begin(arcnav_query *query, arcnav_vec2 start, arcnav_
     return status;
   }
   memset(&query->control.stats, 0, sizeof query->control.stats);
+  memset(&query->earlier, 0, sizeof query->earlier);
   query->sliced_start = start;
   query->sliced_goal = goal;
   query->sliced = AN_SLICED_BEGUN;
@@ -558,14 +602,19 @@ arcnav_status arcnav_query_resume(arcnav_query *query, size_t max_expansions, ar
   arcnav_status status = ARCNAV_IN_PROGRESS;
   if (query->sliced == AN_SLICED_BEGUN) {
     memset(&query->control.stats, 0, sizeof query->control.stats);
-    status = bind_to_planner(query);
+  memset(&query->earlier, 0, sizeof query->earlier);
+    status = an_query_bind(query);
     if (status == ARCNAV_OK) {
-      status = begin_search(query, start, goal, path);
+      status = fall_back(query, begin_search(query, start, goal, path), start, goal, path);
     }
     query->sliced = status == ARCNAV_IN_PROGRESS ? AN_SLICED_RUNNING : AN_SLICED_NONE;
   }
   if (query->sliced == AN_SLICED_RUNNING) {
     status = run_search(query, max_expansions, start, path);
+    // A search that gives way to another pauses there: the next resume runs that one.
+    if (status != ARCNAV_IN_PROGRESS) {
+      status = fall_back(query, status, start, goal, path);
+    }
     if (status != ARCNAV_IN_PROGRESS) {
       query->sliced = AN_SLICED_NONE;
     }
@@ -603,7 +652,7 @@ bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point) {
     return false;
   }
   // The test arcnav_find_path() applies to start and goal, with this query's working memory.
-  if (bind_to_planner(query) != ARCNAV_OK) {
+  if (an_query_bind(query) != ARCNAV_OK) {
     return false;
   }
   void *engine_query;

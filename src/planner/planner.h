@@ -35,6 +35,7 @@ struct arcnav_query {
   const arcnav_planner *planner;
   an_allocator alloc;
   an_search_control control;
+  arcnav_query_stats earlier; ///< the work of the query's earlier engine searches (partial answers)
   double radius;
   bool partial;        ///< arcnav_query_set_partial()
   uint64_t generation; ///< the planner generation the working memory below was made for
@@ -47,11 +48,14 @@ struct arcnav_query {
   /// with more items than it was made for; zeroed while there is none.
   an_probe_scratch probe_scratch;
   // A sliced search: its phase, its ends, and where the engine's search runs to: the goal, or
-  // with partial answers the nearest place the agent fits (`retargeted`). A running search was
-  // set up for the planner generation the working memory is for; after an update it begins again.
+  // with partial answers the nearest place the agent fits or the reachable point nearest to the
+  // goal (`retargeted`). A running search was set up for the planner generation the working
+  // memory is for; after an update it begins again.
   an_sliced_phase sliced;
   vec2 sliced_start, sliced_goal, sliced_target;
-  bool retargeted; ///< the running search (sliced or not) goes to the nearest free place
+  bool retargeted;   ///< the running search (sliced or not) goes to another place than the goal
+  bool fallen_back;  ///< that place is the reachable point nearest to the goal
+  bool goal_blocked; ///< the goal itself is blocked for the agent
 };
 
 /// The engine that answers `radius` on `planner`, and (when `engine_query` is not NULL) its working
@@ -63,3 +67,12 @@ const an_engine *an_planner_engine_for(const arcnav_planner *planner, double rad
 /// Frees the probes' working memory of `query`, if any, and marks it not ready: the next probe
 /// makes it afresh. Called when the query object is destroyed or moves to another engine.
 void an_query_release_probes(arcnav_query *query);
+
+/// Makes the query object's working memory for its planner's current engines when an update
+/// replaced them since it was made (ARCNAV_ERR_OUT_OF_MEMORY when that fails).
+arcnav_status an_query_bind(arcnav_query *query);
+
+/// arcnav_query_nearest_reachable() on a query object bound to its planner: ARCNAV_OK with
+/// *out_point, ARCNAV_START_BLOCKED, ARCNAV_NO_PATH, or what made a search fail.
+arcnav_status an_query_nearest_reachable(arcnav_query *query, vec2 from, vec2 point,
+                                         vec2 *out_point);

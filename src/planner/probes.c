@@ -170,3 +170,90 @@ arcnav_status arcnav_query_nearest_free(arcnav_query *query, arcnav_vec2 point,
   }
   return ARCNAV_OK;
 }
+
+// Reachability of a free point from the start of a nearest_reachable(): a search from the point
+// to the start (the way back is the way there), with the query's engine, working memory and
+// expansion limit.
+typedef struct reach_test {
+  arcnav_query *query;
+  const an_engine *engine;
+  void *engine_query;
+  vec2 from;
+  arcnav_path *path;
+  arcnav_status failure; ///< what aborted the test, if anything
+} reach_test;
+
+static an_verdict reaches_start(void *context, vec2 point) {
+  reach_test *t = context;
+  an_search_control *control = &t->query->control;
+  an_path_reset(t->path, point, t->from);
+  arcnav_status status =
+      t->engine->ops->begin(t->engine->state, t->engine_query, point, t->from, control, t->path);
+  if (status == ARCNAV_IN_PROGRESS) {
+    an_path_reset(t->path, point, t->from);
+    control->slice = 0;
+    status = t->engine->ops->resume(t->engine->state, t->engine_query, control, t->path);
+  }
+  if (status == ARCNAV_OK) {
+    return AN_ACCEPTED;
+  }
+  if (arcnav_status_is_answer(status)) {
+    return AN_REJECTED;
+  }
+  t->failure = status;
+  return AN_ABORTED;
+}
+
+arcnav_status an_query_nearest_reachable(arcnav_query *query, vec2 from, vec2 point,
+                                         vec2 *out_point) {
+  an_clearance settings;
+  arcnav_status status = begin_probe_at(query, point, &settings);
+  if (status == ARCNAV_OK) {
+    status = check_point(from);
+  }
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  void *engine_query;
+  const an_engine *engine =
+      an_planner_engine_for(query->planner, query->radius, query, &engine_query);
+  if (!engine->ops->point_is_free(engine->state, engine_query, from)) {
+    return ARCNAV_START_BLOCKED;
+  }
+  arcnav_path *path = NULL;
+  status = arcnav_path_create(&query->alloc.hooks, &path);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  arcnav_query_stats kept = query->control.stats;
+  reach_test test = {query, engine, engine_query, from, path, ARCNAV_OK};
+  an_verdict verdict = an_probe_nearest_accepted(&settings, &query->probe_scratch, point,
+                                                 reaches_start, &test, out_point);
+  query->control.stats = kept;
+  arcnav_path_destroy(path);
+  if (verdict == AN_ABORTED) {
+    return test.failure;
+  }
+  // The start itself is free and reachable: only rounding can leave nothing accepted.
+  return verdict == AN_ACCEPTED ? ARCNAV_OK : ARCNAV_NO_PATH;
+}
+
+arcnav_status arcnav_query_nearest_reachable(arcnav_query *query, arcnav_vec2 from,
+                                             arcnav_vec2 point, arcnav_vec2 *out_point,
+                                             double *out_distance) {
+  if (!query || !out_point) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  // It searches with the query object's working memory.
+  query->sliced = AN_SLICED_NONE;
+  arcnav_status status = an_query_bind(query);
+  vec2 found = point;
+  if (status == ARCNAV_OK) {
+    status = an_query_nearest_reachable(query, from, point, &found);
+  }
+  *out_point = status == ARCNAV_OK ? found : point;
+  if (out_distance) {
+    *out_distance = status == ARCNAV_OK ? v2_dist(found, point) : INFINITY;
+  }
+  return status;
+}

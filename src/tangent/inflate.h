@@ -44,12 +44,15 @@ static inline double an_corner_material_radius(const an_corner *corner, double r
   return corner->wedge_sweep >= AN_TWO_PI ? an_max(0.0, corner->radius - radius) : 0.0;
 }
 
-/// Offset of `angle` from the corner's wedge start, in [0, 2pi). An angle a rounding error before
-/// the start of a polygon corner's wedge would wrap to nearly 2pi; it counts as the start, so
-/// offsets of touching points sort monotonically along the wedge.
+/// Offset of `angle` from the corner's wedge start, in [0, 2pi). An angle just outside a polygon
+/// corner's wedge (a rounding error, or a point end's slack, an_end_wedge_slack()) counts as the
+/// nearer end of the wedge, so offsets of touching points sort monotonically along it.
 static inline double an_corner_offset(const an_corner *corner, double angle) {
   double offset = an_wrap_angle(angle - corner->wedge_start);
-  return offset > corner->wedge_sweep + AN_WEDGE_SLACK ? 0.0 : offset;
+  if (offset <= corner->wedge_sweep + AN_WEDGE_SLACK) {
+    return offset;
+  }
+  return AN_TWO_PI - offset < offset - corner->wedge_sweep ? 0.0 : corner->wedge_sweep;
 }
 
 /// Does the wedge contain the unit direction `normal` (with about `slack` radians of tolerance at

@@ -69,7 +69,7 @@ static arcnav_status collect_pair(const an_corner *corners, uint32_t i, uint32_t
                              clearance->eps, &t)) {
       continue;
     }
-    if (!an_tangent_is_taut(&t, a, ccw_a, b, ccw_b)) {
+    if (!an_tangent_is_taut(&t, a, ccw_a, b, ccw_b, 0.0)) {
       continue;
     }
     if (an_sight_blocks(sight, t.direction, ccw_a, v2_dist(t.from, t.to)) ||

@@ -58,15 +58,53 @@ static inline double an_touch_angle(vec2 direction, bool ccw) {
   return v2_angle(an_touch_normal(direction, ccw));
 }
 
+/// Does tangent `t` between a point end (the start or the goal) and `corner` (its arrival when
+/// `corner_is_to`, else its departure), turning `ccw` there, touch the corner inside its wedge?
+/// An end may lie up to the tolerance `eps` inside the offset line of an edge beside the corner
+/// (it is free; a nearest free point lies half a tolerance inside). From there every tangent to
+/// the corner touches it just outside the wedge, by about the end's depth over the tangent's
+/// length. Such a tangent is moved to touch at the wedge's nearer end (t changes): the path meets
+/// the arc exactly at the wedge boundary, turning there by at most that angle, which is capped
+/// (AN_END_TURN_MAX); the segment keeps within the tolerance of the line (docs/DESIGN.md, "Ends
+/// within the tolerance"). A point agent's corners (radius within eps) have no offset line.
+static inline bool an_end_tangent_is_taut(an_tangent *t, const an_corner *corner, bool ccw,
+                                          bool corner_is_to, double eps) {
+  vec2 normal = an_touch_normal(t->direction, ccw);
+  if (an_corner_wedge_contains(corner, normal, AN_WEDGE_SLACK)) {
+    return true;
+  }
+  double length = v2_dist(t->from, t->to);
+  if (corner->radius <= eps || corner->wedge_sweep >= AN_TWO_PI || !(length > 0.0) ||
+      !an_corner_wedge_contains(corner, normal, an_min(eps / length, AN_END_TURN_MAX))) {
+    return false;
+  }
+  vec2 side = v2_dot(normal, corner->normal_start) >= v2_dot(normal, corner->normal_end)
+                  ? corner->normal_start
+                  : corner->normal_end;
+  vec2 touch = v2_mul_add(corner->center, corner->radius, side);
+  if (corner_is_to) {
+    t->to = touch;
+  } else {
+    t->from = touch;
+  }
+  t->direction = v2_normalize(v2_sub(t->to, t->from));
+  return true;
+}
+
 /// Does the tangent `t`, turning `from_ccw` where it leaves `from` and `to_ccw` where it reaches
 /// `to`, touch both inside their wedges, so that the path wraps each from outside? NULL stands for
-/// a point (the start or the goal), which has no wedge.
-static inline bool an_tangent_is_taut(const an_tangent *t, const an_corner *from, bool from_ccw,
-                                      const an_corner *to, bool to_ccw) {
-  return (!from || an_corner_wedge_contains(from, an_touch_normal(t->direction, from_ccw),
-                                            AN_WEDGE_SLACK)) &&
-         (!to ||
-          an_corner_wedge_contains(to, an_touch_normal(t->direction, to_ccw), AN_WEDGE_SLACK));
+/// a point (the start or the goal), which has no wedge; the corner opposite a point end is judged
+/// by an_end_tangent_is_taut() for the map tolerance `eps`, which may move the tangent.
+static inline bool an_tangent_is_taut(an_tangent *t, const an_corner *from, bool from_ccw,
+                                      const an_corner *to, bool to_ccw, double eps) {
+  if (!from) {
+    return !to || an_end_tangent_is_taut(t, to, to_ccw, true, eps);
+  }
+  if (!to) {
+    return an_end_tangent_is_taut(t, from, from_ccw, false, eps);
+  }
+  return an_corner_wedge_contains(from, an_touch_normal(t->direction, from_ccw), AN_WEDGE_SLACK) &&
+         an_corner_wedge_contains(to, an_touch_normal(t->direction, to_ccw), AN_WEDGE_SLACK);
 }
 
 /// Sweep in radians of the arc on `corner` from wedge offset `from` to offset `to` (both from
