@@ -31,19 +31,14 @@ bool an_replay_op_nearest(an_replay *r, const cJSON *op, FILE *out) {
   }
   arcnav_vec2 fits = point;
   double distance = INFINITY;
-  arcnav_status status = arcnav_query_nearest_free(query, point, &fits, &distance);
-  if (status != ARCNAV_OK && status != ARCNAV_NO_PATH) {
+  arcnav_status status = has_from
+                             ? arcnav_query_nearest_reachable(query, from, point, &fits, &distance)
+                             : arcnav_query_nearest_free(query, point, &fits, &distance);
+  // A start where the disk does not fit reaches nothing: no point, as when nothing is free.
+  if (status != ARCNAV_OK && status != ARCNAV_NO_PATH && status != ARCNAV_START_BLOCKED) {
     return refuse_status(r, status);
   }
   bool found = status == ARCNAV_OK;
-  if (found && has_from) {
-    // The nearest place is the answer only when it can be reached; this version finds no other.
-    arcnav_status reached = arcnav_find_path(query, from, fits, r->path);
-    if (!arcnav_status_is_answer(reached)) {
-      return refuse_status(r, reached);
-    }
-    found = reached == ARCNAV_OK;
-  }
   fputs(",\"point\":", out);
   if (found) {
     an_cli_json_point(out, fits);

@@ -238,13 +238,17 @@ START_TEST(replay_probes_and_partial_paths) {
       "{\"op\":\"still_free\",\"path\":{\"radius\":1,\"pieces\":[{\"type\":\"line\",\"from\":[10,"
       "10],\"to\":[70,10]}]}}\n"
       "{\"op\":\"raycast\",\"from\":[10,30],\"dir\":[0,0],\"radius\":1}\n"
-      "{\"op\":\"still_free\",\"path\":{\"pieces\":[]}}\n");
+      "{\"op\":\"still_free\",\"path\":{\"pieces\":[]}}\n"
+      "{\"op\":\"add\",\"name\":\"room\",\"polygon\":[[70,50],[90,50],[90,70],[70,70]],"
+      "\"holes\":[[[74,54],[74,66],[86,66],[86,54]]]}\n"
+      "{\"op\":\"nearest\",\"point\":[80,60],\"radius\":1,\"reachable_from\":[10,10]}\n"
+      "{\"op\":\"path\",\"from\":[10,10],\"to\":[80,60],\"radius\":1,\"partial\":true}\n");
   join(script, sizeof script, dir, "script.jsonl");
   const char *args[] = {"replay", script, NULL};
   run_result r = run_cli(dir, NULL, args);
   ck_assert_msg(r.code == 0, "exit %d: %s", r.code, r.err);
   answers a = parse_answers(r.out);
-  ck_assert_uint_eq(a.count, 12);
+  ck_assert_uint_eq(a.count, 15);
   for (size_t i = 0; i < 10; i++) {
     ck_assert_msg(answer_ok(&a, i), "answer %zu refused: %s", i, r.out);
   }
@@ -276,6 +280,13 @@ START_TEST(replay_probes_and_partial_paths) {
   ck_assert_ptr_nonnull(strstr(answer_string(&a, 10, "error"), "dir"));
   ck_assert(!answer_ok(&a, 11));
   ck_assert_ptr_nonnull(strstr(answer_string(&a, 11, "error"), "pieces"));
+  // The sealed room's free middle cannot be reached from outside: the nearest point that can is
+  // outside its 4-thick walls, 11 from the middle; a partial path goes there.
+  for (size_t i = 12; i < 15; i++) {
+    ck_assert_msg(answer_ok(&a, i), "answer %zu refused: %s", i, r.out);
+  }
+  ck_assert_double_eq_tol(answer_number(&a, 13, "distance"), 11, 1e-6);
+  ck_assert_str_eq(answer_string(&a, 14, "status"), "partial");
   free_answers(&a);
   free_result(&r);
   remove_temp_dir(dir);
