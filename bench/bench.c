@@ -1554,9 +1554,9 @@ static bool write_svg(const char *file, const chart_row *rows, size_t row_count)
 // nearest free point of the start moved by up to two cells at random (blocked about as often as
 // not), each timed alone (the fastest of --repeat runs).
 
-enum { PROBE_KINDS = 4 };
+enum { PROBE_KINDS = 5 };
 static const char *const PROBE_NAMES[PROBE_KINDS] = {"clearance", "raycast", "nearest_free",
-                                                     "nearest_moved"};
+                                                     "nearest_moved", "reachable_moved"};
 
 static int run_probes(const char *stem, const options *opt) {
   static const double radii[] = {0.5, 2.0};
@@ -1567,7 +1567,8 @@ static int run_probes(const char *stem, const options *opt) {
     return 2;
   }
   printf("\n%s: %zu polygons, %zu vertices. Probe times in microseconds (exact engine, AUTO);\n"
-         "nearest_free over every point, nearest_moved over those that were not free.\n",
+         "nearest_free over every point, nearest_moved over those that were not free,\n"
+         "reachable_moved: the nearest reachable from the query's goal, for those.\n",
          stem, g.map.polygon_count, g.vertices);
   printf("  %4s %-14s %7s %10s %10s %10s\n", "R", "probe", "count", "median_us", "p90_us",
          "p99_us");
@@ -1605,7 +1606,7 @@ static int run_probes(const char *stem, const options *opt) {
       arcnav_vec2 moved = {from.x + sup_rng_uniform(&rng, -2.0, 2.0),
                            from.y + sup_rng_uniform(&rng, -2.0, 2.0)};
       bool moved_blocked = !arcnav_query_point_is_free(query, moved);
-      double best[PROBE_KINDS] = {INFINITY, INFINITY, INFINITY, INFINITY};
+      double best[PROBE_KINDS] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};
       for (int rep = 0; rep < opt->repeat; ++rep) {
         arcnav_clearance c;
         arcnav_ray_hit hit;
@@ -1617,21 +1618,31 @@ static int run_probes(const char *stem, const options *opt) {
         double t2 = seconds_now();
         arcnav_status near = arcnav_query_nearest_free(query, moved, &q, NULL);
         double t3 = seconds_now();
-        if (st != ARCNAV_OK || (near != ARCNAV_OK && near != ARCNAV_NO_PATH)) {
+        // The nearest place the unit fits and can reach from the query's goal.
+        arcnav_status reach =
+            moved_blocked ? arcnav_query_nearest_reachable(query, ends[2 * i + 1], moved, &q, NULL)
+                          : ARCNAV_OK;
+        double t4 = seconds_now();
+        if (st != ARCNAV_OK || (near != ARCNAV_OK && near != ARCNAV_NO_PATH) ||
+            (reach != ARCNAV_OK && reach != ARCNAV_NO_PATH)) {
           fprintf(stderr, "arcnav_bench: --probes %s: a probe failed: %s\n", stem,
-                  arcnav_status_name(st != ARCNAV_OK ? st : near));
+                  arcnav_status_name(st != ARCNAV_OK     ? st
+                                     : near != ARCNAV_OK ? near
+                                                         : reach));
           exit_code = 1;
           break;
         }
         best[0] = fmin(best[0], (t1 - t0) * 1e6);
         best[1] = fmin(best[1], (t2 - t1) * 1e6);
         best[2] = fmin(best[2], (t3 - t2) * 1e6);
+        best[4] = fmin(best[4], (t4 - t3) * 1e6);
       }
       for (int k = 0; k < 3; ++k) {
         times[k][counts[k]++] = best[k];
       }
       if (moved_blocked) {
         times[3][counts[3]++] = best[2];
+        times[4][counts[4]++] = best[4];
       }
     }
     for (int k = 0; exit_code == 0 && k < PROBE_KINDS; ++k) {
