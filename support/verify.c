@@ -106,11 +106,14 @@ bool sup_point_in_ring(const sup_ring *ring, arcnav_vec2 p) {
 }
 
 double sup_ring_signed_area(const sup_ring *ring) {
+  // Measured from the first vertex: with absolute coordinates far from the origin the products
+  // cancel (a 1 x 6 ring at 1.5e11 summed to 0).
   double s = 0.0;
+  vec o = ring->count > 0 ? ring->points[0] : (vec){0.0, 0.0};
   for (size_t i = 0; i < ring->count; ++i) {
     vec a = ring->points[i];
     vec b = ring->points[(i + 1) % ring->count];
-    s += vcross(a, b);
+    s += vcross((vec){a.x - o.x, a.y - o.y}, (vec){b.x - o.x, b.y - o.y});
   }
   return 0.5 * s;
 }
