@@ -174,17 +174,38 @@ arcnav_status arcnav_query_nearest_free(arcnav_query *query, arcnav_vec2 point,
 // Reachability of a free point from the start of a nearest_reachable(): a search from the point
 // to the start (the way back is the way there), with the query's engine, working memory and
 // expansion limit.
+#define REMEMBERED_REJECTS 16
+
 typedef struct reach_test {
   arcnav_query *query;
   const an_engine *engine;
   void *engine_query;
+  const an_clearance *settings;
   vec2 from;
   arcnav_path *path;
   arcnav_status failure; ///< what aborted the test, if anything
+  // The last places ruled out: a place that sees one of them in a straight line lies in its part
+  // of the free space, and is ruled out without a search of its own.
+  vec2 rejected[REMEMBERED_REJECTS];
+  size_t rejected_count;
 } reach_test;
+
+static bool sees(reach_test *t, vec2 a, vec2 b) {
+  return an_segment_is_free(t->settings, &t->query->probe_scratch.clearance, a, b);
+}
 
 static an_verdict reaches_start(void *context, vec2 point) {
   reach_test *t = context;
+  size_t remembered =
+      t->rejected_count < REMEMBERED_REJECTS ? t->rejected_count : REMEMBERED_REJECTS;
+  for (size_t k = 0; k < remembered; ++k) {
+    if (sees(t, point, t->rejected[k])) {
+      return AN_REJECTED;
+    }
+  }
+  if (sees(t, point, t->from)) {
+    return AN_ACCEPTED;
+  }
   an_search_control *control = &t->query->control;
   an_path_reset(t->path, point, t->from);
   arcnav_status status =
@@ -198,6 +219,7 @@ static an_verdict reaches_start(void *context, vec2 point) {
     return AN_ACCEPTED;
   }
   if (arcnav_status_is_answer(status)) {
+    t->rejected[t->rejected_count++ % REMEMBERED_REJECTS] = point;
     return AN_REJECTED;
   }
   t->failure = status;
@@ -226,7 +248,13 @@ arcnav_status an_query_nearest_reachable(arcnav_query *query, vec2 from, vec2 po
     return status;
   }
   arcnav_query_stats kept = query->control.stats;
-  reach_test test = {query, engine, engine_query, from, path, ARCNAV_OK};
+  reach_test test = {.query = query,
+                     .engine = engine,
+                     .engine_query = engine_query,
+                     .settings = &settings,
+                     .from = from,
+                     .path = path,
+                     .failure = ARCNAV_OK};
   an_verdict verdict = an_probe_nearest_accepted(&settings, &query->probe_scratch, point,
                                                  reaches_start, &test, out_point);
   query->control.stats = kept;
