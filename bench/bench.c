@@ -1554,6 +1554,45 @@ static bool write_svg(const char *file, const chart_row *rows, size_t row_count)
 // nearest free point of the start moved by up to two cells at random (blocked about as often as
 // not), each timed alone (the fastest of --repeat runs).
 
+// One radius of a game map for --probes and --sliced: the .scen queries there (*ends, *n pairs)
+// and an AUTO planner at that radius with a query object. 0, or the exit code (2: no queries,
+// 1: the build failed), the message printed under `mode`.
+typedef struct game_radius {
+  arcnav_vec2 *ends;
+  size_t n;
+  arcnav_map *map;
+  arcnav_planner *planner;
+  arcnav_query *query;
+} game_radius;
+
+static int open_game_radius(const char *mode, const char *stem, const options *opt,
+                            const game_map *g, double radius, game_radius *out) {
+  memset(out, 0, sizeof *out);
+  char why[1200];
+  size_t skipped = 0, lines = 0, stride = 0;
+  if (!game_queries(opt->movingai, stem, &g->grid, radius, opt->query_count, &out->ends, &out->n,
+                    &skipped, &lines, &stride, why, sizeof why)) {
+    fprintf(stderr, "arcnav_bench: %s %s: %s\n", mode, stem, why);
+    return 2;
+  }
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = radius;
+  if (to_arcnav(&g->map, NULL, &out->map) != ARCNAV_OK ||
+      arcnav_planner_create(out->map, &def, &out->planner) != ARCNAV_OK ||
+      arcnav_query_create(out->planner, &out->query) != ARCNAV_OK) {
+    fprintf(stderr, "arcnav_bench: %s %s: build failed at R = %g\n", mode, stem, radius);
+    return 1;
+  }
+  return 0;
+}
+
+static void close_game_radius(game_radius *gr) {
+  arcnav_query_destroy(gr->query);
+  arcnav_planner_destroy(gr->planner);
+  arcnav_map_destroy(gr->map);
+  free(gr->ends);
+}
+
 enum { PROBE_KINDS = 5 };
 static const char *const PROBE_NAMES[PROBE_KINDS] = {"clearance", "raycast", "nearest_free",
                                                      "nearest_moved", "reachable_moved"};
@@ -1574,25 +1613,11 @@ static int run_probes(const char *stem, const options *opt) {
          "p99_us");
   int exit_code = 0;
   for (size_t r = 0; r < sizeof radii / sizeof radii[0] && exit_code == 0; ++r) {
-    arcnav_vec2 *ends = NULL;
-    size_t n = 0, skipped = 0, lines = 0, stride = 0;
-    if (!game_queries(opt->movingai, stem, &g.grid, radii[r], opt->query_count, &ends, &n, &skipped,
-                      &lines, &stride, why, sizeof why)) {
-      fprintf(stderr, "arcnav_bench: --probes %s: %s\n", stem, why);
-      exit_code = 2;
-      break;
-    }
-    arcnav_map *map = NULL;
-    arcnav_planner *planner = NULL;
-    arcnav_query *query = NULL;
-    arcnav_planner_def def = arcnav_default_planner_def();
-    def.radius = radii[r];
-    if (to_arcnav(&g.map, NULL, &map) != ARCNAV_OK ||
-        arcnav_planner_create(map, &def, &planner) != ARCNAV_OK ||
-        arcnav_query_create(planner, &query) != ARCNAV_OK) {
-      fprintf(stderr, "arcnav_bench: --probes %s: build failed at R = %g\n", stem, radii[r]);
-      exit_code = 1;
-    }
+    game_radius gr;
+    exit_code = open_game_radius("--probes", stem, opt, &g, radii[r], &gr);
+    arcnav_vec2 *ends = gr.ends;
+    size_t n = gr.n;
+    arcnav_query *query = gr.query;
     double *times[PROBE_KINDS];
     size_t counts[PROBE_KINDS] = {0};
     for (int k = 0; k < PROBE_KINDS; ++k) {
@@ -1655,10 +1680,7 @@ static int run_probes(const char *stem, const options *opt) {
     for (int k = 0; k < PROBE_KINDS; ++k) {
       free(times[k]);
     }
-    arcnav_query_destroy(query);
-    arcnav_planner_destroy(planner);
-    arcnav_map_destroy(map);
-    free(ends);
+    close_game_radius(&gr);
   }
   game_map_free(&g);
   return exit_code;
@@ -1696,25 +1718,11 @@ static int run_sliced(const char *stem, const options *opt) {
   }
   int exit_code = 0;
   for (size_t r = 0; r < sizeof radii / sizeof radii[0] && exit_code == 0; ++r) {
-    arcnav_vec2 *ends = NULL;
-    size_t n = 0, skipped = 0, lines = 0, stride = 0;
-    if (!game_queries(opt->movingai, stem, &g.grid, radii[r], opt->query_count, &ends, &n, &skipped,
-                      &lines, &stride, why, sizeof why)) {
-      fprintf(stderr, "arcnav_bench: --sliced %s: %s\n", stem, why);
-      exit_code = 2;
-      break;
-    }
-    arcnav_map *map = NULL;
-    arcnav_planner *planner = NULL;
-    arcnav_query *query = NULL;
-    arcnav_planner_def def = arcnav_default_planner_def();
-    def.radius = radii[r];
-    if (to_arcnav(&g.map, NULL, &map) != ARCNAV_OK ||
-        arcnav_planner_create(map, &def, &planner) != ARCNAV_OK ||
-        arcnav_query_create(planner, &query) != ARCNAV_OK) {
-      fprintf(stderr, "arcnav_bench: --sliced %s: build failed at R = %g\n", stem, radii[r]);
-      exit_code = 1;
-    }
+    game_radius gr;
+    exit_code = open_game_radius("--sliced", stem, opt, &g, radii[r], &gr);
+    arcnav_vec2 *ends = gr.ends;
+    size_t n = gr.n;
+    arcnav_query *query = gr.query;
     double *whole = xcalloc(n, sizeof *whole);
     double *sliced[SLICE_KINDS], *longest[SLICE_KINDS], *resumes[SLICE_KINDS], *first[SLICE_KINDS];
     for (int k = 0; k < SLICE_KINDS; ++k) {
@@ -1785,10 +1793,7 @@ static int run_sliced(const char *stem, const options *opt) {
       free(longest[k]);
       free(resumes[k]);
     }
-    arcnav_query_destroy(query);
-    arcnav_planner_destroy(planner);
-    arcnav_map_destroy(map);
-    free(ends);
+    close_game_radius(&gr);
   }
   arcnav_path_destroy(path);
   game_map_free(&g);
