@@ -184,6 +184,8 @@ typedef struct reach_test {
   vec2 from;
   arcnav_path *path;
   arcnav_status failure; ///< what aborted the test, if anything
+  size_t limit;          ///< the query's expansion limit, shared by all the searches (0: none)
+  size_t spent;          ///< what the searches so far expanded
   // The last places ruled out: a place that sees one of them in a straight line lies in its part
   // of the free space, and is ruled out without a search of its own.
   vec2 rejected[REMEMBERED_REJECTS];
@@ -207,6 +209,13 @@ static an_verdict reaches_start(void *context, vec2 point) {
     return AN_ACCEPTED;
   }
   an_search_control *control = &t->query->control;
+  if (t->limit > 0) {
+    if (t->spent >= t->limit) {
+      t->failure = ARCNAV_SEARCH_LIMIT;
+      return AN_ABORTED;
+    }
+    control->expansion_limit = t->limit - t->spent;
+  }
   an_path_reset(t->path, point, t->from);
   arcnav_status status =
       t->engine->ops->begin(t->engine->state, t->engine_query, point, t->from, control, t->path);
@@ -215,6 +224,8 @@ static an_verdict reaches_start(void *context, vec2 point) {
     control->slice = 0;
     status = t->engine->ops->resume(t->engine->state, t->engine_query, control, t->path);
   }
+  t->spent += control->stats.nodes_expanded;
+  control->expansion_limit = t->limit;
   if (status == ARCNAV_OK) {
     return AN_ACCEPTED;
   }
@@ -254,7 +265,8 @@ arcnav_status an_query_nearest_reachable(arcnav_query *query, vec2 from, vec2 po
                      .settings = &settings,
                      .from = from,
                      .path = path,
-                     .failure = ARCNAV_OK};
+                     .failure = ARCNAV_OK,
+                     .limit = query->control.expansion_limit};
   an_verdict verdict = an_probe_nearest_accepted(&settings, &query->probe_scratch, point,
                                                  reaches_start, &test, out_point);
   query->control.stats = kept;
