@@ -180,8 +180,8 @@ static size_t check_sliced(run *r, const sup_map *m, const engine_case *e, vec s
                   "%s, slice %zu, pause %zu: best path so far (%.17g,%.17g)->(%.17g,%.17g): %s",
                   name, slice, pauses, s.x, s.y, end.x, end.y, why);
     double now_gap = distance(end, target);
-    ck_assert_msg(isnan(target.x) || now_gap <= gap, "%s: the best path so far went back from the goal (%g > %g)",
-                  name, now_gap, gap);
+    ck_assert_msg(isnan(target.x) || now_gap <= gap,
+                  "%s: the best path so far went back from the goal (%g > %g)", name, now_gap, gap);
     gap = now_gap;
   }
   ck_assert_msg(status == whole_status,

@@ -674,7 +674,7 @@ typedef struct nearest_search {
   size_t count; // candidates held
   double best;  // distance of the nearest free point found so far
   vec2 best_point;
-  uint32_t mark; // items whose own curves are made already
+  uint32_t mark;        // items whose own curves are made already
   an_point_test accept; // NULL: every free point
   void *context;
   bool aborted;

@@ -602,7 +602,7 @@ arcnav_status arcnav_query_resume(arcnav_query *query, size_t max_expansions, ar
   arcnav_status status = ARCNAV_IN_PROGRESS;
   if (query->sliced == AN_SLICED_BEGUN) {
     memset(&query->control.stats, 0, sizeof query->control.stats);
-  memset(&query->earlier, 0, sizeof query->earlier);
+    memset(&query->earlier, 0, sizeof query->earlier);
     status = an_query_bind(query);
     if (status == ARCNAV_OK) {
       status = fall_back(query, begin_search(query, start, goal, path), start, goal, path);
