@@ -921,8 +921,20 @@ static sup_map rooms_map(uint64_t seed) {
 // path the verifier passes, no nearer than the nearest free point, and no free place nearer to p
 // on a grid round it is reached by the brute-force reference (whose paths are free: a path it
 // finds proves the place reachable). Counts the answers that had to rule out free places.
-static void check_reachable(const sup_map *m, double radius, uint64_t seed, size_t *ruled_out) {
+static void check_reachable(const sup_map *m, double radius, arcnav_tangent_graph graph,
+                            uint64_t seed, size_t *ruled_out) {
   setup s = build(m, radius, ARCNAV_ENGINE_AUTO);
+  if (graph != ARCNAV_TANGENT_GRAPH_AUTO) {
+    // The same map on the tangent engine with the graph asked for.
+    arcnav_query_destroy(s.query);
+    arcnav_planner_destroy(s.planner);
+    arcnav_planner_def def = arcnav_default_planner_def();
+    def.radius = radius;
+    def.engine = ARCNAV_ENGINE_TANGENT;
+    def.tangent_graph = graph;
+    ck_assert_int_eq(arcnav_planner_create(s.map, &def, &s.planner), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_query_create(s.planner, &s.query), ARCNAV_OK);
+  }
   sup_reference *ref = sup_reference_create(m, radius, NULL);
   arcnav_path *path = NULL;
   ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
@@ -974,8 +986,9 @@ START_TEST(nearest_reachable_is_reached_and_nearest) {
   size_t ruled_out = 0;
   for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
     sup_map m = rooms_map(seed);
-    check_reachable(&m, 1.0, seed * 31, &ruled_out);
-    check_reachable(&m, 0.0, seed * 37, &ruled_out);
+    check_reachable(&m, 1.0, ARCNAV_TANGENT_GRAPH_PREBUILT, seed * 31, &ruled_out);
+    check_reachable(&m, 1.0, ARCNAV_TANGENT_GRAPH_ON_DEMAND, seed * 41, &ruled_out);
+    check_reachable(&m, 0.0, ARCNAV_TANGENT_GRAPH_AUTO, seed * 37, &ruled_out);
     sup_map_free(&m);
   }
   // Starts and points in different parts: the answers had to rule places out.

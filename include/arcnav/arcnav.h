@@ -691,7 +691,7 @@ ARCNAV_API arcnav_status arcnav_query_nearest_free(arcnav_query *query, arcnav_v
 /// along a free segment needs none), so the call costs a search for each place it must rule out:
 /// cheap when they lie in small parts (a sealed courtyard), dear when many lie in parts that
 /// `from` cannot reach (a unit too wide for the gaps around it: on a 4,928-vertex game map at
-/// R = 2 the median call took 0.5 s). The searches share the query's expansion limit: set one to
+/// R = 2 the median call took 89 ms). The searches share the query's expansion limit: set one to
 /// bound the call. It searches with the query object's working memory: it ends a sliced search in
 /// progress, and leaves arcnav_query_get_stats() as it was.
 /// @param out_point    [out] the point, or `point` when there is none

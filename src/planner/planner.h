@@ -56,6 +56,7 @@ struct arcnav_query {
   bool retargeted;   ///< the running search (sliced or not) goes to another place than the goal
   bool fallen_back;  ///< that place is the reachable point nearest to the goal
   bool goal_blocked; ///< the goal itself is blocked for the agent
+  uint32_t rule_out_mark; ///< the last mark given to a nearest-reachable probe (engine.h)
 };
 
 /// The engine that answers `radius` on `planner`, and (when `engine_query` is not NULL) its working

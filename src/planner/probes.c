@@ -231,6 +231,9 @@ static an_verdict reaches_start(void *context, vec2 point) {
   }
   if (arcnav_status_is_answer(status)) {
     t->rejected[t->rejected_count++ % REMEMBERED_REJECTS] = point;
+    if (status == ARCNAV_NO_PATH && t->engine->ops->rule_out) {
+      t->engine->ops->rule_out(t->engine->state, t->engine_query, control->ruled_out);
+    }
     return AN_REJECTED;
   }
   t->failure = status;
@@ -259,6 +262,11 @@ arcnav_status an_query_nearest_reachable(arcnav_query *query, vec2 from, vec2 po
     return status;
   }
   arcnav_query_stats kept = query->control.stats;
+  // Marks for the parts the searches rule out, new for this probe (0 means none).
+  if (++query->rule_out_mark == 0) {
+    query->rule_out_mark = 1;
+  }
+  query->control.ruled_out = query->rule_out_mark;
   reach_test test = {.query = query,
                      .engine = engine,
                      .engine_query = engine_query,
@@ -270,6 +278,7 @@ arcnav_status an_query_nearest_reachable(arcnav_query *query, vec2 from, vec2 po
   an_verdict verdict = an_probe_nearest_accepted(&settings, &query->probe_scratch, point,
                                                  reaches_start, &test, out_point);
   query->control.stats = kept;
+  query->control.ruled_out = 0;
   arcnav_path_destroy(path);
   if (verdict == AN_ABORTED) {
     return test.failure;

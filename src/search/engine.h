@@ -38,6 +38,10 @@ typedef struct an_engine_args {
 typedef struct an_search_control {
   size_t expansion_limit; ///< most nodes a search may expand; 0: no limit
   size_t slice;           ///< most nodes one call of `resume` may expand; 0: to the end
+  /// Non-zero while the searches of one nearest-reachable probe run: a search that reaches a
+  /// place an earlier one of them ruled out (`rule_out`, under this value) ends with no path at
+  /// once, since that place's part of the free space does not reach the goal.
+  uint32_t ruled_out;
   arcnav_query_stats stats;
 } an_search_control;
 
@@ -80,6 +84,11 @@ typedef struct an_engine_ops {
   /// The test find_path applies to start and goal. With `query` NULL it may allocate working
   /// memory for the one call; with a query object it allocates nothing.
   bool (*point_is_free)(const void *state, void *query, vec2 point);
+  /// After a search that found no path while control->ruled_out was set: marks the places it
+  /// reached as ruled out under that value; marks under other values stop counting. NULL for an
+  /// engine that marks nothing (its searches then rule out each part again). A failure to make
+  /// the marks' memory only leaves places unmarked.
+  void (*rule_out)(const void *state, void *query, uint32_t mark);
   /// Counts and memory of the built state; the planner adds its own few bytes.
   void (*get_info)(const void *state, arcnav_planner_info *out);
   /// Engines built with a max_radius: later searches and free tests on `query` are for `radius`

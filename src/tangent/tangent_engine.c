@@ -317,12 +317,32 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
 
 // ---- queries -------------------------------------------------------------------------------
 
+bool an_tangent_ruled_out_prepare(an_tangent_query *q, uint32_t mark) {
+  size_t count = q->engine->corner_count;
+  if (!q->ruled_out) {
+    q->ruled_out = an_calloc(&q->alloc, count + 1, sizeof *q->ruled_out);
+    if (!q->ruled_out) {
+      return false;
+    }
+  } else if (mark < q->ruled_out_last) {
+    memset(q->ruled_out, 0, (count + 1) * sizeof *q->ruled_out);
+    if (q->ruled_out_nodes) {
+      memset(q->ruled_out_nodes, 0, q->engine->graph.node_count * sizeof *q->ruled_out_nodes);
+    }
+  }
+  q->ruled_out_last = mark;
+  return true;
+}
+
 static void tangent_query_destroy(void *query) {
   an_tangent_query *q = query;
   if (!q) {
     return;
   }
   an_allocator alloc = q->alloc;
+  an_free(&alloc, q->ruled_out);
+  an_free(&alloc, q->closed);
+  an_free(&alloc, q->ruled_out_nodes);
   an_free(&alloc, q->own_corners);
   an_clearance_scratch_free(&q->clearance, &alloc);
   an_lazy_search_destroy(q->lazy);
@@ -480,6 +500,17 @@ static arcnav_status graph_best_so_far(const void *state, void *query, arcnav_pa
   return an_tangent_graph_best_so_far(query, path);
 }
 
+static void graph_rule_out(const void *state, void *query, uint32_t mark) {
+  (void)state;
+  an_tangent_graph_rule_out(query, mark);
+}
+
+static void on_demand_rule_out(const void *state, void *query, uint32_t mark) {
+  (void)state;
+  an_tangent_query *q = query;
+  an_lazy_rule_out(q, q->lazy, mark);
+}
+
 static arcnav_status lazy_begin(an_tangent_query *q, vec2 start, vec2 goal, arcnav_path *path) {
   return an_lazy_begin(q, q->lazy, start, goal, path);
 }
@@ -547,6 +578,7 @@ static const an_engine_ops graph_ops = {
     .begin = graph_begin,
     .resume = graph_resume,
     .best_so_far = graph_best_so_far,
+    .rule_out = graph_rule_out,
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
     .free_space = tangent_free_space,
@@ -559,6 +591,7 @@ static const an_engine_ops on_demand_ops = {
     .begin = on_demand_begin,
     .resume = on_demand_resume,
     .best_so_far = on_demand_best_so_far,
+    .rule_out = on_demand_rule_out,
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
     .free_space = tangent_free_space,
@@ -571,6 +604,7 @@ static const an_engine_ops ranged_ops = {
     .begin = on_demand_begin,
     .resume = on_demand_resume,
     .best_so_far = on_demand_best_so_far,
+    .rule_out = on_demand_rule_out,
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
     .set_radius = tangent_set_radius,

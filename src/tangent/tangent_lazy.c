@@ -744,6 +744,13 @@ arcnav_status an_lazy_begin(an_tangent_query *q, an_lazy_search *s, vec2 start, 
     status = settle_guide(q, s,
                           an_interval_begin(an_sight_mesh_polygons(engine->sight_mesh), s->guide,
                                             start, goal, &s->guide_result));
+    // The searches of a nearest-reachable probe mostly end within a few expansions, at a part
+    // an earlier one ruled out: they keep the guide's answer without a search (ends the
+    // polygons wall apart) and go on without its length, which only sizes the first gathers.
+    if (status == ARCNAV_IN_PROGRESS && q->control->ruled_out != 0) {
+      s->guiding = false;
+      status = ARCNAV_OK;
+    }
   }
   if (status == ARCNAV_OK) {
     status = enter_start(q, s) ? ARCNAV_IN_PROGRESS : ARCNAV_ERR_OUT_OF_MEMORY;
@@ -799,6 +806,9 @@ arcnav_status an_lazy_resume(an_tangent_query *q, an_lazy_search *s, arcnav_path
       status = emit_path(q, s, edge, path);
       break;
     }
+    if (e->to_corner != START_CORNER && an_tangent_ruled_out(q, e->to_corner)) {
+      break; // a part an earlier search of the probe found cut off from the goal
+    }
     if (!an_tangent_may_expand(q, s->expansions++)) {
       status = ARCNAV_SEARCH_LIMIT;
       break;
@@ -829,4 +839,22 @@ arcnav_status an_lazy_best_so_far(const an_tangent_query *q, an_lazy_search *s, 
     an_path_reset(path, s->start, s->start);
   }
   return status;
+}
+
+void an_lazy_rule_out(an_tangent_query *q, an_lazy_search *s, uint32_t mark) {
+  size_t count = q->engine->corner_count;
+  if (!an_tangent_ruled_out_prepare(q, mark)) {
+    return;
+  }
+  // A corner's whole wedge arc is one connected free curve when it is free: every place on it
+  // lies in the part of the free space the search arrived at it in. A point agent's corner is a
+  // vertex, where parts the touching rule keeps apart may meet (a pinch): never ruled out.
+  for (uint32_t c = 0; c < count && q->radius > q->engine->eps; ++c) {
+    for (uint32_t g = 2 * c; g < 2 * c + 2; ++g) {
+      if (s->group_stamp[g] == s->stamp && s->group_rest[g].arrivals != AN_NONE &&
+          wedge_is_free(q, s, c)) {
+        q->ruled_out[c] = mark;
+      }
+    }
+  }
 }

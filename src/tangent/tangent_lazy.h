@@ -31,3 +31,6 @@ arcnav_status an_lazy_begin(an_tangent_query *query, an_lazy_search *search, arc
 arcnav_status an_lazy_resume(an_tangent_query *query, an_lazy_search *search, arcnav_path *path);
 arcnav_status an_lazy_best_so_far(const an_tangent_query *query, an_lazy_search *search,
                                   arcnav_path *path);
+/// After a search that found no path: rules out the corners it arrived at whose whole wedge
+/// arc is free (engine.h, `rule_out`).
+void an_lazy_rule_out(an_tangent_query *query, an_lazy_search *search, uint32_t mark);

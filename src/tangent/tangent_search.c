@@ -402,6 +402,7 @@ arcnav_status an_tangent_graph_begin(an_tangent_query *q, vec2 start, vec2 goal,
                sizeof *q->cell_seen);
   }
   an_heap_clear(&q->heap);
+  q->closed_count = 0;
   q->search_start = start;
   q->search_goal = goal;
   q->best_id = AN_NONE;
@@ -440,6 +441,18 @@ arcnav_status an_tangent_graph_resume(an_tangent_query *q, arcnav_path *path) {
         continue;
       }
     }
+    if (an_tangent_ruled_out(q, view_node(q, u).corner) ||
+        (u < start_base && q->ruled_out_nodes && q->control->ruled_out != 0 &&
+         q->ruled_out_nodes[u] == q->control->ruled_out)) {
+      break; // a part an earlier search of the probe found cut off from the goal
+    }
+    // A probe's search keeps what it closes, for rule_out; a failure to keep it only leaves
+    // places unmarked.
+    if (q->control->ruled_out != 0 && u < start_base &&
+        an_reserve(&q->alloc, (void **)&q->closed, &q->closed_capacity, q->closed_count,
+                   q->closed_count + 1, sizeof *q->closed)) {
+      q->closed[q->closed_count++] = u;
+    }
     if (!an_tangent_may_expand(q, q->control->stats.nodes_expanded)) {
       status = ARCNAV_SEARCH_LIMIT;
       break;
@@ -469,4 +482,29 @@ arcnav_status an_tangent_graph_best_so_far(an_tangent_query *q, arcnav_path *pat
     an_path_reset(path, q->search_start, q->search_start);
   }
   return status;
+}
+
+// A corner's whole wedge arc is one connected free curve when it is free: every place on it lies
+// in the part of the free space the search reached it in. A point agent's corner is a vertex,
+// where parts the touching rule keeps apart may meet (a pinch): never ruled out.
+void an_tangent_graph_rule_out(an_tangent_query *q, uint32_t mark) {
+  const an_tangent_graph *graph = &q->engine->graph;
+  if (!an_tangent_ruled_out_prepare(q, mark)) {
+    return;
+  }
+  if (!(q->radius > q->engine->eps) || graph->node_count == 0) {
+    return;
+  }
+  if (!q->ruled_out_nodes) {
+    q->ruled_out_nodes = an_calloc(&q->alloc, graph->node_count, sizeof *q->ruled_out_nodes);
+  }
+  for (size_t k = 0; k < q->closed_count; ++k) {
+    uint32_t id = q->closed[k], corner = graph->nodes[id].corner;
+    if (q->ruled_out_nodes) {
+      q->ruled_out_nodes[id] = mark;
+    }
+    if (graph->wedge_free[corner]) {
+      q->ruled_out[corner] = mark;
+    }
+  }
 }

@@ -17,3 +17,7 @@ arcnav_status an_tangent_graph_resume(an_tangent_query *query, arcnav_path *path
 
 /// The path to the expanded node nearest the goal (engine.h, `best_so_far`).
 arcnav_status an_tangent_graph_best_so_far(an_tangent_query *query, arcnav_path *path);
+
+/// After a search that found no path: rules out the corners it closed a node on whose whole
+/// wedge arc is free (engine.h, `rule_out`).
+void an_tangent_graph_rule_out(an_tangent_query *query, uint32_t mark);

@@ -107,9 +107,30 @@ typedef struct an_tangent_query {
   vec2 search_start, search_goal;
   uint32_t best_id;
   double best_distance;
+  // Per corner: the mark of the nearest-reachable probe whose search ruled the corner's whole
+  // wedge arc out (engine.h, `rule_out`), and the last mark given; made on first use.
+  uint32_t *ruled_out;
+  uint32_t ruled_out_last;
+  // While a probe rules parts out: the graph nodes the search closed, in order, and per graph
+  // node the mark of the probe whose search ruled it out (a node is a place: exact even where
+  // its corner's wedge arc is not free).
+  uint32_t *closed;
+  size_t closed_count, closed_capacity;
+  uint32_t *ruled_out_nodes;
   // The search with tangents found on demand:
   an_lazy_search *lazy;
 } an_tangent_query;
+
+/// Has the running nearest-reachable probe ruled out the part of the free space that corner
+/// `corner`'s wedge arc lies in (engine.h, `rule_out`)?
+static inline bool an_tangent_ruled_out(const an_tangent_query *query, uint32_t corner) {
+  uint32_t mark = query->control->ruled_out;
+  return mark != 0 && query->ruled_out && query->ruled_out[corner] == mark;
+}
+
+/// The marks' memory for `rule_out` under `mark`: made on first use, cleared when the marks have
+/// wrapped round. False when it cannot be made.
+bool an_tangent_ruled_out_prepare(an_tangent_query *query, uint32_t mark);
 
 /// May the running search, having expanded `expanded` nodes, expand one more?
 static inline bool an_tangent_may_expand(const an_tangent_query *query, size_t expanded) {
