@@ -559,8 +559,9 @@ ARCNAV_API arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start
 /// Begins a sliced search from `start` to `goal` for the query's agent; nothing is searched until
 /// arcnav_query_resume(). A search already in progress on `query` is dropped. The answer is the
 /// one arcnav_find_path() gives for the same query (expansion limit and partial answers
-/// included), whatever the slices. arcnav_find_path() and arcnav_query_set_radius() on `query`
-/// end a sliced search; the probes and arcnav_query_point_is_free() do not. After
+/// included), whatever the slices. arcnav_find_path(), arcnav_query_set_radius() and
+/// arcnav_query_nearest_reachable() (which searches) on `query` end a sliced search; the other
+/// probes and arcnav_query_point_is_free() do not. After
 /// arcnav_planner_update() the search starts again, on the new map, at the next resume.
 /// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT (NULL query), ARCNAV_ERR_NOT_FINITE or
 ///         ARCNAV_ERR_TOO_LARGE (a coordinate), which leave no search begun.
@@ -571,7 +572,9 @@ ARCNAV_API arcnav_status arcnav_query_begin(arcnav_query *query, arcnav_vec2 sta
 /// limit counts them, see arcnav_query_set_expansion_limit(); 0: to the end). ARCNAV_IN_PROGRESS
 /// when the slice is spent first, with `path` emptied; otherwise the answer, exactly as
 /// arcnav_find_path() returns it (path filled on ARCNAV_OK and ARCNAV_PARTIAL), and the search has
-/// ended. arcnav_query_get_stats() counts the whole search so far.
+/// ended. arcnav_query_get_stats() counts the whole search so far. With partial answers, the
+/// resume that finds the goal cannot be reached also runs the searches that rule nearer places
+/// out (arcnav_query_set_partial()), uncounted and beyond the slice.
 /// @return ARCNAV_IN_PROGRESS, what arcnav_find_path() returns, or ARCNAV_ERR_NO_SEARCH when no
 ///         search is begun. On ARCNAV_ERR_OUT_OF_MEMORY the search has ended.
 ARCNAV_API arcnav_status arcnav_query_resume(arcnav_query *query, size_t max_expansions,
