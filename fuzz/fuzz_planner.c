@@ -370,6 +370,12 @@ static void run_query(an_fuzz_reader *r, fuzz_case *fc, double R, double eps, su
                       (dg < -4 * eps && on_obstacle_boundary(&fc->plain, goal, 4 * eps)))) {
     return;
   }
+  // A point agent's end inside material by less than a few tolerances is free by the tolerance
+  // for the planner, but the verifier's probes (half a tolerance long) find it walled in: its
+  // path is left unjudged, like its status.
+  if (point_agent && ((ds < 0.0 && ds > -4 * eps) || (dg < 0.0 && dg > -4 * eps))) {
+    return;
+  }
   if (status == ARCNAV_START_BLOCKED ? start_free : start_blocked) {
     dump_case(fc);
     fail("start judged wrongly", detail);
