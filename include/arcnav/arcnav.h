@@ -83,8 +83,8 @@ typedef enum arcnav_status {
   ARCNAV_SEARCH_LIMIT,  ///< the search stopped at the query's expansion limit (see
                         ///< arcnav_query_set_expansion_limit) with neither a path nor a proof
                         ///< that there is none; the path is emptied
-  ARCNAV_PARTIAL,       ///< asked for (arcnav_query_set_partial): the goal is blocked, and the
-                        ///< path leads to the nearest place the agent fits instead
+  ARCNAV_PARTIAL,       ///< asked for (arcnav_query_set_partial): the goal cannot be reached,
+                        ///< and the path leads to the reachable point nearest to it instead
   ARCNAV_IN_PROGRESS,   ///< a sliced search (arcnav_query_resume) spent its slice and waits to
                         ///< be resumed; not an answer yet
   ARCNAV_STATUS_LAST = ARCNAV_IN_PROGRESS,        ///< not a status: the last value below

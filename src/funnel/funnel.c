@@ -387,9 +387,7 @@ SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, size_t max_exp
       break;
     }
     // The triangle's entry may move when a shorter way reaches it again; its place stays in it.
-    double distance = v2_dist(s->pos[t], goal);
-    if (distance < s->near_distance) {
-      s->near_distance = distance;
+    if (an_nearer_than(&s->near_distance, v2_dist(s->pos[t], goal))) {
       s->near = t;
       s->near_point = s->pos[t];
     }
@@ -565,9 +563,7 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, size_t max_e
       return ARCNAV_SEARCH_LIMIT;
     }
     out->nodes_expanded++;
-    double distance = v2_dist(cell_point(s, node.funnel.apex), goal);
-    if (distance < s->near_distance) {
-      s->near_distance = distance;
+    if (an_nearer_than(&s->near_distance, v2_dist(cell_point(s, node.funnel.apex), goal))) {
       s->near = node.funnel.apex;
     }
     // Up to three children: their nodes, cells and heap entries, and the cell the best channel's
@@ -776,9 +772,7 @@ static bool segment_meets_box(vec2 p, vec2 q, vec2 lo, vec2 hi) {
 static arcnav_status straight(an_funnel_scratch *s, vec2 start, vec2 goal, an_funnel_result *out) {
   s->points[0] = start;
   s->points[1] = goal;
-  out->points = s->points;
-  out->point_count = 2;
-  out->length = v2_dist(start, goal);
+  an_funnel_result_short(out, s->points, 2);
   out->channels = 1;
   return ARCNAV_OK;
 }
@@ -871,9 +865,7 @@ arcnav_status an_funnel_resume(an_funnel_scratch *s, size_t max_expansions, size
 arcnav_status an_funnel_best_so_far(an_funnel_scratch *s, an_funnel_result *out) {
   if (s->near < 0) {
     s->points[0] = s->start;
-    out->points = s->points;
-    out->point_count = 1;
-    out->length = 0.0;
+    an_funnel_result_short(out, s->points, 1);
     return ARCNAV_OK;
   }
   // The optimal search keeps the cells of every channel: the path to an apex is there. The plain

@@ -66,6 +66,14 @@ arcnav_status an_funnel_find_path_within(const an_navmesh *mesh, an_funnel_scrat
                                          vec2 start, vec2 goal, bool optimal, size_t max_expansions,
                                          an_funnel_result *out);
 
+/// Makes `out` the polyline of the `count` points (1: a place alone, 2: a straight segment)
+/// written at the start of a scratch's point buffer `points`, with its length.
+static inline void an_funnel_result_short(an_funnel_result *out, const vec2 *points, size_t count) {
+  out->points = points;
+  out->point_count = count;
+  out->length = count == 2 ? v2_dist(points[0], points[1]) : 0.0;
+}
+
 /// The same search in slices (engine.h, begin and resume): an_funnel_begin() answers what needs
 /// no search (as above) or sets the search up in the scratch and returns ARCNAV_IN_PROGRESS;
 /// an_funnel_resume() runs it until it answers, or returns ARCNAV_IN_PROGRESS when

@@ -144,6 +144,18 @@ static bool funnel_point_is_free(const void *state, void *query, vec2 point) {
   return an_point_is_free(&engine->space.clearance, &q->clearance, point);
 }
 
+// Appends the result's polyline to `path` as lines; on failure the path is left with no pieces.
+static arcnav_status add_lines(const an_funnel_result *result, arcnav_path *path) {
+  arcnav_status status = ARCNAV_OK;
+  for (size_t i = 1; status == ARCNAV_OK && i < result->point_count; ++i) {
+    status = an_path_add_line(path, result->points[i - 1], result->points[i]);
+  }
+  if (status != ARCNAV_OK) {
+    an_path_reset(path, arcnav_path_start(path), arcnav_path_end(path));
+  }
+  return status;
+}
+
 // The answer of a search of the mesh as the engine gives it, with its path.
 static arcnav_status funnel_answer(const funnel_engine *engine, funnel_query *q,
                                    arcnav_status status, an_search_control *control,
@@ -156,16 +168,7 @@ static arcnav_status funnel_answer(const funnel_engine *engine, funnel_query *q,
   const an_funnel_result *result = &q->result;
   control->stats.nodes_expanded = result->nodes_expanded;
   control->stats.channels = result->channels;
-  if (status == ARCNAV_IN_PROGRESS) {
-    return status;
-  }
-  for (size_t i = 1; status == ARCNAV_OK && i < result->point_count; ++i) {
-    status = an_path_add_line(path, result->points[i - 1], result->points[i]);
-  }
-  if (status != ARCNAV_OK) {
-    an_path_reset(path, arcnav_path_start(path), arcnav_path_end(path));
-  }
-  return status;
+  return status == ARCNAV_OK ? add_lines(result, path) : status;
 }
 
 static arcnav_status funnel_begin(const void *state, void *query, vec2 start, vec2 goal,
@@ -214,11 +217,12 @@ static arcnav_status funnel_best_so_far(const void *state, void *query, arcnav_p
   memset(&best, 0, sizeof best);
   arcnav_status status = uses_interval_search(engine) ? an_interval_best_so_far(q->interval, &best)
                                                       : an_funnel_best_so_far(q->funnel, &best);
-  vec2 start = arcnav_path_start(path);
-  an_path_reset(path, start, status == ARCNAV_OK ? best.points[best.point_count - 1] : start);
-  for (size_t i = 1; status == ARCNAV_OK && i < best.point_count; ++i) {
-    status = an_path_add_line(path, best.points[i - 1], best.points[i]);
+  if (status != ARCNAV_OK) {
+    return status; // the path stays the start alone
   }
+  vec2 start = arcnav_path_start(path);
+  an_path_reset(path, start, best.points[best.point_count - 1]);
+  status = add_lines(&best, path);
   if (status != ARCNAV_OK) {
     an_path_reset(path, start, start);
   }

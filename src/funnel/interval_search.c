@@ -25,6 +25,9 @@
 /// Node ids are int32_t (and heap ids uint32_t).
 #define NODE_LIMIT ((size_t)INT32_MAX / 2)
 
+/// No root at all (roots are mesh vertices, or -1 for the start).
+#define NO_ROOT (-2)
+
 /// An expansion makes at most two successors per side of the interval and two between its rays;
 /// only a walk round a fan can make more (one per triangle of the fan), and makes room for them.
 #define SUCCESSORS_MAX 6
@@ -67,8 +70,8 @@ typedef struct iv_search {
   /// A node whose single successor a slice's end stopped from being expanded on the spot: the
   /// next slice goes on with it before taking a node off the queue; -1 for none.
   int32_t chain;
-  /// For the best path so far: the root expanded nearest the goal (-2: none nearer than the
-  /// start) and its `prev`.
+  /// For the best path so far: the root expanded nearest the goal (NO_ROOT: none nearer than
+  /// the start) and its `prev`.
   int32_t near_root, near_prev;
   double near_distance;
 } iv_search;
@@ -629,9 +632,7 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
         return ARCNAV_ERR_OUT_OF_MEMORY;
       }
       const iv_node *n = &s->nodes[id];
-      double distance = v2_dist(root_point(x, n->root), x->goal);
-      if (distance < x->near_distance) {
-        x->near_distance = distance;
+      if (an_nearer_than(&x->near_distance, v2_dist(root_point(x, n->root), x->goal))) {
         x->near_root = n->root;
         x->near_prev = n->prev;
       }
@@ -716,9 +717,7 @@ arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, 
     if (s->goal_mark[s->starts[k]] == s->stamp) { // a triangle is convex
       s->points[0] = start;
       s->points[1] = goal;
-      out->points = s->points;
-      out->point_count = 2;
-      out->length = v2_dist(start, goal);
+      an_funnel_result_short(out, s->points, 2);
       out->channels = 1;
       return ARCNAV_OK;
     }
@@ -729,7 +728,7 @@ arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, 
                        .best = INFINITY,
                        .best_via = -1,
                        .chain = -1,
-                       .near_root = -2,
+                       .near_root = NO_ROOT,
                        .near_distance = v2_dist(start, goal)};
   an_heap_clear(&s->heap);
   s->node_count = 0;
@@ -752,11 +751,9 @@ arcnav_status an_interval_best_so_far(an_interval_scratch *s, an_funnel_result *
     return an_funnel_best_so_far(s->beyond, out);
   }
   iv_search *x = &s->run;
-  if (x->near_root == -2) {
+  if (x->near_root == NO_ROOT) {
     s->points[0] = x->start;
-    out->points = s->points;
-    out->point_count = 1;
-    out->length = 0.0;
+    an_funnel_result_short(out, s->points, 1);
     return ARCNAV_OK;
   }
   finish_path(x, root_point(x, x->near_root), -1, x->near_root, x->near_prev, out);

@@ -678,6 +678,7 @@ typedef struct nearest_search {
   an_point_test accept; // NULL: every free point
   void *context;
   bool aborted;
+  double settled; // candidates nearer than this may be judged now: none to come is nearer
 } nearest_search;
 
 static bool accepted(nearest_search *s, vec2 q) {
@@ -721,8 +722,14 @@ static void add_candidate(nearest_search *s, vec2 q) {
   if (!(d < s->best) || !v2_is_finite(q)) {
     return;
   }
+  // A full buffer judges what it may judge in order first; only when that frees no room does it
+  // judge candidates early, which may cost more tests (each a search, for a reachability test)
+  // but never changes the answer.
   if (s->count == s->scratch->candidate_capacity) {
-    test_candidates(s, INFINITY);
+    test_candidates(s, s->settled);
+    if (s->count == s->scratch->candidate_capacity) {
+      test_candidates(s, INFINITY);
+    }
     if (!(d < s->best)) {
       return;
     }
@@ -888,6 +895,7 @@ an_verdict an_probe_nearest_accepted(const an_clearance *cl, an_probe_scratch *s
   // that ring's bound: once the held candidates nearer than it are judged, the nearest accepted
   // one among them is the answer.
   for (int32_t k = 0; k <= o.last && !s.aborted; ++k) {
+    s.settled = ring_bound(grid, &o, k);
     visit_ring(grid, &o, k, search_cell, &s);
     double bound = ring_bound(grid, &o, k + 1);
     if (test_candidates(&s, bound) || s.best <= bound) {

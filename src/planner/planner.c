@@ -419,6 +419,18 @@ arcnav_status arcnav_query_set_expansion_limit(arcnav_query *query, size_t max_e
   return ARCNAV_OK;
 }
 
+static void add_stats(arcnav_query_stats *to, const arcnav_query_stats *from) {
+  to->nodes_expanded += from->nodes_expanded;
+  to->edges_checked += from->edges_checked;
+  to->channels += from->channels;
+}
+
+// A new question on `query`: nothing counted yet.
+static void reset_stats(arcnav_query *query) {
+  memset(&query->control.stats, 0, sizeof query->control.stats);
+  memset(&query->earlier, 0, sizeof query->earlier);
+}
+
 arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query) {
   arcnav_query_stats none;
   memset(&none, 0, sizeof none);
@@ -426,9 +438,7 @@ arcnav_query_stats arcnav_query_get_stats(const arcnav_query *query) {
     return none;
   }
   arcnav_query_stats stats = query->control.stats;
-  stats.nodes_expanded += query->earlier.nodes_expanded;
-  stats.edges_checked += query->earlier.edges_checked;
-  stats.channels += query->earlier.channels;
+  add_stats(&stats, &query->earlier);
   return stats;
 }
 
@@ -448,13 +458,17 @@ static const an_engine *query_engine(const arcnav_query *query, void **engine_qu
   return an_planner_engine_for(query->planner, query->radius, query, engine_query);
 }
 
-// A query that runs a second engine search (partial answers) counts the first one's work too:
-// each engine search counts its own from zero.
-static void count_earlier_search(arcnav_query *query) {
-  query->earlier.nodes_expanded += query->control.stats.nodes_expanded;
-  query->earlier.edges_checked += query->control.stats.edges_checked;
-  query->earlier.channels += query->control.stats.channels;
-  memset(&query->control.stats, 0, sizeof query->control.stats);
+// With partial answers, the engine's search goes on to `target` instead of the goal: its begin.
+// The query counts the earlier search's work too, since each engine search counts its own from
+// zero.
+static arcnav_status retarget(arcnav_query *query, vec2 start, vec2 target, arcnav_path *path) {
+  void *engine_query;
+  const an_engine *engine = query_engine(query, &engine_query);
+  add_stats(&query->earlier, &query->control.stats);
+  query->retargeted = true;
+  query->sliced_target = target;
+  an_path_reset(path, start, target);
+  return engine->ops->begin(engine->state, engine_query, start, target, &query->control, path);
 }
 
 // Sets up the engine's search for `query`, bound to its planner: the engine's begin, and with
@@ -482,11 +496,7 @@ static arcnav_status begin_search(arcnav_query *query, vec2 start, vec2 goal, ar
     bool answered = nearest == ARCNAV_NO_PATH || nearest == ARCNAV_ERR_INVALID_ARGUMENT;
     return answered ? ARCNAV_GOAL_BLOCKED : nearest;
   }
-  count_earlier_search(query);
-  query->retargeted = true;
-  query->sliced_target = fits;
-  an_path_reset(path, start, fits);
-  return engine->ops->begin(engine->state, engine_query, start, fits, &query->control, path);
+  return retarget(query, start, fits, path);
 }
 
 // With partial answers, a search that found no path (to a free goal, or to the nearest place the
@@ -503,14 +513,8 @@ static arcnav_status fall_back(arcnav_query *query, arcnav_status status, vec2 s
   if (found != ARCNAV_OK) {
     return arcnav_status_is_answer(found) ? status : found;
   }
-  void *engine_query;
-  const an_engine *engine = query_engine(query, &engine_query);
-  count_earlier_search(query);
   query->fallen_back = true;
-  query->retargeted = true;
-  query->sliced_target = near;
-  an_path_reset(path, start, near);
-  return engine->ops->begin(engine->state, engine_query, start, near, &query->control, path);
+  return retarget(query, start, near, path);
 }
 
 // Runs the search begin_search() set up for `slice` expansions (0: to the end).
@@ -556,8 +560,7 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
     return status;
   }
   an_path_reset(path, start, goal);
-  memset(&query->control.stats, 0, sizeof query->control.stats);
-  memset(&query->earlier, 0, sizeof query->earlier);
+  reset_stats(query);
   status = an_query_bind(query);
   if (status != ARCNAV_OK) {
     return status;
@@ -578,8 +581,7 @@ arcnav_status arcnav_query_begin(arcnav_query *query, arcnav_vec2 start, arcnav_
   if (status != ARCNAV_OK) {
     return status;
   }
-  memset(&query->control.stats, 0, sizeof query->control.stats);
-  memset(&query->earlier, 0, sizeof query->earlier);
+  reset_stats(query);
   query->sliced_start = start;
   query->sliced_goal = goal;
   query->sliced = AN_SLICED_BEGUN;
@@ -601,8 +603,7 @@ arcnav_status arcnav_query_resume(arcnav_query *query, size_t max_expansions, ar
   an_path_reset(path, start, goal);
   arcnav_status status = ARCNAV_IN_PROGRESS;
   if (query->sliced == AN_SLICED_BEGUN) {
-    memset(&query->control.stats, 0, sizeof query->control.stats);
-    memset(&query->earlier, 0, sizeof query->earlier);
+    reset_stats(query);
     status = an_query_bind(query);
     if (status == ARCNAV_OK) {
       status = fall_back(query, begin_search(query, start, goal, path), start, goal, path);

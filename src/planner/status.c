@@ -15,7 +15,7 @@ static const status_text STATUS_TEXTS[] = {
     {ARCNAV_SEARCH_LIMIT, "search_limit",
      "the search reached the query's expansion limit before settling the question"},
     {ARCNAV_PARTIAL, "partial",
-     "the goal is blocked; the path leads to the nearest place the agent fits"},
+     "the goal cannot be reached; the path leads to the reachable point nearest to it"},
     {ARCNAV_IN_PROGRESS, "in_progress",
      "the sliced search spent its slice; resume it for the answer"},
     {ARCNAV_ERR_INVALID_ARGUMENT, "invalid_argument", "invalid argument"},

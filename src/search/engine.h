@@ -59,6 +59,17 @@ static inline size_t an_slice_end(const an_search_control *control, size_t expan
   return slice == 0 || slice > SIZE_MAX - expanded ? SIZE_MAX : expanded + slice;
 }
 
+/// The best-so-far rule, the same for every search: the place just expanded, `distance` from the
+/// goal, becomes the one the best path so far leads to when it is nearer than the last
+/// (*nearest, the start's distance to begin with).
+static inline bool an_nearer_than(double *nearest, double distance) {
+  if (!(distance < *nearest)) {
+    return false;
+  }
+  *nearest = distance;
+  return true;
+}
+
 typedef struct an_engine_ops {
   void (*destroy)(void *state);
   /// Working memory for one query object. Only reads the state, so queries on several threads

@@ -319,6 +319,11 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
 
 bool an_tangent_ruled_out_prepare(an_tangent_query *q, uint32_t mark) {
   size_t count = q->engine->corner_count;
+  // A point agent's corner is a vertex, where parts the touching rule keeps apart may meet (a
+  // pinch): nothing of a point agent's is ruled out.
+  if (!(q->radius > q->engine->eps)) {
+    return false;
+  }
   if (!q->ruled_out) {
     q->ruled_out = an_calloc(&q->alloc, count + 1, sizeof *q->ruled_out);
     if (!q->ruled_out) {

@@ -724,7 +724,6 @@ arcnav_status an_lazy_begin(an_tangent_query *q, an_lazy_search *s, vec2 start, 
                             arcnav_path *path) {
   const an_tangent_engine *engine = q->engine;
   const an_clearance *cl = &q->settings;
-  memset(&q->control->stats, 0, sizeof q->control->stats);
   q->clearance.checks = 0;
   if (an_segment_is_free(cl, &q->clearance, start, goal)) {
     q->control->stats.edges_checked = q->clearance.checks;
@@ -814,9 +813,7 @@ arcnav_status an_lazy_resume(an_tangent_query *q, an_lazy_search *s, arcnav_path
       break;
     }
     q->control->stats.nodes_expanded++;
-    double distance = v2_dist(e->to, goal);
-    if (distance < s->best_distance) {
-      s->best_distance = distance;
+    if (an_nearer_than(&s->best_distance, v2_dist(e->to, goal))) {
       s->best_edge = edge;
     }
     if (!expand(q, s, edge, start, goal) || !record_arrival(q, s, edge)) {
@@ -842,19 +839,16 @@ arcnav_status an_lazy_best_so_far(const an_tangent_query *q, an_lazy_search *s, 
 }
 
 void an_lazy_rule_out(an_tangent_query *q, an_lazy_search *s, uint32_t mark) {
-  size_t count = q->engine->corner_count;
   if (!an_tangent_ruled_out_prepare(q, mark)) {
     return;
   }
-  // A corner's whole wedge arc is one connected free curve when it is free: every place on it
-  // lies in the part of the free space the search arrived at it in. A point agent's corner is a
-  // vertex, where parts the touching rule keeps apart may meet (a pinch): never ruled out.
-  for (uint32_t c = 0; c < count && q->radius > q->engine->eps; ++c) {
-    for (uint32_t g = 2 * c; g < 2 * c + 2; ++g) {
-      if (s->group_stamp[g] == s->stamp && s->group_rest[g].arrivals != AN_NONE &&
-          wedge_is_free(q, s, c)) {
-        q->ruled_out[c] = mark;
-      }
+  // The search's expanded arrivals, in the pool it fills afresh: a corner's whole wedge arc is
+  // one connected free curve when it is free, so every place on it lies in the part of the free
+  // space the search arrived at it in.
+  for (size_t a = 0; a < s->arrival_count; ++a) {
+    uint32_t corner = s->edges[s->arrivals[a].edge].to_corner;
+    if (wedge_is_free(q, s, corner)) {
+      q->ruled_out[corner] = mark;
     }
   }
 }

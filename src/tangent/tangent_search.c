@@ -380,10 +380,21 @@ static arcnav_status emit_path(an_tangent_query *q, uint32_t end_id, arcnav_path
   return status;
 }
 
+// Has the running nearest-reachable probe ruled out the place of node u: the node itself, or the
+// whole wedge arc of its corner (engine.h, `rule_out`)?
+static bool node_ruled_out(const an_tangent_query *q, uint32_t u) {
+  uint32_t mark = q->control->ruled_out;
+  if (mark == 0) {
+    return false;
+  }
+  bool graph_node = u < q->engine->graph.node_count;
+  return an_tangent_ruled_out(q, view_node(q, u).corner) ||
+         (graph_node && q->ruled_out_nodes && q->ruled_out_nodes[u] == mark);
+}
+
 arcnav_status an_tangent_graph_begin(an_tangent_query *q, vec2 start, vec2 goal,
                                      arcnav_path *path) {
   const an_clearance *cl = &q->engine->space.clearance;
-  memset(&q->control->stats, 0, sizeof q->control->stats);
   q->clearance.checks = 0;
   if (an_segment_is_free(cl, &q->clearance, start, goal)) {
     q->control->stats.edges_checked = q->clearance.checks;
@@ -441,9 +452,7 @@ arcnav_status an_tangent_graph_resume(an_tangent_query *q, arcnav_path *path) {
         continue;
       }
     }
-    if (an_tangent_ruled_out(q, view_node(q, u).corner) ||
-        (u < start_base && q->ruled_out_nodes && q->control->ruled_out != 0 &&
-         q->ruled_out_nodes[u] == q->control->ruled_out)) {
+    if (node_ruled_out(q, u)) {
       break; // a part an earlier search of the probe found cut off from the goal
     }
     // A probe's search keeps what it closes, for rule_out; a failure to keep it only leaves
@@ -458,9 +467,7 @@ arcnav_status an_tangent_graph_resume(an_tangent_query *q, arcnav_path *path) {
       break;
     }
     q->control->stats.nodes_expanded++;
-    double distance = v2_dist(view_node(q, u).point, goal);
-    if (distance < q->best_distance) {
-      q->best_distance = distance;
+    if (an_nearer_than(&q->best_distance, v2_dist(view_node(q, u).point, goal))) {
       q->best_id = u;
     }
     expand(q, u, goal, goal_id);
@@ -485,14 +492,10 @@ arcnav_status an_tangent_graph_best_so_far(an_tangent_query *q, arcnav_path *pat
 }
 
 // A corner's whole wedge arc is one connected free curve when it is free: every place on it lies
-// in the part of the free space the search reached it in. A point agent's corner is a vertex,
-// where parts the touching rule keeps apart may meet (a pinch): never ruled out.
+// in the part of the free space the search reached it in.
 void an_tangent_graph_rule_out(an_tangent_query *q, uint32_t mark) {
   const an_tangent_graph *graph = &q->engine->graph;
-  if (!an_tangent_ruled_out_prepare(q, mark)) {
-    return;
-  }
-  if (!(q->radius > q->engine->eps) || graph->node_count == 0) {
+  if (!an_tangent_ruled_out_prepare(q, mark) || graph->node_count == 0) {
     return;
   }
   if (!q->ruled_out_nodes) {

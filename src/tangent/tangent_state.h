@@ -129,7 +129,7 @@ static inline bool an_tangent_ruled_out(const an_tangent_query *query, uint32_t 
 }
 
 /// The marks' memory for `rule_out` under `mark`: made on first use, cleared when the marks have
-/// wrapped round. False when it cannot be made.
+/// wrapped round. False when nothing is to be marked: a point agent's query, or no memory.
 bool an_tangent_ruled_out_prepare(an_tangent_query *query, uint32_t mark);
 
 /// May the running search, having expanded `expanded` nodes, expand one more?
