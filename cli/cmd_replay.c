@@ -391,7 +391,13 @@ static bool op_add(an_replay *r, const cJSON *op, FILE *out) {
   }
   arcnav_error error = {ARCNAV_OK, -1, -1, -1};
   char *owned = copy_text(name);
-  if (owned == NULL || !an_cli_add_shape(r->map, &shape, &error)) {
+  // A soft circle is a unit: a path question may ignore it without a planner of its own.
+  bool unit = cJSON_IsTrue(soft) && shape.kind == AN_CLI_SHAPE_CIRCLE;
+  if (unit && owned != NULL) {
+    error.status = arcnav_map_add_unit(r->map, shape.center, shape.radius, NULL);
+  }
+  if (owned == NULL ||
+      (unit ? error.status != ARCNAV_OK : !an_cli_add_shape(r->map, &shape, &error))) {
     if (owned == NULL) {
       an_replay_fail(r, "out of memory");
     } else {
@@ -490,6 +496,44 @@ static arcnav_status find_path_sliced(arcnav_query *query, arcnav_vec2 from, arc
   return status;
 }
 
+// The ids of the obstacles `ignore` names into `ids` (room for r->count), when every one is a
+// unit (a soft circle) and the list names at most r->count of them; false otherwise, with nothing
+// reported.
+static bool ignored_units(const an_replay *r, const cJSON *ignore, arcnav_obstacle_id *ids,
+                          size_t *count) {
+  *count = 0;
+  const cJSON *item;
+  cJSON_ArrayForEach(item, ignore) {
+    size_t index = cJSON_IsString(item) ? find_named(r, item->valuestring) : SIZE_MAX;
+    if (index == SIZE_MAX || !r->obstacles[index].soft ||
+        r->obstacles[index].shape.kind != AN_CLI_SHAPE_CIRCLE || *count == r->count) {
+      return false;
+    }
+    ids[(*count)++] = r->obstacles[index].id;
+  }
+  return true;
+}
+
+// A path question that ignores units only, asked of the planner for its radius: false when that
+// planner cannot ignore them (a point agent), and a planner of its own must answer.
+static bool plan_ignoring_units(an_replay *r, const cJSON *ignore, double radius, bool partial,
+                                size_t slice, arcnav_vec2 from, arcnav_vec2 to,
+                                arcnav_status *status, size_t *slices) {
+  arcnav_obstacle_id *ids = malloc((r->count + 1) * sizeof *ids);
+  size_t count = 0;
+  bool units = ids != NULL && ignored_units(r, ignore, ids, &count);
+  arcnav_query *query = units ? an_replay_query(r, radius) : NULL;
+  bool asked = query != NULL && arcnav_query_set_ignored(query, ids, count) == ARCNAV_OK;
+  free(ids);
+  if (asked) {
+    arcnav_query_set_partial(query, partial);
+    *status = find_path_sliced(query, from, to, slice, r->path, slices);
+    arcnav_query_set_partial(query, false);
+    arcnav_query_set_ignored(query, NULL, 0);
+  }
+  return asked;
+}
+
 // A planner on the map without the obstacles `ignore` names, for one query.
 static bool plan_ignoring(an_replay *r, const cJSON *ignore, double radius, bool partial,
                           size_t slice, arcnav_vec2 from, arcnav_vec2 to, arcnav_status *status,
@@ -580,7 +624,8 @@ static bool op_path(an_replay *r, const cJSON *op, FILE *out) {
       an_replay_fail(r, "no map: start with {\"op\":\"load\",...} or add obstacles");
       return false;
     }
-    if (!plan_ignoring(r, ignore, radius, want_partial, slice, from, to, &status, &slices)) {
+    if (!plan_ignoring_units(r, ignore, radius, want_partial, slice, from, to, &status, &slices) &&
+        !plan_ignoring(r, ignore, radius, want_partial, slice, from, to, &status, &slices)) {
       return false;
     }
   } else {

@@ -105,7 +105,9 @@ START_TEST(replay_follows_the_living_map) {
            "{\"op\":\"path\",\"from\":[5,5],\"to\":[35,5],\"radius\":1,\"ignore\":[\"nobody\"]}\n"
            "{\"op\":\"reachable\",\"from\":[4.5,5],\"to\":[35,5],\"radius\":4.5}\n"
            "{\"op\":\"save\",\"out\":\"%s\"}\n"
-           "{\"op\":\"move\",\"name\":\"unit\",\"by\":[1e300,0]}\n",
+           "{\"op\":\"move\",\"name\":\"unit\",\"by\":[1e300,0]}\n"
+           "{\"op\":\"path\",\"from\":[10,5],\"to\":[35,5],\"radius\":0,\"ignore\":[\"unit\"]}\n"
+           "{\"op\":\"path\",\"from\":[10,5],\"to\":[35,5],\"radius\":0.5,\"ignore\":[\"unit\"]}\n",
            map, saved, saved2);
   write_text(dir, "script.jsonl", text);
   join(script, sizeof script, dir, "script.jsonl");
@@ -113,12 +115,12 @@ START_TEST(replay_follows_the_living_map) {
   run_result r = run_cli(dir, NULL, args);
   ck_assert_msg(r.code == 0, "exit %d: %s", r.code, r.err);
   answers a = parse_answers(r.out);
-  ck_assert_uint_eq(a.count, 15); // the blank line is skipped
-  static const char *const ops[] = {"load", "path", "move",      "path",   "save",
-                                    "add",  "add",  "add",       "remove", "path",
-                                    "path", "path", "reachable", "save",   "move"};
-  static const bool ok[] = {true, true, true, true,  true, true, false, false,
-                            true, true, true, false, true, true, false};
+  ck_assert_uint_eq(a.count, 17); // the blank line is skipped
+  static const char *const ops[] = {"load",      "path", "move",   "path", "save", "add",
+                                    "add",       "add",  "remove", "path", "path", "path",
+                                    "reachable", "save", "move",   "path", "path"};
+  static const bool ok[] = {true, true, true,  true, true, true,  false, false, true,
+                            true, true, false, true, true, false, true,  true};
   for (size_t i = 0; i < a.count; i++) {
     ck_assert_str_eq(answer_string(&a, i, "op"), ops[i]);
     ck_assert_msg(answer_ok(&a, i) == ok[i], "answer %zu: ok should be %d", i, ok[i]);
@@ -145,6 +147,12 @@ START_TEST(replay_follows_the_living_map) {
   ck_assert_double_eq_tol(around, path_length(dir, saved2, "1", "5,5", "35,5"), 1e-9 * around);
   ck_assert_str_eq(answer_string(&a, 10, "status"), "ok");
   ck_assert_double_eq_tol(answer_number(&a, 10, "length"), 30, 1e-12);
+  // From the unit's own centre, ignoring it: a point agent (a planner of its own) and a disk (the
+  // planner for its radius, told to ignore the unit) both go straight.
+  for (size_t i = 15; i < 17; i++) {
+    ck_assert_str_eq(answer_string(&a, i, "status"), "ok");
+    ck_assert_double_eq_tol(answer_number(&a, i, "length"), 25, 1e-12);
+  }
   // A disk of radius 4.5 does not fit past the unit (gaps of 4 either side) in a corridor 10 wide.
   ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(a.lines[12], "reachable")));
   ck_assert_double_eq(answer_number(&a, 13, "obstacles"), 1);

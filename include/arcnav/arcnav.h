@@ -233,6 +233,19 @@ ARCNAV_API arcnav_status arcnav_map_remove_obstacle(arcnav_map *map, arcnav_obst
 ARCNAV_API arcnav_status arcnav_map_move_obstacle(arcnav_map *map, arcnav_obstacle_id id,
                                                   arcnav_vec2 by, arcnav_error *error);
 
+/// Add a unit: a circle obstacle (as arcnav_map_add_circle() adds) that a query may be told to
+/// plan without (arcnav_query_set_ignored()), for the units of a game, which block one another but
+/// not themselves or their own squad. Move and remove it as any obstacle; bring planners up to
+/// date with arcnav_planner_update(). A map with units is planned by the tangent engine with
+/// tangents on demand wherever the engine is ARCNAV_ENGINE_AUTO (docs/DESIGN.md, "Units").
+/// @param out_id [out, opt] the unit's id (0 on error)
+/// @return ARCNAV_OK, or an error of arcnav_map_add_circle() that leaves the map unchanged.
+ARCNAV_API arcnav_status arcnav_map_add_unit(arcnav_map *map, arcnav_vec2 center, double radius,
+                                             arcnav_obstacle_id *out_id);
+
+/// Is `id` a unit of the map (added by arcnav_map_add_unit())? False for a stale id.
+ARCNAV_API bool arcnav_map_obstacle_is_unit(const arcnav_map *map, arcnav_obstacle_id id);
+
 /// Axis-aligned box around every obstacle and the bounds; false for an empty map.
 ARCNAV_API bool arcnav_map_extent(const arcnav_map *map, arcnav_vec2 *out_min,
                                   arcnav_vec2 *out_max);
@@ -536,6 +549,23 @@ ARCNAV_API arcnav_status arcnav_query_set_partial(arcnav_query *query, bool part
 ///         ARCNAV_ERR_OUT_OF_MEMORY after an update (see arcnav_query). On an error the query
 ///         keeps its radius.
 ARCNAV_API arcnav_status arcnav_query_set_radius(arcnav_query *query, double radius);
+
+/// The units (arcnav_map_add_unit()) every later search and probe on `query` plans without, as if
+/// they were not on the map: the unit itself and its squad. `count` 0 (ids may then be NULL)
+/// ignores none again. The list is kept as ids: after arcnav_planner_update() it names the same
+/// units, and a unit removed since is simply not there to ignore. Ends a sliced search begun on
+/// `query`.
+/// Ignoring needs the tangent engine with tangents on demand (which ARCNAV_ENGINE_AUTO builds for
+/// a map with units) and a radius above the point-agent tolerance: for a point agent, units that
+/// touch other obstacles make one wall with them (the touching rule), fixed when the planner is
+/// built. A search or probe whose list names a unit on the map, at a radius or on a planner that
+/// cannot ignore it, returns ARCNAV_ERR_INVALID_ARGUMENT (and arcnav_query_point_is_free() false).
+/// @return ARCNAV_OK; ARCNAV_ERR_STALE_ID (an id names no obstacle of the map as the planner was
+///         last built or updated), ARCNAV_ERR_INVALID_ARGUMENT (NULL query, NULL ids with a count,
+///         an obstacle that is not a unit, or an engine or radius that cannot ignore units),
+///         ARCNAV_ERR_OUT_OF_MEMORY; on an error the query keeps its list.
+ARCNAV_API arcnav_status arcnav_query_set_ignored(arcnav_query *query,
+                                                  const arcnav_obstacle_id *ids, size_t count);
 
 /// The query's agent radius (0 for a NULL query).
 ARCNAV_API double arcnav_query_radius(const arcnav_query *query);

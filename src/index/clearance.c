@@ -56,6 +56,9 @@ static bool visit_cell(const an_clearance *cl, an_clearance_scratch *scratch, ui
       continue;
     }
     scratch->item_stamps[index] = stamp;
+    if (an_clearance_ignores(cl, grid->items[index].owner)) {
+      continue;
+    }
     if (!visit(cl, &grid->items[index], shape)) {
       return false;
     }
@@ -111,7 +114,8 @@ static size_t owners_holding(const an_clearance *cl, an_clearance_scratch *scrat
     for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
       uint32_t index = grid->cell_items[k];
       const an_item *item = &grid->items[index];
-      if (scratch->item_stamps[index] == stamp || item->kind != AN_ITEM_EDGE) {
+      if (scratch->item_stamps[index] == stamp || item->kind != AN_ITEM_EDGE ||
+          an_clearance_ignores(cl, item->owner)) {
         continue;
       }
       scratch->item_stamps[index] = stamp;

@@ -24,7 +24,15 @@ typedef struct an_clearance {
   double eps;
   bool point_agent; ///< R <= 2 eps: crossing-based checks
   bool has_bounds;  ///< the grid's last owner is a bounds ring
+  /// Per owner (obstacle index): nonzero for the units a query plans without
+  /// (arcnav_query_set_ignored()); NULL when it ignores nothing. Every check skips their items.
+  const uint8_t *ignored;
 } an_clearance;
+
+/// Does a check under `cl` leave out the items of obstacle `owner`?
+static inline bool an_clearance_ignores(const an_clearance *cl, uint32_t owner) {
+  return cl->ignored != NULL && cl->ignored[owner] != 0;
+}
 
 /// Where material touches a point agent's segment (an interval of distances along it, on one side)
 /// or surrounds a point (an interval of directions): one per item at most.

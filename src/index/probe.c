@@ -52,9 +52,11 @@ static uint32_t next_mark(an_probe_scratch *scratch) {
   return scratch->mark;
 }
 
-// True the first time item `index` is seen under `mark`.
-static bool first_sight(an_probe_scratch *scratch, uint32_t index, uint32_t mark) {
-  if (scratch->item_marks[index] == mark) {
+// True the first time item `index` is seen under `mark`, unless the query ignores its owner.
+static bool first_sight(const an_clearance *cl, an_probe_scratch *scratch, uint32_t index,
+                        uint32_t mark) {
+  if (scratch->item_marks[index] == mark ||
+      an_clearance_ignores(cl, cl->grid->items[index].owner)) {
     return false;
   }
   scratch->item_marks[index] = mark;
@@ -162,6 +164,7 @@ static vec2 item_nearest(const an_item *item, vec2 p) {
 }
 
 typedef struct nearest_item {
+  const an_clearance *cl;
   const an_grid *grid;
   an_probe_scratch *scratch;
   uint32_t mark;
@@ -175,7 +178,7 @@ static bool nearest_item_cell(void *context, int32_t column, int32_t row) {
   uint32_t count;
   const uint32_t *items = cell_items(near->grid, column, row, &count);
   for (uint32_t i = 0; i < count; ++i) {
-    if (!first_sight(near->scratch, items[i], near->mark)) {
+    if (!first_sight(near->cl, near->scratch, items[i], near->mark)) {
       continue;
     }
     vec2 q = item_nearest(&near->grid->items[items[i]], near->p);
@@ -202,7 +205,7 @@ bool an_probe_clearance(const an_clearance *cl, an_probe_scratch *scratch, vec2 
   // Outside every obstacle the distance to their union is the least distance to one of their
   // boundaries, so to one of the items: the nearest is found ring by ring.
   ring_origin o = ring_origin_of(grid, p);
-  nearest_item near = {grid, scratch, next_mark(scratch), p, INFINITY, p};
+  nearest_item near = {cl, grid, scratch, next_mark(scratch), p, INFINITY, p};
   for (int32_t k = 0; k <= o.last && ring_bound(grid, &o, k) < near.best; ++k) {
     visit_ring(grid, &o, k, nearest_item_cell, &near);
   }
@@ -333,7 +336,7 @@ static bool disk_ray_cell(void *context, int32_t column, int32_t row) {
   uint32_t count;
   const uint32_t *items = cell_items(grid, column, row, &count);
   for (uint32_t i = 0; i < count; ++i) {
-    if (!first_sight(ray->scratch, items[i], ray->mark)) {
+    if (!first_sight(ray->cl, ray->scratch, items[i], ray->mark)) {
       continue;
     }
     const an_item *item = &grid->items[items[i]];
@@ -376,6 +379,7 @@ static bool disk_raycast(const an_clearance *cl, an_probe_scratch *scratch, vec2
 }
 
 typedef struct point_ray {
+  const an_clearance *cl;
   an_probe_scratch *scratch;
   const an_grid *grid;
   uint32_t mark;
@@ -432,7 +436,7 @@ static bool point_ray_cell(void *context, int32_t column, int32_t row) {
       ray->stopped_at = cell_entry(ray->grid, ray->from, ray->unit, column, row);
       return false;
     }
-    if (first_sight(ray->scratch, items[i], ray->mark)) {
+    if (first_sight(ray->cl, ray->scratch, items[i], ray->mark)) {
       item_events(ray, &ray->grid->items[items[i]]);
     }
   }
@@ -459,6 +463,9 @@ static vec2 point_contact_normal(const an_clearance *cl, vec2 at, vec2 unit) {
   vec2 normal = v2_scale(unit, -1.0);
   for (uint32_t i = 0; i < count; ++i) {
     const an_item *item = &grid->items[items[i]];
+    if (an_clearance_ignores(cl, item->owner)) {
+      continue;
+    }
     if (item->kind == AN_ITEM_CIRCLE) {
       if (item->radius > cl->eps && fabs(v2_dist(at, item->a) - item->radius) <= 2.0 * cl->eps) {
         normal = v2_normalize(v2_sub(at, item->a));
@@ -511,8 +518,8 @@ static bool point_raycast(const an_clearance *cl, an_probe_scratch *scratch, vec
   const an_grid *grid = cl->grid;
   double base = 0.0;
   for (;;) {
-    point_ray ray = {scratch, grid,    next_mark(scratch), from, unit, 2.0 * cl->eps, base, t1,
-                     0,       INFINITY};
+    point_ray ray = {cl, scratch, grid,    next_mark(scratch), from, unit, 2.0 * cl->eps, base,
+                     t1, 0,       INFINITY};
     double walk_from = an_max(t0, base);
     an_grid_walk_clipped(grid, v2_mul_add(from, walk_from, unit), v2_mul_add(from, t1, unit),
                          point_ray_cell, &ray);
@@ -848,16 +855,19 @@ static bool search_cell(void *context, int32_t column, int32_t row) {
   const uint32_t *items = cell_items(grid, column, row, &count);
   for (uint32_t i = 0; i < count; ++i) {
     const an_item *item = &grid->items[items[i]];
+    if (an_clearance_ignores(s->cl, item->owner)) {
+      continue;
+    }
     curve mine[2];
     int mine_count = item_curves(item, s->offset, mine);
-    if (first_sight(s->scratch, items[i], mark)) {
+    if (first_sight(s->cl, s->scratch, items[i], mark)) {
       for (int k = 0; k < mine_count; ++k) {
         add_projection(s, &mine[k]);
       }
     }
     for (uint32_t j = i + 1; j < count; ++j) {
       const an_item *other = &grid->items[items[j]];
-      if (!items_may_meet(item, other, s->offset)) {
+      if (an_clearance_ignores(s->cl, other->owner) || !items_may_meet(item, other, s->offset)) {
         continue;
       }
       curve theirs[2];

@@ -231,8 +231,8 @@ arcnav_status arcnav_map_add_polygon(arcnav_map *map, const arcnav_vec2 *outer, 
   return status;
 }
 
-arcnav_status arcnav_map_add_circle(arcnav_map *map, arcnav_vec2 center, double radius,
-                                    arcnav_error *error) {
+static arcnav_status add_circle(arcnav_map *map, vec2 center, double radius, bool unit,
+                                arcnav_error *error) {
   int obstacle = map ? (int)map->obstacle_count : -1;
   an_set_error(error, ARCNAV_OK, -1, -1, -1);
   arcnav_status status = ARCNAV_OK;
@@ -264,9 +264,32 @@ arcnav_status arcnav_map_add_circle(arcnav_map *map, arcnav_vec2 center, double 
       .radius = radius,
       .box_min = v2(center.x - radius, center.y - radius),
       .box_max = v2(center.x + radius, center.y + radius),
+      .unit = unit,
   };
   map->obstacle_count++;
   return ARCNAV_OK;
+}
+
+arcnav_status arcnav_map_add_circle(arcnav_map *map, arcnav_vec2 center, double radius,
+                                    arcnav_error *error) {
+  return add_circle(map, center, radius, false, error);
+}
+
+arcnav_status arcnav_map_add_unit(arcnav_map *map, arcnav_vec2 center, double radius,
+                                  arcnav_obstacle_id *out_id) {
+  if (out_id) {
+    *out_id = 0;
+  }
+  arcnav_status status = add_circle(map, center, radius, true, NULL);
+  if (status == ARCNAV_OK && out_id) {
+    *out_id = arcnav_map_obstacle_id(map, map->obstacle_count - 1);
+  }
+  return status;
+}
+
+bool arcnav_map_obstacle_is_unit(const arcnav_map *map, arcnav_obstacle_id id) {
+  uint32_t index = map ? index_of_id(map, id) : AN_NO_SLOT;
+  return index != AN_NO_SLOT && map->obstacles[index].unit;
 }
 
 arcnav_status arcnav_map_set_bounds(arcnav_map *map, const arcnav_vec2 *ring, size_t count,
@@ -343,6 +366,15 @@ double arcnav_map_tolerance(const arcnav_map *map) {
 bool an_map_has_round_obstacles(const arcnav_map *map) {
   for (size_t i = 0; i < map->obstacle_count; ++i) {
     if (map->obstacles[i].kind == AN_OBSTACLE_CIRCLE && map->obstacles[i].radius > 0.0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool an_map_has_units(const arcnav_map *map) {
+  for (size_t i = 0; i < map->obstacle_count; ++i) {
+    if (map->obstacles[i].unit) {
       return true;
     }
   }

@@ -43,6 +43,9 @@ typedef struct an_obstacle {
   vec2 center;         ///< circles
   double radius;       ///< circles
   vec2 box_min, box_max;
+  /// A unit (arcnav_map_add_unit): a circle that queries may be told to ignore, so the planner's
+  /// build decides nothing on account of it that an ignoring query would need undone.
+  bool unit;
 } an_obstacle;
 
 /// What an arcnav_obstacle_id names: the obstacle's index while it exists, and a generation that
@@ -82,3 +85,6 @@ double an_map_tolerance(const arcnav_map *map);
 
 /// Does the map hold a circle obstacle of positive radius? (Point obstacles add no material.)
 bool an_map_has_round_obstacles(const arcnav_map *map);
+
+/// Does the map hold a unit (arcnav_map_add_unit())?
+bool an_map_has_units(const arcnav_map *map);

@@ -3,9 +3,11 @@
 
 #include "funnel/funnel_engine.h"
 #include "geom/tolerances.h"
+#include "map/map.h"
 #include "path/path.h"
 #include "tangent/tangent_engine.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 arcnav_planner_def arcnav_default_planner_def(void) {
@@ -43,14 +45,48 @@ static arcnav_status build_engine(const an_engine_args *args, an_engine *out) {
                                                : an_funnel_engine_build(args, out);
 }
 
-// What a build makes from a map: the planner's engines and the figures they were made for.
+// A map with units is planned with tangents on demand unless the definition says otherwise: a
+// prebuilt graph checked its tangents against every unit, so no query could ignore one, and units
+// move often.
+static arcnav_tangent_graph resolve_tangent_graph(const arcnav_map *map,
+                                                  arcnav_tangent_graph asked) {
+  return asked == ARCNAV_TANGENT_GRAPH_AUTO && an_map_has_units(map)
+             ? ARCNAV_TANGENT_GRAPH_ON_DEMAND
+             : asked;
+}
+
+// What a build makes from a map: the planner's engines, the figures they were made for, and
+// the map's obstacles by id.
 typedef struct built_engines {
   double eps;
   double point_limit;
   arcnav_engine kind;
   an_engine engine;
   an_engine point_engine;
+  an_obstacle_entry *obstacles;
+  size_t obstacle_count;
 } built_engines;
+
+static int compare_obstacle_entries(const void *lhs, const void *rhs) {
+  const an_obstacle_entry *a = lhs, *b = rhs;
+  return a->id < b->id ? -1 : (a->id > b->id ? 1 : 0);
+}
+
+static arcnav_status list_obstacles(const arcnav_map *map, const an_allocator *alloc,
+                                    built_engines *built) {
+  size_t count = map->obstacle_count;
+  built->obstacles = an_alloc(alloc, count > 0 ? count : 1, sizeof *built->obstacles);
+  if (!built->obstacles) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    built->obstacles[i] =
+        (an_obstacle_entry){arcnav_map_obstacle_id(map, i), (uint32_t)i, map->obstacles[i].unit};
+  }
+  qsort(built->obstacles, count, sizeof *built->obstacles, compare_obstacle_entries);
+  built->obstacle_count = count;
+  return ARCNAV_OK;
+}
 
 static void destroy_engines(built_engines *built) {
   // The tangent engine may borrow the point engine's triangulation: the borrower goes first.
@@ -64,6 +100,13 @@ static void destroy_engines(built_engines *built) {
   built->point_engine = (an_engine){NULL, NULL};
 }
 
+static void destroy_built(built_engines *built, const an_allocator *alloc) {
+  destroy_engines(built);
+  an_free(alloc, built->obstacles);
+  built->obstacles = NULL;
+  built->obstacle_count = 0;
+}
+
 // A planner for every radius up to def->max_radius: point agents get the engine AUTO (or
 // TANGENT) would build for R = 0, larger radii one tangent engine whose indexes reach max_radius
 // (docs/DESIGN.md, "One planner for several radii").
@@ -75,7 +118,7 @@ static arcnav_status build_ranged(const arcnav_map *map, const arcnav_planner_de
       .radius = 0.0,
       .eps = built->eps,
       .engine = resolve_engine(map, def->engine, 0.0),
-      .tangent_graph = def->tangent_graph,
+      .tangent_graph = resolve_tangent_graph(map, def->tangent_graph),
       .alloc = alloc,
   };
   arcnav_status status = build_engine(&args, &built->point_engine);
@@ -109,13 +152,16 @@ static arcnav_status build_engines(const arcnav_map *map, const arcnav_planner_d
         .radius = def->radius,
         .eps = built->eps,
         .engine = built->kind,
-        .tangent_graph = def->tangent_graph,
+        .tangent_graph = resolve_tangent_graph(map, def->tangent_graph),
         .alloc = alloc,
     };
     status = build_engine(&args, &built->engine);
   }
+  if (status == ARCNAV_OK) {
+    status = list_obstacles(map, alloc, built);
+  }
   if (status != ARCNAV_OK) {
-    destroy_engines(built);
+    destroy_built(built, alloc);
   }
   return status;
 }
@@ -126,6 +172,8 @@ static void adopt_engines(arcnav_planner *planner, const built_engines *built) {
   planner->engine_kind = built->kind;
   planner->engine = built->engine;
   planner->point_engine = built->point_engine;
+  planner->obstacles = built->obstacles;
+  planner->obstacle_count = built->obstacle_count;
 }
 
 static built_engines engines_of(const arcnav_planner *planner) {
@@ -133,7 +181,9 @@ static built_engines engines_of(const arcnav_planner *planner) {
                          .point_limit = planner->point_limit,
                          .kind = planner->engine_kind,
                          .engine = planner->engine,
-                         .point_engine = planner->point_engine};
+                         .point_engine = planner->point_engine,
+                         .obstacles = planner->obstacles,
+                         .obstacle_count = planner->obstacle_count};
 }
 
 arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_def *def,
@@ -192,7 +242,7 @@ arcnav_status arcnav_planner_update(arcnav_planner *planner, const arcnav_map *m
     return status;
   }
   built_engines old = engines_of(planner);
-  destroy_engines(&old);
+  destroy_built(&old, &planner->alloc);
   adopt_engines(planner, &built);
   planner->generation++;
   return ARCNAV_OK;
@@ -204,7 +254,7 @@ void arcnav_planner_destroy(arcnav_planner *planner) {
   }
   an_allocator alloc = planner->alloc;
   built_engines built = engines_of(planner);
-  destroy_engines(&built);
+  destroy_built(&built, &alloc);
   an_free(&alloc, planner);
 }
 
@@ -378,6 +428,8 @@ void arcnav_query_destroy(arcnav_query *query) {
   an_allocator alloc = query->alloc;
   an_query_release_probes(query);
   release_engine_queries(query);
+  an_free(&alloc, query->ignored_ids);
+  an_free(&alloc, query->ignored_mask);
   an_free(&alloc, query);
 }
 
@@ -416,6 +468,110 @@ arcnav_status arcnav_query_set_expansion_limit(arcnav_query *query, size_t max_e
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   query->control.expansion_limit = max_expansions;
+  return ARCNAV_OK;
+}
+
+// ---- units a query ignores ----------------------------------------------------------------------
+
+// The planner's entry for obstacle `id`, or NULL when its map (as last built) has none.
+static const an_obstacle_entry *find_obstacle(const arcnav_planner *planner,
+                                              arcnav_obstacle_id id) {
+  an_obstacle_entry key = {id, 0, false};
+  return planner->obstacle_count == 0 ? NULL
+                                      : bsearch(&key, planner->obstacles, planner->obstacle_count,
+                                                sizeof key, compare_obstacle_entries);
+}
+
+// The mask of the units the query's list names that are on the planner's current map (NULL when
+// none is: units removed since are simply not there to ignore).
+static arcnav_status resolve_ignored(arcnav_query *query) {
+  const arcnav_planner *planner = query->planner;
+  uint8_t *mask = NULL;
+  for (size_t i = 0; i < query->ignored_count; ++i) {
+    const an_obstacle_entry *entry = find_obstacle(planner, query->ignored_ids[i]);
+    if (!entry || !entry->unit) {
+      continue;
+    }
+    if (!mask) {
+      mask = an_calloc(&query->alloc, planner->obstacle_count + 1, sizeof *mask);
+      if (!mask) {
+        return ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+    }
+    mask[entry->index] = 1;
+  }
+  an_free(&query->alloc, query->ignored_mask);
+  query->ignored_mask = mask;
+  query->ignored_generation = query->planner->generation;
+  query->ignored_version++;
+  return ARCNAV_OK;
+}
+
+arcnav_status an_query_apply_ignored(arcnav_query *query, const uint8_t **mask) {
+  if (query->ignored_generation != query->planner->generation) {
+    arcnav_status status = resolve_ignored(query);
+    if (status != ARCNAV_OK) {
+      return status;
+    }
+  }
+  if (mask) {
+    *mask = query->ignored_mask;
+  }
+  void *engine_query;
+  const an_engine *engine =
+      an_planner_engine_for(query->planner, query->radius, query, &engine_query);
+  if (!engine->ops->set_ignored) {
+    return query->ignored_mask ? ARCNAV_ERR_INVALID_ARGUMENT : ARCNAV_OK;
+  }
+  return engine->ops->set_ignored(engine->state, engine_query, query->ignored_mask,
+                                  query->ignored_version)
+             ? ARCNAV_OK
+             : ARCNAV_ERR_INVALID_ARGUMENT;
+}
+
+arcnav_status arcnav_query_set_ignored(arcnav_query *query, const arcnav_obstacle_id *ids,
+                                       size_t count) {
+  if (!query || (count > 0 && !ids)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  arcnav_status status = an_query_bind(query);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  const arcnav_planner *planner = query->planner;
+  for (size_t i = 0; i < count; ++i) {
+    const an_obstacle_entry *entry = find_obstacle(planner, ids[i]);
+    if (!entry) {
+      return ARCNAV_ERR_STALE_ID;
+    }
+    if (!entry->unit) {
+      return ARCNAV_ERR_INVALID_ARGUMENT;
+    }
+  }
+  arcnav_obstacle_id *copy = NULL;
+  if (count > 0) {
+    copy = an_alloc(&query->alloc, count, sizeof *copy);
+    if (!copy) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(copy, ids, count * sizeof *copy);
+  }
+  arcnav_obstacle_id *old_ids = query->ignored_ids;
+  size_t old_count = query->ignored_count;
+  query->ignored_ids = copy;
+  query->ignored_count = count;
+  query->ignored_generation = planner->generation - 1; // resolve again
+  query->sliced = AN_SLICED_NONE;
+  status = an_query_apply_ignored(query, NULL);
+  if (status != ARCNAV_OK) {
+    // Refused: the query keeps its old list (resolved again on its next use).
+    an_free(&query->alloc, copy);
+    query->ignored_ids = old_ids;
+    query->ignored_count = old_count;
+    query->ignored_generation = planner->generation - 1;
+    return status;
+  }
+  an_free(&query->alloc, old_ids);
   return ARCNAV_OK;
 }
 
@@ -476,6 +632,10 @@ static arcnav_status retarget(arcnav_query *query, vec2 start, vec2 target, arcn
 // (query->retargeted, query->sliced_target). The nearest place the agent fits is nearer the goal
 // than any other free point: reached, it is the reachable point nearest to the goal.
 static arcnav_status begin_search(arcnav_query *query, vec2 start, vec2 goal, arcnav_path *path) {
+  arcnav_status ignoring = an_query_apply_ignored(query, NULL);
+  if (ignoring != ARCNAV_OK) {
+    return ignoring;
+  }
   void *engine_query;
   const an_engine *engine = query_engine(query, &engine_query);
   query->retargeted = false;
@@ -653,7 +813,7 @@ bool arcnav_query_point_is_free(arcnav_query *query, arcnav_vec2 point) {
     return false;
   }
   // The test arcnav_find_path() applies to start and goal, with this query's working memory.
-  if (an_query_bind(query) != ARCNAV_OK) {
+  if (an_query_bind(query) != ARCNAV_OK || an_query_apply_ignored(query, NULL) != ARCNAV_OK) {
     return false;
   }
   void *engine_query;

@@ -10,6 +10,14 @@
 
 #define AN_PLANNER_DEF_MAGIC 0x4152434e /* "ARCN" */
 
+/// An obstacle of the map a planner was built from: its id, its index then, and whether it is a
+/// unit (arcnav_map_add_unit()).
+typedef struct an_obstacle_entry {
+  arcnav_obstacle_id id;
+  uint32_t index;
+  bool unit;
+} an_obstacle_entry;
+
 struct arcnav_planner {
   an_allocator alloc;
   arcnav_planner_def def; ///< as created: arcnav_planner_update() builds again from it
@@ -22,6 +30,9 @@ struct arcnav_planner {
   /// With a max_radius: the engine for point agents (radii up to point_limit), built for R = 0.
   an_engine point_engine;
   double point_limit;
+  /// Every obstacle of the map as last built, by id (sorted), for the ids a query ignores.
+  an_obstacle_entry *obstacles;
+  size_t obstacle_count;
 };
 
 /// Where a sliced search (arcnav_query_begin()) stands.
@@ -57,6 +68,14 @@ struct arcnav_query {
   bool fallen_back;  ///< that place is the reachable point nearest to the goal
   bool goal_blocked; ///< the goal itself is blocked for the agent
   uint32_t rule_out_mark; ///< the last mark given to a nearest-reachable probe (engine.h)
+  // The units the query plans without (arcnav_query_set_ignored()), as given, and as a mask per
+  // obstacle index of the planner generation `ignored_generation` (NULL when none of them is on
+  // its map); `ignored_version` moves on whenever the mask changes.
+  arcnav_obstacle_id *ignored_ids;
+  size_t ignored_count;
+  uint8_t *ignored_mask;
+  uint64_t ignored_generation;
+  uint64_t ignored_version;
 };
 
 /// The engine that answers `radius` on `planner`, and (when `engine_query` is not NULL) its working
@@ -72,6 +91,13 @@ void an_query_release_probes(arcnav_query *query);
 /// Makes the query object's working memory for its planner's current engines when an update
 /// replaced them since it was made (ARCNAV_ERR_OUT_OF_MEMORY when that fails).
 arcnav_status an_query_bind(arcnav_query *query);
+
+/// Hands the query's ignore list to the engine that answers its radius, resolved for the
+/// planner's current map: ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY, or ARCNAV_ERR_INVALID_ARGUMENT
+/// when the list names a unit on the map and that engine cannot plan without it. Every search and
+/// probe calls it on a bound query object before it starts; *mask receives what its free checks
+/// leave out.
+arcnav_status an_query_apply_ignored(arcnav_query *query, const uint8_t **mask);
 
 /// arcnav_query_nearest_reachable() on a query object bound to its planner: ARCNAV_OK with
 /// *out_point, ARCNAV_START_BLOCKED, ARCNAV_NO_PATH, or what made a search fail.

@@ -28,6 +28,14 @@ static arcnav_status check_point(vec2 p) {
 // The free space of the engine that answers the query's radius (an_planner_engine_for()), the
 // free test's settings at the query's radius, and the probe working memory, made on first use.
 static arcnav_status begin_probe(arcnav_query *query, an_clearance *settings) {
+  const uint8_t *ignored;
+  arcnav_status ignoring = an_query_bind(query);
+  if (ignoring == ARCNAV_OK) {
+    ignoring = an_query_apply_ignored(query, &ignored);
+  }
+  if (ignoring != ARCNAV_OK) {
+    return ignoring;
+  }
   const arcnav_planner *planner = query->planner;
   const an_engine *engine = an_planner_engine_for(planner, query->radius, NULL, NULL);
   const an_free_space *space =
@@ -44,6 +52,7 @@ static arcnav_status begin_probe(arcnav_query *query, an_clearance *settings) {
     }
   }
   *settings = an_clearance_at_radius(&space->clearance, query->radius);
+  settings->ignored = ignored;
   return ARCNAV_OK;
 }
 

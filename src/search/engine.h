@@ -105,6 +105,12 @@ typedef struct an_engine_ops {
   /// Engines built with a max_radius: later searches and free tests on `query` are for `radius`
   /// (in range, checked by the caller). NULL for engines of one radius.
   void (*set_radius)(const void *state, void *query, double radius);
+  /// Later searches and free tests on `query` plan without the obstacles `ignored` marks (per
+  /// obstacle index, nonzero: units the query ignores, arcnav_query_set_ignored()); NULL for
+  /// none. The mask stays the caller's; `version` changes whenever its contents do. False when
+  /// the engine cannot at the query's radius (a point agent). NULL for engines that cannot at all:
+  /// their build decided things on account of every obstacle.
+  bool (*set_ignored)(const void *state, void *query, const uint8_t *ignored, uint64_t version);
   /// The triangulation of the map's polygons (circles left out) the engine holds, which another
   /// engine of the planner may borrow; NULL when it holds none. May itself be NULL.
   const struct an_navmesh *(*polygon_mesh)(const void *state);

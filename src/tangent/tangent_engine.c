@@ -60,13 +60,16 @@ static bool restrict_to_the_wall(an_corner *corner, const an_clearance *point_ch
 // inside other material (a disk touching its circle would contain the vertex, so it is blocked),
 // for a point agent a corner where touching obstacles leave no convex wall, and exact copies of
 // another corner (obstacles stacked on one spot), which would only multiply the same tangents.
-// Order is kept, so maps without such corners plan exactly as before.
-static arcnav_status drop_unusable_corners(an_tangent_engine *engine) {
+// Order is kept, so maps without such corners plan exactly as before. For a disk, units decide
+// nothing here (a query may ignore them): a vertex inside a unit stays, blocked by the free checks
+// while the unit is there, and a unit's corner is never taken for a copy.
+static arcnav_status drop_unusable_corners(an_tangent_engine *engine, const arcnav_map *map) {
   const an_allocator *alloc = &engine->alloc;
   size_t count = engine->corner_count;
   if (count == 0) {
     return ARCNAV_OK;
   }
+  bool point_agent = engine->space.clearance.point_agent;
   an_clearance point_check = engine->space.clearance;
   point_check.radius = 0.0;
   point_check.point_agent = true;
@@ -74,18 +77,23 @@ static arcnav_status drop_unusable_corners(an_tangent_engine *engine) {
   arcnav_status status = an_clearance_scratch_init(&scratch, &engine->space.grid, alloc);
   bool *keep = status == ARCNAV_OK ? an_alloc(alloc, count, sizeof *keep) : NULL;
   corner_place *places = keep ? an_alloc(alloc, count, sizeof *places) : NULL;
-  if (!places) {
+  uint8_t *units = places ? an_calloc(alloc, map->obstacle_count + 1, sizeof *units) : NULL;
+  if (!units) {
     an_free(alloc, keep);
+    an_free(alloc, places);
     an_clearance_scratch_free(&scratch, alloc);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
+  for (size_t i = 0; i < map->obstacle_count; ++i) {
+    units[i] = !point_agent && map->obstacles[i].unit;
+  }
+  point_check.ignored = units;
   for (size_t c = 0; c < count; ++c) {
     an_corner *corner = &engine->corners[c];
     // A circle obstacle's centre is inside itself; only polygon vertices and, for a point agent,
     // point obstacles are judged.
     bool point_obstacle = corner->wedge_sweep >= AN_TWO_PI &&
                           an_corner_material_radius(corner, engine->radius) <= 0.0;
-    bool point_agent = engine->space.clearance.point_agent;
     keep[c] = (corner->wedge_sweep >= AN_TWO_PI && !(point_agent && point_obstacle)) ||
               (an_point_is_free(&point_check, &scratch, corner->center) &&
                (!point_agent || restrict_to_the_wall(corner, &point_check, &scratch)));
@@ -99,11 +107,16 @@ static arcnav_status drop_unusable_corners(an_tangent_engine *engine) {
     for (int k = 0; k < 5; ++k) {
       same = same && places[c].key[k] == places[c - 1].key[k];
     }
-    if (same) {
+    const an_corner *later = &engine->corners[places[c].index];
+    const an_corner *earlier = &engine->corners[places[c - 1].index];
+    bool unit = (later->obstacle >= 0 && units[later->obstacle]) ||
+                (earlier->obstacle >= 0 && units[earlier->obstacle]);
+    if (same && !unit) {
       keep[places[c].index] = false; // a later copy of the one before it in the sorted order
     }
   }
   an_free(alloc, places);
+  an_free(alloc, units);
   an_clearance_scratch_free(&scratch, alloc);
   size_t kept = 0;
   for (size_t c = 0; c < count; ++c) {
@@ -289,7 +302,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
                                 &engine->corner_count);
   }
   if (status == ARCNAV_OK) {
-    status = drop_unusable_corners(engine);
+    status = drop_unusable_corners(engine, args->map);
   }
   if (status == ARCNAV_OK && engine->space.clearance.point_agent) {
     mark_circle_pinches(engine);
@@ -369,6 +382,7 @@ static void move_to_radius(const an_tangent_engine *engine, an_tangent_query *q,
   assert(engine->ranged && radius <= engine->radius);
   q->radius = radius;
   q->settings = an_clearance_at_radius(&engine->space.clearance, radius);
+  q->settings.ignored = q->ignored;
   for (size_t c = 0; c < engine->corner_count; ++c) {
     q->own_corners[c].radius =
         an_corner_material_radius(&engine->corners[c], engine->radius) + radius;
@@ -560,6 +574,26 @@ static void tangent_set_radius(const void *state, void *query, double radius) {
   }
 }
 
+// Ignoring units needs the checks to skip them and the gathers to leave their corners out; what
+// the search keeps about the corners from query to query was judged with the old mask and is
+// forgotten. A point agent's corners were restricted at build time by the walls units make with
+// what they touch (the touching rule), which no query can undo: it cannot ignore.
+static bool tangent_set_ignored(const void *state, void *query, const uint8_t *ignored,
+                                uint64_t version) {
+  const an_tangent_engine *engine = state;
+  an_tangent_query *q = query;
+  if (ignored && q->settings.point_agent) {
+    return false;
+  }
+  if (q->ignored_version != version) {
+    q->ignored = ignored;
+    q->ignored_version = version;
+    q->settings.ignored = ignored;
+    an_lazy_search_forget_ignored(q->lazy, engine->corner_count, ignored);
+  }
+  return true;
+}
+
 static void tangent_get_info(const void *state, arcnav_planner_info *out) {
   const an_tangent_engine *engine = state;
   out->corner_count = engine->corner_count;
@@ -599,6 +633,7 @@ static const an_engine_ops on_demand_ops = {
     .rule_out = on_demand_rule_out,
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
+    .set_ignored = tangent_set_ignored,
     .free_space = tangent_free_space,
 };
 
@@ -613,5 +648,6 @@ static const an_engine_ops ranged_ops = {
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
     .set_radius = tangent_set_radius,
+    .set_ignored = tangent_set_ignored,
     .free_space = tangent_free_space,
 };

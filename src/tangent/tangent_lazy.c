@@ -181,6 +181,11 @@ void an_lazy_search_forget_radius(an_lazy_search *s, size_t corner_count) {
   memset(s->wedge_free, 0, (corner_count + 1) * sizeof *s->wedge_free);
 }
 
+void an_lazy_search_forget_ignored(an_lazy_search *s, size_t corner_count, const uint8_t *ignored) {
+  an_lazy_search_forget_radius(s, corner_count);
+  s->sight.ignored = ignored;
+}
+
 // ---- open list -----------------------------------------------------------------------------
 
 // An entry's heap id is twice its edge, plus one for a continuation: ties in the key pop by edge,
@@ -296,6 +301,11 @@ static bool consider_target(const an_tangent_query *q, an_lazy_search *s, const 
                             const an_sight *sight, const an_sight_mask *mask, uint32_t j,
                             const an_sight_limit *limit, double *beyond) {
   const an_corner *to = &q->corners[j];
+  // A taut path never turns round a unit that is not there: leaving ignored units out only saves
+  // their tangents.
+  if (an_tangent_ignores(q, to)) {
+    return true;
+  }
   if (!an_sight_pair_may_pass(sight, mask, v2_sub(to->center, v->origin), v->radius + to->radius)) {
     return true;
   }

@@ -22,6 +22,11 @@ void an_lazy_search_destroy(an_lazy_search *search);
 /// radius (which wedge arcs are free): the radius changed.
 void an_lazy_search_forget_radius(an_lazy_search *search, size_t corner_count);
 
+/// The same when the units the query ignores changed (`ignored`, an_clearance.ignored), which
+/// then hide nothing from the gathers either.
+void an_lazy_search_forget_ignored(an_lazy_search *search, size_t corner_count,
+                                   const uint8_t *ignored);
+
 /// The search in slices (engine.h, begin, resume and best_so_far). an_lazy_begin(): start and
 /// goal are finite, free and distinct; ARCNAV_OK with `path` (reset by the caller) filled when the
 /// segment between them is free, ARCNAV_IN_PROGRESS with the search set up (its guide begun), or

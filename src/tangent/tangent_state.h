@@ -83,6 +83,10 @@ typedef struct an_tangent_query {
   an_corner *own_corners;
   an_clearance settings;
   an_clearance_scratch clearance;
+  /// The units this query plans without (an_clearance.ignored; engine.h, `set_ignored`) and the
+  /// version of that mask the search's caches were made for.
+  const uint8_t *ignored;
+  uint64_t ignored_version;
   an_search_control *control; ///< the running search's budget and counters
   // The search over the prebuilt graph:
   an_heap heap;
@@ -131,6 +135,11 @@ static inline bool an_tangent_ruled_out(const an_tangent_query *query, uint32_t 
 /// The marks' memory for `rule_out` under `mark`: made on first use, cleared when the marks have
 /// wrapped round. False when nothing is to be marked: a point agent's query, or no memory.
 bool an_tangent_ruled_out_prepare(an_tangent_query *query, uint32_t mark);
+
+/// Does the query plan without the obstacle `corner` belongs to (a unit it ignores)?
+static inline bool an_tangent_ignores(const an_tangent_query *query, const an_corner *corner) {
+  return query->ignored != NULL && corner->obstacle >= 0 && query->ignored[corner->obstacle] != 0;
+}
 
 /// May the running search, having expanded `expanded` nodes, expand one more?
 static inline bool an_tangent_may_expand(const an_tangent_query *query, size_t expanded) {

@@ -312,6 +312,9 @@ static void visit_cell(const an_grid *grid, const an_corner_grid *cgrid, an_sigh
     }
     scratch->item_stamps[index] = stamp;
     const an_item *item = &grid->items[index];
+    if (scratch->ignored && scratch->ignored[item->owner]) {
+      continue;
+    }
     if (item->kind == AN_ITEM_CIRCLE) {
       occlude_circle(&scratch->sight, item->a, item->radius, eps);
     } else {

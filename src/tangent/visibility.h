@@ -63,6 +63,9 @@ typedef struct an_sight_scratch {
   uint32_t *candidates; ///< corners met by the last gather, each once
   uint32_t candidate_count;
   bool limited; ///< the last gather left out cells beyond its limit
+  /// Per owner: nonzero for units the running query ignores (an_clearance.ignored), which then
+  /// hide nothing; NULL for none.
+  const uint8_t *ignored;
   an_sight sight;
 } an_sight_scratch;
 
