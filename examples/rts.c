@@ -8,12 +8,15 @@
 // target the new building covers moves to the nearest place its disk fits
 // (arcnav_query_nearest_free). Path finding gets a budget of expansions per frame: plans run as
 // sliced searches (arcnav_query_begin, arcnav_query_resume), one at a time per unit size, and a
-// unit waits for its plan while the search goes on over the next frames. It prints what each
-// frame cost and writes SVG frames.
+// unit waits for its plan while the search goes on over the next frames. Units standing still are
+// obstacles for the others' plans (arcnav_map_add_unit): every half second those that stopped are
+// put on the map where they stand, those that walk again are taken off, and the planner is
+// brought up to date; a plan ignores the unit's own squad of ten, itself included
+// (arcnav_query_set_ignored). Walking units pass through one another: steering round moving units
+// is the job of local avoidance, not of the planner. It prints what each frame cost and writes SVG
+// frames.
 //
 //   arcnav_rts [OUT_DIR]      (default rts-out; frames OUT_DIR/frame_NNN.svg)
-//
-// Units do not block each other here: they pass through one another.
 
 #define _POSIX_C_SOURCE 200809L // clock_gettime, mkdir
 
@@ -37,6 +40,8 @@
 #define SVG_EVERY 10
 #define EXPANSIONS_PER_FRAME 200 // path finding's budget per frame, for each unit size
 #define PLAN_ATTEMPTS 4          // then the unit gives up its target
+#define SQUAD 10                 // units that ignore one another: 0-9, 10-19, ...
+#define UNITS_EVERY 5            // frames between two updates of where the units stand
 
 static const double SIZES[3] = {2.0, 5.0, 9.0};
 static const double SPEEDS[3] = {40.0, 30.0, 20.0}; // map units per second
@@ -45,6 +50,8 @@ static const char *const COLOURS[3] = {"#2b7bb9", "#d08b1d", "#b23a48"};
 typedef struct unit {
   int size; // 0, 1, 2: index into SIZES
   arcnav_vec2 position, target;
+  arcnav_vec2 standing;  // where its circle stands on the map, as of the last units' update
+  arcnav_obstacle_id id; // its circle on the map
   arcnav_path *path;
   double travelled; // along path
   bool walking;
@@ -69,7 +76,8 @@ typedef struct building {
 typedef struct scene {
   arcnav_map *map;
   arcnav_planner *planner;
-  arcnav_query *queries[3]; // one per unit size, each at its radius
+  arcnav_query *queries[3]; // one per unit size, each at its radius: the sliced plans
+  arcnav_query *probes[3];  // the same for the probes, so that they leave the plans alone
   plan_queue plans[3];
   unit units[UNIT_COUNT];
   building buildings[BUILDING_SLOTS];
@@ -113,16 +121,36 @@ static bool place_building(scene *s, building *b) {
   return true;
 }
 
-// A point where a unit of `size` fits: random, then moved to the nearest free place.
-static arcnav_vec2 free_point(scene *s, int size) {
+// Tells `query` to plan for unit `u`: without its squad (itself included) in the way.
+static void ignore_squad(scene *s, arcnav_query *query, const unit *u) {
+  int first = (int)(u - s->units) / SQUAD * SQUAD, count = 0;
+  arcnav_obstacle_id squad[SQUAD];
+  for (int k = 0; k < SQUAD; ++k) {
+    if (s->units[first + k].id != 0) {
+      squad[count++] = s->units[first + k].id;
+    }
+  }
+  check(arcnav_query_set_ignored(query, squad, (size_t)count), "ignore the squad");
+}
+
+// The probes' query object for unit `u`.
+static arcnav_query *probe_for(scene *s, const unit *u) {
+  arcnav_query *query = s->probes[u->size];
+  ignore_squad(s, query, u);
+  return query;
+}
+
+// A point where unit `u` fits: random, then moved to the nearest free place.
+static arcnav_vec2 free_point(scene *s, const unit *u) {
   arcnav_vec2 p = {uniform(s, 0, WIDTH), uniform(s, 0, HEIGHT)}, fits = p;
-  check(arcnav_query_nearest_free(s->queries[size], p, &fits, NULL), "nearest free point");
+  check(arcnav_query_nearest_free(probe_for(s, u), p, &fits, NULL), "nearest free point");
   return fits;
 }
 
 // Plans the unit's way to its target; a target it cannot reach is given up for a new one.
 static int plan(scene *s, unit *u) {
   for (int attempt = 0; attempt < 4; ++attempt) {
+    ignore_squad(s, s->queries[u->size], u);
     arcnav_status status = arcnav_find_path(s->queries[u->size], u->position, u->target, u->path);
     if (status == ARCNAV_OK) {
       u->travelled = 0;
@@ -130,10 +158,10 @@ static int plan(scene *s, unit *u) {
       return attempt + 1;
     }
     if (status == ARCNAV_START_BLOCKED) {
-      check(arcnav_query_nearest_free(s->queries[u->size], u->position, &u->position, NULL),
+      check(arcnav_query_nearest_free(probe_for(s, u), u->position, &u->position, NULL),
             "nearest free point");
     } else {
-      u->target = free_point(s, u->size);
+      u->target = free_point(s, u);
     }
   }
   u->walking = false;
@@ -172,6 +200,7 @@ static int run_plans(scene *s, int size, size_t budget) {
   while (q->count > 0 && budget > 0) {
     unit *u = &s->units[q->units[q->head]];
     if (!q->searching) {
+      ignore_squad(s, query, u);
       check(arcnav_query_begin(query, u->position, u->target), "begin");
       q->searching = true;
     }
@@ -191,9 +220,10 @@ static int run_plans(scene *s, int size, size_t budget) {
       q->count--;
       finished++;
     } else if (status == ARCNAV_START_BLOCKED) {
-      check(arcnav_query_nearest_free(query, u->position, &u->position, NULL), "nearest");
+      // Another squad's unit stood here at the last units' update: step out of its way.
+      check(arcnav_query_nearest_free(probe_for(s, u), u->position, &u->position, NULL), "nearest");
     } else {
-      u->target = free_point(s, u->size); // unreachable: another target, same place in the queue
+      u->target = free_point(s, u); // unreachable: another target, same place in the queue
     }
   }
   return finished;
@@ -270,21 +300,26 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 3; ++k) {
     check(arcnav_query_create(s.planner, &s.queries[k]), "query");
     check(arcnav_query_set_radius(s.queries[k], SIZES[k]), "radius");
+    check(arcnav_query_create(s.planner, &s.probes[k]), "query");
+    check(arcnav_query_set_radius(s.probes[k], SIZES[k]), "radius");
   }
   t0 = now_ms();
   for (int i = 0; i < UNIT_COUNT; ++i) {
     unit *u = &s.units[i];
     u->size = i < 100 ? 0 : i < 160 ? 1 : 2;
     check(arcnav_path_create(NULL, &u->path), "path");
-    u->position = free_point(&s, u->size);
-    u->target = free_point(&s, u->size);
+    u->position = free_point(&s, u);
+  }
+  for (int i = 0; i < UNIT_COUNT; ++i) {
+    unit *u = &s.units[i];
+    u->target = free_point(&s, u);
     plan(&s, u);
   }
   printf("%d units planned in %.2f ms\n", UNIT_COUNT, now_ms() - t0);
-  printf(
-      "frame  event              update_ms  checked  cut  covered  planned  waiting  frame_ms\n");
-  double total_ms = 0, worst_ms = 0;
-  int events = 0;
+  printf("frame  event              update_ms  checked  cut  covered  planned  waiting  "
+         "frame_ms\n");
+  double total_ms = 0, worst_ms = 0, unit_update_ms = 0;
+  int events = 0, unit_updates = 0, units_changed = 0;
   for (int frame = 1; frame <= FRAMES; ++frame) {
     double frame_start = now_ms();
     const char *event = "";
@@ -315,7 +350,7 @@ int main(int argc, char **argv) {
       update_ms = now_ms() - u0;
       for (int i = 0; i < UNIT_COUNT; ++i) {
         unit *u = &s.units[i];
-        arcnav_query *query = s.queries[u->size];
+        arcnav_query *query = probe_for(&s, u);
         bool target_free = arcnav_query_point_is_free(query, u->target);
         if (!arcnav_query_point_is_free(query, u->position) || !target_free) {
           // The new building covers the unit or its target: to the nearest place it fits.
@@ -339,6 +374,30 @@ int main(int argc, char **argv) {
         }
       }
       restart_searches(&s);
+    } else if (frame % UNITS_EVERY == 0) {
+      // Units that stopped go on the map where they stand; those walking again come off it.
+      double u0 = now_ms();
+      int changed = 0;
+      for (int i = 0; i < UNIT_COUNT; ++i) {
+        unit *u = &s.units[i];
+        if (!u->walking && u->id == 0) {
+          check(arcnav_map_add_unit(s.map, u->position, SIZES[u->size], &u->id), "unit");
+          changed++;
+        } else if (u->walking && u->id != 0) {
+          check(arcnav_map_remove_obstacle(s.map, u->id), "unit");
+          u->id = 0;
+          changed++;
+        }
+      }
+      if (changed > 0) {
+        check(arcnav_planner_update(s.planner, s.map), "update");
+        event = "units";
+        restart_searches(&s);
+      }
+      update_ms = now_ms() - u0;
+      units_changed += changed;
+      unit_updates++;
+      unit_update_ms += update_ms;
     }
     for (int i = 0; i < UNIT_COUNT; ++i) {
       unit *u = &s.units[i];
@@ -346,7 +405,7 @@ int main(int argc, char **argv) {
         continue;
       }
       if (!u->walking) {
-        u->target = free_point(&s, u->size);
+        u->target = free_point(&s, u);
         request_plan(&s, u);
         continue;
       }
@@ -365,7 +424,7 @@ int main(int argc, char **argv) {
     double frame_ms = now_ms() - frame_start;
     total_ms += frame_ms;
     worst_ms = fmax(worst_ms, frame_ms);
-    if (event[0] != '\0' || frame % 30 == 0) {
+    if ((event[0] != '\0' && strcmp(event, "units") != 0) || frame % 30 == 0) {
       printf("%5d  %-18s %9.3f  %7d  %3d  %7d  %7d  %7d  %8.3f\n", frame, event, update_ms, checked,
              cut, covered, planned, waiting, frame_ms);
     }
@@ -375,11 +434,15 @@ int main(int argc, char **argv) {
   }
   printf("%d frames: %.3f ms a frame on average, %.3f ms at worst; frames in %s/\n", FRAMES,
          total_ms / FRAMES, worst_ms, dir);
+  printf("units standing still on the map: %d put on or taken off in %d updates, %.3f ms an "
+         "update on average\n",
+         units_changed, unit_updates, unit_update_ms / (unit_updates > 0 ? unit_updates : 1));
   for (int i = 0; i < UNIT_COUNT; ++i) {
     arcnav_path_destroy(s.units[i].path);
   }
   for (int k = 0; k < 3; ++k) {
     arcnav_query_destroy(s.queries[k]);
+    arcnav_query_destroy(s.probes[k]);
   }
   arcnav_planner_destroy(s.planner);
   arcnav_map_destroy(s.map);
