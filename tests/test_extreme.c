@@ -959,6 +959,22 @@ START_TEST(test_separate_components) {
 }
 END_TEST
 
+// A lone point obstacle far out (a coordinate of 2.4e77, the other subnormal): the navmesh's box
+// round the map must not collapse to no height, and every point engine plans near the origin, in
+// a straight line (the obstacle is nowhere near).
+START_TEST(test_lone_far_point_obstacle) {
+  sup_map far;
+  sup_map_init(&far);
+  sup_map_add_circle(&far, (vec){4.3459026597027947e-310, 2.4153513016092772e+77}, 0.0);
+  for (size_t e = 0; e < POINT_ENGINE_COUNT; ++e) {
+    run r = run_open(&far, POINT_ENGINES[e], 0.0, "far point");
+    expect_length(&r, (vec){-3, 1}, (vec){5, 7}, 10.0, 1e-9);
+    run_close(&r, true);
+  }
+  sup_map_free(&far);
+}
+END_TEST
+
 // --- the checks themselves can fail
 // -----------------------------------------------------------------
 
@@ -1005,6 +1021,7 @@ static Suite *extreme_suite(void) {
   tcase_add_test(tc, test_start_on_inflated_boundary);
   tcase_add_test(tc, test_start_equals_goal);
   tcase_add_test(tc, test_separate_components);
+  tcase_add_test(tc, test_lone_far_point_obstacle);
   suite_add_tcase(suite, tc);
   // The two longest, tagged so that CTest runs them as a test of their own beside the rest.
   TCase *large = tcase_create("extreme_large");

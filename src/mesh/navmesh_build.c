@@ -149,7 +149,9 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
       lo = v2(an_min(lo.x, in.points[i].x), an_min(lo.y, in.points[i].y));
       hi = v2(an_max(hi.x, in.points[i].x), an_max(hi.y, in.points[i].y));
     }
-    double margin = 0.1 * an_max(hi.x - lo.x, hi.y - lo.y) + 1.0;
+    // A margin of at least a thousand tolerances: 1 alone vanishes beside far coordinates (a
+    // lone point obstacle at 1e77 would leave a box of no height).
+    double margin = 0.1 * an_max(hi.x - lo.x, hi.y - lo.y) + an_max(1.0, 1e3 * mesh->eps);
     lo = v2(lo.x - margin, lo.y - margin);
     hi = v2(hi.x + margin, hi.y + margin);
     // Ordinary maps cross a few times per segment at most; far more means heavy stacking.
