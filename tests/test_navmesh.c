@@ -512,6 +512,108 @@ START_TEST(test_union_build_matches_arrangement) {
 END_TEST
 
 // ---------------------------------------------------------------------------------------------
+// Passages: the widest chain of portals between two triangles
+
+// A portal's width as the passage forest defines it, computed here on its own: the length between
+// two obstacle vertices, twice it with one box corner, unbounded between two.
+static double portal_width(const an_navmesh *mesh, size_t t, int i) {
+  int32_t a = mesh->fv[3 * t + (size_t)(i + 1) % 3], b = mesh->fv[3 * t + (size_t)(i + 2) % 3];
+  double length = hypot(mesh->cdt.points[a].x - mesh->cdt.points[b].x,
+                        mesh->cdt.points[a].y - mesh->cdt.points[b].y);
+  return a < 4 && b < 4 ? INFINITY : (a < 4 || b < 4 ? 2.0 * length : length);
+}
+
+// Is `to` reached from `from` across portals at least `width` wide (and through the plane beyond
+// the box, for a map without bounds)? A flood, apart from the forest.
+static bool flood_reaches(const an_navmesh *mesh, int32_t from, int32_t to, double width,
+                          int32_t *queue, uint8_t *seen) {
+  size_t n = mesh->free_count;
+  memset(seen, 0, n);
+  size_t head = 0, tail = 0;
+  queue[tail++] = from;
+  seen[from] = 1;
+  bool outside_seen = false;
+  while (head < tail) {
+    int32_t t = queue[head++];
+    if (t == to) {
+      return true;
+    }
+    for (int i = 0; i < 3; ++i) {
+      int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
+      int32_t a = mesh->fv[3 * (size_t)t + (size_t)(i + 1) % 3];
+      int32_t b = mesh->fv[3 * (size_t)t + (size_t)(i + 2) % 3];
+      if (u >= 0 && !seen[u] && portal_width(mesh, (size_t)t, i) >= width) {
+        seen[u] = 1;
+        queue[tail++] = u;
+      } else if (u < 0 && a < 4 && b < 4 && mesh->whole_plane && !outside_seen) {
+        // Beyond the box: every triangle on the box joins.
+        outside_seen = true;
+        for (size_t v = 0; v < n; ++v) {
+          for (int k = 0; k < 3 && !seen[v]; ++k) {
+            int32_t va = mesh->fv[3 * v + (size_t)(k + 1) % 3];
+            int32_t vb = mesh->fv[3 * v + (size_t)(k + 2) % 3];
+            if (mesh->fn[3 * v + (size_t)k] < 0 && va < 4 && vb < 4) {
+              seen[v] = 1;
+              queue[tail++] = (int32_t)v;
+            }
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
+START_TEST(test_passage_width_matches_a_flood) {
+  size_t pairs = 0, joined = 0, apart = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(8); ++seed) {
+    sup_map desc = seed % 3 == 0   ? sup_gen_maze(seed, 6, 10.0, 1.0 + (double)(seed % 4))
+                   : seed % 3 == 1 ? sup_gen_town(seed, 3, 30.0, 6.0, 2.0, 5.0)
+                                   : sup_gen_random_rectangles(seed, 40, 100.0, 2.0, 20.0);
+    arcnav_map *map;
+    ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
+    an_navmesh *mesh;
+    ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+    size_t n = mesh->free_count;
+    int32_t *queue = malloc((n + 1) * sizeof *queue);
+    uint8_t *seen = malloc(n + 1);
+    ck_assert(queue && seen);
+    sup_rng rng = sup_rng_seed(seed);
+    for (int q = 0; q < 40; ++q) {
+      int32_t a = (int32_t)sup_rng_below(&rng, n), b = (int32_t)sup_rng_below(&rng, n);
+      double width = an_navmesh_passage_width(mesh, a, b);
+      pairs++;
+      if (width < 0.0) {
+        apart++;
+        ck_assert_msg(!flood_reaches(mesh, a, b, 0.0, queue, seen),
+                      "seed %llu: %d and %d joined, the forest says not", (unsigned long long)seed,
+                      a, b);
+        continue;
+      }
+      joined++;
+      // That wide, to rounding (the flood measures lengths its own way): joined just below the
+      // width, apart just above it.
+      ck_assert_msg(flood_reaches(mesh, a, b, width * (1.0 - 1e-12), queue, seen),
+                    "seed %llu: %d and %d not joined at %.17g", (unsigned long long)seed, a, b,
+                    width);
+      if (isfinite(width)) {
+        ck_assert_msg(!flood_reaches(mesh, a, b, width * (1.0 + 1e-12), queue, seen),
+                      "seed %llu: %d and %d joined above %.17g", (unsigned long long)seed, a, b,
+                      width);
+      }
+    }
+    free(queue);
+    free(seen);
+    an_navmesh_destroy(mesh);
+    arcnav_map_destroy(map);
+    sup_map_free(&desc);
+  }
+  printf("passages: %zu pairs, %zu joined, %zu apart\n", pairs, joined, apart);
+  ck_assert_uint_ge(joined, test_scaled_minimum(200, 8));
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
 // Nearly cocircular vertices
 
 /// A map of one star: n vertices alternating between radius 100 (tips) and 90 (notches). The ring
@@ -743,6 +845,7 @@ static Suite *navmesh_suite(void) {
   tcase_add_test(tc, test_checkerboard);
   tcase_add_test(tc, test_stacked_turned_squares);
   tcase_add_test(tc, test_union_build_matches_arrangement);
+  tcase_add_test(tc, test_passage_width_matches_a_flood);
   tcase_add_test(tc, test_star_is_triangulated_in_linear_work);
   tcase_add_test(tc, test_ring_winding_index_matches_plain_count);
   tcase_add_test(tc, test_trimmed_grown_mesh_keeps_the_free_space);

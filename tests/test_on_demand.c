@@ -38,7 +38,25 @@ static void close_mode(mode_run *run) {
 
 typedef struct tally {
   size_t queries, found, no_path;
+  size_t at_once; ///< no_path on demand with nothing expanded, where a point's path exists
 } tally;
+
+// Does a point agent find a path between the ends (the optimal funnel)?
+static bool point_path_exists(const arcnav_map *map, vec s, vec g) {
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.engine = ARCNAV_ENGINE_FUNNEL;
+  arcnav_planner *planner = NULL;
+  arcnav_query *query = NULL;
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  bool found = arcnav_find_path(query, s, g, path) == ARCNAV_OK;
+  arcnav_path_destroy(path);
+  arcnav_query_destroy(query);
+  arcnav_planner_destroy(planner);
+  return found;
+}
 
 static void compare_on(const sup_map *generated, const char *label, uint64_t seed,
                        const double *radii, size_t radius_count, size_t queries, tally *t) {
@@ -73,6 +91,9 @@ static void compare_on(const sup_map *generated, const char *label, uint64_t see
                     arcnav_status_name(want), arcnav_status_name(got));
       if (got != ARCNAV_OK) {
         t->no_path += got == ARCNAV_NO_PATH;
+        t->at_once += got == ARCNAV_NO_PATH &&
+                      arcnav_query_get_stats(on_demand.query).nodes_expanded == 0 && R > 0.0 &&
+                      point_path_exists(map, s, g);
         continue;
       }
       t->found++;
@@ -128,6 +149,53 @@ START_TEST(test_rectangles_mazes_towns) {
   }
   printf("on demand, rectangles/mazes/towns: %zu queries, %zu found\n", t.queries, t.found);
   ck_assert_uint_ge(t.found, test_scaled_minimum(100, 3));
+}
+END_TEST
+
+// Towns whose alleys are about as wide as the disk: many ends a point joins are apart for the
+// disk only through alleys too narrow, which the passages of the triangulation tell at once
+// (docs/DESIGN.md, "No path for a disk without a search"). The prebuilt engine, which has no such
+// shortcut, must agree on every answer.
+START_TEST(test_narrow_passages_need_no_search) {
+  tally t = {0};
+  for (uint64_t seed = 1; seed <= test_scaled_count(8); ++seed) {
+    double R = 2.0;
+    sup_map town = sup_gen_town(seed, 3, 30.0, 2.0 * R * 0.9, 2.0 * R * 0.8, 2.0 * R * 1.2);
+    double radii[2] = {R, 0.8 * R};
+    compare_on(&town, "narrow town", seed, radii, 2, 20, &t);
+    sup_map_free(&town);
+  }
+  printf("on demand, narrow towns: %zu queries, %zu found, %zu no path, %zu of them at once\n",
+         t.queries, t.found, t.no_path, t.at_once);
+  ck_assert_uint_ge(t.found, test_scaled_minimum(40, 8));
+  ck_assert_uint_ge(t.at_once, test_scaled_minimum(10, 8));
+}
+END_TEST
+
+// Two rooms joined by a door 3 wide: a disk of radius 1.4 passes, one of radius 1.6 does not, and
+// is told so with nothing expanded.
+START_TEST(test_door_too_narrow) {
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  vec bounds[4] = {{0, 0}, {40, 0}, {40, 20}, {0, 20}};
+  vec below[4] = {{19, 0}, {21, 0}, {21, 8}, {19, 8}};
+  vec above[4] = {{19, 11}, {21, 11}, {21, 20}, {19, 20}};
+  ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_add_polygon(map, below, 4, NULL, NULL, 0, NULL), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_add_polygon(map, above, 4, NULL, NULL, 0, NULL), ARCNAV_OK);
+  vec s = {5, 10}, g = {35, 10};
+  mode_run fits = open_mode(map, 1.4, ARCNAV_TANGENT_GRAPH_ON_DEMAND);
+  ck_assert_int_eq(arcnav_find_path(fits.query, s, g, fits.path), ARCNAV_OK);
+  mode_run wide = open_mode(map, 1.6, ARCNAV_TANGENT_GRAPH_ON_DEMAND);
+  ck_assert_int_eq(arcnav_find_path(wide.query, s, g, wide.path), ARCNAV_NO_PATH);
+  ck_assert_uint_eq(arcnav_query_get_stats(wide.query).nodes_expanded, 0);
+  // Exactly as wide as the door (2R = 3): open, the gap of exactly 2R.
+  mode_run exact = open_mode(map, 1.5, ARCNAV_TANGENT_GRAPH_ON_DEMAND);
+  ck_assert_int_eq(arcnav_find_path(exact.query, s, g, exact.path), ARCNAV_OK);
+  close_mode(&fits);
+  close_mode(&wide);
+  close_mode(&exact);
+  arcnav_map_destroy(map);
 }
 END_TEST
 
@@ -245,6 +313,8 @@ static Suite *on_demand_suite(void) {
   tcase_add_test(tc, test_rectangles_mazes_towns);
   tcase_add_test(tc, test_second_arrival_at_a_corner);
   tcase_add_test(tc, test_no_path_costs_a_point_search);
+  tcase_add_test(tc, test_narrow_passages_need_no_search);
+  tcase_add_test(tc, test_door_too_narrow);
   tcase_add_test(tc, test_auto_switches_on_size);
   suite_add_tcase(suite, tc);
   return suite;

@@ -89,6 +89,7 @@ struct an_interval_scratch {
   int32_t *starts;      ///< the start's triangles
   size_t start_count;
   bool ends_meet;       ///< a goal triangle lies in the connected part of a start triangle
+  double min_width;     ///< an_interval_set_min_width(): passages narrower than this are shut
   uint32_t *near_stamp; ///< an_funnel_near_triangles()' walk: per cdt triangle, and its queue
   uint32_t near_mark;
   int32_t *near_queue;
@@ -678,8 +679,14 @@ static void add_goal(void *context, int32_t tri) {
   s->goal_mark[tri] = s->stamp;
   const int32_t *component = s->mesh->component;
   for (size_t k = 0; k < s->start_count && !s->ends_meet; ++k) {
-    s->ends_meet = !component || component[s->starts[k]] == component[tri];
+    s->ends_meet = (!component || component[s->starts[k]] == component[tri]) &&
+                   (s->min_width <= 0.0 ||
+                    an_navmesh_passage_width(s->mesh, s->starts[k], tri) >= s->min_width);
   }
+}
+
+void an_interval_set_min_width(an_interval_scratch *s, double width) {
+  s->min_width = width;
 }
 
 arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, vec2 start,
@@ -707,7 +714,8 @@ arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, 
                            s);
   an_funnel_near_triangles(mesh, goal, gt, s->near_stamp, &s->near_mark, s->near_queue, add_goal,
                            s);
-  // Ends in different connected parts of the mesh: no path, known without a search.
+  // Ends in different connected parts of the mesh, or joined only through passages too narrow
+  // for the disk this search guides: no path, known without a search.
   if (!s->ends_meet) {
     out->nodes_expanded = 0;
     out->point_count = 0;

@@ -72,6 +72,11 @@ arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_s
 /// the start, in out->points) to the root it has expanded nearest the goal, or the start alone.
 arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *scratch, vec2 start,
                                 vec2 goal, an_funnel_result *out);
+/// Later searches on `scratch` answer ARCNAV_NO_PATH at once, with nothing expanded, for ends the
+/// mesh joins only through passages narrower than `width` (an_navmesh_passage_width()): the guide
+/// of a disk's search, whose path must cross every portal where the disk fits. 0 (the default): a
+/// point's search, which only ends in different parts answer so.
+void an_interval_set_min_width(an_interval_scratch *scratch, double width);
 arcnav_status an_interval_resume(an_interval_scratch *scratch, size_t max_expansions,
                                  size_t pause_at, an_funnel_result *out);
 arcnav_status an_interval_best_so_far(an_interval_scratch *scratch, an_funnel_result *out);

@@ -65,6 +65,16 @@ struct an_navmesh {
   /// ends whose triangles lie in different parts have no path on the mesh, for a point nor, since
   /// a disk's path is a point's, for a disk among the same obstacles.
   int32_t *component;
+  /// The widest passages between free triangles, for every disk at once (docs/DESIGN.md, "No
+  /// path for a disk without a search"): a union-find forest built widest portal first, by rank
+  /// and without path compression, over the free triangles and, for a map without bounds, one more
+  /// node (index free_count) for the plane beyond the box; NULL when not built
+  /// (an_navmesh_options.passages). passage_parent[t] is t's parent (t
+  /// itself at a root); passage_width[t] the width of the portal that joined t's part to its
+  /// parent's, and passage_step[t] when (UINT32_MAX at a root): links made later lie higher up.
+  int32_t *passage_parent;
+  double *passage_width;
+  uint32_t *passage_step;
   vec2 grid_min; ///< point location grid: cell (i, j) stores a cdt triangle near its centre
   double cell_w, cell_h;
   int32_t grid_w, grid_h;
@@ -85,6 +95,9 @@ typedef struct an_navmesh_options {
   an_navmesh_trim_fn trim;
   void *trim_context;
   bool open_pinches; ///< join the free fans at pinches by connectors (see the file comment)
+  /// Build the forest of the widest passages (an_navmesh_passage_width()); an_navmesh_build()
+  /// does, for the disk searches its mesh guides.
+  bool passages;
 } an_navmesh_options;
 
 /// Triangulate the free space of `map` for a point agent at R = 0 (see the file comment): pinches
@@ -108,6 +121,14 @@ arcnav_status an_navmesh_build_trimmed(const arcnav_map *map, const an_allocator
 arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *alloc,
                                   const an_navmesh_options *options, an_navmesh **out);
 void an_navmesh_destroy(an_navmesh *mesh);
+
+/// An upper bound on the diameter of the disks that can pass between free triangles `a` and `b`:
+/// the largest w such that a chain of portals at least w wide joins them (a portal between two
+/// obstacle vertices is its length wide, one with a box corner twice that, as the disk's centre
+/// crosses it at most half the length, or the whole, from the obstacle vertex). -1 when nothing
+/// joins them; INFINITY for a mesh built without the forest (an_navmesh_options.passages). A disk
+/// of radius R whose checks admit R - eps needs at least 2 (R - eps).
+double an_navmesh_passage_width(const an_navmesh *mesh, int32_t a, int32_t b);
 /// Number of free (walkable) triangles, without the connectors (which have no area).
 size_t an_navmesh_triangle_count(const an_navmesh *mesh);
 /// Corners of free triangle `index`, counter-clockwise.
