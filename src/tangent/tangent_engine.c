@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tangent/tangent_engine.h"
 
+#include "funnel/interval_search.h"
 #include "path/path.h"
 #include "tangent/tangent_lazy.h"
 #include "tangent/tangent_search.h"
@@ -273,6 +274,7 @@ static void tangent_destroy(void *state) {
   an_allocator alloc = engine->alloc;
   an_tangent_graph_destroy(&engine->graph, &alloc);
   an_sight_mesh_destroy(engine->sight_mesh);
+  an_navmesh_destroy(engine->passage_mesh);
   an_free_space_destroy(&engine->space, &alloc);
   an_free(&alloc, engine->corners);
   an_free(&alloc, engine);
@@ -316,6 +318,14 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
                  ? build_on_demand(engine, args)
                  : an_tangent_graph_build(engine->corners, engine->corner_count,
                                           &engine->space.clearance, &engine->alloc, &engine->graph);
+  }
+  if (status == ARCNAV_OK && !engine->on_demand && !engine->space.clearance.point_agent) {
+    // The on-demand search has its guide's mesh for this; an input the triangulation cannot
+    // take only leaves the check out.
+    status = an_navmesh_build(args->map, &engine->alloc, &engine->passage_mesh);
+    if (status != ARCNAV_ERR_OUT_OF_MEMORY) {
+      status = ARCNAV_OK;
+    }
   }
   if (status != ARCNAV_OK) {
     tangent_destroy(engine);
@@ -364,6 +374,7 @@ static void tangent_query_destroy(void *query) {
   an_free(&alloc, q->own_corners);
   an_clearance_scratch_free(&q->clearance, &alloc);
   an_lazy_search_destroy(q->lazy);
+  an_interval_scratch_destroy(q->passages);
   an_heap_free(&q->heap, &alloc);
   an_free(&alloc, q->search);
   an_free(&alloc, q->trail);
@@ -461,6 +472,9 @@ static arcnav_status graph_query_create(const void *state, void **out_query) {
       status = an_heap_init(&q->cells, (uint32_t)cells, alloc);
     }
   }
+  if (status == ARCNAV_OK && engine->passage_mesh) {
+    status = an_interval_scratch_create_with_capacity(engine->passage_mesh, alloc, 1, &q->passages);
+  }
   return query_end(q, status, out_query);
 }
 
@@ -500,10 +514,27 @@ begin_with(void *query, vec2 start, vec2 goal, an_search_control *control, arcna
   return begin(q, start, goal, path);
 }
 
+// ARCNAV_NO_PATH when start and goal are joined only through passages too narrow for the disk
+// (docs/DESIGN.md, "No path for a disk without a search"), as the interval search's begin tells
+// the on-demand search's guide; ARCNAV_IN_PROGRESS when they may be joined.
+static arcnav_status check_passages(an_tangent_query *q, vec2 start, vec2 goal) {
+  const an_tangent_engine *engine = q->engine;
+  if (!q->passages) {
+    return ARCNAV_IN_PROGRESS;
+  }
+  an_interval_set_min_width(q->passages, 2.0 * (q->radius - 2.0 * engine->eps));
+  an_funnel_result ends;
+  memset(&ends, 0, sizeof ends);
+  arcnav_status status = an_interval_begin(engine->passage_mesh, q->passages, start, goal, &ends);
+  return status == ARCNAV_NO_PATH || status == ARCNAV_ERR_OUT_OF_MEMORY ? status
+                                                                        : ARCNAV_IN_PROGRESS;
+}
+
 static arcnav_status graph_begin(const void *state, void *query, vec2 start, vec2 goal,
                                  an_search_control *control, arcnav_path *path) {
   (void)state;
-  return begin_with(query, start, goal, control, path, an_tangent_graph_begin);
+  arcnav_status status = begin_with(query, start, goal, control, path, an_tangent_graph_begin);
+  return status == ARCNAV_IN_PROGRESS ? check_passages(query, start, goal) : status;
 }
 
 static arcnav_status graph_resume(const void *state, void *query, an_search_control *control,
@@ -603,7 +634,8 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
       sizeof *engine + engine->corner_count * sizeof(an_corner) +
       an_free_space_memory_bytes(&engine->space) +
       an_tangent_graph_memory_bytes(&engine->graph, engine->corner_count, &engine->space.grid) +
-      an_sight_mesh_memory_bytes(engine->sight_mesh);
+      an_sight_mesh_memory_bytes(engine->sight_mesh) +
+      (engine->passage_mesh ? an_navmesh_memory_bytes(engine->passage_mesh) : 0);
 }
 
 static const an_free_space *tangent_free_space(const void *state) {

@@ -30,6 +30,10 @@ typedef struct an_tangent_engine {
   an_tangent_graph graph; ///< with tangents on demand, only its corner grid is built
   bool on_demand;
   an_sight_mesh *sight_mesh; ///< on demand: what corners see; NULL: the grid decides
+  /// Prebuilt, for a disk: the polygons' triangulation, whose passages tell ends no disk of the
+  /// radius can join (docs/DESIGN.md, "No path for a disk without a search"); NULL when it could
+  /// not be built (the searches then find that out), or not needed.
+  struct an_navmesh *passage_mesh;
 } an_tangent_engine;
 
 /// A start attachment: the touching point where the tangent from the query's start meets a corner.
@@ -123,6 +127,9 @@ typedef struct an_tangent_query {
   uint32_t *ruled_out_nodes;
   // The search with tangents found on demand:
   an_lazy_search *lazy;
+  // The prebuilt search's check of the passages: an interval search over the engine's
+  // passage_mesh that is only begun, never run.
+  struct an_interval_scratch *passages;
 } an_tangent_query;
 
 /// Has the running nearest-reachable probe ruled out the part of the free space that corner
