@@ -6,8 +6,10 @@
 // checked against a plain description kept beside it; after every update each planner answers
 // as one built from scratch on that description (status, and length within 1e-9; clearance,
 // raycasts and nearest free and reachable points to rounding; some path questions as sliced
-// searches, some with partial answers), and every path passes the independent verifier.
-// Any violation aborts.
+// searches, some with partial answers), and every path passes the independent verifier. Some
+// circles are units (an odd radius byte), and some path questions ignore units: they must be
+// refused exactly where the engine cannot ignore, and elsewhere answer as a planner built from
+// scratch on the description without those units. Any violation aborts.
 #include "fuzz_entry.h"
 
 #include "mapgen.h"
@@ -35,6 +37,7 @@ typedef struct shape {
   size_t count;
   arcnav_vec2 center;
   double radius;
+  bool unit; ///< circles: added by arcnav_map_add_unit()
   arcnav_obstacle_id id;
 } shape;
 
@@ -46,12 +49,13 @@ typedef struct living {
   arcnav_vec2 bounds[4];
 } living;
 
-static sup_map describe(const living *l) {
+// The map as a plain description, without the shapes `left_out` marks (NULL: none).
+static sup_map describe_without(const living *l, const bool *left_out) {
   sup_map m;
   sup_map_init(&m);
   for (size_t i = 0; i < l->count; i++) {
     const shape *s = &l->shapes[i];
-    if (!s->alive) {
+    if (!s->alive || (left_out && left_out[i])) {
       continue;
     }
     if (s->circle) {
@@ -64,6 +68,10 @@ static sup_map describe(const living *l) {
     sup_map_set_bounds(&m, l->bounds, 4);
   }
   return m;
+}
+
+static sup_map describe(const living *l) {
+  return describe_without(l, NULL);
 }
 
 static size_t alive_count(const living *l) {
@@ -86,8 +94,11 @@ static void add_shape(an_fuzz_reader *r, living *l) {
   if (kind == 0) {
     s->circle = true;
     s->center = (arcnav_vec2){an_fuzz_coord(r), an_fuzz_coord(r)};
-    s->radius = an_fuzz_byte(r) / 32.0;
-    status = arcnav_map_add_circle(l->map, s->center, s->radius, NULL);
+    uint8_t radius = an_fuzz_byte(r);
+    s->radius = radius / 32.0;
+    s->unit = (radius & 1) != 0;
+    status = s->unit ? arcnav_map_add_unit(l->map, s->center, s->radius, NULL)
+                     : arcnav_map_add_circle(l->map, s->center, s->radius, NULL);
   } else if (kind == 1) {
     // Raw vertices: the library must accept exactly what the independent check accepts.
     size_t n = 3 + an_fuzz_byte(r) % (MAX_VERTICES - 2);
@@ -127,6 +138,9 @@ static void add_shape(an_fuzz_reader *r, living *l) {
   }
   s->alive = true;
   s->id = arcnav_map_obstacle_id(l->map, arcnav_map_obstacle_count(l->map) - 1);
+  if (arcnav_map_obstacle_is_unit(l->map, s->id) != s->unit) {
+    fail("the map tells a unit from a circle otherwise than it was added", "");
+  }
   l->count++;
 }
 
@@ -276,6 +290,87 @@ static void compare_probes(arcnav_query *updated, arcnav_query *fresh, arcnav_ve
   }
 }
 
+// A path question on kept planner `k` that ignores the alive units of every other shape index
+// (from `parity`): refused exactly where the engine cannot ignore (engines other than the tangent
+// engine on demand, and point agents), else answered as a planner built from scratch on the
+// description without them. Asked only where leaving them out keeps the map's tolerance, which
+// decides what touches.
+static void compare_ignoring(living *l, const kept_planner *kept, size_t k, size_t parity,
+                             arcnav_vec2 s, arcnav_vec2 g, double R) {
+  bool left_out[MAX_SHAPES] = {false};
+  arcnav_obstacle_id ids[MAX_SHAPES];
+  size_t count = 0;
+  for (size_t i = 0; i < l->count; i++) {
+    if (l->shapes[i].alive && l->shapes[i].unit && (i + parity) % 2 == 0) {
+      left_out[i] = true;
+      ids[count++] = l->shapes[i].id;
+    }
+  }
+  if (count == 0) {
+    return;
+  }
+  sup_map plain = describe_without(l, left_out);
+  double eps = sup_map_tolerance(&plain);
+  if (eps != arcnav_map_tolerance(l->map)) {
+    sup_map_free(&plain);
+    return;
+  }
+  const arcnav_planner_def *def = &kept[k].def;
+  bool can = R > 2.0 * eps &&
+             (def->max_radius > 0.0 || (def->engine == ARCNAV_ENGINE_TANGENT &&
+                                        def->tangent_graph == ARCNAV_TANGENT_GRAPH_ON_DEMAND));
+  arcnav_status set = arcnav_query_set_ignored(kept[k].query, ids, count);
+  char detail[256];
+  snprintf(detail, sizeof detail, "planner %zu R %g, %zu units ignored: %s", k, R, count,
+           arcnav_status_name(set));
+  if (set != (can ? ARCNAV_OK : ARCNAV_ERR_INVALID_ARGUMENT)) {
+    fail("an ignore list was refused or taken otherwise than the engine can", detail);
+  }
+  if (can) {
+    arcnav_map *fresh_map = NULL;
+    arcnav_planner *fresh = NULL;
+    arcnav_query *fresh_query = NULL;
+    arcnav_path *got = NULL, *want = NULL;
+    if (arcnav_path_create(NULL, &got) != ARCNAV_OK ||
+        arcnav_path_create(NULL, &want) != ARCNAV_OK ||
+        sup_map_to_arcnav(&plain, &fresh_map) != ARCNAV_OK ||
+        arcnav_planner_create(fresh_map, def, &fresh) != ARCNAV_OK ||
+        arcnav_query_create(fresh, &fresh_query) != ARCNAV_OK ||
+        arcnav_query_set_radius(fresh_query, R) != ARCNAV_OK) {
+      fail("a planner on the description without the ignored units", "");
+    }
+    arcnav_status expected = arcnav_find_path(fresh_query, s, g, want);
+    arcnav_status status = arcnav_find_path(kept[k].query, s, g, got);
+    snprintf(detail, sizeof detail,
+             "planner %zu R %g (%g, %g) -> (%g, %g), %zu units ignored: %s, "
+             "afresh %s",
+             k, R, s.x, s.y, g.x, g.y, count, arcnav_status_name(status),
+             arcnav_status_name(expected));
+    if (status != expected) {
+      fail("a query ignoring units answers otherwise than a planner without them", detail);
+    }
+    if (status == ARCNAV_OK) {
+      double a = arcnav_path_length(want), b = arcnav_path_length(got);
+      if (!(fabs(a - b) <= 1e-9 * (1.0 + a))) {
+        fail("a query ignoring units finds another length than a planner without them", detail);
+      }
+      sup_verify_report report;
+      if (eps < 1e-3 && !sup_verify_path(&plain, R, eps, s, g, got, &report)) {
+        fail("a path ignoring units fails the verifier", report.message);
+      }
+    }
+    arcnav_path_destroy(got);
+    arcnav_path_destroy(want);
+    arcnav_query_destroy(fresh_query);
+    arcnav_planner_destroy(fresh);
+    arcnav_map_destroy(fresh_map);
+  }
+  if (arcnav_query_set_ignored(kept[k].query, NULL, 0) != ARCNAV_OK) {
+    fail("an empty ignore list was refused", "");
+  }
+  sup_map_free(&plain);
+}
+
 static void compare(an_fuzz_reader *r, living *l, kept_planner *kept, size_t kept_count,
                     arcnav_path *got, arcnav_path *want) {
   sup_map plain = describe(l);
@@ -285,8 +380,9 @@ static void compare(an_fuzz_reader *r, living *l, kept_planner *kept, size_t kep
   }
   double eps = sup_map_tolerance(&plain);
   for (size_t k = 0; k < kept_count; k++) {
-    if (arcnav_planner_update(kept[k].planner, l->map) != ARCNAV_OK) {
-      fail("update", "");
+    arcnav_status updated = arcnav_planner_update(kept[k].planner, l->map);
+    if (updated != ARCNAV_OK) {
+      fail("update", arcnav_status_name(updated));
     }
     arcnav_planner *fresh = NULL;
     arcnav_query *fresh_query = NULL;
@@ -326,6 +422,10 @@ static void compare(an_fuzz_reader *r, living *l, kept_planner *kept, size_t kep
       if (status != expected) {
         fail("an updated planner answers otherwise than a fresh one", detail);
       }
+      if (arcnav_query_set_partial(kept[k].query, false) != ARCNAV_OK) {
+        fail("set_partial", "");
+      }
+      compare_ignoring(l, kept, k, (size_t)q, s, g, R);
       if (status != ARCNAV_OK && status != ARCNAV_PARTIAL) {
         continue;
       }
