@@ -530,11 +530,17 @@ static arcnav_status check_passages(an_tangent_query *q, vec2 start, vec2 goal) 
                                                                         : ARCNAV_IN_PROGRESS;
 }
 
+// The passages first: where they shut the ends apart, the search is not even set up.
+static arcnav_status graph_begin_checked(an_tangent_query *q, vec2 start, vec2 goal,
+                                         arcnav_path *path) {
+  arcnav_status status = check_passages(q, start, goal);
+  return status == ARCNAV_IN_PROGRESS ? an_tangent_graph_begin(q, start, goal, path) : status;
+}
+
 static arcnav_status graph_begin(const void *state, void *query, vec2 start, vec2 goal,
                                  an_search_control *control, arcnav_path *path) {
   (void)state;
-  arcnav_status status = begin_with(query, start, goal, control, path, an_tangent_graph_begin);
-  return status == ARCNAV_IN_PROGRESS ? check_passages(query, start, goal) : status;
+  return begin_with(query, start, goal, control, path, graph_begin_checked);
 }
 
 static arcnav_status graph_resume(const void *state, void *query, an_search_control *control,
