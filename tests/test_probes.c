@@ -1030,11 +1030,31 @@ START_TEST(nearest_reachable_small_cases_and_errors) {
   ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, (vec){12.0, 47.0}, centre, &q, &d),
                    ARCNAV_START_BLOCKED);
   ck_assert(isinf(d));
-  // Ruling the room out takes a search: under a limit of one expansion it stops there.
+  // A sealed room is ruled out without a search (its triangles are apart from the start's):
+  // under a limit of one expansion the answer is the same.
   ck_assert_int_eq(arcnav_query_set_expansion_limit(s.query, 1), ARCNAV_OK);
-  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, centre, &q, &d),
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, centre, &q, &d), ARCNAV_OK);
+  ck_assert_double_eq_tol(d, 11.0, 1e-6);
+  release(&s);
+  // A room whose door (2.5 wide, wide enough by its portals) a post of radius 0.5 closes for the
+  // disk: ruling it out takes a search, which a limit of one expansion stops.
+  sup_map door;
+  sup_map_init(&door);
+  sup_map_add_rect(&door, 10.0, 10.0, 30.0, 12.0);   // floor
+  sup_map_add_rect(&door, 10.0, 28.0, 30.0, 30.0);   // roof
+  sup_map_add_rect(&door, 10.0, 10.0, 12.0, 30.0);   // west wall
+  sup_map_add_rect(&door, 28.0, 10.0, 30.0, 18.75);  // east wall, below the door
+  sup_map_add_rect(&door, 28.0, 21.25, 30.0, 30.0);  // above it
+  sup_map_add_circle(&door, (vec){29.0, 20.0}, 0.5); // the post
+  s = build(&door, 1.0, ARCNAV_ENGINE_AUTO);
+  vec inside = {20.0, 20.0};
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, inside, &q, &d), ARCNAV_OK);
+  ck_assert(d > 9.0); // outside the room
+  ck_assert_int_eq(arcnav_query_set_expansion_limit(s.query, 1), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, inside, &q, &d),
                    ARCNAV_SEARCH_LIMIT);
   release(&s);
+  sup_map_free(&door);
   // The eroded funnel has no exact free test.
   s = build(&m, 1.0, ARCNAV_ENGINE_FUNNEL);
   ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, centre, &q, &d),
