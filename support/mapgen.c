@@ -300,9 +300,14 @@ bool sup_map_check(const sup_map *map, char *why, size_t why_size) {
 // --- conversion ----------------------------------------------------------------------------------
 
 arcnav_status sup_map_to_arcnav(const sup_map *map, arcnav_map **out) {
+  return sup_map_to_arcnav_with(map, NULL, out);
+}
+
+arcnav_status sup_map_to_arcnav_with(const sup_map *map, const arcnav_allocator *allocator,
+                                     arcnav_map **out) {
   *out = NULL;
   arcnav_map *m = NULL;
-  arcnav_status st = arcnav_map_create(NULL, &m);
+  arcnav_status st = arcnav_map_create(allocator, &m);
   if (st != ARCNAV_OK) {
     return st;
   }

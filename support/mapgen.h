@@ -96,6 +96,9 @@ bool sup_map_check(const sup_map *map, char *why, size_t why_size);
 /// Build an arcnav_map with the same obstacles (polygons first, then circles, then the bounds).
 /// On error *out is NULL and the library's status is returned.
 arcnav_status sup_map_to_arcnav(const sup_map *map, arcnav_map **out);
+/// The same through `allocator` (NULL: the default), which the map's planners then use too.
+arcnav_status sup_map_to_arcnav_with(const sup_map *map, const arcnav_allocator *allocator,
+                                     arcnav_map **out);
 
 // --- generators ---------------------------------------------------------------------------------
 

@@ -392,30 +392,8 @@ static arcnav_map *build_scene_map(const scene *sc, const arcnav_allocator *hook
   if (sc->hand_made) {
     return build_map(hooks);
   }
-  const sup_map *m = &sc->plain;
   arcnav_map *map = NULL;
-  ck_assert_int_eq(arcnav_map_create(hooks, &map), ARCNAV_OK);
-  for (size_t i = 0; i < m->polygon_count; ++i) {
-    const sup_polygon *poly = &m->polygons[i];
-    const vec *holes[8];
-    size_t counts[8];
-    ck_assert_uint_le(poly->hole_count, 8);
-    for (size_t h = 0; h < poly->hole_count; ++h) {
-      holes[h] = poly->holes[h].points;
-      counts[h] = poly->holes[h].count;
-    }
-    ck_assert_int_eq(arcnav_map_add_polygon(map, poly->outer.points, poly->outer.count, holes,
-                                            counts, poly->hole_count, NULL),
-                     ARCNAV_OK);
-  }
-  for (size_t i = 0; i < m->circle_count; ++i) {
-    ck_assert_int_eq(arcnav_map_add_circle(map, m->circles[i].center, m->circles[i].radius, NULL),
-                     ARCNAV_OK);
-  }
-  if (m->has_bounds) {
-    ck_assert_int_eq(arcnav_map_set_bounds(map, m->bounds.points, m->bounds.count, NULL),
-                     ARCNAV_OK);
-  }
+  ck_assert_int_eq(sup_map_to_arcnav_with(&sc->plain, hooks, &map), ARCNAV_OK);
   return map;
 }
 

@@ -463,29 +463,7 @@ START_TEST(test_allocation_failures) {
     test_allocator counting = test_allocator_make();
     arcnav_allocator hooks = test_allocator_hooks(&counting);
     arcnav_map *map = NULL;
-    ck_assert_int_eq(arcnav_map_create(&hooks, &map), ARCNAV_OK);
-    for (size_t i = 0; i < base.polygon_count; ++i) {
-      const sup_polygon *p = &base.polygons[i];
-      const arcnav_vec2 *holes[8];
-      size_t counts[8];
-      ck_assert_uint_le(p->hole_count, 8);
-      for (size_t h = 0; h < p->hole_count; ++h) {
-        holes[h] = p->holes[h].points;
-        counts[h] = p->holes[h].count;
-      }
-      ck_assert_int_eq(arcnav_map_add_polygon(map, p->outer.points, p->outer.count, holes, counts,
-                                              p->hole_count, NULL),
-                       ARCNAV_OK);
-    }
-    for (size_t i = 0; i < base.circle_count; ++i) {
-      ck_assert_int_eq(
-          arcnav_map_add_circle(map, base.circles[i].center, base.circles[i].radius, NULL),
-          ARCNAV_OK);
-    }
-    if (base.has_bounds) {
-      ck_assert_int_eq(arcnav_map_set_bounds(map, base.bounds.points, base.bounds.count, NULL),
-                       ARCNAV_OK);
-    }
+    ck_assert_int_eq(sup_map_to_arcnav_with(&base, &hooks, &map), ARCNAV_OK);
     arcnav_obstacle_id self = 0;
     ck_assert_int_eq(arcnav_map_add_unit(map, start, 1.0, &self), ARCNAV_OK);
     arcnav_planner_def def = arcnav_default_planner_def();
