@@ -6,7 +6,7 @@
 // answer is compared bit for bit. Planners built at the same time from one map must agree too, and
 // query objects made before arcnav_planner_update() answer on their threads as a fresh planner.
 // Some threads run sliced searches (arcnav_query_begin, arcnav_query_resume), which must answer
-// the same.
+// the same, and threads whose queries ignore different units answer as one thread does.
 // scripts/tsan.sh runs this under ThreadSanitizer.
 #define _POSIX_C_SOURCE 200809L
 
@@ -432,6 +432,125 @@ START_TEST(threads_query_between_updates) {
 }
 END_TEST
 
+// ---- units each thread ignores on its own ---------------------------------------------------
+
+typedef struct ignoring_worker {
+  const arcnav_planner *planner;
+  const sup_query *queries;
+  arcnav_obstacle_id unit; ///< the one this thread's query ignores
+  const answer *expected;  ///< single-threaded answers with that unit ignored
+  pthread_barrier_t *start;
+  size_t mismatches, first_mismatch;
+  arcnav_status error;
+  answer scratch;
+} ignoring_worker;
+
+static void *run_ignoring_worker(void *arg) {
+  ignoring_worker *w = arg;
+  arcnav_query *query = NULL;
+  arcnav_path *path = NULL;
+  w->error = arcnav_query_create(w->planner, &query);
+  if (w->error == ARCNAV_OK) {
+    w->error = arcnav_path_create(NULL, &path);
+  }
+  if (w->error == ARCNAV_OK) {
+    w->error = arcnav_query_set_ignored(query, &w->unit, 1);
+  }
+  pthread_barrier_wait(w->start);
+  for (size_t q = 0; w->error == ARCNAV_OK && q < QUERY_COUNT; ++q) {
+    bool fits = answer_query(w->planner, query, path, &w->queries[q], 0, &w->scratch);
+    if (!fits || !same_answer(&w->scratch, &w->expected[q])) {
+      if (w->mismatches++ == 0) {
+        w->first_mismatch = q;
+      }
+    }
+  }
+  arcnav_path_destroy(path);
+  arcnav_query_destroy(query);
+  return NULL;
+}
+
+// Units on the map, and each thread's query ignores another one: the ignore lists live in the
+// query objects, so the threads answer as one thread does with the same list.
+START_TEST(threads_ignore_units_of_their_own) {
+  sup_map m = test_map();
+  static sup_query queries[QUERY_COUNT];
+  make_queries(&m, queries);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+  // Each unit on the start of a query where the disk fits, apart from the others' starts, so that
+  // ignoring it or not changes the answer.
+  size_t owner[THREAD_COUNT];
+  int chosen = 0;
+  for (size_t q = 0; q < QUERY_COUNT && chosen < THREAD_COUNT; ++q) {
+    bool apart = sup_distance_to_obstacles(&m, queries[q].start) > 1.6;
+    for (int k = 0; k < chosen; ++k) {
+      vec other = queries[owner[k]].start;
+      apart = apart && hypot(other.x - queries[q].start.x, other.y - queries[q].start.y) > 2.6;
+    }
+    if (apart) {
+      owner[chosen++] = q;
+    }
+  }
+  ck_assert_int_eq(chosen, THREAD_COUNT);
+  arcnav_obstacle_id units[THREAD_COUNT];
+  for (int t = 0; t < THREAD_COUNT; ++t) {
+    ck_assert_int_eq(arcnav_map_add_unit(map, queries[owner[t]].start, 1.0, &units[t]), ARCNAV_OK);
+  }
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = 1.5;
+  arcnav_planner *planner = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  arcnav_map_destroy(map);
+  answer *expected[THREAD_COUNT];
+  arcnav_query *query = NULL;
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  for (int t = 0; t < THREAD_COUNT; ++t) {
+    expected[t] = calloc(QUERY_COUNT, sizeof *expected[t]);
+    ck_assert_ptr_nonnull(expected[t]);
+    ck_assert_int_eq(arcnav_query_set_ignored(query, &units[t], 1), ARCNAV_OK);
+    for (size_t q = 0; q < QUERY_COUNT; ++q) {
+      ck_assert(answer_query(planner, query, path, &queries[q], 0, &expected[t][q]));
+    }
+  }
+  // Thread t's unit blocks the start of its query for every other thread, not for thread t.
+  for (int t = 0; t < THREAD_COUNT; ++t) {
+    ck_assert_int_ne(expected[t][owner[t]].status, ARCNAV_START_BLOCKED);
+    ck_assert_int_eq(expected[(t + 1) % THREAD_COUNT][owner[t]].status, ARCNAV_START_BLOCKED);
+  }
+  arcnav_path_destroy(path);
+  arcnav_query_destroy(query);
+  pthread_barrier_t start;
+  ck_assert_int_eq(pthread_barrier_init(&start, NULL, THREAD_COUNT), 0);
+  ignoring_worker workers[THREAD_COUNT];
+  pthread_t threads[THREAD_COUNT];
+  for (int t = 0; t < THREAD_COUNT; ++t) {
+    workers[t] = (ignoring_worker){.planner = planner,
+                                   .queries = queries,
+                                   .unit = units[t],
+                                   .expected = expected[t],
+                                   .start = &start};
+    ck_assert_int_eq(pthread_create(&threads[t], NULL, run_ignoring_worker, &workers[t]), 0);
+  }
+  for (int t = 0; t < THREAD_COUNT; ++t) {
+    ck_assert_int_eq(pthread_join(threads[t], NULL), 0);
+  }
+  pthread_barrier_destroy(&start);
+  for (int t = 0; t < THREAD_COUNT; ++t) {
+    ck_assert_msg(workers[t].error == ARCNAV_OK, "thread %d: %s", t,
+                  arcnav_status_name(workers[t].error));
+    ck_assert_msg(workers[t].mismatches == 0,
+                  "thread %d: %zu answers differ from one thread's, first at query %zu", t,
+                  workers[t].mismatches, workers[t].first_mismatch);
+    free(expected[t]);
+  }
+  arcnav_planner_destroy(planner);
+  sup_map_free(&m);
+}
+END_TEST
+
 static Suite *threads_suite(void) {
   Suite *suite = suite_create("threads");
   TCase *tc = tcase_create("threads");
@@ -439,6 +558,7 @@ static Suite *threads_suite(void) {
   tcase_add_loop_test(tc, threads_share_a_planner, 0, (int)PLANNER_COUNT);
   tcase_add_test(tc, planners_built_concurrently_agree);
   tcase_add_loop_test(tc, threads_query_between_updates, 0, (int)PLANNER_COUNT);
+  tcase_add_test(tc, threads_ignore_units_of_their_own);
   suite_add_tcase(suite, tc);
   return suite;
 }
