@@ -90,6 +90,8 @@ const char *an_cli_engine_name(arcnav_engine engine) {
     return "funnel";
   case ARCNAV_ENGINE_PLAIN_FUNNEL:
     return "plain-funnel";
+  case ARCNAV_ENGINE_INTERVAL:
+    return "interval";
   }
   return "unknown";
 }

@@ -277,6 +277,10 @@ typedef enum arcnav_engine {
                               ///< (intervals of triangle edges, Polyanya); on grown obstacles for
                               ///< R > 0 (channels string-pulled, TA*)
   ARCNAV_ENGINE_PLAIN_FUNNEL, ///< navmesh + funnel over the first channel only (Detour-like)
+  /// exact for any R > 0, like the tangent engine, with nothing built per radius: intervals of
+  /// the polygons' triangulation seen from the start and from corner circles, searched per query
+  /// (Polyanya for a disk). A point agent gets what ARCNAV_ENGINE_AUTO builds for R = 0.
+  ARCNAV_ENGINE_INTERVAL,
 } arcnav_engine;
 
 /// How the tangent engine finds its tangents. Answers are the same either way; what differs is

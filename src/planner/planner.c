@@ -22,7 +22,12 @@ arcnav_planner_def arcnav_default_planner_def(void) {
 // AUTO picks the exact answer that is fastest: the optimal funnel for point agents among polygons;
 // the tangent graph otherwise (the navmesh would replace circles by polygons, and a disk agent's
 // rounded turns need arcs).
+// The interval engine plans for disks; a point agent gets what AUTO gives it.
 static arcnav_engine resolve_engine(const arcnav_map *map, arcnav_engine asked, double radius) {
+  if (asked == ARCNAV_ENGINE_INTERVAL &&
+      radius <= AN_POINT_AGENT_TOLERANCES * an_map_tolerance(map)) {
+    asked = ARCNAV_ENGINE_AUTO;
+  }
   if (asked != ARCNAV_ENGINE_AUTO) {
     return asked;
   }
@@ -41,8 +46,9 @@ static arcnav_status check_radius(double radius) {
 }
 
 static arcnav_status build_engine(const an_engine_args *args, an_engine *out) {
-  return args->engine == ARCNAV_ENGINE_TANGENT ? an_tangent_engine_build(args, out)
-                                               : an_funnel_engine_build(args, out);
+  return args->engine == ARCNAV_ENGINE_TANGENT || args->engine == ARCNAV_ENGINE_INTERVAL
+             ? an_tangent_engine_build(args, out)
+             : an_funnel_engine_build(args, out);
 }
 
 // A map with units is planned with tangents on demand unless the definition says otherwise: a
@@ -108,7 +114,8 @@ static void destroy_built(built_engines *built, const an_allocator *alloc) {
 }
 
 // A planner for every radius up to def->max_radius: point agents get the engine AUTO (or
-// TANGENT) would build for R = 0, larger radii one tangent engine whose indexes reach max_radius
+// TANGENT) would build for R = 0, larger radii one tangent engine whose indexes reach max_radius,
+// searched as the definition asks: by tangents on demand, or by intervals (INTERVAL)
 // (docs/DESIGN.md, "One planner for several radii").
 static arcnav_status build_ranged(const arcnav_map *map, const arcnav_planner_def *def,
                                   const an_allocator *alloc, built_engines *built) {
@@ -129,11 +136,12 @@ static arcnav_status build_ranged(const arcnav_map *map, const arcnav_planner_de
     args.polygon_mesh = ops->polygon_mesh ? ops->polygon_mesh(built->point_engine.state) : NULL;
     args.radius = def->radius;
     args.max_radius = def->max_radius;
-    args.engine = ARCNAV_ENGINE_TANGENT;
+    args.engine =
+        def->engine == ARCNAV_ENGINE_INTERVAL ? ARCNAV_ENGINE_INTERVAL : ARCNAV_ENGINE_TANGENT;
     args.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
     status = build_engine(&args, &built->engine);
   }
-  built->kind = built->engine.ops ? ARCNAV_ENGINE_TANGENT : resolve_engine(map, def->engine, 0.0);
+  built->kind = built->engine.ops ? args.engine : resolve_engine(map, def->engine, 0.0);
   return status;
 }
 
@@ -202,14 +210,15 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   if (status != ARCNAV_OK) {
     return status;
   }
-  if (def->engine < ARCNAV_ENGINE_AUTO || def->engine > ARCNAV_ENGINE_PLAIN_FUNNEL ||
+  if (def->engine < ARCNAV_ENGINE_AUTO || def->engine > ARCNAV_ENGINE_INTERVAL ||
       def->tangent_graph < ARCNAV_TANGENT_GRAPH_AUTO ||
       def->tangent_graph > ARCNAV_TANGENT_GRAPH_ON_DEMAND) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   bool ranged = def->max_radius > 0.0;
   if (ranged && (def->radius > def->max_radius ||
-                 (def->engine != ARCNAV_ENGINE_AUTO && def->engine != ARCNAV_ENGINE_TANGENT))) {
+                 (def->engine != ARCNAV_ENGINE_AUTO && def->engine != ARCNAV_ENGINE_TANGENT &&
+                  def->engine != ARCNAV_ENGINE_INTERVAL))) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   an_allocator alloc = map->alloc;

@@ -3,6 +3,7 @@
 
 #include "funnel/interval_search.h"
 #include "path/path.h"
+#include "tangent/disk_search.h"
 #include "tangent/tangent_lazy.h"
 #include "tangent/tangent_search.h"
 #include "tangent/tangent_state.h"
@@ -266,6 +267,88 @@ static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_
   return status;
 }
 
+// Does corner c draw its circle for item `item`: the corner at an edge's first vertex (the same
+// obstacle, and the wedge ending on that edge's normal), or a circle obstacle's?
+static bool corner_draws_item(const an_corner *c, const an_item *item) {
+  if (!v2_equal(c->center, item->a) || c->obstacle != (int32_t)item->owner) {
+    return false;
+  }
+  if (item->kind != AN_ITEM_EDGE) {
+    return c->wedge_sweep >= AN_TWO_PI;
+  }
+  if (c->wedge_sweep >= AN_TWO_PI) {
+    return false;
+  }
+  vec2 normal = v2_normalize(v2(item->b.y - item->a.y, item->a.x - item->b.x));
+  return v2_dot(normal, c->normal_end) > 1.0 - 1e-12;
+}
+
+// Which corner each grid item draws a circle for: the interval search meets the obstacles as grid
+// items near a triangle, and turns round their corners. Corners are found by their centres, in
+// the order compare_corner_places() sorts them.
+static arcnav_status build_item_corners(an_tangent_engine *engine) {
+  const an_grid *grid = &engine->space.grid;
+  const an_allocator *alloc = &engine->alloc;
+  size_t count = engine->corner_count;
+  engine->item_corner = an_alloc(alloc, (size_t)grid->item_count + 1, sizeof *engine->item_corner);
+  corner_place *places = an_alloc(alloc, count + 1, sizeof *places);
+  if (!engine->item_corner || !places) {
+    an_free(alloc, places);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (uint32_t c = 0; c < count; ++c) {
+    places[c] = (corner_place){{engine->corners[c].center.x, engine->corners[c].center.y}, c};
+  }
+  qsort(places, count, sizeof *places, compare_corner_places);
+  for (uint32_t i = 0; i < grid->item_count; ++i) {
+    const an_item *item = &grid->items[i];
+    engine->item_corner[i] = AN_NONE;
+    size_t lo = 0, hi = count;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      const double *key = places[mid].key;
+      if (key[0] < item->a.x || (key[0] == item->a.x && key[1] < item->a.y)) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    for (size_t k = lo; k < count && places[k].key[0] == item->a.x && places[k].key[1] == item->a.y;
+         ++k) {
+      if (corner_draws_item(&engine->corners[places[k].index], item)) {
+        engine->item_corner[i] = places[k].index;
+        break;
+      }
+    }
+  }
+  an_free(alloc, places);
+  return ARCNAV_OK;
+}
+
+// How far the polygons' triangulated box reaches beyond every obstacle on a map without bounds:
+// a disk path between ends inside the box, round corners at most R from their obstacles, stays in
+// the box while R is below it.
+static double disk_box_margin(const an_tangent_engine *engine) {
+  const an_navmesh *mesh = an_sight_mesh_polygons(engine->sight_mesh);
+  if (!mesh->whole_plane) {
+    return INFINITY;
+  }
+  vec2 box_lo, box_hi;
+  an_box_of_points(mesh->cdt.points, mesh->cdt.point_count, &box_lo, &box_hi);
+  const an_grid *grid = &engine->space.grid;
+  double margin = INFINITY;
+  for (uint32_t i = 0; i < grid->item_count; ++i) {
+    const an_item *item = &grid->items[i];
+    double r = item->kind == AN_ITEM_EDGE ? 0.0 : item->radius;
+    vec2 ends[2] = {item->a, item->kind == AN_ITEM_EDGE ? item->b : item->a};
+    for (int e = 0; e < 2; ++e) {
+      margin = an_min(margin, an_min(ends[e].x - r - box_lo.x, box_hi.x - ends[e].x - r));
+      margin = an_min(margin, an_min(ends[e].y - r - box_lo.y, box_hi.y - ends[e].y - r));
+    }
+  }
+  return margin;
+}
+
 static void tangent_destroy(void *state) {
   an_tangent_engine *engine = state;
   if (!engine) {
@@ -275,12 +358,13 @@ static void tangent_destroy(void *state) {
   an_tangent_graph_destroy(&engine->graph, &alloc);
   an_sight_mesh_destroy(engine->sight_mesh);
   an_navmesh_destroy(engine->passage_mesh);
+  an_free(&alloc, engine->item_corner);
   an_free_space_destroy(&engine->space, &alloc);
   an_free(&alloc, engine->corners);
   an_free(&alloc, engine);
 }
 
-static const an_engine_ops graph_ops, on_demand_ops, ranged_ops;
+static const an_engine_ops graph_ops, on_demand_ops, ranged_ops, interval_ops, ranged_interval_ops;
 
 arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out) {
   an_tangent_engine *engine = an_calloc(args->alloc, 1, sizeof *engine);
@@ -310,7 +394,11 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     mark_circle_pinches(engine);
   }
   assert(engine->space.clearance.grid == &engine->space.grid);
-  engine->on_demand = engine->ranged || args->tangent_graph == ARCNAV_TANGENT_GRAPH_ON_DEMAND ||
+  // The interval search keeps the on-demand indexes: it reads the triangulation, the grid and
+  // the corners, and leaves to the on-demand search what it does not take.
+  engine->intervals = args->engine == ARCNAV_ENGINE_INTERVAL;
+  engine->on_demand = engine->ranged || engine->intervals ||
+                      args->tangent_graph == ARCNAV_TANGENT_GRAPH_ON_DEMAND ||
                       (args->tangent_graph == ARCNAV_TANGENT_GRAPH_AUTO &&
                        engine->corner_count > ARCNAV_TANGENT_GRAPH_AUTO_LIMIT);
   if (status == ARCNAV_OK) {
@@ -318,6 +406,10 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
                  ? build_on_demand(engine, args)
                  : an_tangent_graph_build(engine->corners, engine->corner_count,
                                           &engine->space.clearance, &engine->alloc, &engine->graph);
+  }
+  if (status == ARCNAV_OK && engine->intervals && engine->sight_mesh) {
+    status = build_item_corners(engine);
+    engine->disk_margin = disk_box_margin(engine);
   }
   if (status == ARCNAV_OK && !engine->on_demand && !engine->space.clearance.point_agent) {
     // The on-demand search has its guide's mesh for this; an input the triangulation cannot
@@ -331,10 +423,12 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     tangent_destroy(engine);
     return status;
   }
-  *out = (an_engine){engine->ranged      ? &ranged_ops
-                     : engine->on_demand ? &on_demand_ops
-                                         : &graph_ops,
-                     engine};
+  const an_engine_ops *ops = engine->intervals
+                                 ? (engine->ranged ? &ranged_interval_ops : &interval_ops)
+                             : engine->ranged    ? &ranged_ops
+                             : engine->on_demand ? &on_demand_ops
+                                                 : &graph_ops;
+  *out = (an_engine){ops, engine};
   return ARCNAV_OK;
 }
 
@@ -374,6 +468,7 @@ static void tangent_query_destroy(void *query) {
   an_free(&alloc, q->own_corners);
   an_clearance_scratch_free(&q->clearance, &alloc);
   an_lazy_search_destroy(q->lazy);
+  an_disk_search_destroy(q->disk);
   an_interval_scratch_destroy(q->passages);
   an_heap_free(&q->heap, &alloc);
   an_free(&alloc, q->search);
@@ -644,6 +739,13 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
       (engine->passage_mesh ? an_navmesh_memory_bytes(engine->passage_mesh) : 0);
 }
 
+// The polygons' triangulation this engine holds (its sight mesh's, or the prebuilt engine's for
+// the passages), for another engine of the same planner to borrow: built once, not twice.
+static const an_navmesh *tangent_polygon_mesh(const void *state) {
+  const an_tangent_engine *engine = state;
+  return engine->sight_mesh ? an_sight_mesh_polygons(engine->sight_mesh) : engine->passage_mesh;
+}
+
 static const an_free_space *tangent_free_space(const void *state) {
   return &((const an_tangent_engine *)state)->space;
 }
@@ -658,6 +760,7 @@ static const an_engine_ops graph_ops = {
     .rule_out = graph_rule_out,
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
+    .polygon_mesh = tangent_polygon_mesh,
     .free_space = tangent_free_space,
 };
 
@@ -672,6 +775,7 @@ static const an_engine_ops on_demand_ops = {
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
     .set_ignored = tangent_set_ignored,
+    .polygon_mesh = tangent_polygon_mesh,
     .free_space = tangent_free_space,
 };
 
@@ -683,6 +787,90 @@ static const an_engine_ops ranged_ops = {
     .resume = on_demand_resume,
     .best_so_far = on_demand_best_so_far,
     .rule_out = on_demand_rule_out,
+    .point_is_free = tangent_point_is_free,
+    .get_info = tangent_get_info,
+    .set_radius = tangent_set_radius,
+    .set_ignored = tangent_set_ignored,
+    .free_space = tangent_free_space,
+};
+
+static arcnav_status interval_query_create(const void *state, void **out_query) {
+  arcnav_status status;
+  an_tangent_query *q = query_begin(state, &status);
+  if (!q) {
+    return status;
+  }
+  if (status == ARCNAV_OK) {
+    status = an_lazy_search_create(state, &q->lazy);
+  }
+  if (status == ARCNAV_OK) {
+    status = an_disk_search_create(state, &q->disk);
+  }
+  return query_end(q, status, out_query);
+}
+
+// The interval search answers what it takes; the tangents on demand the rest (ends beyond the box
+// of a map without bounds, a radius the box's margin does not hold).
+static arcnav_status interval_begin_taken(an_tangent_query *q, vec2 start, vec2 goal,
+                                          arcnav_path *path) {
+  q->disk_running = q->disk && an_disk_takes(q, start, goal);
+  return q->disk_running ? an_disk_begin(q, q->disk, start, goal, path)
+                         : an_lazy_begin(q, q->lazy, start, goal, path);
+}
+
+static arcnav_status interval_begin(const void *state, void *query, vec2 start, vec2 goal,
+                                    an_search_control *control, arcnav_path *path) {
+  (void)state;
+  ((an_tangent_query *)query)->disk_running = false;
+  return begin_with(query, start, goal, control, path, interval_begin_taken);
+}
+
+static arcnav_status interval_resume(const void *state, void *query, an_search_control *control,
+                                     arcnav_path *path) {
+  (void)state;
+  an_tangent_query *q = query;
+  q->control = control;
+  return q->disk_running ? an_disk_resume(q, q->disk, path) : an_lazy_resume(q, q->lazy, path);
+}
+
+static arcnav_status interval_best_so_far(const void *state, void *query, arcnav_path *path) {
+  (void)state;
+  an_tangent_query *q = query;
+  return q->disk_running ? an_disk_best_so_far(q, q->disk, path)
+                         : an_lazy_best_so_far(q, q->lazy, path);
+}
+
+// The interval search marks nothing: its nodes are ranges of leaves, not places.
+static void interval_rule_out(const void *state, void *query, uint32_t mark) {
+  an_tangent_query *q = query;
+  if (!q->disk_running) {
+    on_demand_rule_out(state, query, mark);
+  }
+}
+
+static const an_engine_ops interval_ops = {
+    .destroy = tangent_destroy,
+    .query_create = interval_query_create,
+    .query_destroy = tangent_query_destroy,
+    .begin = interval_begin,
+    .resume = interval_resume,
+    .best_so_far = interval_best_so_far,
+    .rule_out = interval_rule_out,
+    .point_is_free = tangent_point_is_free,
+    .get_info = tangent_get_info,
+    .set_ignored = tangent_set_ignored,
+    .polygon_mesh = tangent_polygon_mesh,
+    .free_space = tangent_free_space,
+};
+
+static const an_engine_ops ranged_interval_ops = {
+    .destroy = tangent_destroy,
+    .query_create = interval_query_create,
+    .query_destroy = tangent_query_destroy,
+    .begin = interval_begin,
+    .resume = interval_resume,
+    .best_so_far = interval_best_so_far,
+    .rule_out = interval_rule_out,
     .point_is_free = tangent_point_is_free,
     .get_info = tangent_get_info,
     .set_radius = tangent_set_radius,

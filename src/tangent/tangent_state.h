@@ -29,6 +29,15 @@ typedef struct an_tangent_engine {
   an_free_space space;
   an_tangent_graph graph; ///< with tangents on demand, only its corner grid is built
   bool on_demand;
+  /// Queries search intervals of the sight mesh's triangulation (disk_search.h), and tangents on
+  /// demand only where that search cannot answer.
+  bool intervals;
+  /// Interval engines: per grid item, the corner whose circle it draws (an edge's first vertex,
+  /// a circle obstacle), AN_NONE where there is none; and how far the triangulated box reaches
+  /// beyond everything on a map without bounds (INFINITY with bounds): no disk path leaves the box
+  /// for a radius below it.
+  uint32_t *item_corner;
+  double disk_margin;
   an_sight_mesh *sight_mesh; ///< on demand: what corners see; NULL: the grid decides
   /// Prebuilt, for a disk: the polygons' triangulation, whose passages tell ends no disk of the
   /// radius can join (docs/DESIGN.md, "No path for a disk without a search"); NULL when it could
@@ -127,6 +136,10 @@ typedef struct an_tangent_query {
   uint32_t *ruled_out_nodes;
   // The search with tangents found on demand:
   an_lazy_search *lazy;
+  // The interval search (engine->intervals), and whether it runs the present search rather than
+  // the on-demand one.
+  struct an_disk_search *disk;
+  bool disk_running;
   // The prebuilt search's check of the passages: an interval search over the engine's
   // passage_mesh that is only begun, never run.
   struct an_interval_scratch *passages;
