@@ -27,10 +27,12 @@ typedef struct dk_root {
   double radius;
   double sigma;
   double arrive; ///< direction of the arriving path (leaf u = 0), radians
-  double span;   ///< the largest progress the corner's wedge allows
-  double g;      ///< length from the start to the arrival point
-  vec2 arrival;  ///< where the path arrives on the circle (the start itself for the start)
-  vec2 leave;    ///< where the path left the parent root for it
+  /// The largest progress the corner's wedge allows, less what other arrivals on the corner leave
+  /// shorter (add_root); negative when another arrival dominates all of it.
+  double span;
+  double g;     ///< length from the start to the arrival point
+  vec2 arrival; ///< where the path arrives on the circle (the start itself for the start)
+  vec2 leave;   ///< where the path left the parent root for it
   int32_t parent;
   uint32_t corner;   ///< AN_NONE for the start
   int32_t next_same; ///< the next root on the same corner and direction, or -1
@@ -48,14 +50,22 @@ typedef struct dk_node {
   int32_t edge;
 } dk_node;
 
+/// A critical leaf of one expansion: its direction and its order key (leaf_key).
+typedef struct dk_crit {
+  double key;
+  vec2 d;
+} dk_crit;
+
 struct an_disk_search {
   an_allocator alloc;
   const an_navmesh *mesh;
   size_t tri_count;
   uint32_t item_count;
-  uint32_t stamp;
-  // The obstacle pieces (grid items) within reach of each triangle, gathered on a query's first
-  // visit: features[tri_first[t] .. + tri_count_of[t]] when tri_stamp[t] is the query's stamp.
+  uint32_t stamp; ///< the query's
+  // The obstacle pieces (grid items) within reach of each triangle, gathered on the first visit
+  // and kept while the radius and the units ignored stay: features[tri_first[t] ..
+  // + tri_features[t]] when tri_stamp[t] is cache_stamp.
+  uint32_t cache_stamp;
   uint32_t *tri_stamp;
   uint32_t *tri_first;
   uint32_t *tri_features;
@@ -78,8 +88,10 @@ struct an_disk_search {
   dk_node *nodes;
   size_t node_count, node_capacity;
   an_heap open;
-  // One expansion's work space: critical progress values and the runs they bound.
-  double *crit;
+  // One expansion's work space: the features within reach of its leaves, its critical leaves.
+  uint32_t *near;
+  size_t near_capacity;
+  dk_crit *crit;
   size_t crit_count, crit_capacity;
   int32_t *trail;
   size_t trail_capacity;
@@ -114,6 +126,7 @@ void an_disk_search_destroy(an_disk_search *s) {
   an_free(&a, s->same_stamp);
   an_free(&a, s->nodes);
   an_heap_free(&s->open, &a);
+  an_free(&a, s->near);
   an_free(&a, s->crit);
   an_free(&a, s->trail);
   an_free(&a, s);
@@ -133,6 +146,7 @@ arcnav_status an_disk_search_create(const an_tangent_engine *engine, an_disk_sea
   s->mesh = an_sight_mesh_polygons(engine->sight_mesh);
   s->tri_count = s->mesh->free_count;
   s->item_count = engine->space.grid.item_count;
+  s->cache_stamp = 1;
   size_t nt = s->tri_count + 1, ni = (size_t)s->item_count + 1;
   size_t groups = 2 * engine->corner_count + 1;
   size_t near = s->mesh->cdt.tri_count + 1;
@@ -157,15 +171,34 @@ arcnav_status an_disk_search_create(const an_tangent_engine *engine, an_disk_sea
   return ARCNAV_OK;
 }
 
+void an_disk_search_forget(an_disk_search *s) {
+  if (!s) {
+    return;
+  }
+  s->feature_count = 0;
+  if (an_stamp_next(&s->cache_stamp)) {
+    memset(s->tri_stamp, 0, (s->tri_count + 1) * sizeof *s->tri_stamp);
+  }
+}
+
+static bool reserve(an_disk_search *s, void **array, size_t *capacity, size_t used, size_t needed,
+                    size_t size) {
+  return needed <= *capacity || an_reserve(&s->alloc, array, capacity, used, needed, size);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Leaf families
 // ---------------------------------------------------------------------------------------------
 
 /// The leaves of one root in one triangle: where they come from (the root itself, or an edge they
-/// enter across) and the triangle's corners.
+/// enter across) and the triangle's corners. Leaves are handled by their direction d, a unit
+/// vector: the order of leaves is the order of their directions turning sigma from the
+/// arrival's, which leaf_key() gives without an angle; angles (progress) are taken only where a
+/// length needs them.
 typedef struct dk_family {
   vec2 center;
   double radius, sigma, arrive;
+  vec2 arrive_d;
   vec2 v[3];     ///< the triangle, counter-clockwise
   int32_t entry; ///< the edge the leaves enter across, or -1: they leave the root inside
 } dk_family;
@@ -175,39 +208,68 @@ static double wrap_turn(double angle) {
   return w < 0.0 ? w + AN_TWO_PI : w;
 }
 
-static double leaf_angle(const dk_family *f, double u) {
-  return f->arrive + f->sigma * u;
+static vec2 leaf_direction(const dk_family *f, double u) {
+  double angle = f->arrive + f->sigma * u;
+  return v2(cos(angle), sin(angle));
 }
 
-/// The point where leaf `u`, of direction d, leaves the root: the start, or the circle's point
+/// The progress of the leaf along direction d.
+static double leaf_progress(const dk_family *f, vec2 d) {
+  return wrap_turn(f->sigma * (atan2(d.y, d.x) - f->arrive));
+}
+
+/// Progress u on a root whose departures end at `span`: a leaf a hair before the arrival (a turn
+/// less a hair, after wrapping) is the arrival's, one a hair past the span the span's.
+static double clamp_progress(double u, double span) {
+  if (u <= span) {
+    return u;
+  }
+  return AN_TWO_PI - u < u - span ? 0.0 : span;
+}
+
+/// Where direction d lies after the arrival's, turning sigma: a pseudo-angle in [0, 4), increasing
+/// with the angle (a quarter turn per unit).
+static double leaf_key(const dk_family *f, vec2 d) {
+  double x = v2_dot(d, f->arrive_d), y = f->sigma * v2_cross(f->arrive_d, d);
+  double sum = fabs(x) + fabs(y);
+  if (!(sum > 0.0)) {
+    return 0.0;
+  }
+  return y >= 0.0 ? 1.0 - x / sum : 3.0 + x / sum;
+}
+
+/// The key of progress u: the full turn's end (the start's last leaf) is 4, not 0.
+static double progress_key(const dk_family *f, double u) {
+  return u >= AN_TWO_PI ? 4.0 : leaf_key(f, leaf_direction(f, u));
+}
+
+/// The point where the leaf of direction d leaves the root: the start, or the circle's point
 /// whose tangent it is (the centre on the leaf's left when sigma is +1).
 static vec2 leaf_origin(const dk_family *f, vec2 d) {
   double k = f->sigma * f->radius;
   return v2(f->center.x + k * d.y, f->center.y - k * d.x);
 }
 
-static double progress_of_angle(const dk_family *f, double angle) {
-  return wrap_turn(f->sigma * (angle - f->arrive));
-}
-
-/// The leaf through p (the tangent from the root's circle to p in its direction): false when p
-/// lies inside the circle, where no leaf passes.
-static bool progress_through(const dk_family *f, vec2 p, double *u) {
+/// The direction of the leaf through p (the tangent from the root's circle to p in its
+/// direction): false when p lies inside the circle, where no leaf passes.
+static bool leaf_through(const dk_family *f, vec2 p, vec2 *d) {
   vec2 v = v2_sub(p, f->center);
   double d2 = v2_len2(v);
   double r2 = f->radius * f->radius;
-  if (!(d2 > r2) || d2 == 0.0) {
+  if (!(d2 > r2)) {
     return false;
   }
-  double angle = atan2(v.y, v.x);
   if (f->radius > 0.0) {
-    angle += f->sigma * atan2(f->radius, sqrt(d2 - r2));
+    // v turned by the angle whose tangent is sigma R / L, L the tangent's length.
+    double l = sqrt(d2 - r2), k = f->sigma * f->radius;
+    *d = v2_scale(v2(l * v.x - k * v.y, l * v.y + k * v.x), 1.0 / d2);
+  } else {
+    *d = v2_scale(v, 1.0 / sqrt(d2));
   }
-  *u = progress_of_angle(f, angle);
   return true;
 }
 
-/// Leaf u's way across the triangle: from `from` (its origin, or where it enters) to `to` on
+/// A leaf's way across the triangle: from `from` (its origin, or where it enters) to `to` on
 /// edge `exit`.
 typedef struct dk_leaf {
   vec2 d, origin, from, to;
@@ -223,17 +285,16 @@ static vec2 line_meet(vec2 o, vec2 d, vec2 a, vec2 b) {
   return v2_mul_add(o, v2_cross(v2_sub(a, o), e) / denom, d);
 }
 
-static dk_leaf leaf_in(const dk_family *f, double u) {
+static dk_leaf leaf_in(const dk_family *f, vec2 d) {
   dk_leaf leaf;
-  double angle = leaf_angle(f, u);
-  leaf.d = v2(cos(angle), sin(angle));
-  leaf.origin = leaf_origin(f, leaf.d);
+  leaf.d = d;
+  leaf.origin = leaf_origin(f, d);
   const vec2 *v = f->v;
   if (f->entry >= 0) {
     int32_t k = f->entry;
-    leaf.from = line_meet(leaf.origin, leaf.d, v[(k + 1) % 3], v[(k + 2) % 3]);
+    leaf.from = line_meet(leaf.origin, d, v[(k + 1) % 3], v[(k + 2) % 3]);
     // Seen from the entry edge, the apex splits the far edges.
-    leaf.exit = v2_cross(v2_sub(v[k], leaf.from), leaf.d) <= 0.0 ? (k + 1) % 3 : (k + 2) % 3;
+    leaf.exit = v2_cross(v2_sub(v[k], leaf.from), d) <= 0.0 ? (k + 1) % 3 : (k + 2) % 3;
   } else {
     leaf.from = leaf.origin;
     // The edge whose corners the direction lies between, seen from the origin; the best such
@@ -243,8 +304,8 @@ static dk_leaf leaf_in(const dk_family *f, double u) {
     for (int32_t k = 0; k < 3; ++k) {
       vec2 a = v2_sub(v[(k + 1) % 3], leaf.from), b = v2_sub(v[(k + 2) % 3], leaf.from);
       double la = v2_len(a), lb = v2_len(b);
-      double sa = la > 0.0 ? v2_cross(a, leaf.d) / la : 0.0;
-      double sb = lb > 0.0 ? v2_cross(leaf.d, b) / lb : 0.0;
+      double sa = la > 0.0 ? v2_cross(a, d) / la : 0.0;
+      double sb = lb > 0.0 ? v2_cross(d, b) / lb : 0.0;
       double score = an_min(sa, sb);
       if (score > best) {
         best = score;
@@ -253,7 +314,7 @@ static dk_leaf leaf_in(const dk_family *f, double u) {
     }
   }
   int32_t k = leaf.exit;
-  leaf.to = line_meet(leaf.from, leaf.d, v[(k + 1) % 3], v[(k + 2) % 3]);
+  leaf.to = line_meet(leaf.from, d, v[(k + 1) % 3], v[(k + 2) % 3]);
   return leaf;
 }
 
@@ -283,17 +344,13 @@ static void triangle_points(const an_navmesh *mesh, int32_t tri, vec2 out[3]) {
   }
 }
 
-static bool reserve(an_disk_search *s, void **array, size_t *capacity, size_t used, size_t needed,
-                    size_t size) {
-  return needed <= *capacity || an_reserve(&s->alloc, array, capacity, used, needed, size);
-}
-
-/// The grid items within the disk's reach of triangle `tri`, gathered on the query's first visit:
-/// edges within R of it, circle obstacles within their radius + R (and a margin of a few
-/// tolerances). Units the query ignores are left out. NULL when memory ran out.
+/// The grid items within the disk's reach of triangle `tri`: edges within R of it, circle
+/// obstacles within their radius + R (and a margin of a few tolerances), units the query ignores
+/// left out. Gathered on the first visit and kept until the radius or the units ignored change
+/// (an_disk_search_forget). NULL when memory ran out.
 static const uint32_t *features_of(const an_tangent_query *q, an_disk_search *s, int32_t tri,
                                    uint32_t *count) {
-  if (s->tri_stamp[tri] == s->stamp) {
+  if (s->tri_stamp[tri] == s->cache_stamp) {
     *count = s->tri_features[tri];
     return s->features + s->tri_first[tri];
   }
@@ -339,7 +396,7 @@ static const uint32_t *features_of(const an_tangent_query *q, an_disk_search *s,
       }
     }
   }
-  s->tri_stamp[tri] = s->stamp;
+  s->tri_stamp[tri] = s->cache_stamp;
   s->tri_first[tri] = (uint32_t)first;
   s->tri_features[tri] = (uint32_t)(s->feature_count - first);
   *count = s->tri_features[tri];
@@ -352,9 +409,16 @@ static bool segment_blocked(const an_tangent_query *q, const uint32_t *features,
                             vec2 a, vec2 b) {
   const an_item *items = q->engine->space.grid.items;
   double limit = q->radius - q->engine->eps;
+  vec2 lo = v2(an_min(a.x, b.x), an_min(a.y, b.y)), hi = v2(an_max(a.x, b.x), an_max(a.y, b.y));
   for (uint32_t k = 0; k < count; ++k) {
     const an_item *item = &items[features[k]];
     if (item->kind == AN_ITEM_EDGE) {
+      if (an_min(item->a.x, item->b.x) >= hi.x + limit ||
+          an_max(item->a.x, item->b.x) <= lo.x - limit ||
+          an_min(item->a.y, item->b.y) >= hi.y + limit ||
+          an_max(item->a.y, item->b.y) <= lo.y - limit) {
+        continue;
+      }
       if (an_segment_segment_dist(a, b, item->a, item->b) < limit) {
         return true;
       }
@@ -374,30 +438,37 @@ static bool point_blocked(const an_tangent_query *q, const uint32_t *features, u
 // Critical leaves: where what a leaf meets in the triangle may change
 // ---------------------------------------------------------------------------------------------
 
-static bool add_crit(an_disk_search *s, double u, double lo, double hi) {
-  if (!(u > lo && u < hi)) {
+/// The range of one expansion's leaves, by key, with the directions at its ends.
+typedef struct dk_range {
+  double key_lo, key_hi;
+  vec2 d_lo, d_hi;
+} dk_range;
+
+static bool add_crit(an_disk_search *s, const dk_family *f, const dk_range *range, vec2 d) {
+  double key = leaf_key(f, d);
+  if (!(key > range->key_lo && key < range->key_hi)) {
     return true;
   }
   if (!reserve(s, (void **)&s->crit, &s->crit_capacity, s->crit_count, s->crit_count + 1,
                sizeof *s->crit)) {
     return false;
   }
-  s->crit[s->crit_count++] = u;
+  s->crit[s->crit_count++] = (dk_crit){key, d};
   return true;
 }
 
-static bool add_crit_point(an_disk_search *s, const dk_family *f, vec2 p, double lo, double hi) {
-  double u;
-  return !progress_through(f, p, &u) || add_crit(s, u, lo, hi);
+static bool add_crit_point(an_disk_search *s, const dk_family *f, const dk_range *range, vec2 p) {
+  vec2 d;
+  return !leaf_through(f, p, &d) || add_crit(s, f, range, d);
 }
 
 /// The leaves tangent to the circle (centre, r), both ways round.
-static bool add_crit_tangents(an_disk_search *s, const dk_family *f, vec2 centre, double r,
-                              double lo, double hi) {
+static bool add_crit_tangents(an_disk_search *s, const dk_family *f, const dk_range *range,
+                              vec2 centre, double r) {
   for (int side = 0; side < 2; ++side) {
     an_tangent t;
     if (an_directed_tangent(f->center, f->radius, f->sigma > 0.0, centre, r, side != 0, 0.0, &t) &&
-        !add_crit(s, progress_of_angle(f, atan2(t.direction.y, t.direction.x)), lo, hi)) {
+        !add_crit(s, f, range, t.direction)) {
       return false;
     }
   }
@@ -405,12 +476,12 @@ static bool add_crit_tangents(an_disk_search *s, const dk_family *f, vec2 centre
 }
 
 /// The leaves through the points where segment ab meets the circle (centre, r).
-static bool add_crit_circle_cuts(an_disk_search *s, const dk_family *f, vec2 a, vec2 b, vec2 centre,
-                                 double r, double lo, double hi) {
+static bool add_crit_circle_cuts(an_disk_search *s, const dk_family *f, const dk_range *range,
+                                 vec2 a, vec2 b, vec2 centre, double r) {
   double t[2];
   int n = an_segment_circle_intersections(a, b, centre, r, t);
   for (int i = 0; i < n; ++i) {
-    if (!add_crit_point(s, f, v2_lerp(a, b, t[i]), lo, hi)) {
+    if (!add_crit_point(s, f, range, v2_lerp(a, b, t[i]))) {
       return false;
     }
   }
@@ -418,8 +489,8 @@ static bool add_crit_circle_cuts(an_disk_search *s, const dk_family *f, vec2 a, 
 }
 
 /// The leaf through the point where segments ab and cd cross, if they do.
-static bool add_crit_segment_cut(an_disk_search *s, const dk_family *f, vec2 a, vec2 b, vec2 c,
-                                 vec2 d, double lo, double hi) {
+static bool add_crit_segment_cut(an_disk_search *s, const dk_family *f, const dk_range *range,
+                                 vec2 a, vec2 b, vec2 c, vec2 d) {
   vec2 e = v2_sub(b, a), g = v2_sub(d, c);
   double denom = v2_cross(e, g);
   if (denom == 0.0) {
@@ -430,19 +501,21 @@ static bool add_crit_segment_cut(an_disk_search *s, const dk_family *f, vec2 a, 
   if (t < 0.0 || t > 1.0 || w < 0.0 || w > 1.0) {
     return true;
   }
-  return add_crit_point(s, f, v2_mul_add(a, t, e), lo, hi);
+  return add_crit_point(s, f, range, v2_mul_add(a, t, e));
 }
 
-/// Every leaf in (lo, hi) where the way a leaf crosses the triangle may change: where it starts
-/// or stops meeting a feature within R - eps (tangent to a feature's rim, or its way's ends
-/// crossing the rim), and where it passes a corner of the triangle (its exit edge changes).
+/// Every leaf inside the range where the way a leaf crosses the triangle may change: where it
+/// starts or stops meeting a feature within R - eps (tangent to a feature's rim, or its way's far
+/// end crossing the rim), and where it passes a corner of the triangle (its exit edge changes).
+/// Leaves entering across an edge enter where no feature is (they were free up to it), so rims
+/// crossing the entry edge need no leaf. The range's ends close the list, sorted by key.
 static bool gather_criticals(const an_tangent_query *q, an_disk_search *s, const dk_family *f,
-                             const uint32_t *features, uint32_t count, double lo, double hi) {
+                             const dk_range *range, const uint32_t *features, uint32_t count) {
   s->crit_count = 0;
   const an_item *items = q->engine->space.grid.items;
   double limit = q->radius - q->engine->eps;
   for (int k = 0; k < 3; ++k) {
-    if (!add_crit_point(s, f, f->v[k], lo, hi)) {
+    if ((f->entry < 0 || k == f->entry) && !add_crit_point(s, f, range, f->v[k])) {
       return false;
     }
   }
@@ -452,11 +525,12 @@ static bool gather_criticals(const an_tangent_query *q, an_disk_search *s, const
     double r = item->kind == AN_ITEM_EDGE ? limit : limit + item->radius;
     int circles = item->kind == AN_ITEM_EDGE ? 2 : 1;
     for (int e = 0; e < circles; ++e) {
-      if (!add_crit_tangents(s, f, ends[e], r, lo, hi)) {
+      if (!add_crit_tangents(s, f, range, ends[e], r)) {
         return false;
       }
       for (int k = 0; k < 3; ++k) {
-        if (!add_crit_circle_cuts(s, f, f->v[k], f->v[(k + 1) % 3], ends[e], r, lo, hi)) {
+        if ((k + 2) % 3 != f->entry &&
+            !add_crit_circle_cuts(s, f, range, f->v[k], f->v[(k + 1) % 3], ends[e], r)) {
           return false;
         }
       }
@@ -466,38 +540,37 @@ static bool gather_criticals(const an_tangent_query *q, an_disk_search *s, const
       for (int side = -1; side <= 1; side += 2) {
         vec2 a = v2_mul_add(item->a, side, n), b = v2_mul_add(item->b, side, n);
         for (int k = 0; k < 3; ++k) {
-          if (!add_crit_segment_cut(s, f, f->v[k], f->v[(k + 1) % 3], a, b, lo, hi)) {
+          if ((k + 2) % 3 != f->entry &&
+              !add_crit_segment_cut(s, f, range, f->v[k], f->v[(k + 1) % 3], a, b)) {
             return false;
           }
         }
       }
     }
   }
-  if (!add_crit(s, lo, -INFINITY, INFINITY) || !add_crit(s, hi, -INFINITY, INFINITY)) {
+  // The few criticals of an expansion are sorted by insertion; then the range's ends.
+  for (size_t i = 1; i < s->crit_count; ++i) {
+    dk_crit c = s->crit[i];
+    size_t j = i;
+    for (; j > 0 && s->crit[j - 1].key > c.key; --j) {
+      s->crit[j] = s->crit[j - 1];
+    }
+    s->crit[j] = c;
+  }
+  if (!reserve(s, (void **)&s->crit, &s->crit_capacity, s->crit_count, s->crit_count + 2,
+               sizeof *s->crit)) {
     return false;
   }
+  memmove(s->crit + 1, s->crit, s->crit_count * sizeof *s->crit);
+  s->crit[0] = (dk_crit){range->key_lo, range->d_lo};
+  s->crit[s->crit_count + 1] = (dk_crit){range->key_hi, range->d_hi};
+  s->crit_count += 2;
   return true;
 }
 
-static int compare_doubles(const void *pa, const void *pb) {
-  double a = *(const double *)pa, b = *(const double *)pb;
-  return (a > b) - (a < b);
-}
-
 // ---------------------------------------------------------------------------------------------
-// The search
+// One expansion
 // ---------------------------------------------------------------------------------------------
-
-static double node_heuristic_edge(const an_disk_search *s, const dk_family *f, double lo, double hi,
-                                  vec2 a, vec2 b) {
-  // Every leaf in [lo, hi] costs at least the arc to lo and the chord from lo's origin onwards
-  // (a chord is no longer than its arc), and then crosses ab between the leaves' crossings.
-  double angle_lo = leaf_angle(f, lo), angle_hi = leaf_angle(f, hi);
-  vec2 d_lo = v2(cos(angle_lo), sin(angle_lo)), d_hi = v2(cos(angle_hi), sin(angle_hi));
-  vec2 o_lo = leaf_origin(f, d_lo), o_hi = leaf_origin(f, d_hi);
-  vec2 p = line_meet(o_lo, d_lo, a, b), r = line_meet(o_hi, d_hi, a, b);
-  return f->radius * lo + an_least_distance_sum(o_lo, s->goal, p, r);
-}
 
 static dk_family family_of(const an_disk_search *s, const dk_root *root, int32_t tri,
                            int32_t entry) {
@@ -506,6 +579,7 @@ static dk_family family_of(const an_disk_search *s, const dk_root *root, int32_t
   f.radius = root->radius;
   f.sigma = root->sigma;
   f.arrive = root->arrive;
+  f.arrive_d = v2(cos(root->arrive), sin(root->arrive));
   triangle_points(s->mesh, tri, f.v);
   f.entry = entry;
   return f;
@@ -539,10 +613,12 @@ static int32_t shared_edge(const an_navmesh *mesh, int32_t from, int32_t edge, i
   return -1;
 }
 
-/// Leaves [lo, hi] of `root` leave triangle `tri` across its edge `edge`: a node on the triangle
-/// beyond, when there is one.
+/// Leaves from direction d_lo to d_hi (progress lo and hi) of `root` leave triangle `tri` across
+/// its edge `edge`: a node on the triangle beyond, when there is one. Its key: every leaf between
+/// costs at least the arc to lo and the chord from lo's origin on (a chord is no longer than its
+/// arc), and crosses the edge between the two leaves' crossings, then goes to the goal.
 static bool push_crossing(an_disk_search *s, int32_t root, const dk_family *f, int32_t tri,
-                          int32_t edge, double lo, double hi) {
+                          int32_t edge, double lo, vec2 d_lo, double hi, vec2 d_hi) {
   const an_navmesh *mesh = s->mesh;
   int32_t next = mesh->fn[3 * (size_t)tri + (size_t)edge];
   if (next < 0) {
@@ -552,12 +628,127 @@ static bool push_crossing(an_disk_search *s, int32_t root, const dk_family *f, i
   if (entry < 0) {
     return true;
   }
+  vec2 a = f->v[(edge + 1) % 3], b = f->v[(edge + 2) % 3];
+  vec2 o_lo = leaf_origin(f, d_lo), o_hi = leaf_origin(f, d_hi);
+  double key = s->roots[root].g + f->radius * lo +
+               an_least_distance_sum(o_lo, s->goal, line_meet(o_lo, d_lo, a, b),
+                                     line_meet(o_hi, d_hi, a, b));
+  if (!(key < s->best)) {
+    return true; // nothing through it beats the path found
+  }
   dk_node n = {lo, hi, root, next, entry};
-  double key = s->roots[root].g +
-               node_heuristic_edge(s, f, lo, hi, f->v[(edge + 1) % 3], f->v[(edge + 2) % 3]);
   return push_node(s, &n, key);
 }
 
+/// The progress of critical i of the expansion's list (the range's ends are known exactly).
+static double crit_progress(const an_disk_search *s, const dk_family *f, size_t i, double lo,
+                            double hi) {
+  return i == 0 ? lo : i + 1 == s->crit_count ? hi : leaf_progress(f, s->crit[i].d);
+}
+
+/// The free runs of leaves across the triangle: each maximal run leaving by one edge goes on to
+/// the triangle beyond. Between two consecutive critical leaves nothing a leaf meets changes, so
+/// the leaf halfway decides for all of them.
+static bool follow_leaves(const an_tangent_query *q, an_disk_search *s, int32_t root_id,
+                          const dk_family *f, int32_t tri, const dk_range *range,
+                          const uint32_t *features, uint32_t count, double lo, double hi) {
+  if (!gather_criticals(q, s, f, range, features, count)) {
+    return false;
+  }
+  size_t run_first = 0;
+  int32_t run_exit = -1;
+  bool single = s->crit_count == 2 && range->key_lo == range->key_hi;
+  for (size_t i = 0; i + 1 < s->crit_count; ++i) {
+    const dk_crit *a = &s->crit[i], *b = &s->crit[i + 1];
+    if (!(b->key > a->key) && !single) {
+      continue;
+    }
+    vec2 mid = v2_normalize(v2_add(a->d, b->d));
+    if (!(v2_len2(mid) > 0.0)) {
+      mid = a->d;
+    }
+    dk_leaf leaf = leaf_in(f, mid);
+    int32_t exit = segment_blocked(q, features, count, leaf.from, leaf.to) ? -1 : leaf.exit;
+    if (exit != run_exit) {
+      if (run_exit >= 0 &&
+          !push_crossing(s, root_id, f, tri, run_exit, crit_progress(s, f, run_first, lo, hi),
+                         s->crit[run_first].d, crit_progress(s, f, i, lo, hi), a->d)) {
+        return false;
+      }
+      run_first = i;
+      run_exit = exit;
+    }
+  }
+  size_t last = s->crit_count - 1;
+  return run_exit < 0 ||
+         push_crossing(s, root_id, f, tri, run_exit, crit_progress(s, f, run_first, lo, hi),
+                       s->crit[run_first].d, hi, s->crit[last].d);
+}
+
+/// Of the features near the triangle, those within reach of what the leaves sweep across it
+/// (into s->near, *kept of them): a feature farther than R (and a margin) from that region
+/// neither blocks a leaf there nor offers one a corner to touch. The region is the convex polygon
+/// the two outer leaves, the entry edge and the far edges bound; for leaves that leave the root
+/// inside the triangle it is the triangle itself. Obstacle edges lie outside every free triangle,
+/// so their distance to the polygon's sides decides; circle obstacles are kept. The edge that
+/// starts at the root's own corner is left out (its leaves run R from it or farther, and its corner
+/// is the root's); the edge ending there stays, for the corner it starts at.
+static const uint32_t *features_in_reach(const an_tangent_query *q, an_disk_search *s,
+                                         const dk_family *f, const dk_root *root,
+                                         const dk_range *range, const uint32_t *features,
+                                         uint32_t count, uint32_t *kept) {
+  if (!reserve(s, (void **)&s->near, &s->near_capacity, 0, (size_t)count + 1, sizeof *s->near)) {
+    return NULL;
+  }
+  const an_item *items = q->engine->space.grid.items;
+  vec2 poly[5];
+  int n = 3;
+  if (f->entry >= 0) {
+    dk_leaf a = leaf_in(f, range->d_lo), b = leaf_in(f, range->d_hi);
+    n = 0;
+    poly[n++] = a.from;
+    poly[n++] = b.from;
+    poly[n++] = b.to;
+    if (a.exit != b.exit) {
+      poly[n++] = f->v[f->entry];
+    }
+    poly[n++] = a.to;
+  } else {
+    memcpy(poly, f->v, sizeof f->v);
+  }
+  vec2 box_lo, box_hi;
+  an_box_of_points(poly, (size_t)n, &box_lo, &box_hi);
+  double reach = q->radius + AN_FILING_MARGIN_TOLERANCES * q->engine->eps;
+  int32_t own = root->corner == AN_NONE ? -1 : q->corners[root->corner].obstacle;
+  uint32_t out = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const an_item *item = &items[features[i]];
+    double r = reach + (item->kind == AN_ITEM_EDGE ? 0.0 : item->radius);
+    vec2 b = item->kind == AN_ITEM_EDGE ? item->b : item->a;
+    if (an_min(item->a.x, b.x) > box_hi.x + r || an_max(item->a.x, b.x) < box_lo.x - r ||
+        an_min(item->a.y, b.y) > box_hi.y + r || an_max(item->a.y, b.y) < box_lo.y - r) {
+      continue;
+    }
+    if (own >= 0 && item->owner == (uint32_t)own && v2_equal(item->a, root->center)) {
+      continue;
+    }
+    if (item->kind != AN_ITEM_EDGE) {
+      // A circle obstacle may stand inside the region (it is no part of the triangulation),
+      // which an outer leaf grazing a corner of the triangle can make too thin to test inside.
+      s->near[out++] = features[i];
+      continue;
+    }
+    double d = INFINITY;
+    for (int k = 0; k < n && d >= r; ++k) {
+      d = an_min(d, an_segment_segment_dist(item->a, b, poly[k], poly[(k + 1) % n]));
+    }
+    if (d < r) {
+      s->near[out++] = features[i];
+    }
+  }
+  *kept = out;
+  return s->near;
+}
 /// The wedge's room for departures after arriving at `touch` turning `ccw`: the progress from
 /// the arrival to the wedge's end in the direction of turn.
 static double corner_span(const an_corner *corner, vec2 touch, bool ccw) {
@@ -569,22 +760,67 @@ static double corner_span(const an_corner *corner, vec2 touch, bool ccw) {
   return ccw ? an_max(0.0, corner->wedge_sweep - offset) : offset;
 }
 
+/// Is the arc of corner `c` from touching direction `from` (radians from its centre) turning
+/// `progress` radians one way round free? A corner whose whole wedge is free needs no check.
+static bool arc_is_free(an_tangent_query *q, const an_corner *c, double from, double progress,
+                        bool ccw) {
+  if (progress <= 0.0) {
+    return true;
+  }
+  an_arc arc = an_corner_arc(c, from, progress, ccw);
+  return an_arc_is_free(&q->settings, &q->clearance, &arc);
+}
+
 /// A root arriving on corner `corner` turning `ccw` along the leaf t (from the parent's circle
-/// point t.from to the touching point t.to) with length g so far: kept unless an arrival at the
-/// same point no longer already stands; then its arc's first piece, in triangle `tri`, is queued.
-static bool add_root(const an_tangent_query *q, an_disk_search *s, int32_t parent, uint32_t corner,
+/// point t.from to the touching point t.to) with length g so far, then its arc's first piece in
+/// triangle `tri` queued. Arrivals on one corner and direction dominate each other along the arc
+/// between them when it is free (docs/DESIGN.md, "Arrivals on one corner"): a new arrival that an
+/// earlier one reaches as short is dropped; one that reaches an earlier one shorter takes over
+/// its departures (the earlier one's span ends); otherwise each keeps the departures it leaves
+/// shortest, and a span ends where the other arrival's begin.
+static bool add_root(an_tangent_query *q, an_disk_search *s, int32_t parent, uint32_t corner,
                      bool ccw, const an_tangent *t, double g, int32_t tri) {
   size_t group = 2 * (size_t)corner + (ccw ? 1 : 0);
   double arrive = atan2(t->direction.y, t->direction.x);
+  double sigma = ccw ? 1.0 : -1.0;
+  const an_corner *c = &q->corners[corner];
+  double rho = c->radius;
+  double span = corner_span(c, t->to, ccw);
+  double touch = atan2(t->to.y - c->center.y, t->to.x - c->center.x);
+  double slack = 1e-12 * (1.0 + g);
   if (s->same_stamp[group] != s->stamp) {
     s->same_stamp[group] = s->stamp;
     s->same_head[group] = NO_ROOT;
   }
   for (int32_t r = s->same_head[group]; r != NO_ROOT; r = s->roots[r].next_same) {
-    const dk_root *other = &s->roots[r];
-    double turn = fabs(remainder(other->arrive - arrive, AN_TWO_PI));
-    if (turn <= 1e-12 && other->g <= g) {
-      return true;
+    dk_root *other = &s->roots[r];
+    if (other->span < 0.0) {
+      continue; // dominated already
+    }
+    double delta = sigma * remainder(arrive - other->arrive, AN_TWO_PI); // from other to here
+    double other_touch = atan2(other->arrival.y - c->center.y, other->arrival.x - c->center.x);
+    if (delta >= 0.0) {
+      if (delta > other->span) {
+        continue; // beyond the other's wedge end: apart
+      }
+      if (other->g + rho * delta <= g + slack) {
+        if (arc_is_free(q, c, other_touch, delta, ccw)) {
+          return true;
+        }
+      } else if (arc_is_free(q, c, other_touch, delta, ccw)) {
+        other->span = an_min(other->span, delta);
+      }
+    } else {
+      if (-delta > span) {
+        continue;
+      }
+      if (g + rho * -delta <= other->g + slack) {
+        if (arc_is_free(q, c, touch, -delta, ccw)) {
+          other->span = -1.0;
+        }
+      } else if (arc_is_free(q, c, touch, -delta, ccw)) {
+        span = an_min(span, -delta);
+      }
     }
   }
   if (s->root_count >= (size_t)INT32_MAX ||
@@ -592,13 +828,12 @@ static bool add_root(const an_tangent_query *q, an_disk_search *s, int32_t paren
                sizeof *s->roots)) {
     return false;
   }
-  const an_corner *c = &q->corners[corner];
   int32_t id = (int32_t)s->root_count++;
   s->roots[id] = (dk_root){.center = c->center,
-                           .radius = c->radius,
-                           .sigma = ccw ? 1.0 : -1.0,
+                           .radius = rho,
+                           .sigma = sigma,
                            .arrive = arrive,
-                           .span = corner_span(c, t->to, ccw),
+                           .span = span,
                            .g = g,
                            .arrival = t->to,
                            .leave = t->from,
@@ -606,7 +841,7 @@ static bool add_root(const an_tangent_query *q, an_disk_search *s, int32_t paren
                            .corner = corner,
                            .next_same = s->same_head[group]};
   s->same_head[group] = id;
-  dk_node n = {0.0, s->roots[id].span, id, tri, -1};
+  dk_node n = {0.0, span, id, tri, -1};
   return push_node(s, &n, g + v2_dist(t->to, s->goal));
 }
 
@@ -616,17 +851,23 @@ static uint32_t corner_of_item(const an_tangent_query *q, uint32_t id) {
   return q->engine->item_corner ? q->engine->item_corner[id] : AN_NONE;
 }
 
-/// New roots: every corner circle a leaf in [lo, hi] touches inside the triangle, free up to the
-/// touching point and arriving within the corner's wedge.
-static bool make_roots(const an_tangent_query *q, an_disk_search *s, int32_t root_id,
-                       const dk_family *f, int32_t tri, const uint32_t *features, uint32_t count,
-                       double lo, double hi) {
-  const dk_root *root = &s->roots[root_id];
+/// Is key within the range, give or take a rounding slack (a leaf on the range's end belongs to
+/// both neighbours; the arrivals it makes twice are one, add_root)?
+static bool key_in_range(const dk_range *range, double key) {
   double slack = 1e-12;
-  double reach = 4.0 * q->engine->eps;
+  return key >= range->key_lo - slack && key <= range->key_hi + slack;
+}
+
+/// New roots: every corner circle a leaf of the range touches inside the triangle, free up to the
+/// touching point and arriving within the corner's wedge.
+static bool make_roots(an_tangent_query *q, an_disk_search *s, int32_t root_id, const dk_family *f,
+                       int32_t tri, const dk_range *range, const uint32_t *features,
+                       uint32_t count) {
+  double reach = AN_FILING_MARGIN_TOLERANCES * q->engine->eps;
+  uint32_t own = s->roots[root_id].corner;
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t corner = corner_of_item(q, features[i]);
-    if (corner == AN_NONE || corner == root->corner) {
+    if (corner == AN_NONE || corner == own) {
       continue;
     }
     const an_corner *c = &q->corners[corner];
@@ -634,36 +875,29 @@ static bool make_roots(const an_tangent_query *q, an_disk_search *s, int32_t roo
       bool ccw = side != 0;
       an_tangent t;
       if (!an_directed_tangent(f->center, f->radius, f->sigma > 0.0, c->center, c->radius, ccw,
-                               q->engine->eps, &t)) {
+                               q->engine->eps, &t) ||
+          !key_in_range(range, leaf_key(f, t.direction))) {
         continue;
       }
-      double u = progress_of_angle(f, atan2(t.direction.y, t.direction.x));
-      if (u > hi + slack && u - AN_TWO_PI >= lo - slack) {
-        u -= AN_TWO_PI;
-      }
-      if (!(u >= lo - slack && u <= hi + slack)) {
-        continue;
-      }
-      u = an_min(an_max(u, lo), hi);
       // The start's tangent may touch just outside the wedge from an end within the tolerance.
-      bool taut =
-          root->corner == AN_NONE
-              ? an_end_tangent_is_taut(&t, c, ccw, true, q->engine->eps)
-              : an_corner_wedge_contains(c, an_touch_normal(t.direction, ccw), AN_WEDGE_SLACK);
+      bool taut = own == AN_NONE ? an_end_tangent_is_taut(&t, c, ccw, true, q->engine->eps)
+                                 : an_corner_wedge_contains(c, an_touch_normal(t.direction, ccw),
+                                                            AN_WEDGE_SLACK);
       if (!taut) {
         continue;
       }
-      dk_leaf leaf = leaf_in(f, u);
+      dk_leaf leaf = leaf_in(f, t.direction);
       double at = v2_dot(v2_sub(t.to, leaf.origin), leaf.d);
       double from = v2_dot(v2_sub(leaf.from, leaf.origin), leaf.d);
       double to = v2_dot(v2_sub(leaf.to, leaf.origin), leaf.d);
       if (at < from - reach || at > to + reach) {
         continue;
       }
-      vec2 begin = at < from ? t.to : leaf.from;
-      if (segment_blocked(q, features, count, begin, t.to)) {
+      if (segment_blocked(q, features, count, at < from ? t.to : leaf.from, t.to)) {
         continue;
       }
+      const dk_root *root = &s->roots[root_id];
+      double u = clamp_progress(leaf_progress(f, t.direction), root->span);
       double g = root->g + root->radius * u + v2_dist(t.from, t.to);
       if (!add_root(q, s, root_id, corner, ccw, &t, g, tri)) {
         return false;
@@ -673,36 +907,8 @@ static bool make_roots(const an_tangent_query *q, an_disk_search *s, int32_t roo
   return true;
 }
 
-/// The goal, when it lies in the triangle and a leaf in [lo, hi] reaches it free.
-static void offer_goal(const an_tangent_query *q, an_disk_search *s, int32_t root_id,
-                       const dk_family *f, int32_t tri, const uint32_t *features, uint32_t count,
-                       double lo, double hi) {
-  if (s->goal_mark[tri] != s->stamp) {
-    return;
-  }
-  double u;
-  if (!progress_through(f, s->goal, &u)) {
-    return;
-  }
-  double slack = 1e-12;
-  if (u > hi + slack && u - AN_TWO_PI >= lo - slack) {
-    u -= AN_TWO_PI;
-  }
-  if (!(u >= lo - slack && u <= hi + slack)) {
-    return;
-  }
-  u = an_min(an_max(u, lo), hi);
-  dk_leaf leaf = leaf_in(f, u);
-  double at = v2_dot(v2_sub(s->goal, leaf.origin), leaf.d);
-  double from = v2_dot(v2_sub(leaf.from, leaf.origin), leaf.d);
-  if (at < from - 4.0 * q->engine->eps) {
-    return;
-  }
-  if (segment_blocked(q, features, count, at < from ? s->goal : leaf.from, s->goal)) {
-    return;
-  }
-  const dk_root *root = &s->roots[root_id];
-  double g = root->g + root->radius * u + v2_dist(leaf.origin, s->goal);
+static void note_goal(an_disk_search *s, int32_t root_id, double u, double length) {
+  double g = s->roots[root_id].g + s->roots[root_id].radius * u + length;
   if (g < s->best) {
     s->best = g;
     s->best_root = root_id;
@@ -710,46 +916,53 @@ static void offer_goal(const an_tangent_query *q, an_disk_search *s, int32_t roo
   }
 }
 
-/// The free runs of leaves in [lo, hi] across the triangle: each maximal run leaving by one edge
-/// goes on to the triangle beyond.
-static bool follow_leaves(const an_tangent_query *q, an_disk_search *s, int32_t root_id,
-                          const dk_family *f, int32_t tri, const uint32_t *features, uint32_t count,
-                          double lo, double hi) {
-  if (!gather_criticals(q, s, f, features, count, lo, hi)) {
-    return false;
-  }
-  qsort(s->crit, s->crit_count, sizeof *s->crit, compare_doubles);
-  double run_lo = 0.0;
-  int32_t run_exit = -1;
-  for (size_t i = 0; i + 1 < s->crit_count; ++i) {
-    double a = s->crit[i], b = s->crit[i + 1];
-    if (!(b > a)) {
-      continue;
+/// The goal, when it lies in the triangle and a leaf of the range reaches it free; or, on the
+/// piece [lo, hi] of a root's arc, when it lies on the arc itself (an end that touches an
+/// obstacle, within the tolerance, lies on that corner's circle).
+static void offer_goal(const an_tangent_query *q, an_disk_search *s, int32_t root_id,
+                       const dk_family *f, const dk_range *range, const uint32_t *features,
+                       uint32_t count, double lo, double hi) {
+  vec2 d;
+  double eps = q->engine->eps;
+  if (f->entry < 0 && f->radius > 0.0 && v2_dist(s->goal, f->center) <= f->radius + eps) {
+    vec2 n = v2_sub(s->goal, f->center);
+    double touch = atan2(n.y, n.x) + f->sigma * 0.5 * AN_PI;
+    double u = wrap_turn(f->sigma * (touch - f->arrive));
+    if (u >= lo && u <= hi) {
+      note_goal(s, root_id, u, v2_dist(leaf_origin(f, leaf_direction(f, u)), s->goal));
     }
-    dk_leaf leaf = leaf_in(f, 0.5 * (a + b));
-    int32_t exit = segment_blocked(q, features, count, leaf.from, leaf.to) ? -1 : leaf.exit;
-    if (exit != run_exit) {
-      if (run_exit >= 0 && !push_crossing(s, root_id, f, tri, run_exit, run_lo, a)) {
-        return false;
-      }
-      run_lo = a;
-      run_exit = exit;
+    return;
+  }
+  if (!leaf_through(f, s->goal, &d)) {
+    return;
+  }
+  const dk_root *root = &s->roots[root_id];
+  if (!key_in_range(range, leaf_key(f, d))) {
+    // A goal within the tolerance of the offset line of the edge a corner's wedge ends on is
+    // reached from just past the wedge's end: from the end itself, the path then turning by less
+    // than AN_END_TURN_MAX at the touching point (as an_end_tangent_is_taut() allows).
+    double u = leaf_progress(f, d);
+    if (!(root->radius > 0.0 && hi >= root->span && u > hi)) {
+      return;
     }
-  }
-  if (run_exit >= 0 && !push_crossing(s, root_id, f, tri, run_exit, run_lo, hi)) {
-    return false;
-  }
-  if (lo == hi) {
-    dk_leaf leaf = leaf_in(f, lo);
-    if (!segment_blocked(q, features, count, leaf.from, leaf.to) &&
-        !push_crossing(s, root_id, f, tri, leaf.exit, lo, hi)) {
-      return false;
+    vec2 end = leaf_origin(f, range->d_hi);
+    double length = v2_dist(end, s->goal);
+    if (!(u - hi <= an_min(eps / an_max(length, eps), AN_END_TURN_MAX))) {
+      return;
     }
+    d = range->d_hi;
   }
-  return true;
+  dk_leaf leaf = leaf_in(f, d);
+  double at = v2_dot(v2_sub(s->goal, leaf.origin), leaf.d);
+  double from = v2_dot(v2_sub(leaf.from, leaf.origin), leaf.d);
+  if (at < from - AN_FILING_MARGIN_TOLERANCES * q->engine->eps ||
+      segment_blocked(q, features, count, at < from ? s->goal : leaf.from, s->goal)) {
+    return;
+  }
+  double u = root->radius > 0.0 ? clamp_progress(leaf_progress(f, d), root->span) : 0.0;
+  note_goal(s, root_id, u, v2_dist(leaf.origin, s->goal));
 }
 
-/// The points where circles (a, ra) and (b, rb) meet: how many (0 to 2).
 static int circle_circle_points(vec2 a, double ra, vec2 b, double rb, vec2 out[2]) {
   vec2 ab = v2_sub(b, a);
   double d = v2_len(ab);
@@ -769,12 +982,29 @@ static int circle_circle_points(vec2 a, double ra, vec2 b, double rb, vec2 out[2
 /// leaves the triangle at, across *exit_edge; -1 when it does not leave it before `limit`), and
 /// where it ends in the triangle: the first of leaving, `limit`, and the first point closer than
 /// R - eps to a feature (*blocked then).
+static bool add_arc_crit(an_disk_search *s, double u, double lo, double hi) {
+  if (!(u > lo && u < hi)) {
+    return true;
+  }
+  if (!reserve(s, (void **)&s->crit, &s->crit_capacity, s->crit_count, s->crit_count + 1,
+               sizeof *s->crit)) {
+    return false;
+  }
+  s->crit[s->crit_count++] = (dk_crit){u, v2(0.0, 0.0)};
+  return true;
+}
+
+static int compare_crits(const void *pa, const void *pb) {
+  double a = ((const dk_crit *)pa)->key, b = ((const dk_crit *)pb)->key;
+  return (a > b) - (a < b);
+}
+
 static double arc_piece(const an_tangent_query *q, an_disk_search *s, const dk_root *root,
                         const dk_family *f, const uint32_t *features, uint32_t count, double lo,
                         double limit, int32_t *exit_edge, bool *blocked) {
   vec2 c = root->center;
   double rho = root->radius, sigma = root->sigma;
-  double phi_lo = leaf_angle(f, lo) - sigma * 0.5 * AN_PI;
+  double phi_lo = f->arrive + sigma * lo - sigma * 0.5 * AN_PI;
   *exit_edge = -1;
   *blocked = false;
   double end = limit;
@@ -842,7 +1072,7 @@ static double arc_piece(const an_tangent_query *q, an_disk_search *s, const dk_r
       int m = circle_circle_points(c, rho, at[e], r, points);
       for (int j = 0; j < m; ++j) {
         double u = lo + wrap_turn(sigma * (atan2(points[j].y - c.y, points[j].x - c.x) - phi_lo));
-        if (!add_crit(s, u, lo, end)) {
+        if (!add_arc_crit(s, u, lo, end)) {
           return -1.0;
         }
       }
@@ -856,23 +1086,23 @@ static double arc_piece(const an_tangent_query *q, an_disk_search *s, const dk_r
         for (int j = 0; j < m; ++j) {
           vec2 p = v2_lerp(a, b, t[j]);
           double u = lo + wrap_turn(sigma * (atan2(p.y - c.y, p.x - c.x) - phi_lo));
-          if (!add_crit(s, u, lo, end)) {
+          if (!add_arc_crit(s, u, lo, end)) {
             return -1.0;
           }
         }
       }
     }
   }
-  if (!add_crit(s, lo, -INFINITY, INFINITY) || !add_crit(s, end, -INFINITY, INFINITY)) {
+  if (!add_arc_crit(s, lo, -INFINITY, INFINITY) || !add_arc_crit(s, end, -INFINITY, INFINITY)) {
     return -1.0;
   }
-  qsort(s->crit, s->crit_count, sizeof *s->crit, compare_doubles);
+  qsort(s->crit, s->crit_count, sizeof *s->crit, compare_crits);
   for (size_t i = 0; i + 1 < s->crit_count; ++i) {
-    double a = s->crit[i], b = s->crit[i + 1];
+    double a = s->crit[i].key, b = s->crit[i + 1].key;
     if (!(b > a)) {
       continue;
     }
-    double mid = leaf_angle(f, 0.5 * (a + b)) - sigma * 0.5 * AN_PI;
+    double mid = f->arrive + sigma * 0.5 * (a + b) - sigma * 0.5 * AN_PI;
     if (point_blocked(q, features, count, v2_mul_add(c, rho, v2(cos(mid), sin(mid))))) {
       *blocked = true;
       *exit_edge = -1;
@@ -888,36 +1118,34 @@ static vec2 arc_point(const dk_root *root, double u) {
 }
 
 /// Expands node `id`.
-static bool expand(const an_tangent_query *q, an_disk_search *s, uint32_t id) {
+static bool expand(an_tangent_query *q, an_disk_search *s, uint32_t id) {
   dk_node n = s->nodes[id];
+  // A later arrival may have taken this root's departures beyond its span.
+  double span = s->roots[n.root].span;
+  if (n.lo > span) {
+    return true;
+  }
   uint32_t count;
   const uint32_t *features = features_of(q, s, n.tri, &count);
-  if (!features && count != 0) {
+  if (!features) {
     return false;
   }
-  if (!features) {
-    // An empty list may have been gathered before anything was ever stored.
-    features = s->features;
-  }
   dk_family f = family_of(s, &s->roots[n.root], n.tri, n.edge);
-  double lo = n.lo, hi = n.hi;
+  double lo = n.lo, hi = an_min(n.hi, span);
   if (n.edge < 0 && s->roots[n.root].radius > 0.0) {
     const dk_root *root = &s->roots[n.root];
     int32_t exit;
     bool blocked;
-    hi = arc_piece(q, s, root, &f, features, count, lo, n.hi, &exit, &blocked);
+    hi = arc_piece(q, s, root, &f, features, count, lo, hi, &exit, &blocked);
     if (hi < 0.0) {
       return false;
     }
-    if (exit >= 0) {
-      const an_navmesh *mesh = s->mesh;
-      int32_t next = mesh->fn[3 * (size_t)n.tri + (size_t)exit];
-      if (next >= 0) {
-        dk_node arc = {hi, n.hi, n.root, next, -1};
-        double key = root->g + root->radius * hi + v2_dist(arc_point(root, hi), s->goal);
-        if (!push_node(s, &arc, key)) {
-          return false;
-        }
+    int32_t next = exit >= 0 ? s->mesh->fn[3 * (size_t)n.tri + (size_t)exit] : -1;
+    if (next >= 0) {
+      dk_node arc = {hi, n.hi, n.root, next, -1};
+      double key = root->g + root->radius * hi + v2_dist(arc_point(root, hi), s->goal);
+      if (key < s->best && !push_node(s, &arc, key)) {
+        return false;
       }
     }
     if (n.lo == 0.0 && !s->roots[n.root].expanded) {
@@ -926,15 +1154,29 @@ static bool expand(const an_tangent_query *q, an_disk_search *s, uint32_t id) {
         s->near_root = n.root;
       }
     }
+    // Pushing may have moved the lists.
+    features = features_of(q, s, n.tri, &count);
   }
-  // The lists may have moved while nodes were queued: gather them again.
-  features = features_of(q, s, n.tri, &count);
+  dk_range range;
+  range.d_lo = leaf_direction(&f, lo);
+  range.d_hi = leaf_direction(&f, hi);
+  range.key_lo = progress_key(&f, lo);
+  range.key_hi = progress_key(&f, hi);
+  if (lo == 0.0) {
+    range.key_lo = 0.0;
+  }
+  features = features_in_reach(q, s, &f, &s->roots[n.root], &range, features, count, &count);
   if (!features) {
-    features = s->features;
+    return false;
   }
-  return follow_leaves(q, s, n.root, &f, n.tri, features, count, lo, hi) &&
-         make_roots(q, s, n.root, &f, n.tri, features, count, lo, hi) &&
-         (offer_goal(q, s, n.root, &f, n.tri, features, count, lo, hi), true);
+  if (!follow_leaves(q, s, n.root, &f, n.tri, &range, features, count, lo, hi) ||
+      !make_roots(q, s, n.root, &f, n.tri, &range, s->near, count)) {
+    return false;
+  }
+  if (s->goal_mark[n.tri] == s->stamp) {
+    offer_goal(q, s, n.root, &f, &range, s->near, count, lo, hi);
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -976,7 +1218,6 @@ arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *s, vec2 start, 
   }
   s->start = start;
   s->goal = goal;
-  s->feature_count = 0;
   s->root_count = 0;
   s->node_count = 0;
   an_heap_clear(&s->open);
@@ -1022,12 +1263,7 @@ arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *s, vec2 start, 
 
 /// The progress at which `root` is left for its child `child` (the child's arrival direction).
 static double leave_progress(const dk_root *root, const dk_root *child) {
-  double u = wrap_turn(root->sigma * (child->arrive - root->arrive));
-  if (u > root->span) {
-    // Past the wedge's end by rounding, or just before the arrival (a turn less a hair).
-    u = AN_TWO_PI - u < u - root->span ? 0.0 : root->span;
-  }
-  return u;
+  return clamp_progress(wrap_turn(root->sigma * (child->arrive - root->arrive)), root->span);
 }
 
 /// The path from the start through the roots up to `last`, then along its arc to progress

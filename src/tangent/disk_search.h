@@ -40,3 +40,8 @@ arcnav_status an_disk_resume(an_tangent_query *q, an_disk_search *search, arcnav
 /// The path to the root expanded nearest the goal, or the start alone.
 arcnav_status an_disk_best_so_far(const an_tangent_query *q, an_disk_search *search,
                                   arcnav_path *path);
+
+/// Forgets what the search keeps from query to query (the obstacle pieces near each triangle,
+/// for one radius and one set of units ignored): after the query's radius or its units ignored
+/// changed.
+void an_disk_search_forget(an_disk_search *search);

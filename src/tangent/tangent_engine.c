@@ -269,8 +269,11 @@ static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_
 
 // Does corner c draw its circle for item `item`: the corner at an edge's first vertex (the same
 // obstacle, and the wedge ending on that edge's normal), or a circle obstacle's?
-static bool corner_draws_item(const an_corner *c, const an_item *item) {
-  if (!v2_equal(c->center, item->a) || c->obstacle != (int32_t)item->owner) {
+static bool corner_draws_item(const an_corner *c, const an_item *item, uint32_t bounds_owner) {
+  // The bounds' corners belong to no obstacle (-1); the grid files the bounds' edges under the
+  // owner after the last obstacle.
+  uint32_t owner = c->obstacle < 0 ? bounds_owner : (uint32_t)c->obstacle;
+  if (!v2_equal(c->center, item->a) || owner != item->owner) {
     return false;
   }
   if (item->kind != AN_ITEM_EDGE) {
@@ -315,7 +318,7 @@ static arcnav_status build_item_corners(an_tangent_engine *engine) {
     }
     for (size_t k = lo; k < count && places[k].key[0] == item->a.x && places[k].key[1] == item->a.y;
          ++k) {
-      if (corner_draws_item(&engine->corners[places[k].index], item)) {
+      if (corner_draws_item(&engine->corners[places[k].index], item, grid->owner_count - 1)) {
         engine->item_corner[i] = places[k].index;
         break;
       }
@@ -703,6 +706,7 @@ static void tangent_set_radius(const void *state, void *query, double radius) {
   if (q->radius != radius) {
     move_to_radius(state, q, radius);
     an_lazy_search_forget_radius(q->lazy, ((const an_tangent_engine *)state)->corner_count);
+    an_disk_search_forget(q->disk);
   }
 }
 
@@ -722,6 +726,7 @@ static bool tangent_set_ignored(const void *state, void *query, const uint8_t *i
     q->ignored_version = version;
     q->settings.ignored = ignored;
     an_lazy_search_forget_ignored(q->lazy, engine->corner_count, ignored);
+    an_disk_search_forget(q->disk);
   }
   return true;
 }
