@@ -16,25 +16,26 @@
 
 static const char usage[] =
     "usage: arcnav batch --map MAP --radius R --queries FILE\n"
-    "                    [--planner auto|tangent|funnel|plain-funnel]\n"
+    "                    [--planner auto|tangent|funnel|plain-funnel|interval]\n"
     "                    [--map-format geojson|neerc|movingai]\n"
     "\n"
     "Build the planner once, then answer every query of FILE: one query per line, `SX SY GX GY`,\n"
     "optionally followed by a fifth number, the radius for that query (otherwise --radius);\n"
-    "blank lines and lines starting with '#' are skipped. With --planner auto or tangent one\n"
-    "planner answers every radius: when the lines ask for several, it is built once for radii up\n"
-    "to the largest asked. The funnel engines build one planner per distinct radius and reuse it\n"
-    "(the " PLANNER_CACHE_TEXT " radii used last are kept). Prints one JSON object per query and\n"
-    "line (the `path` answer, with the query's \"radius\", plus \"query\" (0-based), \"micros\"\n"
-    "and \"nodes_expanded\"), then a last line {\"summary\": {...}} with build_ms (all builds),\n"
-    "planners_built, queries, found, query_median_us, query_p90_us and more; its engine, radius\n"
-    "and graph figures are those of the first planner built.\n"
+    "blank lines and lines starting with '#' are skipped. With --planner auto, tangent or\n"
+    "interval one planner answers every radius: when the lines ask for several, it is built once\n"
+    "for radii up to the largest asked. The funnel engines build one planner per distinct radius\n"
+    "and reuse it (the " PLANNER_CACHE_TEXT " radii used last are kept). Prints one JSON object\n"
+    "per query and line (the `path` answer, with the query's \"radius\", plus \"query\"\n"
+    "(0-based), \"micros\" and \"nodes_expanded\"), then a last line {\"summary\": {...}} with\n"
+    "build_ms (all builds), planners_built, queries, found, query_median_us, query_p90_us and\n"
+    "more; its engine, radius and graph figures are those of the first planner built.\n"
     "\n"
     "  --radius R        the radius of lines without a fifth number (NEERC maps: the file's)\n"
     "  --planner P       auto: tangent graph for R > 0, optimal funnel for R = 0; tangent;\n"
-    "                    funnel; plain-funnel (first corridor only). At R > 0 the funnel engines\n"
-    "                    plan on obstacles grown with polygonal corners and do not guarantee\n"
-    "                    clearance R.\n"
+    "                    funnel; plain-funnel (first corridor only); interval (exact for R > 0\n"
+    "                    like tangent, nothing built per radius; R = 0 as auto). At R > 0 the\n"
+    "                    funnel engines plan on obstacles grown with polygonal corners and do\n"
+    "                    not guarantee clearance R.\n"
     "  --map-format F    read MAP as geojson, neerc or movingai instead of detecting it\n"
     "\n"
     "Exit status: 0 when every query was answered (found or not), 2 bad usage or invalid input.\n";
@@ -355,7 +356,8 @@ int an_cli_cmd_batch(int argc, char **argv) {
     several_radii = several_radii || query_radius != first_radius;
     max_radius = fmax(max_radius, query_radius);
   }
-  if (several_radii && (engine == ARCNAV_ENGINE_AUTO || engine == ARCNAV_ENGINE_TANGENT)) {
+  if (several_radii && (engine == ARCNAV_ENGINE_AUTO || engine == ARCNAV_ENGINE_TANGENT ||
+                        engine == ARCNAV_ENGINE_INTERVAL)) {
     double planner_radius = radius_known ? radius : first_radius;
     cache.max_radius = fmax(max_radius, planner_radius);
     cache.queries_file = queries_file;

@@ -10,7 +10,8 @@
 
 static const char usage[] =
     "usage: arcnav path --map MAP --radius R --from X,Y --to X,Y [--format json|text]\n"
-    "                   [--svg OUT.svg] [--y-down] [--planner auto|tangent|funnel|plain-funnel]\n"
+    "                   [--svg OUT.svg] [--y-down]\n"
+    "                   [--planner auto|tangent|funnel|plain-funnel|interval]\n"
     "                   [--map-format geojson|neerc|movingai]\n"
     "\n"
     "Plan one shortest path for a disk of radius R on MAP (GeoJSON, a MovingAI grid, or NEERC\n"
@@ -26,7 +27,7 @@ static const char usage[] =
     "  --format F       json (default: status, radius, length, pieces) or text\n"
     "  --svg OUT.svg    also draw the map and the path\n"
     "  --y-down         draw the SVG in screen coordinates: y pointing down (no flip)\n"
-    "  --planner P      engine: auto (default), tangent, funnel, plain-funnel\n"
+    "  --planner P      engine: auto (default), tangent, funnel, plain-funnel, interval\n"
     "\n"
     "Exit status: 0 path found, 1 no path (no_path, start_blocked, goal_blocked; the answer is\n"
     "still printed), 2 bad usage or invalid map (nothing on standard output).\n";

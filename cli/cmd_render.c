@@ -10,7 +10,7 @@
 static const char usage[] =
     "usage: arcnav render --map MAP [--radius R] [--from X,Y --to X,Y] [--triangles] --out "
     "OUT.svg\n"
-    "                     [--planner auto|tangent|funnel|plain-funnel] [--y-down]\n"
+    "                     [--planner auto|tangent|funnel|plain-funnel|interval] [--y-down]\n"
     "                     [--map-format geojson|neerc|movingai]\n"
     "\n"
     "Draw MAP as SVG: obstacles, bounds, the boundary inflated by R (true arcs around corners)\n"
@@ -18,7 +18,8 @@ static const char usage[] =
     "file's radius, or 0.\n"
     "\n"
     "  --triangles      also draw the navmesh the funnel planner uses (R = 0)\n"
-    "  --planner P      engine for the path: auto (default), tangent, funnel, plain-funnel\n"
+    "  --planner P      engine for the path: auto (default), tangent, funnel, plain-funnel,\n"
+    "                   interval\n"
     "  --y-down         screen coordinates: y pointing down the picture (no flip); MovingAI\n"
     "                   grids then look as their files do\n"
     "  --map-format F   read MAP as geojson, neerc or movingai instead of detecting it\n"

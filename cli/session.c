@@ -14,7 +14,8 @@ double an_cli_now_us(void) {
 
 bool an_cli_parse_engine(const char *name, arcnav_engine *out) {
   static const arcnav_engine engines[] = {ARCNAV_ENGINE_AUTO, ARCNAV_ENGINE_TANGENT,
-                                          ARCNAV_ENGINE_FUNNEL, ARCNAV_ENGINE_PLAIN_FUNNEL};
+                                          ARCNAV_ENGINE_FUNNEL, ARCNAV_ENGINE_PLAIN_FUNNEL,
+                                          ARCNAV_ENGINE_INTERVAL};
   for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
     if (strcmp(name, an_cli_engine_name(engines[i])) == 0) {
       *out = engines[i];
@@ -27,9 +28,10 @@ bool an_cli_parse_engine(const char *name, arcnav_engine *out) {
 bool an_cli_check_planning_options(const char *command, const char *planner, bool radius_given,
                                    double radius, arcnav_engine *engine, an_cli_diag *diag) {
   if (!an_cli_parse_engine(planner, engine)) {
-    an_cli_diag_set(diag,
-                    "arcnav %s: --planner must be auto, tangent, funnel or plain-funnel, not '%s'",
-                    command, planner);
+    an_cli_diag_set(
+        diag,
+        "arcnav %s: --planner must be auto, tangent, funnel, plain-funnel or interval, not '%s'",
+        command, planner);
     return false;
   }
   if (radius_given && radius < 0) {

@@ -49,7 +49,7 @@ void an_cli_session_free(an_cli_session *session);
 /// Monotonic clock in microseconds.
 double an_cli_now_us(void);
 
-/// Parse a `--planner` value (auto, tangent, funnel, plain-funnel).
+/// Parse a `--planner` value (auto, tangent, funnel, plain-funnel, interval).
 bool an_cli_parse_engine(const char *name, arcnav_engine *out);
 
 /// The planning options every planning command shares, checked before any file is read: the

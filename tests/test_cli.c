@@ -302,6 +302,9 @@ START_TEST(path_usage_errors_exit_2) {
       {"path", "--map", map, "--radius", "1", "--from", "3,0", "--to", "5,0", "--format", "xml",
        NULL},
       {"path", "--map", map, "--radius", NULL},
+      {"path", "--map", map, "--radius", "1", "--from", "3,0", "--to", "5,0", "--planner", "magic",
+       NULL},
+      {"render", "--map", map, "--radius", "1", "--out", "x.svg", "--planner", "Interval", NULL},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     run_result r = run_cli(dir, NULL, cases[i]);
@@ -493,6 +496,9 @@ START_TEST(batch_prints_one_line_per_query_and_a_summary) {
   r = run_cli(dir, NULL, bad_planner);
   ck_assert_int_eq(r.code, 2);
   ck_assert_str_eq(r.out, "");
+  ck_assert_uint_eq(count_lines(r.err), 1);
+  ck_assert_msg(strstr(r.err, "'magic'") != NULL && strstr(r.err, "interval") != NULL,
+                "message '%s'", r.err);
   free_result(&r);
   remove_temp_dir(dir);
 }
@@ -505,7 +511,7 @@ START_TEST(batch_funnel_planner_answers_or_refuses_clearly) {
   write_text(dir, "queries.txt", "-3 0 3 0\n");
   join(map, sizeof map, dir, "square.geojson");
   join(queries, sizeof queries, dir, "queries.txt");
-  static const char *const planners[] = {"funnel", "plain-funnel", "tangent", "auto"};
+  static const char *const planners[] = {"funnel", "plain-funnel", "tangent", "auto", "interval"};
   for (size_t i = 0; i < sizeof planners / sizeof planners[0]; i++) {
     const char *args[] = {"batch",     "--map", map,         "--radius",  "0",
                           "--queries", queries, "--planner", planners[i], NULL};
@@ -881,8 +887,176 @@ START_TEST(batch_of_several_radii_answers_as_each_radius_alone) {
   // or at a --radius no line uses.
   ck_assert_double_eq(batch_matches_single_runs(dir, map, queries, "auto", NULL), 1);
   ck_assert_double_eq(batch_matches_single_runs(dir, map, queries, "tangent", "0.75"), 1);
+  ck_assert_double_eq(batch_matches_single_runs(dir, map, queries, "interval", NULL), 1);
   // The funnel engines grow the obstacles by one radius: a planner per radius.
   ck_assert_double_eq(batch_matches_single_runs(dir, map, queries, "funnel", NULL), distinct);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// --planner interval: exact for R > 0 with nothing built per radius, so its answers are the
+// tangent engine's (lengths within 1e-9 relative); for R = 0 it is what auto builds.
+
+typedef struct path_answer {
+  int code;
+  char status[32];
+  double length;
+} path_answer;
+
+// `path` from FROM to TO at RADIUS with PLANNER; checks the pieces add up to the length.
+static path_answer run_path(const char *dir, const char *map, const char *planner,
+                            const char *radius, arcnav_vec2 from, arcnav_vec2 to) {
+  char from_text[64], to_text[64];
+  snprintf(from_text, sizeof from_text, "%.17g,%.17g", from.x, from.y);
+  snprintf(to_text, sizeof to_text, "%.17g,%.17g", to.x, to.y);
+  const char *args[] = {"path",    "--map", map,     "--radius",  radius,  "--from",
+                        from_text, "--to",  to_text, "--planner", planner, NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_msg(r.code == 0 || r.code == 1, "%s at R = %s: exit %d: %s", planner, radius, r.code,
+                r.err);
+  cJSON *answer = cJSON_Parse(r.out);
+  ck_assert_msg(answer != NULL, "%s at R = %s: %s", planner, radius, r.out);
+  path_answer result = {r.code, "", json_double(answer, "length")};
+  snprintf(result.status, sizeof result.status, "%s", json_string(answer, "status"));
+  ck_assert_int_eq(r.code, strcmp(result.status, "ok") == 0 ? 0 : 1);
+  if (r.code == 0) {
+    ck_assert_double_eq_tol(pieces_length(answer, from, to), result.length, 1e-9);
+  }
+  cJSON_Delete(answer);
+  free_result(&r);
+  return result;
+}
+
+// The engine `path --format text` reports (ENGINE holds 32 bytes).
+static void path_engine(const char *dir, const char *map, const char *planner, const char *radius,
+                        char engine[32]) {
+  const char *args[] = {"path", "--map", map,        "--radius", radius,      "--from", "-10,6",
+                        "--to", "10,-6", "--format", "text",     "--planner", planner,  NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_msg(r.code == 0, "%s at R = %s: exit %d: %s", planner, radius, r.code, r.err);
+  const char *line = strstr(r.out, "engine:");
+  ck_assert_msg(line != NULL, "no engine line in '%s'", r.out);
+  ck_assert_int_eq(sscanf(line, "engine: %31s", engine), 1);
+  free_result(&r);
+}
+
+START_TEST(path_interval_planner_is_exact) {
+  char dir[512], gap[1024], radii[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "gap.geojson", gap_map);
+  write_text(dir, "radii.geojson", radii_map);
+  join(gap, sizeof gap, dir, "gap.geojson");
+  join(radii, sizeof radii, dir, "radii.geojson");
+  // By hand: straight through the 4-wide gap up to R = 2, closed above.
+  path_answer a = run_path(dir, gap, "interval", "1", (arcnav_vec2){-10, 0}, (arcnav_vec2){10, 0});
+  ck_assert_str_eq(a.status, "ok");
+  ck_assert_double_eq_tol(a.length, 20, 1e-9);
+  a = run_path(dir, gap, "interval", "2", (arcnav_vec2){-10, 0}, (arcnav_vec2){10, 0});
+  ck_assert_str_eq(a.status, "ok");
+  ck_assert_double_eq_tol(a.length, 20, 1e-9);
+  a = run_path(dir, gap, "interval", "3", (arcnav_vec2){-10, 0}, (arcnav_vec2){10, 0});
+  ck_assert_str_eq(a.status, "no_path");
+  // Every query of radii_queries: the same answer as the tangent engine's.
+  for (size_t i = 0; i < RADII_QUERIES; i++) {
+    char radius[32];
+    snprintf(radius, sizeof radius, "%.17g", radii_queries[i].radius);
+    arcnav_vec2 from = {radii_queries[i].from[0], radii_queries[i].from[1]};
+    arcnav_vec2 to = {radii_queries[i].to[0], radii_queries[i].to[1]};
+    path_answer interval = run_path(dir, radii, "interval", radius, from, to);
+    path_answer tangent = run_path(dir, radii, "tangent", radius, from, to);
+    ck_assert_msg(strcmp(interval.status, tangent.status) == 0,
+                  "query %zu at R = %s: interval %s, tangent %s", i, radius, interval.status,
+                  tangent.status);
+    ck_assert_msg(fabs(interval.length - tangent.length) <= 1e-9 * fabs(tangent.length),
+                  "query %zu at R = %s: interval %.17g, tangent %.17g", i, radius, interval.length,
+                  tangent.length);
+  }
+  // The engine it reports: interval above R = 0, what auto builds at R = 0.
+  char engine[32], auto_engine[32];
+  path_engine(dir, gap, "interval", "1", engine);
+  ck_assert_str_eq(engine, "interval");
+  path_engine(dir, gap, "interval", "0", engine);
+  path_engine(dir, gap, "auto", "0", auto_engine);
+  ck_assert_str_eq(engine, auto_engine);
+  // render takes it too.
+  char svg[1024];
+  join(svg, sizeof svg, dir, "interval.svg");
+  const char *render[] = {"render", "--map", gap,     "--radius", "1",         "--from",   "-10,0",
+                          "--to",   "10,0",  "--out", svg,        "--planner", "interval", NULL};
+  run_result r = run_cli(dir, NULL, render);
+  ck_assert_msg(r.code == 0, "render: exit %d: %s", r.code, r.err);
+  free_result(&r);
+  char *picture = slurp(svg);
+  ck_assert_ptr_nonnull(strstr(picture, "<svg"));
+  free(picture);
+  remove_temp_dir(dir);
+}
+END_TEST
+
+// A batch whose fifth column asks for two radii: --planner interval builds one planner for both
+// and answers every line as --planner tangent does.
+START_TEST(batch_interval_one_planner_for_two_radii) {
+  char dir[512], map[1024], queries[1024];
+  make_temp_dir(dir, sizeof dir);
+  write_text(dir, "radii.geojson", radii_map);
+  join(map, sizeof map, dir, "radii.geojson");
+  join(queries, sizeof queries, dir, "queries.txt");
+  static const double radii[2] = {1, 2.5};
+  enum { LINES = 2 * RADII_QUERIES };
+  char text[4096] = "# sx sy gx gy r\n";
+  for (size_t i = 0; i < LINES; i++) {
+    char line[160];
+    const size_t q = i % RADII_QUERIES;
+    snprintf(line, sizeof line, "%.17g %.17g %.17g %.17g %.17g\n", radii_queries[q].from[0],
+             radii_queries[q].from[1], radii_queries[q].to[0], radii_queries[q].to[1],
+             radii[(i + i / RADII_QUERIES) % 2]);
+    strcat(text, line);
+  }
+  write_text(dir, "queries.txt", text);
+  static const char *const planners[2] = {"interval", "tangent"};
+  cJSON *objects[2][LINES + 1];
+  for (size_t p = 0; p < 2; p++) {
+    const char *args[] = {"batch", "--map",     map,         "--queries",
+                          queries, "--planner", planners[p], NULL};
+    run_result r = run_cli(dir, NULL, args);
+    ck_assert_msg(r.code == 0, "%s: exit %d: %s", planners[p], r.code, r.err);
+    ck_assert_uint_eq(parse_lines(r.out, objects[p], LINES + 1), LINES + 1);
+    free_result(&r);
+    const cJSON *summary = cJSON_GetObjectItemCaseSensitive(objects[p][LINES], "summary");
+    ck_assert(cJSON_IsObject(summary));
+    ck_assert_double_eq(json_double(summary, "planners_built"), 1);
+    ck_assert_double_eq(json_double(summary, "queries"), LINES);
+    ck_assert_str_eq(json_string(summary, "engine"), planners[p]);
+  }
+  size_t found = 0;
+  for (size_t i = 0; i < LINES; i++) {
+    const size_t q = i % RADII_QUERIES;
+    const cJSON *interval = objects[0][i], *tangent = objects[1][i];
+    ck_assert_double_eq(json_double(interval, "query"), i);
+    ck_assert_double_eq(json_double(interval, "radius"), radii[(i + i / RADII_QUERIES) % 2]);
+    const char *status = json_string(interval, "status");
+    ck_assert_msg(strcmp(status, json_string(tangent, "status")) == 0,
+                  "line %zu: interval %s, tangent %s", i, status, json_string(tangent, "status"));
+    double length = json_double(interval, "length"), expected = json_double(tangent, "length");
+    ck_assert_msg(fabs(length - expected) <= 1e-9 * fabs(expected),
+                  "line %zu: interval %.17g, tangent %.17g", i, length, expected);
+    if (strcmp(status, "ok") == 0) {
+      found++;
+      arcnav_vec2 a = {radii_queries[q].from[0], radii_queries[q].from[1]};
+      arcnav_vec2 b = {radii_queries[q].to[0], radii_queries[q].to[1]};
+      ck_assert_double_eq_tol(pieces_length(interval, a, b), length, 1e-9);
+    }
+  }
+  // Both radii answer somewhere (the comparison is not between two empty runs).
+  ck_assert_uint_gt(found, RADII_QUERIES / 2);
+  const cJSON *summary = cJSON_GetObjectItemCaseSensitive(objects[0][LINES], "summary");
+  ck_assert_double_eq(json_double(summary, "found"), found);
+  for (size_t p = 0; p < 2; p++) {
+    for (size_t i = 0; i <= LINES; i++) {
+      cJSON_Delete(objects[p][i]);
+    }
+  }
   remove_temp_dir(dir);
 }
 END_TEST
@@ -1221,6 +1395,8 @@ static Suite *cli_suite(void) {
   tcase_add_test(paths, demo_runs_without_arguments);
   tcase_add_test(paths, batch_fifth_number_is_the_query_radius);
   tcase_add_test(paths, batch_of_several_radii_answers_as_each_radius_alone);
+  tcase_add_test(paths, path_interval_planner_is_exact);
+  tcase_add_test(paths, batch_interval_one_planner_for_two_radii);
   tcase_add_test(paths, movingai_grid_is_a_map);
   tcase_add_test(paths, map_format_detected_by_content_or_given);
   tcase_add_test(paths, y_down_draws_without_flip);
