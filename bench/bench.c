@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // arcnav benchmark: named scenarios, each a generated map (seeded, so anyone can regenerate it), an
 // agent radius R and random queries whose ends keep R from every obstacle. Every scenario runs the
-// same queries through five engines side by side:
+// same queries through six engines side by side:
 //   plain-raw      plain funnel on the raw obstacles (an R = 0 planner): what a navmesh built for a
 //                  point agent returns;
 //   plain-eroded   plain funnel on the obstacles grown by R with polygonal corners (Detour on an
@@ -10,7 +10,12 @@
 //   exact-on-demand the tangent engine finding tangents per query (ARCNAV_TANGENT_GRAPH_ON_DEMAND),
 //                  run by default where it is meant to be used: NEERC cases and the mixed maps;
 //   exact          the tangent engine at R as a user gets it by default (AUTO): the shortest path
-//                  for the disk.
+//                  for the disk;
+//   exact-interval the interval engine (ARCNAV_ENGINE_INTERVAL): exact for any R > 0 with nothing
+//                  built per radius, here built for the scenario's one radius. It runs by default
+//                  on every scenario at R > 0 but the NEERC cases (a fresh build per case is not
+//                  what it is for); at R = 0 it is AUTO's point engine, the optimal funnel on
+//                  polygon maps, so it runs there only when named or with --all.
 // For each: build time, peak heap during the build and bytes held (a counting allocator sees every
 // allocation), query median and 90th percentile, nodes expanded, paths found, mean length and the
 // ratio to the exact length on the queries every engine answered, and clearance: the share of
@@ -22,7 +27,8 @@
 // traced into polygons by the command-line tool's own reader, with the queries of the maps' .scen
 // files. There clearance is measured on the grid itself: the distance to the nearest blocked cell.
 // --radii MAP builds one map at R = 0, 0.5, 2 and 8 and prints what each build costs, then builds
-// one planner for every radius up to 8 (max_radius) and asks it the same queries.
+// one planner for every radius up to 8 (max_radius) and asks it the same queries, once with AUTO
+// and once with the interval engine.
 // --probes MAP times the probes of the free space (clearance, raycast, nearest free point) there.
 // --sliced MAP times its queries whole and as sliced searches, and their longest slice.
 //
@@ -148,17 +154,29 @@ typedef struct engine_spec {
 
 // "exact" is what a user gets by default (the graph prebuilt on small maps, found on demand on
 // large ones); "exact-on-demand" always finds tangents per query, as a map answering few queries
-// would choose.
+// would choose; "exact-interval" searches intervals of the polygons' triangulation per query and
+// builds nothing per radius (a single-radius planner here; --radii also builds it for every
+// radius up to 8). It comes last so that the rows and CSV lines of the others keep their order.
 static const engine_spec ENGINES[] = {
     {"plain-raw", "#d95f02", ARCNAV_ENGINE_PLAIN_FUNNEL, true, ARCNAV_TANGENT_GRAPH_AUTO},
     {"plain-eroded", "#e6ab02", ARCNAV_ENGINE_PLAIN_FUNNEL, false, ARCNAV_TANGENT_GRAPH_AUTO},
     {"funnel-eroded", "#7570b3", ARCNAV_ENGINE_FUNNEL, false, ARCNAV_TANGENT_GRAPH_AUTO},
     {"exact-on-demand", "#66a61e", ARCNAV_ENGINE_TANGENT, false, ARCNAV_TANGENT_GRAPH_ON_DEMAND},
     {"exact", "#1b9e77", ARCNAV_ENGINE_TANGENT, false, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"exact-interval", "#e7298a", ARCNAV_ENGINE_INTERVAL, false, ARCNAV_TANGENT_GRAPH_AUTO},
 };
 #define ENGINE_COUNT (sizeof ENGINES / sizeof ENGINES[0])
-#define EXACT (ENGINE_COUNT - 1)
-#define ON_DEMAND (ENGINE_COUNT - 2)
+#define ON_DEMAND 3
+#define EXACT 4
+#define INTERVAL 5
+_Static_assert(ENGINE_COUNT == INTERVAL + 1, "the engine indexes follow ENGINES");
+
+/// Whether exact-interval runs on a scenario when no engine is named and --all is not given:
+/// wherever R > 0 but the NEERC cases (at R = 0 it is AUTO's point engine, which funnel-eroded
+/// already shows on polygon maps).
+static bool interval_by_default(const scenario *s) {
+  return s->kind != KIND_NEERC && s->radius > 0.0;
+}
 
 // ---- counting allocator ------------------------------------------------------------------------
 
@@ -927,9 +945,14 @@ static engine_summary summarise(const scenario_result *res, size_t e) {
 
 #define RADII_MAX 8.0
 
-/// One planner built for every radius up to RADII_MAX (AUTO, def.max_radius), on its own copy of
-/// the map so that its memory is counted apart from the per-radius builds.
+/// One planner built for every radius up to RADII_MAX (def.max_radius; AUTO, or the interval
+/// engine), on its own copy of the map so that its memory is counted apart from the per-radius
+/// builds.
 typedef struct ranged_planner {
+  arcnav_engine engine; ///< def.engine: ARCNAV_ENGINE_AUTO or ARCNAV_ENGINE_INTERVAL
+  const char *title;    ///< the group's name: "one planner, max_radius 8", ...
+  const char *row_name; ///< its rows' planner column (15 characters at most)
+  const char *note;     ///< after the title: "AUTO", ...
   counter mem;
   arcnav_allocator allocator;
   arcnav_map *map;
@@ -940,18 +963,21 @@ typedef struct ranged_planner {
   size_t memory_bytes; ///< arcnav_planner_get_info
 } ranged_planner;
 
+/// Build the planner of `rp`, whose engine and names the caller has set (the rest is cleared).
 static bool ranged_build(ranged_planner *rp, const sup_map *generated, const options *opt) {
-  memset(rp, 0, sizeof *rp);
+  ranged_planner named = {
+      .engine = rp->engine, .title = rp->title, .row_name = rp->row_name, .note = rp->note};
+  *rp = named;
   rp->allocator = (arcnav_allocator){count_alloc, count_free, &rp->mem};
   arcnav_status st = to_arcnav(generated, &rp->allocator, &rp->map);
   arcnav_planner_def def = arcnav_default_planner_def();
   def.max_radius = RADII_MAX;
+  def.engine = rp->engine;
   rp->build_ms = INFINITY;
   for (int r = 0; st == ARCNAV_OK && r < opt->repeat; ++r) {
     arcnav_planner_destroy(rp->planner);
     rp->planner = NULL;
-    fprintf(stderr, "  one planner, max_radius %g: building%s...", RADII_MAX,
-            r > 0 ? " again" : "");
+    fprintf(stderr, "  %s: building%s...", rp->title, r > 0 ? " again" : "");
     size_t base = rp->mem.current;
     double t0 = seconds_now();
     st = arcnav_planner_create(rp->map, &def, &rp->planner);
@@ -969,8 +995,7 @@ static bool ranged_build(ranged_planner *rp, const sup_map *generated, const opt
     rp->held_bytes += rp->mem.current - before_query;
   }
   if (st != ARCNAV_OK) {
-    fprintf(stderr, "arcnav_bench: one planner, max_radius %g: %s\n", RADII_MAX,
-            arcnav_status_name(st));
+    fprintf(stderr, "arcnav_bench: %s: %s\n", rp->title, arcnav_status_name(st));
     return false;
   }
   arcnav_planner_info info;
@@ -983,7 +1008,9 @@ static void ranged_free(ranged_planner *rp) {
   arcnav_query_destroy(rp->query);
   arcnav_planner_destroy(rp->planner);
   arcnav_map_destroy(rp->map);
-  memset(rp, 0, sizeof *rp);
+  rp->query = NULL;
+  rp->planner = NULL;
+  rp->map = NULL;
 }
 
 /// Query figures of one radius, answered one way (the ranged planner or the per-radius exact).
@@ -1030,7 +1057,7 @@ static bool ranged_run(ranged_planner *rp, double radius, const arcnav_vec2 *end
   row->exact_ran = exact_ran;
   arcnav_status st = arcnav_query_set_radius(rp->query, radius);
   if (st != ARCNAV_OK) {
-    fprintf(stderr, "arcnav_bench: one planner: radius %g: %s\n", radius, arcnav_status_name(st));
+    fprintf(stderr, "arcnav_bench: %s: radius %g: %s\n", rp->title, radius, arcnav_status_name(st));
     return false;
   }
   arcnav_path *path = NULL;
@@ -1072,9 +1099,8 @@ static void ranged_print(const ranged_planner *rp, const ranged_row *rows, size_
     exact_ms += exact_build_ms[r];
     exact_mb += exact_held_mb[r];
   }
-  printf("\n  one planner, max_radius %g (AUTO): built once in %.2f ms, memory_bytes %.2f MB "
-         "(held %.2f MB)\n",
-         RADII_MAX, rp->build_ms, (double)rp->memory_bytes / 1e6, (double)rp->held_bytes / 1e6);
+  printf("\n  %s (%s): built once in %.2f ms, memory_bytes %.2f MB (held %.2f MB)\n", rp->title,
+         rp->note, rp->build_ms, (double)rp->memory_bytes / 1e6, (double)rp->held_bytes / 1e6);
   if (row_count > 0 && rows[0].exact_ran) {
     printf("  exact, one build per radius: %zu builds, %.2f ms in all (held %.2f MB in all)\n",
            row_count, exact_ms, exact_mb);
@@ -1083,7 +1109,7 @@ static void ranged_print(const ranged_planner *rp, const ranged_row *rows, size_
          "median_us", "p90_us", "p99_us", "mean_length", "compared", "max_rel_diff");
   for (size_t r = 0; r < row_count; ++r) {
     const ranged_row *row = &rows[r];
-    printf("  %4g %-15s %7zu %6zu %10.1f %10.1f %10.1f %12.4f", row->radius, "one (max 8)",
+    printf("  %4g %-15s %7zu %6zu %10.1f %10.1f %10.1f %12.4f", row->radius, rp->row_name,
            row->queries, row->ranged.found, row->ranged.median_us, row->ranged.p90_us,
            row->ranged.p99_us, row->ranged.mean_length);
     if (row->exact_ran) {
@@ -1098,19 +1124,39 @@ static void ranged_print(const ranged_planner *rp, const ranged_row *rows, size_
 }
 
 /// --radii: one game map built once per radius for R = 0, 0.5, 2 and 8, each answering its own
-/// .scen queries; then one planner built once for every radius up to 8 answers the same queries.
+/// .scen queries; then one planner built once for every radius up to 8 answers the same queries,
+/// twice: AUTO (the group "one planner, max_radius 8") and the interval engine ("one planner,
+/// interval, max_radius 8"). A group whose planner fails is reported and left out, and the exit
+/// status is then 1; the other group still runs.
 static int run_radii(const char *stem, const options *opt) {
   static const double radii[] = {0.0, 0.5, 2.0, RADII_MAX};
-  enum { RADII = sizeof radii / sizeof radii[0] };
+  enum { RADII = sizeof radii / sizeof radii[0], GROUPS = 2 };
   char why[1200];
   game_map g;
   if (!game_map_load(opt->movingai, stem, &g, why, sizeof why)) {
     fprintf(stderr, "arcnav_bench: --radii %s: map not available: %s\n", stem, why);
     return 2;
   }
-  ranged_planner ranged;
-  if (!ranged_build(&ranged, &g.map, opt)) {
-    ranged_free(&ranged);
+  ranged_planner ranged[GROUPS] = {
+      {.engine = ARCNAV_ENGINE_AUTO,
+       .title = "one planner, max_radius 8",
+       .row_name = "one (max 8)",
+       .note = "AUTO"},
+      {.engine = ARCNAV_ENGINE_INTERVAL,
+       .title = "one planner, interval, max_radius 8",
+       .row_name = "interval, max 8",
+       .note = "INTERVAL"},
+  };
+  bool group_ok[GROUPS];
+  int exit_code = 0;
+  for (size_t k = 0; k < GROUPS; ++k) {
+    group_ok[k] = ranged_build(&ranged[k], &g.map, opt);
+    if (!group_ok[k]) {
+      ranged_free(&ranged[k]);
+      exit_code = 1;
+    }
+  }
+  if (!group_ok[0] && !group_ok[1]) {
     game_map_free(&g);
     return 1;
   }
@@ -1121,10 +1167,10 @@ static int run_radii(const char *stem, const options *opt) {
   printf("  %4s %-15s %9s %8s %8s %7s %7s %6s %10s %10s %6s\n", "R", "engine", "build_ms",
          "peak_MB", "held_MB", "queries", "skipped", "found", "median_us", "p99_us", "viol%");
   double total_ms[ENGINE_COUNT] = {0};
-  ranged_row rows[RADII];
+  ranged_row rows[GROUPS][RADII];
   double exact_build_ms[RADII] = {0}, exact_held_mb[RADII] = {0};
-  size_t row_count = 0;
-  int exit_code = 0;
+  size_t row_count[GROUPS] = {0};
+  bool failed = false; ///< the per-radius runs (not a group)
   for (size_t r = 0; r < RADII; ++r) {
     arcnav_vec2 *ends = NULL;
     size_t n = 0, skipped = 0, lines = 0, stride = 0;
@@ -1132,6 +1178,7 @@ static int run_radii(const char *stem, const options *opt) {
                       &lines, &stride, why, sizeof why)) {
       fprintf(stderr, "arcnav_bench: --radii %s: %s\n", stem, why);
       exit_code = 2;
+      failed = true;
       break;
     }
     scenario_result res;
@@ -1154,27 +1201,39 @@ static int run_radii(const char *stem, const options *opt) {
              m.p99_us, 100.0 * m.violation_share);
     }
     fflush(stdout);
-    if (ok) {
-      fprintf(stderr, "  %s: one planner, max_radius %g: queries...\n", label, RADII_MAX);
-      ok = ranged_run(&ranged, radii[r], ends, n, &res, !opt->skip[EXACT], opt, &rows[r]);
-      row_count += ok;
+    for (size_t k = 0; ok && k < GROUPS; ++k) {
+      if (!group_ok[k]) {
+        continue;
+      }
+      fprintf(stderr, "  %s: %s: queries...\n", label, ranged[k].title);
+      group_ok[k] =
+          ranged_run(&ranged[k], radii[r], ends, n, &res, !opt->skip[EXACT], opt, &rows[k][r]);
+      row_count[k] += group_ok[k];
+      exit_code = group_ok[k] ? exit_code : 1;
     }
     result_free(&res);
     free(ends);
     if (!ok) {
       exit_code = 1;
+      failed = true;
       break;
     }
   }
-  for (size_t e = 0; exit_code == 0 && e < ENGINE_COUNT; ++e) {
+  for (size_t e = 0; !failed && e < ENGINE_COUNT; ++e) {
     if (!opt->skip[e]) {
       printf("  %-20s builds for the four radii: %.2f ms in all\n", ENGINES[e].name, total_ms[e]);
     }
   }
-  if (exit_code == 0) {
-    ranged_print(&ranged, rows, row_count, exact_build_ms, exact_held_mb);
+  for (size_t k = 0; !failed && k < GROUPS; ++k) {
+    if (group_ok[k]) {
+      ranged_print(&ranged[k], rows[k], row_count[k], exact_build_ms, exact_held_mb);
+    } else {
+      printf("\n  %s (%s): failed (see the message above)\n", ranged[k].title, ranged[k].note);
+    }
   }
-  ranged_free(&ranged);
+  for (size_t k = 0; k < GROUPS; ++k) {
+    ranged_free(&ranged[k]);
+  }
   game_map_free(&g);
   return exit_code;
 }
@@ -1816,15 +1875,17 @@ static void usage(FILE *to) {
       "  --list          print the scenario names and exit\n"
       "  --scenario NAME run only these (default: every scenario not marked slow or game); "
       "repeatable\n"
-      "  --all           also run the slow scenarios (mixed10000-r4), the game maps and\n"
-      "                  exact-on-demand everywhere (in mazes it takes minutes)\n"
+      "  --all           also run the slow scenarios (mixed10000-r4), the game maps,\n"
+      "                  exact-on-demand everywhere (in mazes it takes minutes) and\n"
+      "                  exact-interval everywhere (by default only at R > 0, NEERC aside)\n"
       "  --game          run the MovingAI game maps (NAME-r0, -r0.5, -r2); with --scenario,\n"
       "                  these besides the named ones\n"
       "  --movingai DIR  where the game maps and their .scen files are (default:\n"
       "                  " ARCNAV_BENCH_MOVINGAI_DIR ")\n"
       "  --radii MAP     build game map MAP (e.g. arena2) once per radius, R = 0, 0.5, 2, 8,\n"
       "                  with funnel-eroded and exact (unless --engine), and compare; then\n"
-      "                  one planner for every radius up to 8 (max_radius) on the same queries\n"
+      "                  one planner for every radius up to 8 (max_radius) on the same queries,\n"
+      "                  AUTO and interval\n"
       "  --scaling       build each engine (all but exact unless --engine) at R = 2 on random\n"
       "                  rectangles of 1,000 to 100,000 vertices: build time, memory per\n"
       "                  vertex, and the build time's exponent\n"
@@ -1836,7 +1897,8 @@ static void usage(FILE *to) {
       "  --sliced MAP    game map MAP's .scen queries at R = 0, 0.5 and 2, whole and as sliced\n"
       "                  searches of 64 and 1024 expansions a resume: total and longest resume\n"
       "  --engine NAME   run only these engines (plain-raw, plain-eroded, funnel-eroded,\n"
-      "                  exact, exact-on-demand); repeatable. Length ratios need exact\n"
+      "                  exact, exact-on-demand, exact-interval); repeatable. Length ratios\n"
+      "                  need exact\n"
       "  --quick         100 queries, one run each (unless --queries/--repeat say otherwise)\n"
       "  --repeat N      time each build and query N times, keep the minimum (default 3)\n"
       "  --queries N     random queries per map scenario, NEERC cases, most queries taken\n"
@@ -1905,7 +1967,7 @@ int main(int argc, char **argv) {
       if (!known) {
         fprintf(stderr,
                 "arcnav_bench: unknown engine '%s' (plain-raw, plain-eroded, "
-                "funnel-eroded, exact-on-demand, exact)\n",
+                "funnel-eroded, exact-on-demand, exact, exact-interval)\n",
                 name);
         return 2;
       }
@@ -2023,6 +2085,9 @@ int main(int argc, char **argv) {
     options scenario_opt = opt;
     if (!engines_named && !all && !sc->on_demand) {
       scenario_opt.skip[ON_DEMAND] = true;
+    }
+    if (!engines_named && !all && !interval_by_default(sc)) {
+      scenario_opt.skip[INTERVAL] = true;
     }
     bool ok = true;
     if (sc->kind == KIND_GAME) {
