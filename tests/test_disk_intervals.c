@@ -674,13 +674,10 @@ START_TEST(test_gaps_of_two_r) {
         }
         snprintf(what, sizeof what, "gap kind %d of exactly 2R%s", kind,
                  bounded ? ", closed round" : "");
-        // Not the prebuilt tangent engine for two circles closed round: its passage check (the
-        // polygons' triangulation, before its search) sees each circle as its circumscribed
-        // 64-gon, which narrows this gap below 2R, and answers no_path. The straight line here
-        // is by hand, and the verifier passes it.
-        bool ask_tangent = !(kind == SUP_GAP_CIRCLES && bounded);
+        // The prebuilt tangent engine too: its passage check once saw circles as circumscribed
+        // 64-gons, which narrowed this gap below 2R (two circles closed round: no_path).
         double sweeps = check_hand_length_with(&open.map, R, open.query.start, open.query.goal,
-                                               open.straight_length, what, ask_tangent);
+                                               open.straight_length, what, true);
         ck_assert_msg(sweeps == 0.0, "%s: arcs on a straight path", what);
         double eps = sup_map_tolerance(&open.map);
         sup_map_free(&open.map);
@@ -1362,19 +1359,14 @@ END_TEST
 
 // Partial answers (arcnav_query_set_partial) and the nearest reachable point on the interval
 // engine, against the tangent engine: a goal inside a building or in a sealed room leads to the
-// nearest reachable point. The interval engine keeps one query object throughout; the reference
-// asks each question on a fresh one, because the prebuilt tangent engine's query object answers a
-// nearest reachable point wrongly after an earlier one (its rule-out marks the previous search's
-// closed nodes when its passage check, not a search, found no path).
-static arcnav_status reference_answer(const arcnav_planner *planner, bool partial, vec s, vec g,
+// nearest reachable point. Both engines keep one query object throughout (the prebuilt tangent
+// engine's once answered a nearest reachable point wrongly after an earlier one: its rule-out
+// marked the previous search's closed nodes when its passage check, not a search, found no path).
+static arcnav_status reference_answer(arcnav_query *query, bool partial, vec s, vec g,
                                       arcnav_path *path, vec *reach, double *reach_distance) {
-  arcnav_query *query = NULL;
-  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
   ck_assert_int_eq(arcnav_query_set_partial(query, partial), ARCNAV_OK);
-  arcnav_status status = path ? arcnav_find_path(query, s, g, path)
-                              : arcnav_query_nearest_reachable(query, s, g, reach, reach_distance);
-  arcnav_query_destroy(query);
-  return status;
+  return path ? arcnav_find_path(query, s, g, path)
+              : arcnav_query_nearest_reachable(query, s, g, reach, reach_distance);
 }
 
 START_TEST(test_partial_answers) {
@@ -1407,7 +1399,7 @@ START_TEST(test_partial_answers) {
     } else {
       g = (vec){220 + (double)k, 218}; // in the sealed room
     }
-    arcnav_status a = reference_answer(want.planner, true, s, g, want.path, NULL, NULL);
+    arcnav_status a = reference_answer(want.query, true, s, g, want.path, NULL, NULL);
     arcnav_status b = arcnav_find_path(got.query, s, g, got.path);
     ck_assert_msg(a == b, "partial %zu: tangent %s, interval %s", k, arcnav_status_name(a),
                   arcnav_status_name(b));
@@ -1435,7 +1427,7 @@ START_TEST(test_partial_answers) {
     vec g = k % 2 ? (vec){215 + (double)k, 225} : m.polygons[k].outer.points[0];
     vec pa, pb;
     double da, db;
-    arcnav_status a = reference_answer(want.planner, false, s, g, NULL, &pa, &da);
+    arcnav_status a = reference_answer(want.query, false, s, g, NULL, &pa, &da);
     arcnav_status b = arcnav_query_nearest_reachable(got.query, s, g, &pb, &db);
     ck_assert_msg(a == b, "nearest reachable %zu: tangent %s, interval %s", k,
                   arcnav_status_name(a), arcnav_status_name(b));

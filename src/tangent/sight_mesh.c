@@ -172,11 +172,8 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   return status;
 }
 
-// The polygons' triangulation: the map with every circle shrunk to a point, which the navmesh
-// ignores (obstacle indices stay as they are). *out NULL (ARCNAV_OK) when it cannot be built for
-// this input.
-static arcnav_status build_polygon_mesh(const arcnav_map *map, const an_allocator *alloc,
-                                        an_navmesh **out) {
+arcnav_status an_polygon_mesh_build(const arcnav_map *map, const an_allocator *alloc,
+                                    an_navmesh **out) {
   *out = NULL;
   an_obstacle *obstacles =
       an_alloc(alloc, map->obstacle_count ? map->obstacle_count : 1, sizeof *obstacles);
@@ -207,7 +204,7 @@ arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corner
   *out = NULL;
   an_navmesh *own_mesh = NULL;
   if (!polygon_mesh) {
-    arcnav_status status = build_polygon_mesh(map, alloc, &own_mesh);
+    arcnav_status status = an_polygon_mesh_build(map, alloc, &own_mesh);
     if (status != ARCNAV_OK || !own_mesh) {
       return status;
     }

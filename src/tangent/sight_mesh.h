@@ -33,6 +33,12 @@
 
 typedef struct an_sight_mesh an_sight_mesh;
 
+/// The polygons' triangulation: the map with every circle shrunk to a point, which the navmesh
+/// ignores (circles only narrow passages further, so every disk search may rely on it). *out NULL
+/// (ARCNAV_OK) when it cannot be built for this input; ARCNAV_ERR_OUT_OF_MEMORY otherwise.
+arcnav_status an_polygon_mesh_build(const arcnav_map *map, const an_allocator *alloc,
+                                    an_navmesh **out);
+
 /// Triangulates the polygons of `map` (or borrows `polygon_mesh`, that same triangulation built
 /// elsewhere, which must outlive the sight mesh) and files the corners by vertex and by triangle.
 /// When the triangulation cannot be built for this input, the result is ARCNAV_OK with *out NULL:

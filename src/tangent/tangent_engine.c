@@ -416,11 +416,9 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   }
   if (status == ARCNAV_OK && !engine->on_demand && !engine->space.clearance.point_agent) {
     // The on-demand search has its guide's mesh for this; an input the triangulation cannot
-    // take only leaves the check out.
-    status = an_navmesh_build(args->map, &engine->alloc, &engine->passage_mesh);
-    if (status != ARCNAV_ERR_OUT_OF_MEMORY) {
-      status = ARCNAV_OK;
-    }
+    // take only leaves the check out. Circles are left out of it: a polygon drawn round one
+    // would narrow gaps the disk passes.
+    status = an_polygon_mesh_build(args->map, &engine->alloc, &engine->passage_mesh);
   }
   if (status != ARCNAV_OK) {
     tangent_destroy(engine);
@@ -615,7 +613,8 @@ begin_with(void *query, vec2 start, vec2 goal, an_search_control *control, arcna
 // ARCNAV_NO_PATH when start and goal are joined only through passages too narrow for the disk
 // (docs/DESIGN.md, "No path for a disk without a search"), as the interval search's begin tells
 // the on-demand search's guide; ARCNAV_IN_PROGRESS when they may be joined.
-static arcnav_status check_passages(an_tangent_query *q, vec2 start, vec2 goal) {
+static arcnav_status check_passages(an_tangent_query *q, const an_navmesh *mesh, vec2 start,
+                                    vec2 goal) {
   const an_tangent_engine *engine = q->engine;
   if (!q->passages) {
     return ARCNAV_IN_PROGRESS;
@@ -623,7 +622,7 @@ static arcnav_status check_passages(an_tangent_query *q, vec2 start, vec2 goal) 
   an_interval_set_min_width(q->passages, 2.0 * (q->radius - 2.0 * engine->eps));
   an_funnel_result ends;
   memset(&ends, 0, sizeof ends);
-  arcnav_status status = an_interval_begin(engine->passage_mesh, q->passages, start, goal, &ends);
+  arcnav_status status = an_interval_begin(mesh, q->passages, start, goal, &ends);
   return status == ARCNAV_NO_PATH || status == ARCNAV_ERR_OUT_OF_MEMORY ? status
                                                                         : ARCNAV_IN_PROGRESS;
 }
@@ -631,7 +630,9 @@ static arcnav_status check_passages(an_tangent_query *q, vec2 start, vec2 goal) 
 // The passages first: where they shut the ends apart, the search is not even set up.
 static arcnav_status graph_begin_checked(an_tangent_query *q, vec2 start, vec2 goal,
                                          arcnav_path *path) {
-  arcnav_status status = check_passages(q, start, goal);
+  // Nothing is reached yet: a no_path from the passages leaves nothing to rule out.
+  q->closed_count = 0;
+  arcnav_status status = check_passages(q, q->engine->passage_mesh, start, goal);
   return status == ARCNAV_IN_PROGRESS ? an_tangent_graph_begin(q, start, goal, path) : status;
 }
 
@@ -811,6 +812,11 @@ static arcnav_status interval_query_create(const void *state, void **out_query) 
   if (status == ARCNAV_OK) {
     status = an_disk_search_create(state, &q->disk);
   }
+  const an_tangent_engine *engine = state;
+  if (status == ARCNAV_OK && engine->sight_mesh) {
+    status = an_interval_scratch_create_with_capacity(an_sight_mesh_polygons(engine->sight_mesh),
+                                                      &q->alloc, 1, &q->passages);
+  }
   return query_end(q, status, out_query);
 }
 
@@ -819,8 +825,13 @@ static arcnav_status interval_query_create(const void *state, void **out_query) 
 static arcnav_status interval_begin_taken(an_tangent_query *q, vec2 start, vec2 goal,
                                           arcnav_path *path) {
   q->disk_running = q->disk && an_disk_takes(q, start, goal);
-  return q->disk_running ? an_disk_begin(q, q->disk, start, goal, path)
-                         : an_lazy_begin(q, q->lazy, start, goal, path);
+  if (!q->disk_running) {
+    return an_lazy_begin(q, q->lazy, start, goal, path);
+  }
+  // The passages first (as the prebuilt engine): where they shut the ends apart, no search.
+  arcnav_status status =
+      check_passages(q, an_sight_mesh_polygons(q->engine->sight_mesh), start, goal);
+  return status == ARCNAV_IN_PROGRESS ? an_disk_begin(q, q->disk, start, goal, path) : status;
 }
 
 static arcnav_status interval_begin(const void *state, void *query, vec2 start, vec2 goal,
