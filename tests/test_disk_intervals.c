@@ -93,7 +93,17 @@ static bool ends_exact(const arcnav_path *path, vec s, vec g) {
     return true;
   }
   arcnav_piece first = arcnav_path_piece(path, 0), last = arcnav_path_piece(path, count - 1);
-  return first.from.x == s.x && first.from.y == s.y && last.to.x == g.x && last.to.y == g.y;
+  if (first.from.x != s.x || first.from.y != s.y || last.to.x != g.x || last.to.y != g.y) {
+    return false;
+  }
+  // Consecutive pieces share their ends exactly (arcnav.h, arcnav_piece).
+  for (size_t i = 1; i < count; ++i) {
+    arcnav_piece before = arcnav_path_piece(path, i - 1), after = arcnav_path_piece(path, i);
+    if (before.to.x != after.from.x || before.to.y != after.from.y) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /// One query on both engines: `want` (the reference: the prebuilt tangent engine, or AUTO at
@@ -152,7 +162,11 @@ static arcnav_status compare_query_ex(const sup_map *m, const char *label, uint6
                 label, (unsigned long long)seed, R, s.x, s.y, g.x, g.y, report.message);
   ck_assert_msg(ends_exact(got->path, s, g),
                 "%s seed %llu R %.17g (%.17g, %.17g) -> (%.17g, %.17g): the interval path does not "
-                "begin and end exactly at the query's ends",
+                "begin and end exactly at the query's ends, its pieces joined exactly",
+                label, (unsigned long long)seed, R, s.x, s.y, g.x, g.y);
+  ck_assert_msg(ends_exact(want->path, s, g),
+                "%s seed %llu R %.17g (%.17g, %.17g) -> (%.17g, %.17g): the reference path's ends "
+                "or joins are not exact",
                 label, (unsigned long long)seed, R, s.x, s.y, g.x, g.y);
   return status;
 }

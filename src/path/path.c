@@ -49,7 +49,15 @@ static arcnav_status push_piece(arcnav_path *path, const arcnav_piece *piece) {
   return ARCNAV_OK;
 }
 
+// Where the next piece starts: where the last one ended, or the path's start. Engines compute a
+// piece's ends on their own and may round them a few ulps apart; arcnav.h promises consecutive
+// pieces share endpoints exactly.
+static vec2 next_from(const arcnav_path *path, vec2 from) {
+  return path->count > 0 ? path->pieces[path->count - 1].to : from;
+}
+
 arcnav_status an_path_add_line(arcnav_path *path, vec2 from, vec2 to) {
+  from = next_from(path, from);
   double length = v2_dist(from, to);
   if (length == 0.0) {
     return ARCNAV_OK;
@@ -79,6 +87,7 @@ arcnav_status an_path_add_arc(arcnav_path *path, vec2 center, double radius, vec
   if (!(length > 0.0)) {
     return ARCNAV_OK;
   }
+  from = next_from(path, from);
   arcnav_piece piece = {.type = ARCNAV_PIECE_ARC,
                         .from = from,
                         .to = to,
