@@ -202,6 +202,7 @@ static const struct {
     {"plain_funnel", ARCNAV_ENGINE_PLAIN_FUNNEL, true, ARCNAV_TANGENT_GRAPH_AUTO},
     {"auto", ARCNAV_ENGINE_AUTO, false, ARCNAV_TANGENT_GRAPH_AUTO},
     {"tangent_on_demand", ARCNAV_ENGINE_TANGENT, false, ARCNAV_TANGENT_GRAPH_ON_DEMAND},
+    {"interval", ARCNAV_ENGINE_INTERVAL, false, ARCNAV_TANGENT_GRAPH_AUTO},
 };
 #define ENGINE_COUNT (sizeof ENGINES / sizeof ENGINES[0])
 
