@@ -10,6 +10,7 @@
 #include "search/marks.h"
 
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,12 +50,6 @@ typedef struct dk_node {
   int32_t tri;
   int32_t edge;
 } dk_node;
-
-/// Where the free leaves of one run leave the triangle: edge `edge`, between a and b.
-typedef struct dk_sight {
-  int32_t edge;
-  vec2 a, b;
-} dk_sight;
 
 /// A critical leaf of one expansion: its direction and its order key (leaf_key).
 typedef struct dk_crit {
@@ -99,16 +94,6 @@ struct an_disk_search {
   size_t near_capacity;
   dk_crit *crit;
   size_t crit_count, crit_capacity;
-  // Where the free leaves of the expansion under way leave its triangle (one portion of an exit
-  // edge per run), and the roots it made: their first arc pieces are expanded at once, their
-  // leaves kept only where they leave the triangle outside those portions (expand).
-  dk_sight *sight;
-  size_t sight_count, sight_capacity;
-  int32_t *fresh;
-  size_t fresh_count, fresh_capacity;
-  /// 0: queue a new root's first arc piece; 1: keep it in `fresh` and record the runs in `sight`;
-  /// 2: expanding a fresh root, its runs cut by `sight`.
-  int mode;
   int32_t *trail;
   size_t trail_capacity;
   // The running search.
@@ -144,8 +129,6 @@ void an_disk_search_destroy(an_disk_search *s) {
   an_heap_free(&s->open, &a);
   an_free(&a, s->near);
   an_free(&a, s->crit);
-  an_free(&a, s->sight);
-  an_free(&a, s->fresh);
   an_free(&a, s->trail);
   an_free(&a, s);
 }
@@ -217,6 +200,9 @@ typedef struct dk_family {
   vec2 center;
   double radius, sigma, arrive;
   vec2 arrive_d;
+  /// How far apart in angle two computations of one leaf may fall: a circle's points are rounded
+  /// to its centre's coordinates, which a small radius turns into a wide angle.
+  double slack;
   vec2 v[3];     ///< the triangle, counter-clockwise
   int32_t entry; ///< the edge the leaves enter across, or -1: they leave the root inside
 } dk_family;
@@ -598,6 +584,11 @@ static dk_family family_of(const an_disk_search *s, const dk_root *root, int32_t
   f.sigma = root->sigma;
   f.arrive = root->arrive;
   f.arrive_d = v2(cos(root->arrive), sin(root->arrive));
+  f.slack = 1e-12;
+  if (root->radius > 0.0) {
+    f.slack += 64.0 * DBL_EPSILON * (fabs(root->center.x) + fabs(root->center.y) + root->radius) /
+               root->radius;
+  }
   triangle_points(s->mesh, tri, f.v);
   f.entry = entry;
   return f;
@@ -658,11 +649,6 @@ static bool push_crossing(an_disk_search *s, int32_t root, const dk_family *f, i
   return push_node(s, &n, key);
 }
 
-/// The leaves between critical leaves i and j leave by edge `edge`: recorded as a sight, or cut by
-/// the sights (a fresh root's first piece), or pushed whole.
-static bool emit_run(an_disk_search *s, int32_t root, const dk_family *f, int32_t tri, int32_t edge,
-                     double lo, vec2 d_lo, double hi, vec2 d_hi);
-
 /// The progress of critical i of the expansion's list (the range's ends are known exactly).
 static double crit_progress(const an_disk_search *s, const dk_family *f, size_t i, double lo,
                             double hi) {
@@ -694,8 +680,8 @@ static bool follow_leaves(const an_tangent_query *q, an_disk_search *s, int32_t 
     int32_t exit = segment_blocked(q, features, count, leaf.from, leaf.to) ? -1 : leaf.exit;
     if (exit != run_exit) {
       if (run_exit >= 0 &&
-          !emit_run(s, root_id, f, tri, run_exit, crit_progress(s, f, run_first, lo, hi),
-                    s->crit[run_first].d, crit_progress(s, f, i, lo, hi), a->d)) {
+          !push_crossing(s, root_id, f, tri, run_exit, crit_progress(s, f, run_first, lo, hi),
+                         s->crit[run_first].d, crit_progress(s, f, i, lo, hi), a->d)) {
         return false;
       }
       run_first = i;
@@ -704,121 +690,8 @@ static bool follow_leaves(const an_tangent_query *q, an_disk_search *s, int32_t 
   }
   size_t last = s->crit_count - 1;
   return run_exit < 0 ||
-         emit_run(s, root_id, f, tri, run_exit, crit_progress(s, f, run_first, lo, hi),
-                  s->crit[run_first].d, hi, s->crit[last].d);
-}
-
-/// Where along edge `edge` of the family's triangle point p lies: 0 at its first end, 1 at its
-/// second.
-static double edge_parameter(const dk_family *f, int32_t edge, vec2 p) {
-  vec2 a = f->v[(edge + 1) % 3], e = v2_sub(f->v[(edge + 2) % 3], a);
-  return v2_dot(v2_sub(p, a), e) / v2_len2(e);
-}
-
-/// One end of a piece of a run: the run's own end leaf where it is one, else the leaf leaving
-/// the edge at parameter t.
-typedef struct dk_end {
-  double t, u;
-  vec2 d;
-} dk_end;
-
-static bool end_at(const dk_family *f, int32_t edge, const dk_end ends[2], double t, dk_end *out) {
-  for (int k = 0; k < 2; ++k) {
-    if (t == ends[k].t) {
-      *out = ends[k];
-      return true;
-    }
-  }
-  vec2 a = f->v[(edge + 1) % 3], e = v2_sub(f->v[(edge + 2) % 3], a);
-  out->t = t;
-  if (!leaf_through(f, v2_mul_add(a, t, e), &out->d)) {
-    return false;
-  }
-  // The leaf lies between the run's ends: a progress a hair outside them (a turn away, after
-  // wrapping, or past an end by rounding) is brought back.
-  int low = ends[0].u <= ends[1].u ? 0 : 1;
-  double u = leaf_progress(f, out->d);
-  if (u > ends[1 - low].u && u - AN_TWO_PI >= ends[low].u - 1e-9) {
-    u -= AN_TWO_PI;
-  }
-  if (u <= ends[low].u || u >= ends[1 - low].u) {
-    *out = ends[u <= ends[low].u ? low : 1 - low];
-    out->t = t;
-  } else {
-    out->u = u;
-  }
-  return true;
-}
-
-/// Pushes the leaves of the run that leave edge `edge` between parameters x and y.
-static bool push_part(an_disk_search *s, int32_t root, const dk_family *f, int32_t tri,
-                      int32_t edge, const dk_end ends[2], double x, double y) {
-  dk_end from, to;
-  if (!end_at(f, edge, ends, x, &from) || !end_at(f, edge, ends, y, &to)) {
-    return true;
-  }
-  if (from.u > to.u) {
-    dk_end t = from;
-    from = to;
-    to = t;
-  }
-  return push_crossing(s, root, f, tri, edge, from.u, from.d, to.u, to.d);
-}
-
-static bool emit_run(an_disk_search *s, int32_t root, const dk_family *f, int32_t tri, int32_t edge,
-                     double lo, vec2 d_lo, double hi, vec2 d_hi) {
-  if (s->mode == 0) {
-    return push_crossing(s, root, f, tri, edge, lo, d_lo, hi, d_hi);
-  }
-  dk_leaf first = leaf_in(f, d_lo), last = leaf_in(f, d_hi);
-  if (s->mode == 1) {
-    if (!reserve(s, (void **)&s->sight, &s->sight_capacity, s->sight_count, s->sight_count + 1,
-                 sizeof *s->sight)) {
-      return false;
-    }
-    s->sight[s->sight_count++] = (dk_sight){edge, first.to, last.to};
-    return push_crossing(s, root, f, tri, edge, lo, d_lo, hi, d_hi);
-  }
-  // A fresh root's leaves that leave the triangle where its parent's free leaves do are no
-  // shortest paths: the parent reaches that point straight, and going on from there beats going
-  // round the corner first (docs/DESIGN.md, "Roots see only their shadow"). The rest of the run,
-  // piece by piece between those portions, goes on.
-  dk_end ends[2] = {{edge_parameter(f, edge, first.to), lo, d_lo},
-                    {edge_parameter(f, edge, last.to), hi, d_hi}};
-  double x = an_min(ends[0].t, ends[1].t), y = an_max(ends[0].t, ends[1].t);
-  double at = x;
-  bool point = x == y; // a run of one leaf: kept unless a portion covers it
-  while (at < y || point) {
-    // The first sight on this edge that covers `at`, or the nearest one beginning after it.
-    double cover_end = -1.0, next_begin = y;
-    for (size_t k = 0; k < s->sight_count; ++k) {
-      if (s->sight[k].edge != edge) {
-        continue;
-      }
-      double p = edge_parameter(f, edge, s->sight[k].a), r = edge_parameter(f, edge, s->sight[k].b);
-      double low = an_min(p, r), high = an_max(p, r);
-      if (low <= at && (high > at || (point && high >= at))) {
-        cover_end = an_max(cover_end, high);
-      } else if (low > at) {
-        next_begin = an_min(next_begin, low);
-      }
-    }
-    if (cover_end > at || (point && cover_end >= at)) {
-      if (point) {
-        break;
-      }
-      at = cover_end;
-      continue;
-    }
-    if (!push_part(s, root, f, tri, edge, ends, at, point ? at : next_begin)) {
-      return false;
-    }
-    if (point) {
-      break;
-    }
-    at = next_begin;
-  }
-  return true;
+         push_crossing(s, root_id, f, tri, run_exit, crit_progress(s, f, run_first, lo, hi),
+                       s->crit[run_first].d, hi, s->crit[last].d);
 }
 
 /// Of the features near the triangle, those within reach of what the leaves sweep across it
@@ -977,15 +850,6 @@ static bool add_root(an_tangent_query *q, an_disk_search *s, int32_t parent, uin
                            .corner = corner,
                            .next_same = s->same_head[group]};
   s->same_head[group] = id;
-  if (s->mode == 1) {
-    // Expanded at once, where the parent's sights are at hand (expand).
-    if (!reserve(s, (void **)&s->fresh, &s->fresh_capacity, s->fresh_count, s->fresh_count + 1,
-                 sizeof *s->fresh)) {
-      return false;
-    }
-    s->fresh[s->fresh_count++] = id;
-    return true;
-  }
   dk_node n = {0.0, span, id, tri, -1};
   return push_node(s, &n, g + v2_dist(t->to, s->goal));
 }
@@ -996,11 +860,11 @@ static uint32_t corner_of_item(const an_tangent_query *q, uint32_t id) {
   return q->engine->item_corner ? q->engine->item_corner[id] : AN_NONE;
 }
 
-/// Is key within the range, give or take a rounding slack (a leaf on the range's end belongs to
-/// both neighbours; the arrivals it makes twice are one, add_root)?
-static bool key_in_range(const dk_range *range, double key) {
-  double slack = 1e-12;
-  return key >= range->key_lo - slack && key <= range->key_hi + slack;
+/// Is key within the range, give or take the family's rounding slack (a leaf on the range's end
+/// belongs to both neighbours; the arrivals it makes twice are one, add_root)? The pseudo-angle
+/// of a key grows by at most about one unit per radian.
+static bool key_in_range(const dk_family *f, const dk_range *range, double key) {
+  return key >= range->key_lo - f->slack && key <= range->key_hi + f->slack;
 }
 
 /// New roots: every corner circle a leaf of the range touches inside the triangle, free up to the
@@ -1021,7 +885,7 @@ static bool make_roots(an_tangent_query *q, an_disk_search *s, int32_t root_id, 
       an_tangent t;
       if (!an_directed_tangent(f->center, f->radius, f->sigma > 0.0, c->center, c->radius, ccw,
                                q->engine->eps, &t) ||
-          !key_in_range(range, leaf_key(f, t.direction))) {
+          !key_in_range(f, range, leaf_key(f, t.direction))) {
         continue;
       }
       // The start's tangent may touch just outside the wedge from an end within the tolerance.
@@ -1082,7 +946,7 @@ static void offer_goal(const an_tangent_query *q, an_disk_search *s, int32_t roo
     return;
   }
   const dk_root *root = &s->roots[root_id];
-  if (!key_in_range(range, leaf_key(f, d))) {
+  if (!key_in_range(f, range, leaf_key(f, d))) {
     // A goal within the tolerance of the offset line of the edge a corner's wedge ends on is
     // reached from just past the wedge's end: from the end itself, the path then turning by less
     // than AN_END_TURN_MAX at the touching point (as an_end_tangent_is_taut() allows).
@@ -1262,8 +1126,9 @@ static vec2 arc_point(const dk_root *root, double u) {
   return v2_mul_add(root->center, root->radius, v2(cos(phi), sin(phi)));
 }
 
-/// Expands node n.
-static bool expand_node(an_tangent_query *q, an_disk_search *s, dk_node n) {
+/// Expands node `id`.
+static bool expand(an_tangent_query *q, an_disk_search *s, uint32_t id) {
+  dk_node n = s->nodes[id];
   // A later arrival may have taken this root's departures beyond its span.
   double span = s->roots[n.root].span;
   if (n.lo > span) {
@@ -1321,24 +1186,6 @@ static bool expand_node(an_tangent_query *q, an_disk_search *s, dk_node n) {
     offer_goal(q, s, n.root, &f, &range, s->near, count, lo, hi);
   }
   return true;
-}
-
-/// Expands node `id`, then at once the first arc pieces of the roots it made, in its triangle,
-/// keeping their leaves only where they leave it outside the portions its own free leaves reach
-/// (Polyanya's non-observable successors, for a disk: docs/DESIGN.md, "Roots see only their
-/// shadow"). The roots those make are queued as usual.
-static bool expand(an_tangent_query *q, an_disk_search *s, uint32_t id) {
-  s->mode = 1;
-  s->sight_count = 0;
-  s->fresh_count = 0;
-  bool ok = expand_node(q, s, s->nodes[id]);
-  s->mode = 2;
-  for (size_t k = 0; ok && k < s->fresh_count; ++k) {
-    int32_t root = s->fresh[k];
-    ok = expand_node(q, s, (dk_node){0.0, s->roots[root].span, root, s->nodes[id].tri, -1});
-  }
-  s->mode = 0;
-  return ok;
 }
 
 // ---------------------------------------------------------------------------------------------
