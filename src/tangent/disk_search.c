@@ -91,7 +91,8 @@ struct an_disk_search {
   an_heap open;
   // One expansion's work space: the features within reach of its leaves, its critical leaves.
   uint32_t *near;
-  size_t near_capacity;
+  uint8_t *blocks; ///< per entry of `near`: may block a leaf (or only offer a corner)
+  size_t near_capacity, blocks_capacity;
   dk_crit *crit;
   size_t crit_count, crit_capacity;
   int32_t *trail;
@@ -128,6 +129,7 @@ void an_disk_search_destroy(an_disk_search *s) {
   an_free(&a, s->nodes);
   an_heap_free(&s->open, &a);
   an_free(&a, s->near);
+  an_free(&a, s->blocks);
   an_free(&a, s->crit);
   an_free(&a, s->trail);
   an_free(&a, s);
@@ -655,6 +657,190 @@ static double crit_progress(const an_disk_search *s, const dk_family *f, size_t 
   return i == 0 ? lo : i + 1 == s->crit_count ? hi : leaf_progress(f, s->crit[i].d);
 }
 
+/// A blocked stretch of leaves, by key, with the directions at its ends.
+typedef struct dk_block {
+  dk_crit lo, hi;
+} dk_block;
+
+static void widen(dk_block *b, bool *any, double key, vec2 d) {
+  if (!*any || key < b->lo.key) {
+    b->lo = (dk_crit){key, d};
+  }
+  if (!*any || key > b->hi.key) {
+    b->hi = (dk_crit){key, d};
+  }
+  *any = true;
+}
+
+/// Does the leaf `leaf` meet the feature within the triangle (closer than R - eps to it)?
+static bool leaf_meets(const an_item *item, double limit, const dk_leaf *leaf) {
+  if (item->kind == AN_ITEM_EDGE) {
+    return an_segment_segment_dist(leaf->from, leaf->to, item->a, item->b) < limit;
+  }
+  return an_point_segment_dist(item->a, leaf->from, leaf->to) < limit + item->radius;
+}
+
+/// The leaves strictly inside (lo, hi), all leaving the triangle across edge `exit`, that meet
+/// `item` within it: an interval (the region they sweep is convex, and so is the set of points
+/// closer than R - eps to the feature), whose ends touch that set's part in the region at a
+/// boundary point: where a leaf is tangent to the feature's rim inside the triangle, where the
+/// rim crosses the exit edge, or on an outer leaf of the range (leaves enter free, so never where
+/// the rim crosses the entry edge). The interval is the least and greatest of those leaves.
+/// False when no leaf meets it.
+static bool blocked_interval(const an_tangent_query *q, const dk_family *f, const an_item *item,
+                             int32_t exit, const dk_crit *lo, const dk_crit *hi,
+                             const dk_leaf *leaf_lo, const dk_leaf *leaf_hi, dk_block *out) {
+  double limit = q->radius - q->engine->eps;
+  bool edge = item->kind == AN_ITEM_EDGE;
+  double r = edge ? limit : limit + item->radius;
+  vec2 ends[2] = {item->a, edge ? item->b : item->a};
+  int circles = edge ? 2 : 1;
+  bool any = false;
+  if (leaf_meets(item, limit, leaf_lo)) {
+    widen(out, &any, lo->key, lo->d);
+  }
+  if (leaf_meets(item, limit, leaf_hi)) {
+    widen(out, &any, hi->key, hi->d);
+  }
+  vec2 a = f->v[(exit + 1) % 3], b = f->v[(exit + 2) % 3];
+  for (int e = 0; e < circles; ++e) {
+    for (int side = 0; side < 2; ++side) {
+      an_tangent t;
+      if (!an_directed_tangent(f->center, f->radius, f->sigma > 0.0, ends[e], r, side != 0, 0.0,
+                               &t)) {
+        continue;
+      }
+      double key = leaf_key(f, t.direction);
+      if (!(key > lo->key && key < hi->key)) {
+        continue;
+      }
+      dk_leaf leaf = leaf_in(f, t.direction);
+      double at = v2_dot(v2_sub(t.to, leaf.origin), leaf.d);
+      if (at >= v2_dot(v2_sub(leaf.from, leaf.origin), leaf.d) &&
+          at <= v2_dot(v2_sub(leaf.to, leaf.origin), leaf.d)) {
+        widen(out, &any, key, t.direction);
+      }
+    }
+    double cut[2];
+    int m = an_segment_circle_intersections(a, b, ends[e], r, cut);
+    for (int k = 0; k < m; ++k) {
+      vec2 d;
+      if (leaf_through(f, v2_lerp(a, b, cut[k]), &d)) {
+        double key = leaf_key(f, d);
+        if (key > lo->key && key < hi->key) {
+          widen(out, &any, key, d);
+        }
+      }
+    }
+  }
+  if (edge) {
+    vec2 n = v2_scale(v2_perp(v2_normalize(v2_sub(item->b, item->a))), r);
+    vec2 e = v2_sub(b, a), g = v2_sub(item->b, item->a);
+    double denom = v2_cross(e, g);
+    for (int side = -1; side <= 1 && denom != 0.0; side += 2) {
+      vec2 c = v2_mul_add(item->a, side, n);
+      double t = v2_cross(v2_sub(c, a), g) / denom, w = v2_cross(v2_sub(c, a), e) / denom;
+      vec2 d;
+      if (t >= 0.0 && t <= 1.0 && w >= 0.0 && w <= 1.0 &&
+          leaf_through(f, v2_mul_add(a, t, e), &d)) {
+        double key = leaf_key(f, d);
+        if (key > lo->key && key < hi->key) {
+          widen(out, &any, key, d);
+        }
+      }
+    }
+  }
+  return any;
+}
+
+/// The progress of the leaf along d, known to lie between progress lo and hi (up to rounding,
+/// which may put it a turn away).
+static double progress_within(const dk_family *f, vec2 d, double lo, double hi) {
+  double u = leaf_progress(f, d);
+  if (u > hi && u - AN_TWO_PI >= lo - 1e-9) {
+    u -= AN_TWO_PI;
+  }
+  return an_min(an_max(u, lo), hi);
+}
+
+/// The free runs of leaves [lo, hi] that leave across edge `exit`: the range less what the
+/// blocking features block, each free stretch a node on the triangle beyond.
+static bool follow_sub_range(const an_tangent_query *q, an_disk_search *s, int32_t root_id,
+                             const dk_family *f, int32_t tri, int32_t exit, dk_crit lo, double u_lo,
+                             dk_crit hi, double u_hi, const uint32_t *features, uint32_t count) {
+  const an_item *items = q->engine->space.grid.items;
+  dk_leaf leaf_lo = leaf_in(f, lo.d), leaf_hi = leaf_in(f, hi.d);
+  if (!(hi.key > lo.key)) {
+    // One leaf: free or not.
+    double limit = q->radius - q->engine->eps;
+    for (uint32_t i = 0; i < count; ++i) {
+      if (s->blocks[i] && leaf_meets(&items[features[i]], limit, &leaf_lo)) {
+        return true;
+      }
+    }
+    return push_crossing(s, root_id, f, tri, exit, u_lo, lo.d, u_hi, hi.d);
+  }
+  // The blocked stretches, sorted by where they begin (few: by insertion), two criticals each.
+  size_t blocked = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    dk_block b;
+    if (!s->blocks[i] ||
+        !blocked_interval(q, f, &items[features[i]], exit, &lo, &hi, &leaf_lo, &leaf_hi, &b)) {
+      continue;
+    }
+    if (!reserve(s, (void **)&s->crit, &s->crit_capacity, 2 * blocked, 2 * blocked + 2,
+                 sizeof *s->crit)) {
+      return false;
+    }
+    size_t j = blocked;
+    for (; j > 0 && s->crit[2 * j - 2].key > b.lo.key; --j) {
+      s->crit[2 * j] = s->crit[2 * j - 2];
+      s->crit[2 * j + 1] = s->crit[2 * j - 1];
+    }
+    s->crit[2 * j] = b.lo;
+    s->crit[2 * j + 1] = b.hi;
+    blocked++;
+  }
+  // The free stretches before, between and after them.
+  dk_crit from = lo;
+  double u_from = u_lo;
+  for (size_t j = 0; j <= blocked; ++j) {
+    bool last = j == blocked;
+    dk_crit to = last ? hi : s->crit[2 * j];
+    if (to.key > from.key) {
+      double u_to = last ? u_hi : progress_within(f, to.d, u_lo, u_hi);
+      if (!push_crossing(s, root_id, f, tri, exit, u_from, from.d, an_max(u_from, u_to), to.d)) {
+        return false;
+      }
+    }
+    if (!last && s->crit[2 * j + 1].key > from.key) {
+      from = s->crit[2 * j + 1];
+      u_from = from.key >= hi.key ? u_hi : progress_within(f, from.d, u_lo, u_hi);
+    }
+  }
+  return true;
+}
+
+/// The free runs of leaves entering the triangle across an edge: split where the apex splits the
+/// far edges, each part less what blocks it (follow_sub_range).
+static bool follow_entering_leaves(const an_tangent_query *q, an_disk_search *s, int32_t root_id,
+                                   const dk_family *f, int32_t tri, const dk_range *range,
+                                   const uint32_t *features, uint32_t count, double lo, double hi,
+                                   int32_t exit_lo, int32_t exit_hi) {
+  dk_crit a = {range->key_lo, range->d_lo}, b = {range->key_hi, range->d_hi};
+  if (exit_lo == exit_hi) {
+    return follow_sub_range(q, s, root_id, f, tri, exit_lo, a, lo, b, hi, features, count);
+  }
+  vec2 d;
+  if (!leaf_through(f, f->v[f->entry], &d)) {
+    return true; // the apex inside the root's circle: no leaf gets past it
+  }
+  dk_crit c = {an_min(an_max(leaf_key(f, d), a.key), b.key), d};
+  double u = progress_within(f, d, lo, hi);
+  return follow_sub_range(q, s, root_id, f, tri, exit_lo, a, lo, c, u, features, count) &&
+         follow_sub_range(q, s, root_id, f, tri, exit_hi, c, u, b, hi, features, count);
+}
+
 /// The free runs of leaves across the triangle: each maximal run leaving by one edge goes on to
 /// the triangle beyond. Between two consecutive critical leaves nothing a leaf meets changes, so
 /// the leaf halfway decides for all of them.
@@ -694,66 +880,87 @@ static bool follow_leaves(const an_tangent_query *q, an_disk_search *s, int32_t 
                        s->crit[run_first].d, hi, s->crit[last].d);
 }
 
-/// Of the features near the triangle, those within reach of what the leaves sweep across it
-/// (into s->near, *kept of them): a feature farther than R (and a margin) from that region
-/// neither blocks a leaf there nor offers one a corner to touch. The region is the convex polygon
-/// the two outer leaves, the entry edge and the far edges bound; for leaves that leave the root
-/// inside the triangle it is the triangle itself. Obstacle edges lie outside every free triangle,
-/// so their distance to the polygon's sides decides; circle obstacles are kept. The edge that
-/// starts at the root's own corner is left out (its leaves run R from it or farther, and its corner
-/// is the root's); the edge ending there stays, for the corner it starts at.
+/// The region leaves [lo, hi] sweep across the triangle: for leaves entering across an edge, the
+/// convex polygon the two outer leaves, the entry edge and the far edges bound (the apex among
+/// its corners when the leaves split there); for leaves that leave the root inside, the triangle.
+static int swept_region(const dk_family *f, const dk_leaf *a, const dk_leaf *b, vec2 poly[5]) {
+  if (f->entry < 0) {
+    memcpy(poly, f->v, 3 * sizeof *poly);
+    return 3;
+  }
+  int n = 0;
+  poly[n++] = a->from;
+  poly[n++] = b->from;
+  poly[n++] = b->to;
+  if (a->exit != b->exit) {
+    poly[n++] = f->v[f->entry];
+  }
+  poly[n++] = a->to;
+  return n;
+}
+
+/// Of the features near the triangle, those within reach of the region the leaves sweep (into
+/// s->near, *kept of them, and s->blocks): a feature farther than R (and a margin) from it
+/// neither blocks a leaf there nor offers one a corner to touch, one farther than R - eps blocks
+/// none. Distances are bounded below by separating axes (the region's sides), which only keeps
+/// more than needed. The edge that starts at the root's own corner is left out (its leaves run R
+/// from it or farther, and its corner is the root's); the edge ending there stays, for the corner
+/// it starts at.
 static const uint32_t *features_in_reach(const an_tangent_query *q, an_disk_search *s,
-                                         const dk_family *f, const dk_root *root,
-                                         const dk_range *range, const uint32_t *features,
-                                         uint32_t count, uint32_t *kept) {
-  if (!reserve(s, (void **)&s->near, &s->near_capacity, 0, (size_t)count + 1, sizeof *s->near)) {
+                                         const dk_root *root, const vec2 *poly, int n,
+                                         const uint32_t *features, uint32_t count, uint32_t *kept) {
+  if (!reserve(s, (void **)&s->near, &s->near_capacity, 0, (size_t)count + 1, sizeof *s->near) ||
+      !reserve(s, (void **)&s->blocks, &s->blocks_capacity, 0, (size_t)count + 1,
+               sizeof *s->blocks)) {
     return NULL;
   }
-  const an_item *items = q->engine->space.grid.items;
-  vec2 poly[5];
-  int n = 3;
-  if (f->entry >= 0) {
-    dk_leaf a = leaf_in(f, range->d_lo), b = leaf_in(f, range->d_hi);
-    n = 0;
-    poly[n++] = a.from;
-    poly[n++] = b.from;
-    poly[n++] = b.to;
-    if (a.exit != b.exit) {
-      poly[n++] = f->v[f->entry];
-    }
-    poly[n++] = a.to;
-  } else {
-    memcpy(poly, f->v, sizeof f->v);
+  // The region's sides, each as an outward unit normal and its offset. A side too short to have
+  // a direction (an outer leaf through a corner of the triangle enters and leaves it there)
+  // separates nothing: it is left out, which only keeps more.
+  vec2 normal[5];
+  double offset[5];
+  int axes = 0;
+  vec2 middle = v2(0.0, 0.0), lo_box, hi_box;
+  for (int k = 0; k < n; ++k) {
+    middle = v2_mul_add(middle, 1.0 / n, poly[k]);
   }
-  vec2 box_lo, box_hi;
-  an_box_of_points(poly, (size_t)n, &box_lo, &box_hi);
+  an_box_of_points(poly, (size_t)n, &lo_box, &hi_box);
+  double shortest = 1e-9 * an_max(hi_box.x - lo_box.x, hi_box.y - lo_box.y);
+  for (int k = 0; k < n; ++k) {
+    vec2 e = v2_sub(poly[(k + 1) % n], poly[k]);
+    if (!(v2_len(e) > shortest)) {
+      continue;
+    }
+    vec2 m = v2_normalize(v2(e.y, -e.x));
+    if (v2_dot(m, v2_sub(middle, poly[k])) > 0.0) {
+      m = v2_scale(m, -1.0);
+    }
+    normal[axes] = m;
+    offset[axes++] = v2_dot(m, poly[k]);
+  }
+  const an_item *items = q->engine->space.grid.items;
   double reach = q->radius + AN_FILING_MARGIN_TOLERANCES * q->engine->eps;
+  double limit = q->radius - q->engine->eps;
   int32_t own = root->corner == AN_NONE ? -1 : q->corners[root->corner].obstacle;
   uint32_t out = 0;
   for (uint32_t i = 0; i < count; ++i) {
     const an_item *item = &items[features[i]];
-    double r = reach + (item->kind == AN_ITEM_EDGE ? 0.0 : item->radius);
     vec2 b = item->kind == AN_ITEM_EDGE ? item->b : item->a;
-    if (an_min(item->a.x, b.x) > box_hi.x + r || an_max(item->a.x, b.x) < box_lo.x - r ||
-        an_min(item->a.y, b.y) > box_hi.y + r || an_max(item->a.y, b.y) < box_lo.y - r) {
-      continue;
-    }
+    double rim = item->kind == AN_ITEM_EDGE ? 0.0 : item->radius;
     if (own >= 0 && item->owner == (uint32_t)own && v2_equal(item->a, root->center)) {
       continue;
     }
-    if (item->kind != AN_ITEM_EDGE) {
-      // A circle obstacle may stand inside the region (it is no part of the triangulation),
-      // which an outer leaf grazing a corner of the triangle can make too thin to test inside.
-      s->near[out++] = features[i];
+    double apart = -INFINITY;
+    for (int k = 0; k < axes; ++k) {
+      double d = an_min(v2_dot(normal[k], item->a), v2_dot(normal[k], b)) - offset[k];
+      apart = an_max(apart, d);
+    }
+    if (apart >= reach + rim) {
       continue;
     }
-    double d = INFINITY;
-    for (int k = 0; k < n && d >= r; ++k) {
-      d = an_min(d, an_segment_segment_dist(item->a, b, poly[k], poly[(k + 1) % n]));
-    }
-    if (d < r) {
-      s->near[out++] = features[i];
-    }
+    s->near[out] = features[i];
+    s->blocks[out] = apart < limit + rim;
+    out++;
   }
   *kept = out;
   return s->near;
@@ -1174,12 +1381,18 @@ static bool expand(an_tangent_query *q, an_disk_search *s, uint32_t id) {
   if (lo == 0.0) {
     range.key_lo = 0.0;
   }
-  features = features_in_reach(q, s, &f, &s->roots[n.root], &range, features, count, &count);
+  dk_leaf leaf_lo = leaf_in(&f, range.d_lo), leaf_hi = leaf_in(&f, range.d_hi);
+  vec2 poly[5];
+  int sides = swept_region(&f, &leaf_lo, &leaf_hi, poly);
+  features = features_in_reach(q, s, &s->roots[n.root], poly, sides, features, count, &count);
   if (!features) {
     return false;
   }
-  if (!follow_leaves(q, s, n.root, &f, n.tri, &range, features, count, lo, hi) ||
-      !make_roots(q, s, n.root, &f, n.tri, &range, s->near, count)) {
+  bool followed = n.edge >= 0
+                      ? follow_entering_leaves(q, s, n.root, &f, n.tri, &range, s->near, count, lo,
+                                               hi, leaf_lo.exit, leaf_hi.exit)
+                      : follow_leaves(q, s, n.root, &f, n.tri, &range, s->near, count, lo, hi);
+  if (!followed || !make_roots(q, s, n.root, &f, n.tri, &range, s->near, count)) {
     return false;
   }
   if (s->goal_mark[n.tri] == s->stamp) {
