@@ -307,9 +307,10 @@ typedef enum arcnav_tangent_graph {
 /// exactly the path a planner built for r alone answers (same engine choice as AUTO or TANGENT
 /// would make for r): for r = 0 its point-agent part (the optimal funnel among polygons, the
 /// tangent engine when there are circle obstacles or the engine is TANGENT), for r > 0 the tangent
-/// engine with tangents found on demand, whose indexes are built once for max_radius. Only
-/// ARCNAV_ENGINE_AUTO and ARCNAV_ENGINE_TANGENT take a max_radius (the funnel engines erode the
-/// map by one radius); tangent_graph then applies to the point-agent part only.
+/// engine with tangents found on demand, whose indexes are built once for max_radius (with
+/// ARCNAV_ENGINE_INTERVAL, the same indexes searched by intervals). Only ARCNAV_ENGINE_AUTO,
+/// ARCNAV_ENGINE_TANGENT and ARCNAV_ENGINE_INTERVAL take a max_radius (the funnel engines erode
+/// the map by one radius); tangent_graph then applies to the point-agent part only.
 typedef struct arcnav_planner_def {
   double radius;                      ///< agent radius R >= 0, in map units
   arcnav_engine engine;               ///< default ARCNAV_ENGINE_AUTO
@@ -356,7 +357,9 @@ ARCNAV_API double arcnav_planner_radius(const arcnav_planner *planner);
 ARCNAV_API double arcnav_planner_max_radius(const arcnav_planner *planner);
 
 /// The engine that answers queries (never ARCNAV_ENGINE_AUTO); for a planner with a max_radius,
-/// the one that answers radii above 0 (ARCNAV_ENGINE_TANGENT).
+/// the one that answers radii above 0 (ARCNAV_ENGINE_TANGENT, or ARCNAV_ENGINE_INTERVAL when the
+/// definition asked for it). An interval planner for a point agent (radius 0, no max_radius)
+/// reports what ARCNAV_ENGINE_AUTO builds for R = 0.
 ARCNAV_API arcnav_engine arcnav_planner_engine(const arcnav_planner *planner);
 
 /// Size figures of a built planner, for diagnostics and benchmarks.
@@ -560,9 +563,9 @@ ARCNAV_API arcnav_status arcnav_query_set_radius(arcnav_query *query, double rad
 /// units, and a unit removed since is simply not there to ignore. Ends a sliced search begun on
 /// `query`.
 /// Ignoring needs the tangent engine with tangents on demand (which ARCNAV_ENGINE_AUTO builds for
-/// a map with units) and a radius above the point-agent tolerance: for a point agent, units that
-/// touch other obstacles make one wall with them (the touching rule), fixed when the planner is
-/// built. A search or probe whose list names a unit on the map, at a radius or on a planner that
+/// a map with units) or the interval engine, and a radius above the point-agent tolerance: for a
+/// point agent, units that touch other obstacles make one wall with them (the touching rule),
+/// fixed when the planner is built. A search or probe whose list names a unit on the map, at a radius or on a planner that
 /// cannot ignore it, returns ARCNAV_ERR_INVALID_ARGUMENT (and arcnav_query_point_is_free() false).
 /// @return ARCNAV_OK; ARCNAV_ERR_STALE_ID (an id names no obstacle of the map as the planner was
 ///         last built or updated), ARCNAV_ERR_INVALID_ARGUMENT (NULL query, NULL ids with a count,
