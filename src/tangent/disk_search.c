@@ -1556,7 +1556,11 @@ arcnav_status an_disk_resume(an_tangent_query *q, an_disk_search *s, arcnav_path
   if (s->best_root == NO_ROOT) {
     return ARCNAV_NO_PATH;
   }
-  return emit_path(s, s->best_root, true, s->best_u, s->goal, path);
+  status = emit_path(s, s->best_root, true, s->best_u, s->goal, path);
+  if (status != ARCNAV_OK) {
+    an_path_reset(path, s->start, s->goal); // nothing half-written on any status but OK
+  }
+  return status;
 }
 
 arcnav_status an_disk_best_so_far(const an_tangent_query *q, an_disk_search *s, arcnav_path *path) {
