@@ -329,6 +329,8 @@ static const engine_case ENGINES[] = {
     {"tangent on demand R=0", ARCNAV_ENGINE_TANGENT, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_ON_DEMAND, 0.0},
     {"auto R=1.5 of max 4", ARCNAV_ENGINE_AUTO, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_AUTO, 4.0},
     {"tangent R=0 of max 4", ARCNAV_ENGINE_TANGENT, 0.0, 0.0, ARCNAV_TANGENT_GRAPH_AUTO, 4.0},
+    {"interval R=1.5", ARCNAV_ENGINE_INTERVAL, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"interval R=1.5 of max 4", ARCNAV_ENGINE_INTERVAL, 1.5, 1.5, ARCNAV_TANGENT_GRAPH_AUTO, 4.0},
 };
 #define ENGINE_COUNT (sizeof ENGINES / sizeof ENGINES[0])
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // One planner for several radii (arcnav_planner_def.max_radius, arcnav_query_set_radius) against
 // planners built for one radius each: every status must be the same and every length equal to
-// rounding, and every path of the ranged planner must pass the independent verifier. The planners
-// of one radius use the prebuilt tangent graph, a different search over differently built data;
-// test_property checks that graph against a brute-force reference. Radii change from query to
-// query on the same query object, so anything a query object keeps for its radius is exercised.
+// rounding, and every path of the ranged planner must pass the independent verifier. Each map is
+// asked of two ranged planners: one of engine AUTO or TANGENT (tangents on demand), and one of
+// engine INTERVAL (the interval search for a disk). The planners of one radius use the prebuilt
+// tangent graph, a different search over differently built data; test_property checks that graph
+// against a brute-force reference. Radii change from query to query on the same query object, so
+// anything a query object keeps for its radius is exercised.
 #include "arcnav_test.h"
 #include "mapgen.h"
 #include "verify.h"
@@ -23,7 +25,10 @@ typedef struct single {
 
 typedef struct tally {
   size_t queries, found, no_path, blocked, point_agent;
+  size_t interval_found; ///< paths the interval engine's ranged planner found at R > 0
 } tally;
+
+enum { RANGED_COUNT = 2 }; // the ranged planners of one map: the engine asked, and INTERVAL
 
 static single build_single(const arcnav_map *map, double radius) {
   single s = {NULL, NULL};
@@ -37,7 +42,8 @@ static single build_single(const arcnav_map *map, double radius) {
 }
 
 // Queries at radii drawn from `radii` in turn on one query object of a planner built once for
-// the largest of them (engine AUTO or TANGENT), each against the planner built for its radius.
+// the largest of them (engine AUTO or TANGENT, and again engine INTERVAL), each against the
+// planner built for its radius.
 static void compare_on(const sup_map *generated, const char *label, uint64_t seed,
                        arcnav_engine engine, const double *radii, size_t radius_count,
                        size_t queries, tally *t) {
@@ -51,17 +57,20 @@ static void compare_on(const sup_map *generated, const char *label, uint64_t see
     largest = fmax(largest, radii[r]);
     singles[r] = build_single(map, radii[r]);
   }
-  arcnav_planner_def def = arcnav_default_planner_def();
-  def.engine = engine;
-  def.radius = radii[0];
-  def.max_radius = largest;
-  arcnav_planner *ranged = NULL;
-  ck_assert_int_eq(arcnav_planner_create(map, &def, &ranged), ARCNAV_OK);
-  ck_assert(arcnav_planner_max_radius(ranged) == largest);
-  arcnav_query *query = NULL;
+  const arcnav_engine engines[RANGED_COUNT] = {engine, ARCNAV_ENGINE_INTERVAL};
+  arcnav_planner *ranged[RANGED_COUNT];
+  arcnav_query *ranged_query[RANGED_COUNT];
+  for (size_t k = 0; k < RANGED_COUNT; ++k) {
+    arcnav_planner_def def = arcnav_default_planner_def();
+    def.engine = engines[k];
+    def.radius = radii[0];
+    def.max_radius = largest;
+    ck_assert_int_eq(arcnav_planner_create(map, &def, &ranged[k]), ARCNAV_OK);
+    ck_assert(arcnav_planner_max_radius(ranged[k]) == largest);
+    ck_assert_int_eq(arcnav_query_create(ranged[k], &ranged_query[k]), ARCNAV_OK);
+    ck_assert(arcnav_query_radius(ranged_query[k]) == radii[0]);
+  }
   arcnav_path *want = NULL, *got = NULL;
-  ck_assert_int_eq(arcnav_query_create(ranged, &query), ARCNAV_OK);
-  ck_assert(arcnav_query_radius(query) == radii[0]);
   ck_assert_int_eq(arcnav_path_create(NULL, &want), ARCNAV_OK);
   ck_assert_int_eq(arcnav_path_create(NULL, &got), ARCNAV_OK);
 
@@ -79,40 +88,49 @@ static void compare_on(const sup_map *generated, const char *label, uint64_t see
         !sup_random_free_point(generated, 0.0, &rng, box_lo, box_hi, 0.0, 500, &g)) {
       continue;
     }
-    ck_assert_int_eq(arcnav_query_set_radius(query, R), ARCNAV_OK);
-    ck_assert(arcnav_query_radius(query) == R);
-    ck_assert_msg(arcnav_query_point_is_free(query, s) ==
-                      arcnav_query_point_is_free(singles[r].query, s),
-                  "%s seed %llu R %g: free test of (%.17g, %.17g) differs", label,
-                  (unsigned long long)seed, R, s.x, s.y);
     arcnav_status expected = arcnav_find_path(singles[r].query, s, g, want);
-    arcnav_status status = arcnav_find_path(query, s, g, got);
     t->queries++;
     t->point_agent += R == 0.0;
-    ck_assert_msg(status == expected,
-                  "%s seed %llu R %g (%.17g, %.17g) -> (%.17g, %.17g): one radius %s, ranged %s",
-                  label, (unsigned long long)seed, R, s.x, s.y, g.x, g.y,
-                  arcnav_status_name(expected), arcnav_status_name(status));
-    if (status != ARCNAV_OK) {
-      t->no_path += status == ARCNAV_NO_PATH;
-      t->blocked += status == ARCNAV_START_BLOCKED || status == ARCNAV_GOAL_BLOCKED;
-      continue;
+    for (size_t k = 0; k < RANGED_COUNT; ++k) {
+      arcnav_query *query = ranged_query[k];
+      ck_assert_int_eq(arcnav_query_set_radius(query, R), ARCNAV_OK);
+      ck_assert(arcnav_query_radius(query) == R);
+      ck_assert_msg(arcnav_query_point_is_free(query, s) ==
+                        arcnav_query_point_is_free(singles[r].query, s),
+                    "%s seed %llu R %g, ranged engine %d: free test of (%.17g, %.17g) differs",
+                    label, (unsigned long long)seed, R, (int)engines[k], s.x, s.y);
+      arcnav_status status = arcnav_find_path(query, s, g, got);
+      ck_assert_msg(status == expected,
+                    "%s seed %llu R %g (%.17g, %.17g) -> (%.17g, %.17g): one radius %s, ranged "
+                    "engine %d %s",
+                    label, (unsigned long long)seed, R, s.x, s.y, g.x, g.y,
+                    arcnav_status_name(expected), (int)engines[k], arcnav_status_name(status));
+      if (status != ARCNAV_OK) {
+        if (k == 0) {
+          t->no_path += status == ARCNAV_NO_PATH;
+          t->blocked += status == ARCNAV_START_BLOCKED || status == ARCNAV_GOAL_BLOCKED;
+        }
+        continue;
+      }
+      t->found += k == 0;
+      t->interval_found += k == 1 && R > 0.0;
+      double a = arcnav_path_length(want), b = arcnav_path_length(got);
+      ck_assert_msg(fabs(a - b) <= 1e-9 * (1.0 + a),
+                    "%s seed %llu R %g (%.17g, %.17g) -> (%.17g, %.17g): one radius %.17g, ranged "
+                    "engine %d %.17g",
+                    label, (unsigned long long)seed, R, s.x, s.y, g.x, g.y, a, (int)engines[k], b);
+      sup_verify_report report;
+      ck_assert_msg(sup_verify_path(generated, R, eps, s, g, got, &report),
+                    "%s seed %llu R %g: ranged engine %d's path fails the verifier: %s", label,
+                    (unsigned long long)seed, R, (int)engines[k], report.message);
     }
-    t->found++;
-    double a = arcnav_path_length(want), b = arcnav_path_length(got);
-    ck_assert_msg(fabs(a - b) <= 1e-9 * (1.0 + a),
-                  "%s seed %llu R %g (%.17g, %.17g) -> (%.17g, %.17g): one radius %.17g, ranged "
-                  "%.17g",
-                  label, (unsigned long long)seed, R, s.x, s.y, g.x, g.y, a, b);
-    sup_verify_report report;
-    ck_assert_msg(sup_verify_path(generated, R, eps, s, g, got, &report),
-                  "%s seed %llu R %g: ranged path fails the verifier: %s", label,
-                  (unsigned long long)seed, R, report.message);
   }
   arcnav_path_destroy(want);
   arcnav_path_destroy(got);
-  arcnav_query_destroy(query);
-  arcnav_planner_destroy(ranged);
+  for (size_t k = 0; k < RANGED_COUNT; ++k) {
+    arcnav_query_destroy(ranged_query[k]);
+    arcnav_planner_destroy(ranged[k]);
+  }
   for (size_t r = 0; r < radius_count; ++r) {
     arcnav_query_destroy(singles[r].query);
     arcnav_planner_destroy(singles[r].planner);
@@ -130,9 +148,11 @@ START_TEST(test_mixed_maps) {
                40, &t);
     sup_map_free(&m);
   }
-  printf("ranged, mixed: %zu queries (%zu at R = 0), %zu found, %zu no path, %zu blocked\n",
-         t.queries, t.point_agent, t.found, t.no_path, t.blocked);
+  printf("ranged, mixed: %zu queries (%zu at R = 0), %zu found (interval engine: %zu at R > 0), "
+         "%zu no path, %zu blocked\n",
+         t.queries, t.point_agent, t.found, t.interval_found, t.no_path, t.blocked);
   ck_assert_uint_ge(t.found, test_scaled_minimum(300, 16));
+  ck_assert_uint_ge(t.interval_found, test_scaled_minimum(150, 16));
   ck_assert_uint_ge(t.no_path + t.blocked, 1);
 }
 END_TEST
@@ -160,9 +180,11 @@ START_TEST(test_rectangles_mazes_towns) {
     compare_on(&neerc, "neerc", seed, ARCNAV_ENGINE_TANGENT, neerc_radii, 3, 20, &t);
     sup_map_free(&neerc);
   }
-  printf("ranged, rectangles/mazes/towns: %zu queries (%zu at R = 0), %zu found\n", t.queries,
-         t.point_agent, t.found);
+  printf("ranged, rectangles/mazes/towns: %zu queries (%zu at R = 0), %zu found (interval "
+         "engine: %zu at R > 0)\n",
+         t.queries, t.point_agent, t.found, t.interval_found);
   ck_assert_uint_ge(t.found, test_scaled_minimum(200, 3));
+  ck_assert_uint_ge(t.interval_found, test_scaled_minimum(100, 3));
 }
 END_TEST
 
@@ -223,6 +245,23 @@ START_TEST(test_definition_and_radius_checks) {
   arcnav_query_destroy(query);
   arcnav_planner_destroy(planner);
 
+  // The interval engine takes a max_radius too, answers radii above 0 itself, and refuses radii
+  // beyond it as the tangent engine does.
+  def.engine = ARCNAV_ENGINE_INTERVAL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  ck_assert(arcnav_planner_max_radius(planner) == 3.0);
+  ck_assert_int_eq(arcnav_planner_engine(planner), ARCNAV_ENGINE_INTERVAL);
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  ck_assert(arcnav_query_radius(query) == 2.0);
+  ck_assert_int_eq(arcnav_query_set_radius(query, 3.0 + 1e-9), ARCNAV_ERR_RADIUS_OUT_OF_RANGE);
+  ck_assert_int_eq(arcnav_query_set_radius(query, 1.0), ARCNAV_OK);
+  ck_assert(arcnav_query_point_is_free(query, p));
+  ck_assert_int_eq(arcnav_query_set_radius(query, 3.0), ARCNAV_OK);
+  ck_assert(!arcnav_query_point_is_free(query, p));
+  arcnav_query_destroy(query);
+  arcnav_planner_destroy(planner);
+  def.engine = ARCNAV_ENGINE_AUTO;
+
   // A planner of one radius takes that radius only.
   def.max_radius = 0.0;
   ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
@@ -245,7 +284,7 @@ START_TEST(test_bounds_alone) {
   static const vec bounds[] = {{-2, -10}, {30, -10}, {30, 10}, {-2, 10}};
   sup_map_set_bounds(&m, bounds, 4);
   static const double radii[] = {0.3, 1.0, 2.0};
-  tally t = {0, 0, 0, 0, 0};
+  tally t = {0};
   compare_on(&m, "bounds alone", 1, ARCNAV_ENGINE_TANGENT, radii, 3, 40, &t);
   arcnav_map *map = NULL;
   ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);

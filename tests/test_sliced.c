@@ -48,6 +48,11 @@ static const engine_case ENGINES[] = {
      false},
     {"plain funnel R=2 (eroded)", ARCNAV_ENGINE_PLAIN_FUNNEL, ARCNAV_TANGENT_GRAPH_AUTO, 2.0, 0.0,
      false, true},
+    // The interval search for a disk counts what its statistics count, but hands ends beyond
+    // the box of a map without bounds to the tangents on demand, which count more.
+    {"interval R=2", ARCNAV_ENGINE_INTERVAL, ARCNAV_TANGENT_GRAPH_AUTO, 2.0, 0.0, true, false},
+    {"interval ranged R=3 of 8", ARCNAV_ENGINE_INTERVAL, ARCNAV_TANGENT_GRAPH_AUTO, 3.0, 8.0, true,
+     false},
 };
 #define ENGINE_COUNT (sizeof ENGINES / sizeof ENGINES[0])
 
@@ -386,13 +391,19 @@ START_TEST(test_sliced_across_an_update) {
 }
 END_TEST
 
+// The engines whose ending calls are checked: the tangents on demand, and the interval search
+// for a disk of one radius and of several.
+static const size_t ENDING_ENGINES[] = {1, 9, 10};
+#define ENDING_ENGINE_COUNT (sizeof ENDING_ENGINES / sizeof ENDING_ENGINES[0])
+
 // What ends a sliced search, and what does not.
 START_TEST(test_sliced_ending_calls) {
+  const engine_case *e = &ENGINES[ENDING_ENGINES[_i]];
   sup_map m = sup_gen_random_rectangles(4, 30, 200.0, 8.0, 30.0);
   arcnav_map *map = NULL;
   ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
   run r;
-  ck_assert_int_eq(open_run(map, &ENGINES[1], &r), ARCNAV_OK);
+  ck_assert_int_eq(open_run(map, e, &r), ARCNAV_OK);
   vec s = {-10, -10}, g = {210, 210};
   arcnav_status whole = arcnav_find_path(r.query, s, g, r.whole);
   ck_assert_int_eq(whole, ARCNAV_OK);
@@ -405,7 +416,7 @@ START_TEST(test_sliced_ending_calls) {
 
   ck_assert_int_eq(arcnav_query_begin(r.query, s, g), ARCNAV_OK);
   ck_assert_int_eq(arcnav_query_resume(r.query, 1, r.path), ARCNAV_IN_PROGRESS);
-  ck_assert_int_eq(arcnav_query_set_radius(r.query, ENGINES[1].radius), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_set_radius(r.query, e->radius), ARCNAV_OK);
   ck_assert_int_eq(arcnav_query_best_path(r.query, r.best), ARCNAV_ERR_NO_SEARCH);
 
   // Probes and free tests between slices leave the search as it was.
@@ -471,9 +482,9 @@ END_TEST
 // answers as before. Nothing leaks.
 START_TEST(test_sliced_allocation_failures) {
   const engine_case *e = &ENGINES[_i];
-  // A scaled run (valgrind) sweeps the three searches of their own: the prebuilt and on-demand
-  // tangent searches and the interval search.
-  if (test_scaled_count(ENGINE_COUNT) < ENGINE_COUNT && _i != 0 && _i != 1 && _i != 5) {
+  // A scaled run (valgrind) sweeps the four searches of their own: the prebuilt and on-demand
+  // tangent searches, the interval search (R = 0) and the interval search for a disk.
+  if (test_scaled_count(ENGINE_COUNT) < ENGINE_COUNT && _i != 0 && _i != 1 && _i != 5 && _i != 9) {
     return;
   }
   test_allocator counter = test_allocator_make();
@@ -492,14 +503,15 @@ START_TEST(test_sliced_allocation_failures) {
   }
   run r;
   ck_assert_int_eq(open_run(map, e, &r), ARCNAV_OK);
-  arcnav_path *path = NULL, *best = NULL;
-  ck_assert_int_eq(arcnav_path_create(&hooks, &path), ARCNAV_OK);
-  ck_assert_int_eq(arcnav_path_create(&hooks, &best), ARCNAV_OK);
   arcnav_status whole = arcnav_find_path(r.query, s, g, r.whole);
   ck_assert_int_eq(whole, ARCNAV_OK);
   long n = 0;
   for (; n < 100000; ++n) {
-    // A fresh query object each time: its memory grows as the searches need.
+    // A fresh query object and fresh paths each time: their memory grows as the searches and
+    // the answers need, so the growth of the pieces fails in turn too.
+    arcnav_path *path = NULL, *best = NULL;
+    ck_assert_int_eq(arcnav_path_create(&hooks, &path), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_path_create(&hooks, &best), ARCNAV_OK);
     arcnav_query *query = NULL;
     ck_assert_int_eq(arcnav_query_create(r.planner, &query), ARCNAV_OK);
     ck_assert_int_eq(arcnav_query_set_radius(query, e->radius), ARCNAV_OK);
@@ -538,13 +550,13 @@ START_TEST(test_sliced_allocation_failures) {
     ck_assert_int_eq(arcnav_query_resume(query, 0, path), whole);
     ck_assert(same_path(path, r.whole));
     arcnav_query_destroy(query);
+    arcnav_path_destroy(best);
+    arcnav_path_destroy(path);
     if (!fired) {
       break;
     }
   }
   ck_assert_msg(n > 0, "%s: no allocation to fail", e->name);
-  arcnav_path_destroy(best);
-  arcnav_path_destroy(path);
   close_run(&r);
   arcnav_map_destroy(map);
   ck_assert_int_eq(counter.live, 0);
@@ -560,7 +572,7 @@ static Suite *sliced_suite(void) {
   tcase_add_test(tc, test_sliced_beyond_the_box);
   tcase_add_test(tc, test_sliced_limit_and_partial);
   tcase_add_loop_test(tc, test_sliced_across_an_update, 0, (int)ENGINE_COUNT);
-  tcase_add_test(tc, test_sliced_ending_calls);
+  tcase_add_loop_test(tc, test_sliced_ending_calls, 0, (int)ENDING_ENGINE_COUNT);
   tcase_add_test(tc, test_sliced_arguments);
   tcase_add_loop_test(tc, test_sliced_allocation_failures, 0, (int)ENGINE_COUNT);
   suite_add_tcase(suite, tc);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Threads: a planner is read-only after creation, so several threads may query it at once, each
 // with its own query and path objects, and must get exactly the answers of a single thread. Each
-// planner (tangent at R > 0, tangent at R = 0, optimal funnel) answers ~200 queries alone first;
+// planner (tangent at R > 0, prebuilt and on demand, tangent at R = 0, optimal funnel, interval
+// at R > 0 of one radius and of several) answers ~200 queries alone first;
 // then four threads, released together, answer all of them in four different orders, and every
 // answer is compared bit for bit. Planners built at the same time from one map must agree too, and
 // query objects made before arcnav_planner_update() answer on their threads as a fresh planner.
@@ -171,23 +172,35 @@ static void make_queries(const sup_map *m, sup_query *out) {
 static const struct {
   const char *name;
   arcnav_engine engine;
-  double radius;
+  double radius; ///< with a max_radius, the radius its query objects start with
   arcnav_tangent_graph tangent_graph;
+  double max_radius; ///< 0: a planner of one radius
 } PLANNERS[] = {
-    {"tangent R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"tangent R=0", ARCNAV_ENGINE_TANGENT, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"funnel R=0", ARCNAV_ENGINE_FUNNEL, 0.0, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"tangent on demand R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, ARCNAV_TANGENT_GRAPH_ON_DEMAND},
+    {"tangent R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"tangent R=0", ARCNAV_ENGINE_TANGENT, 0.0, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"funnel R=0", ARCNAV_ENGINE_FUNNEL, 0.0, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"tangent on demand R=1.5", ARCNAV_ENGINE_TANGENT, 1.5, ARCNAV_TANGENT_GRAPH_ON_DEMAND, 0.0},
+    {"interval R=1.5", ARCNAV_ENGINE_INTERVAL, 1.5, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"interval R=1.5 of max 4", ARCNAV_ENGINE_INTERVAL, 1.5, ARCNAV_TANGENT_GRAPH_AUTO, 4.0},
 };
 #define PLANNER_COUNT (sizeof PLANNERS / sizeof PLANNERS[0])
 
-static arcnav_planner *make_planner(const arcnav_map *map, size_t which) {
+static arcnav_planner_def def_of(size_t which) {
   arcnav_planner_def def = arcnav_default_planner_def();
   def.engine = PLANNERS[which].engine;
   def.radius = PLANNERS[which].radius;
   def.tangent_graph = PLANNERS[which].tangent_graph;
+  def.max_radius = PLANNERS[which].max_radius;
+  return def;
+}
+
+static arcnav_planner *make_planner(const arcnav_map *map, size_t which) {
+  arcnav_planner_def def = def_of(which);
   arcnav_planner *planner = NULL;
   ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  if (def.engine == ARCNAV_ENGINE_INTERVAL) {
+    ck_assert_int_eq(arcnav_planner_engine(planner), ARCNAV_ENGINE_INTERVAL);
+  }
   return planner;
 }
 
@@ -277,9 +290,7 @@ typedef struct builder {
 
 static void *run_builder(void *arg) {
   builder *b = arg;
-  arcnav_planner_def def = arcnav_default_planner_def();
-  def.engine = PLANNERS[b->which].engine;
-  def.radius = PLANNERS[b->which].radius;
+  arcnav_planner_def def = def_of(b->which);
   pthread_barrier_wait(b->start);
   b->status = arcnav_planner_create(b->map, &def, &b->planner);
   return NULL;
@@ -292,7 +303,7 @@ START_TEST(planners_built_concurrently_agree) {
   arcnav_map *map = NULL;
   ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
   double eps = arcnav_map_tolerance(map);
-  // Two builders per kind of planner, all six reading the map at once.
+  // Two builders per kind of planner, all of them reading the map at once.
   enum { BUILDERS = 2 * PLANNER_COUNT };
   builder builders[BUILDERS];
   pthread_t threads[BUILDERS];
@@ -471,7 +482,10 @@ static void *run_ignoring_worker(void *arg) {
 }
 
 // Units on the map, and each thread's query ignores another one: the ignore lists live in the
-// query objects, so the threads answer as one thread does with the same list.
+// query objects, so the threads answer as one thread does with the same list. Both engines that
+// can ignore units: the tangents on demand (AUTO on a map with units) and the interval engine.
+static const arcnav_engine IGNORING_ENGINES[] = {ARCNAV_ENGINE_AUTO, ARCNAV_ENGINE_INTERVAL};
+
 START_TEST(threads_ignore_units_of_their_own) {
   sup_map m = test_map();
   static sup_query queries[QUERY_COUNT];
@@ -498,6 +512,7 @@ START_TEST(threads_ignore_units_of_their_own) {
     ck_assert_int_eq(arcnav_map_add_unit(map, queries[owner[t]].start, 1.0, &units[t]), ARCNAV_OK);
   }
   arcnav_planner_def def = arcnav_default_planner_def();
+  def.engine = IGNORING_ENGINES[_i];
   def.radius = 1.5;
   arcnav_planner *planner = NULL;
   ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
@@ -539,11 +554,11 @@ START_TEST(threads_ignore_units_of_their_own) {
   }
   pthread_barrier_destroy(&start);
   for (int t = 0; t < THREAD_COUNT; ++t) {
-    ck_assert_msg(workers[t].error == ARCNAV_OK, "thread %d: %s", t,
+    ck_assert_msg(workers[t].error == ARCNAV_OK, "engine %d, thread %d: %s", (int)def.engine, t,
                   arcnav_status_name(workers[t].error));
     ck_assert_msg(workers[t].mismatches == 0,
-                  "thread %d: %zu answers differ from one thread's, first at query %zu", t,
-                  workers[t].mismatches, workers[t].first_mismatch);
+                  "engine %d, thread %d: %zu answers differ from one thread's, first at query %zu",
+                  (int)def.engine, t, workers[t].mismatches, workers[t].first_mismatch);
     free(expected[t]);
   }
   arcnav_planner_destroy(planner);
@@ -558,7 +573,8 @@ static Suite *threads_suite(void) {
   tcase_add_loop_test(tc, threads_share_a_planner, 0, (int)PLANNER_COUNT);
   tcase_add_test(tc, planners_built_concurrently_agree);
   tcase_add_loop_test(tc, threads_query_between_updates, 0, (int)PLANNER_COUNT);
-  tcase_add_test(tc, threads_ignore_units_of_their_own);
+  tcase_add_loop_test(tc, threads_ignore_units_of_their_own, 0,
+                      (int)(sizeof IGNORING_ENGINES / sizeof IGNORING_ENGINES[0]));
   suite_add_tcase(suite, tc);
   return suite;
 }
