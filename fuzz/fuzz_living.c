@@ -9,7 +9,9 @@
 // searches, some with partial answers), and every path passes the independent verifier. Some
 // circles are units (an odd radius byte), and some path questions ignore units: they must be
 // refused exactly where the engine cannot ignore, and elsewhere answer as a planner built from
-// scratch on the description without those units. Any violation aborts.
+// scratch on the description without those units. Inputs whose header has its top bit set plan
+// with the interval engine (ARCNAV_ENGINE_INTERVAL) where they would with the tangent engine,
+// under the same checks. Any violation aborts.
 #include "fuzz_entry.h"
 
 #include "mapgen.h"
@@ -292,9 +294,9 @@ static void compare_probes(arcnav_query *updated, arcnav_query *fresh, arcnav_ve
 
 // A path question on kept planner `k` that ignores the alive units of every other shape index
 // (from `parity`): refused exactly where the engine cannot ignore (engines other than the tangent
-// engine on demand, and point agents), else answered as a planner built from scratch on the
-// description without them. Asked only where leaving them out keeps the map's tolerance, which
-// decides what touches.
+// engine on demand and the interval engine, and point agents), else answered as a planner built
+// from scratch on the description without them. Asked only where leaving them out keeps the map's
+// tolerance, which decides what touches.
 static void compare_ignoring(living *l, const kept_planner *kept, size_t k, size_t parity,
                              arcnav_vec2 s, arcnav_vec2 g, double R) {
   bool left_out[MAX_SHAPES] = {false};
@@ -316,9 +318,9 @@ static void compare_ignoring(living *l, const kept_planner *kept, size_t k, size
     return;
   }
   const arcnav_planner_def *def = &kept[k].def;
-  bool can = R > 2.0 * eps &&
-             (def->max_radius > 0.0 || (def->engine == ARCNAV_ENGINE_TANGENT &&
-                                        def->tangent_graph == ARCNAV_TANGENT_GRAPH_ON_DEMAND));
+  bool can = R > 2.0 * eps && (def->max_radius > 0.0 || def->engine == ARCNAV_ENGINE_INTERVAL ||
+                               (def->engine == ARCNAV_ENGINE_TANGENT &&
+                                def->tangent_graph == ARCNAV_TANGENT_GRAPH_ON_DEMAND));
   arcnav_status set = arcnav_query_set_ignored(kept[k].query, ids, count);
   char detail[256];
   snprintf(detail, sizeof detail, "planner %zu R %g, %zu units ignored: %s", k, R, count,
@@ -481,12 +483,18 @@ int an_fuzz_living(const uint8_t *data, size_t size) {
     add_shape(&r, &l);
   }
   // Planners made before any change: a ranged one (AUTO, radii up to 2), and one of the header's
-  // choice of one radius.
+  // choice of one radius. The header's top bit, read by no input kept before it was, puts the
+  // interval engine in the tangent engine's place in both (its radius 0 is a point agent's, which
+  // it leaves to what AUTO builds).
+  bool intervals = (header >> 7 & 1) != 0;
   kept_planner kept[2];
   kept[0].def = arcnav_default_planner_def();
   kept[0].def.max_radius = 2.0;
+  kept[0].def.engine = intervals ? ARCNAV_ENGINE_INTERVAL : ARCNAV_ENGINE_AUTO;
   kept[1].def = arcnav_default_planner_def();
-  kept[1].def.engine = (header >> 3 & 1) ? ARCNAV_ENGINE_FUNNEL : ARCNAV_ENGINE_TANGENT;
+  kept[1].def.engine = (header >> 3 & 1) ? ARCNAV_ENGINE_FUNNEL
+                       : intervals       ? ARCNAV_ENGINE_INTERVAL
+                                         : ARCNAV_ENGINE_TANGENT;
   kept[1].def.tangent_graph =
       (header >> 4 & 1) ? ARCNAV_TANGENT_GRAPH_ON_DEMAND : ARCNAV_TANGENT_GRAPH_PREBUILT;
   kept[1].def.radius = kept[1].def.engine == ARCNAV_ENGINE_FUNNEL ? 0.0 : RADII[header >> 5 & 3];

@@ -2,7 +2,9 @@
 // Planner: random small maps and queries decoded from the input bytes go through the public API;
 // every path returned is checked by the independent verifier (support/verify.h), every refusal
 // against what the input was built to be, and every "no path" or length against the brute-force
-// reference on maps small enough for it. Any violation aborts.
+// reference on maps small enough for it. Where the tangent engine plans for a disk, the interval
+// engine (ARCNAV_ENGINE_INTERVAL) answers the same queries beside it, under the same checks, and
+// must give the tangent engine's statuses and lengths. Any violation aborts.
 #include "fuzz_entry.h"
 
 #include "mapgen.h"
@@ -315,33 +317,29 @@ static void check_expansion_limit(fuzz_case *fc, arcnav_vec2 start, arcnav_vec2 
   }
 }
 
+// The query from `start` to `goal` on fc's planner, judged; returns its status, the answer left
+// in fc->path.
 // `eroded`: a funnel engine at R > 0, planning for a point among obstacles grown by R with
 // polygonal corners. Its paths are not promised to keep R, but they must not enter the obstacles
 // themselves, and it judges start and goal by its own mesh.
-static void run_query(an_fuzz_reader *r, fuzz_case *fc, double R, double eps, sup_reference *ref,
-                      bool optimal, bool eroded) {
-  arcnav_vec2 start, goal;
-  if (an_fuzz_byte(r) == 255) {
-    start = (arcnav_vec2){an_fuzz_raw(r), an_fuzz_raw(r)};
-  } else {
-    start = (arcnav_vec2){an_fuzz_coord(r), an_fuzz_coord(r)};
-  }
-  goal = (arcnav_vec2){an_fuzz_coord(r), an_fuzz_coord(r)};
+static arcnav_status judge_query(fuzz_case *fc, arcnav_vec2 start, arcnav_vec2 goal, double R,
+                                 double eps, sup_reference *ref, bool optimal, bool eroded) {
   arcnav_status status = arcnav_find_path(fc->query, start, goal, fc->path);
-  char detail[256];
-  snprintf(detail, sizeof detail, "R %.17g start (%.17g, %.17g) goal (%.17g, %.17g): %s", R,
-           start.x, start.y, goal.x, goal.y, arcnav_status_name(status));
+  char detail[320];
+  snprintf(detail, sizeof detail, "engine %d R %.17g start (%.17g, %.17g) goal (%.17g, %.17g): %s",
+           (int)arcnav_planner_engine(fc->planner), R, start.x, start.y, goal.x, goal.y,
+           arcnav_status_name(status));
   if (!isfinite(start.x) || !isfinite(start.y)) {
     if (status != ARCNAV_ERR_NOT_FINITE) {
       fail("a non-finite start was not refused", detail);
     }
-    return;
+    return status;
   }
   if (fabs(start.x) > 1e100 || fabs(start.y) > 1e100) {
     if (status != ARCNAV_ERR_TOO_LARGE) {
       fail("a start beyond 1e100 was not refused", detail);
     }
-    return;
+    return status;
   }
   if (!arcnav_status_is_answer(status)) {
     fail("a valid query was refused", detail);
@@ -357,7 +355,7 @@ static void run_query(an_fuzz_reader *r, fuzz_case *fc, double R, double eps, su
       dump_path(fc);
       fail("the verifier refused an eroded-mesh path at R = 0", message);
     }
-    return;
+    return status;
   }
   // The free test is "distance >= R - eps"; a margin of a few eps either way avoids judging
   // points on the tolerance boundary, where both answers are right.
@@ -368,13 +366,13 @@ static void run_query(an_fuzz_reader *r, fuzz_case *fc, double R, double eps, su
   bool point_agent = R <= 2 * eps;
   if (point_agent && ((ds < -4 * eps && on_obstacle_boundary(&fc->plain, start, 4 * eps)) ||
                       (dg < -4 * eps && on_obstacle_boundary(&fc->plain, goal, 4 * eps)))) {
-    return;
+    return status;
   }
   // A point agent's end inside material by less than a few tolerances is free by the tolerance
   // for the planner, but the verifier's probes (half a tolerance long) find it walled in: its
   // path is left unjudged, like its status.
   if (point_agent && ((ds < 0.0 && ds > -4 * eps) || (dg < 0.0 && dg > -4 * eps))) {
-    return;
+    return status;
   }
   if (status == ARCNAV_START_BLOCKED ? start_free : start_blocked) {
     dump_case(fc);
@@ -401,11 +399,11 @@ static void run_query(an_fuzz_reader *r, fuzz_case *fc, double R, double eps, su
   }
   if (ref == NULL || !start_free || !goal_free || beyond_precision(fc, start) ||
       beyond_precision(fc, goal)) {
-    return;
+    return status;
   }
   sup_reference_result best = sup_reference_query(ref, start, goal);
   if (!best.found) {
-    return;
+    return status;
   }
   // The reference's polylines are free paths, so an exact planner finds one at least as short.
   if (status == ARCNAV_NO_PATH) {
@@ -421,6 +419,81 @@ static void run_query(an_fuzz_reader *r, fuzz_case *fc, double R, double eps, su
     dump_case(fc);
     dump_path(fc);
     fail("longer than the reference", detail);
+  }
+  return status;
+}
+
+// The interval engine beside a tangent-engine planner: the same planner definition but for the
+// engine, built on the same map (fuzz_case.plain and the map shared, never freed through it).
+static void open_interval(const fuzz_case *fc, const arcnav_planner_def *tangent_def,
+                          fuzz_case *out) {
+  *out = *fc;
+  out->planner = NULL;
+  out->query = NULL;
+  out->path = NULL;
+  arcnav_planner_def def = *tangent_def;
+  def.engine = ARCNAV_ENGINE_INTERVAL;
+  def.tangent_graph = ARCNAV_TANGENT_GRAPH_AUTO;
+  if (arcnav_planner_create(fc->map, &def, &out->planner) != ARCNAV_OK ||
+      arcnav_query_create(out->planner, &out->query) != ARCNAV_OK ||
+      arcnav_path_create(NULL, &out->path) != ARCNAV_OK) {
+    fail("the interval engine's planner, query or path", "");
+  }
+  if (arcnav_planner_engine(out->planner) != ARCNAV_ENGINE_INTERVAL) {
+    fail("the interval engine's planner reports another engine", "");
+  }
+}
+
+static void close_case_objects(fuzz_case *fc) {
+  arcnav_path_destroy(fc->path);
+  arcnav_query_destroy(fc->query);
+  arcnav_planner_destroy(fc->planner);
+  fc->path = NULL;
+  fc->query = NULL;
+  fc->planner = NULL;
+}
+
+// Both exact engines for disks answer the same: the same status, lengths equal to 1e-9 relative
+// (where the ends can be placed near the map to within the tolerance at all).
+static void compare_exact_engines(const fuzz_case *tangent, const fuzz_case *interval,
+                                  arcnav_vec2 start, arcnav_vec2 goal, double R, arcnav_status want,
+                                  arcnav_status got) {
+  char detail[320];
+  snprintf(detail, sizeof detail,
+           "R %.17g start (%.17g, %.17g) goal (%.17g, %.17g): tangent %s, interval %s", R, start.x,
+           start.y, goal.x, goal.y, arcnav_status_name(want), arcnav_status_name(got));
+  if (want != got) {
+    dump_case(interval);
+    fail("the interval engine's status differs from the tangent engine's", detail);
+  }
+  if (want != ARCNAV_OK || beyond_precision(tangent, start) || beyond_precision(tangent, goal)) {
+    return;
+  }
+  double a = arcnav_path_length(tangent->path), b = arcnav_path_length(interval->path);
+  if (!(fabs(a - b) <= 1e-9 * (1.0 + a))) {
+    snprintf(detail + strlen(detail), sizeof detail - strlen(detail),
+             "; tangent %.17g, interval %.17g", a, b);
+    dump_case(interval);
+    dump_path(interval);
+    fail("the interval engine's length differs from the tangent engine's", detail);
+  }
+}
+
+// One query decoded from the input, judged on fc's planner and, with `interval`, on the interval
+// engine's too, whose answer must be the tangent engine's.
+static void run_query(an_fuzz_reader *r, fuzz_case *fc, fuzz_case *interval, double R, double eps,
+                      sup_reference *ref, bool optimal, bool eroded) {
+  arcnav_vec2 start, goal;
+  if (an_fuzz_byte(r) == 255) {
+    start = (arcnav_vec2){an_fuzz_raw(r), an_fuzz_raw(r)};
+  } else {
+    start = (arcnav_vec2){an_fuzz_coord(r), an_fuzz_coord(r)};
+  }
+  goal = (arcnav_vec2){an_fuzz_coord(r), an_fuzz_coord(r)};
+  arcnav_status want = judge_query(fc, start, goal, R, eps, ref, optimal, eroded);
+  if (interval != NULL) {
+    arcnav_status got = judge_query(interval, start, goal, R, eps, ref, optimal, false);
+    compare_exact_engines(fc, interval, start, goal, R, want, got);
   }
 }
 
@@ -497,9 +570,20 @@ int an_fuzz_planner(const uint8_t *data, size_t size) {
       options.edge_spacing = 0;
       ref = sup_reference_create(&fc.plain, R, &options);
     }
+    // Every input whose planner is the tangent engine for a disk asks its queries of the
+    // interval engine too (no byte read for it, so kept inputs decode as before), with the same
+    // checks, and its answers must be the tangent engine's.
+    fuzz_case interval;
+    bool with_interval = used == ARCNAV_ENGINE_TANGENT && R > 2.0 * arcnav_map_tolerance(fc.map);
+    if (with_interval) {
+      open_interval(&fc, &def, &interval);
+    }
     size_t queries = 1 + an_fuzz_byte(&r) % MAX_QUERIES;
     for (size_t q = 0; q < queries; q++) {
-      run_query(&r, &fc, R, eps, ref, optimal, eroded);
+      run_query(&r, &fc, with_interval ? &interval : NULL, R, eps, ref, optimal, eroded);
+    }
+    if (with_interval) {
+      close_case_objects(&interval);
     }
     sup_reference_destroy(ref);
   }
