@@ -894,6 +894,31 @@ typedef struct engine_summary {
   double worst_clearance; ///< smallest clearance found / R (R > 0), or smallest signed distance
 } engine_summary;
 
+/// The exact engines beside the reference (exact): on how many queries they found a path where it
+/// did not or the other way round, and the largest relative difference of their lengths.
+static void print_agreement(const scenario_result *res) {
+  const engine_result *ex = &res->engines[EXACT];
+  for (size_t e = ON_DEMAND; e < ENGINE_COUNT; ++e) {
+    const engine_result *er = &res->engines[e];
+    if (e == EXACT || er->builds == 0 || ex->builds == 0) {
+      continue;
+    }
+    size_t both = 0, differ = 0;
+    double worst = 0.0;
+    for (size_t q = 0; q < res->queries; ++q) {
+      bool found = !isnan(er->length[q]), reference = !isnan(ex->length[q]);
+      differ += found != reference;
+      if (found && reference && ex->length[q] > 0.0) {
+        both++;
+        worst = fmax(worst, fabs(er->length[q] - ex->length[q]) / ex->length[q]);
+      }
+    }
+    printf("  %s against exact: %zu found by both, %zu found by one only, lengths within %.2g "
+           "relative\n",
+           ENGINES[e].name, both, differ, worst);
+  }
+}
+
 static engine_summary summarise(const scenario_result *res, size_t e) {
   const engine_result *er = &res->engines[e];
   const engine_result *ex = &res->engines[EXACT];
@@ -2156,6 +2181,7 @@ int main(int argc, char **argv) {
                 res.skipped);
       }
     }
+    print_agreement(&res);
     fflush(stdout);
     row_count++;
     result_free(&res);
