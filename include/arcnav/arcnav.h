@@ -565,8 +565,9 @@ ARCNAV_API arcnav_status arcnav_query_set_radius(arcnav_query *query, double rad
 /// Ignoring needs the tangent engine with tangents on demand (which ARCNAV_ENGINE_AUTO builds for
 /// a map with units) or the interval engine, and a radius above the point-agent tolerance: for a
 /// point agent, units that touch other obstacles make one wall with them (the touching rule),
-/// fixed when the planner is built. A search or probe whose list names a unit on the map, at a radius or on a planner that
-/// cannot ignore it, returns ARCNAV_ERR_INVALID_ARGUMENT (and arcnav_query_point_is_free() false).
+/// fixed when the planner is built. A search or probe whose list names a unit on the map, at a
+/// radius or on a planner that cannot ignore it, returns ARCNAV_ERR_INVALID_ARGUMENT (and
+/// arcnav_query_point_is_free() false).
 /// @return ARCNAV_OK; ARCNAV_ERR_STALE_ID (an id names no obstacle of the map as the planner was
 ///         last built or updated), ARCNAV_ERR_INVALID_ARGUMENT (NULL query, NULL ids with a count,
 ///         an obstacle that is not a unit, or an engine or radius that cannot ignore units),
