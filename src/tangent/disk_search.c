@@ -28,6 +28,7 @@ typedef struct dk_root {
   double radius;
   double sigma;
   double arrive; ///< direction of the arriving path (leaf u = 0), radians
+  vec2 arrive_d; ///< the same as a unit vector, kept for every expansion of the root's leaves
   /// The largest progress the corner's wedge allows, less what other arrivals on the corner leave
   /// shorter (add_root); negative when another arrival dominates all of it.
   double span;
@@ -74,7 +75,9 @@ struct an_disk_search {
   uint32_t item_mark;
   uint32_t *features;
   size_t feature_count, feature_capacity;
-  // The triangles holding the goal, and the start's; an_funnel_near_triangles()' walk.
+  // The triangles holding the ends (located by an_disk_takes()), those near the goal, and the
+  // start's; an_funnel_near_triangles()' walk.
+  int32_t start_tri, goal_tri;
   uint32_t *goal_mark;
   int32_t *starts;
   size_t start_count;
@@ -209,19 +212,14 @@ typedef struct dk_family {
   int32_t entry; ///< the edge the leaves enter across, or -1: they leave the root inside
 } dk_family;
 
-static double wrap_turn(double angle) {
-  double w = fmod(angle, AN_TWO_PI);
-  return w < 0.0 ? w + AN_TWO_PI : w;
-}
-
 static vec2 leaf_direction(const dk_family *f, double u) {
   double angle = f->arrive + f->sigma * u;
-  return v2(cos(angle), sin(angle));
+  return v2_from_angle(angle);
 }
 
 /// The progress of the leaf along direction d.
 static double leaf_progress(const dk_family *f, vec2 d) {
-  return wrap_turn(f->sigma * (atan2(d.y, d.x) - f->arrive));
+  return an_wrap_angle(f->sigma * (atan2(d.y, d.x) - f->arrive));
 }
 
 /// Progress u on a root whose departures end at `span`: a leaf a hair before the arrival (a turn
@@ -281,6 +279,11 @@ typedef struct dk_leaf {
   vec2 d, origin, from, to;
   int32_t exit;
 } dk_leaf;
+
+/// How far along the leaf from its origin p lies (projected on the leaf).
+static double leaf_position(const dk_leaf *leaf, vec2 p) {
+  return v2_dot(v2_sub(p, leaf->origin), leaf->d);
+}
 
 static vec2 line_meet(vec2 o, vec2 d, vec2 a, vec2 b) {
   vec2 e = v2_sub(b, a);
@@ -444,23 +447,62 @@ static bool point_blocked(const an_tangent_query *q, const uint32_t *features, u
 // Critical leaves: where what a leaf meets in the triangle may change
 // ---------------------------------------------------------------------------------------------
 
+/// The rim of what a feature keeps the disk's centre from (the points closer than R - eps to it):
+/// circles of radius r round its ends (one for a circle obstacle, two for an edge), and for an
+/// edge the two lines `offset` either side of it.
+typedef struct dk_rim {
+  vec2 ends[2];
+  int circles;
+  double r;
+  vec2 offset; ///< edges: the edge's normal, r long
+} dk_rim;
+
+static dk_rim rim_of(const an_item *item, double limit) {
+  bool edge = item->kind == AN_ITEM_EDGE;
+  dk_rim rim = {{item->a, edge ? item->b : item->a},
+                edge ? 2 : 1,
+                edge ? limit : limit + item->radius,
+                v2(0.0, 0.0)};
+  if (edge) {
+    rim.offset = v2_scale(v2_perp(v2_normalize(v2_sub(item->b, item->a))), rim.r);
+  }
+  return rim;
+}
+
+/// Where segment ab crosses segment cd, if it does (parallel ones are taken not to).
+static bool segments_cross_at(vec2 a, vec2 b, vec2 c, vec2 d, vec2 *at) {
+  vec2 e = v2_sub(b, a), g = v2_sub(d, c);
+  double denom = v2_cross(e, g);
+  if (denom == 0.0) {
+    return false;
+  }
+  double t = v2_cross(v2_sub(c, a), g) / denom;
+  double w = v2_cross(v2_sub(c, a), e) / denom;
+  if (t < 0.0 || t > 1.0 || w < 0.0 || w > 1.0) {
+    return false;
+  }
+  *at = v2_mul_add(a, t, e);
+  return true;
+}
+
 /// The range of one expansion's leaves, by key, with the directions at its ends.
 typedef struct dk_range {
   double key_lo, key_hi;
   vec2 d_lo, d_hi;
 } dk_range;
 
-static bool add_crit(an_disk_search *s, const dk_family *f, const dk_range *range, vec2 d) {
-  double key = leaf_key(f, d);
-  if (!(key > range->key_lo && key < range->key_hi)) {
-    return true;
-  }
+static bool push_crit(an_disk_search *s, dk_crit c) {
   if (!reserve(s, (void **)&s->crit, &s->crit_capacity, s->crit_count, s->crit_count + 1,
                sizeof *s->crit)) {
     return false;
   }
-  s->crit[s->crit_count++] = (dk_crit){key, d};
+  s->crit[s->crit_count++] = c;
   return true;
+}
+
+static bool add_crit(an_disk_search *s, const dk_family *f, const dk_range *range, vec2 d) {
+  double key = leaf_key(f, d);
+  return !(key > range->key_lo && key < range->key_hi) || push_crit(s, (dk_crit){key, d});
 }
 
 static bool add_crit_point(an_disk_search *s, const dk_family *f, const dk_range *range, vec2 p) {
@@ -497,17 +539,8 @@ static bool add_crit_circle_cuts(an_disk_search *s, const dk_family *f, const dk
 /// The leaf through the point where segments ab and cd cross, if they do.
 static bool add_crit_segment_cut(an_disk_search *s, const dk_family *f, const dk_range *range,
                                  vec2 a, vec2 b, vec2 c, vec2 d) {
-  vec2 e = v2_sub(b, a), g = v2_sub(d, c);
-  double denom = v2_cross(e, g);
-  if (denom == 0.0) {
-    return true;
-  }
-  double t = v2_cross(v2_sub(c, a), g) / denom;
-  double w = v2_cross(v2_sub(c, a), e) / denom;
-  if (t < 0.0 || t > 1.0 || w < 0.0 || w > 1.0) {
-    return true;
-  }
-  return add_crit_point(s, f, range, v2_mul_add(a, t, e));
+  vec2 at;
+  return !segments_cross_at(a, b, c, d, &at) || add_crit_point(s, f, range, at);
 }
 
 /// Every leaf inside the range where the way a leaf crosses the triangle may change: where it
@@ -526,25 +559,22 @@ static bool gather_criticals(const an_tangent_query *q, an_disk_search *s, const
     }
   }
   for (uint32_t i = 0; i < count; ++i) {
-    const an_item *item = &items[features[i]];
-    vec2 ends[2] = {item->a, item->kind == AN_ITEM_EDGE ? item->b : item->a};
-    double r = item->kind == AN_ITEM_EDGE ? limit : limit + item->radius;
-    int circles = item->kind == AN_ITEM_EDGE ? 2 : 1;
-    for (int e = 0; e < circles; ++e) {
-      if (!add_crit_tangents(s, f, range, ends[e], r)) {
+    dk_rim rim = rim_of(&items[features[i]], limit);
+    for (int e = 0; e < rim.circles; ++e) {
+      if (!add_crit_tangents(s, f, range, rim.ends[e], rim.r)) {
         return false;
       }
       for (int k = 0; k < 3; ++k) {
         if ((k + 2) % 3 != f->entry &&
-            !add_crit_circle_cuts(s, f, range, f->v[k], f->v[(k + 1) % 3], ends[e], r)) {
+            !add_crit_circle_cuts(s, f, range, f->v[k], f->v[(k + 1) % 3], rim.ends[e], rim.r)) {
           return false;
         }
       }
     }
-    if (item->kind == AN_ITEM_EDGE) {
-      vec2 n = v2_scale(v2_perp(v2_normalize(v2_sub(item->b, item->a))), r);
+    if (rim.circles == 2) {
       for (int side = -1; side <= 1; side += 2) {
-        vec2 a = v2_mul_add(item->a, side, n), b = v2_mul_add(item->b, side, n);
+        vec2 a = v2_mul_add(rim.ends[0], side, rim.offset);
+        vec2 b = v2_mul_add(rim.ends[1], side, rim.offset);
         for (int k = 0; k < 3; ++k) {
           if ((k + 2) % 3 != f->entry &&
               !add_crit_segment_cut(s, f, range, f->v[k], f->v[(k + 1) % 3], a, b)) {
@@ -585,7 +615,7 @@ static dk_family family_of(const an_disk_search *s, const dk_root *root, int32_t
   f.radius = root->radius;
   f.sigma = root->sigma;
   f.arrive = root->arrive;
-  f.arrive_d = v2(cos(root->arrive), sin(root->arrive));
+  f.arrive_d = root->arrive_d;
   f.slack = 1e-12;
   if (root->radius > 0.0) {
     f.slack += 64.0 * DBL_EPSILON * (fabs(root->center.x) + fabs(root->center.y) + root->radius) /
@@ -672,6 +702,18 @@ static void widen(dk_block *b, bool *any, double key, vec2 d) {
   *any = true;
 }
 
+/// Widens the block by the leaf through p, when there is one strictly inside (lo, hi).
+static void widen_through(const dk_family *f, const dk_crit *lo, const dk_crit *hi, vec2 p,
+                          dk_block *b, bool *any) {
+  vec2 d;
+  if (leaf_through(f, p, &d)) {
+    double key = leaf_key(f, d);
+    if (key > lo->key && key < hi->key) {
+      widen(b, any, key, d);
+    }
+  }
+}
+
 /// Does the leaf `leaf` meet the feature within the triangle (closer than R - eps to it)?
 static bool leaf_meets(const an_item *item, double limit, const dk_leaf *leaf) {
   if (item->kind == AN_ITEM_EDGE) {
@@ -691,10 +733,7 @@ static bool blocked_interval(const an_tangent_query *q, const dk_family *f, cons
                              int32_t exit, const dk_crit *lo, const dk_crit *hi,
                              const dk_leaf *leaf_lo, const dk_leaf *leaf_hi, dk_block *out) {
   double limit = q->radius - q->engine->eps;
-  bool edge = item->kind == AN_ITEM_EDGE;
-  double r = edge ? limit : limit + item->radius;
-  vec2 ends[2] = {item->a, edge ? item->b : item->a};
-  int circles = edge ? 2 : 1;
+  dk_rim rim = rim_of(item, limit);
   bool any = false;
   if (leaf_meets(item, limit, leaf_lo)) {
     widen(out, &any, lo->key, lo->d);
@@ -703,11 +742,11 @@ static bool blocked_interval(const an_tangent_query *q, const dk_family *f, cons
     widen(out, &any, hi->key, hi->d);
   }
   vec2 a = f->v[(exit + 1) % 3], b = f->v[(exit + 2) % 3];
-  for (int e = 0; e < circles; ++e) {
+  for (int e = 0; e < rim.circles; ++e) {
     for (int side = 0; side < 2; ++side) {
       an_tangent t;
-      if (!an_directed_tangent(f->center, f->radius, f->sigma > 0.0, ends[e], r, side != 0, 0.0,
-                               &t)) {
+      if (!an_directed_tangent(f->center, f->radius, f->sigma > 0.0, rim.ends[e], rim.r, side != 0,
+                               0.0, &t)) {
         continue;
       }
       double key = leaf_key(f, t.direction);
@@ -715,39 +754,22 @@ static bool blocked_interval(const an_tangent_query *q, const dk_family *f, cons
         continue;
       }
       dk_leaf leaf = leaf_in(f, t.direction);
-      double at = v2_dot(v2_sub(t.to, leaf.origin), leaf.d);
-      if (at >= v2_dot(v2_sub(leaf.from, leaf.origin), leaf.d) &&
-          at <= v2_dot(v2_sub(leaf.to, leaf.origin), leaf.d)) {
+      double at = leaf_position(&leaf, t.to);
+      if (at >= leaf_position(&leaf, leaf.from) && at <= leaf_position(&leaf, leaf.to)) {
         widen(out, &any, key, t.direction);
       }
     }
     double cut[2];
-    int m = an_segment_circle_intersections(a, b, ends[e], r, cut);
+    int m = an_segment_circle_intersections(a, b, rim.ends[e], rim.r, cut);
     for (int k = 0; k < m; ++k) {
-      vec2 d;
-      if (leaf_through(f, v2_lerp(a, b, cut[k]), &d)) {
-        double key = leaf_key(f, d);
-        if (key > lo->key && key < hi->key) {
-          widen(out, &any, key, d);
-        }
-      }
+      widen_through(f, lo, hi, v2_lerp(a, b, cut[k]), out, &any);
     }
   }
-  if (edge) {
-    vec2 n = v2_scale(v2_perp(v2_normalize(v2_sub(item->b, item->a))), r);
-    vec2 e = v2_sub(b, a), g = v2_sub(item->b, item->a);
-    double denom = v2_cross(e, g);
-    for (int side = -1; side <= 1 && denom != 0.0; side += 2) {
-      vec2 c = v2_mul_add(item->a, side, n);
-      double t = v2_cross(v2_sub(c, a), g) / denom, w = v2_cross(v2_sub(c, a), e) / denom;
-      vec2 d;
-      if (t >= 0.0 && t <= 1.0 && w >= 0.0 && w <= 1.0 &&
-          leaf_through(f, v2_mul_add(a, t, e), &d)) {
-        double key = leaf_key(f, d);
-        if (key > lo->key && key < hi->key) {
-          widen(out, &any, key, d);
-        }
-      }
+  for (int side = -1; side <= 1 && rim.circles == 2; side += 2) {
+    vec2 at;
+    if (segments_cross_at(a, b, v2_mul_add(rim.ends[0], side, rim.offset),
+                          v2_mul_add(rim.ends[1], side, rim.offset), &at)) {
+      widen_through(f, lo, hi, at, out, &any);
     }
   }
   return any;
@@ -1049,6 +1071,7 @@ static bool add_root(an_tangent_query *q, an_disk_search *s, int32_t parent, uin
                            .radius = rho,
                            .sigma = sigma,
                            .arrive = arrive,
+                           .arrive_d = v2_from_angle(arrive),
                            .span = span,
                            .g = g,
                            .arrival = t->to,
@@ -1103,9 +1126,8 @@ static bool make_roots(an_tangent_query *q, an_disk_search *s, int32_t root_id, 
         continue;
       }
       dk_leaf leaf = leaf_in(f, t.direction);
-      double at = v2_dot(v2_sub(t.to, leaf.origin), leaf.d);
-      double from = v2_dot(v2_sub(leaf.from, leaf.origin), leaf.d);
-      double to = v2_dot(v2_sub(leaf.to, leaf.origin), leaf.d);
+      double at = leaf_position(&leaf, t.to);
+      double from = leaf_position(&leaf, leaf.from), to = leaf_position(&leaf, leaf.to);
       if (at < from - reach || at > to + reach) {
         continue;
       }
@@ -1143,7 +1165,7 @@ static void offer_goal(const an_tangent_query *q, an_disk_search *s, int32_t roo
   if (f->entry < 0 && f->radius > 0.0 && v2_dist(s->goal, f->center) <= f->radius + eps) {
     vec2 n = v2_sub(s->goal, f->center);
     double touch = atan2(n.y, n.x) + f->sigma * 0.5 * AN_PI;
-    double u = wrap_turn(f->sigma * (touch - f->arrive));
+    double u = an_wrap_angle(f->sigma * (touch - f->arrive));
     if (u >= lo && u <= hi) {
       note_goal(s, root_id, u, v2_dist(leaf_origin(f, leaf_direction(f, u)), s->goal));
     }
@@ -1169,8 +1191,7 @@ static void offer_goal(const an_tangent_query *q, an_disk_search *s, int32_t roo
     d = range->d_hi;
   }
   dk_leaf leaf = leaf_in(f, d);
-  double at = v2_dot(v2_sub(s->goal, leaf.origin), leaf.d);
-  double from = v2_dot(v2_sub(leaf.from, leaf.origin), leaf.d);
+  double at = leaf_position(&leaf, s->goal), from = leaf_position(&leaf, leaf.from);
   if (at < from - AN_FILING_MARGIN_TOLERANCES * q->engine->eps ||
       segment_blocked(q, features, count, at < from ? s->goal : leaf.from, s->goal)) {
     return;
@@ -1194,20 +1215,14 @@ static int circle_circle_points(vec2 a, double ra, vec2 b, double rb, vec2 out[2
   return h > 0.0 ? 2 : 1;
 }
 
-/// The arc of `root` inside triangle `f` from progress lo: where it goes on to (the progress it
-/// leaves the triangle at, across *exit_edge; -1 when it does not leave it before `limit`), and
-/// where it ends in the triangle: the first of leaving, `limit`, and the first point closer than
-/// R - eps to a feature (*blocked then).
+/// A point of the arc where what it meets may change, at progress u, kept when inside (lo, hi).
 static bool add_arc_crit(an_disk_search *s, double u, double lo, double hi) {
-  if (!(u > lo && u < hi)) {
-    return true;
-  }
-  if (!reserve(s, (void **)&s->crit, &s->crit_capacity, s->crit_count, s->crit_count + 1,
-               sizeof *s->crit)) {
-    return false;
-  }
-  s->crit[s->crit_count++] = (dk_crit){u, v2(0.0, 0.0)};
-  return true;
+  return !(u > lo && u < hi) || push_crit(s, (dk_crit){u, v2(0.0, 0.0)});
+}
+
+/// How far a circle round c turns sigma from angle phi to its point p, in [0, 2 pi).
+static double arc_turn(vec2 c, double sigma, double phi, vec2 p) {
+  return an_wrap_angle(sigma * (atan2(p.y - c.y, p.x - c.x) - phi));
 }
 
 static int compare_crits(const void *pa, const void *pb) {
@@ -1215,6 +1230,10 @@ static int compare_crits(const void *pa, const void *pb) {
   return (a > b) - (a < b);
 }
 
+/// The arc of `root` inside triangle `f` from progress lo: where it goes on to (the progress it
+/// leaves the triangle at, across *exit_edge; -1 when it does not leave it before `limit`), and
+/// where it ends in the triangle: the first of leaving, `limit`, and the first point closer than
+/// R - eps to a feature (*blocked then).
 static double arc_piece(const an_tangent_query *q, an_disk_search *s, const dk_root *root,
                         const dk_family *f, const uint32_t *features, uint32_t count, double lo,
                         double limit, int32_t *exit_edge, bool *blocked) {
@@ -1262,7 +1281,7 @@ static double arc_piece(const an_tangent_query *q, an_disk_search *s, const dk_r
     if (beta < 1e-9 || beta > AN_PI - 1e-9) {
       continue; // the circle only grazes the line
     }
-    double p = wrap_turn(sigma * (normal_angle + sigma * beta - phi_lo));
+    double p = an_wrap_angle(sigma * (normal_angle + sigma * beta - phi_lo));
     if (p <= 1e-12 || p >= AN_TWO_PI - 1e-12) {
       continue; // the crossing at lo, entering: the next one out is a turn away
     }
@@ -1280,29 +1299,23 @@ static double arc_piece(const an_tangent_query *q, an_disk_search *s, const dk_r
   double limit_r = q->radius - q->engine->eps;
   vec2 points[2];
   for (uint32_t i = 0; i < count; ++i) {
-    const an_item *item = &items[features[i]];
-    int ends = item->kind == AN_ITEM_EDGE ? 2 : 1;
-    double r = item->kind == AN_ITEM_EDGE ? limit_r : limit_r + item->radius;
-    vec2 at[2] = {item->a, item->b};
-    for (int e = 0; e < ends; ++e) {
-      int m = circle_circle_points(c, rho, at[e], r, points);
+    dk_rim rim = rim_of(&items[features[i]], limit_r);
+    for (int e = 0; e < rim.circles; ++e) {
+      int m = circle_circle_points(c, rho, rim.ends[e], rim.r, points);
       for (int j = 0; j < m; ++j) {
-        double u = lo + wrap_turn(sigma * (atan2(points[j].y - c.y, points[j].x - c.x) - phi_lo));
-        if (!add_arc_crit(s, u, lo, end)) {
+        if (!add_arc_crit(s, lo + arc_turn(c, sigma, phi_lo, points[j]), lo, end)) {
           return -1.0;
         }
       }
     }
-    if (item->kind == AN_ITEM_EDGE) {
-      vec2 n = v2_scale(v2_perp(v2_normalize(v2_sub(item->b, item->a))), r);
+    if (rim.circles == 2) {
       for (int side = -1; side <= 1; side += 2) {
-        vec2 a = v2_mul_add(item->a, side, n), b = v2_mul_add(item->b, side, n);
+        vec2 a = v2_mul_add(rim.ends[0], side, rim.offset);
+        vec2 b = v2_mul_add(rim.ends[1], side, rim.offset);
         double t[2];
         int m = an_segment_circle_intersections(a, b, c, rho, t);
         for (int j = 0; j < m; ++j) {
-          vec2 p = v2_lerp(a, b, t[j]);
-          double u = lo + wrap_turn(sigma * (atan2(p.y - c.y, p.x - c.x) - phi_lo));
-          if (!add_arc_crit(s, u, lo, end)) {
+          if (!add_arc_crit(s, lo + arc_turn(c, sigma, phi_lo, v2_lerp(a, b, t[j])), lo, end)) {
             return -1.0;
           }
         }
@@ -1319,7 +1332,7 @@ static double arc_piece(const an_tangent_query *q, an_disk_search *s, const dk_r
       continue;
     }
     double mid = f->arrive + sigma * 0.5 * (a + b) - sigma * 0.5 * AN_PI;
-    if (point_blocked(q, features, count, v2_mul_add(c, rho, v2(cos(mid), sin(mid))))) {
+    if (point_blocked(q, features, count, an_circle_point(c, rho, mid))) {
       *blocked = true;
       *exit_edge = -1;
       return a;
@@ -1329,8 +1342,8 @@ static double arc_piece(const an_tangent_query *q, an_disk_search *s, const dk_r
 }
 
 static vec2 arc_point(const dk_root *root, double u) {
-  double phi = root->arrive + root->sigma * u - root->sigma * 0.5 * AN_PI;
-  return v2_mul_add(root->center, root->radius, v2(cos(phi), sin(phi)));
+  return an_circle_point(root->center, root->radius,
+                         root->arrive + root->sigma * u - root->sigma * 0.5 * AN_PI);
 }
 
 /// Expands node `id`.
@@ -1405,14 +1418,15 @@ static bool expand(an_tangent_query *q, an_disk_search *s, uint32_t id) {
 // Queries
 // ---------------------------------------------------------------------------------------------
 
-bool an_disk_takes(const an_tangent_query *q, vec2 start, vec2 goal) {
+bool an_disk_takes(const an_tangent_query *q, an_disk_search *s, vec2 start, vec2 goal) {
   const an_tangent_engine *engine = q->engine;
-  if (!engine->sight_mesh || q->settings.point_agent ||
+  if (q->settings.point_agent ||
       q->radius + AN_FILING_MARGIN_TOLERANCES * engine->eps >= engine->disk_margin) {
     return false;
   }
-  const an_navmesh *mesh = an_sight_mesh_polygons(engine->sight_mesh);
-  return an_navmesh_locate(mesh, start) >= 0 && an_navmesh_locate(mesh, goal) >= 0;
+  s->start_tri = an_navmesh_locate(s->mesh, start);
+  s->goal_tri = an_navmesh_locate(s->mesh, goal);
+  return s->start_tri >= 0 && s->goal_tri >= 0;
 }
 
 static void add_start(void *context, int32_t tri) {
@@ -1450,13 +1464,12 @@ arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *s, vec2 start, 
   s->near_root = NO_ROOT;
   s->near_distance = v2_dist(start, goal);
   const an_navmesh *mesh = s->mesh;
-  int32_t st = an_navmesh_locate(mesh, start), gt = an_navmesh_locate(mesh, goal);
-  assert(st >= 0 && gt >= 0);
+  assert(s->start_tri >= 0 && s->goal_tri >= 0);
   s->start_count = 0;
-  an_funnel_near_triangles(mesh, start, st, s->near_stamp, &s->near_mark, s->near_queue, add_start,
-                           s);
-  an_funnel_near_triangles(mesh, goal, gt, s->near_stamp, &s->near_mark, s->near_queue, add_goal,
-                           s);
+  an_funnel_near_triangles(mesh, start, s->start_tri, s->near_stamp, &s->near_mark, s->near_queue,
+                           add_start, s);
+  an_funnel_near_triangles(mesh, goal, s->goal_tri, s->near_stamp, &s->near_mark, s->near_queue,
+                           add_goal, s);
   if (!reserve(s, (void **)&s->roots, &s->root_capacity, 0, 1, sizeof *s->roots)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
@@ -1464,6 +1477,7 @@ arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *s, vec2 start, 
                           .radius = 0.0,
                           .sigma = 1.0,
                           .arrive = 0.0,
+                          .arrive_d = v2(1.0, 0.0),
                           .span = AN_TWO_PI,
                           .g = 0.0,
                           .arrival = start,
@@ -1485,7 +1499,7 @@ arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *s, vec2 start, 
 
 /// The progress at which `root` is left for its child `child` (the child's arrival direction).
 static double leave_progress(const dk_root *root, const dk_root *child) {
-  return clamp_progress(wrap_turn(root->sigma * (child->arrive - root->arrive)), root->span);
+  return clamp_progress(an_wrap_angle(root->sigma * (child->arrive - root->arrive)), root->span);
 }
 
 /// The path from the start through the roots up to `last`, then along its arc to progress

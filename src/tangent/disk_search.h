@@ -28,10 +28,11 @@ void an_disk_search_destroy(an_disk_search *search);
 
 /// Does the interval search answer this query? Not for a point agent, not where an end lies
 /// beyond the triangulated box of a map without bounds, nor for a radius the box's margin does not
-/// hold (a path could leave the box): the tangents on demand answer those.
-bool an_disk_takes(const an_tangent_query *q, vec2 start, vec2 goal);
+/// hold (a path could leave the box): the tangents on demand answer those. Where it does, the
+/// ends' triangles are kept for an_disk_begin().
+bool an_disk_takes(const an_tangent_query *q, an_disk_search *search, vec2 start, vec2 goal);
 
-/// Begins a search from `start` to `goal`, both free, distinct, and taken (an_disk_takes): as
+/// Begins a search from `start` to `goal`, both free, distinct, and just taken (an_disk_takes): as
 /// an_lazy_begin() (tangent_lazy.h).
 arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *search, vec2 start, vec2 goal,
                             arcnav_path *path);

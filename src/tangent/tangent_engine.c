@@ -824,7 +824,7 @@ static arcnav_status interval_query_create(const void *state, void **out_query) 
 // of a map without bounds, a radius the box's margin does not hold).
 static arcnav_status interval_begin_taken(an_tangent_query *q, vec2 start, vec2 goal,
                                           arcnav_path *path) {
-  q->disk_running = q->disk && an_disk_takes(q, start, goal);
+  q->disk_running = q->disk && an_disk_takes(q, q->disk, start, goal);
   if (!q->disk_running) {
     return an_lazy_begin(q, q->lazy, start, goal, path);
   }
