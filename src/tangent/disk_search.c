@@ -8,6 +8,7 @@
 #include "path/path.h"
 #include "search/heap.h"
 #include "search/marks.h"
+#include "tangent/visibility.h"
 
 #include <assert.h>
 #include <float.h>
@@ -234,12 +235,8 @@ static double clamp_progress(double u, double span) {
 /// Where direction d lies after the arrival's, turning sigma: a pseudo-angle in [0, 4), increasing
 /// with the angle (a quarter turn per unit).
 static double leaf_key(const dk_family *f, vec2 d) {
-  double x = v2_dot(d, f->arrive_d), y = f->sigma * v2_cross(f->arrive_d, d);
-  double sum = fabs(x) + fabs(y);
-  if (!(sum > 0.0)) {
-    return 0.0;
-  }
-  return y >= 0.0 ? 1.0 - x / sum : 3.0 + x / sum;
+  vec2 turned = v2(v2_dot(d, f->arrive_d), f->sigma * v2_cross(f->arrive_d, d));
+  return turned.x == 0.0 && turned.y == 0.0 ? 0.0 : an_pseudo_angle(turned);
 }
 
 /// The key of progress u: the full turn's end (the start's last leaf) is 4, not 0.
