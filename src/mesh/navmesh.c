@@ -3,15 +3,15 @@
 // locating points in it navmesh_locate.c's.
 #include "mesh/navmesh.h"
 
+#include <math.h>
+
 static void free_mesh_arrays(an_navmesh *mesh) {
   an_free(&mesh->alloc, mesh->free_of);
   an_free(&mesh->alloc, mesh->tri_of);
   an_free(&mesh->alloc, mesh->fv);
   an_free(&mesh->alloc, mesh->fn);
   an_free(&mesh->alloc, mesh->component);
-  an_free(&mesh->alloc, mesh->passage_parent);
-  an_free(&mesh->alloc, mesh->passage_width);
-  an_free(&mesh->alloc, mesh->passage_step);
+  an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
   an_free(&mesh->alloc, mesh->grid);
   an_cdt_free(&mesh->cdt);
 }
@@ -26,23 +26,7 @@ void an_navmesh_destroy(an_navmesh *mesh) {
 }
 
 double an_navmesh_passage_width(const an_navmesh *mesh, int32_t a, int32_t b) {
-  // Links made later lie higher up: stepping up from the end linked earlier never passes the
-  // node where the two paths meet. The narrowest link stepped over joined them last.
-  double width = INFINITY;
-  while (a != b && mesh->passage_parent) {
-    uint32_t step_a = mesh->passage_step[a], step_b = mesh->passage_step[b];
-    if (step_a == UINT32_MAX && step_b == UINT32_MAX) {
-      return -1.0;
-    }
-    if (step_a < step_b) {
-      width = an_min(width, mesh->passage_width[a]);
-      a = mesh->passage_parent[a];
-    } else {
-      width = an_min(width, mesh->passage_width[b]);
-      b = mesh->passage_parent[b];
-    }
-  }
-  return width;
+  return mesh->passages.parent ? an_widest_forest_width(&mesh->passages, a, b) : INFINITY;
 }
 
 size_t an_navmesh_triangle_count(const an_navmesh *mesh) {
@@ -60,8 +44,6 @@ size_t an_navmesh_memory_bytes(const an_navmesh *mesh) {
   return sizeof *mesh + c->point_capacity * sizeof(vec2) +
          c->vertex_tri_capacity * sizeof(int32_t) + c->tri_capacity * sizeof(an_cdt_tri) +
          c->stack_capacity * sizeof(int32_t) + c->tri_count * sizeof(int32_t) +
-         mesh->free_count * 8 * sizeof(int32_t) +
-         (mesh->passage_parent ? (mesh->free_count + 1) * (2 * sizeof(int32_t) + sizeof(double))
-                               : 0) +
+         mesh->free_count * 8 * sizeof(int32_t) + an_widest_forest_memory_bytes(&mesh->passages) +
          (size_t)mesh->grid_w * (size_t)mesh->grid_h * sizeof(int32_t);
 }

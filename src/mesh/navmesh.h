@@ -39,6 +39,7 @@
 #include "map/circle_polygon.h"
 #include "map/map.h"
 #include "mesh/cdt.h"
+#include "search/widest_forest.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -66,15 +67,10 @@ struct an_navmesh {
   /// a disk's path is a point's, for a disk among the same obstacles.
   int32_t *component;
   /// The widest passages between free triangles, for every disk at once (docs/DESIGN.md, "No
-  /// path for a disk without a search"): a union-find forest built widest portal first, by rank
-  /// and without path compression, over the free triangles and, for a map without bounds, one more
-  /// node (index free_count) for the plane beyond the box; NULL when not built
-  /// (an_navmesh_options.passages). passage_parent[t] is t's parent (t
-  /// itself at a root); passage_width[t] the width of the portal that joined t's part to its
-  /// parent's, and passage_step[t] when (UINT32_MAX at a root): links made later lie higher up.
-  int32_t *passage_parent;
-  double *passage_width;
-  uint32_t *passage_step;
+  /// path for a disk without a search"): the forest of the widest portals over the free
+  /// triangles and, for a map without bounds, one more node (index free_count) for the plane
+  /// beyond the box; empty (parent NULL) when not built (an_navmesh_options.passages).
+  an_widest_forest passages;
   vec2 grid_min; ///< point location grid: cell (i, j) stores a cdt triangle near its centre
   double cell_w, cell_h;
   int32_t grid_w, grid_h;

@@ -77,41 +77,14 @@ static arcnav_status label_components(an_navmesh *mesh) {
   return ARCNAV_OK;
 }
 
-typedef struct portal {
-  double width;
-  int32_t a, b;
-} portal;
-
-static int compare_portals_widest_first(const void *lhs, const void *rhs) {
-  const portal *x = lhs, *y = rhs;
-  if (x->width != y->width) {
-    return x->width > y->width ? -1 : 1;
-  }
-  return x->a != y->a ? (x->a < y->a ? -1 : 1) : (x->b < y->b ? -1 : (x->b > y->b ? 1 : 0));
-}
-
-// The root of t's part of the passage forest.
-static int32_t passage_root(const an_navmesh *mesh, int32_t t) {
-  while (mesh->passage_parent[t] != t) {
-    t = mesh->passage_parent[t];
-  }
-  return t;
-}
-
-// Kruskal's forest of the widest passages (an_navmesh_passage_width; docs/DESIGN.md, "No path for
-// a disk without a search"). A portal's width bounds twice the clearance of any point on it: its
+// The forest of the widest passages (an_navmesh_passage_width; docs/DESIGN.md, "No path for a
+// disk without a search"). A portal's width bounds twice the clearance of any point on it: its
 // ends are obstacle vertices (clearance 0) except the box's corners, which are no material.
 static arcnav_status build_passages(an_navmesh *mesh) {
-  size_t n = mesh->free_count, nodes = n + 1, count = 0;
+  size_t n = mesh->free_count, count = 0;
   int32_t outside = (int32_t)n;
-  mesh->passage_parent = an_alloc(&mesh->alloc, nodes, sizeof *mesh->passage_parent);
-  mesh->passage_width = an_alloc(&mesh->alloc, nodes, sizeof *mesh->passage_width);
-  mesh->passage_step = an_alloc(&mesh->alloc, nodes, sizeof *mesh->passage_step);
-  portal *portals = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *portals);
-  uint8_t *rank = an_calloc(&mesh->alloc, nodes, sizeof *rank);
-  if (!mesh->passage_parent || !mesh->passage_width || !mesh->passage_step || !portals || !rank) {
-    an_free(&mesh->alloc, portals);
-    an_free(&mesh->alloc, rank);
+  an_widest_link *portals = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *portals);
+  if (!portals) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t t = 0; t < n; ++t) {
@@ -123,37 +96,16 @@ static arcnav_status build_passages(an_navmesh *mesh) {
       double length = v2_dist(mesh->cdt.points[va], mesh->cdt.points[vb]);
       double width = box_a && box_b ? INFINITY : (box_a || box_b ? 2.0 * length : length);
       if (u > (int32_t)t) {
-        portals[count++] = (portal){width, (int32_t)t, u};
+        portals[count++] = (an_widest_link){width, (int32_t)t, u};
       } else if (u < 0 && box_a && box_b && mesh->whole_plane) {
-        portals[count++] = (portal){INFINITY, (int32_t)t, outside}; // the plane beyond the box
+        portals[count++] = (an_widest_link){INFINITY, (int32_t)t, outside}; // beyond the box
       }
     }
   }
-  qsort(portals, count, sizeof *portals, compare_portals_widest_first);
-  for (size_t t = 0; t < nodes; ++t) {
-    mesh->passage_parent[t] = (int32_t)t;
-    mesh->passage_width[t] = -1.0;
-    mesh->passage_step[t] = UINT32_MAX;
-  }
-  uint32_t steps = 0;
-  for (size_t k = 0; k < count; ++k) {
-    int32_t ra = passage_root(mesh, portals[k].a), rb = passage_root(mesh, portals[k].b);
-    if (ra == rb) {
-      continue;
-    }
-    if (rank[ra] < rank[rb]) {
-      int32_t swap = ra;
-      ra = rb;
-      rb = swap;
-    }
-    mesh->passage_parent[rb] = ra;
-    mesh->passage_width[rb] = portals[k].width;
-    mesh->passage_step[rb] = steps++;
-    rank[ra] += rank[ra] == rank[rb];
-  }
+  arcnav_status status =
+      an_widest_forest_build(n + 1, portals, count, &mesh->alloc, &mesh->passages);
   an_free(&mesh->alloc, portals);
-  an_free(&mesh->alloc, rank);
-  return ARCNAV_OK;
+  return status;
 }
 
 arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *alloc,
