@@ -1677,9 +1677,10 @@ static void close_game_radius(game_radius *gr) {
   free(gr->ends);
 }
 
-enum { PROBE_KINDS = 5 };
-static const char *const PROBE_NAMES[PROBE_KINDS] = {"clearance", "raycast", "nearest_free",
-                                                     "nearest_moved", "reachable_moved"};
+enum { PROBE_KINDS = 7 };
+static const char *const PROBE_NAMES[PROBE_KINDS] = {
+    "clearance",       "raycast",   "nearest_free", "nearest_moved",
+    "reachable_moved", "reachable", "find_path"};
 
 static int run_probes(const char *stem, const options *opt) {
   static const double radii[] = {0.5, 2.0};
@@ -1691,7 +1692,9 @@ static int run_probes(const char *stem, const options *opt) {
   }
   printf("\n%s: %zu polygons, %zu vertices. Probe times in microseconds (exact engine, AUTO);\n"
          "nearest_free over every point, nearest_moved over those that were not free,\n"
-         "reachable_moved: the nearest reachable from the query's goal, for those.\n",
+         "reachable_moved: the nearest reachable from the query's goal, for those;\n"
+         "reachable: arcnav_query_reachable() from the query's start to its goal, and\n"
+         "find_path: the path search it spares where the passages tell.\n",
          stem, g.map.polygon_count, g.vertices);
   printf("  %4s %-14s %7s %10s %10s %10s\n", "R", "probe", "count", "median_us", "p90_us",
          "p99_us");
@@ -1708,6 +1711,11 @@ static int run_probes(const char *stem, const options *opt) {
       times[k] = xcalloc(n, sizeof **times);
     }
     sup_rng rng = sup_rng_seed(7);
+    size_t told = 0;
+    arcnav_path *path = NULL;
+    if (arcnav_path_create(NULL, &path) != ARCNAV_OK) {
+      exit_code = 1;
+    }
     for (size_t i = 0; exit_code == 0 && i < n; ++i) {
       arcnav_vec2 from = ends[2 * i];
       double angle = sup_rng_uniform(&rng, 0.0, 6.283185307179586);
@@ -1715,7 +1723,11 @@ static int run_probes(const char *stem, const options *opt) {
       arcnav_vec2 moved = {from.x + sup_rng_uniform(&rng, -2.0, 2.0),
                            from.y + sup_rng_uniform(&rng, -2.0, 2.0)};
       bool moved_blocked = !arcnav_query_point_is_free(query, moved);
-      double best[PROBE_KINDS] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};
+      double best[PROBE_KINDS];
+      for (int k = 0; k < PROBE_KINDS; ++k) {
+        best[k] = INFINITY;
+      }
+      bool searched = false;
       for (int rep = 0; rep < opt->repeat; ++rep) {
         arcnav_clearance c;
         arcnav_ray_hit hit;
@@ -1732,6 +1744,18 @@ static int run_probes(const char *stem, const options *opt) {
             moved_blocked ? arcnav_query_nearest_reachable(query, ends[2 * i + 1], moved, &q, NULL)
                           : ARCNAV_OK;
         double t4 = seconds_now();
+        bool reachable = false;
+        arcnav_status told_status =
+            arcnav_query_reachable(query, from, ends[2 * i + 1], &reachable, &searched);
+        double t5 = seconds_now();
+        arcnav_status found = arcnav_find_path(query, from, ends[2 * i + 1], path);
+        double t6 = seconds_now();
+        if (told_status != found) {
+          fprintf(stderr, "arcnav_bench: --probes %s: reachable says %s, the search %s\n", stem,
+                  arcnav_status_name(told_status), arcnav_status_name(found));
+          exit_code = 1;
+          break;
+        }
         if (st != ARCNAV_OK || (near != ARCNAV_OK && near != ARCNAV_NO_PATH) ||
             (reach != ARCNAV_OK && reach != ARCNAV_NO_PATH)) {
           fprintf(stderr, "arcnav_bench: --probes %s: a probe failed: %s\n", stem,
@@ -1745,10 +1769,16 @@ static int run_probes(const char *stem, const options *opt) {
         best[1] = fmin(best[1], (t2 - t1) * 1e6);
         best[2] = fmin(best[2], (t3 - t2) * 1e6);
         best[4] = fmin(best[4], (t4 - t3) * 1e6);
+        best[5] = fmin(best[5], (t5 - t4) * 1e6);
+        best[6] = fmin(best[6], (t6 - t5) * 1e6);
       }
       for (int k = 0; k < 3; ++k) {
         times[k][counts[k]++] = best[k];
       }
+      for (int k = 5; k < PROBE_KINDS; ++k) {
+        times[k][counts[k]++] = best[k];
+      }
+      told += !searched;
       if (moved_blocked) {
         times[3][counts[3]++] = best[2];
         times[4][counts[4]++] = best[4];
@@ -1760,6 +1790,10 @@ static int run_probes(const char *stem, const options *opt) {
       printf("  %4g %-14s %7zu %10.2f %10.2f %10.2f\n", radii[r], PROBE_NAMES[k], counts[k], median,
              p90, p99);
     }
+    if (exit_code == 0) {
+      printf("  %4g reachable told without a search: %zu of %zu\n", radii[r], told, n);
+    }
+    arcnav_path_destroy(path);
     fflush(stdout);
     for (int k = 0; k < PROBE_KINDS; ++k) {
       free(times[k]);

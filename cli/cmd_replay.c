@@ -659,13 +659,14 @@ static bool op_reachable(an_replay *r, const cJSON *op, FILE *out) {
   if (query == NULL) {
     return false;
   }
-  arcnav_status status = arcnav_find_path(query, from, to, r->path);
+  bool reachable = false, searched = false;
+  arcnav_status status = arcnav_query_reachable(query, from, to, &reachable, &searched);
   if (!arcnav_status_is_answer(status)) {
     an_replay_fail(r, "%s: %s", arcnav_status_name(status), arcnav_status_message(status));
     return false;
   }
-  fprintf(out, ",\"reachable\":%s,\"status\":\"%s\"", status == ARCNAV_OK ? "true" : "false",
-          arcnav_status_name(status));
+  fprintf(out, ",\"reachable\":%s,\"status\":\"%s\",\"searched\":%s", reachable ? "true" : "false",
+          arcnav_status_name(status), searched ? "true" : "false");
   return true;
 }
 

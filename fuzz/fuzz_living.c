@@ -280,6 +280,14 @@ static void compare_probes(arcnav_query *updated, arcnav_query *fresh, arcnav_ve
   if (sa != sb || (sa == ARCNAV_OK && !near_equal(da, db))) {
     fail("the nearest reachable point differs from a fresh planner's", detail);
   }
+  // Whether the disk can get from p to q, told by the updated planner's passages where they can,
+  // against the fresh planner's, each by a search where they cannot.
+  bool ra = false, rb = false;
+  sa = arcnav_query_reachable(updated, p, q, &ra, NULL);
+  sb = arcnav_query_reachable(fresh, p, q, &rb, NULL);
+  if (sa != sb || ra != rb) {
+    fail("reachability differs from a fresh planner's", detail);
+  }
   arcnav_vec2 dir = {q.x - p.x, q.y - p.y};
   if (dir.x != 0 || dir.y != 0) {
     arcnav_ray_hit ha, hb;

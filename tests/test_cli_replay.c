@@ -155,6 +155,8 @@ START_TEST(replay_follows_the_living_map) {
   }
   // A disk of radius 4.5 does not fit past the unit (gaps of 4 either side) in a corridor 10 wide.
   ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(a.lines[12], "reachable")));
+  ck_assert_str_eq(answer_string(&a, 12, "status"), "no_path");
+  ck_assert(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(a.lines[12], "searched")));
   ck_assert_double_eq(answer_number(&a, 13, "obstacles"), 1);
   // The saved file names its obstacles and marks the unit soft.
   char *saved_text = slurp(saved2);

@@ -741,6 +741,57 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
   return settle(query, status, start, goal, path);
 }
 
+arcnav_status arcnav_query_reachable(arcnav_query *query, arcnav_vec2 from, arcnav_vec2 to,
+                                     bool *out_reachable, bool *out_searched) {
+  if (out_reachable) {
+    *out_reachable = false;
+  }
+  if (out_searched) {
+    *out_searched = false;
+  }
+  if (!query || !out_reachable) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  query->sliced = AN_SLICED_NONE;
+  arcnav_status status = check_ends(from, to);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  reset_stats(query);
+  status = an_query_bind(query);
+  if (status == ARCNAV_OK) {
+    status = an_query_apply_ignored(query, NULL);
+  }
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  void *engine_query;
+  const an_engine *engine = query_engine(query, &engine_query);
+  status = engine->ops->decide_reachable
+               ? engine->ops->decide_reachable(engine->state, engine_query, from, to)
+               : ARCNAV_IN_PROGRESS;
+  if (status == ARCNAV_IN_PROGRESS) {
+    // Only a search tells: the engine's own, to the goal itself (no partial answer).
+    arcnav_path *path = NULL;
+    status = arcnav_path_create(&query->alloc.hooks, &path);
+    if (status != ARCNAV_OK) {
+      return status;
+    }
+    an_path_reset(path, from, to);
+    status = engine->ops->begin(engine->state, engine_query, from, to, &query->control, path);
+    while (status == ARCNAV_IN_PROGRESS) {
+      an_path_reset(path, from, to);
+      status = engine->ops->resume(engine->state, engine_query, &query->control, path);
+    }
+    arcnav_path_destroy(path);
+    if (out_searched) {
+      *out_searched = true;
+    }
+  }
+  *out_reachable = status == ARCNAV_OK;
+  return status;
+}
+
 arcnav_status arcnav_query_begin(arcnav_query *query, arcnav_vec2 start, arcnav_vec2 goal) {
   if (!query) {
     return ARCNAV_ERR_INVALID_ARGUMENT;

@@ -207,15 +207,26 @@ static bool sees(reach_test *t, vec2 a, vec2 b) {
 
 static an_verdict reaches_start(void *context, vec2 point) {
   reach_test *t = context;
+  if (sees(t, point, t->from)) {
+    return AN_ACCEPTED;
+  }
+  // The passages may tell without a search (docs/DESIGN.md, "Reachability without a search").
+  arcnav_status decided =
+      t->engine->ops->decide_reachable
+          ? t->engine->ops->decide_reachable(t->engine->state, t->engine_query, point, t->from)
+          : ARCNAV_IN_PROGRESS;
+  if (decided == ARCNAV_OK) {
+    return AN_ACCEPTED;
+  }
+  if (decided == ARCNAV_NO_PATH) {
+    return AN_REJECTED;
+  }
   size_t remembered =
       t->rejected_count < REMEMBERED_REJECTS ? t->rejected_count : REMEMBERED_REJECTS;
   for (size_t k = 0; k < remembered; ++k) {
     if (sees(t, point, t->rejected[k])) {
       return AN_REJECTED;
     }
-  }
-  if (sees(t, point, t->from)) {
-    return AN_ACCEPTED;
   }
   an_search_control *control = &t->query->control;
   if (t->limit > 0) {

@@ -92,6 +92,12 @@ typedef struct an_engine_ops {
   /// place it has reached nearest the goal, which the agent may follow (the start alone, `path`
   /// reset to it, before any such place). Only ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY.
   arcnav_status (*best_so_far)(const void *state, void *query, arcnav_path *path);
+  /// Can the query's agent get from start to goal (finite and in range), told without a search?
+  /// ARCNAV_OK when it surely can, ARCNAV_NO_PATH when it surely cannot, ARCNAV_START_BLOCKED or
+  /// ARCNAV_GOAL_BLOCKED as begin judges the ends, ARCNAV_IN_PROGRESS when only a search can
+  /// tell, or ARCNAV_ERR_OUT_OF_MEMORY. Leaves any search set up in `query` alone. NULL for
+  /// engines that cannot tell without a search.
+  arcnav_status (*decide_reachable)(const void *state, void *query, vec2 start, vec2 goal);
   /// The test find_path applies to start and goal. With `query` NULL it may allocate working
   /// memory for the one call; with a query object it allocates nothing.
   bool (*point_is_free)(const void *state, void *query, vec2 point);

@@ -360,6 +360,7 @@ static void tangent_destroy(void *state) {
   an_allocator alloc = engine->alloc;
   an_tangent_graph_destroy(&engine->graph, &alloc);
   an_sight_mesh_destroy(engine->sight_mesh);
+  an_sure_passages_destroy(&engine->sure, &alloc);
   an_navmesh_destroy(engine->passage_mesh);
   an_free(&alloc, engine->item_corner);
   an_free_space_destroy(&engine->space, &alloc);
@@ -368,6 +369,7 @@ static void tangent_destroy(void *state) {
 }
 
 static const an_engine_ops graph_ops, on_demand_ops, ranged_ops, interval_ops, ranged_interval_ops;
+static const an_navmesh *tangent_polygon_mesh(const void *state);
 
 arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out) {
   an_tangent_engine *engine = an_calloc(args->alloc, 1, sizeof *engine);
@@ -419,6 +421,11 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     // take only leaves the check out. Circles are left out of it: a polygon drawn round one
     // would narrow gaps the disk passes.
     status = an_polygon_mesh_build(args->map, &engine->alloc, &engine->passage_mesh);
+  }
+  const an_navmesh *polygons = tangent_polygon_mesh(engine);
+  if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons) {
+    status = an_sure_passages_build(polygons, &engine->space.grid, engine->radius, &engine->alloc,
+                                    &engine->sure);
   }
   if (status != ARCNAV_OK) {
     tangent_destroy(engine);
@@ -732,6 +739,31 @@ static bool tangent_set_ignored(const void *state, void *query, const uint8_t *i
   return true;
 }
 
+// For a disk: no, where the passage forest keeps the ends' triangles apart below the disk's
+// width (the check every search begins with); yes, where the sure passages join them; else only
+// a search tells (docs/DESIGN.md, "Reachability without a search").
+static arcnav_status tangent_decide_reachable(const void *state, void *query, vec2 start,
+                                              vec2 goal) {
+  const an_tangent_engine *engine = state;
+  an_tangent_query *q = query;
+  arcnav_status status = judge_ends(q, start, goal);
+  if (status != ARCNAV_OK || v2_equal(start, goal)) {
+    return status;
+  }
+  const an_navmesh *mesh = tangent_polygon_mesh(engine);
+  if (q->settings.point_agent || !mesh) {
+    return ARCNAV_IN_PROGRESS;
+  }
+  int32_t ta = an_navmesh_locate(mesh, start), tb = an_navmesh_locate(mesh, goal);
+  if (ta >= 0 && tb >= 0 &&
+      an_navmesh_passage_width(mesh, ta, tb) < 2.0 * (q->radius - 2.0 * engine->eps)) {
+    return ARCNAV_NO_PATH;
+  }
+  return an_sure_passages_join(&engine->sure, &q->settings, &q->clearance, start, goal)
+             ? ARCNAV_OK
+             : ARCNAV_IN_PROGRESS;
+}
+
 static void tangent_get_info(const void *state, arcnav_planner_info *out) {
   const an_tangent_engine *engine = state;
   out->corner_count = engine->corner_count;
@@ -742,7 +774,8 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
       an_free_space_memory_bytes(&engine->space) +
       an_tangent_graph_memory_bytes(&engine->graph, engine->corner_count, &engine->space.grid) +
       an_sight_mesh_memory_bytes(engine->sight_mesh) +
-      (engine->passage_mesh ? an_navmesh_memory_bytes(engine->passage_mesh) : 0);
+      (engine->passage_mesh ? an_navmesh_memory_bytes(engine->passage_mesh) : 0) +
+      an_sure_passages_memory_bytes(&engine->sure);
 }
 
 // The polygons' triangulation this engine holds (its sight mesh's, or the prebuilt engine's for
@@ -765,6 +798,7 @@ static const an_engine_ops graph_ops = {
     .best_so_far = graph_best_so_far,
     .rule_out = graph_rule_out,
     .point_is_free = tangent_point_is_free,
+    .decide_reachable = tangent_decide_reachable,
     .get_info = tangent_get_info,
     .polygon_mesh = tangent_polygon_mesh,
     .free_space = tangent_free_space,
@@ -779,6 +813,7 @@ static const an_engine_ops on_demand_ops = {
     .best_so_far = on_demand_best_so_far,
     .rule_out = on_demand_rule_out,
     .point_is_free = tangent_point_is_free,
+    .decide_reachable = tangent_decide_reachable,
     .get_info = tangent_get_info,
     .set_ignored = tangent_set_ignored,
     .polygon_mesh = tangent_polygon_mesh,
@@ -794,6 +829,7 @@ static const an_engine_ops ranged_ops = {
     .best_so_far = on_demand_best_so_far,
     .rule_out = on_demand_rule_out,
     .point_is_free = tangent_point_is_free,
+    .decide_reachable = tangent_decide_reachable,
     .get_info = tangent_get_info,
     .set_radius = tangent_set_radius,
     .set_ignored = tangent_set_ignored,
@@ -873,6 +909,7 @@ static const an_engine_ops interval_ops = {
     .best_so_far = interval_best_so_far,
     .rule_out = interval_rule_out,
     .point_is_free = tangent_point_is_free,
+    .decide_reachable = tangent_decide_reachable,
     .get_info = tangent_get_info,
     .set_ignored = tangent_set_ignored,
     .polygon_mesh = tangent_polygon_mesh,
@@ -888,6 +925,7 @@ static const an_engine_ops ranged_interval_ops = {
     .best_so_far = interval_best_so_far,
     .rule_out = interval_rule_out,
     .point_is_free = tangent_point_is_free,
+    .decide_reachable = tangent_decide_reachable,
     .get_info = tangent_get_info,
     .set_radius = tangent_set_radius,
     .set_ignored = tangent_set_ignored,

@@ -11,6 +11,7 @@
 #include "search/heap.h"
 #include "tangent/inflate.h"
 #include "tangent/sight_mesh.h"
+#include "tangent/sure_passages.h"
 #include "tangent/tangent_graph.h"
 
 /// Built once per planner; read-only while queries run.
@@ -43,6 +44,10 @@ typedef struct an_tangent_engine {
   /// radius can join (docs/DESIGN.md, "No path for a disk without a search"); NULL when it could
   /// not be built (the searches then find that out), or not needed.
   struct an_navmesh *passage_mesh;
+  /// For a disk: the passages it surely gets through, over the polygons' triangulation (the sight
+  /// mesh's or passage_mesh), for every radius up to the engine's (docs/DESIGN.md,
+  /// "Reachability without a search"); empty for a point agent or without a triangulation.
+  an_sure_passages sure;
 } an_tangent_engine;
 
 /// A start attachment: the touching point where the tangent from the query's start meets a corner.

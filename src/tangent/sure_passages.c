@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+// Passages a disk surely gets through (sure_passages.h; docs/DESIGN.md, "Reachability without a
+// search").
+#include "tangent/sure_passages.h"
+
+#include <math.h>
+
+/// The half-edge that stands for the portal across edge i of free triangle t, or -1 when no free
+/// triangle lies across it.
+static int32_t portal_node(const an_navmesh *mesh, int32_t t, int i) {
+  int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
+  if (u < 0) {
+    return -1;
+  }
+  if (t < u) {
+    return 3 * t + i;
+  }
+  for (int k = 0; k < 3; ++k) {
+    if (mesh->fn[3 * (size_t)u + (size_t)k] == t) {
+      return 3 * u + k;
+    }
+  }
+  return -1;
+}
+
+static vec2 portal_middle(const an_navmesh *mesh, int32_t t, int i) {
+  const int32_t *v = &mesh->fv[3 * (size_t)t];
+  return v2_lerp(mesh->cdt.points[v[(i + 1) % 3]], mesh->cdt.points[v[(i + 2) % 3]], 0.5);
+}
+
+/// Half the length of the portal across edge i of triangle t, when both its ends are material;
+/// INFINITY with a corner of the box (no material) among them.
+static double half_portal(const an_navmesh *mesh, int32_t t, int i) {
+  const int32_t *v = &mesh->fv[3 * (size_t)t];
+  int32_t a = v[(i + 1) % 3], b = v[(i + 2) % 3];
+  if (a < 4 || b < 4) {
+    return INFINITY;
+  }
+  return 0.5 * v2_dist(mesh->cdt.points[a], mesh->cdt.points[b]);
+}
+
+typedef struct clearance_walk {
+  const an_grid *grid;
+  vec2 a, b;
+  vec2 along; ///< unit vector from a to b (zero for a point)
+  double length;
+  double nearest;
+} clearance_walk;
+
+// The items of a cell the segment passes through: the nearest so far. An item whose ends both lie
+// beyond the nearest distance on one side of the segment's line, or past one of its ends, is no
+// nearer: most items of a cell are dismissed so, without a distance.
+static bool visit_nearest(void *context, int32_t column, int32_t row) {
+  clearance_walk *walk = context;
+  const an_grid *grid = walk->grid;
+  size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
+  vec2 across = v2(-walk->along.y, walk->along.x);
+  for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
+    const an_item *item = &grid->items[grid->cell_items[k]];
+    bool edge = item->kind == AN_ITEM_EDGE;
+    double reach = walk->nearest + (edge ? 0.0 : item->radius);
+    vec2 pa = v2_sub(item->a, walk->a), pb = v2_sub(edge ? item->b : item->a, walk->a);
+    double side_a = v2_dot(across, pa), side_b = v2_dot(across, pb);
+    double on_a = v2_dot(walk->along, pa), on_b = v2_dot(walk->along, pb);
+    if ((side_a >= reach && side_b >= reach) || (side_a <= -reach && side_b <= -reach) ||
+        (on_a <= -reach && on_b <= -reach) ||
+        (on_a >= walk->length + reach && on_b >= walk->length + reach)) {
+      continue;
+    }
+    double d = edge ? an_segment_segment_dist(walk->a, walk->b, item->a, item->b)
+                    : an_point_segment_dist(item->a, walk->a, walk->b) - item->radius;
+    walk->nearest = an_min(walk->nearest, d);
+  }
+  return true;
+}
+
+/// The distance from segment ab to the nearest item, or `cap` when none is nearer: every item
+/// within the grid's reach of the segment is filed in a cell the segment passes through. `cap`
+/// may also be a distance already known to some material.
+static double segment_clearance(const an_grid *grid, vec2 a, vec2 b, double cap) {
+  double length = v2_dist(a, b);
+  vec2 along = length > 0.0 ? v2_scale(v2_sub(b, a), 1.0 / length) : v2(0.0, 0.0);
+  clearance_walk walk = {grid, a, b, along, length, cap};
+  vec2 p = a, q = b;
+  if (grid->item_count > 0 && an_grid_clip_segment(grid, &p, &q)) {
+    an_grid_walk_clipped(grid, p, q, visit_nearest, &walk);
+  }
+  return walk.nearest;
+}
+
+arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid, double cap,
+                                     const an_allocator *alloc, an_sure_passages *out) {
+  size_t n = mesh->free_count, count = 0;
+  an_widest_link *links = an_alloc(alloc, 3 * n + 1, sizeof *links);
+  if (!links) {
+    *out = (an_sure_passages){mesh, {0, NULL, NULL, NULL}};
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t t = 0; t < n; ++t) {
+    int32_t node[3];
+    vec2 middle[3];
+    for (int i = 0; i < 3; ++i) {
+      node[i] = portal_node(mesh, (int32_t)t, i);
+      middle[i] = portal_middle(mesh, (int32_t)t, i);
+    }
+    for (int i = 0; i < 3; ++i) {
+      int j = (i + 1) % 3;
+      if (node[i] >= 0 && node[j] >= 0) {
+        // A portal's ends are obstacle vertices but for the box's corners: half a portal's length
+        // bounds its midpoint's clearance, and a tight bound from the start dismisses most items.
+        double bound =
+            an_min(cap, an_min(half_portal(mesh, (int32_t)t, i), half_portal(mesh, (int32_t)t, j)));
+        double width = segment_clearance(grid, middle[i], middle[j], bound);
+        links[count++] = (an_widest_link){width, node[i], node[j]};
+      }
+    }
+  }
+  arcnav_status status = an_widest_forest_build(3 * n, links, count, alloc, &out->forest);
+  out->mesh = mesh;
+  an_free(alloc, links);
+  return status;
+}
+
+void an_sure_passages_destroy(an_sure_passages *sure, const an_allocator *alloc) {
+  an_widest_forest_destroy(&sure->forest, alloc);
+}
+
+size_t an_sure_passages_memory_bytes(const an_sure_passages *sure) {
+  return an_widest_forest_memory_bytes(&sure->forest);
+}
+
+/// The first portal of the triangle holding p whose midpoint p sees along a free segment: its
+/// node, or -1.
+static int32_t seen_portal(const an_sure_passages *sure, const an_clearance *settings,
+                           an_clearance_scratch *scratch, int32_t tri, vec2 p) {
+  for (int i = 0; i < 3; ++i) {
+    int32_t node = portal_node(sure->mesh, tri, i);
+    if (node >= 0 && an_segment_is_free(settings, scratch, p, portal_middle(sure->mesh, tri, i))) {
+      return node;
+    }
+  }
+  return -1;
+}
+
+bool an_sure_passages_join(const an_sure_passages *sure, const an_clearance *settings,
+                           an_clearance_scratch *scratch, vec2 a, vec2 b) {
+  if (!sure->forest.parent) {
+    return false;
+  }
+  int32_t ta = an_navmesh_locate(sure->mesh, a), tb = an_navmesh_locate(sure->mesh, b);
+  if (ta < 0 || tb < 0) {
+    return false;
+  }
+  if (ta == tb && an_segment_is_free(settings, scratch, a, b)) {
+    return true;
+  }
+  int32_t na = seen_portal(sure, settings, scratch, ta, a);
+  int32_t nb = na >= 0 ? seen_portal(sure, settings, scratch, tb, b) : -1;
+  return nb >= 0 &&
+         an_widest_forest_width(&sure->forest, na, nb) >= settings->radius - settings->eps;
+}

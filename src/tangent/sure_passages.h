@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Passages a disk surely gets through, for every radius at once: the lower bound beside the
+// passage forest's upper bound (an_navmesh_passage_width()). docs/DESIGN.md, "Reachability
+// without a search", gives the reasoning.
+//
+// The nodes are the midpoints of the portals of the polygons' triangulation; two portals of one
+// free triangle are linked, as wide as the clearance of the segment between their midpoints (the
+// distance to the nearest obstacle piece of the grid, circles and units included, capped at the
+// radius the grid was filed for). A disk of radius R whose two ends each see, along a free
+// segment, the midpoint of a portal of a triangle holding them, and whose midpoints a chain of
+// links at least R - eps wide joins, can go from one end to the other: every piece of that
+// polyline passes the free test of every engine.
+
+#include "geom/alloc.h"
+#include "geom/geom.h"
+#include "index/clearance.h"
+#include "index/grid.h"
+#include "mesh/navmesh.h"
+#include "search/widest_forest.h"
+
+#include <stdbool.h>
+
+typedef struct an_sure_passages {
+  const an_navmesh *mesh; ///< borrowed: the polygons' triangulation
+  /// Over the half-edges 3 t + i of the mesh's free triangles; a portal's node is its half-edge
+  /// on the lower-numbered of its two triangles.
+  an_widest_forest forest;
+} an_sure_passages;
+
+/// Builds the links of `mesh`'s portals, their widths measured against `grid`'s items, capped at
+/// `cap` (at most the reach the grid was filed for). On failure *out is empty.
+/// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY.
+arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid, double cap,
+                                     const an_allocator *alloc, an_sure_passages *out);
+
+void an_sure_passages_destroy(an_sure_passages *sure, const an_allocator *alloc);
+
+size_t an_sure_passages_memory_bytes(const an_sure_passages *sure);
+
+/// Does the disk of `settings` (R > 0) surely get from `a` to `b`, both free for it? True only
+/// when it does; false when the passages cannot tell.
+bool an_sure_passages_join(const an_sure_passages *sure, const an_clearance *settings,
+                           an_clearance_scratch *scratch, vec2 a, vec2 b);
