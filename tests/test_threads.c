@@ -32,7 +32,8 @@ typedef struct answer {
   size_t count;
   arcnav_piece pieces[MAX_PIECES];
   double length;
-  bool start_free; ///< arcnav_planner_point_is_free at the start, also read concurrently
+  bool start_free;         ///< arcnav_planner_point_is_free at the start, also read concurrently
+  arcnav_status reachable; ///< arcnav_query_reachable's answer for the same ends
 } answer;
 
 static bool same_bits(const void *a, const void *b, size_t bytes) {
@@ -49,7 +50,7 @@ static bool same_piece(const arcnav_piece *a, const arcnav_piece *b) {
 
 static bool same_answer(const answer *a, const answer *b) {
   if (a->status != b->status || a->count != b->count || a->start_free != b->start_free ||
-      !same_bits(&a->length, &b->length, sizeof(double))) {
+      a->reachable != b->reachable || !same_bits(&a->length, &b->length, sizeof(double))) {
     return false;
   }
   for (size_t i = 0; i < a->count; ++i) {
@@ -78,6 +79,8 @@ static bool answer_query(const arcnav_planner *planner, arcnav_query *query, arc
   out->count = arcnav_path_piece_count(path);
   out->length = arcnav_path_length(path);
   out->start_free = arcnav_planner_point_is_free(planner, q->start);
+  bool reachable = false;
+  out->reachable = arcnav_query_reachable(query, q->start, q->goal, &reachable, NULL);
   if (out->count > MAX_PIECES) {
     return false;
   }
