@@ -514,13 +514,17 @@ END_TEST
 // ---------------------------------------------------------------------------------------------
 // Passages: the widest chain of portals between two triangles
 
-// A portal's width as the passage forest defines it, computed here on its own: the length between
-// two obstacle vertices, twice it with one box corner, unbounded between two.
-static double portal_width(const an_navmesh *mesh, size_t t, int i) {
+// A portal's width by the length rule alone: the length between two obstacle vertices, twice it
+// with one box corner, unbounded between two.
+static double length_rule_width(const an_navmesh *mesh, size_t t, int i) {
   int32_t a = mesh->fv[3 * t + (size_t)(i + 1) % 3], b = mesh->fv[3 * t + (size_t)(i + 2) % 3];
   double length = hypot(mesh->cdt.points[a].x - mesh->cdt.points[b].x,
                         mesh->cdt.points[a].y - mesh->cdt.points[b].y);
   return a < 4 && b < 4 ? INFINITY : (a < 4 || b < 4 ? 2.0 * length : length);
+}
+
+static double portal_width(const an_navmesh *mesh, size_t t, int i) {
+  return an_navmesh_portal_width(mesh, (int32_t)t, i);
 }
 
 // Is `to` reached from `from` across portals at least `width` wide (and through the plane beyond
@@ -563,6 +567,48 @@ static bool flood_reaches(const an_navmesh *mesh, int32_t from, int32_t to, doub
   }
   return false;
 }
+
+// Every portal's width bounds twice the clearance of every point on it, the clearance measured by
+// the support code (sup_distance_to_obstacles) at dense samples; it is never looser than the
+// length rule; and across traced corridors it is tighter than the length rule somewhere.
+START_TEST(test_portal_widths_bound_the_clearance) {
+  size_t portals = 0, tighter = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(6); ++seed) {
+    sup_map desc = seed % 3 == 0   ? sup_gen_maze(seed, 6, 10.0, 1.0 + (double)(seed % 4))
+                   : seed % 3 == 1 ? sup_gen_town(seed, 3, 30.0, 6.0, 2.0, 5.0)
+                                   : sup_gen_random_rectangles(seed, 40, 100.0, 2.0, 20.0);
+    arcnav_map *map;
+    ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
+    an_navmesh *mesh;
+    ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+    for (size_t t = 0; t < mesh->free_count; ++t) {
+      for (int i = 0; i < 3; ++i) {
+        if (mesh->fn[3 * t + (size_t)i] < (int32_t)t) {
+          continue;
+        }
+        double width = portal_width(mesh, t, i), rule = length_rule_width(mesh, t, i);
+        ck_assert_double_le(width, rule * (1.0 + 1e-12));
+        tighter += width < rule * (1.0 - 1e-9);
+        portals++;
+        vec2 a = mesh->cdt.points[mesh->fv[3 * t + (size_t)(i + 1) % 3]];
+        vec2 b = mesh->cdt.points[mesh->fv[3 * t + (size_t)(i + 2) % 3]];
+        for (int k = 0; k <= 64; ++k) {
+          double f = k / 64.0;
+          arcnav_vec2 p = {a.x + f * (b.x - a.x), a.y + f * (b.y - a.y)};
+          double clearance = sup_distance_to_obstacles(&desc, p);
+          ck_assert_msg(2.0 * clearance <= width * (1.0 + 1e-12) + 1e-12,
+                        "seed %llu: portal %zu/%d is %.17g wide, a point on it is %.17g clear",
+                        (unsigned long long)seed, t, i, width, clearance);
+        }
+      }
+    }
+    an_navmesh_destroy(mesh);
+    arcnav_map_destroy(map);
+    sup_map_free(&desc);
+  }
+  ck_assert_uint_gt(tighter, portals / 20);
+}
+END_TEST
 
 START_TEST(test_passage_width_matches_a_flood) {
   size_t pairs = 0, joined = 0, apart = 0;
@@ -846,6 +892,7 @@ static Suite *navmesh_suite(void) {
   tcase_add_test(tc, test_stacked_turned_squares);
   tcase_add_test(tc, test_union_build_matches_arrangement);
   tcase_add_test(tc, test_passage_width_matches_a_flood);
+  tcase_add_test(tc, test_portal_widths_bound_the_clearance);
   tcase_add_test(tc, test_star_is_triangulated_in_linear_work);
   tcase_add_test(tc, test_ring_winding_index_matches_plain_count);
   tcase_add_test(tc, test_trimmed_grown_mesh_keeps_the_free_space);

@@ -118,10 +118,17 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
                                   const an_navmesh_options *options, an_navmesh **out);
 void an_navmesh_destroy(an_navmesh *mesh);
 
+/// Twice an upper bound on the clearance of every point of the portal across edge i of free
+/// triangle t (docs/DESIGN.md, "No path for a disk without a search"): the least of its length
+/// between two obstacle vertices (twice it with one box corner, INFINITY between two), and a bound
+/// from the material the two triangles beside it show (their vertices but the box's corners,
+/// their edges with no free triangle beyond), sampled along the portal with the slack the
+/// distance's Lipschitz bound asks. For a boundary edge (no free neighbour), the length rule alone.
+double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i);
+
 /// An upper bound on the diameter of the disks that can pass between free triangles `a` and `b`:
-/// the largest w such that a chain of portals at least w wide joins them (a portal between two
-/// obstacle vertices is its length wide, one with a box corner twice that, as the disk's centre
-/// crosses it at most half the length, or the whole, from the obstacle vertex). -1 when nothing
+/// the largest w such that a chain of portals at least w wide (an_navmesh_portal_width()) joins
+/// them. -1 when nothing
 /// joins them; INFINITY for a mesh built without the forest (an_navmesh_options.passages). A disk
 /// of radius R whose checks admit R - eps needs at least 2 (R - eps).
 double an_navmesh_passage_width(const an_navmesh *mesh, int32_t a, int32_t b);

@@ -77,9 +77,73 @@ static arcnav_status label_components(an_navmesh *mesh) {
   return ARCNAV_OK;
 }
 
+// The material the two free triangles beside a portal show: their vertices but the box's corners
+// (which are no material), and their edges with no free triangle beyond (an obstacle's boundary)
+// between such vertices. Every point's distance to any of it bounds the point's clearance.
+typedef struct portal_material {
+  vec2 points[6];
+  vec2 edges[6][2];
+  int point_count, edge_count;
+} portal_material;
+
+static void add_triangle_material(const an_navmesh *mesh, int32_t t, portal_material *m) {
+  const int32_t *v = &mesh->fv[3 * (size_t)t];
+  for (int k = 0; k < 3; ++k) {
+    if (v[k] >= 4) {
+      m->points[m->point_count++] = mesh->cdt.points[v[k]];
+    }
+    int32_t a = v[(k + 1) % 3], b = v[(k + 2) % 3];
+    if (mesh->fn[3 * (size_t)t + (size_t)k] < 0 && a >= 4 && b >= 4) {
+      m->edges[m->edge_count][0] = mesh->cdt.points[a];
+      m->edges[m->edge_count++][1] = mesh->cdt.points[b];
+    }
+  }
+}
+
+static double material_distance(const portal_material *m, vec2 p) {
+  double nearest = INFINITY;
+  for (int k = 0; k < m->point_count; ++k) {
+    nearest = an_min(nearest, v2_dist(p, m->points[k]));
+  }
+  for (int k = 0; k < m->edge_count; ++k) {
+    nearest = an_min(nearest, an_point_segment_dist(p, m->edges[k][0], m->edges[k][1]));
+  }
+  return nearest;
+}
+
+enum { PORTAL_SAMPLES = 8 };
+
+double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i) {
+  int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
+  int32_t va = mesh->fv[3 * (size_t)t + (size_t)(i + 1) % 3],
+          vb = mesh->fv[3 * (size_t)t + (size_t)(i + 2) % 3];
+  vec2 a = mesh->cdt.points[va], b = mesh->cdt.points[vb];
+  // The ends alone: a point of the portal is at most min(|pa|, |pb|) from them.
+  double length = v2_dist(a, b);
+  double width = va < 4 && vb < 4 ? INFINITY : (va < 4 || vb < 4 ? 2.0 * length : length);
+  if (u < 0) {
+    return width;
+  }
+  portal_material m = {.point_count = 0, .edge_count = 0};
+  add_triangle_material(mesh, t, &m);
+  add_triangle_material(mesh, u, &m);
+  if (m.point_count == 0 && m.edge_count == 0) {
+    return width;
+  }
+  // The distance to the material is 1-Lipschitz: between two samples h apart it stays below the
+  // mean of theirs plus h / 2.
+  double step = length / PORTAL_SAMPLES, sampled = 0.0;
+  double before = material_distance(&m, a);
+  for (int k = 1; k <= PORTAL_SAMPLES; ++k) {
+    double here = material_distance(&m, v2_lerp(a, b, (double)k / PORTAL_SAMPLES));
+    sampled = an_max(sampled, before + here + step);
+    before = here;
+  }
+  return an_min(width, sampled);
+}
+
 // The forest of the widest passages (an_navmesh_passage_width; docs/DESIGN.md, "No path for a
-// disk without a search"). A portal's width bounds twice the clearance of any point on it: its
-// ends are obstacle vertices (clearance 0) except the box's corners, which are no material.
+// disk without a search"): each portal as wide as twice a bound on its points' clearance.
 static arcnav_status build_passages(an_navmesh *mesh) {
   size_t n = mesh->free_count, count = 0;
   int32_t outside = (int32_t)n;
@@ -92,12 +156,10 @@ static arcnav_status build_passages(an_navmesh *mesh) {
       int32_t u = mesh->fn[3 * t + (size_t)i];
       int32_t va = mesh->fv[3 * t + (size_t)(i + 1) % 3],
               vb = mesh->fv[3 * t + (size_t)(i + 2) % 3];
-      bool box_a = va < 4, box_b = vb < 4;
-      double length = v2_dist(mesh->cdt.points[va], mesh->cdt.points[vb]);
-      double width = box_a && box_b ? INFINITY : (box_a || box_b ? 2.0 * length : length);
       if (u > (int32_t)t) {
-        portals[count++] = (an_widest_link){width, (int32_t)t, u};
-      } else if (u < 0 && box_a && box_b && mesh->whole_plane) {
+        portals[count++] =
+            (an_widest_link){an_navmesh_portal_width(mesh, (int32_t)t, i), (int32_t)t, u};
+      } else if (u < 0 && va < 4 && vb < 4 && mesh->whole_plane) {
         portals[count++] = (an_widest_link){INFINITY, (int32_t)t, outside}; // beyond the box
       }
     }

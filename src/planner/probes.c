@@ -207,10 +207,8 @@ static bool sees(reach_test *t, vec2 a, vec2 b) {
 
 static an_verdict reaches_start(void *context, vec2 point) {
   reach_test *t = context;
-  if (sees(t, point, t->from)) {
-    return AN_ACCEPTED;
-  }
-  // The passages may tell without a search (docs/DESIGN.md, "Reachability without a search").
+  // The passages may tell without a search (docs/DESIGN.md, "Reachability without a search"),
+  // for less than a free test of the long segment to `from` costs.
   arcnav_status decided =
       t->engine->ops->decide_reachable
           ? t->engine->ops->decide_reachable(t->engine->state, t->engine_query, point, t->from)
@@ -220,6 +218,9 @@ static an_verdict reaches_start(void *context, vec2 point) {
   }
   if (decided == ARCNAV_NO_PATH) {
     return AN_REJECTED;
+  }
+  if (sees(t, point, t->from)) {
+    return AN_ACCEPTED;
   }
   size_t remembered =
       t->rejected_count < REMEMBERED_REJECTS ? t->rejected_count : REMEMBERED_REJECTS;
