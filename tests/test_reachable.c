@@ -93,6 +93,7 @@ static test_map make_map(int kind, uint64_t seed) {
 
 START_TEST(reachable_agrees_with_the_search) {
   counts all = {0, 0, 0, 0};
+  size_t point_yes = 0;
   arcnav_path *path = NULL;
   ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
   for (int kind = 0; kind < MAP_KINDS; ++kind) {
@@ -109,11 +110,13 @@ START_TEST(reachable_agrees_with_the_search) {
       ck_assert_int_eq(arcnav_query_create(intervals, &on_intervals), ARCNAV_OK);
       vec lo, hi;
       ck_assert(sup_map_extent(&t.map, &lo, &hi));
-      double radii[3] = {0.5 * t.radius, t.radius, max_radius};
-      for (int r = 0; r < 3; ++r) {
+      // R = 0 too: the optimal funnel (AUTO among polygons) tells by the mesh's parts.
+      double radii[4] = {0.0, 0.5 * t.radius, t.radius, max_radius};
+      for (int r = 0; r < 4; ++r) {
         double radius = radii[r];
         arcnav_planner *own =
-            make_planner(map, radius, 0.0, ARCNAV_ENGINE_TANGENT, ARCNAV_TANGENT_GRAPH_AUTO);
+            make_planner(map, radius, 0.0, r == 0 ? ARCNAV_ENGINE_AUTO : ARCNAV_ENGINE_TANGENT,
+                         ARCNAV_TANGENT_GRAPH_AUTO);
         arcnav_planner *reference =
             make_planner(map, radius, 0.0, ARCNAV_ENGINE_TANGENT, ARCNAV_TANGENT_GRAPH_PREBUILT);
         arcnav_query *on_own = NULL, *on_reference = NULL;
@@ -130,7 +133,9 @@ START_TEST(reachable_agrees_with_the_search) {
             continue;
           }
           snprintf(label, sizeof label, "%s seed %d R %g", t.label, (int)seed, radius);
+          size_t before = all.decided_yes;
           check_pair(on_own, on_reference, path, from, to, label, &all);
+          point_yes += r == 0 ? all.decided_yes - before : 0;
           check_pair(on_ranged, on_reference, path, from, to, label, &all);
           check_pair(on_intervals, on_reference, path, from, to, label, &all);
         }
@@ -153,6 +158,7 @@ START_TEST(reachable_agrees_with_the_search) {
   // The passages must do their work: most answers without a search, both ways.
   ck_assert_uint_gt(all.decided_yes + all.decided_no, all.asked * 3 / 4);
   ck_assert_uint_gt(all.decided_no, 0);
+  ck_assert_uint_gt(point_yes, 0);
 }
 END_TEST
 
@@ -173,6 +179,14 @@ static arcnav_map *door_map_with(double door, const arcnav_allocator *hooks) {
 
 static arcnav_map *door_map(double door) {
   return door_map_with(door, NULL);
+}
+
+// The door map with a circle in the left room: a point agent's planner is then the tangent
+// engine's, whose polygons' triangulation does not hold the circle, and it searches.
+static arcnav_map *door_map_with_circle(const arcnav_allocator *hooks) {
+  arcnav_map *map = door_map_with(8.0, hooks);
+  ck_assert_int_eq(arcnav_map_add_circle(map, (vec){20.0, 10.0}, 2.0, NULL), ARCNAV_OK);
+  return map;
 }
 
 START_TEST(doors_open_at_exactly_two_radii) {
@@ -332,7 +346,7 @@ START_TEST(units_in_the_door_and_the_ignore_list) {
 END_TEST
 
 START_TEST(statuses_and_searches) {
-  arcnav_map *map = door_map(8.0);
+  arcnav_map *map = door_map_with_circle(NULL);
   arcnav_planner *planner =
       make_planner(map, 1.0, 2.0, ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO);
   arcnav_query *query = NULL;
@@ -355,13 +369,13 @@ START_TEST(statuses_and_searches) {
   ck_assert(!reachable);
   ck_assert_int_eq(arcnav_query_reachable(query, from, from, &reachable, &searched), ARCNAV_OK);
   ck_assert(reachable && !searched);
-  // A point agent: a search answers, under the expansion limit.
+  // A point agent among polygons and a circle: a search answers, under the expansion limit.
   ck_assert_int_eq(arcnav_query_set_radius(query, 0.0), ARCNAV_OK);
-  ck_assert_int_eq(arcnav_query_reachable(query, from, to, &reachable, &searched), ARCNAV_OK);
+  vec corner = {5.0, 45.0}, other = {95.0, 45.0};
+  ck_assert_int_eq(arcnav_query_reachable(query, corner, other, &reachable, &searched), ARCNAV_OK);
   ck_assert(reachable && searched);
   ck_assert_uint_gt(arcnav_query_get_stats(query).nodes_expanded, 0);
   ck_assert_int_eq(arcnav_query_set_expansion_limit(query, 1), ARCNAV_OK);
-  vec corner = {5.0, 45.0}, other = {95.0, 5.0};
   ck_assert_int_eq(arcnav_query_reachable(query, corner, other, &reachable, &searched),
                    ARCNAV_SEARCH_LIMIT);
   ck_assert(!reachable && searched);
@@ -382,10 +396,10 @@ END_TEST
 START_TEST(reachable_fails_cleanly_out_of_memory) {
   test_allocator counter = test_allocator_make();
   arcnav_allocator hooks = test_allocator_hooks(&counter);
-  arcnav_map *map = door_map_with(8.0, &hooks);
+  arcnav_map *map = door_map_with_circle(&hooks);
   arcnav_planner *planner =
       make_planner(map, 0.0, 2.0, ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO);
-  vec from = {5.0, 45.0}, to = {95.0, 5.0};
+  vec from = {5.0, 45.0}, to = {95.0, 45.0};
   long before = counter.live;
   // Each allocation of the call fails in turn (a point agent searches); then all pass.
   for (long fail = 0;; ++fail) {

@@ -720,11 +720,12 @@ ARCNAV_API arcnav_status arcnav_query_path_is_free(arcnav_query *query, const ar
 /// structures can, for any radius the planner serves (docs/DESIGN.md, "Reachability without a
 /// search"): ends kept apart by passages narrower than the disk (as every search checks first)
 /// answer no, and ends that each see a passage the disk surely gets through, joined by such
-/// passages, answer yes; both cost a few free tests and O(log n) steps. Otherwise (a point agent,
-/// an engine without these structures, ends beyond the triangulated box, or a passage whose
-/// width lies between the two bounds) a path search answers, under the query's expansion limit;
-/// partial answers play no part. It ends a sliced search in progress, and
-/// arcnav_query_get_stats() counts its search (nothing when none ran).
+/// passages, answer yes; both cost a few free tests and O(log n) steps. A point agent among
+/// polygons only (the optimal funnel's navmesh) answers yes for ends in one connected part of
+/// the mesh. Otherwise (ends apart at R = 0, a point agent among circles, ends beyond the
+/// triangulated box, or a passage whose width lies between the two bounds) a path search
+/// answers, under the query's expansion limit; partial answers play no part. It ends a sliced
+/// search in progress, and arcnav_query_get_stats() counts its search (nothing when none ran).
 /// @param out_reachable [out] whether the disk can get there (false for every status but
 ///                      ARCNAV_OK)
 /// @param out_searched  [out, opt] whether a path search was needed to tell

@@ -198,6 +198,28 @@ static arcnav_status funnel_begin(const void *state, void *query, vec2 start, ve
   return funnel_answer(engine, q, status, control, path);
 }
 
+// Ends whose triangles lie in one connected part of the mesh are joined by a path on it, which
+// the searches find; every other question takes a search (an end at a pinch may lie by more than
+// one part, and one beyond the box or in a circle's sliver by none).
+static arcnav_status funnel_decide_reachable(const void *state, void *query, vec2 start,
+                                             vec2 goal) {
+  const funnel_engine *engine = state;
+  funnel_query *q = query;
+  if (!engine->eroded) {
+    if (!an_point_is_free(&engine->space.clearance, &q->clearance, start)) {
+      return ARCNAV_START_BLOCKED;
+    }
+    if (!an_point_is_free(&engine->space.clearance, &q->clearance, goal)) {
+      return ARCNAV_GOAL_BLOCKED;
+    }
+  }
+  int32_t ta = an_navmesh_locate(engine->navmesh, start);
+  int32_t tb = an_navmesh_locate(engine->navmesh, goal);
+  return ta >= 0 && tb >= 0 && engine->navmesh->component[ta] == engine->navmesh->component[tb]
+             ? ARCNAV_OK
+             : ARCNAV_IN_PROGRESS;
+}
+
 static arcnav_status funnel_resume(const void *state, void *query, an_search_control *control,
                                    arcnav_path *path) {
   const funnel_engine *engine = state;
@@ -268,6 +290,7 @@ static const an_engine_ops funnel_ops = {
     .resume = funnel_resume,
     .best_so_far = funnel_best_so_far,
     .point_is_free = funnel_point_is_free,
+    .decide_reachable = funnel_decide_reachable,
     .get_info = funnel_get_info,
     .triangle_count = funnel_triangle_count,
     .triangle = funnel_triangle,
