@@ -5,20 +5,23 @@
 
 #include <math.h>
 
-/// The half-edge that stands for the portal across edge i of free triangle t, or -1 when no free
-/// triangle lies across it.
-static int32_t portal_node(const an_navmesh *mesh, int32_t t, int i) {
-  int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
+/// The node of the portal across edge i of free triangle t, or -1 when no free triangle lies
+/// across it: portals are numbered on the lower-numbered of their two triangles, in its edges'
+/// order, from portal_first of that triangle on.
+static int32_t portal_node(const an_sure_passages *sure, int32_t t, int i) {
+  const int32_t *fn = sure->mesh->fn;
+  int32_t u = fn[3 * (size_t)t + (size_t)i];
   if (u < 0) {
     return -1;
   }
-  if (t < u) {
-    return 3 * t + i;
-  }
+  int32_t owner = t < u ? t : u, other = t < u ? u : t;
+  int32_t node = (int32_t)sure->portal_first[owner];
   for (int k = 0; k < 3; ++k) {
-    if (mesh->fn[3 * (size_t)u + (size_t)k] == t) {
-      return 3 * u + k;
+    int32_t across = fn[3 * (size_t)owner + (size_t)k];
+    if (across == other) {
+      return node;
     }
+    node += across > owner;
   }
   return -1;
 }
@@ -91,16 +94,27 @@ static double segment_clearance(const an_grid *grid, vec2 a, vec2 b, double cap)
 arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid, double cap,
                                      const an_allocator *alloc, an_sure_passages *out) {
   size_t n = mesh->free_count, count = 0;
+  *out = (an_sure_passages){mesh, NULL, {0, NULL, NULL, NULL}};
   an_widest_link *links = an_alloc(alloc, 3 * n + 1, sizeof *links);
-  if (!links) {
-    *out = (an_sure_passages){mesh, {0, NULL, NULL, NULL}};
+  out->portal_first = an_alloc(alloc, n + 1, sizeof *out->portal_first);
+  if (!links || !out->portal_first) {
+    an_free(alloc, links);
+    an_sure_passages_destroy(out, alloc);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
+  uint32_t portals = 0;
+  for (size_t t = 0; t < n; ++t) {
+    out->portal_first[t] = portals;
+    for (int i = 0; i < 3; ++i) {
+      portals += mesh->fn[3 * t + (size_t)i] > (int32_t)t;
+    }
+  }
+  out->portal_first[n] = portals;
   for (size_t t = 0; t < n; ++t) {
     int32_t node[3];
     vec2 middle[3];
     for (int i = 0; i < 3; ++i) {
-      node[i] = portal_node(mesh, (int32_t)t, i);
+      node[i] = portal_node(out, (int32_t)t, i);
       middle[i] = portal_middle(mesh, (int32_t)t, i);
     }
     for (int i = 0; i < 3; ++i) {
@@ -115,18 +129,23 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
       }
     }
   }
-  arcnav_status status = an_widest_forest_build(3 * n, links, count, alloc, &out->forest);
-  out->mesh = mesh;
+  arcnav_status status = an_widest_forest_build(portals, links, count, alloc, &out->forest);
   an_free(alloc, links);
+  if (status != ARCNAV_OK) {
+    an_sure_passages_destroy(out, alloc);
+  }
   return status;
 }
 
 void an_sure_passages_destroy(an_sure_passages *sure, const an_allocator *alloc) {
   an_widest_forest_destroy(&sure->forest, alloc);
+  an_free(alloc, sure->portal_first);
+  sure->portal_first = NULL;
 }
 
 size_t an_sure_passages_memory_bytes(const an_sure_passages *sure) {
-  return an_widest_forest_memory_bytes(&sure->forest);
+  return an_widest_forest_memory_bytes(&sure->forest) +
+         (sure->portal_first ? (sure->mesh->free_count + 1) * sizeof *sure->portal_first : 0);
 }
 
 /// The first portal of the triangle holding p whose midpoint p sees along a free segment: its
@@ -134,7 +153,7 @@ size_t an_sure_passages_memory_bytes(const an_sure_passages *sure) {
 static int32_t seen_portal(const an_sure_passages *sure, const an_clearance *settings,
                            an_clearance_scratch *scratch, int32_t tri, vec2 p) {
   for (int i = 0; i < 3; ++i) {
-    int32_t node = portal_node(sure->mesh, tri, i);
+    int32_t node = portal_node(sure, tri, i);
     if (node >= 0 && an_segment_is_free(settings, scratch, p, portal_middle(sure->mesh, tri, i))) {
       return node;
     }

@@ -24,9 +24,10 @@
 
 typedef struct an_sure_passages {
   const an_navmesh *mesh; ///< borrowed: the polygons' triangulation
-  /// Over the half-edges 3 t + i of the mesh's free triangles; a portal's node is its half-edge
-  /// on the lower-numbered of its two triangles.
-  an_widest_forest forest;
+  /// Per free triangle (and one more): the number of the first portal it owns. A portal belongs to
+  /// the lower-numbered of its two triangles, which numbers its own in the order of its edges.
+  uint32_t *portal_first;
+  an_widest_forest forest; ///< over the portals
 } an_sure_passages;
 
 /// Builds the links of `mesh`'s portals, their widths measured against `grid`'s items, capped at
