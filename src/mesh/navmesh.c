@@ -26,7 +26,7 @@ void an_navmesh_destroy(an_navmesh *mesh) {
 }
 
 double an_navmesh_passage_width(const an_navmesh *mesh, int32_t a, int32_t b) {
-  return mesh->passages.parent ? an_widest_forest_width(&mesh->passages, a, b) : INFINITY;
+  return mesh->passages.nodes ? an_widest_forest_width(&mesh->passages, a, b) : INFINITY;
 }
 
 size_t an_navmesh_triangle_count(const an_navmesh *mesh) {

@@ -69,7 +69,7 @@ struct an_navmesh {
   /// The widest passages between free triangles, for every disk at once (docs/DESIGN.md, "No
   /// path for a disk without a search"): the forest of the widest portals over the free
   /// triangles and, for a map without bounds, one more node (index free_count) for the plane
-  /// beyond the box; empty (parent NULL) when not built (an_navmesh_options.passages).
+  /// beyond the box; empty (nodes NULL) when not built (an_navmesh_options.passages).
   an_widest_forest passages;
   vec2 grid_min; ///< point location grid: cell (i, j) stores a cdt triangle near its centre
   double cell_w, cell_h;

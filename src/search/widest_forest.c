@@ -17,24 +17,22 @@ static int compare_links_widest_first(const void *lhs, const void *rhs) {
 }
 
 static int32_t root_of(const an_widest_forest *forest, int32_t t) {
-  while (forest->parent[t] != t) {
-    t = forest->parent[t];
+  while (forest->nodes[t].parent != t) {
+    t = forest->nodes[t].parent;
   }
   return t;
 }
 
 arcnav_status an_widest_forest_build(size_t node_count, an_widest_link *links, size_t link_count,
                                      const an_allocator *alloc, an_widest_forest *out) {
-  an_widest_forest forest = {node_count, NULL, NULL, NULL};
+  an_widest_forest forest = {node_count, NULL};
   size_t nodes = node_count > 0 ? node_count : 1;
-  forest.parent = an_alloc(alloc, nodes, sizeof *forest.parent);
-  forest.width = an_alloc(alloc, nodes, sizeof *forest.width);
-  forest.step = an_alloc(alloc, nodes, sizeof *forest.step);
+  forest.nodes = an_alloc(alloc, nodes, sizeof *forest.nodes);
   uint8_t *rank = an_calloc(alloc, nodes, sizeof *rank);
-  if (!forest.parent || !forest.width || !forest.step || !rank) {
+  if (!forest.nodes || !rank) {
     an_free(alloc, rank);
     an_widest_forest_destroy(&forest, alloc);
-    *out = (an_widest_forest){0, NULL, NULL, NULL};
+    *out = (an_widest_forest){0, NULL};
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   size_t kept = 0;
@@ -45,9 +43,7 @@ arcnav_status an_widest_forest_build(size_t node_count, an_widest_link *links, s
   }
   qsort(links, kept, sizeof *links, compare_links_widest_first);
   for (size_t t = 0; t < node_count; ++t) {
-    forest.parent[t] = (int32_t)t;
-    forest.width[t] = -1.0;
-    forest.step[t] = UINT32_MAX;
+    forest.nodes[t] = (an_widest_node){-1.0, (int32_t)t, UINT32_MAX};
   }
   uint32_t steps = 0;
   for (size_t k = 0; k < kept; ++k) {
@@ -60,9 +56,7 @@ arcnav_status an_widest_forest_build(size_t node_count, an_widest_link *links, s
       ra = rb;
       rb = swap;
     }
-    forest.parent[rb] = ra;
-    forest.width[rb] = links[k].width;
-    forest.step[rb] = steps++;
+    forest.nodes[rb] = (an_widest_node){links[k].width, ra, steps++};
     rank[ra] += rank[ra] == rank[rb];
   }
   an_free(alloc, rank);
@@ -71,10 +65,8 @@ arcnav_status an_widest_forest_build(size_t node_count, an_widest_link *links, s
 }
 
 void an_widest_forest_destroy(an_widest_forest *forest, const an_allocator *alloc) {
-  an_free(alloc, forest->parent);
-  an_free(alloc, forest->width);
-  an_free(alloc, forest->step);
-  *forest = (an_widest_forest){0, NULL, NULL, NULL};
+  an_free(alloc, forest->nodes);
+  *forest = (an_widest_forest){0, NULL};
 }
 
 double an_widest_forest_width(const an_widest_forest *forest, int32_t a, int32_t b) {
@@ -82,23 +74,21 @@ double an_widest_forest_width(const an_widest_forest *forest, int32_t a, int32_t
   // node where the two paths meet. The narrowest link stepped over joined them last.
   double width = INFINITY;
   while (a != b) {
-    uint32_t step_a = forest->step[a], step_b = forest->step[b];
-    if (step_a == UINT32_MAX && step_b == UINT32_MAX) {
+    const an_widest_node *na = &forest->nodes[a], *nb = &forest->nodes[b];
+    if (na->step == UINT32_MAX && nb->step == UINT32_MAX) {
       return -1.0;
     }
-    if (step_a < step_b) {
-      width = an_min(width, forest->width[a]);
-      a = forest->parent[a];
+    if (na->step < nb->step) {
+      width = an_min(width, na->width);
+      a = na->parent;
     } else {
-      width = an_min(width, forest->width[b]);
-      b = forest->parent[b];
+      width = an_min(width, nb->width);
+      b = nb->parent;
     }
   }
   return width;
 }
 
 size_t an_widest_forest_memory_bytes(const an_widest_forest *forest) {
-  return forest->parent ? forest->node_count * (sizeof *forest->parent + sizeof *forest->width +
-                                                sizeof *forest->step)
-                        : 0;
+  return forest->nodes ? forest->node_count * sizeof *forest->nodes : 0;
 }

@@ -20,11 +20,16 @@ typedef struct an_widest_link {
   int32_t a, b;
 } an_widest_link;
 
+/// A node of the forest: what a walk up reads, kept together (one cache line per step).
+typedef struct an_widest_node {
+  double width;   ///< the width of the link to its parent (-1 at a root)
+  int32_t parent; ///< its parent, itself at a root
+  uint32_t step;  ///< when that link was made (UINT32_MAX at a root)
+} an_widest_node;
+
 typedef struct an_widest_forest {
   size_t node_count;
-  int32_t *parent; ///< per node: its parent, itself at a root
-  double *width;   ///< per node: the width of the link to its parent (-1 at a root)
-  uint32_t *step;  ///< per node: when that link was made (UINT32_MAX at a root)
+  an_widest_node *nodes; ///< NULL: not built
 } an_widest_forest;
 
 /// Builds the forest over nodes 0 .. node_count - 1 from `links` (sorted in place, widest first;

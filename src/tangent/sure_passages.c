@@ -94,7 +94,7 @@ static double segment_clearance(const an_grid *grid, vec2 a, vec2 b, double cap)
 arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid, double cap,
                                      const an_allocator *alloc, an_sure_passages *out) {
   size_t n = mesh->free_count, count = 0;
-  *out = (an_sure_passages){mesh, NULL, {0, NULL, NULL, NULL}};
+  *out = (an_sure_passages){mesh, NULL, {0, NULL}};
   an_widest_link *links = an_alloc(alloc, 3 * n + 1, sizeof *links);
   out->portal_first = an_alloc(alloc, n + 1, sizeof *out->portal_first);
   if (!links || !out->portal_first) {
@@ -163,7 +163,7 @@ static int32_t seen_portal(const an_sure_passages *sure, const an_clearance *set
 
 bool an_sure_passages_join(const an_sure_passages *sure, const an_clearance *settings,
                            an_clearance_scratch *scratch, vec2 a, vec2 b) {
-  if (!sure->forest.parent) {
+  if (!sure->forest.nodes) {
     return false;
   }
   int32_t ta = an_navmesh_locate(sure->mesh, a), tb = an_navmesh_locate(sure->mesh, b);
