@@ -867,3 +867,32 @@ sup_map sup_gen_touching(uint64_t seed, bool touching_holes) {
   }
   return map;
 }
+
+sup_kind_map sup_gen_kind(int kind, uint64_t seed) {
+  switch (kind) {
+  case 0:
+    return (sup_kind_map){sup_gen_random_rectangles(seed, 25, 100.0, 2.0, 14.0), "rectangles", 1.0};
+  case 1:
+    return (sup_kind_map){sup_gen_mixed(seed, 20, 100.0, 2.0), "mixed", 2.0};
+  case 2:
+    return (sup_kind_map){sup_gen_maze(seed, 6, 10.0, 1.0), "maze", 2.5};
+  case 3:
+    return (sup_kind_map){sup_gen_town(seed, 2, 20.0, 6.0, 1.0, 4.0), "town", 1.2};
+  case 4:
+    // Obstacles that touch, holes touching their shells, obstacle edges on the bounds.
+    return (sup_kind_map){sup_gen_touching(seed, true), "touching", 1.5};
+  default: {
+    // Bounds and a circle among rectangles: every kind of item in one map.
+    sup_kind_map t = {sup_gen_random_rectangles(seed, 12, 60.0, 3.0, 10.0), "bounded", 0.8};
+    arcnav_vec2 ring[5] = {{-5.0, -5.0}, {65.0, -5.0}, {65.0, 40.0}, {30.0, 65.0}, {-5.0, 65.0}};
+    sup_map_set_bounds(&t.map, ring, 5);
+    sup_map_add_circle(&t.map, (arcnav_vec2){30.0, 30.0}, 4.0);
+    sup_map_add_circle(&t.map, (arcnav_vec2){50.0, 10.0}, 0.0);
+    return t;
+  }
+  }
+}
+
+bool sup_kind_touches_nothing(int kind) {
+  return kind != 2 && kind != 3 && kind != 4;
+}

@@ -144,6 +144,25 @@ sup_map sup_gen_corner_squares(void);
 /// its outer ring and each other at one vertex each.
 sup_map sup_gen_touching(uint64_t seed, bool touching_holes);
 
+/// One map of each kind the tests of the probes and of reachability sweep, with its name and the
+/// radius it is meant for: random rectangles (R 1), mixed shapes with circles (R 2), a maze
+/// (R 2.5), a town whose alleys are 1 to 4 wide (R 1.2, so some are narrower than 2R), touching
+/// obstacles (R 1.5), and bounds with a circle and a point obstacle among rectangles (R 0.8).
+typedef struct sup_kind_map {
+  sup_map map;
+  const char *label;
+  double radius;
+} sup_kind_map;
+
+enum { SUP_MAP_KINDS = 6 };
+
+/// Kinds 0 to SUP_MAP_KINDS - 1 in the order above. The caller frees `map`.
+sup_kind_map sup_gen_kind(int kind, uint64_t seed);
+
+/// The kinds where a point agent's touching rule plays no part (no walls that touch), so that the
+/// distances of verify.h judge a point agent as the library does.
+bool sup_kind_touches_nothing(int kind);
+
 /// `n` points on the circle of radius `rho` around the origin, counter-clockwise from (rho, 0);
 /// with `inner` > 0 every odd one is at radius `inner` instead (a star). Caller frees.
 arcnav_vec2 *sup_star_ring(size_t n, double rho, double inner);

@@ -568,19 +568,29 @@ static bool flood_reaches(const an_navmesh *mesh, int32_t from, int32_t to, doub
   return false;
 }
 
+// The maps of the passage tests: mazes with walls of several thicknesses, towns, rectangles.
+static sup_map passage_test_map(uint64_t seed) {
+  return seed % 3 == 0   ? sup_gen_maze(seed, 6, 10.0, 1.0 + (double)(seed % 4))
+         : seed % 3 == 1 ? sup_gen_town(seed, 3, 30.0, 6.0, 2.0, 5.0)
+                         : sup_gen_random_rectangles(seed, 40, 100.0, 2.0, 20.0);
+}
+
+static an_navmesh *passage_test_mesh(const sup_map *desc, arcnav_map **map) {
+  ck_assert_int_eq(sup_map_to_arcnav(desc, map), ARCNAV_OK);
+  an_navmesh *mesh;
+  ck_assert_int_eq(an_navmesh_build(*map, &plain_alloc, &mesh), ARCNAV_OK);
+  return mesh;
+}
+
 // Every portal's width bounds twice the clearance of every point on it, the clearance measured by
 // the support code (sup_distance_to_obstacles) at dense samples; it is never looser than the
 // length rule; and across traced corridors it is tighter than the length rule somewhere.
 START_TEST(test_portal_widths_bound_the_clearance) {
   size_t portals = 0, tighter = 0;
   for (uint64_t seed = 1; seed <= test_scaled_count(6); ++seed) {
-    sup_map desc = seed % 3 == 0   ? sup_gen_maze(seed, 6, 10.0, 1.0 + (double)(seed % 4))
-                   : seed % 3 == 1 ? sup_gen_town(seed, 3, 30.0, 6.0, 2.0, 5.0)
-                                   : sup_gen_random_rectangles(seed, 40, 100.0, 2.0, 20.0);
+    sup_map desc = passage_test_map(seed);
     arcnav_map *map;
-    ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
-    an_navmesh *mesh;
-    ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+    an_navmesh *mesh = passage_test_mesh(&desc, &map);
     for (size_t t = 0; t < mesh->free_count; ++t) {
       for (int i = 0; i < 3; ++i) {
         if (mesh->fn[3 * t + (size_t)i] < (int32_t)t) {
@@ -613,13 +623,9 @@ END_TEST
 START_TEST(test_passage_width_matches_a_flood) {
   size_t pairs = 0, joined = 0, apart = 0;
   for (uint64_t seed = 1; seed <= test_scaled_count(8); ++seed) {
-    sup_map desc = seed % 3 == 0   ? sup_gen_maze(seed, 6, 10.0, 1.0 + (double)(seed % 4))
-                   : seed % 3 == 1 ? sup_gen_town(seed, 3, 30.0, 6.0, 2.0, 5.0)
-                                   : sup_gen_random_rectangles(seed, 40, 100.0, 2.0, 20.0);
+    sup_map desc = passage_test_map(seed);
     arcnav_map *map;
-    ck_assert_int_eq(sup_map_to_arcnav(&desc, &map), ARCNAV_OK);
-    an_navmesh *mesh;
-    ck_assert_int_eq(an_navmesh_build(map, &plain_alloc, &mesh), ARCNAV_OK);
+    an_navmesh *mesh = passage_test_mesh(&desc, &map);
     size_t n = mesh->free_count;
     int32_t *queue = malloc((n + 1) * sizeof *queue);
     uint8_t *seen = malloc(n + 1);

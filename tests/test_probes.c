@@ -52,45 +52,19 @@ static double dist(vec a, vec b) {
   return hypot(a.x - b.x, a.y - b.y);
 }
 
-// The test maps: generator, label, and the radius they are meant for.
-typedef struct test_map {
-  sup_map map;
-  const char *label;
-  double radius;
-} test_map;
-
-enum { MAP_KINDS = 6 };
+// The test maps (sup_gen_kind): each with its name and the radius it is meant for.
+typedef sup_kind_map test_map;
+enum { MAP_KINDS = SUP_MAP_KINDS };
 
 static test_map make_map(int kind, uint64_t seed) {
-  switch (kind) {
-  case 0:
-    return (test_map){sup_gen_random_rectangles(seed, 25, 100.0, 2.0, 14.0), "rectangles", 1.0};
-  case 1:
-    return (test_map){sup_gen_mixed(seed, 20, 100.0, 2.0), "mixed", 2.0};
-  case 2:
-    return (test_map){sup_gen_maze(seed, 6, 10.0, 1.0), "maze", 2.5};
-  case 3:
-    return (test_map){sup_gen_town(seed, 2, 20.0, 6.0, 1.0, 4.0), "town", 1.2};
-  case 5:
-    // Obstacles that touch, holes touching their shells, obstacle edges on the bounds.
-    return (test_map){sup_gen_touching(seed, true), "touching", 1.5};
-  default: {
-    // Bounds and a circle among rectangles: every kind of item in one map.
-    test_map t = {sup_gen_random_rectangles(seed, 12, 60.0, 3.0, 10.0), "bounded", 0.8};
-    vec ring[5] = {{-5.0, -5.0}, {65.0, -5.0}, {65.0, 40.0}, {30.0, 65.0}, {-5.0, 65.0}};
-    sup_map_set_bounds(&t.map, ring, 5);
-    sup_map_add_circle(&t.map, (vec){30.0, 30.0}, 4.0);
-    sup_map_add_circle(&t.map, (vec){50.0, 10.0}, 0.0);
-    return t;
-  }
-  }
+  return sup_gen_kind(kind, seed);
 }
 
 // Walls of mazes, buildings of towns and the touching maps touch, where a point agent obeys the
 // touching rule that the distances of verify.h do not see: those maps are left out of the
 // point-agent comparisons.
 static bool point_agent_reference_holds(int kind) {
-  return kind != 2 && kind != 3 && kind != 5;
+  return sup_kind_touches_nothing(kind);
 }
 
 static vec random_point(const sup_map *map, sup_rng *rng, double margin) {

@@ -60,45 +60,14 @@ static void check_pair(arcnav_query *query, arcnav_query *reference, arcnav_path
   }
 }
 
-typedef struct test_map {
-  sup_map map;
-  const char *label;
-  double radius;
-} test_map;
-
-enum { MAP_KINDS = 6 };
-
-static test_map make_map(int kind, uint64_t seed) {
-  switch (kind) {
-  case 0:
-    return (test_map){sup_gen_random_rectangles(seed, 30, 100.0, 2.0, 14.0), "rectangles", 1.5};
-  case 1:
-    return (test_map){sup_gen_mixed(seed, 20, 100.0, 2.0), "mixed", 2.0};
-  case 2:
-    return (test_map){sup_gen_maze(seed, 6, 10.0, 1.0), "maze", 2.5};
-  case 3:
-    // Alleys about 2R wide: the passages between the two bounds.
-    return (test_map){sup_gen_town(seed, 2, 20.0, 6.0, 2.7, 3.3), "town", 1.5};
-  case 4:
-    return (test_map){sup_gen_touching(seed, true), "touching", 1.5};
-  default: {
-    test_map t = {sup_gen_random_rectangles(seed, 12, 60.0, 3.0, 10.0), "bounded", 0.8};
-    vec ring[5] = {{-5.0, -5.0}, {65.0, -5.0}, {65.0, 40.0}, {30.0, 65.0}, {-5.0, 65.0}};
-    sup_map_set_bounds(&t.map, ring, 5);
-    sup_map_add_circle(&t.map, (vec){30.0, 30.0}, 4.0);
-    return t;
-  }
-  }
-}
-
 START_TEST(reachable_agrees_with_the_search) {
   counts all = {0, 0, 0, 0};
   size_t point_yes = 0;
   arcnav_path *path = NULL;
   ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
-  for (int kind = 0; kind < MAP_KINDS; ++kind) {
+  for (int kind = 0; kind < SUP_MAP_KINDS; ++kind) {
     for (uint64_t seed = 1; seed <= 3; ++seed) {
-      test_map t = make_map(kind, seed);
+      sup_kind_map t = sup_gen_kind(kind, seed);
       arcnav_map *map = NULL;
       ck_assert_int_eq(sup_map_to_arcnav(&t.map, &map), ARCNAV_OK);
       double max_radius = 2.0 * t.radius;
