@@ -6,9 +6,11 @@
 // (arcnav_planner_update), every walking unit asks whether the rest of its path is still free
 // (arcnav_query_path_is_free) and only those whose path the change cut plan again; a unit or a
 // target the new building covers moves to the nearest place its disk fits
-// (arcnav_query_nearest_free). Path finding gets a budget of expansions per frame: plans run as
-// sliced searches (arcnav_query_begin, arcnav_query_resume), one at a time per unit size, and a
-// unit waits for its plan while the search goes on over the next frames. Units standing still are
+// (arcnav_query_nearest_free), and a new target is one the unit can reach, which the passages tell
+// without a search for most (arcnav_query_reachable). Path finding gets a budget of expansions per
+// frame: plans run as sliced searches (arcnav_query_begin, arcnav_query_resume), one at a time per
+// unit size, and a unit waits for its plan while the search goes on over the next frames. Units
+// standing still are
 // obstacles for the others' plans (arcnav_map_add_unit): every half second those that stopped are
 // put on the map where they stand, those that walk again are taken off, and the planner is
 // brought up to date; a plan ignores the unit's own squad of ten, itself included
@@ -40,6 +42,7 @@
 #define SVG_EVERY 10
 #define EXPANSIONS_PER_FRAME 200 // path finding's budget per frame, for each unit size
 #define PLAN_ATTEMPTS 4          // then the unit gives up its target
+#define PROBE_EXPANSIONS 50      // the most a reachability question searches, then the plan tells
 #define SQUAD 10                 // units that ignore one another: 0-9, 10-19, ...
 #define UNITS_EVERY 5            // frames between two updates of where the units stand
 
@@ -147,6 +150,30 @@ static arcnav_vec2 free_point(scene *s, const unit *u) {
   return fits;
 }
 
+// How many targets were refused as unreachable before any plan was made for them, and how many
+// were asked about (arcnav_query_reachable).
+static int targets_asked, targets_refused;
+
+// A new target for unit `u`: a free point it can reach from where it stands. The passages tell
+// most unreachable points at once (arcnav_query_reachable); the probes' expansion limit keeps a
+// question they cannot tell from costing a long search within a frame: such a point is taken,
+// and the sliced plan finds out.
+static arcnav_vec2 reachable_target(scene *s, unit *u) {
+  arcnav_vec2 target = free_point(s, u);
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    bool reachable = false;
+    arcnav_status status =
+        arcnav_query_reachable(probe_for(s, u), u->position, target, &reachable, NULL);
+    targets_asked++;
+    if (reachable || status != ARCNAV_NO_PATH) {
+      break;
+    }
+    targets_refused++;
+    target = free_point(s, u);
+  }
+  return target;
+}
+
 // Plans the unit's way to its target; a target it cannot reach is given up for a new one.
 static int plan(scene *s, unit *u) {
   for (int attempt = 0; attempt < 4; ++attempt) {
@@ -161,7 +188,7 @@ static int plan(scene *s, unit *u) {
       check(arcnav_query_nearest_free(probe_for(s, u), u->position, &u->position, NULL),
             "nearest free point");
     } else {
-      u->target = free_point(s, u);
+      u->target = reachable_target(s, u);
     }
   }
   u->walking = false;
@@ -223,7 +250,7 @@ static int run_plans(scene *s, int size, size_t budget) {
       // Another squad's unit stood here at the last units' update: step out of its way.
       check(arcnav_query_nearest_free(probe_for(s, u), u->position, &u->position, NULL), "nearest");
     } else {
-      u->target = free_point(s, u); // unreachable: another target, same place in the queue
+      u->target = reachable_target(s, u); // unreachable: another, same place in the queue
     }
   }
   return finished;
@@ -302,6 +329,7 @@ int main(int argc, char **argv) {
     check(arcnav_query_set_radius(s.queries[k], SIZES[k]), "radius");
     check(arcnav_query_create(s.planner, &s.probes[k]), "query");
     check(arcnav_query_set_radius(s.probes[k], SIZES[k]), "radius");
+    check(arcnav_query_set_expansion_limit(s.probes[k], PROBE_EXPANSIONS), "limit");
   }
   t0 = now_ms();
   for (int i = 0; i < UNIT_COUNT; ++i) {
@@ -312,7 +340,7 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; i < UNIT_COUNT; ++i) {
     unit *u = &s.units[i];
-    u->target = free_point(&s, u);
+    u->target = reachable_target(&s, u);
     plan(&s, u);
   }
   printf("%d units planned in %.2f ms\n", UNIT_COUNT, now_ms() - t0);
@@ -405,7 +433,7 @@ int main(int argc, char **argv) {
         continue;
       }
       if (!u->walking) {
-        u->target = free_point(&s, u);
+        u->target = reachable_target(&s, u);
         request_plan(&s, u);
         continue;
       }
@@ -437,6 +465,8 @@ int main(int argc, char **argv) {
   printf("units standing still on the map: %d put on or taken off in %d updates, %.3f ms an "
          "update on average\n",
          units_changed, unit_updates, unit_update_ms / (unit_updates > 0 ? unit_updates : 1));
+  printf("new targets: %d asked whether reachable, %d refused before any plan\n", targets_asked,
+         targets_refused);
   for (int i = 0; i < UNIT_COUNT; ++i) {
     arcnav_path_destroy(s.units[i].path);
   }
