@@ -162,12 +162,8 @@ static int32_t seen_portal(const an_sure_passages *sure, const an_clearance *set
 }
 
 bool an_sure_passages_join(const an_sure_passages *sure, const an_clearance *settings,
-                           an_clearance_scratch *scratch, vec2 a, vec2 b) {
+                           an_clearance_scratch *scratch, vec2 a, int32_t ta, vec2 b, int32_t tb) {
   if (!sure->forest.nodes) {
-    return false;
-  }
-  int32_t ta = an_navmesh_locate(sure->mesh, a), tb = an_navmesh_locate(sure->mesh, b);
-  if (ta < 0 || tb < 0) {
     return false;
   }
   if (ta == tb && an_segment_is_free(settings, scratch, a, b)) {

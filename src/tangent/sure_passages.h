@@ -40,7 +40,8 @@ void an_sure_passages_destroy(an_sure_passages *sure, const an_allocator *alloc)
 
 size_t an_sure_passages_memory_bytes(const an_sure_passages *sure);
 
-/// Does the disk of `settings` (R > 0) surely get from `a` to `b`, both free for it? True only
-/// when it does; false when the passages cannot tell.
+/// Does the disk of `settings` (R > 0) surely get from `a` to `b`, both free for it, in the
+/// mesh's free triangles `ta` and `tb` (an_navmesh_locate())? True only when it does; false when
+/// the passages cannot tell.
 bool an_sure_passages_join(const an_sure_passages *sure, const an_clearance *settings,
-                           an_clearance_scratch *scratch, vec2 a, vec2 b);
+                           an_clearance_scratch *scratch, vec2 a, int32_t ta, vec2 b, int32_t tb);

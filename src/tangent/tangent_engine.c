@@ -755,12 +755,19 @@ static arcnav_status tangent_decide_reachable(const void *state, void *query, ve
     return ARCNAV_IN_PROGRESS;
   }
   int32_t ta = an_navmesh_locate(mesh, start), tb = an_navmesh_locate(mesh, goal);
-  if (ta >= 0 && tb >= 0 &&
-      an_navmesh_passage_width(mesh, ta, tb) < 2.0 * (q->radius - 2.0 * engine->eps)) {
+  if (ta < 0 || tb < 0) {
+    return ARCNAV_IN_PROGRESS;
+  }
+  // Ends in parts of the mesh that nothing joins first (one look each), then the sure passages,
+  // which answer most questions, and only then the walk up the widest passages.
+  if (mesh->component[ta] != mesh->component[tb] && !mesh->whole_plane) {
     return ARCNAV_NO_PATH;
   }
-  return an_sure_passages_join(&engine->sure, &q->settings, &q->clearance, start, goal)
-             ? ARCNAV_OK
+  if (an_sure_passages_join(&engine->sure, &q->settings, &q->clearance, start, ta, goal, tb)) {
+    return ARCNAV_OK;
+  }
+  return an_navmesh_passage_width(mesh, ta, tb) < 2.0 * (q->radius - 2.0 * engine->eps)
+             ? ARCNAV_NO_PATH
              : ARCNAV_IN_PROGRESS;
 }
 
