@@ -141,7 +141,7 @@ void an_disk_search_destroy(an_disk_search *s) {
 
 arcnav_status an_disk_search_create(const an_tangent_engine *engine, an_disk_search **out) {
   *out = NULL;
-  if (!engine->sight_mesh) {
+  if (!engine->polygons) {
     return ARCNAV_OK; // no triangulation: every query goes to the tangents on demand
   }
   an_allocator alloc = engine->alloc;
@@ -150,7 +150,7 @@ arcnav_status an_disk_search_create(const an_tangent_engine *engine, an_disk_sea
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   s->alloc = alloc;
-  s->mesh = an_sight_mesh_polygons(engine->sight_mesh);
+  s->mesh = engine->polygons;
   s->tri_count = s->mesh->free_count;
   s->item_count = engine->space.grid.item_count;
   s->cache_stamp = 1;

@@ -256,6 +256,20 @@ static arcnav_status order_corners_in_space(an_tangent_engine *engine) {
 // may take.
 static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_args *args) {
   arcnav_status status = order_corners_in_space(engine);
+  if (status == ARCNAV_OK && engine->intervals && args->map->has_bounds) {
+    // Lean: the polygons' triangulation alone, borrowed or its own. One the triangulation cannot
+    // take leaves the engine to the tangents on demand after all.
+    if (args->polygon_mesh) {
+      engine->polygons = args->polygon_mesh;
+    } else {
+      status = an_polygon_mesh_build(args->map, &engine->alloc, &engine->passage_mesh);
+      engine->polygons = engine->passage_mesh;
+    }
+    engine->lean = engine->polygons != NULL;
+    if (status != ARCNAV_OK || engine->lean) {
+      return status;
+    }
+  }
   if (status == ARCNAV_OK) {
     status = an_corner_grid_build(&engine->space.grid, engine->corners, engine->corner_count,
                                   engine->radius, &engine->alloc, &engine->graph.corner_grid);
@@ -332,7 +346,7 @@ static arcnav_status build_item_corners(an_tangent_engine *engine) {
 // a disk path between ends inside the box, round corners at most R from their obstacles, stays in
 // the box while R is below it.
 static double disk_box_margin(const an_tangent_engine *engine) {
-  const an_navmesh *mesh = an_sight_mesh_polygons(engine->sight_mesh);
+  const an_navmesh *mesh = engine->polygons;
   if (!mesh->whole_plane) {
     return INFINITY;
   }
@@ -412,7 +426,10 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
                  : an_tangent_graph_build(engine->corners, engine->corner_count,
                                           &engine->space.clearance, &engine->alloc, &engine->graph);
   }
-  if (status == ARCNAV_OK && engine->intervals && engine->sight_mesh) {
+  if (status == ARCNAV_OK && engine->sight_mesh) {
+    engine->polygons = an_sight_mesh_polygons(engine->sight_mesh);
+  }
+  if (status == ARCNAV_OK && engine->intervals && engine->polygons) {
     status = build_item_corners(engine);
     engine->disk_margin = disk_box_margin(engine);
   }
@@ -421,8 +438,9 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     // take only leaves the check out. Circles are left out of it: a polygon drawn round one
     // would narrow gaps the disk passes.
     status = an_polygon_mesh_build(args->map, &engine->alloc, &engine->passage_mesh);
+    engine->polygons = engine->passage_mesh;
   }
-  const an_navmesh *polygons = tangent_polygon_mesh(engine);
+  const an_navmesh *polygons = engine->polygons;
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons) {
     status = an_sure_passages_build(polygons, &engine->space.grid, engine->radius, &engine->alloc,
                                     &engine->sure);
@@ -788,8 +806,7 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
 // The polygons' triangulation this engine holds (its sight mesh's, or the prebuilt engine's for
 // the passages), for another engine of the same planner to borrow: built once, not twice.
 static const an_navmesh *tangent_polygon_mesh(const void *state) {
-  const an_tangent_engine *engine = state;
-  return engine->sight_mesh ? an_sight_mesh_polygons(engine->sight_mesh) : engine->passage_mesh;
+  return ((const an_tangent_engine *)state)->polygons;
 }
 
 static const an_free_space *tangent_free_space(const void *state) {
@@ -856,9 +873,8 @@ static arcnav_status interval_query_create(const void *state, void **out_query) 
     status = an_disk_search_create(state, &q->disk);
   }
   const an_tangent_engine *engine = state;
-  if (status == ARCNAV_OK && engine->sight_mesh) {
-    status = an_interval_scratch_create_with_capacity(an_sight_mesh_polygons(engine->sight_mesh),
-                                                      &q->alloc, 1, &q->passages);
+  if (status == ARCNAV_OK && engine->polygons) {
+    status = an_interval_scratch_create_with_capacity(engine->polygons, &q->alloc, 1, &q->passages);
   }
   return query_end(q, status, out_query);
 }
@@ -869,11 +885,13 @@ static arcnav_status interval_begin_taken(an_tangent_query *q, vec2 start, vec2 
                                           arcnav_path *path) {
   q->disk_running = q->disk && an_disk_takes(q, q->disk, start, goal);
   if (!q->disk_running) {
-    return an_lazy_begin(q, q->lazy, start, goal, path);
+    // A lean engine takes every query but a point agent's, which the planner sends elsewhere.
+    assert(!q->engine->lean);
+    return q->engine->lean ? ARCNAV_ERR_INVALID_ARGUMENT
+                           : an_lazy_begin(q, q->lazy, start, goal, path);
   }
   // The passages first (as the prebuilt engine): where they shut the ends apart, no search.
-  arcnav_status status =
-      check_passages(q, an_sight_mesh_polygons(q->engine->sight_mesh), start, goal);
+  arcnav_status status = check_passages(q, q->engine->polygons, start, goal);
   return status == ARCNAV_IN_PROGRESS ? an_disk_begin(q, q->disk, start, goal, path) : status;
 }
 

@@ -40,9 +40,17 @@ typedef struct an_tangent_engine {
   uint32_t *item_corner;
   double disk_margin;
   an_sight_mesh *sight_mesh; ///< on demand: what corners see; NULL: the grid decides
-  /// Prebuilt, for a disk: the polygons' triangulation, whose passages tell ends no disk of the
-  /// radius can join (docs/DESIGN.md, "No path for a disk without a search"); NULL when it could
-  /// not be built (the searches then find that out), or not needed.
+  /// The polygons' triangulation the engine reads (the sight mesh's, one borrowed from the
+  /// planner's point engine, or passage_mesh); NULL when there is none.
+  const struct an_navmesh *polygons;
+  /// An interval engine on a map with bounds: every query is the interval search's (no end lies
+  /// beyond the box, and the box holds every radius), so the tangents on demand it would leave the
+  /// rest to have nothing to do, and neither their corner grid nor their sight mesh is built.
+  bool lean;
+  /// Prebuilt, for a disk, and a lean interval engine without a borrowed one: the polygons'
+  /// triangulation, whose passages tell ends no disk of the radius can join (docs/DESIGN.md, "No
+  /// path for a disk without a search"); NULL when it could not be built (the searches then find
+  /// that out), or not needed.
   struct an_navmesh *passage_mesh;
   /// For a disk: the passages it surely gets through, over the polygons' triangulation (the sight
   /// mesh's or passage_mesh), for every radius up to the engine's (docs/DESIGN.md,
