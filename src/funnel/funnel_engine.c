@@ -81,8 +81,8 @@ arcnav_status an_funnel_engine_build(const an_engine_args *args, an_engine *out)
     status = build_eroded(engine, args->map, args->radius);
   } else {
     engine->polygons_only = !an_map_has_round_obstacles(args->map);
-    status =
-        an_free_space_build(args->map, args->radius, args->eps, &engine->alloc, &engine->space);
+    status = an_free_space_build_reaching(args->map, args->radius, args->grid_radius, args->eps,
+                                          &engine->alloc, &engine->space);
     if (status == ARCNAV_OK) {
       status = an_navmesh_build(args->map, &engine->alloc, &engine->navmesh);
     }

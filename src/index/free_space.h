@@ -19,6 +19,14 @@ typedef struct an_free_space {
 /// destroys it (an_free_space_destroy()), as after success.
 arcnav_status an_free_space_build(const arcnav_map *map, double radius, double eps,
                                   const an_allocator *alloc, an_free_space *space);
+/// an_free_space_build() with the grid filed for `reach_radius` (at least `radius`), so that an
+/// engine for a larger radius may share it (an_free_space_share()).
+arcnav_status an_free_space_build_reaching(const arcnav_map *map, double radius,
+                                           double reach_radius, double eps,
+                                           const an_allocator *alloc, an_free_space *space);
+/// The free space `from` holds, for `radius` (at most the one its grid was filed for): the same
+/// grid tables, not copied (`from` outlives it; nothing to destroy), settings for `radius`.
+void an_free_space_share(const an_free_space *from, double radius, an_free_space *space);
 void an_free_space_destroy(an_free_space *space, const an_allocator *alloc);
 size_t an_free_space_memory_bytes(const an_free_space *space);
 

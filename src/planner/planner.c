@@ -128,12 +128,21 @@ static arcnav_status build_ranged(const arcnav_map *map, const arcnav_planner_de
       .tangent_graph = resolve_tangent_graph(map, def->tangent_graph),
       .alloc = alloc,
   };
+  // The optimal funnel tests only the ends of its queries against the obstacle grid: filed for
+  // the largest radius, one grid serves both engines. (A point agent's tangent engine tests every
+  // tangent against it, which the coarser filing would slow.)
+  bool share_grid = args.engine == ARCNAV_ENGINE_FUNNEL;
+  args.grid_radius = share_grid ? def->max_radius : 0.0;
   arcnav_status status = build_engine(&args, &built->point_engine);
   if (status == ARCNAV_OK && def->max_radius > built->point_limit) {
     // The point engine's triangulation of the polygons, when it has one, is the one the tangent
-    // engine's sight mesh needs: it is borrowed, and the planner destroys the borrower first.
+    // engine's sight mesh needs, and its grid the tangent engine's: they are borrowed, and the
+    // planner destroys the borrower first.
     const an_engine_ops *ops = built->point_engine.ops;
     args.polygon_mesh = ops->polygon_mesh ? ops->polygon_mesh(built->point_engine.state) : NULL;
+    args.free_space =
+        share_grid && ops->free_space ? ops->free_space(built->point_engine.state) : NULL;
+    args.grid_radius = 0.0;
     args.radius = def->radius;
     args.max_radius = def->max_radius;
     args.engine =

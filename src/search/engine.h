@@ -28,6 +28,13 @@ typedef struct an_engine_args {
   /// The triangulation of the map's polygons another engine of the same planner has built (its
   /// own, borrowed: it outlives this engine), for an engine that would build the same; or NULL.
   const struct an_navmesh *polygon_mesh;
+  /// The obstacle grid and free test another engine of the same planner has built, filed for at
+  /// least this engine's radius (borrowed: it outlives this engine), for an engine that would
+  /// build the same; or NULL.
+  const struct an_free_space *free_space;
+  /// > 0: file the engine's own obstacle grid for this radius (at least its own), so that an
+  /// engine of the same planner for a larger radius may borrow it (free_space).
+  double grid_radius;
   arcnav_engine engine;               ///< never ARCNAV_ENGINE_AUTO: the planner resolved it
   arcnav_tangent_graph tangent_graph; ///< tangent engines: prebuilt or on demand
   const an_allocator *alloc;

@@ -377,7 +377,9 @@ static void tangent_destroy(void *state) {
   an_sure_passages_destroy(&engine->sure, &alloc);
   an_navmesh_destroy(engine->passage_mesh);
   an_free(&alloc, engine->item_corner);
-  an_free_space_destroy(&engine->space, &alloc);
+  if (!engine->borrowed_space) {
+    an_free_space_destroy(&engine->space, &alloc);
+  }
   an_free(&alloc, engine->corners);
   an_free(&alloc, engine);
 }
@@ -397,8 +399,14 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   engine->start_radius =
       args->radius > AN_POINT_AGENT_TOLERANCES * args->eps ? args->radius : engine->radius;
   engine->eps = args->eps;
-  arcnav_status status =
-      an_free_space_build(args->map, engine->radius, args->eps, &engine->alloc, &engine->space);
+  arcnav_status status = ARCNAV_OK;
+  engine->borrowed_space = args->free_space != NULL;
+  if (engine->borrowed_space) {
+    an_free_space_share(args->free_space, engine->radius, &engine->space);
+  } else {
+    status =
+        an_free_space_build(args->map, engine->radius, args->eps, &engine->alloc, &engine->space);
+  }
   // Point agents follow rules of their own (restricted wedges, pinches); a ranged engine serves
   // only radii above the point-agent tolerance (the planner sends point agents elsewhere).
   assert(!engine->ranged || !engine->space.clearance.point_agent);
@@ -796,7 +804,7 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
   out->edge_count = engine->graph.edge_count;
   out->memory_bytes =
       sizeof *engine + engine->corner_count * sizeof(an_corner) +
-      an_free_space_memory_bytes(&engine->space) +
+      (engine->borrowed_space ? 0 : an_free_space_memory_bytes(&engine->space)) +
       an_tangent_graph_memory_bytes(&engine->graph, engine->corner_count, &engine->space.grid) +
       an_sight_mesh_memory_bytes(engine->sight_mesh) +
       (engine->passage_mesh ? an_navmesh_memory_bytes(engine->passage_mesh) : 0) +

@@ -28,6 +28,9 @@ typedef struct an_tangent_engine {
   an_corner *corners; ///< the corner circles paths may turn around
   size_t corner_count;
   an_free_space space;
+  /// The space's grid tables are the planner's point engine's (an_engine_args.free_space): not
+  /// this engine's to free.
+  bool borrowed_space;
   an_tangent_graph graph; ///< with tangents on demand, only its corner grid is built
   bool on_demand;
   /// Queries search intervals of the sight mesh's triangulation (disk_search.h), and tangents on
