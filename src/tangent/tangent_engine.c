@@ -253,7 +253,7 @@ static arcnav_status order_corners_in_space(an_tangent_engine *engine) {
 // With tangents on demand the engine keeps only spatial indexes: the corners in space order, the
 // corner grid, and the sight mesh. A point agent uses the sight mesh too: obstacles that touch are
 // one wall for it (the touching rule), so the triangulation's passages are exactly the ones it
-// may take.
+// may take. A lean interval engine (an_tangent_engine.lean) keeps the triangulation alone.
 static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_args *args) {
   arcnav_status status = order_corners_in_space(engine);
   if (status == ARCNAV_OK && engine->intervals && args->map->has_bounds) {
@@ -765,9 +765,10 @@ static bool tangent_set_ignored(const void *state, void *query, const uint8_t *i
   return true;
 }
 
-// For a disk: no, where the passage forest keeps the ends' triangles apart below the disk's
-// width (the check every search begins with); yes, where the sure passages join them; else only
-// a search tells (docs/DESIGN.md, "Reachability without a search").
+// For a disk: no for ends in parts of the mesh nothing joins; yes where the sure passages join
+// them; no where the widest passages keep them apart below the disk's width (the check every
+// search begins with); else only a search tells (docs/DESIGN.md, "Reachability without a
+// search").
 static arcnav_status tangent_decide_reachable(const void *state, void *query, vec2 start,
                                               vec2 goal) {
   const an_tangent_engine *engine = state;
@@ -811,8 +812,9 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
       an_sure_passages_memory_bytes(&engine->sure);
 }
 
-// The polygons' triangulation this engine holds (its sight mesh's, or the prebuilt engine's for
-// the passages), for another engine of the same planner to borrow: built once, not twice.
+// The polygons' triangulation this engine reads (its sight mesh's, the prebuilt engine's for the
+// passages, or a lean interval engine's), for another engine of the same planner to borrow:
+// built once, not twice.
 static const an_navmesh *tangent_polygon_mesh(const void *state) {
   return ((const an_tangent_engine *)state)->polygons;
 }
