@@ -131,6 +131,54 @@ START_TEST(reachable_agrees_with_the_search) {
 }
 END_TEST
 
+// The funnel engines at R > 0 plan on obstacles grown by R (an eroded mesh), which the exact
+// engines do not: their answers are checked against their own search, on a second query object.
+START_TEST(funnel_engines_agree_with_their_own_search) {
+  counts all = {0, 0, 0, 0};
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  arcnav_engine engines[2] = {ARCNAV_ENGINE_FUNNEL, ARCNAV_ENGINE_PLAIN_FUNNEL};
+  for (int kind = 0; kind < SUP_MAP_KINDS; ++kind) {
+    for (uint64_t seed = 1; seed <= 2; ++seed) {
+      sup_kind_map t = sup_gen_kind(kind, seed);
+      arcnav_map *map = NULL;
+      ck_assert_int_eq(sup_map_to_arcnav(&t.map, &map), ARCNAV_OK);
+      vec lo, hi;
+      ck_assert(sup_map_extent(&t.map, &lo, &hi));
+      for (int e = 0; e < 2; ++e) {
+        for (int r = 0; r < 2; ++r) {
+          double radius = r == 0 ? 0.0 : t.radius;
+          arcnav_planner *planner = make_planner(map, radius, 0.0, engines[e], 0);
+          arcnav_query *asked = NULL, *searched = NULL;
+          ck_assert_int_eq(arcnav_query_create(planner, &asked), ARCNAV_OK);
+          ck_assert_int_eq(arcnav_query_create(planner, &searched), ARCNAV_OK);
+          sup_rng rng = sup_rng_seed(seed * 31 + (uint64_t)kind * 5 + (uint64_t)(2 * e + r));
+          char label[96];
+          snprintf(label, sizeof label, "%s seed %d engine %d R %g", t.label, (int)seed,
+                   (int)engines[e], radius);
+          for (int i = 0; i < 30; ++i) {
+            vec from, to;
+            if (sup_random_free_point(&t.map, radius, &rng, lo, hi, 0.0, 200, &from) &&
+                sup_random_free_point(&t.map, radius, &rng, lo, hi, 0.0, 200, &to)) {
+              check_pair(asked, searched, path, from, to, label, &all);
+            }
+          }
+          arcnav_query_destroy(asked);
+          arcnav_query_destroy(searched);
+          arcnav_planner_destroy(planner);
+        }
+      }
+      arcnav_map_destroy(map);
+      sup_map_free(&t.map);
+    }
+  }
+  arcnav_path_destroy(path);
+  printf("funnel engines: %zu answers, %zu by a search, %zu yes without one\n", all.asked,
+         all.searched, all.decided_yes);
+  ck_assert_uint_gt(all.decided_yes, all.asked / 2);
+}
+END_TEST
+
 // A box split by a wall 2 thick with a door `door` wide in its middle; the disk goes from the left
 // room to the right one only through the door.
 static arcnav_map *door_map_with(double door, const arcnav_allocator *hooks) {
@@ -399,6 +447,7 @@ static Suite *reachable_suite(void) {
   TCase *tc = tcase_create("reachable");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, reachable_agrees_with_the_search);
+  tcase_add_test(tc, funnel_engines_agree_with_their_own_search);
   tcase_add_test(tc, doors_open_at_exactly_two_radii);
   tcase_add_test(tc, doors_of_every_width);
   tcase_add_test(tc, units_in_the_door_and_the_ignore_list);
