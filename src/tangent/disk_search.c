@@ -239,11 +239,6 @@ static double leaf_key(const dk_family *f, vec2 d) {
   return turned.x == 0.0 && turned.y == 0.0 ? 0.0 : an_pseudo_angle(turned);
 }
 
-/// The key of progress u: the full turn's end (the start's last leaf) is 4, not 0.
-static double progress_key(const dk_family *f, double u) {
-  return u >= AN_TWO_PI ? 4.0 : leaf_key(f, leaf_direction(f, u));
-}
-
 /// The point where the leaf of direction d leaves the root: the start, or the circle's point
 /// whose tangent it is (the centre on the leaf's left when sigma is +1).
 static vec2 leaf_origin(const dk_family *f, vec2 d) {
@@ -344,12 +339,6 @@ static double segment_triangle_dist(vec2 a, vec2 b, const vec2 v[3]) {
   return d;
 }
 
-static void triangle_points(const an_navmesh *mesh, int32_t tri, vec2 out[3]) {
-  for (int k = 0; k < 3; ++k) {
-    out[k] = mesh->cdt.points[mesh->fv[3 * (size_t)tri + (size_t)k]];
-  }
-}
-
 /// The grid items within the disk's reach of triangle `tri`: edges within R of it, circle
 /// obstacles within their radius + R (and a margin of a few tolerances), units the query ignores
 /// left out. Gathered on the first visit and kept until the radius or the units ignored change
@@ -362,7 +351,7 @@ static const uint32_t *features_of(const an_tangent_query *q, an_disk_search *s,
   }
   const an_grid *grid = &q->engine->space.grid;
   vec2 v[3];
-  triangle_points(s->mesh, tri, v);
+  an_navmesh_triangle(s->mesh, (size_t)tri, v);
   vec2 lo, hi;
   an_box_of_points(v, 3, &lo, &hi);
   double margin = AN_FILING_MARGIN_TOLERANCES * q->engine->eps;
@@ -409,26 +398,29 @@ static const uint32_t *features_of(const an_tangent_query *q, an_disk_search *s,
   return s->features + first;
 }
 
+/// Does segment ab come closer than `limit` to the item (the disk's free test at limit R - eps)?
+/// Most edges are dismissed by their boxes.
+static bool item_within(const an_item *item, double limit, vec2 a, vec2 b) {
+  if (item->kind != AN_ITEM_EDGE) {
+    return an_point_segment_dist(item->a, a, b) < limit + item->radius;
+  }
+  if (an_min(item->a.x, item->b.x) >= an_max(a.x, b.x) + limit ||
+      an_max(item->a.x, item->b.x) <= an_min(a.x, b.x) - limit ||
+      an_min(item->a.y, item->b.y) >= an_max(a.y, b.y) + limit ||
+      an_max(item->a.y, item->b.y) <= an_min(a.y, b.y) - limit) {
+    return false;
+  }
+  return an_segment_segment_dist(a, b, item->a, item->b) < limit;
+}
+
 /// Does segment ab come closer than R - eps to one of the features (the disk's free test, with
 /// the tolerance every engine uses)?
 static bool segment_blocked(const an_tangent_query *q, const uint32_t *features, uint32_t count,
                             vec2 a, vec2 b) {
   const an_item *items = q->engine->space.grid.items;
   double limit = q->radius - q->engine->eps;
-  vec2 lo = v2(an_min(a.x, b.x), an_min(a.y, b.y)), hi = v2(an_max(a.x, b.x), an_max(a.y, b.y));
   for (uint32_t k = 0; k < count; ++k) {
-    const an_item *item = &items[features[k]];
-    if (item->kind == AN_ITEM_EDGE) {
-      if (an_min(item->a.x, item->b.x) >= hi.x + limit ||
-          an_max(item->a.x, item->b.x) <= lo.x - limit ||
-          an_min(item->a.y, item->b.y) >= hi.y + limit ||
-          an_max(item->a.y, item->b.y) <= lo.y - limit) {
-        continue;
-      }
-      if (an_segment_segment_dist(a, b, item->a, item->b) < limit) {
-        return true;
-      }
-    } else if (an_point_segment_dist(item->a, a, b) < limit + item->radius) {
+    if (item_within(&items[features[k]], limit, a, b)) {
       return true;
     }
   }
@@ -618,7 +610,7 @@ static dk_family family_of(const an_disk_search *s, const dk_root *root, int32_t
     f.slack += 64.0 * DBL_EPSILON * (fabs(root->center.x) + fabs(root->center.y) + root->radius) /
                root->radius;
   }
-  triangle_points(s->mesh, tri, f.v);
+  an_navmesh_triangle(s->mesh, (size_t)tri, f.v);
   f.entry = entry;
   return f;
 }
@@ -713,10 +705,7 @@ static void widen_through(const dk_family *f, const dk_crit *lo, const dk_crit *
 
 /// Does the leaf `leaf` meet the feature within the triangle (closer than R - eps to it)?
 static bool leaf_meets(const an_item *item, double limit, const dk_leaf *leaf) {
-  if (item->kind == AN_ITEM_EDGE) {
-    return an_segment_segment_dist(leaf->from, leaf->to, item->a, item->b) < limit;
-  }
-  return an_point_segment_dist(item->a, leaf->from, leaf->to) < limit + item->radius;
+  return item_within(item, limit, leaf->from, leaf->to);
 }
 
 /// The leaves strictly inside (lo, hi), all leaving the triangle across edge `exit`, that meet
@@ -786,9 +775,12 @@ static double progress_within(const dk_family *f, vec2 d, double lo, double hi) 
 /// blocking features block, each free stretch a node on the triangle beyond.
 static bool follow_sub_range(const an_tangent_query *q, an_disk_search *s, int32_t root_id,
                              const dk_family *f, int32_t tri, int32_t exit, dk_crit lo, double u_lo,
-                             dk_crit hi, double u_hi, const uint32_t *features, uint32_t count) {
+                             dk_crit hi, double u_hi, const dk_leaf *leaves,
+                             const uint32_t *features, uint32_t count) {
   const an_item *items = q->engine->space.grid.items;
-  dk_leaf leaf_lo = leaf_in(f, lo.d), leaf_hi = leaf_in(f, hi.d);
+  // The outer leaves: the caller's when it has them, else made here.
+  dk_leaf leaf_lo = leaves ? leaves[0] : leaf_in(f, lo.d);
+  dk_leaf leaf_hi = leaves ? leaves[1] : leaf_in(f, hi.d);
   if (!(hi.key > lo.key)) {
     // One leaf: free or not.
     double limit = q->radius - q->engine->eps;
@@ -845,10 +837,11 @@ static bool follow_sub_range(const an_tangent_query *q, an_disk_search *s, int32
 static bool follow_entering_leaves(const an_tangent_query *q, an_disk_search *s, int32_t root_id,
                                    const dk_family *f, int32_t tri, const dk_range *range,
                                    const uint32_t *features, uint32_t count, double lo, double hi,
-                                   int32_t exit_lo, int32_t exit_hi) {
+                                   const dk_leaf outer[2]) {
   dk_crit a = {range->key_lo, range->d_lo}, b = {range->key_hi, range->d_hi};
+  int32_t exit_lo = outer[0].exit, exit_hi = outer[1].exit;
   if (exit_lo == exit_hi) {
-    return follow_sub_range(q, s, root_id, f, tri, exit_lo, a, lo, b, hi, features, count);
+    return follow_sub_range(q, s, root_id, f, tri, exit_lo, a, lo, b, hi, outer, features, count);
   }
   vec2 d;
   if (!leaf_through(f, f->v[f->entry], &d)) {
@@ -856,8 +849,8 @@ static bool follow_entering_leaves(const an_tangent_query *q, an_disk_search *s,
   }
   dk_crit c = {an_min(an_max(leaf_key(f, d), a.key), b.key), d};
   double u = progress_within(f, d, lo, hi);
-  return follow_sub_range(q, s, root_id, f, tri, exit_lo, a, lo, c, u, features, count) &&
-         follow_sub_range(q, s, root_id, f, tri, exit_hi, c, u, b, hi, features, count);
+  return follow_sub_range(q, s, root_id, f, tri, exit_lo, a, lo, c, u, NULL, features, count) &&
+         follow_sub_range(q, s, root_id, f, tri, exit_hi, c, u, b, hi, NULL, features, count);
 }
 
 /// The free runs of leaves across the triangle: each maximal run leaving by one edge goes on to
@@ -1035,25 +1028,20 @@ static bool add_root(an_tangent_query *q, an_disk_search *s, int32_t parent, uin
     double delta = sigma * remainder(arrive - other->arrive, AN_TWO_PI); // from other to here
     double other_touch = atan2(other->arrival.y - c->center.y, other->arrival.x - c->center.x);
     if (delta >= 0.0) {
-      if (delta > other->span) {
-        continue; // beyond the other's wedge end: apart
+      if (delta > other->span || !arc_is_free(q, c, other_touch, delta, ccw)) {
+        continue; // beyond the other's wedge end, or the arc between is blocked: apart
       }
       if (other->g + rho * delta <= g + slack) {
-        if (arc_is_free(q, c, other_touch, delta, ccw)) {
-          return true;
-        }
-      } else if (arc_is_free(q, c, other_touch, delta, ccw)) {
-        other->span = an_min(other->span, delta);
+        return true;
       }
+      other->span = an_min(other->span, delta);
     } else {
-      if (-delta > span) {
+      if (-delta > span || !arc_is_free(q, c, touch, -delta, ccw)) {
         continue;
       }
       if (g + rho * -delta <= other->g + slack) {
-        if (arc_is_free(q, c, touch, -delta, ccw)) {
-          other->span = -1.0;
-        }
-      } else if (arc_is_free(q, c, touch, -delta, ccw)) {
+        other->span = -1.0;
+      } else {
         span = an_min(span, -delta);
       }
     }
@@ -1380,33 +1368,29 @@ static bool expand(an_tangent_query *q, an_disk_search *s, uint32_t id) {
         s->near_root = n.root;
       }
     }
-    // Pushing may have moved the lists.
-    features = features_of(q, s, n.tri, &count);
   }
   dk_range range;
   range.d_lo = leaf_direction(&f, lo);
   range.d_hi = leaf_direction(&f, hi);
-  range.key_lo = progress_key(&f, lo);
-  range.key_hi = progress_key(&f, hi);
-  if (lo == 0.0) {
-    range.key_lo = 0.0;
-  }
-  dk_leaf leaf_lo = leaf_in(&f, range.d_lo), leaf_hi = leaf_in(&f, range.d_hi);
+  // The arrival's own leaf is 0; the full turn's end (the start's last leaf) is 4, not 0.
+  range.key_lo = lo == 0.0 ? 0.0 : leaf_key(&f, range.d_lo);
+  range.key_hi = hi >= AN_TWO_PI ? 4.0 : leaf_key(&f, range.d_hi);
+  dk_leaf outer[2] = {leaf_in(&f, range.d_lo), leaf_in(&f, range.d_hi)};
   vec2 poly[5];
-  int sides = swept_region(&f, &leaf_lo, &leaf_hi, poly);
+  int sides = swept_region(&f, &outer[0], &outer[1], poly);
   features = features_in_reach(q, s, &s->roots[n.root], poly, sides, features, count, &count);
   if (!features) {
     return false;
   }
-  bool followed = n.edge >= 0
-                      ? follow_entering_leaves(q, s, n.root, &f, n.tri, &range, s->near, count, lo,
-                                               hi, leaf_lo.exit, leaf_hi.exit)
-                      : follow_leaves(q, s, n.root, &f, n.tri, &range, s->near, count, lo, hi);
-  if (!followed || !make_roots(q, s, n.root, &f, n.tri, &range, s->near, count)) {
+  bool followed =
+      n.edge >= 0
+          ? follow_entering_leaves(q, s, n.root, &f, n.tri, &range, features, count, lo, hi, outer)
+          : follow_leaves(q, s, n.root, &f, n.tri, &range, features, count, lo, hi);
+  if (!followed || !make_roots(q, s, n.root, &f, n.tri, &range, features, count)) {
     return false;
   }
   if (s->goal_mark[n.tri] == s->stamp) {
-    offer_goal(q, s, n.root, &f, &range, s->near, count, lo, hi);
+    offer_goal(q, s, n.root, &f, &range, features, count, lo, hi);
   }
   return true;
 }
@@ -1445,7 +1429,6 @@ arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *s, vec2 start, 
     return an_path_add_line(path, start, goal);
   }
   if (an_stamp_next(&s->stamp)) {
-    memset(s->tri_stamp, 0, (s->tri_count + 1) * sizeof *s->tri_stamp);
     memset(s->goal_mark, 0, (s->tri_count + 1) * sizeof *s->goal_mark);
     memset(s->same_stamp, 0, (2 * q->engine->corner_count + 1) * sizeof *s->same_stamp);
   }
