@@ -488,8 +488,8 @@ ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spac
 ///     search node pool, as arcnav_query_create() describes;
 ///   - arcnav_query_nearest_reachable(), and partial answers that use it, with the tangent
 ///     engine: a mark per corner circle, with the prebuilt graph also one per graph node (4
-///     bytes each), made on first use, and a path for the call;
-///   - arcnav_query_reachable() when a search must tell: a path for the call.
+///     bytes each), made on first use, and a path the query object keeps, made on first use;
+///   - arcnav_query_reachable() when a search must tell: that same path.
 /// The prebuilt tangent graph (ARCNAV_TANGENT_GRAPH_PREBUILT, or AUTO up to the limit) and the
 /// plain funnel grow nothing but the path. Query scratch grows through the map's allocator, is
 /// kept for later queries and released by arcnav_query_destroy(), so allocation stops once the

@@ -171,20 +171,31 @@ static arcnav_status funnel_answer(const funnel_engine *engine, funnel_query *q,
   return status == ARCNAV_OK ? add_lines(result, path) : status;
 }
 
+// Start and goal by the free test every exact engine shares; on the eroded mesh the search itself
+// judges them by point location.
+static arcnav_status judge_ends(const funnel_engine *engine, funnel_query *q, vec2 start,
+                                vec2 goal) {
+  if (engine->eroded) {
+    return ARCNAV_OK;
+  }
+  if (!an_point_is_free(&engine->space.clearance, &q->clearance, start)) {
+    return ARCNAV_START_BLOCKED;
+  }
+  if (!an_point_is_free(&engine->space.clearance, &q->clearance, goal)) {
+    return ARCNAV_GOAL_BLOCKED;
+  }
+  return ARCNAV_OK;
+}
+
 static arcnav_status funnel_begin(const void *state, void *query, vec2 start, vec2 goal,
                                   an_search_control *control, arcnav_path *path) {
   const funnel_engine *engine = state;
   funnel_query *q = query;
   memset(&control->stats, 0, sizeof control->stats);
   memset(&q->result, 0, sizeof q->result);
-  // On the eroded mesh the search itself judges start and goal by point location.
-  if (!engine->eroded) {
-    if (!an_point_is_free(&engine->space.clearance, &q->clearance, start)) {
-      return ARCNAV_START_BLOCKED;
-    }
-    if (!an_point_is_free(&engine->space.clearance, &q->clearance, goal)) {
-      return ARCNAV_GOAL_BLOCKED;
-    }
+  arcnav_status judged = judge_ends(engine, q, start, goal);
+  if (judged != ARCNAV_OK) {
+    return judged;
   }
   if (v2_equal(start, goal)) {
     return engine->eroded && !an_navmesh_point_is_free(engine->navmesh, start)
@@ -201,17 +212,13 @@ static arcnav_status funnel_begin(const void *state, void *query, vec2 start, ve
 // Ends whose triangles lie in one connected part of the mesh are joined by a path on it, which
 // the searches find; every other question takes a search (an end at a pinch may lie by more than
 // one part, and one beyond the box or in a circle's sliver by none).
-static arcnav_status funnel_decide_reachable(const void *state, void *query, vec2 start,
-                                             vec2 goal) {
+static arcnav_status funnel_decide_reachable(const void *state, void *query, vec2 start, vec2 goal,
+                                             bool ends_free) {
   const funnel_engine *engine = state;
   funnel_query *q = query;
-  if (!engine->eroded) {
-    if (!an_point_is_free(&engine->space.clearance, &q->clearance, start)) {
-      return ARCNAV_START_BLOCKED;
-    }
-    if (!an_point_is_free(&engine->space.clearance, &q->clearance, goal)) {
-      return ARCNAV_GOAL_BLOCKED;
-    }
+  arcnav_status judged = ends_free ? ARCNAV_OK : judge_ends(engine, q, start, goal);
+  if (judged != ARCNAV_OK) {
+    return judged;
   }
   int32_t ta = an_navmesh_locate(engine->navmesh, start);
   int32_t tb = an_navmesh_locate(engine->navmesh, goal);

@@ -446,6 +446,7 @@ void arcnav_query_destroy(arcnav_query *query) {
   an_allocator alloc = query->alloc;
   an_query_release_probes(query);
   release_engine_queries(query);
+  arcnav_path_destroy(query->scratch_path);
   an_free(&alloc, query->ignored_ids);
   an_free(&alloc, query->ignored_mask);
   an_free(&alloc, query);
@@ -750,6 +751,15 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
   return settle(query, status, start, goal, path);
 }
 
+arcnav_status an_query_scratch_path(arcnav_query *query, arcnav_path **out) {
+  if (!query->scratch_path &&
+      arcnav_path_create(&query->alloc.hooks, &query->scratch_path) != ARCNAV_OK) {
+    query->scratch_path = NULL;
+  }
+  *out = query->scratch_path;
+  return *out ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+}
+
 arcnav_status arcnav_query_reachable(arcnav_query *query, arcnav_vec2 from, arcnav_vec2 to,
                                      bool *out_reachable, bool *out_searched) {
   if (out_reachable) {
@@ -777,12 +787,12 @@ arcnav_status arcnav_query_reachable(arcnav_query *query, arcnav_vec2 from, arcn
   void *engine_query;
   const an_engine *engine = query_engine(query, &engine_query);
   status = engine->ops->decide_reachable
-               ? engine->ops->decide_reachable(engine->state, engine_query, from, to)
+               ? engine->ops->decide_reachable(engine->state, engine_query, from, to, false)
                : ARCNAV_IN_PROGRESS;
   if (status == ARCNAV_IN_PROGRESS) {
     // Only a search tells: the engine's own, to the goal itself (no partial answer).
     arcnav_path *path = NULL;
-    status = arcnav_path_create(&query->alloc.hooks, &path);
+    status = an_query_scratch_path(query, &path);
     if (status != ARCNAV_OK) {
       return status;
     }
@@ -792,7 +802,6 @@ arcnav_status arcnav_query_reachable(arcnav_query *query, arcnav_vec2 from, arcn
       an_path_reset(path, from, to);
       status = engine->ops->resume(engine->state, engine_query, &query->control, path);
     }
-    arcnav_path_destroy(path);
     if (out_searched) {
       *out_searched = true;
     }

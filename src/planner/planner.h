@@ -58,6 +58,9 @@ struct arcnav_query {
   /// The probes' working memory (planner/probes.c), made on the first probe and again for a grid
   /// with more items than it was made for; zeroed while there is none.
   an_probe_scratch probe_scratch;
+  /// A path for the searches whose path the caller never sees (arcnav_query_reachable(), the
+  /// nearest-reachable probe), made on first use (an_query_scratch_path()).
+  arcnav_path *scratch_path;
   // A sliced search: its phase, its ends, and where the engine's search runs to: the goal, or
   // with partial answers the nearest place the agent fits or the reachable point nearest to the
   // goal (`retargeted`). A running search was set up for the planner generation the working
@@ -101,5 +104,9 @@ arcnav_status an_query_apply_ignored(arcnav_query *query, const uint8_t **mask);
 
 /// arcnav_query_nearest_reachable() on a query object bound to its planner: ARCNAV_OK with
 /// *out_point, ARCNAV_START_BLOCKED, ARCNAV_NO_PATH, or what made a search fail.
+/// The query's own path for searches whose path nobody reads, made on first use: *out NULL and
+/// ARCNAV_ERR_OUT_OF_MEMORY when it cannot be.
+arcnav_status an_query_scratch_path(arcnav_query *query, arcnav_path **out);
+
 arcnav_status an_query_nearest_reachable(arcnav_query *query, vec2 from, vec2 point,
                                          vec2 *out_point);

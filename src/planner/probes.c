@@ -208,11 +208,12 @@ static bool sees(reach_test *t, vec2 a, vec2 b) {
 static an_verdict reaches_start(void *context, vec2 point) {
   reach_test *t = context;
   // The passages may tell without a search (docs/DESIGN.md, "Reachability without a search"),
-  // for less than a free test of the long segment to `from` costs.
-  arcnav_status decided =
-      t->engine->ops->decide_reachable
-          ? t->engine->ops->decide_reachable(t->engine->state, t->engine_query, point, t->from)
-          : ARCNAV_IN_PROGRESS;
+  // for less than a free test of the long segment to `from` costs. Both ends are free: the place
+  // passed the free test, `from` was judged when the probe began.
+  arcnav_status decided = t->engine->ops->decide_reachable
+                              ? t->engine->ops->decide_reachable(t->engine->state, t->engine_query,
+                                                                 point, t->from, true)
+                              : ARCNAV_IN_PROGRESS;
   if (decided == ARCNAV_OK) {
     return AN_ACCEPTED;
   }
@@ -278,7 +279,7 @@ arcnav_status an_query_nearest_reachable(arcnav_query *query, vec2 from, vec2 po
     return ARCNAV_START_BLOCKED;
   }
   arcnav_path *path = NULL;
-  status = arcnav_path_create(&query->alloc.hooks, &path);
+  status = an_query_scratch_path(query, &path);
   if (status != ARCNAV_OK) {
     return status;
   }
@@ -300,7 +301,6 @@ arcnav_status an_query_nearest_reachable(arcnav_query *query, vec2 from, vec2 po
                                                  reaches_start, &test, out_point);
   query->control.stats = kept;
   query->control.ruled_out = 0;
-  arcnav_path_destroy(path);
   if (verdict == AN_ABORTED) {
     return test.failure;
   }

@@ -101,10 +101,12 @@ typedef struct an_engine_ops {
   arcnav_status (*best_so_far)(const void *state, void *query, arcnav_path *path);
   /// Can the query's agent get from start to goal (finite and in range), told without a search?
   /// ARCNAV_OK when it surely can, ARCNAV_NO_PATH when it surely cannot, ARCNAV_START_BLOCKED or
-  /// ARCNAV_GOAL_BLOCKED as begin judges the ends, ARCNAV_IN_PROGRESS when only a search can
-  /// tell, or ARCNAV_ERR_OUT_OF_MEMORY. Leaves any search set up in `query` alone. NULL for
-  /// engines that cannot tell without a search.
-  arcnav_status (*decide_reachable)(const void *state, void *query, vec2 start, vec2 goal);
+  /// ARCNAV_GOAL_BLOCKED as begin judges the ends (unless `ends_free`: the caller has judged them
+  /// free already), ARCNAV_IN_PROGRESS when only a search can tell, or ARCNAV_ERR_OUT_OF_MEMORY.
+  /// Leaves any search set up in `query` alone. NULL for engines that cannot tell without a
+  /// search.
+  arcnav_status (*decide_reachable)(const void *state, void *query, vec2 start, vec2 goal,
+                                    bool ends_free);
   /// The test find_path applies to start and goal. With `query` NULL it may allocate working
   /// memory for the one call; with a query object it allocates nothing.
   bool (*point_is_free)(const void *state, void *query, vec2 point);

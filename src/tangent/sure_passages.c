@@ -31,12 +31,13 @@ static vec2 portal_middle(const an_navmesh *mesh, int32_t t, int i) {
   return v2_lerp(mesh->cdt.points[v[(i + 1) % 3]], mesh->cdt.points[v[(i + 2) % 3]], 0.5);
 }
 
-/// Half the length of the portal across edge i of triangle t, when both its ends are material;
-/// INFINITY with a corner of the box (no material) among them.
+/// A bound on the clearance of the midpoint of the portal across edge i of triangle t: half its
+/// length, as far as the nearer of its ends that is material (the box's corners are not);
+/// INFINITY between two corners.
 static double half_portal(const an_navmesh *mesh, int32_t t, int i) {
   const int32_t *v = &mesh->fv[3 * (size_t)t];
   int32_t a = v[(i + 1) % 3], b = v[(i + 2) % 3];
-  if (a < 4 || b < 4) {
+  if (a < 4 && b < 4) {
     return INFINITY;
   }
   return 0.5 * v2_dist(mesh->cdt.points[a], mesh->cdt.points[b]);
@@ -96,7 +97,7 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
   size_t n = mesh->free_count, count = 0;
   *out = (an_sure_passages){mesh, NULL, {0, NULL}};
   an_widest_link *links = an_alloc(alloc, 3 * n + 1, sizeof *links);
-  out->portal_first = an_alloc(alloc, n + 1, sizeof *out->portal_first);
+  out->portal_first = an_alloc(alloc, n > 0 ? n : 1, sizeof *out->portal_first);
   if (!links || !out->portal_first) {
     an_free(alloc, links);
     an_sure_passages_destroy(out, alloc);
@@ -109,21 +110,21 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
       portals += mesh->fn[3 * t + (size_t)i] > (int32_t)t;
     }
   }
-  out->portal_first[n] = portals;
   for (size_t t = 0; t < n; ++t) {
     int32_t node[3];
     vec2 middle[3];
+    double half[3];
     for (int i = 0; i < 3; ++i) {
       node[i] = portal_node(out, (int32_t)t, i);
       middle[i] = portal_middle(mesh, (int32_t)t, i);
+      half[i] = half_portal(mesh, (int32_t)t, i);
     }
     for (int i = 0; i < 3; ++i) {
       int j = (i + 1) % 3;
       if (node[i] >= 0 && node[j] >= 0) {
-        // A portal's ends are obstacle vertices but for the box's corners: half a portal's length
-        // bounds its midpoint's clearance, and a tight bound from the start dismisses most items.
-        double bound =
-            an_min(cap, an_min(half_portal(mesh, (int32_t)t, i), half_portal(mesh, (int32_t)t, j)));
+        // The link passes through both midpoints: a tight bound from the start dismisses most
+        // items.
+        double bound = an_min(cap, an_min(half[i], half[j]));
         double width = segment_clearance(grid, middle[i], middle[j], bound);
         links[count++] = (an_widest_link){width, node[i], node[j]};
       }
@@ -145,7 +146,7 @@ void an_sure_passages_destroy(an_sure_passages *sure, const an_allocator *alloc)
 
 size_t an_sure_passages_memory_bytes(const an_sure_passages *sure) {
   return an_widest_forest_memory_bytes(&sure->forest) +
-         (sure->portal_first ? (sure->mesh->free_count + 1) * sizeof *sure->portal_first : 0);
+         (sure->portal_first ? sure->mesh->free_count * sizeof *sure->portal_first : 0);
 }
 
 /// The first portal of the triangle holding p whose midpoint p sees along a free segment: its

@@ -24,7 +24,7 @@
 
 typedef struct an_sure_passages {
   const an_navmesh *mesh; ///< borrowed: the polygons' triangulation
-  /// Per free triangle (and one more): the number of the first portal it owns. A portal belongs to
+  /// Per free triangle: the number of the first portal it owns. A portal belongs to
   /// the lower-numbered of its two triangles, which numbers its own in the order of its edges.
   uint32_t *portal_first;
   an_widest_forest forest; ///< over the portals

@@ -385,7 +385,6 @@ static void tangent_destroy(void *state) {
 }
 
 static const an_engine_ops graph_ops, on_demand_ops, ranged_ops, interval_ops, ranged_interval_ops;
-static const an_navmesh *tangent_polygon_mesh(const void *state);
 
 arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out) {
   an_tangent_engine *engine = an_calloc(args->alloc, 1, sizeof *engine);
@@ -769,15 +768,15 @@ static bool tangent_set_ignored(const void *state, void *query, const uint8_t *i
 // them; no where the widest passages keep them apart below the disk's width (the check every
 // search begins with); else only a search tells (docs/DESIGN.md, "Reachability without a
 // search").
-static arcnav_status tangent_decide_reachable(const void *state, void *query, vec2 start,
-                                              vec2 goal) {
+static arcnav_status tangent_decide_reachable(const void *state, void *query, vec2 start, vec2 goal,
+                                              bool ends_free) {
   const an_tangent_engine *engine = state;
   an_tangent_query *q = query;
-  arcnav_status status = judge_ends(q, start, goal);
+  arcnav_status status = ends_free ? ARCNAV_OK : judge_ends(q, start, goal);
   if (status != ARCNAV_OK || v2_equal(start, goal)) {
     return status;
   }
-  const an_navmesh *mesh = tangent_polygon_mesh(engine);
+  const an_navmesh *mesh = engine->polygons;
   if (q->settings.point_agent || !mesh) {
     return ARCNAV_IN_PROGRESS;
   }
@@ -876,7 +875,8 @@ static arcnav_status interval_query_create(const void *state, void **out_query) 
   if (!q) {
     return status;
   }
-  if (status == ARCNAV_OK) {
+  // A lean engine hands nothing to the tangents on demand: no working memory for them.
+  if (status == ARCNAV_OK && !((const an_tangent_engine *)state)->lean) {
     status = an_lazy_search_create(state, &q->lazy);
   }
   if (status == ARCNAV_OK) {
@@ -895,10 +895,9 @@ static arcnav_status interval_begin_taken(an_tangent_query *q, vec2 start, vec2 
                                           arcnav_path *path) {
   q->disk_running = q->disk && an_disk_takes(q, q->disk, start, goal);
   if (!q->disk_running) {
-    // A lean engine takes every query but a point agent's, which the planner sends elsewhere.
-    assert(!q->engine->lean);
-    return q->engine->lean ? ARCNAV_ERR_INVALID_ARGUMENT
-                           : an_lazy_begin(q, q->lazy, start, goal, path);
+    // A lean engine (no tangents on demand) takes every query but a point agent's, which the
+    // planner sends elsewhere.
+    return q->lazy ? an_lazy_begin(q, q->lazy, start, goal, path) : ARCNAV_ERR_INVALID_ARGUMENT;
   }
   // The passages first (as the prebuilt engine): where they shut the ends apart, no search.
   arcnav_status status = check_passages(q, q->engine->polygons, start, goal);
@@ -930,7 +929,7 @@ static arcnav_status interval_best_so_far(const void *state, void *query, arcnav
 // The interval search marks nothing: its nodes are ranges of leaves, not places.
 static void interval_rule_out(const void *state, void *query, uint32_t mark) {
   an_tangent_query *q = query;
-  if (!q->disk_running) {
+  if (!q->disk_running && q->lazy) {
     on_demand_rule_out(state, query, mark);
   }
 }

@@ -178,12 +178,16 @@ void an_lazy_search_destroy(an_lazy_search *s) {
 }
 
 void an_lazy_search_forget_radius(an_lazy_search *s, size_t corner_count) {
-  memset(s->wedge_free, 0, (corner_count + 1) * sizeof *s->wedge_free);
+  if (s) {
+    memset(s->wedge_free, 0, (corner_count + 1) * sizeof *s->wedge_free);
+  }
 }
 
 void an_lazy_search_forget_ignored(an_lazy_search *s, size_t corner_count, const uint8_t *ignored) {
-  an_lazy_search_forget_radius(s, corner_count);
-  s->sight.ignored = ignored;
+  if (s) {
+    an_lazy_search_forget_radius(s, corner_count);
+    s->sight.ignored = ignored;
+  }
 }
 
 // ---- open list -----------------------------------------------------------------------------

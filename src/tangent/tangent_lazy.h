@@ -19,7 +19,8 @@ arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_sea
 void an_lazy_search_destroy(an_lazy_search *search);
 
 /// Forgets what the search keeps from query to query about the corners at the query object's
-/// radius (which wedge arcs are free): the radius changed.
+/// radius (which wedge arcs are free): the radius changed. NULL (an engine without tangents on
+/// demand): nothing.
 void an_lazy_search_forget_radius(an_lazy_search *search, size_t corner_count);
 
 /// The same when the units the query ignores changed (`ignored`, an_clearance.ignored), which
