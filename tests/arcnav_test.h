@@ -22,6 +22,18 @@
                   (double)(tolerance), ck_expected_.x, ck_expected_.y);                            \
   } while (0)
 
+/// Are two path pieces the same, field by field and bit for bit (determinism checks: the same
+/// search run again, in slices, on another thread, after a failed allocation)?
+static inline bool test_same_piece(const arcnav_piece *a, const arcnav_piece *b) {
+  return a->type == b->type && a->ccw == b->ccw &&
+         memcmp(&a->from, &b->from, sizeof a->from) == 0 &&
+         memcmp(&a->to, &b->to, sizeof a->to) == 0 &&
+         memcmp(&a->center, &b->center, sizeof a->center) == 0 &&
+         memcmp(&a->radius, &b->radius, sizeof a->radius) == 0 &&
+         memcmp(&a->sweep, &b->sweep, sizeof a->sweep) == 0 &&
+         memcmp(&a->length, &b->length, sizeof a->length) == 0;
+}
+
 /// The tests' allocator: counts requests and live blocks, and fails on request. A request fails
 /// while `fail_all` is set, or when its number (counting from 0) is `fail_at`, or with
 /// `fail_onwards` any number from `fail_at` on; `fail_at` -1 (test_allocator_make) fails none.

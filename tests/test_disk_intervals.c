@@ -493,7 +493,6 @@ static bool grid_end(const grid *g, const sup_map *m, double R, bool fits, sup_r
 
 START_TEST(test_traced_grids) {
   tally t = {0};
-  size_t maps = 0;
   const double radii[] = {0.5, 0.75, 1.0, 2.0};
   enum { RADII = sizeof radii / sizeof radii[0] };
   for (uint64_t seed = 1; seed <= test_scaled_count(10); ++seed) {
@@ -510,7 +509,6 @@ START_TEST(test_traced_grids) {
     sup_map m = grid_to_map(&g, bounds);
     arcnav_map *map = NULL;
     ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
-    ++maps;
     for (size_t r = 0; r < RADII; ++r) {
       double R = radii[r];
       engine_run want = open_tangent(map, R);
@@ -534,7 +532,6 @@ START_TEST(test_traced_grids) {
   }
   ck_assert_uint_ge(t.found, test_scaled_minimum(120, 10));
   ck_assert_uint_ge(t.no_path, test_scaled_minimum(5, 10));
-  ck_assert_uint_eq(maps, test_scaled_count(10));
 }
 END_TEST
 
@@ -624,25 +621,16 @@ END_TEST
 
 // --- 4. hand-worked geometry ---------------------------------------------------------------------
 
-/// Finds the interval engine's path at R on the map and checks its length against `expected`
-/// (computed by hand, 1e-9 relative) and the path with the verifier; with `ask_tangent`, the
-/// prebuilt tangent engine must agree too (compare_query). Returns the sum of the path's arc
-/// sweeps.
-static double check_hand_length_with(const sup_map *m, double R, vec s, vec g, double expected,
-                                     const char *what, bool ask_tangent) {
+/// Finds the interval engine's path at R on the map, which the prebuilt tangent engine must agree
+/// with (compare_query, which also checks the path with the verifier), and checks its length
+/// against `expected` (computed by hand, 1e-9 relative). Returns the sum of the path's arc sweeps.
+static double check_hand_length(const sup_map *m, double R, vec s, vec g, double expected,
+                                const char *what) {
   arcnav_map *map = NULL;
   ck_assert_int_eq(sup_map_to_arcnav(m, &map), ARCNAV_OK);
   engine_run want = open_tangent(map, R);
   engine_run got = open_interval(map, R);
-  if (ask_tangent) {
-    ck_assert_int_eq(compare_query(m, what, 0, R, &want, &got, s, g, NULL), ARCNAV_OK);
-  } else {
-    arcnav_status status = arcnav_find_path(got.query, s, g, got.path);
-    ck_assert_msg(status == ARCNAV_OK, "%s, R %g: %s", what, R, arcnav_status_name(status));
-    sup_verify_report report;
-    ck_assert_msg(sup_verify_path(m, R, sup_map_tolerance(m), s, g, got.path, &report),
-                  "%s, R %g: interval path fails the verifier: %s", what, R, report.message);
-  }
+  ck_assert_int_eq(compare_query(m, what, 0, R, &want, &got, s, g, NULL), ARCNAV_OK);
   double length = arcnav_path_length(got.path);
   ck_assert_msg(fabs(length - expected) <= 1e-9 * fmax(1.0, expected),
                 "%s, R %g: interval length %.17g, by hand %.17g", what, R, length, expected);
@@ -659,11 +647,6 @@ static double check_hand_length_with(const sup_map *m, double R, vec s, vec g, d
   return sweeps;
 }
 
-static double check_hand_length(const sup_map *m, double R, vec s, vec g, double expected,
-                                const char *what) {
-  return check_hand_length_with(m, R, s, g, expected, what, true);
-}
-
 /// The gap case with bounds that close every way round: the bounds' sides touch the two
 /// obstacles' far ends, its top and bottom 3R beyond the ends.
 static void close_round(sup_gap_case *c, double R) {
@@ -676,7 +659,6 @@ static void close_round(sup_gap_case *c, double R) {
 
 START_TEST(test_gaps_of_two_r) {
   const double radii[] = {0.5, 1.0, 3.0, 40.0};
-  size_t closed_no_path = 0;
   for (int kind = 0; kind < SUP_GAP_KIND_COUNT; ++kind) {
     for (size_t r = 0; r < sizeof radii / sizeof radii[0]; ++r) {
       double R = radii[r];
@@ -691,8 +673,8 @@ START_TEST(test_gaps_of_two_r) {
                  bounded ? ", closed round" : "");
         // The prebuilt tangent engine too: its passage check once saw circles as circumscribed
         // 64-gons, which narrowed this gap below 2R (two circles closed round: no_path).
-        double sweeps = check_hand_length_with(&open.map, R, open.query.start, open.query.goal,
-                                               open.straight_length, what, true);
+        double sweeps = check_hand_length(&open.map, R, open.query.start, open.query.goal,
+                                          open.straight_length, what);
         ck_assert_msg(sweeps == 0.0, "%s: arcs on a straight path", what);
         double eps = sup_map_tolerance(&open.map);
         sup_map_free(&open.map);
@@ -714,7 +696,6 @@ START_TEST(test_gaps_of_two_r) {
                                              shut.query.goal, NULL);
         if (bounded) {
           ck_assert_msg(status == ARCNAV_NO_PATH, "%s: %s", what, arcnav_status_name(status));
-          ++closed_no_path;
         } else {
           ck_assert_msg(status == ARCNAV_OK, "%s: %s", what, arcnav_status_name(status));
           // Going round costs at least twice the straight line (sup_gen_gap_pair_kind).
@@ -728,7 +709,6 @@ START_TEST(test_gaps_of_two_r) {
       }
     }
   }
-  ck_assert_uint_eq(closed_no_path, 3 * 4);
 }
 END_TEST
 
@@ -1001,14 +981,7 @@ static bool same_as_saved(const saved_path *saved, const arcnav_path *path) {
   }
   for (size_t i = 0; i < saved->count; ++i) {
     arcnav_piece p = arcnav_path_piece(path, i);
-    const arcnav_piece *q = &saved->pieces[i];
-    if (p.type != q->type || p.from.x != q->from.x || p.from.y != q->from.y || p.to.x != q->to.x ||
-        p.to.y != q->to.y || p.length != q->length) {
-      return false;
-    }
-    if (p.type == ARCNAV_PIECE_ARC &&
-        (p.center.x != q->center.x || p.center.y != q->center.y || p.radius != q->radius ||
-         p.sweep != q->sweep || p.ccw != q->ccw)) {
+    if (!test_same_piece(&p, &saved->pieces[i])) {
       return false;
     }
   }
@@ -1230,9 +1203,10 @@ START_TEST(test_expansion_limit) {
     arcnav_map_destroy(map);
     sup_map_free(&m);
   }
-  // Mazes need more than one expansion from corner to corner: the limit was met.
+  // Mazes need more than one expansion from corner to corner: the limit was met; and some
+  // searches finished within a limit.
   ck_assert_uint_ge(limited, 1);
-  (void)answered_within;
+  ck_assert_uint_ge(answered_within, 1);
 
   // A room whose door lets a point through but not the disk: no_path needs the whole reachable
   // space searched, and a limit of 1 must not pass the search off as no_path... unless no_path
@@ -1256,8 +1230,12 @@ START_TEST(test_expansion_limit) {
   for (size_t limit = 1; limit <= 4; ++limit) {
     ck_assert_int_eq(arcnav_query_set_expansion_limit(got.query, limit), ARCNAV_OK);
     arcnav_status status = arcnav_find_path(got.query, s, g, got.path);
-    ck_assert_msg(status == ARCNAV_SEARCH_LIMIT || status == ARCNAV_NO_PATH, "limit %zu: %s", limit,
-                  arcnav_status_name(status));
+    // no_path only when proved without a search (nothing expanded); a search cut short is the
+    // limit's.
+    size_t expanded = arcnav_query_get_stats(got.query).nodes_expanded;
+    ck_assert_msg(status == ARCNAV_SEARCH_LIMIT || (status == ARCNAV_NO_PATH && expanded == 0),
+                  "limit %zu: %s after %zu expansions", limit, arcnav_status_name(status),
+                  expanded);
     ck_assert_uint_eq(arcnav_path_piece_count(got.path), 0);
   }
   // The same room at R = 0.7: the door (1.5) admits the disk.

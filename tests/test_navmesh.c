@@ -523,12 +523,10 @@ static double length_rule_width(const an_navmesh *mesh, size_t t, int i) {
   return a < 4 && b < 4 ? INFINITY : (a < 4 || b < 4 ? 2.0 * length : length);
 }
 
-static double portal_width(const an_navmesh *mesh, size_t t, int i) {
-  return an_navmesh_portal_width(mesh, (int32_t)t, i);
-}
-
 // Is `to` reached from `from` across portals at least `width` wide (and through the plane beyond
-// the box, for a map without bounds)? A flood, apart from the forest.
+// the box, for a map without bounds)? A flood over the portals' own widths
+// (an_navmesh_portal_width(), which test_portal_widths_bound_the_clearance checks against the
+// support code's clearance), apart from the forest: this checks the forest's walk.
 static bool flood_reaches(const an_navmesh *mesh, int32_t from, int32_t to, double width,
                           int32_t *queue, uint8_t *seen) {
   size_t n = mesh->free_count;
@@ -546,7 +544,7 @@ static bool flood_reaches(const an_navmesh *mesh, int32_t from, int32_t to, doub
       int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
       int32_t a = mesh->fv[3 * (size_t)t + (size_t)(i + 1) % 3];
       int32_t b = mesh->fv[3 * (size_t)t + (size_t)(i + 2) % 3];
-      if (u >= 0 && !seen[u] && portal_width(mesh, (size_t)t, i) >= width) {
+      if (u >= 0 && !seen[u] && an_navmesh_portal_width(mesh, t, i) >= width) {
         seen[u] = 1;
         queue[tail++] = u;
       } else if (u < 0 && a < 4 && b < 4 && mesh->whole_plane && !outside_seen) {
@@ -596,7 +594,8 @@ START_TEST(test_portal_widths_bound_the_clearance) {
         if (mesh->fn[3 * t + (size_t)i] < (int32_t)t) {
           continue;
         }
-        double width = portal_width(mesh, t, i), rule = length_rule_width(mesh, t, i);
+        double width = an_navmesh_portal_width(mesh, (int32_t)t, i);
+        double rule = length_rule_width(mesh, t, i);
         ck_assert_double_le(width, rule * (1.0 + 1e-12));
         tighter += width < rule * (1.0 - 1e-9);
         portals++;
@@ -643,8 +642,7 @@ START_TEST(test_passage_width_matches_a_flood) {
         continue;
       }
       joined++;
-      // That wide, to rounding (the flood measures lengths its own way): joined just below the
-      // width, apart just above it.
+      // That wide: joined just below the width, apart just above it.
       ck_assert_msg(flood_reaches(mesh, a, b, width * (1.0 - 1e-12), queue, seen),
                     "seed %llu: %d and %d not joined at %.17g", (unsigned long long)seed, a, b,
                     width);

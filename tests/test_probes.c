@@ -52,20 +52,11 @@ static double dist(vec a, vec b) {
   return hypot(a.x - b.x, a.y - b.y);
 }
 
-// The test maps (sup_gen_kind): each with its name and the radius it is meant for.
-typedef sup_kind_map test_map;
-enum { MAP_KINDS = SUP_MAP_KINDS };
-
-static test_map make_map(int kind, uint64_t seed) {
-  return sup_gen_kind(kind, seed);
-}
-
-// Walls of mazes, buildings of towns and the touching maps touch, where a point agent obeys the
+// The test maps are sup_gen_kind()'s, each with its name and the radius it is meant for. Walls
+// of mazes, buildings of towns and the touching maps touch, where a point agent obeys the
 // touching rule that the distances of verify.h do not see: those maps are left out of the
-// point-agent comparisons.
-static bool point_agent_reference_holds(int kind) {
-  return sup_kind_touches_nothing(kind);
-}
+// point-agent comparisons (sup_kind_touches_nothing()).
+typedef sup_kind_map test_map;
 
 static vec random_point(const sup_map *map, sup_rng *rng, double margin) {
   vec lo, hi;
@@ -78,9 +69,9 @@ static vec random_point(const sup_map *map, sup_rng *rng, double margin) {
 
 START_TEST(clearance_matches_the_reference) {
   size_t checked = 0, inside = 0;
-  for (int kind = 0; kind < MAP_KINDS; ++kind) {
+  for (int kind = 0; kind < SUP_MAP_KINDS; ++kind) {
     for (uint64_t seed = 1; seed <= test_scaled_count(3); ++seed) {
-      test_map t = make_map(kind, seed);
+      test_map t = sup_gen_kind(kind, seed);
       setup s = build(&t.map, t.radius, ARCNAV_ENGINE_TANGENT);
       sup_rng rng = sup_rng_seed(seed * 31 + (uint64_t)kind);
       for (int i = 0; i < 200; ++i) {
@@ -240,11 +231,11 @@ static void check_rays(const test_map *t, double radius, uint64_t seed, size_t *
 
 START_TEST(raycast_matches_a_march) {
   size_t hits = 0, misses = 0;
-  for (int kind = 0; kind < MAP_KINDS; ++kind) {
+  for (int kind = 0; kind < SUP_MAP_KINDS; ++kind) {
     for (uint64_t seed = 1; seed <= test_scaled_count(6); ++seed) {
-      test_map t = make_map(kind, seed);
+      test_map t = sup_gen_kind(kind, seed);
       check_rays(&t, t.radius, seed * 7 + (uint64_t)kind, &hits, &misses);
-      if (point_agent_reference_holds(kind)) {
+      if (sup_kind_touches_nothing(kind)) {
         check_rays(&t, 0.0, seed * 11 + (uint64_t)kind, &hits, &misses);
       }
       sup_map_free(&t.map);
@@ -453,7 +444,7 @@ static double first_contact(const sup_map *map, double radius, double eps, const
 
 static void check_paths(int kind, uint64_t seed, double radius, size_t *free_paths,
                         size_t *blocked_paths) {
-  test_map t = make_map(kind, seed);
+  test_map t = sup_gen_kind(kind, seed);
   setup s = build(&t.map, radius, ARCNAV_ENGINE_AUTO);
   arcnav_path *path = NULL;
   ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
@@ -500,9 +491,9 @@ static void check_paths(int kind, uint64_t seed, double radius, size_t *free_pat
 
 START_TEST(path_is_free_until_the_map_changes) {
   size_t free_paths = 0, blocked_paths = 0;
-  for (int kind = 0; kind < MAP_KINDS; ++kind) {
+  for (int kind = 0; kind < SUP_MAP_KINDS; ++kind) {
     for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
-      test_map t = make_map(kind, seed);
+      test_map t = sup_gen_kind(kind, seed);
       double radius = t.radius;
       sup_map_free(&t.map);
       check_paths(kind, seed, radius, &free_paths, &blocked_paths);
@@ -643,11 +634,11 @@ static void check_nearest(const test_map *t, double radius, uint64_t seed, size_
 
 START_TEST(nearest_free_is_free_and_nearest) {
   size_t moved = 0;
-  for (int kind = 0; kind < MAP_KINDS; ++kind) {
+  for (int kind = 0; kind < SUP_MAP_KINDS; ++kind) {
     for (uint64_t seed = 1; seed <= test_scaled_count(5); ++seed) {
-      test_map t = make_map(kind, seed);
+      test_map t = sup_gen_kind(kind, seed);
       check_nearest(&t, t.radius, seed * 17 + (uint64_t)kind, &moved);
-      if (point_agent_reference_holds(kind)) {
+      if (sup_kind_touches_nothing(kind)) {
         check_nearest(&t, 0.0, seed * 19 + (uint64_t)kind, &moved);
       }
       sup_map_free(&t.map);
@@ -700,13 +691,13 @@ END_TEST
 // along edges and through vertices from there. Every probe answers, and the answers hold.
 START_TEST(degenerate_places_are_answered) {
   size_t probed = 0;
-  for (int kind = 0; kind < MAP_KINDS; ++kind) {
-    test_map t = make_map(kind, 3);
+  for (int kind = 0; kind < SUP_MAP_KINDS; ++kind) {
+    test_map t = sup_gen_kind(kind, 3);
     for (int pass = 0; pass < 2; ++pass) {
       double radius = pass == 0 ? t.radius : 0.0;
       setup s = build(&t.map, radius, ARCNAV_ENGINE_TANGENT);
       // Where sup's distances see every rule: at R = 0 on maps that touch, only material counts.
-      double floor = radius == 0.0 && !point_agent_reference_holds(kind) ? 0.0 : radius;
+      double floor = radius == 0.0 && !sup_kind_touches_nothing(kind) ? 0.0 : radius;
       for (size_t i = 0; i < t.map.polygon_count && i < 12; ++i) {
         const sup_ring *ring = &t.map.polygons[i].outer;
         for (size_t v = 0; v < ring->count; ++v) {
@@ -758,7 +749,7 @@ END_TEST
 // ---- several radii on one planner --------------------------------------------------------------
 
 START_TEST(probes_follow_the_query_radius) {
-  test_map t = make_map(1, 5);
+  test_map t = sup_gen_kind(1, 5);
   arcnav_map *map = NULL;
   ck_assert_int_eq(sup_map_to_arcnav(&t.map, &map), ARCNAV_OK);
   double eps = arcnav_map_tolerance(map);

@@ -40,21 +40,13 @@ static bool same_bits(const void *a, const void *b, size_t bytes) {
   return memcmp(a, b, bytes) == 0;
 }
 
-static bool same_piece(const arcnav_piece *a, const arcnav_piece *b) {
-  return a->type == b->type && a->ccw == b->ccw && same_bits(&a->from, &b->from, sizeof(vec)) &&
-         same_bits(&a->to, &b->to, sizeof(vec)) && same_bits(&a->center, &b->center, sizeof(vec)) &&
-         same_bits(&a->radius, &b->radius, sizeof(double)) &&
-         same_bits(&a->sweep, &b->sweep, sizeof(double)) &&
-         same_bits(&a->length, &b->length, sizeof(double));
-}
-
 static bool same_answer(const answer *a, const answer *b) {
   if (a->status != b->status || a->count != b->count || a->start_free != b->start_free ||
       a->reachable != b->reachable || !same_bits(&a->length, &b->length, sizeof(double))) {
     return false;
   }
   for (size_t i = 0; i < a->count; ++i) {
-    if (!same_piece(&a->pieces[i], &b->pieces[i])) {
+    if (!test_same_piece(&a->pieces[i], &b->pieces[i])) {
       return false;
     }
   }
