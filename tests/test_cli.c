@@ -804,6 +804,36 @@ static const struct {
 };
 enum { RADII_QUERIES = sizeof radii_queries / sizeof radii_queries[0] };
 
+typedef struct path_answer {
+  int code;
+  char status[32];
+  double length;
+} path_answer;
+
+// `path` from FROM to TO at RADIUS with PLANNER; checks the pieces add up to the length.
+static path_answer run_path(const char *dir, const char *map, const char *planner,
+                            const char *radius, arcnav_vec2 from, arcnav_vec2 to) {
+  char from_text[64], to_text[64];
+  snprintf(from_text, sizeof from_text, "%.17g,%.17g", from.x, from.y);
+  snprintf(to_text, sizeof to_text, "%.17g,%.17g", to.x, to.y);
+  const char *args[] = {"path",    "--map", map,     "--radius",  radius,  "--from",
+                        from_text, "--to",  to_text, "--planner", planner, NULL};
+  run_result r = run_cli(dir, NULL, args);
+  ck_assert_msg(r.code == 0 || r.code == 1, "%s at R = %s: exit %d: %s", planner, radius, r.code,
+                r.err);
+  cJSON *answer = cJSON_Parse(r.out);
+  ck_assert_msg(answer != NULL, "%s at R = %s: %s", planner, radius, r.out);
+  path_answer result = {r.code, "", json_double(answer, "length")};
+  snprintf(result.status, sizeof result.status, "%s", json_string(answer, "status"));
+  ck_assert_int_eq(r.code, strcmp(result.status, "ok") == 0 ? 0 : 1);
+  if (r.code == 0) {
+    ck_assert_double_eq_tol(pieces_length(answer, from, to), result.length, 1e-9);
+  }
+  cJSON_Delete(answer);
+  free_result(&r);
+  return result;
+}
+
 // Run `batch` over radii_queries (with `--radius` when `batch_radius` is not NULL) and check
 // every answer against `path` at that query's radius with the same planner; returns the
 // summary's planners_built.
@@ -824,31 +854,22 @@ static double batch_matches_single_runs(const char *dir, const char *map, const 
   for (size_t i = 0; i < RADII_QUERIES; i++) {
     ck_assert_double_eq(json_double(objects[i], "query"), i);
     ck_assert_double_eq(json_double(objects[i], "radius"), radii_queries[i].radius);
-    char radius[32], from[64], to[64];
+    char radius[32];
     snprintf(radius, sizeof radius, "%.17g", radii_queries[i].radius);
-    snprintf(from, sizeof from, "%.17g,%.17g", radii_queries[i].from[0], radii_queries[i].from[1]);
-    snprintf(to, sizeof to, "%.17g,%.17g", radii_queries[i].to[0], radii_queries[i].to[1]);
-    const char *alone[] = {"path", "--map", map, "--radius",  radius,  "--from",
-                           from,   "--to",  to,  "--planner", planner, NULL};
-    run_result single = run_cli(dir, NULL, alone);
-    cJSON *answer = cJSON_Parse(single.out);
-    ck_assert_msg(answer != NULL, "%s, query %zu: %s", planner, i, single.err);
+    arcnav_vec2 a = {radii_queries[i].from[0], radii_queries[i].from[1]};
+    arcnav_vec2 b = {radii_queries[i].to[0], radii_queries[i].to[1]};
+    path_answer single = run_path(dir, map, planner, radius, a, b);
     const char *status = json_string(objects[i], "status");
-    ck_assert_msg(strcmp(status, json_string(answer, "status")) == 0,
-                  "%s, query %zu at R = %g: batch %s, path %s", planner, i, radii_queries[i].radius,
-                  status, json_string(answer, "status"));
-    double length = json_double(objects[i], "length"), expected = json_double(answer, "length");
+    ck_assert_msg(strcmp(status, single.status) == 0, "%s, query %zu at R = %g: batch %s, path %s",
+                  planner, i, radii_queries[i].radius, status, single.status);
+    double length = json_double(objects[i], "length"), expected = single.length;
     ck_assert_msg(fabs(length - expected) <= 1e-9 * fabs(expected),
                   "%s, query %zu at R = %g: batch %.17g, path %.17g", planner, i,
                   radii_queries[i].radius, length, expected);
     if (strcmp(status, "ok") == 0) {
       found++;
-      arcnav_vec2 a = {radii_queries[i].from[0], radii_queries[i].from[1]};
-      arcnav_vec2 b = {radii_queries[i].to[0], radii_queries[i].to[1]};
       ck_assert_double_eq_tol(pieces_length(objects[i], a, b), length, 1e-9);
     }
-    cJSON_Delete(answer);
-    free_result(&single);
   }
   const cJSON *summary = cJSON_GetObjectItemCaseSensitive(objects[RADII_QUERIES], "summary");
   ck_assert(cJSON_IsObject(summary));
@@ -898,36 +919,6 @@ END_TEST
 // ---------------------------------------------------------------------------------------------
 // --planner interval: exact for R > 0 with nothing built per radius, so its answers are the
 // tangent engine's (lengths within 1e-9 relative); for R = 0 it is what auto builds.
-
-typedef struct path_answer {
-  int code;
-  char status[32];
-  double length;
-} path_answer;
-
-// `path` from FROM to TO at RADIUS with PLANNER; checks the pieces add up to the length.
-static path_answer run_path(const char *dir, const char *map, const char *planner,
-                            const char *radius, arcnav_vec2 from, arcnav_vec2 to) {
-  char from_text[64], to_text[64];
-  snprintf(from_text, sizeof from_text, "%.17g,%.17g", from.x, from.y);
-  snprintf(to_text, sizeof to_text, "%.17g,%.17g", to.x, to.y);
-  const char *args[] = {"path",    "--map", map,     "--radius",  radius,  "--from",
-                        from_text, "--to",  to_text, "--planner", planner, NULL};
-  run_result r = run_cli(dir, NULL, args);
-  ck_assert_msg(r.code == 0 || r.code == 1, "%s at R = %s: exit %d: %s", planner, radius, r.code,
-                r.err);
-  cJSON *answer = cJSON_Parse(r.out);
-  ck_assert_msg(answer != NULL, "%s at R = %s: %s", planner, radius, r.out);
-  path_answer result = {r.code, "", json_double(answer, "length")};
-  snprintf(result.status, sizeof result.status, "%s", json_string(answer, "status"));
-  ck_assert_int_eq(r.code, strcmp(result.status, "ok") == 0 ? 0 : 1);
-  if (r.code == 0) {
-    ck_assert_double_eq_tol(pieces_length(answer, from, to), result.length, 1e-9);
-  }
-  cJSON_Delete(answer);
-  free_result(&r);
-  return result;
-}
 
 // The engine `path --format text` reports (ENGINE holds 32 bytes).
 static void path_engine(const char *dir, const char *map, const char *planner, const char *radius,
