@@ -998,14 +998,17 @@ START_TEST(nearest_reachable_small_cases_and_errors) {
   // A sealed room is ruled out without a search (its triangles are apart from the start's): from
   // just below the room, a point inside it near its floor has one nearest reachable place, 6
   // below it and in sight of the start, and every nearer one is in the room. Under a limit of one
-  // expansion the answer is the same. (A point in the room's middle has four such places, on its
-  // four sides, and which is judged first decides whether a search is needed.)
+  // expansion the answer is the same.
   ck_assert_int_eq(arcnav_query_set_expansion_limit(s.query, 1), ARCNAV_OK);
   ck_assert_int_eq(
       arcnav_query_nearest_reachable(s.query, (vec){20.0, 40.0}, (vec){20.0, 50.0}, &q, &d),
       ARCNAV_OK);
   ck_assert_double_eq_tol(d, 6.0, 1e-6);
   ck_assert_vec2_near(q, ((vec){20.0, 44.0}), 1e-6);
+  // From far away the room's middle too: the passages tell each of the four places reachable
+  // without a search, whichever is judged first.
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, centre, &q, &d), ARCNAV_OK);
+  ck_assert_double_eq_tol(d, 11.0, 1e-6);
   release(&s);
   // A room whose door (2.5 wide, wide enough by its portals) a post of radius 0.5 closes for the
   // disk: ruling it out takes a search, which a limit of one expansion stops.
