@@ -882,6 +882,25 @@ static sup_map rooms_map(uint64_t seed) {
   return m;
 }
 
+// Nine sealed rooms among posts: a place in one room is far from the nearest place reached from
+// another, so the probe looks past many refused places and keeps to the cells the passages
+// bound (index/probe.h, an_cell_bound).
+static sup_map many_rooms_map(uint64_t seed) {
+  sup_map m = sup_gen_random_rectangles(seed, 24, 90.0, 1.0, 3.0);
+  vec bounds[4] = {{-6.0, -6.0}, {96.0, -6.0}, {96.0, 96.0}, {-6.0, 96.0}};
+  sup_map_set_bounds(&m, bounds, 4);
+  for (int k = 0; k < 9; ++k) {
+    double x = 2.0 + 31.0 * (k % 3), y = 2.0 + 31.0 * (k / 3);
+    vec outer[4] = {{x, y}, {x + 22.0, y}, {x + 22.0, y + 22.0}, {x, y + 22.0}};
+    vec hole[4] = {
+        {x + 2.0, y + 2.0}, {x + 2.0, y + 20.0}, {x + 20.0, y + 20.0}, {x + 20.0, y + 2.0}};
+    const vec *holes[1] = {hole};
+    size_t counts[1] = {4};
+    sup_map_add_polygon(&m, outer, 4, holes, counts, 1);
+  }
+  return m;
+}
+
 // The nearest reachable point q of p from `from`: free by the verifier's distances, reached by a
 // path the verifier passes, no nearer than the nearest free point, and no free place nearer to p
 // on a grid round it is reached by the brute-force reference (whose paths are free: a path it
@@ -958,6 +977,18 @@ START_TEST(nearest_reachable_is_reached_and_nearest) {
   }
   // Starts and points in different parts: the answers had to rule places out.
   ck_assert_uint_ge(ruled_out, test_scaled_minimum(4, 4));
+}
+END_TEST
+
+START_TEST(nearest_reachable_among_many_rooms) {
+  size_t ruled_out = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(3); ++seed) {
+    sup_map m = many_rooms_map(seed);
+    check_reachable(&m, 1.0, ARCNAV_TANGENT_GRAPH_ON_DEMAND, seed * 43, &ruled_out);
+    check_reachable(&m, 2.0, ARCNAV_TANGENT_GRAPH_PREBUILT, seed * 47, &ruled_out);
+    sup_map_free(&m);
+  }
+  ck_assert_uint_ge(ruled_out, test_scaled_minimum(3, 6));
 }
 END_TEST
 
@@ -1053,6 +1084,7 @@ static Suite *probes_suite(void) {
   tcase_add_test(tc, nearest_free_is_free_and_nearest);
   tcase_add_test(tc, nearest_free_on_small_cases);
   tcase_add_test(tc, nearest_reachable_is_reached_and_nearest);
+  tcase_add_test(tc, nearest_reachable_among_many_rooms);
   tcase_add_test(tc, nearest_reachable_small_cases_and_errors);
   tcase_add_test(tc, degenerate_places_are_answered);
   tcase_add_test(tc, probes_follow_the_query_radius);

@@ -37,7 +37,50 @@ void an_probe_scratch_free(an_probe_scratch *scratch, const an_allocator *alloc)
   an_clearance_scratch_free(&scratch->clearance, alloc);
   an_free(alloc, scratch->item_marks);
   an_free(alloc, scratch->candidates);
+  an_free(alloc, scratch->cell_marks);
+  an_free(alloc, scratch->marked_cells);
   memset(scratch, 0, sizeof *scratch);
+}
+
+// A filter with nothing marked, in the scratch's memory (made on first use).
+static bool new_cell_filter(an_probe_scratch *scratch, const an_grid *grid,
+                            const an_allocator *alloc, an_cell_filter *out) {
+  size_t cells = (size_t)grid->columns * (size_t)grid->rows;
+  if (scratch->cell_capacity < cells) {
+    an_free(alloc, scratch->cell_marks);
+    an_free(alloc, scratch->marked_cells);
+    scratch->cell_capacity = 0;
+    scratch->cell_marks = an_calloc(alloc, cells, sizeof *scratch->cell_marks);
+    scratch->marked_cells = an_alloc(alloc, cells, sizeof *scratch->marked_cells);
+    if (!scratch->cell_marks || !scratch->marked_cells) {
+      return false;
+    }
+    scratch->cell_capacity = cells;
+  }
+  if (an_stamp_next(&scratch->cell_stamp)) {
+    memset(scratch->cell_marks, 0, scratch->cell_capacity * sizeof *scratch->cell_marks);
+  }
+  *out = (an_cell_filter){scratch->cell_marks, scratch->marked_cells, scratch->cell_stamp, 0};
+  return true;
+}
+
+void an_cell_filter_mark_box(an_cell_filter *filter, const an_grid *grid, vec2 lo, vec2 hi) {
+  an_cell_rect r = an_grid_box_cells(grid, lo, hi);
+  for (int32_t row = r.r0; row <= r.r1; ++row) {
+    size_t first = (size_t)row * (size_t)grid->columns;
+    for (int32_t column = r.c0; column <= r.c1; ++column) {
+      if (filter->marks[first + (size_t)column] != filter->mark) {
+        filter->marks[first + (size_t)column] = filter->mark;
+        filter->cells[filter->count++] = first + (size_t)column;
+      }
+    }
+  }
+}
+
+static bool cell_in_filter(const an_cell_filter *filter, const an_grid *grid, int32_t column,
+                           int32_t row) {
+  return !filter ||
+         filter->marks[(size_t)row * (size_t)grid->columns + (size_t)column] == filter->mark;
 }
 
 bool an_probe_scratch_fits(const an_probe_scratch *scratch, const an_grid *grid) {
@@ -686,9 +729,12 @@ typedef struct nearest_search {
   void *context;
   bool aborted;
   double settled; // candidates nearer than this may be judged now: none to come is nearer
+  const an_cell_filter *only; // NULL: every cell
+  size_t tested;              // candidates given the free test
 } nearest_search;
 
 static bool accepted(nearest_search *s, vec2 q) {
+  ++s->tested;
   if (!an_point_is_free(s->cl, &s->scratch->clearance, q)) {
     return false;
   }
@@ -724,9 +770,13 @@ static bool test_candidates(nearest_search *s, double bound) {
   return found;
 }
 
+static bool in_filter(const nearest_search *s, vec2 q) {
+  return cell_in_filter(s->only, s->grid, an_grid_column(s->grid, q.x), an_grid_row(s->grid, q.y));
+}
+
 static void add_candidate(nearest_search *s, vec2 q) {
   double d = v2_dist(q, s->p);
-  if (!(d < s->best) || !v2_is_finite(q)) {
+  if (!(d < s->best) || !v2_is_finite(q) || !in_filter(s, q)) {
     return;
   }
   // A full buffer judges what it may judge in order first; only when that frees no room does it
@@ -849,6 +899,12 @@ static bool items_may_meet(const an_item *a, const an_item *b, double offset) {
 
 static bool search_cell(void *context, int32_t column, int32_t row) {
   nearest_search *s = context;
+  // A candidate in a cell is made with that cell's ring (a meeting) or sooner (a projection, at
+  // its item's first sight; the item is filed in the candidate's cell too), so cells outside the
+  // filter make nothing that is kept.
+  if (!cell_in_filter(s->only, s->grid, column, row)) {
+    return true;
+  }
   uint32_t mark = s->mark;
   const an_grid *grid = s->grid;
   uint32_t count;
@@ -882,8 +938,63 @@ static bool search_cell(void *context, int32_t column, int32_t row) {
   return true;
 }
 
+// Candidates tested before a probe asks its bound for the cells to keep to: most probes end
+// sooner, and pay nothing for the bound.
+#define TESTS_BEFORE_BOUND 32
+
+// Drops the held candidates outside the filter just put in place.
+static void keep_candidates_in_filter(nearest_search *s) {
+  an_probe_candidate *c = s->scratch->candidates;
+  size_t kept = 0;
+  for (size_t i = 0; i < s->count; ++i) {
+    if (in_filter(s, c[i].point)) {
+      c[kept++] = c[i];
+    }
+  }
+  s->count = kept;
+}
+
+// Orders a filter's cells by their ring round the origin's cell (the high 32 bits of each entry).
+static int compare_ring_keys(const void *lhs, const void *rhs) {
+  uint64_t a = *(const uint64_t *)lhs, b = *(const uint64_t *)rhs;
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+// Searches the filter's cells in rings after `searched`, ring by ring in order, skipping rings
+// with none of its cells: what the ring loop of an_probe_nearest_accepted() would do there.
+static void search_filtered(nearest_search *s, const ring_origin *o, int32_t searched,
+                            an_cell_filter *filter) {
+  const an_grid *grid = s->grid;
+  size_t kept = 0;
+  for (size_t i = 0; i < filter->count; ++i) {
+    uint64_t cell = filter->cells[i];
+    int32_t column = (int32_t)(cell % (uint64_t)grid->columns);
+    int32_t row = (int32_t)(cell / (uint64_t)grid->columns);
+    int32_t across = abs(column - o->column), along = abs(row - o->row);
+    int32_t ring = across > along ? across : along;
+    if (ring > searched) {
+      filter->cells[kept++] = ((uint64_t)ring << 32) | cell;
+    }
+  }
+  qsort(filter->cells, kept, sizeof *filter->cells, compare_ring_keys);
+  for (size_t i = 0; i < kept && !s->aborted;) {
+    int32_t ring = (int32_t)(filter->cells[i] >> 32);
+    s->settled = ring_bound(grid, o, ring);
+    for (; i < kept && (int32_t)(filter->cells[i] >> 32) == ring; ++i) {
+      uint64_t cell = filter->cells[i] & 0xffffffffu;
+      search_cell(s, (int32_t)(cell % (uint64_t)grid->columns),
+                  (int32_t)(cell / (uint64_t)grid->columns));
+    }
+    double bound = i < kept ? ring_bound(grid, o, (int32_t)(filter->cells[i] >> 32)) : INFINITY;
+    if (test_candidates(s, bound) || s->best <= bound) {
+      break;
+    }
+  }
+}
+
 an_verdict an_probe_nearest_accepted(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
-                                     an_point_test accept, void *context, vec2 *out_point) {
+                                     an_point_test accept, void *context,
+                                     const an_cell_bound *bound, vec2 *out_point) {
   const an_grid *grid = cl->grid;
   nearest_search s = {.cl = cl,
                       .slack = 2.0 * cl->eps,
@@ -904,11 +1015,22 @@ an_verdict an_probe_nearest_accepted(const an_clearance *cl, an_probe_scratch *s
   // A candidate is made with the ring of its cell, and no cell of a later ring is nearer than
   // that ring's bound: once the held candidates nearer than it are judged, the nearest accepted
   // one among them is the answer.
+  an_cell_filter filter;
   for (int32_t k = 0; k <= o.last && !s.aborted; ++k) {
     s.settled = ring_bound(grid, &o, k);
     visit_ring(grid, &o, k, search_cell, &s);
-    double bound = ring_bound(grid, &o, k + 1);
-    if (test_candidates(&s, bound) || s.best <= bound) {
+    double next = ring_bound(grid, &o, k + 1);
+    if (test_candidates(&s, next) || s.best <= next) {
+      break;
+    }
+    // Many places were refused: from here on only the cells the bound keeps are looked at, in
+    // the order of their rings, the empty rings between skipped.
+    if (bound && s.tested >= TESTS_BEFORE_BOUND &&
+        new_cell_filter(scratch, grid, bound->alloc, &filter) &&
+        bound->mark(bound->context, &filter)) {
+      s.only = &filter;
+      keep_candidates_in_filter(&s);
+      search_filtered(&s, &o, k, &filter);
       break;
     }
   }
@@ -925,5 +1047,5 @@ an_verdict an_probe_nearest_accepted(const an_clearance *cl, an_probe_scratch *s
 
 bool an_probe_nearest_free(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
                            vec2 *out_point) {
-  return an_probe_nearest_accepted(cl, scratch, p, NULL, NULL, out_point) == AN_ACCEPTED;
+  return an_probe_nearest_accepted(cl, scratch, p, NULL, NULL, NULL, out_point) == AN_ACCEPTED;
 }

@@ -33,7 +33,34 @@ typedef struct an_probe_scratch {
   size_t candidate_capacity;
   uint32_t item_capacity;
   uint32_t owner_capacity;
+  /// Per grid cell, made on first use: the marks of an an_cell_filter, and the list of the
+  /// cells it marked.
+  uint32_t *cell_marks;
+  uint64_t *marked_cells;
+  size_t cell_capacity;
+  uint32_t cell_stamp;
 } an_probe_scratch;
+
+/// The cells of a grid a probe keeps to: cell row * columns + column when marks[cell] == mark;
+/// the `count` cells marked are cells[0 .. count - 1].
+typedef struct an_cell_filter {
+  uint32_t *marks;
+  uint64_t *cells;
+  uint32_t mark;
+  size_t count;
+} an_cell_filter;
+
+/// Marks the cells of `grid` that box [lo, hi] overlaps.
+void an_cell_filter_mark_box(an_cell_filter *filter, const an_grid *grid, vec2 lo, vec2 hi);
+
+/// Marks in `filter` (an_cell_filter_mark_box()) cells of the probe's grid that hold every point
+/// the probe's test accepts; false when it cannot bound them (nothing is filtered then).
+/// `alloc` makes the filter's memory in the probe's scratch.
+typedef struct an_cell_bound {
+  bool (*mark)(void *context, an_cell_filter *filter);
+  void *context;
+  const an_allocator *alloc;
+} an_cell_bound;
 
 arcnav_status an_probe_scratch_init(an_probe_scratch *scratch, const an_grid *grid,
                                     const an_allocator *alloc);
@@ -79,6 +106,9 @@ typedef an_verdict (*an_point_test)(void *context, vec2 point);
 /// nearest accepted one. That holds for a test whose accepted set is a union of connected parts
 /// of the free set (reachability from a point): the nearest point of such a part lies on its
 /// boundary, where the candidates are. AN_ACCEPTED with *out_point, AN_REJECTED when no free
-/// point was accepted, AN_ABORTED as soon as the test aborts.
+/// point was accepted, AN_ABORTED as soon as the test aborts. With a `bound` (NULL: none), once
+/// many candidates were tested the probe asks it for the cells the accepted points lie in, and
+/// then looks only there.
 an_verdict an_probe_nearest_accepted(const an_clearance *cl, an_probe_scratch *scratch, vec2 p,
-                                     an_point_test accept, void *context, vec2 *out_point);
+                                     an_point_test accept, void *context,
+                                     const an_cell_bound *bound, vec2 *out_point);

@@ -3,7 +3,10 @@
 // locating points in it navmesh_locate.c's.
 #include "mesh/navmesh.h"
 
+#include "search/marks.h"
+
 #include <math.h>
+#include <string.h>
 
 static void free_mesh_arrays(an_navmesh *mesh) {
   an_free(&mesh->alloc, mesh->free_of);
@@ -27,6 +30,64 @@ void an_navmesh_destroy(an_navmesh *mesh) {
 
 double an_navmesh_passage_width(const an_navmesh *mesh, int32_t a, int32_t b) {
   return mesh->passages.nodes ? an_widest_forest_width(&mesh->passages, a, b) : INFINITY;
+}
+
+void an_passage_flood_free(an_passage_flood *flood, const an_allocator *alloc) {
+  an_free(alloc, flood->seen);
+  an_free(alloc, flood->stack);
+  memset(flood, 0, sizeof *flood);
+}
+
+static bool passage_flood_ready(an_passage_flood *flood, size_t triangles,
+                                const an_allocator *alloc) {
+  if (flood->capacity < triangles) {
+    an_passage_flood_free(flood, alloc);
+    flood->seen = an_calloc(alloc, triangles, sizeof *flood->seen);
+    flood->stack = an_alloc(alloc, triangles, sizeof *flood->stack);
+    if (!flood->seen || !flood->stack) {
+      an_passage_flood_free(flood, alloc);
+      return false;
+    }
+    flood->capacity = triangles;
+  }
+  if (an_stamp_next(&flood->stamp)) {
+    memset(flood->seen, 0, flood->capacity * sizeof *flood->seen);
+  }
+  return true;
+}
+
+size_t an_navmesh_flood_passages(const an_navmesh *mesh, int32_t start, double width, size_t limit,
+                                 an_passage_flood *flood, const an_allocator *alloc,
+                                 void (*visit)(void *context, int32_t triangle), void *context) {
+  if (!mesh->passages.nodes || mesh->whole_plane ||
+      !passage_flood_ready(flood, mesh->free_count, alloc)) {
+    return SIZE_MAX;
+  }
+  // The part is the forest's: a triangle belongs when it hangs from the same top at this width.
+  // The part is joined across portals, so a flood over neighbours that belong finds all of it.
+  const an_widest_forest *forest = &mesh->passages;
+  int32_t top = an_widest_forest_top(forest, start, width);
+  uint32_t stamp = flood->stamp;
+  size_t depth = 0, visited = 0;
+  flood->seen[start] = stamp;
+  flood->stack[depth++] = start;
+  while (depth > 0) {
+    int32_t t = flood->stack[--depth];
+    if (++visited > limit) {
+      return SIZE_MAX;
+    }
+    visit(context, t);
+    for (int i = 0; i < 3; ++i) {
+      int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
+      if (u >= 0 && flood->seen[u] != stamp) {
+        flood->seen[u] = stamp;
+        if (an_widest_forest_top(forest, u, width) == top) {
+          flood->stack[depth++] = u;
+        }
+      }
+    }
+  }
+  return visited;
 }
 
 size_t an_navmesh_triangle_count(const an_navmesh *mesh) {

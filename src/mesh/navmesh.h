@@ -132,6 +132,24 @@ double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i);
 /// joins them; INFINITY for a mesh built without the forest (an_navmesh_options.passages). A disk
 /// of radius R whose checks admit R - eps needs at least 2 (R - eps).
 double an_navmesh_passage_width(const an_navmesh *mesh, int32_t a, int32_t b);
+/// Working memory of an_navmesh_flood_passages(), made on first use; zero it to start.
+typedef struct an_passage_flood {
+  uint32_t *seen; ///< per free triangle: the stamp of the flood that reached it
+  int32_t *stack;
+  size_t capacity; ///< free triangles the arrays hold
+  uint32_t stamp;
+} an_passage_flood;
+
+void an_passage_flood_free(an_passage_flood *flood, const an_allocator *alloc);
+
+/// Calls `visit` on every free triangle joined to free triangle `start` by a chain of portals
+/// at least `width` wide (the chains an_navmesh_passage_width() measures), `start` first, and
+/// returns how many. SIZE_MAX, part of them visited, when there are more than `limit`, and
+/// when the mesh has no forest, is a whole plane's (the plane beyond the box is one of its
+/// nodes) or the flood's memory cannot be made: the caller then knows nothing.
+size_t an_navmesh_flood_passages(const an_navmesh *mesh, int32_t start, double width, size_t limit,
+                                 an_passage_flood *flood, const an_allocator *alloc,
+                                 void (*visit)(void *context, int32_t triangle), void *context);
 /// Number of free (walkable) triangles, without the connectors (which have no area).
 size_t an_navmesh_triangle_count(const an_navmesh *mesh);
 /// Corners of free triangle `index`, counter-clockwise.

@@ -185,6 +185,11 @@ arcnav_status arcnav_query_nearest_free(arcnav_query *query, arcnav_vec2 point,
 // expansion limit.
 #define REMEMBERED_REJECTS 16
 
+// The most triangles a nearest-reachable probe floods to bound where it looks: a part of the
+// free space larger than this is searched without the bound, since marking its cells would cost
+// more than the free tests it spares.
+#define REACH_FLOOD_LIMIT 4096
+
 typedef struct reach_test {
   arcnav_query *query;
   const an_engine *engine;
@@ -262,6 +267,19 @@ static an_verdict reaches_start(void *context, vec2 point) {
   return AN_ABORTED;
 }
 
+typedef struct reach_bound {
+  const an_engine *engine;
+  void *engine_query;
+  vec2 from;
+  const an_grid *grid;
+} reach_bound;
+
+static bool mark_reached_cells(void *context, an_cell_filter *filter) {
+  reach_bound *r = context;
+  return r->engine->ops->mark_reachable_cells(r->engine->state, r->engine_query, r->from, r->grid,
+                                              REACH_FLOOD_LIMIT, filter);
+}
+
 arcnav_status an_query_nearest_reachable(arcnav_query *query, vec2 from, vec2 point,
                                          vec2 *out_point) {
   an_clearance settings;
@@ -297,8 +315,13 @@ arcnav_status an_query_nearest_reachable(arcnav_query *query, vec2 from, vec2 po
                      .path = path,
                      .failure = ARCNAV_OK,
                      .limit = query->control.expansion_limit};
-  an_verdict verdict = an_probe_nearest_accepted(&settings, &query->probe_scratch, point,
-                                                 reaches_start, &test, out_point);
+  // Once many places were refused, the probe keeps to the cells of the places the engine can
+  // tell `from` reaches, where it can.
+  reach_bound reach = {engine, engine_query, from, settings.grid};
+  an_cell_bound bound = {mark_reached_cells, &reach, &query->alloc};
+  an_verdict verdict =
+      an_probe_nearest_accepted(&settings, &query->probe_scratch, point, reaches_start, &test,
+                                engine->ops->mark_reachable_cells ? &bound : NULL, out_point);
   query->control.stats = kept;
   query->control.ruled_out = 0;
   if (verdict == AN_ABORTED) {

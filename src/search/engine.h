@@ -16,6 +16,8 @@
 
 struct an_navmesh;
 struct an_free_space;
+struct an_grid;
+struct an_cell_filter;
 
 /// What a planner definition asks of the engine it builds.
 typedef struct an_engine_args {
@@ -107,6 +109,13 @@ typedef struct an_engine_ops {
   /// search.
   arcnav_status (*decide_reachable)(const void *state, void *query, vec2 start, vec2 goal,
                                     bool ends_free);
+  /// Marks in `filter` (an_cell_filter_mark_box()) cells of `grid` that hold every place the
+  /// query's agent can reach from `from` (free), told without a search; false when the engine
+  /// cannot tell that within `limit` triangles of work (what it marked then bounds nothing).
+  /// NULL for engines that cannot tell at all.
+  bool (*mark_reachable_cells)(const void *state, void *query, vec2 from,
+                               const struct an_grid *grid, size_t limit,
+                               struct an_cell_filter *filter);
   /// The test find_path applies to start and goal. With `query` NULL it may allocate working
   /// memory for the one call; with a query object it allocates nothing.
   bool (*point_is_free)(const void *state, void *query, vec2 point);

@@ -89,6 +89,14 @@ double an_widest_forest_width(const an_widest_forest *forest, int32_t a, int32_t
   return width;
 }
 
+int32_t an_widest_forest_top(const an_widest_forest *forest, int32_t node, double width) {
+  // The widths do not grow going up: the first link narrower than `width` ends the part.
+  while (forest->nodes[node].step != UINT32_MAX && forest->nodes[node].width >= width) {
+    node = forest->nodes[node].parent;
+  }
+  return node;
+}
+
 size_t an_widest_forest_memory_bytes(const an_widest_forest *forest) {
   return forest->nodes ? forest->node_count * sizeof *forest->nodes : 0;
 }

@@ -44,4 +44,8 @@ void an_widest_forest_destroy(an_widest_forest *forest, const an_allocator *allo
 /// -1 when nothing joins them. O(log n).
 double an_widest_forest_width(const an_widest_forest *forest, int32_t a, int32_t b);
 
+/// The node where `node`'s part of the nodes joined by links at least `width` wide hangs: two
+/// nodes are joined by a chain of such links exactly when their tops are the same. O(log n).
+int32_t an_widest_forest_top(const an_widest_forest *forest, int32_t node, double width);
+
 size_t an_widest_forest_memory_bytes(const an_widest_forest *forest);

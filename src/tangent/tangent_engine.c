@@ -2,6 +2,7 @@
 #include "tangent/tangent_engine.h"
 
 #include "funnel/interval_search.h"
+#include "index/probe.h"
 #include "path/path.h"
 #include "tangent/disk_search.h"
 #include "tangent/tangent_lazy.h"
@@ -503,6 +504,7 @@ static void tangent_query_destroy(void *query) {
   an_lazy_search_destroy(q->lazy);
   an_disk_search_destroy(q->disk);
   an_interval_scratch_destroy(q->passages);
+  an_passage_flood_free(&q->reach_flood, &alloc);
   an_heap_free(&q->heap, &alloc);
   an_free(&alloc, q->search);
   an_free(&alloc, q->trail);
@@ -797,6 +799,45 @@ static arcnav_status tangent_decide_reachable(const void *state, void *query, ve
              : ARCNAV_IN_PROGRESS;
 }
 
+typedef struct cells_under {
+  const an_navmesh *mesh;
+  const an_grid *grid;
+  an_cell_filter *filter;
+  double slack;
+} cells_under;
+
+static void mark_cells_under(void *context, int32_t triangle) {
+  cells_under *c = context;
+  vec2 corners[3];
+  an_navmesh_triangle(c->mesh, (size_t)triangle, corners);
+  vec2 lo, hi;
+  an_box_of_points(corners, 3, &lo, &hi);
+  an_cell_filter_mark_box(c->filter, c->grid, v2_sub(lo, v2(c->slack, c->slack)),
+                          v2_add(hi, v2(c->slack, c->slack)));
+}
+
+// A place the disk reaches from `from` lies in a triangle the widest passages join to from's at
+// the disk's width, by the argument of the no-answer in tangent_decide_reachable(); the cells
+// under those triangles hold every such place (docs/DESIGN.md, "Reachability without a search").
+static bool tangent_mark_reachable_cells(const void *state, void *query, vec2 from,
+                                         const an_grid *grid, size_t limit,
+                                         an_cell_filter *filter) {
+  const an_tangent_engine *engine = state;
+  an_tangent_query *q = query;
+  const an_navmesh *mesh = engine->polygons;
+  if (q->settings.point_agent || !mesh) {
+    return false;
+  }
+  int32_t start = an_navmesh_locate(mesh, from);
+  if (start < 0) {
+    return false;
+  }
+  cells_under under = {mesh, grid, filter, engine->eps};
+  return an_navmesh_flood_passages(mesh, start, 2.0 * (q->radius - 2.0 * engine->eps), limit,
+                                   &q->reach_flood, &q->alloc, mark_cells_under,
+                                   &under) != SIZE_MAX;
+}
+
 static void tangent_get_info(const void *state, arcnav_planner_info *out) {
   const an_tangent_engine *engine = state;
   out->corner_count = engine->corner_count;
@@ -832,6 +873,7 @@ static const an_engine_ops graph_ops = {
     .rule_out = graph_rule_out,
     .point_is_free = tangent_point_is_free,
     .decide_reachable = tangent_decide_reachable,
+    .mark_reachable_cells = tangent_mark_reachable_cells,
     .get_info = tangent_get_info,
     .polygon_mesh = tangent_polygon_mesh,
     .free_space = tangent_free_space,
@@ -847,6 +889,7 @@ static const an_engine_ops on_demand_ops = {
     .rule_out = on_demand_rule_out,
     .point_is_free = tangent_point_is_free,
     .decide_reachable = tangent_decide_reachable,
+    .mark_reachable_cells = tangent_mark_reachable_cells,
     .get_info = tangent_get_info,
     .set_ignored = tangent_set_ignored,
     .polygon_mesh = tangent_polygon_mesh,
@@ -863,6 +906,7 @@ static const an_engine_ops ranged_ops = {
     .rule_out = on_demand_rule_out,
     .point_is_free = tangent_point_is_free,
     .decide_reachable = tangent_decide_reachable,
+    .mark_reachable_cells = tangent_mark_reachable_cells,
     .get_info = tangent_get_info,
     .set_radius = tangent_set_radius,
     .set_ignored = tangent_set_ignored,
@@ -944,6 +988,7 @@ static const an_engine_ops interval_ops = {
     .rule_out = interval_rule_out,
     .point_is_free = tangent_point_is_free,
     .decide_reachable = tangent_decide_reachable,
+    .mark_reachable_cells = tangent_mark_reachable_cells,
     .get_info = tangent_get_info,
     .set_ignored = tangent_set_ignored,
     .polygon_mesh = tangent_polygon_mesh,
@@ -960,6 +1005,7 @@ static const an_engine_ops ranged_interval_ops = {
     .rule_out = interval_rule_out,
     .point_is_free = tangent_point_is_free,
     .decide_reachable = tangent_decide_reachable,
+    .mark_reachable_cells = tangent_mark_reachable_cells,
     .get_info = tangent_get_info,
     .set_radius = tangent_set_radius,
     .set_ignored = tangent_set_ignored,

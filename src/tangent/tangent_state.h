@@ -7,6 +7,7 @@
 
 #include "geom/alloc.h"
 #include "index/free_space.h"
+#include "mesh/navmesh.h"
 #include "search/engine.h"
 #include "search/heap.h"
 #include "tangent/inflate.h"
@@ -159,6 +160,8 @@ typedef struct an_tangent_query {
   // The prebuilt search's check of the passages: an interval search over the engine's
   // passage_mesh that is only begun, never run.
   struct an_interval_scratch *passages;
+  // The flood over the widest passages that bounds where a nearest-reachable probe looks.
+  an_passage_flood reach_flood;
 } an_tangent_query;
 
 /// Has the running nearest-reachable probe ruled out the part of the free space that corner
