@@ -866,18 +866,22 @@ END_TEST
 
 // Random rectangles with two sealed rooms (square rings) and bounds, so that some free places
 // cannot be reached from others.
+// A square room `size` across with its lower left corner at `corner`, walls `wall` thick, no door.
+static void add_sealed_room(sup_map *m, vec corner, double size, double wall) {
+  double x = corner.x, y = corner.y, in = size - wall;
+  vec outer[4] = {{x, y}, {x + size, y}, {x + size, y + size}, {x, y + size}};
+  vec hole[4] = {{x + wall, y + wall}, {x + wall, y + in}, {x + in, y + in}, {x + in, y + wall}};
+  const vec *holes[1] = {hole};
+  size_t counts[1] = {4};
+  sup_map_add_polygon(m, outer, 4, holes, counts, 1);
+}
+
 static sup_map rooms_map(uint64_t seed) {
   sup_map m = sup_gen_random_rectangles(seed, 8, 80.0, 3.0, 10.0);
   vec bounds[4] = {{-6.0, -6.0}, {86.0, -6.0}, {86.0, 86.0}, {-6.0, 86.0}};
   sup_map_set_bounds(&m, bounds, 4);
   for (int k = 0; k < 2; ++k) {
-    double x = 10.0 + 45.0 * k, y = 45.0 - 30.0 * k;
-    vec outer[4] = {{x, y}, {x + 20.0, y}, {x + 20.0, y + 20.0}, {x, y + 20.0}};
-    vec hole[4] = {
-        {x + 4.0, y + 4.0}, {x + 4.0, y + 16.0}, {x + 16.0, y + 16.0}, {x + 16.0, y + 4.0}};
-    const vec *holes[1] = {hole};
-    size_t counts[1] = {4};
-    sup_map_add_polygon(&m, outer, 4, holes, counts, 1);
+    add_sealed_room(&m, (vec){10.0 + 45.0 * k, 45.0 - 30.0 * k}, 20.0, 4.0);
   }
   return m;
 }
@@ -890,13 +894,7 @@ static sup_map many_rooms_map(uint64_t seed) {
   vec bounds[4] = {{-6.0, -6.0}, {96.0, -6.0}, {96.0, 96.0}, {-6.0, 96.0}};
   sup_map_set_bounds(&m, bounds, 4);
   for (int k = 0; k < 9; ++k) {
-    double x = 2.0 + 31.0 * (k % 3), y = 2.0 + 31.0 * (k / 3);
-    vec outer[4] = {{x, y}, {x + 22.0, y}, {x + 22.0, y + 22.0}, {x, y + 22.0}};
-    vec hole[4] = {
-        {x + 2.0, y + 2.0}, {x + 2.0, y + 20.0}, {x + 20.0, y + 20.0}, {x + 20.0, y + 2.0}};
-    const vec *holes[1] = {hole};
-    size_t counts[1] = {4};
-    sup_map_add_polygon(&m, outer, 4, holes, counts, 1);
+    add_sealed_room(&m, (vec){2.0 + 31.0 * (k % 3), 2.0 + 31.0 * (k / 3)}, 22.0, 2.0);
   }
   return m;
 }
