@@ -748,10 +748,20 @@ static bool accepted(nearest_search *s, vec2 q) {
 // or beyond it goes. Candidates at `bound` or beyond stay for later. True when one was found.
 static bool test_candidates(nearest_search *s, double bound) {
   an_probe_candidate *c = s->scratch->candidates;
-  qsort(c, s->count, sizeof *c, compare_distances);
+  // Only the candidates to be tested now are sorted: they are moved to the front first.
+  double limit = an_min(bound, s->best);
+  size_t due = 0;
+  for (size_t j = 0; j < s->count; ++j) {
+    if (c[j].distance < limit) {
+      an_probe_candidate held = c[due];
+      c[due++] = c[j];
+      c[j] = held;
+    }
+  }
+  qsort(c, due, sizeof *c, compare_distances);
   size_t i = 0;
   bool found = false;
-  for (; i < s->count && c[i].distance < bound && c[i].distance < s->best && !s->aborted; ++i) {
+  for (; i < due && !s->aborted; ++i) {
     if (accepted(s, c[i].point)) {
       s->best = c[i].distance;
       s->best_point = c[i].point;
