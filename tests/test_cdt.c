@@ -587,6 +587,263 @@ static void find_interior_edge(const an_cdt *cdt, bool constrained, int32_t *out
   ck_abort_msg("no interior edge with constrained = %d", constrained);
 }
 
+// ---- removal --------------------------------------------------------------------------------
+
+// The triangles of a triangulation as sorted triples of coordinates (each triangle from its
+// lowest vertex, counter-clockwise), the box's corners included: two triangulations of the same
+// points in general position are the same Delaunay triangulation exactly when these agree.
+typedef struct tri_key {
+  vec2 p[3];
+} tri_key;
+
+static int compare_points(vec2 a, vec2 b) {
+  return a.x < b.x ? -1 : a.x > b.x ? 1 : a.y < b.y ? -1 : a.y > b.y ? 1 : 0;
+}
+
+static int compare_tri_keys(const void *lhs, const void *rhs) {
+  const tri_key *a = lhs, *b = rhs;
+  for (int k = 0; k < 3; ++k) {
+    int c = compare_points(a->p[k], b->p[k]);
+    if (c != 0) {
+      return c;
+    }
+  }
+  return 0;
+}
+
+static tri_key *triangle_keys(const an_cdt *cdt) {
+  tri_key *keys = malloc(cdt->tri_count * sizeof *keys);
+  ck_assert_ptr_nonnull(keys);
+  for (size_t t = 0; t < cdt->tri_count; ++t) {
+    const an_cdt_tri *tri = &cdt->tris[t];
+    int low = 0;
+    for (int k = 1; k < 3; ++k) {
+      if (compare_points(cdt->points[tri->v[k]], cdt->points[tri->v[low]]) < 0) {
+        low = k;
+      }
+    }
+    for (int k = 0; k < 3; ++k) {
+      keys[t].p[k] = cdt->points[tri->v[(low + k) % 3]];
+    }
+  }
+  qsort(keys, cdt->tri_count, sizeof *keys, compare_tri_keys);
+  return keys;
+}
+
+// `cdt`, after removals, must be the triangulation built afresh from what is left: valid,
+// Delaunay, every constraint left in place, and triangle for triangle the fresh one.
+static void check_same_as_fresh(const an_cdt *cdt, const vec2 *pts, const bool *point_left,
+                                size_t n, const uint32_t *segs, const bool *seg_left, size_t m,
+                                const int32_t *vertex_of) {
+  char why[256];
+  ck_assert_msg(an_cdt_check(cdt, why, sizeof why), "%s", why);
+  ck_assert_msg(an_cdt_check_delaunay(cdt, why, sizeof why), "%s", why);
+  vec2 *kept_pts = malloc(n * sizeof *kept_pts);
+  uint32_t *index = malloc(n * sizeof *index);
+  uint32_t *kept_segs = malloc(2 * (m + 1) * sizeof *kept_segs);
+  ck_assert(kept_pts && index && kept_segs);
+  size_t kn = 0, km = 0;
+  for (size_t i = 0; i < n; ++i) {
+    index[i] = (uint32_t)kn;
+    if (point_left[i]) {
+      kept_pts[kn++] = pts[i];
+    }
+  }
+  for (size_t s = 0; s < m; ++s) {
+    if (seg_left[s]) {
+      ck_assert_msg(an_cdt_check_constraint(cdt, vertex_of[segs[2 * s]], vertex_of[segs[2 * s + 1]],
+                                            why, sizeof why),
+                    "%s", why);
+      kept_segs[2 * km] = index[segs[2 * s]];
+      kept_segs[2 * km + 1] = index[segs[2 * s + 1]];
+      ++km;
+    }
+  }
+  an_cdt fresh;
+  ck_assert_int_eq(an_cdt_build(&fresh, &plain_alloc, cdt->points[0], cdt->points[2], kept_pts, kn,
+                                kept_segs, km, NULL),
+                   ARCNAV_OK);
+  ck_assert_uint_eq(cdt->tri_count, fresh.tri_count);
+  tri_key *a = triangle_keys(cdt), *b = triangle_keys(&fresh);
+  // The empty box's four corners lie on one circle: either diagonal is Delaunay. With a point
+  // inside, that circle is not empty and the input is in general position.
+  for (size_t t = 0; t < (kn > 0 ? cdt->tri_count : 0); ++t) {
+    ck_assert_msg(compare_tri_keys(&a[t], &b[t]) == 0,
+                  "triangle %zu of %zu differs from the fresh build", t, cdt->tri_count);
+  }
+  free(a);
+  free(b);
+  an_cdt_free(&fresh);
+  free(kept_pts);
+  free(index);
+  free(kept_segs);
+}
+
+// Random triangles (apart from each other) among loose points: each triangle's constraints are
+// given back and its corners removed, one triangle or point at a time, and after each step the
+// triangulation must be the one built afresh without them; then everything is put back by
+// insertion and it must be the whole input's again.
+START_TEST(test_cdt_remove_matches_fresh_build) {
+  for (uint64_t seed = 1; seed <= test_scaled_count(25); ++seed) {
+    sup_rng rng = sup_rng_seed(seed * 7919);
+    size_t shapes = 4 + sup_rng_below(&rng, 12), loose = sup_rng_below(&rng, 40);
+    size_t n = 3 * shapes + loose, m = 3 * shapes;
+    vec2 *pts = malloc(n * sizeof *pts);
+    uint32_t *segs = malloc(2 * m * sizeof *segs);
+    ck_assert(pts && segs);
+    vec2 lo[16], hi[16];
+    size_t made = 0;
+    for (int tries = 0; made < shapes && tries < 10000; ++tries) {
+      vec2 c = v2(sup_rng_uniform(&rng, 5, 95), sup_rng_uniform(&rng, 5, 95));
+      vec2 corner[3];
+      for (int k = 0; k < 3; ++k) {
+        double angle = 2.0944 * k + sup_rng_uniform(&rng, -0.6, 0.6);
+        double r = sup_rng_uniform(&rng, 1.0, 6.0);
+        corner[k] = v2(c.x + r * cos(angle), c.y + r * sin(angle));
+      }
+      vec2 blo = corner[0], bhi = corner[0];
+      for (int k = 1; k < 3; ++k) {
+        blo = v2(fmin(blo.x, corner[k].x), fmin(blo.y, corner[k].y));
+        bhi = v2(fmax(bhi.x, corner[k].x), fmax(bhi.y, corner[k].y));
+      }
+      bool apart = true;
+      for (size_t o = 0; o < made && apart; ++o) {
+        apart = blo.x > hi[o].x || bhi.x < lo[o].x || blo.y > hi[o].y || bhi.y < lo[o].y;
+      }
+      if (!apart) {
+        continue;
+      }
+      lo[made] = blo;
+      hi[made] = bhi;
+      for (int k = 0; k < 3; ++k) {
+        pts[3 * made + (size_t)k] = corner[k];
+        segs[2 * (3 * made + (size_t)k)] = (uint32_t)(3 * made + (size_t)k);
+        segs[2 * (3 * made + (size_t)k) + 1] = (uint32_t)(3 * made + (size_t)(k + 1) % 3);
+      }
+      ++made;
+    }
+    shapes = made;
+    m = 3 * shapes;
+    n = 3 * shapes + loose;
+    for (size_t i = 3 * shapes; i < n; ++i) {
+      pts[i] = v2(sup_rng_uniform(&rng, 1, 99), sup_rng_uniform(&rng, 1, 99));
+    }
+    int32_t *vertex_of = malloc(n * sizeof *vertex_of);
+    bool *point_left = malloc(n * sizeof *point_left), *seg_left = malloc((m + 1) * sizeof(bool));
+    ck_assert(vertex_of && point_left && seg_left);
+    an_cdt cdt;
+    ck_assert_int_eq(
+        an_cdt_build(&cdt, &plain_alloc, v2(0, 0), v2(100, 100), pts, n, segs, m, vertex_of),
+        ARCNAV_OK);
+    for (size_t i = 0; i < n; ++i) {
+      point_left[i] = true;
+    }
+    for (size_t s = 0; s < m; ++s) {
+      seg_left[s] = true;
+    }
+    // Refusals leave it as it was.
+    ck_assert_int_eq(an_cdt_remove_vertex(&cdt, 0), ARCNAV_ERR_INVALID_ARGUMENT);
+    if (shapes > 0) {
+      ck_assert_int_eq(an_cdt_remove_vertex(&cdt, vertex_of[0]), ARCNAV_ERR_INVALID_ARGUMENT);
+      ck_assert_int_eq(an_cdt_unconstrain_edge(&cdt, vertex_of[0], 0), ARCNAV_ERR_INVALID_ARGUMENT);
+    }
+    check_same_as_fresh(&cdt, pts, point_left, n, segs, seg_left, m, vertex_of);
+    // Shapes and loose points go in a random order: shape s as item s, point i as shapes + i.
+    size_t items = shapes + loose;
+    size_t *order = malloc(items * sizeof *order);
+    ck_assert_ptr_nonnull(order);
+    for (size_t i = 0; i < items; ++i) {
+      order[i] = i;
+    }
+    for (size_t i = items; i > 1; --i) {
+      size_t j = sup_rng_below(&rng, i);
+      size_t held = order[i - 1];
+      order[i - 1] = order[j];
+      order[j] = held;
+    }
+    for (size_t step = 0; step < items; ++step) {
+      size_t item = order[step];
+      if (item < shapes) {
+        for (int k = 0; k < 3; ++k) {
+          size_t s = 3 * item + (size_t)k;
+          ck_assert_int_eq(
+              an_cdt_unconstrain_edge(&cdt, vertex_of[segs[2 * s]], vertex_of[segs[2 * s + 1]]),
+              ARCNAV_OK);
+          seg_left[s] = false;
+        }
+        if (step % 2 == 0) {
+          // The corners still there, the constraints gone.
+          check_same_as_fresh(&cdt, pts, point_left, n, segs, seg_left, m, vertex_of);
+        }
+        for (int k = 0; k < 3; ++k) {
+          size_t i = 3 * item + (size_t)k;
+          ck_assert_int_eq(an_cdt_remove_vertex(&cdt, vertex_of[i]), ARCNAV_OK);
+          point_left[i] = false;
+        }
+      } else {
+        size_t i = 3 * shapes + (item - shapes);
+        ck_assert_int_eq(an_cdt_remove_vertex(&cdt, vertex_of[i]), ARCNAV_OK);
+        point_left[i] = false;
+        ck_assert_int_eq(an_cdt_remove_vertex(&cdt, vertex_of[i]), ARCNAV_ERR_INVALID_ARGUMENT);
+      }
+      if (step % 3 == 0 || step + 1 == items) {
+        check_same_as_fresh(&cdt, pts, point_left, n, segs, seg_left, m, vertex_of);
+      }
+    }
+    ck_assert_uint_eq(cdt.tri_count, 2);
+    // Everything back, by insertion.
+    for (size_t i = 0; i < n; ++i) {
+      ck_assert_int_eq(an_cdt_insert_point(&cdt, pts[i], &vertex_of[i]), ARCNAV_OK);
+      point_left[i] = true;
+    }
+    for (size_t s = 0; s < m; ++s) {
+      ck_assert_int_eq(
+          an_cdt_insert_segment(&cdt, vertex_of[segs[2 * s]], vertex_of[segs[2 * s + 1]]),
+          ARCNAV_OK);
+      seg_left[s] = true;
+    }
+    check_same_as_fresh(&cdt, pts, point_left, n, segs, seg_left, m, vertex_of);
+    an_cdt_free(&cdt);
+    free(order);
+    free(vertex_of);
+    free(point_left);
+    free(seg_left);
+    free(pts);
+    free(segs);
+  }
+}
+END_TEST
+
+// A failed allocation in a removal leaves the triangulation as it was, or valid without the
+// vertex; the removal then succeeds when memory comes back.
+START_TEST(test_cdt_remove_without_memory) {
+  for (long fail_at = 0; fail_at < 4; ++fail_at) {
+    test_allocator counter = test_allocator_make();
+    arcnav_allocator hooks = test_allocator_hooks(&counter);
+    an_allocator alloc = an_allocator_from(&hooks);
+    vec2 pts[5] = {{2, 2}, {8, 2.5}, {7.5, 8}, {2.5, 7}, {5.1, 4.9}};
+    an_cdt cdt;
+    int32_t vertex_of[5];
+    ck_assert_int_eq(an_cdt_build(&cdt, &alloc, v2(0, 0), v2(10, 10), pts, 5, NULL, 0, vertex_of),
+                     ARCNAV_OK);
+    counter.fail_at = counter.calls + fail_at;
+    arcnav_status st = an_cdt_remove_vertex(&cdt, vertex_of[4]);
+    char why[256];
+    ck_assert_msg(an_cdt_check(&cdt, why, sizeof why), "%s", why);
+    counter.fail_at = -1;
+    if (st == ARCNAV_ERR_OUT_OF_MEMORY && cdt.vertex_tri[vertex_of[4]] >= 0) {
+      ck_assert_int_eq(an_cdt_remove_vertex(&cdt, vertex_of[4]), ARCNAV_OK);
+    } else {
+      ck_assert(st == ARCNAV_OK || st == ARCNAV_ERR_OUT_OF_MEMORY);
+    }
+    ck_assert_int_eq(cdt.vertex_tri[vertex_of[4]], -1);
+    ck_assert_uint_eq(cdt.tri_count, 2 + 2 * 4);
+    an_cdt_free(&cdt);
+    ck_assert_int_eq(counter.live, 0);
+  }
+}
+END_TEST
+
 START_TEST(test_cdt_check_finds_corruption) {
   // The validator accepts a sound triangulation and reports each kind of damage done to a copy.
   vec2 pts[6] = {v2(0, 0), v2(4, 1), v2(2, 3), v2(2, -3), v2(1, 1), v2(3, -1)};
@@ -939,6 +1196,8 @@ static Suite *cdt_suite(void) {
   tcase_add_test(tc, test_cdt_split_edge);
   tcase_add_test(tc, test_cdt_kept_pieces);
   tcase_add_test(tc, test_cdt_check_finds_corruption);
+  tcase_add_test(tc, test_cdt_remove_matches_fresh_build);
+  tcase_add_test(tc, test_cdt_remove_without_memory);
   suite_add_tcase(s, tc);
   tc = tcase_create("navmesh");
   tcase_set_timeout(tc, 60);

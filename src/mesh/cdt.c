@@ -800,3 +800,240 @@ arcnav_status an_cdt_insert_segment_kept(an_cdt *cdt, int32_t a, int32_t b, an_c
   }
   return ARCNAV_OK;
 }
+
+// ---- removal ---------------------------------------------------------------------------------
+// The first steps of a local update (docs/DESIGN.md, "A living map"): a constraint given back
+// to the Delaunay property, and a vertex taken out with the hole it leaves triangulated again.
+
+arcnav_status an_cdt_unconstrain_edge(an_cdt *cdt, int32_t a, int32_t b) {
+  int32_t t;
+  int i = a >= 0 && b >= 0 && (size_t)a < cdt->point_count && (size_t)b < cdt->point_count &&
+                  cdt->vertex_tri[a] >= 0
+              ? an_cdt_find_edge(cdt, a, b, &t)
+              : -1;
+  if (i < 0 || !an_cdt_is_constrained(&cdt->tris[t], i)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  unmark_constrained(cdt, t, i);
+  size_t low = cdt->stack_count;
+  if (!push_work(cdt, t, i)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  return legalize(cdt, low);
+}
+
+/// The triangles round vertex v, counter-clockwise: ring[j] = (v, link[j], link[j + 1]).
+typedef struct vertex_star {
+  int32_t *ring, *link, *outer; ///< outer[j]: the triangle beyond edge link[j] -> link[j + 1]
+  uint8_t *outer_constrained;
+  int32_t *next, *prev; ///< the link polygon while its ears are cut
+  int32_t *corner;      ///< 3 per new triangle: positions in link, counter-clockwise
+  size_t count;
+} vertex_star;
+
+static void star_free(an_cdt *cdt, vertex_star *star) {
+  an_free(&cdt->alloc, star->ring);
+}
+
+// Gathers the star of v; ARCNAV_ERR_INVALID_ARGUMENT when a constraint ends at v or v lies on
+// the box.
+static arcnav_status star_gather(an_cdt *cdt, int32_t v, vertex_star *star) {
+  memset(star, 0, sizeof *star);
+  size_t count = 0;
+  int32_t t = cdt->vertex_tri[v];
+  do {
+    const an_cdt_tri *tri = &cdt->tris[t];
+    int k = an_cdt_vertex_index(tri, v);
+    if (an_cdt_is_constrained(tri, an_cdt_next3(k)) ||
+        an_cdt_is_constrained(tri, an_cdt_prev3(k)) || tri->n[an_cdt_next3(k)] < 0 ||
+        ++count > cdt->tri_count) {
+      return ARCNAV_ERR_INVALID_ARGUMENT;
+    }
+    t = tri->n[an_cdt_next3(k)];
+  } while (t != cdt->vertex_tri[v]);
+  // One block: seven arrays of count entries (the corners need 3 (count - 2)).
+  int32_t *block = an_alloc(&cdt->alloc, 9 * count, sizeof *block);
+  if (!block) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  star->ring = block;
+  star->link = block + count;
+  star->outer = block + 2 * count;
+  star->next = block + 3 * count;
+  star->prev = block + 4 * count;
+  star->corner = block + 5 * count;
+  star->outer_constrained = (uint8_t *)(block + 8 * count);
+  star->count = count;
+  t = cdt->vertex_tri[v];
+  for (size_t j = 0; j < count; ++j) {
+    const an_cdt_tri *tri = &cdt->tris[t];
+    int k = an_cdt_vertex_index(tri, v);
+    star->ring[j] = t;
+    star->link[j] = tri->v[an_cdt_next3(k)];
+    star->outer[j] = tri->n[k];
+    star->outer_constrained[j] = an_cdt_is_constrained(tri, k) ? 1 : 0;
+    star->next[j] = (int32_t)((j + 1) % count);
+    star->prev[j] = (int32_t)((j + count - 1) % count);
+    t = tri->n[an_cdt_next3(k)];
+  }
+  return ARCNAV_OK;
+}
+
+// Is the corner at link position i an ear of the polygon left: convex, and no other vertex of
+// it in the closed triangle (a vertex on the cut would leave a triangle beside it unjoined)?
+static bool is_ear(const an_cdt *cdt, const vertex_star *star, int32_t i) {
+  int32_t a = star->prev[i], b = star->next[i];
+  vec2 pa = cdt->points[star->link[a]], pi = cdt->points[star->link[i]],
+       pb = cdt->points[star->link[b]];
+  if (!(an_orient2d(pa, pi, pb) > 0.0)) {
+    return false;
+  }
+  for (int32_t j = star->next[b]; j != a; j = star->next[j]) {
+    vec2 q = cdt->points[star->link[j]];
+    if (an_orient2d(pa, pi, q) >= 0.0 && an_orient2d(pi, pb, q) >= 0.0 &&
+        an_orient2d(pb, pa, q) >= 0.0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Cuts the link polygon into count - 2 triangles, ears first (a simple polygon always has one).
+static arcnav_status star_cut_ears(const an_cdt *cdt, vertex_star *star) {
+  size_t left = star->count, made = 0;
+  int32_t i = 0;
+  while (left > 3) {
+    size_t tried = 0;
+    while (!is_ear(cdt, star, i)) {
+      i = star->next[i];
+      if (++tried > left) {
+        return ARCNAV_ERR_INVALID_ARGUMENT; // not a simple polygon: the triangulation was broken
+      }
+    }
+    int32_t a = star->prev[i], b = star->next[i];
+    star->corner[3 * made] = a;
+    star->corner[3 * made + 1] = i;
+    star->corner[3 * made + 2] = b;
+    ++made;
+    star->next[a] = b;
+    star->prev[b] = a;
+    --left;
+    i = b;
+  }
+  star->corner[3 * made] = star->prev[i];
+  star->corner[3 * made + 1] = i;
+  star->corner[3 * made + 2] = star->next[i];
+  return ARCNAV_OK;
+}
+
+// Points the edge from -> to of triangle t (from its side) at `fresh`.
+static void set_neighbour_across(an_cdt *cdt, int32_t t, int32_t from, int32_t to, int32_t fresh) {
+  an_cdt_tri *tri = &cdt->tris[t];
+  for (int m = 0; m < 3; ++m) {
+    if (tri->v[an_cdt_next3(m)] == from && tri->v[an_cdt_prev3(m)] == to) {
+      tri->n[m] = fresh;
+      return;
+    }
+  }
+  assert(false); // the outer triangle holds the star's edge
+}
+
+// Gives triangle slot s back: the last triangle moves into it.
+static void release_triangle(an_cdt *cdt, int32_t s) {
+  int32_t last = (int32_t)cdt->tri_count - 1;
+  if (s != last) {
+    cdt->tris[s] = cdt->tris[last];
+    const an_cdt_tri *moved = &cdt->tris[s];
+    for (int m = 0; m < 3; ++m) {
+      int32_t nb = moved->n[m];
+      if (nb >= 0) {
+        an_cdt_tri *other = &cdt->tris[nb];
+        for (int q = 0; q < 3; ++q) {
+          other->n[q] = other->n[q] == last ? s : other->n[q];
+        }
+      }
+      if (cdt->vertex_tri[moved->v[m]] == last) {
+        cdt->vertex_tri[moved->v[m]] = s;
+      }
+    }
+  }
+  cdt->tri_count--;
+  if ((size_t)cdt->hint >= cdt->tri_count) {
+    cdt->hint = 0;
+  }
+}
+
+static int compare_slots(const void *lhs, const void *rhs) {
+  int32_t a = *(const int32_t *)lhs, b = *(const int32_t *)rhs;
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+arcnav_status an_cdt_remove_vertex(an_cdt *cdt, int32_t v) {
+  if (v < 4 || (size_t)v >= cdt->point_count || cdt->vertex_tri[v] < 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  vertex_star star;
+  arcnav_status status = star_gather(cdt, v, &star);
+  if (status == ARCNAV_OK) {
+    status = star_cut_ears(cdt, &star);
+  }
+  // Work for the legalisation, reserved before anything changes: three edges per new triangle.
+  size_t low = cdt->stack_count;
+  if (status == ARCNAV_OK &&
+      !an_reserve(&cdt->alloc, (void **)&cdt->stack, &cdt->stack_capacity, cdt->stack_count,
+                  cdt->stack_count + 6 * star.count, sizeof(int32_t))) {
+    status = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  if (status != ARCNAV_OK) {
+    star_free(cdt, &star);
+    return status;
+  }
+  size_t k = star.count, made = k - 2;
+  // The new triangles take the lowest slots of the star; the two highest are given back, so
+  // that no new triangle is the one moved into a slot given back.
+  int32_t *slot = star.next; // the polygon's links are no longer needed
+  memcpy(slot, star.ring, k * sizeof *slot);
+  qsort(slot, k, sizeof *slot, compare_slots);
+  for (size_t n = 0; n < made; ++n) {
+    const int32_t *c = &star.corner[3 * n];
+    int32_t neighbour[3];
+    bool constrained[3];
+    for (int m = 0; m < 3; ++m) {
+      // Edge m runs from corner m + 1 to corner m + 2: an edge of the link polygon, or a cut
+      // shared with another new triangle.
+      int32_t from = c[an_cdt_next3(m)], to = c[an_cdt_prev3(m)];
+      if ((size_t)to == ((size_t)from + 1) % k) {
+        neighbour[m] = star.outer[from];
+        constrained[m] = star.outer_constrained[from] != 0;
+        if (star.outer[from] >= 0) { // else the edge lies on the box
+          set_neighbour_across(cdt, star.outer[from], star.link[to], star.link[from], slot[n]);
+        }
+        continue;
+      }
+      neighbour[m] = -1;
+      constrained[m] = false;
+      for (size_t o = 0; o < made && neighbour[m] < 0; ++o) {
+        const int32_t *d = &star.corner[3 * o];
+        for (int q = 0; q < 3; ++q) {
+          if (o != n && d[an_cdt_next3(q)] == to && d[an_cdt_prev3(q)] == from) {
+            neighbour[m] = slot[o];
+          }
+        }
+      }
+      assert(neighbour[m] >= 0); // every cut has a triangle on each side
+    }
+    set_tri(cdt, slot[n], star.link[c[0]], star.link[c[1]], star.link[c[2]], neighbour[0],
+            neighbour[1], neighbour[2], constrained[0], constrained[1], constrained[2]);
+  }
+  cdt->vertex_tri[v] = -1;
+  release_triangle(cdt, slot[k - 1]);
+  release_triangle(cdt, slot[k - 2]);
+  for (size_t n = 0; n < made; ++n) {
+    for (int m = 0; m < 3; ++m) {
+      cdt->stack[cdt->stack_count++] = slot[n];
+      cdt->stack[cdt->stack_count++] = m;
+    }
+  }
+  star_free(cdt, &star);
+  return legalize(cdt, low);
+}

@@ -13,6 +13,9 @@
 // constraint is routed through the vertex within rounding distance instead. All topological
 // decisions use the exact predicates of predicates.h.
 //
+// Constraints and vertices can be taken out again (an_cdt_unconstrain_edge(),
+// an_cdt_remove_vertex()), for updates that change part of the input.
+//
 // Triangles are counter-clockwise. Edge i of a triangle is the one opposite vertex i, from
 // v[i + 1] to v[i + 2]; n[i] is the triangle across it (-1 on the box boundary).
 
@@ -88,6 +91,23 @@ typedef bool (*an_cdt_keep_fn)(void *ctx, vec2 p, vec2 q);
 arcnav_status an_cdt_insert_segment_kept(an_cdt *cdt, int32_t a, int32_t b, an_cdt_keep_fn keep,
                                          void *ctx);
 
+/// Make the constraint edge between vertices a and b an ordinary edge and restore the Delaunay
+/// property round it (Lawson flips): the triangulation is then what building it without that
+/// constraint gives (up to cocircular choices). ARCNAV_ERR_INVALID_ARGUMENT when a and b are not
+/// joined by a constraint edge; ARCNAV_ERR_OUT_OF_MEMORY, which leaves a valid triangulation whose
+/// Delaunay property may not be whole.
+arcnav_status an_cdt_unconstrain_edge(an_cdt *cdt, int32_t a, int32_t b);
+
+/// Take vertex v out: its triangles give way to a triangulation of the hole they leave (ears cut
+/// off its boundary), made Delaunay by Lawson flips, so the triangulation is what building it
+/// without v gives (up to cocircular choices). v must be inserted (not a box corner) with no
+/// constraint edge ending at it; it stays a dead index (vertex_tri[v] == -1; point indices do not
+/// move). Two triangles fewer: the last triangles move into the slots given back, so triangle
+/// indices held elsewhere are stale. ARCNAV_ERR_INVALID_ARGUMENT otherwise; on
+/// ARCNAV_ERR_OUT_OF_MEMORY the triangulation is unchanged, or (when the flips ran out) valid
+/// without v but with its Delaunay property not whole.
+arcnav_status an_cdt_remove_vertex(an_cdt *cdt, int32_t v);
+
 /// Convenience: triangulate `point_count` points and `segment_count` segments (pairs of indices
 /// into points) in the box. vertex_of [out, opt] receives each input point's vertex index.
 arcnav_status an_cdt_build(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max,
@@ -123,7 +143,8 @@ int32_t an_cdt_locate(const an_cdt *cdt, vec2 p, int32_t start);
 /// edge.
 int an_cdt_find_edge(const an_cdt *cdt, int32_t a, int32_t b, int32_t *out_tri);
 
-/// Check the triangulation's structure: indices in range, every vertex's triangle holding it,
+/// Check the triangulation's structure: indices in range, every vertex's triangle holding it
+/// (no triangle holding a removed vertex),
 /// every triangle counter-clockwise (exact orientation), neighbour links symmetric and across the
 /// same edge, -1 only on the box boundary, constraint marks the same on both sides of an edge.
 /// True when all hold; otherwise false with the first failure described in why (may be NULL).

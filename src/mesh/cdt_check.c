@@ -56,8 +56,19 @@ bool an_cdt_check(const an_cdt *cdt, char *why, size_t why_size) {
                         (long)tri->constrained);
     }
   }
+  for (long t = 0; t < tris; ++t) {
+    for (int i = 0; i < 3; ++i) {
+      if (cdt->vertex_tri[cdt->tris[t].v[i]] < 0) {
+        return check_fail(why, why_size, "triangle %ld holds removed vertex %ld", t,
+                          (long)cdt->tris[t].v[i]);
+      }
+    }
+  }
   for (long v = 0; v < points; ++v) {
     int32_t t = cdt->vertex_tri[v];
+    if (t == -1 && v >= 4) {
+      continue; // removed (an_cdt_remove_vertex)
+    }
     if (t < 0 || t >= tris || an_cdt_vertex_index(&cdt->tris[t], (int32_t)v) < 0) {
       return check_fail(why, why_size, "vertex %ld: its triangle %ld does not hold it", v, (long)t);
     }
