@@ -814,6 +814,62 @@ START_TEST(test_cdt_remove_matches_fresh_build) {
 }
 END_TEST
 
+// Points on a small integer lattice (rows, columns and circles of them line up) with segments
+// among them, crossing ones included: removals through such stars (collinear corners, cocircular
+// quads) must leave a valid, Delaunay triangulation that keeps every constraint still there.
+START_TEST(test_cdt_remove_degenerate) {
+  size_t removed = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(40); ++seed) {
+    sup_rng rng = sup_rng_seed(seed * 104729);
+    size_t n = 10 + sup_rng_below(&rng, 60), m = sup_rng_below(&rng, 8);
+    vec2 *pts = malloc(n * sizeof *pts);
+    uint32_t *segs = malloc(2 * (m + 1) * sizeof *segs);
+    int32_t *vertex_of = malloc(n * sizeof *vertex_of);
+    ck_assert(pts && segs && vertex_of);
+    for (size_t i = 0; i < n; ++i) {
+      pts[i] = v2((double)(1 + sup_rng_below(&rng, 9)), (double)(1 + sup_rng_below(&rng, 9)));
+    }
+    for (size_t s = 0; s < m; ++s) {
+      segs[2 * s] = (uint32_t)sup_rng_below(&rng, n);
+      segs[2 * s + 1] = (uint32_t)sup_rng_below(&rng, n);
+    }
+    an_cdt cdt;
+    ck_assert_int_eq(
+        an_cdt_build(&cdt, &plain_alloc, v2(0, 0), v2(10, 10), pts, n, segs, m, vertex_of),
+        ARCNAV_OK);
+    char why[256];
+    for (int round = 0; round < 40; ++round) {
+      int32_t v = 4 + (int32_t)sup_rng_below(&rng, cdt.point_count - 4);
+      arcnav_status st = an_cdt_remove_vertex(&cdt, v);
+      // Refused exactly for removed vertices and those a constraint ends at.
+      bool constrained = false;
+      if (cdt.vertex_tri[v] >= 0) {
+        for (size_t t = 0; t < cdt.tri_count && !constrained; ++t) {
+          int k = an_cdt_vertex_index(&cdt.tris[t], v);
+          constrained = k >= 0 && (cdt.tris[t].constrained & ~(1u << k)) != 0;
+        }
+      }
+      ck_assert_int_eq(st, st == ARCNAV_OK ? ARCNAV_OK : ARCNAV_ERR_INVALID_ARGUMENT);
+      ck_assert(st == ARCNAV_OK || cdt.vertex_tri[v] < 0 || constrained);
+      removed += st == ARCNAV_OK;
+      ck_assert_msg(an_cdt_check(&cdt, why, sizeof why), "%s", why);
+      ck_assert_msg(an_cdt_check_delaunay(&cdt, why, sizeof why), "%s", why);
+    }
+    for (size_t s = 0; s < m; ++s) {
+      int32_t a = vertex_of[segs[2 * s]], b = vertex_of[segs[2 * s + 1]];
+      if (a != b) {
+        ck_assert_msg(an_cdt_check_constraint(&cdt, a, b, why, sizeof why), "%s", why);
+      }
+    }
+    an_cdt_free(&cdt);
+    free(pts);
+    free(segs);
+    free(vertex_of);
+  }
+  ck_assert_uint_ge(removed, test_scaled_minimum(200, 40));
+}
+END_TEST
+
 // A failed allocation in a removal leaves the triangulation as it was, or valid without the
 // vertex; the removal then succeeds when memory comes back.
 START_TEST(test_cdt_remove_without_memory) {
@@ -1197,6 +1253,7 @@ static Suite *cdt_suite(void) {
   tcase_add_test(tc, test_cdt_kept_pieces);
   tcase_add_test(tc, test_cdt_check_finds_corruption);
   tcase_add_test(tc, test_cdt_remove_matches_fresh_build);
+  tcase_add_test(tc, test_cdt_remove_degenerate);
   tcase_add_test(tc, test_cdt_remove_without_memory);
   suite_add_tcase(s, tc);
   tc = tcase_create("navmesh");
