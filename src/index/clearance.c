@@ -205,7 +205,7 @@ bool an_item_material_at(const an_item *item, vec2 p, double eps, double *start,
     *sweep = AN_PI;
   } else if (v2_dist(p, item->a) <= eps) {
     *start = v2_angle(v2_sub(item->b, item->a));
-    *sweep = an_wrap_angle(v2_angle(v2_sub(item->before, item->a)) - *start);
+    *sweep = an_wrap_angle(v2_angle(v2_sub(an_item_before(item), item->a)) - *start);
   } else if (v2_dist(p, item->b) > eps && an_point_segment_dist(p, item->a, item->b) <= eps) {
     *start = v2_angle(v2_sub(item->b, item->a));
     *sweep = AN_PI;
@@ -388,7 +388,7 @@ typedef struct segment_shape {
 // counter-clockwise from the outgoing edge up to the reversed incoming edge.
 static bool heads_into_material(const an_item *item, vec2 dir) {
   double out_angle = v2_angle(v2_sub(item->b, item->a));
-  double span = an_wrap_angle(v2_angle(v2_sub(item->before, item->a)) - out_angle);
+  double span = an_wrap_angle(v2_angle(v2_sub(an_item_before(item), item->a)) - out_angle);
   double offset = an_wrap_angle(v2_angle(dir) - out_angle);
   return offset > AN_DIRECTION_SLACK && offset < span - AN_DIRECTION_SLACK;
 }
@@ -486,7 +486,7 @@ static void record_touch(const an_clearance *cl, const an_item *item, const segm
     // The vertex's wedge does not hold the segment's direction (point_segment_blocks), so it lies
     // on one side of the segment, where both of its edges leave.
     double out_side = v2_cross(unit, v2_normalize(v2_sub(item->b, item->a)));
-    double in_side = v2_cross(unit, v2_normalize(v2_sub(item->before, item->a)));
+    double in_side = v2_cross(unit, v2_normalize(v2_sub(an_item_before(item), item->a)));
     *out = (an_touch){.from = along_a, .to = along_a, .left = out_side + in_side > 0.0};
     ++*s->touch_count;
   }
@@ -674,7 +674,7 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
     }
     // A vertex on the rim inside the arc whose wedge reaches outside the circle touches it there.
     double wedge_start = v2_angle(v2_sub(item->b, item->a));
-    double wedge_sweep = an_wrap_angle(v2_angle(v2_sub(item->before, item->a)) - wedge_start);
+    double wedge_sweep = an_wrap_angle(v2_angle(v2_sub(an_item_before(item), item->a)) - wedge_start);
     double outside_start = an_wrap_angle(v2_angle(radial) - 0.5 * AN_PI);
     bool reaches_outside =
         an_wrap_angle(outside_start - wedge_start) < wedge_sweep - AN_DIRECTION_SLACK ||

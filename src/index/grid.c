@@ -26,7 +26,7 @@ static size_t add_ring_items(const arcnav_map *map, const an_ring *ring, uint32_
   for (size_t i = 0; i < ring->count; ++i) {
     out[i] = (an_item){.a = an_ring_vertex(map, ring, i),
                        .b = an_ring_vertex(map, ring, i + 1),
-                       .before = an_ring_vertex(map, ring, i + ring->count - 1),
+                       .before_offset = i == 0 ? (int32_t)ring->count - 1 : -1,
                        .owner = owner,
                        .kind = AN_ITEM_EDGE};
   }
@@ -101,7 +101,6 @@ arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_alloca
     if (ob->kind == AN_OBSTACLE_CIRCLE) {
       out->items[n++] = (an_item){.a = ob->center,
                                   .b = ob->center,
-                                  .before = ob->center,
                                   .radius = ob->radius,
                                   .owner = (uint32_t)o,
                                   .kind = AN_ITEM_CIRCLE};

@@ -18,15 +18,23 @@ typedef enum an_item_kind { AN_ITEM_EDGE = 0, AN_ITEM_CIRCLE = 1 } an_item_kind;
 typedef struct an_item {
   vec2 a;         ///< edge start / circle centre
   vec2 b;         ///< edge end
-  vec2 before;    ///< edges: the ring vertex before `a` (for the material wedge at `a`)
   double radius;  ///< circles
   uint32_t owner; ///< obstacle index; map->obstacle_count for the bounds
+  /// Edges: where the ring's previous edge lies in the same array, relative to this one (its
+  /// start is the vertex before `a`, for the material wedge at `a`: an_item_before()); 0 for
+  /// circles. An offset rather than the point: a third of the item's size, kept per item.
+  int32_t before_offset;
   an_item_kind kind;
   /// Edges: `a` is also a vertex of another ring of the same polygon (a hole touching its shell
   /// or another hole there), so the material at `a` is what the rings leave between them, not
   /// this ring's wedge alone.
   bool shared_vertex;
 } an_item;
+
+/// The ring vertex before an edge's start `a`. The item must be in its grid's array.
+static inline vec2 an_item_before(const an_item *item) {
+  return item[item->before_offset].a;
+}
 
 typedef struct an_grid {
   vec2 origin;
