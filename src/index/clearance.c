@@ -674,7 +674,8 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
     }
     // A vertex on the rim inside the arc whose wedge reaches outside the circle touches it there.
     double wedge_start = v2_angle(v2_sub(item->b, item->a));
-    double wedge_sweep = an_wrap_angle(v2_angle(v2_sub(an_item_before(item), item->a)) - wedge_start);
+    double wedge_sweep =
+        an_wrap_angle(v2_angle(v2_sub(an_item_before(item), item->a)) - wedge_start);
     double outside_start = an_wrap_angle(v2_angle(radial) - 0.5 * AN_PI);
     bool reaches_outside =
         an_wrap_angle(outside_start - wedge_start) < wedge_sweep - AN_DIRECTION_SLACK ||
