@@ -4,6 +4,7 @@
 // Helpers shared by the Check tests.
 
 #include "arcnav/arcnav.h"
+#include "test_allocator.h"
 
 #include <check.h>
 #include <math.h>
@@ -32,45 +33,6 @@ static inline bool test_same_piece(const arcnav_piece *a, const arcnav_piece *b)
          memcmp(&a->radius, &b->radius, sizeof a->radius) == 0 &&
          memcmp(&a->sweep, &b->sweep, sizeof a->sweep) == 0 &&
          memcmp(&a->length, &b->length, sizeof a->length) == 0;
-}
-
-/// The tests' allocator: counts requests and live blocks, and fails on request. A request fails
-/// while `fail_all` is set, or when its number (counting from 0) is `fail_at`, or with
-/// `fail_onwards` any number from `fail_at` on; `fail_at` -1 (test_allocator_make) fails none.
-typedef struct test_allocator {
-  long calls;
-  long live;
-  long fail_at;
-  bool fail_onwards;
-  bool fail_all;
-} test_allocator;
-
-static inline test_allocator test_allocator_make(void) {
-  return (test_allocator){.fail_at = -1};
-}
-
-static inline void *test_allocator_alloc(size_t size, void *user) {
-  test_allocator *t = user;
-  long number = t->calls++;
-  if (t->fail_all ||
-      (t->fail_at >= 0 && (number == t->fail_at || (t->fail_onwards && number > t->fail_at)))) {
-    return NULL;
-  }
-  void *block = malloc(size);
-  if (block) {
-    t->live++;
-  }
-  return block;
-}
-
-static inline void test_allocator_free(void *ptr, void *user) {
-  test_allocator *t = user;
-  t->live--;
-  free(ptr);
-}
-
-static inline arcnav_allocator test_allocator_hooks(test_allocator *t) {
-  return (arcnav_allocator){test_allocator_alloc, test_allocator_free, t};
 }
 
 /// A line piece from `from` to `to`, its length from the endpoints, for feeding the verifier.
