@@ -14,6 +14,7 @@ int an_fuzz_neerc(const uint8_t *data, size_t size);
 int an_fuzz_gridmap(const uint8_t *data, size_t size);
 int an_fuzz_planner(const uint8_t *data, size_t size);
 int an_fuzz_living(const uint8_t *data, size_t size);
+int an_fuzz_cdt(const uint8_t *data, size_t size);
 
 /// The input as a reader receives a file (an_cli_read_file()): the bytes plus a terminating NUL.
 /// Caller frees; NULL when out of memory.

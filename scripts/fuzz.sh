@@ -15,7 +15,7 @@ seconds="${FUZZ_SECONDS:-30}"
 build="${FUZZ_BUILD_DIR:-build-fuzz}"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(geojson neerc gridmap planner living)
+  targets=(geojson neerc gridmap planner living cdt)
 fi
 
 scripts/install-deps.sh --fuzz
@@ -35,6 +35,7 @@ runs_of() {
   neerc) echo 300000 ;;
   planner) echo 20000 ;;
   living) echo 4000 ;;
+  cdt) echo 20000 ;;
   *) echo 10000 ;;
   esac
 }
@@ -43,7 +44,7 @@ max_len_of() {
   case "$1" in
   geojson) echo 4096 ;;
   neerc) echo 2048 ;;
-  planner | living) echo 512 ;;
+  planner | living | cdt) echo 512 ;;
   *) echo 1024 ;;
   esac
 }

@@ -28,7 +28,7 @@ typedef struct fuzz_target {
 } fuzz_target;
 
 static const fuzz_target targets[] = {
-    {"planner", an_fuzz_planner}, {"living", an_fuzz_living},
+    {"planner", an_fuzz_planner}, {"living", an_fuzz_living}, {"cdt", an_fuzz_cdt},
 #ifdef ARCNAV_FUZZ_READERS
     {"geojson", an_fuzz_geojson}, {"neerc", an_fuzz_neerc},   {"gridmap", an_fuzz_gridmap},
 #endif

@@ -304,9 +304,11 @@ static arcnav_status split_edge(an_cdt *cdt, int32_t t, int i, int32_t p) {
   relink(cdt, nbd, u, u2);
   cdt->hint = t;
   size_t low = cdt->stack_count;
-  // Outer edges of the four triangles.
+  // Outer edges of the four triangles, and the spokes p-a and p-d: beside a split constraint
+  // the two old triangles need not have been Delaunay across it, and p is a rounded point of the
+  // edge, so the spokes may not be Delaunay either.
   if (!push_work(cdt, t, 2) || !push_work(cdt, t2, 1) || !push_work(cdt, u, 2) ||
-      !push_work(cdt, u2, 1)) {
+      !push_work(cdt, u2, 1) || !push_work(cdt, t, 1) || !push_work(cdt, u, 1)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   return legalize(cdt, low);
@@ -563,6 +565,13 @@ static arcnav_status split_constraint_at(an_cdt *cdt, int32_t t, int i, vec2 x, 
     arcnav_status st = insert_segment_depth(cdt, b, best, depth + 1);
     if (st == ARCNAV_OK) {
       st = insert_segment_depth(cdt, best, c, depth + 1);
+    }
+    // The edge the constraint left is an ordinary one now, and may not be Delaunay.
+    int32_t left;
+    int k = st == ARCNAV_OK ? an_cdt_find_edge(cdt, b, c, &left) : -1;
+    if (k >= 0) {
+      size_t low = cdt->stack_count;
+      st = push_work(cdt, left, k) ? legalize(cdt, low) : ARCNAV_ERR_OUT_OF_MEMORY;
     }
     return st;
   }
