@@ -44,6 +44,7 @@
 
 #include "arcnav/arcnav.h"
 #include "mapgen.h"
+#include "mesh/navmesh.h"
 #include "verify.h"
 #ifdef ARCNAV_BENCH_MOVINGAI
 #include "grid_map.h"
@@ -1275,6 +1276,60 @@ static void building_ring(arcnav_vec2 center, double size, arcnav_vec2 out[20]) 
   }
 }
 
+// The triangulation's share of a local update, measured on its own: the building's 20 points and
+// 20 edges put into the map's triangulation (the point agent's navmesh) and taken out again by the
+// kernel's edits (docs/DESIGN.md, "A living map"), against building that navmesh. Nothing else
+// of a planner is brought up to date here. Prints one line; false when an edit failed.
+static bool time_triangulation_edits(const arcnav_map *map, const arcnav_vec2 *centers,
+                                     size_t places, double size) {
+  an_allocator alloc = an_allocator_from(NULL);
+  an_navmesh *mesh = NULL;
+  double t0 = seconds_now();
+  if (an_navmesh_build(map, &alloc, &mesh) != ARCNAV_OK) {
+    return false;
+  }
+  double build_ms = (seconds_now() - t0) * 1e3;
+  an_cdt *cdt = &mesh->cdt;
+  double *insert_us = xcalloc(places + 1, sizeof *insert_us);
+  double *remove_us = xcalloc(places + 1, sizeof *remove_us);
+  bool fine = true;
+  for (size_t i = 0; fine && i < places; ++i) {
+    arcnav_vec2 ring[20];
+    int32_t v[20];
+    building_ring(centers[i], size, ring);
+    double t1 = seconds_now();
+    for (int k = 0; fine && k < 20; ++k) {
+      fine = an_cdt_insert_point(cdt, v2(ring[k].x, ring[k].y), &v[k]) == ARCNAV_OK;
+    }
+    for (int k = 0; fine && k < 20; ++k) {
+      fine = an_cdt_insert_segment(cdt, v[k], v[(k + 1) % 20]) == ARCNAV_OK;
+    }
+    double t2 = seconds_now();
+    for (int k = 0; fine && k < 20; ++k) {
+      fine = an_cdt_unconstrain_edge(cdt, v[k], v[(k + 1) % 20]) == ARCNAV_OK;
+    }
+    for (int k = 0; fine && k < 20; ++k) {
+      fine = an_cdt_remove_vertex(cdt, v[k]) == ARCNAV_OK;
+    }
+    double t3 = seconds_now();
+    insert_us[i] = (t2 - t1) * 1e6;
+    remove_us[i] = (t3 - t2) * 1e6;
+  }
+  fine = fine && an_cdt_check(cdt, NULL, 0) && an_cdt_check_delaunay(cdt, NULL, 0);
+  if (fine) {
+    double insert_med, insert_p90, insert_p99, remove_med, remove_p90, remove_p99;
+    time_percentiles(insert_us, places, &insert_med, &insert_p90, &insert_p99);
+    time_percentiles(remove_us, places, &remove_med, &remove_p90, &remove_p99);
+    printf("  triangulation alone: navmesh build %.2f ms; the building's points and edges in\n"
+           "  %.1f us (median; p90 %.1f), out again %.1f us (median; p90 %.1f)\n",
+           build_ms, insert_med, insert_p90, remove_med, remove_p90);
+  }
+  free(insert_us);
+  free(remove_us);
+  an_navmesh_destroy(mesh);
+  return fine;
+}
+
 typedef struct living_config {
   const char *name;
   double radius, max_radius;
@@ -1413,6 +1468,15 @@ static int run_living(const char *stem, const options *opt) {
   }
   printf("  speedup: the full build over the slower of the median add and remove (target: at\n"
          "  least 50, with add and remove under 1 ms)\n");
+  if (exit_code == 0) {
+    arcnav_map *map = NULL;
+    if (to_arcnav(&generated, NULL, &map) != ARCNAV_OK ||
+        !time_triangulation_edits(map, centers, found_places, size)) {
+      fprintf(stderr, "arcnav_bench: --living %s: the triangulation's edits failed\n", stem);
+      exit_code = 1;
+    }
+    arcnav_map_destroy(map);
+  }
   free(centers);
   free(ends);
   sup_map_free(&generated);
