@@ -982,8 +982,8 @@ START_TEST(test_cdt_check_finds_corruption) {
       int32_t nbd = tb->n[(j + 1) % 3], ndc = tb->n[(j + 2) % 3];
       uint8_t cca = is_con(ta, (k + 1) % 3), cab = is_con(ta, (k + 2) % 3);
       uint8_t cbd = is_con(tb, (j + 1) % 3), cdc = is_con(tb, (j + 2) % 3);
-      *ta = (an_cdt_tri){{a, b, d}, {nbd, u, nab}, (uint8_t)(cbd | (cab << 2))};
-      *tb = (an_cdt_tri){{d, c, a}, {nca, (int32_t)tt, ndc}, (uint8_t)(cca | (cdc << 2))};
+      *ta = (an_cdt_tri){{a, b, d}, {nbd, u, nab}, (uint8_t)(cbd | (cab << 2)), ta->tag};
+      *tb = (an_cdt_tri){{d, c, a}, {nca, (int32_t)tt, ndc}, (uint8_t)(cca | (cdc << 2)), tb->tag};
       for (int side = 0; side < 2; ++side) {
         int32_t nb = side == 0 ? nbd : nca, from = side == 0 ? u : (int32_t)tt;
         int32_t to = side == 0 ? (int32_t)tt : u;

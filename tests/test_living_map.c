@@ -140,9 +140,10 @@ static arcnav_planner *build_planner(const arcnav_map *map, const planner_kind *
 typedef struct shape {
   bool alive;
   bool circle;
-  vec lo, hi;    ///< rectangles
-  vec center;    ///< circles
-  double radius; ///< circles
+  bool courtyard; ///< rectangles: with a square hole in the middle, a quarter of its size
+  vec lo, hi;     ///< rectangles
+  vec center;     ///< circles
+  double radius;  ///< circles
   arcnav_obstacle_id id;
 } shape;
 
@@ -156,6 +157,16 @@ typedef struct world {
 
 static const vec WORLD_BOUNDS[] = {{0, 0}, {100, 0}, {100, 80}, {0, 80}};
 
+// A rectangle's ring and a hole in its middle, half its size each way (clockwise, as holes go).
+static void courtyard_rings(vec lo, vec hi, vec outer[4], vec hole[4]) {
+  rect_ring(lo, hi, outer);
+  vec q = {0.25 * (hi.x - lo.x), 0.25 * (hi.y - lo.y)};
+  hole[0] = (vec){lo.x + q.x, lo.y + q.y};
+  hole[1] = (vec){lo.x + q.x, hi.y - q.y};
+  hole[2] = (vec){hi.x - q.x, hi.y - q.y};
+  hole[3] = (vec){hi.x - q.x, lo.y + q.y};
+}
+
 static sup_map describe(const world *w) {
   sup_map m;
   sup_map_init(&m);
@@ -166,6 +177,12 @@ static sup_map describe(const world *w) {
     }
     if (s->circle) {
       sup_map_add_circle(&m, s->center, s->radius);
+    } else if (s->courtyard) {
+      vec outer[4], hole[4];
+      courtyard_rings(s->lo, s->hi, outer, hole);
+      const vec *holes[1] = {hole};
+      size_t counts[1] = {4};
+      sup_map_add_polygon(&m, outer, 4, holes, counts, 1);
     } else {
       sup_map_add_rect(&m, s->lo.x, s->lo.y, s->hi.x, s->hi.y);
     }
@@ -386,6 +403,111 @@ START_TEST(updates_equal_fresh_builds) {
     arcnav_planner_destroy(planners[k]);
   }
   arcnav_map_destroy(map);
+}
+END_TEST
+
+// Planners for point agents on the funnel engines change locally where a building goes up clear
+// of everything, or one that went up that way comes down (arcnav_planner_update()); every other
+// change builds them again. Either way every answer must be a fresh planner's: the updates are
+// checked as in updates_equal_fresh_builds, and both kinds of update must have happened.
+START_TEST(local_updates_equal_fresh_builds) {
+  static const arcnav_engine engines[] = {ARCNAV_ENGINE_AUTO, ARCNAV_ENGINE_PLAIN_FUNNEL};
+  uint64_t local = 0, updates = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
+    sup_rng rng = sup_rng_seed(seed * 7727);
+    world w;
+    memset(&w, 0, sizeof w);
+    // Without bounds, a building changes a planner locally only inside the extent of the rest.
+    w.bounded = seed % 2 == 1;
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+    if (w.bounded) {
+      ck_assert_int_eq(arcnav_map_set_bounds(map, WORLD_BOUNDS, 4, NULL), ARCNAV_OK);
+    }
+    for (int i = 0; i < 6; ++i) {
+      add_random_shape(&w, map, &rng);
+      w.shapes[w.count - 1].alive = !w.shapes[w.count - 1].circle;
+      if (w.shapes[w.count - 1].circle) {
+        ck_assert_int_eq(arcnav_map_remove_obstacle(map, w.shapes[w.count - 1].id), ARCNAV_OK);
+      }
+    }
+    arcnav_planner *planners[2];
+    arcnav_query *queries[2];
+    for (size_t k = 0; k < 2; ++k) {
+      planner_kind kind = {"funnel R=0", engines[k], ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0};
+      planners[k] = build_planner(map, &kind);
+      ck_assert_int_eq(arcnav_query_create(planners[k], &queries[k]), ARCNAV_OK);
+    }
+    tally t = {0, 0, 0, 0};
+    for (int step = 0; step < 14 && w.count < MAX_SHAPES; ++step) {
+      char what[96];
+      size_t pick = pick_alive(&w, &rng);
+      if (step % 3 == 2 && pick != SIZE_MAX) {
+        // Down again: a building of the last steps where there is one (a local change when it
+        // went up clear), else any.
+        for (size_t i = w.count; i-- > 0 && w.count - i <= 3;) {
+          if (w.shapes[i].alive) {
+            pick = i;
+            break;
+          }
+        }
+        ck_assert_int_eq(arcnav_map_remove_obstacle(map, w.shapes[pick].id), ARCNAV_OK);
+        w.shapes[pick].alive = false;
+        snprintf(what, sizeof what, "remove #%zu", pick);
+      } else if (step % 5 == 4 && pick != SIZE_MAX) {
+        shape *s = &w.shapes[pick];
+        vec by = {1.0, -0.5};
+        ck_assert_int_eq(arcnav_map_move_obstacle(map, s->id, by, NULL), ARCNAV_OK);
+        s->lo = (vec){s->lo.x + by.x, s->lo.y + by.y};
+        s->hi = (vec){s->hi.x + by.x, s->hi.y + by.y};
+        snprintf(what, sizeof what, "move #%zu", pick);
+      } else {
+        // A building, with a courtyard every other time, often clear of everything.
+        shape *s = &w.shapes[w.count++];
+        memset(s, 0, sizeof *s);
+        s->alive = true;
+        s->courtyard = step % 2 == 0;
+        double x = 0.25 * (double)sup_rng_below(&rng, 340),
+               y = 0.25 * (double)sup_rng_below(&rng, 260);
+        s->lo = (vec){x + 1, y + 1};
+        s->hi = (vec){x + 1 + 0.25 * (double)(12 + sup_rng_below(&rng, 24)),
+                      y + 1 + 0.25 * (double)(12 + sup_rng_below(&rng, 24))};
+        vec outer[4], hole[4];
+        courtyard_rings(s->lo, s->hi, outer, hole);
+        const arcnav_vec2 *holes[1] = {hole};
+        size_t counts[1] = {4};
+        ck_assert_int_eq(arcnav_map_add_polygon(map, outer, 4, s->courtyard ? holes : NULL,
+                                                s->courtyard ? counts : NULL, s->courtyard ? 1 : 0,
+                                                NULL),
+                         ARCNAV_OK);
+        s->id = arcnav_map_obstacle_id(map, arcnav_map_obstacle_count(map) - 1);
+        snprintf(what, sizeof what, "add #%zu%s", w.count - 1, s->courtyard ? " (courtyard)" : "");
+      }
+      sup_map m = describe(&w);
+      for (size_t k = 0; k < 2; ++k) {
+        ck_assert_int_eq(arcnav_planner_update(planners[k], map), ARCNAV_OK);
+        ++updates;
+        planner_kind kind = {"funnel R=0", engines[k], ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0};
+        arcnav_planner *fresh = build_planner(map, &kind);
+        char label[192];
+        snprintf(label, sizeof label, "seed %llu step %d (%s), engine %d", (unsigned long long)seed,
+                 step, what, (int)engines[k]);
+        compare_planners(queries[k], fresh, &m, 0.0, &rng, 8, label, &t);
+        arcnav_planner_destroy(fresh);
+      }
+      sup_map_free(&m);
+    }
+    for (size_t k = 0; k < 2; ++k) {
+      local += arcnav_planner_local_updates(planners[k]);
+      arcnav_query_destroy(queries[k]);
+      arcnav_planner_destroy(planners[k]);
+    }
+    arcnav_map_destroy(map);
+  }
+  printf("local updates: %llu of %llu\n", (unsigned long long)local, (unsigned long long)updates);
+  // Both ways were taken, each often.
+  ck_assert_uint_ge(local, updates / 5);
+  ck_assert_uint_le(local, updates - updates / 5);
 }
 END_TEST
 
@@ -769,6 +891,87 @@ START_TEST(failed_changes_change_nothing) {
 }
 END_TEST
 
+// A local update (a house put up clear of everything, then taken down) meets a failing
+// allocation at each of its requests in turn: it must say out_of_memory and leave the planner
+// answering for the map as it was, and done again without the failure, change it locally and
+// answer as a fresh planner does.
+START_TEST(failed_local_updates_change_nothing) {
+  static const vec house[] = {{24, 28}, {36, 28}, {36, 34}, {30, 37}, {24, 34}};
+  static const vec bounds[] = {{0, 0}, {60, 0}, {60, 40}, {0, 40}};
+  planner_kind kind = {"auto R=0", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0};
+  sweep_answer without[SWEEP_QUERY_COUNT], with[SWEEP_QUERY_COUNT], got[SWEEP_QUERY_COUNT];
+  long fired_total = 0;
+  for (long n = 0; n < 100000; ++n) {
+    test_allocator counter = test_allocator_make();
+    arcnav_allocator hooks = test_allocator_hooks(&counter);
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(arcnav_map_create(&hooks, &map), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
+    add_rect(map, (vec){10, 5}, (vec){14, 30});
+    add_rect(map, (vec){44, 10}, (vec){48, 35});
+    arcnav_planner *planner = build_planner(map, &kind);
+    arcnav_query *query = NULL;
+    arcnav_path *path = NULL;
+    ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+    answer_all(query, path, without);
+    ck_assert_int_eq(arcnav_map_add_polygon(map, house, 5, NULL, NULL, 0, NULL), ARCNAV_OK);
+    arcnav_obstacle_id id = arcnav_map_obstacle_id(map, 2);
+    bool fired = false;
+    // Up, then down: each update with allocation n failing (counted from its start).
+    for (int change = 0; change < 2; ++change) {
+      if (change == 1) {
+        ck_assert_int_eq(arcnav_map_remove_obstacle(map, id), ARCNAV_OK);
+      }
+      uint64_t local = arcnav_planner_local_updates(planner);
+      counter.fail_at = counter.calls + n;
+      arcnav_status status = arcnav_planner_update(planner, map);
+      counter.fail_at = -1;
+      if (status == ARCNAV_ERR_OUT_OF_MEMORY) {
+        fired = true;
+        answer_all(query, path, got);
+        ck_assert_msg(same_answers(got, change == 0 ? without : with),
+                      "failing allocation %ld of change %d: the answers changed", n, change);
+        ck_assert_uint_eq(arcnav_planner_local_updates(planner), local);
+        status = arcnav_planner_update(planner, map);
+      }
+      ck_assert_int_eq(status, ARCNAV_OK);
+      ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 1);
+      answer_all(query, path, change == 0 ? with : got);
+      if (change == 1) {
+        ck_assert(same_answers(got, without));
+      }
+    }
+    arcnav_map *again = NULL;
+    ck_assert_int_eq(arcnav_map_create(NULL, &again), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_map_set_bounds(again, bounds, 4, NULL), ARCNAV_OK);
+    add_rect(again, (vec){10, 5}, (vec){14, 30});
+    add_rect(again, (vec){44, 10}, (vec){48, 35});
+    ck_assert_int_eq(arcnav_map_add_polygon(again, house, 5, NULL, NULL, 0, NULL), ARCNAV_OK);
+    arcnav_planner *fresh = build_planner(again, &kind);
+    arcnav_query *fresh_query = NULL;
+    ck_assert_int_eq(arcnav_query_create(fresh, &fresh_query), ARCNAV_OK);
+    answer_all(fresh_query, path, got);
+    ck_assert(same_answers(got, with));
+    ck_assert(!same_answers(with, without));
+    arcnav_query_destroy(fresh_query);
+    arcnav_planner_destroy(fresh);
+    arcnav_map_destroy(again);
+    arcnav_path_destroy(path);
+    arcnav_query_destroy(query);
+    arcnav_planner_destroy(planner);
+    arcnav_map_destroy(map);
+    ck_assert_msg(counter.live == 0, "failing allocation %ld: %ld blocks leaked", n, counter.live);
+    if (!fired) {
+      break;
+    }
+    fired_total++;
+  }
+  printf("living map, local updates: %ld allocations failed in turn\n", fired_total);
+  ck_assert_int_gt(fired_total, 3);
+}
+END_TEST
+
 static Suite *living_map_suite(void) {
   Suite *suite = suite_create("living_map");
   TCase *tc = tcase_create("core");
@@ -778,6 +981,8 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, no_path_between_parts_needs_no_search);
   tcase_add_test(tc, partial_path_to_the_nearest_place_that_fits);
   tcase_add_loop_test(tc, updates_equal_fresh_builds, 0, 6);
+  tcase_add_test(tc, local_updates_equal_fresh_builds);
+  tcase_add_test(tc, failed_local_updates_change_nothing);
   tcase_add_loop_test(tc, failed_changes_change_nothing, 0, KIND_COUNT);
   suite_add_tcase(suite, tc);
   return suite;

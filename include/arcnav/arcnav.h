@@ -340,14 +340,23 @@ ARCNAV_API void arcnav_planner_destroy(arcnav_planner *planner);
 
 /// Bring a planner up to date with `map` as it is now (after obstacles were added, removed or
 /// moved), with the definition it was created with. Its query objects stay valid: each makes its
-/// working memory for the new state on its next use, keeping its radius and expansion limit. The
-/// planner is built again in full (the cost of arcnav_planner_create()).
+/// working memory for the new state on its next use, keeping its radius and expansion limit.
+/// The planner is changed locally where it can be (arcnav_planner_local_updates()), else built
+/// again in full (the cost of arcnav_planner_create()). Locally today: a planner for point agents
+/// (radius 0, no max_radius) planned by ARCNAV_ENGINE_FUNNEL or ARCNAV_ENGINE_PLAIN_FUNNEL on a
+/// map with bounds and no circles, when the one change since its last build or update is a
+/// polygon added clear of everything else (farther than a few tolerances from any obstacle and
+/// the bounds), or the removal of a polygon it added that way. Answers are the same either way.
 /// Threads: no query may run on the planner, on any thread, while it is updated; queries on
 /// several threads may run again once the call returned.
 /// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT, or ARCNAV_ERR_OUT_OF_MEMORY /
 /// ARCNAV_ERR_TOO_LARGE,
 ///         which leave the planner answering for the map as it was.
 ARCNAV_API arcnav_status arcnav_planner_update(arcnav_planner *planner, const arcnav_map *map);
+
+/// How many of the planner's updates (arcnav_planner_update()) changed it locally instead of
+/// building it again; 0 for NULL.
+ARCNAV_API uint64_t arcnav_planner_local_updates(const arcnav_planner *planner);
 
 /// The agent radius the planner was built for (with a max_radius: the radius its query objects
 /// start with).

@@ -11,6 +11,13 @@
 
 #include <string.h>
 
+typedef struct local_polygon {
+  arcnav_obstacle_id id;
+  uint32_t *ring_counts;
+  size_t ring_count;
+  int32_t *vertices;
+} local_polygon;
+
 typedef struct funnel_engine {
   an_allocator alloc;
   bool optimal; ///< ARCNAV_ENGINE_FUNNEL; else the first channel's path
@@ -18,9 +25,18 @@ typedef struct funnel_engine {
   /// judges start and goal by point location in that mesh, so it needs no grid. Otherwise start
   /// and goal are judged by the free test every engine shares.
   bool eroded;
-  bool polygons_only;  ///< no circle obstacle: the navmesh is the polygons' alone
-  an_free_space space; ///< not eroded only
+  bool polygons_only;              ///< no circle obstacle: the navmesh is the polygons' alone
+  an_free_space space;             ///< not eroded only
+  double radius, grid_radius, eps; ///< as built: a local change builds the free space again
+  /// The map's extent when the mesh was built: its box follows from it, so a local change must
+  /// leave it as it was.
+  vec2 extent_min, extent_max;
+  bool has_extent;
   an_navmesh *navmesh;
+  /// The polygons put into the mesh by local changes (change_locally), which it can take out the
+  /// same way: per polygon its id, its rings' point counts and the mesh vertices of its points.
+  local_polygon *locals;
+  size_t local_count, local_capacity;
 } funnel_engine;
 
 typedef struct funnel_query {
@@ -45,6 +61,11 @@ static void funnel_destroy(void *state) {
   an_allocator alloc = engine->alloc;
   an_navmesh_destroy(engine->navmesh);
   an_free_space_destroy(&engine->space, &alloc);
+  for (size_t k = 0; k < engine->local_count; ++k) {
+    an_free(&alloc, engine->locals[k].ring_counts);
+    an_free(&alloc, engine->locals[k].vertices);
+  }
+  an_free(&alloc, engine->locals);
   an_free(&alloc, engine);
 }
 
@@ -81,6 +102,10 @@ arcnav_status an_funnel_engine_build(const an_engine_args *args, an_engine *out)
     status = build_eroded(engine, args->map, args->radius);
   } else {
     engine->polygons_only = !an_map_has_round_obstacles(args->map);
+    engine->radius = args->radius;
+    engine->grid_radius = args->grid_radius;
+    engine->eps = args->eps;
+    engine->has_extent = arcnav_map_extent(args->map, &engine->extent_min, &engine->extent_max);
     status = an_free_space_build_reaching(args->map, args->radius, args->grid_radius, args->eps,
                                           &engine->alloc, &engine->space);
     if (status == ARCNAV_OK) {
@@ -288,6 +313,126 @@ static const an_free_space *funnel_free_space(const void *state) {
   return engine->eroded ? NULL : &engine->space;
 }
 
+// ---- local changes --------------------------------------------------------------------------
+// A polygon placed clear of everything, or taken out again, changes the point agent's mesh only
+// round it (an_navmesh_add_polygon()); the obstacle grid is filed again from the map
+// (docs/DESIGN.md, "A living map").
+
+// Nothing of the map but the new polygon comes within `margin` of its box: no item filed in the
+// cells the grown box covers reaches into it.
+static bool clear_of_everything(const an_grid *grid, vec2 lo, vec2 hi, double margin) {
+  lo = v2(lo.x - margin, lo.y - margin);
+  hi = v2(hi.x + margin, hi.y + margin);
+  an_cell_rect r = an_grid_box_cells(grid, lo, hi);
+  for (int32_t row = r.r0; row <= r.r1; ++row) {
+    for (int32_t column = r.c0; column <= r.c1; ++column) {
+      size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
+      for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
+        const an_item *item = &grid->items[grid->cell_items[k]];
+        double grow = item->kind == AN_ITEM_CIRCLE ? item->radius : 0.0;
+        if (an_min(item->a.x, item->b.x) - grow <= hi.x &&
+            an_max(item->a.x, item->b.x) + grow >= lo.x &&
+            an_min(item->a.y, item->b.y) - grow <= hi.y &&
+            an_max(item->a.y, item->b.y) + grow >= lo.y) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+static arcnav_status add_locally(funnel_engine *engine, const arcnav_map *map, size_t index,
+                                 arcnav_obstacle_id id) {
+  const an_obstacle *ob = &map->obstacles[index];
+  if (ob->kind != AN_OBSTACLE_POLYGON ||
+      !clear_of_everything(&engine->space.grid, ob->box_min, ob->box_max, 16.0 * engine->eps)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  if (!an_reserve(&engine->alloc, (void **)&engine->locals, &engine->local_capacity,
+                  engine->local_count, engine->local_count + 1, sizeof *engine->locals)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  size_t count = 0;
+  for (uint32_t r = 0; r < ob->ring_count; ++r) {
+    count += map->rings[ob->first_ring + r].count;
+  }
+  local_polygon local = {.id = id, .ring_count = ob->ring_count};
+  local.ring_counts = an_alloc(&engine->alloc, ob->ring_count, sizeof *local.ring_counts);
+  local.vertices = an_alloc(&engine->alloc, count, sizeof *local.vertices);
+  vec2 *points = an_alloc(&engine->alloc, count, sizeof *points);
+  arcnav_status status =
+      local.ring_counts && local.vertices && points ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  size_t n = 0;
+  for (uint32_t r = 0; status == ARCNAV_OK && r < ob->ring_count; ++r) {
+    const an_ring *ring = &map->rings[ob->first_ring + r];
+    local.ring_counts[r] = (uint32_t)ring->count;
+    for (size_t k = 0; k < ring->count; ++k) {
+      points[n++] = an_ring_vertex(map, ring, k);
+    }
+  }
+  if (status == ARCNAV_OK) {
+    status = an_navmesh_add_polygon(engine->navmesh, points, local.ring_counts, local.ring_count,
+                                    local.vertices);
+  }
+  an_free(&engine->alloc, points);
+  if (status != ARCNAV_OK) {
+    an_free(&engine->alloc, local.ring_counts);
+    an_free(&engine->alloc, local.vertices);
+    return status;
+  }
+  engine->locals[engine->local_count++] = local;
+  return ARCNAV_OK;
+}
+
+static arcnav_status remove_locally(funnel_engine *engine, arcnav_obstacle_id id) {
+  size_t k = 0;
+  while (k < engine->local_count && engine->locals[k].id != id) {
+    ++k;
+  }
+  arcnav_status status =
+      k < engine->local_count
+          ? an_navmesh_remove_polygon(engine->navmesh, engine->locals[k].vertices,
+                                      engine->locals[k].ring_counts, engine->locals[k].ring_count)
+          : ARCNAV_ERR_INVALID_ARGUMENT;
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  an_free(&engine->alloc, engine->locals[k].ring_counts);
+  an_free(&engine->alloc, engine->locals[k].vertices);
+  engine->locals[k] = engine->locals[--engine->local_count];
+  return ARCNAV_OK;
+}
+
+static arcnav_status funnel_change_locally(void *state, const arcnav_map *map,
+                                           const an_local_change *change) {
+  funnel_engine *engine = state;
+  vec2 lo = v2(0.0, 0.0), hi = lo;
+  bool has_extent = arcnav_map_extent(map, &lo, &hi);
+  if (engine->eroded || !engine->polygons_only || has_extent != engine->has_extent ||
+      !v2_equal(lo, engine->extent_min) || !v2_equal(hi, engine->extent_max) ||
+      !an_navmesh_may_change_locally(engine->navmesh)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  // The grid is filed again from the map first, beside the old one: the mesh changes last, so a
+  // failure anywhere leaves the engine as it was.
+  an_free_space space;
+  arcnav_status status = an_free_space_build_reaching(map, engine->radius, engine->grid_radius,
+                                                      engine->eps, &engine->alloc, &space);
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  status = change->added ? add_locally(engine, map, change->index, change->id)
+                         : remove_locally(engine, change->id);
+  an_free_space old = status == ARCNAV_OK ? engine->space : space;
+  if (status == ARCNAV_OK) {
+    engine->space = space;
+    engine->space.clearance.grid = &engine->space.grid; // the settings point at their grid
+  }
+  an_free_space_destroy(&old, &engine->alloc);
+  return status;
+}
+
 static const an_engine_ops funnel_ops = {
     .polygon_mesh = funnel_polygon_mesh,
     .destroy = funnel_destroy,
@@ -302,4 +447,5 @@ static const an_engine_ops funnel_ops = {
     .triangle_count = funnel_triangle_count,
     .triangle = funnel_triangle,
     .free_space = funnel_free_space,
+    .change_locally = funnel_change_locally,
 };

@@ -103,6 +103,7 @@ arcnav_status an_cdt_init(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, 
   // (0, 1, 2) and (0, 2, 3) share the diagonal 0-2: edge 1 of the first, edge 2 of the second.
   set_tri(cdt, 0, 0, 1, 2, -1, 1, -1, false, false, false);
   set_tri(cdt, 1, 0, 2, 3, -1, -1, 0, false, false, false);
+  cdt->tris[0].tag = cdt->tris[1].tag = 0;
   return ARCNAV_OK;
 }
 
@@ -260,6 +261,7 @@ static arcnav_status split_triangle(an_cdt *cdt, int32_t t, int32_t p) {
   set_tri(cdt, t, a, b, p, t1, t2, tt.n[2], false, false, an_cdt_is_constrained(&tt, 2));
   set_tri(cdt, t1, b, c, p, t2, t, tt.n[0], false, false, an_cdt_is_constrained(&tt, 0));
   set_tri(cdt, t2, c, a, p, t, t1, tt.n[1], false, false, an_cdt_is_constrained(&tt, 1));
+  cdt->tris[t1].tag = cdt->tris[t2].tag = tt.tag;
   relink(cdt, tt.n[0], t, t1);
   relink(cdt, tt.n[1], t, t2);
   cdt->hint = t;
@@ -300,6 +302,8 @@ static arcnav_status split_edge(an_cdt *cdt, int32_t t, int i, int32_t p) {
   set_tri(cdt, t2, a, p, c, u, nca, t, ce, cca, false);
   set_tri(cdt, u, d, c, p, t2, u2, ndc, ce, false, cdc);
   set_tri(cdt, u2, d, p, b, t, nbd, u, ce, cbd, false);
+  cdt->tris[t2].tag = tt.tag;
+  cdt->tris[u2].tag = uu.tag;
   relink(cdt, nca, t, t2);
   relink(cdt, nbd, u, u2);
   cdt->hint = t;
@@ -810,6 +814,27 @@ arcnav_status an_cdt_insert_segment_kept(an_cdt *cdt, int32_t a, int32_t b, an_c
   return ARCNAV_OK;
 }
 
+arcnav_status an_cdt_clone(const an_cdt *src, an_cdt *out) {
+  memset(out, 0, sizeof *out);
+  out->alloc = src->alloc;
+  out->points = an_alloc(&src->alloc, src->point_count, sizeof *out->points);
+  out->vertex_tri = an_alloc(&src->alloc, src->point_count, sizeof *out->vertex_tri);
+  out->tris = an_alloc(&src->alloc, src->tri_count, sizeof *out->tris);
+  if (!out->points || !out->vertex_tri || !out->tris) {
+    an_cdt_free(out);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  memcpy(out->points, src->points, src->point_count * sizeof *out->points);
+  memcpy(out->vertex_tri, src->vertex_tri, src->point_count * sizeof *out->vertex_tri);
+  memcpy(out->tris, src->tris, src->tri_count * sizeof *out->tris);
+  out->point_count = out->point_capacity = out->vertex_tri_capacity = src->point_count;
+  out->tri_count = out->tri_capacity = src->tri_count;
+  out->hint = src->hint;
+  out->rng = src->rng;
+  out->flips = src->flips;
+  return ARCNAV_OK;
+}
+
 // ---- removal ---------------------------------------------------------------------------------
 // The first steps of a local update (docs/DESIGN.md, "A living map"): a constraint given back
 // to the Delaunay property, and a vertex taken out with the hole it leaves triangulated again.
@@ -1000,6 +1025,7 @@ arcnav_status an_cdt_remove_vertex(an_cdt *cdt, int32_t v) {
   size_t k = star.count, made = k - 2;
   // The new triangles take the lowest slots of the star; the two highest are given back, so
   // that no new triangle is the one moved into a slot given back.
+  uint8_t tag = cdt->tris[star.ring[0]].tag;
   int32_t *slot = star.next; // the polygon's links are no longer needed
   memcpy(slot, star.ring, k * sizeof *slot);
   qsort(slot, k, sizeof *slot, compare_slots);
@@ -1033,6 +1059,7 @@ arcnav_status an_cdt_remove_vertex(an_cdt *cdt, int32_t v) {
     }
     set_tri(cdt, slot[n], star.link[c[0]], star.link[c[1]], star.link[c[2]], neighbour[0],
             neighbour[1], neighbour[2], constrained[0], constrained[1], constrained[2]);
+    cdt->tris[slot[n]].tag = tag;
   }
   cdt->vertex_tri[v] = -1;
   release_triangle(cdt, slot[k - 1]);

@@ -29,6 +29,11 @@ typedef struct an_cdt_tri {
   int32_t v[3];        ///< vertex indices, counter-clockwise
   int32_t n[3];        ///< neighbour across edge i (opposite v[i]), -1 on the box boundary
   uint8_t constrained; ///< bit i set: edge i is a constraint
+  /// The caller's, kept through edits as a label of the region a triangle lies in (in the
+  /// struct's padding): triangles made by splitting one take its tag, a flip (never across a
+  /// constraint) leaves each slot's, and the triangles filling a removed vertex's hole take the
+  /// tag of one triangle round it. The box's first two are 0.
+  uint8_t tag;
 } an_cdt_tri;
 
 /// The position of vertex `v` in triangle `t`, or -1.
@@ -90,6 +95,10 @@ typedef bool (*an_cdt_keep_fn)(void *ctx, vec2 p, vec2 q);
 /// there.
 arcnav_status an_cdt_insert_segment_kept(an_cdt *cdt, int32_t a, int32_t b, an_cdt_keep_fn keep,
                                          void *ctx);
+
+/// A copy of `src` with its own arrays (sized to what it holds), for edits that must leave the
+/// original as it was should they fail. ARCNAV_ERR_OUT_OF_MEMORY leaves nothing to free.
+arcnav_status an_cdt_clone(const an_cdt *src, an_cdt *out);
 
 /// Make the constraint edge between vertices a and b an ordinary edge and restore the Delaunay
 /// property round it (Lawson flips): the triangulation is then what building it without that

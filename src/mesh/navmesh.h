@@ -150,6 +150,27 @@ void an_passage_flood_free(an_passage_flood *flood, const an_allocator *alloc);
 size_t an_navmesh_flood_passages(const an_navmesh *mesh, int32_t start, double width, size_t limit,
                                  an_passage_flood *flood, const an_allocator *alloc,
                                  void (*visit)(void *context, int32_t triangle), void *context);
+/// Can the mesh take the local changes below? A point agent's mesh (no connectors) with free
+/// space. The caller keeps the box what a new build would make it: the bounds, or without them
+/// the extent of everything, unchanged.
+bool an_navmesh_may_change_locally(const an_navmesh *mesh);
+
+/// Puts a polygon into the mesh without a new build (docs/DESIGN.md, "A living map"): its
+/// `ring_count` rings (outer counter-clockwise, holes clockwise, as the map keeps them; their
+/// points one after the other in `points`) must lie in the free space and keep clear of
+/// everything else, which the caller checks. Its points' vertex indices go to out_vertices (one
+/// per point, for an_navmesh_remove_polygon()). The mesh's forest of widest passages is dropped.
+/// ARCNAV_ERR_INVALID_ARGUMENT when the polygon turns out not to lie clear in the free space, or
+/// the mesh cannot change locally; that and ARCNAV_ERR_OUT_OF_MEMORY leave the mesh as it was.
+arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
+                                     const uint32_t *ring_counts, size_t ring_count,
+                                     int32_t *out_vertices);
+
+/// Takes out a polygon an_navmesh_add_polygon() put in (its vertices, as it gave them, and its
+/// rings' counts), nothing having come near it since. Failures as there.
+arcnav_status an_navmesh_remove_polygon(an_navmesh *mesh, const int32_t *vertices,
+                                        const uint32_t *ring_counts, size_t ring_count);
+
 /// Number of free (walkable) triangles, without the connectors (which have no area).
 size_t an_navmesh_triangle_count(const an_navmesh *mesh);
 /// Corners of free triangle `index`, counter-clockwise.

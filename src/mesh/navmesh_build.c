@@ -22,7 +22,7 @@ arcnav_status an_navmesh_build_trimmed(const arcnav_map *map, const an_allocator
 
 /// The free triangle on each edge of the box (an edge from corner e to corner e + 1 is never
 /// split: every constraint point lies strictly inside), for the fans an_funnel adds beyond it.
-static void find_box_edges(an_navmesh *mesh) {
+void an_navmesh_find_box_edges(an_navmesh *mesh) {
   const an_cdt *cdt = &mesh->cdt;
   for (int e = 0; e < 4; ++e) {
     mesh->box_tri[e] = -1;
@@ -42,7 +42,7 @@ static void find_box_edges(an_navmesh *mesh) {
 
 // Numbers the connected parts of the free mesh (docs/DESIGN.md, "A living map": no_path
 // without a search), by a flood across fn from each triangle not yet numbered.
-static arcnav_status label_components(an_navmesh *mesh) {
+arcnav_status an_navmesh_label_components(an_navmesh *mesh) {
   size_t n = mesh->free_count;
   mesh->component = an_alloc(&mesh->alloc, n > 0 ? n : 1, sizeof *mesh->component);
   int32_t *queue = an_alloc(&mesh->alloc, n > 0 ? n : 1, sizeof *queue);
@@ -277,9 +277,10 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
     st = an_navmesh_classify(mesh, map, how->open_pinches);
   }
   if (st == ARCNAV_OK) {
-    find_box_edges(mesh);
+    an_navmesh_tag_faces(mesh);
+    an_navmesh_find_box_edges(mesh);
     mesh->whole_plane = !map->has_bounds;
-    st = label_components(mesh);
+    st = an_navmesh_label_components(mesh);
   }
   if (st == ARCNAV_OK && how->passages) {
     st = build_passages(mesh);

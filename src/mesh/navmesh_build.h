@@ -87,3 +87,17 @@ size_t an_navmesh_link_pinches(an_navmesh *mesh, const int32_t *pinches, size_t 
 
 /// Fill the point-location grid: per cell, the triangle at (or a walk's end near) its centre.
 arcnav_status an_navmesh_build_grid(an_navmesh *mesh);
+
+/// Points the location grid's cells over [lo, hi] (and any cell whose triangle is gone) at
+/// triangles found again, after the triangulation changed there.
+void an_navmesh_refresh_grid(an_navmesh *mesh, vec2 lo, vec2 hi);
+
+/// The free triangle on each edge of the box (box_tri, box_edge).
+void an_navmesh_find_box_edges(an_navmesh *mesh);
+
+/// Numbers the connected parts of the free mesh (component), from free_count and fn.
+arcnav_status an_navmesh_label_components(an_navmesh *mesh);
+
+/// Tags each triangle of the triangulation free or blocked as free_of says (an_cdt_tri.tag),
+/// for the local changes of navmesh_update.c.
+void an_navmesh_tag_faces(an_navmesh *mesh);

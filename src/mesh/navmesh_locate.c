@@ -7,6 +7,29 @@
 
 #include <math.h>
 
+void an_navmesh_refresh_grid(an_navmesh *mesh, vec2 lo, vec2 hi) {
+  const an_cdt *cdt = &mesh->cdt;
+  int32_t i0 = (int32_t)an_max(0.0, floor((lo.x - mesh->grid_min.x) / mesh->cell_w) - 1.0);
+  int32_t j0 = (int32_t)an_max(0.0, floor((lo.y - mesh->grid_min.y) / mesh->cell_h) - 1.0);
+  int32_t i1 = (int32_t)an_min((double)mesh->grid_w - 1.0,
+                               floor((hi.x - mesh->grid_min.x) / mesh->cell_w) + 1.0);
+  int32_t j1 = (int32_t)an_min((double)mesh->grid_h - 1.0,
+                               floor((hi.y - mesh->grid_min.y) / mesh->cell_h) + 1.0);
+  for (int32_t j = 0; j < mesh->grid_h; ++j) {
+    for (int32_t i = 0; i < mesh->grid_w; ++i) {
+      int32_t *cell = &mesh->grid[(size_t)j * (size_t)mesh->grid_w + (size_t)i];
+      bool gone = *cell < 0 || (size_t)*cell >= cdt->tri_count;
+      if (!gone && (i < i0 || i > i1 || j < j0 || j > j1)) {
+        continue;
+      }
+      vec2 c = v2(mesh->grid_min.x + ((double)i + 0.5) * mesh->cell_w,
+                  mesh->grid_min.y + ((double)j + 0.5) * mesh->cell_h);
+      int32_t found = an_cdt_locate(cdt, c, gone ? 0 : *cell);
+      *cell = found >= 0 ? found : 0;
+    }
+  }
+}
+
 arcnav_status an_navmesh_build_grid(an_navmesh *mesh) {
   const an_cdt *cdt = &mesh->cdt;
   vec2 lo = cdt->points[0], hi = cdt->points[2];

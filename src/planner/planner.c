@@ -73,24 +73,70 @@ typedef struct built_engines {
   size_t obstacle_count;
 } built_engines;
 
+// Shapes by hash (FNV-1a over the coordinates' bits and the counts): two obstacles of one id with
+// one hash are taken for the same shape.
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t size) {
+  const unsigned char *bytes = data;
+  for (size_t k = 0; k < size; ++k) {
+    h = (h ^ bytes[k]) * 1099511628211u;
+  }
+  return h;
+}
+
+static uint64_t hash_ring(uint64_t h, const arcnav_map *map, const an_ring *ring) {
+  h = hash_bytes(h, &ring->count, sizeof ring->count);
+  for (size_t k = 0; k < ring->count; ++k) {
+    vec2 p = an_ring_vertex(map, ring, k);
+    h = hash_bytes(h, &p, sizeof p);
+  }
+  return h;
+}
+
+static uint64_t obstacle_shape(const arcnav_map *map, size_t index) {
+  const an_obstacle *ob = &map->obstacles[index];
+  uint64_t h = hash_bytes(14695981039346656037u, &ob->kind, sizeof ob->kind);
+  h = hash_bytes(h, &ob->unit, sizeof ob->unit);
+  if (ob->kind == AN_OBSTACLE_CIRCLE) {
+    h = hash_bytes(h, &ob->center, sizeof ob->center);
+    return hash_bytes(h, &ob->radius, sizeof ob->radius);
+  }
+  for (uint32_t r = 0; r < ob->ring_count; ++r) {
+    h = hash_ring(h, map, &map->rings[ob->first_ring + r]);
+  }
+  return h;
+}
+
+static uint64_t bounds_shape(const arcnav_map *map) {
+  return map->has_bounds ? hash_ring(14695981039346656037u, map, &map->bounds) | 1u : 0;
+}
+
 static int compare_obstacle_entries(const void *lhs, const void *rhs) {
   const an_obstacle_entry *a = lhs, *b = rhs;
   return a->id < b->id ? -1 : (a->id > b->id ? 1 : 0);
 }
 
+// The map's obstacles by id, with their shapes; NULL when out of memory.
+static an_obstacle_entry *obstacle_entries(const arcnav_map *map, const an_allocator *alloc) {
+  size_t count = map->obstacle_count;
+  an_obstacle_entry *entries = an_alloc(alloc, count > 0 ? count : 1, sizeof *entries);
+  if (!entries) {
+    return NULL;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    entries[i] = (an_obstacle_entry){arcnav_map_obstacle_id(map, i), (uint32_t)i,
+                                     map->obstacles[i].unit, obstacle_shape(map, i)};
+  }
+  qsort(entries, count, sizeof *entries, compare_obstacle_entries);
+  return entries;
+}
+
 static arcnav_status list_obstacles(const arcnav_map *map, const an_allocator *alloc,
                                     built_engines *built) {
-  size_t count = map->obstacle_count;
-  built->obstacles = an_alloc(alloc, count > 0 ? count : 1, sizeof *built->obstacles);
+  built->obstacles = obstacle_entries(map, alloc);
   if (!built->obstacles) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  for (size_t i = 0; i < count; ++i) {
-    built->obstacles[i] =
-        (an_obstacle_entry){arcnav_map_obstacle_id(map, i), (uint32_t)i, map->obstacles[i].unit};
-  }
-  qsort(built->obstacles, count, sizeof *built->obstacles, compare_obstacle_entries);
-  built->obstacle_count = count;
+  built->obstacle_count = map->obstacle_count;
   return ARCNAV_OK;
 }
 
@@ -244,24 +290,90 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
     return status;
   }
   adopt_engines(planner, &built);
+  planner->bounds_shape = bounds_shape(map);
   *out_planner = planner;
   return ARCNAV_OK;
+}
+
+// The one change that sets `map` apart from the map the planner last built or brought up to
+// date: an obstacle added or one removed, everything else the same shape under the same id, the
+// bounds and the tolerance as they were. False for none or more than one.
+static bool find_single_change(const arcnav_planner *planner, const arcnav_map *map,
+                               const an_obstacle_entry *now, an_local_change *change) {
+  if (an_map_tolerance(map) != planner->eps || bounds_shape(map) != planner->bounds_shape) {
+    return false;
+  }
+  size_t added = 0, removed = 0, i = 0, j = 0, n = map->obstacle_count;
+  const an_obstacle_entry *before = planner->obstacles;
+  while (i < planner->obstacle_count || j < n) {
+    if (j == n || (i < planner->obstacle_count && before[i].id < now[j].id)) {
+      change->added = false;
+      change->id = before[i++].id;
+      ++removed;
+    } else if (i == planner->obstacle_count || now[j].id < before[i].id) {
+      change->added = true;
+      change->id = now[j].id;
+      change->index = now[j++].index;
+      ++added;
+    } else if (before[i++].shape != now[j++].shape) {
+      return false;
+    }
+  }
+  return added + removed == 1;
+}
+
+// A planner of one radius whose engine follows a single change locally (engine.h,
+// `change_locally`) is brought up to date that way: ARCNAV_OK, or ARCNAV_ERR_INVALID_ARGUMENT
+// when it cannot (nothing changed then, and the caller builds in full), or another failure that
+// left the planner as it was.
+static arcnav_status update_locally(arcnav_planner *planner, const arcnav_map *map) {
+  const an_engine *engine = &planner->engine;
+  if (planner->point_engine.ops || !engine->ops || !engine->ops->change_locally) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  an_obstacle_entry *now = obstacle_entries(map, &planner->alloc);
+  if (!now) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  an_local_change change;
+  arcnav_status status = find_single_change(planner, map, now, &change)
+                             ? engine->ops->change_locally(engine->state, map, &change)
+                             : ARCNAV_ERR_INVALID_ARGUMENT;
+  if (status != ARCNAV_OK) {
+    an_free(&planner->alloc, now);
+    return status;
+  }
+  an_free(&planner->alloc, planner->obstacles);
+  planner->obstacles = now;
+  planner->obstacle_count = map->obstacle_count;
+  planner->generation++;
+  planner->local_updates++;
+  return ARCNAV_OK;
+}
+
+uint64_t arcnav_planner_local_updates(const arcnav_planner *planner) {
+  return planner ? planner->local_updates : 0;
 }
 
 arcnav_status arcnav_planner_update(arcnav_planner *planner, const arcnav_map *map) {
   if (!planner || !map) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
+  arcnav_status status = update_locally(planner, map);
+  if (status != ARCNAV_ERR_INVALID_ARGUMENT) {
+    return status;
+  }
   // The new engines are built beside the old ones, so a failed build leaves the planner as it
   // was.
   built_engines built;
-  arcnav_status status = build_engines(map, &planner->def, &planner->alloc, &built);
+  status = build_engines(map, &planner->def, &planner->alloc, &built);
   if (status != ARCNAV_OK) {
     return status;
   }
   built_engines old = engines_of(planner);
   destroy_built(&old, &planner->alloc);
   adopt_engines(planner, &built);
+  planner->bounds_shape = bounds_shape(map);
   planner->generation++;
   return ARCNAV_OK;
 }
@@ -495,7 +607,7 @@ arcnav_status arcnav_query_set_expansion_limit(arcnav_query *query, size_t max_e
 // The planner's entry for obstacle `id`, or NULL when its map (as last built) has none.
 static const an_obstacle_entry *find_obstacle(const arcnav_planner *planner,
                                               arcnav_obstacle_id id) {
-  an_obstacle_entry key = {id, 0, false};
+  an_obstacle_entry key = {id, 0, false, 0};
   return planner->obstacle_count == 0 ? NULL
                                       : bsearch(&key, planner->obstacles, planner->obstacle_count,
                                                 sizeof key, compare_obstacle_entries);

@@ -16,6 +16,9 @@ typedef struct an_obstacle_entry {
   arcnav_obstacle_id id;
   uint32_t index;
   bool unit;
+  /// A hash of its shape (kind, rings or circle, unit or not), so that an update sees which
+  /// obstacles changed (docs/DESIGN.md, "A living map").
+  uint64_t shape;
 } an_obstacle_entry;
 
 struct arcnav_planner {
@@ -33,6 +36,8 @@ struct arcnav_planner {
   /// Every obstacle of the map as last built, by id (sorted), for the ids a query ignores.
   an_obstacle_entry *obstacles;
   size_t obstacle_count;
+  uint64_t bounds_shape;  ///< the hash of the bounds as last built (0: none)
+  uint64_t local_updates; ///< updates done locally (arcnav_planner_local_updates())
 };
 
 /// Where a sliced search (arcnav_query_begin()) stands.

@@ -79,6 +79,13 @@ static inline bool an_nearer_than(double *nearest, double distance) {
   return true;
 }
 
+/// A change of the map an engine may follow without a new build (`change_locally`).
+typedef struct an_local_change {
+  bool added;            ///< true: obstacle `index` of the map is new; false: `id` is gone
+  size_t index;          ///< added: its index in the map
+  arcnav_obstacle_id id; ///< the obstacle's id
+} an_local_change;
+
 typedef struct an_engine_ops {
   void (*destroy)(void *state);
   /// Working memory for one query object. Only reads the state, so queries on several threads
@@ -138,6 +145,13 @@ typedef struct an_engine_ops {
   /// The triangulation of the map's polygons (circles left out) the engine holds, which another
   /// engine of the planner may borrow; NULL when it holds none. May itself be NULL.
   const struct an_navmesh *(*polygon_mesh)(const void *state);
+  /// Brings the state up to date with `map`, which differs from the map it was built from (or
+  /// last brought up to date with) by `change` alone, without a new build (docs/DESIGN.md, "A
+  /// living map"). ARCNAV_ERR_INVALID_ARGUMENT when this engine cannot follow that change
+  /// locally (the planner then builds in full); on any failure the state is as it was. NULL for
+  /// engines that follow no change locally.
+  arcnav_status (*change_locally)(void *state, const arcnav_map *map,
+                                  const an_local_change *change);
   /// The triangles the engine searches, for drawing; NULL when it has none.
   size_t (*triangle_count)(const void *state);
   void (*triangle)(const void *state, size_t index, vec2 out[3]);

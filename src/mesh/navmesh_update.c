@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+// Local changes of a point agent's navmesh: a polygon that touches nothing put in, or taken out
+// again, by edits of the triangulation instead of a new build (docs/DESIGN.md, "A living map").
+// The triangles carry their label as the kernel's tag, which its edits keep; the free triangles'
+// arrays are then numbered again from the tags.
+#include "mesh/navmesh_build.h"
+
+#include <string.h>
+
+enum { TAG_FREE = 0, TAG_BLOCKED = 1 };
+
+void an_navmesh_tag_faces(an_navmesh *mesh) {
+  an_cdt *cdt = &mesh->cdt;
+  for (size_t t = 0; t < cdt->tri_count; ++t) {
+    cdt->tris[t].tag = mesh->free_of[t] >= 0 ? TAG_FREE : TAG_BLOCKED;
+  }
+}
+
+bool an_navmesh_may_change_locally(const an_navmesh *mesh) {
+  return mesh->connector_count == 0 && mesh->free_count > 0;
+}
+
+/// The arrays a mesh numbers its free triangles in, made from a triangulation's tags.
+typedef struct free_arrays {
+  int32_t *free_of, *tri_of, *fv, *fn;
+  size_t free_count;
+} free_arrays;
+
+static void free_arrays_release(free_arrays *f, const an_allocator *alloc) {
+  an_free(alloc, f->free_of);
+  an_free(alloc, f->tri_of);
+  an_free(alloc, f->fv);
+  an_free(alloc, f->fn);
+  memset(f, 0, sizeof *f);
+}
+
+static arcnav_status number_free(const an_cdt *cdt, const an_allocator *alloc, free_arrays *f) {
+  memset(f, 0, sizeof *f);
+  size_t nt = cdt->tri_count, nf = 0;
+  for (size_t t = 0; t < nt; ++t) {
+    nf += cdt->tris[t].tag == TAG_FREE;
+  }
+  f->free_of = an_alloc(alloc, nt, sizeof *f->free_of);
+  f->tri_of = an_alloc(alloc, nf > 0 ? nf : 1, sizeof *f->tri_of);
+  f->fv = an_alloc(alloc, 3 * (nf > 0 ? nf : 1), sizeof *f->fv);
+  f->fn = an_alloc(alloc, 3 * (nf > 0 ? nf : 1), sizeof *f->fn);
+  if (!f->free_of || !f->tri_of || !f->fv || !f->fn) {
+    free_arrays_release(f, alloc);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t t = 0; t < nt; ++t) {
+    f->free_of[t] = cdt->tris[t].tag == TAG_FREE ? (int32_t)f->free_count++ : -1;
+  }
+  // As an_navmesh_classify() numbers them: neighbours across any edge, constraint or not.
+  for (size_t t = 0; t < nt; ++t) {
+    int32_t k = f->free_of[t];
+    if (k < 0) {
+      continue;
+    }
+    f->tri_of[k] = (int32_t)t;
+    for (int i = 0; i < 3; ++i) {
+      int32_t u = cdt->tris[t].n[i];
+      f->fv[3 * (size_t)k + (size_t)i] = cdt->tris[t].v[i];
+      f->fn[3 * (size_t)k + (size_t)i] = u >= 0 ? f->free_of[u] : -1;
+    }
+  }
+  return ARCNAV_OK;
+}
+
+// The edited triangulation `work` replaces the mesh's, with the free triangles numbered again,
+// their parts, the box's edges and the location grid's cells over [lo, hi]. The forest of the
+// widest passages would need a build over the whole mesh: it is dropped, and the mesh then
+// answers passage widths as one built without it. On failure the mesh is as it was and `work`
+// is the caller's to free.
+static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, vec2 lo, vec2 hi) {
+  free_arrays f;
+  arcnav_status st = number_free(work, &mesh->alloc, &f);
+  int32_t *component = NULL;
+  if (st == ARCNAV_OK) {
+    // The parts are numbered over the new arrays, swapped in below.
+    an_navmesh probe = *mesh;
+    probe.free_count = f.free_count;
+    probe.fn = f.fn;
+    probe.component = NULL;
+    st = an_navmesh_label_components(&probe);
+    component = probe.component;
+  }
+  if (st != ARCNAV_OK) {
+    free_arrays_release(&f, &mesh->alloc);
+    an_free(&mesh->alloc, component);
+    return st;
+  }
+  an_cdt_free(&mesh->cdt);
+  mesh->cdt = *work;
+  memset(work, 0, sizeof *work);
+  an_free(&mesh->alloc, mesh->free_of);
+  an_free(&mesh->alloc, mesh->tri_of);
+  an_free(&mesh->alloc, mesh->fv);
+  an_free(&mesh->alloc, mesh->fn);
+  an_free(&mesh->alloc, mesh->component);
+  mesh->free_of = f.free_of;
+  mesh->tri_of = f.tri_of;
+  mesh->fv = f.fv;
+  mesh->fn = f.fn;
+  mesh->free_count = f.free_count;
+  mesh->component = component;
+  an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
+  an_navmesh_find_box_edges(mesh);
+  an_navmesh_refresh_grid(mesh, lo, hi);
+  return ARCNAV_OK;
+}
+
+// The triangle on the left of the directed edge a -> b of `cdt`, or -1 when there is no edge.
+static int32_t left_of(const an_cdt *cdt, int32_t a, int32_t b) {
+  int32_t t;
+  int i = an_cdt_find_edge(cdt, a, b, &t);
+  if (i < 0) {
+    return -1;
+  }
+  // Counter-clockwise triangles run along their edge i from v[i + 1] to v[i + 2].
+  return cdt->tris[t].v[(i + 1) % 3] == a ? t : cdt->tris[t].n[i];
+}
+
+static void box_of_polygon(const vec2 *points, size_t count, vec2 *lo, vec2 *hi) {
+  an_box_of_points(points, count, lo, hi);
+}
+
+arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
+                                     const uint32_t *ring_counts, size_t ring_count,
+                                     int32_t *out_vertices) {
+  size_t count = 0;
+  for (size_t r = 0; r < ring_count; ++r) {
+    count += ring_counts[r];
+  }
+  if (!an_navmesh_may_change_locally(mesh) || count == 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  an_cdt work;
+  arcnav_status st = an_cdt_clone(&mesh->cdt, &work);
+  if (st != ARCNAV_OK) {
+    return st;
+  }
+  // Every point a new vertex strictly inside a free triangle's region: the caller found nothing
+  // near the polygon, so nothing of the triangulation lies on it.
+  for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
+    int32_t t = an_cdt_locate(&work, points[k], -1);
+    size_t before = work.point_count;
+    if (t < 0 || work.tris[t].tag != TAG_FREE) {
+      st = ARCNAV_ERR_INVALID_ARGUMENT;
+    } else {
+      st = an_cdt_insert_point(&work, points[k], &out_vertices[k]);
+      if (st == ARCNAV_OK && work.point_count != before + 1) {
+        st = ARCNAV_ERR_INVALID_ARGUMENT;
+      }
+    }
+  }
+  size_t first = 0;
+  for (size_t r = 0; st == ARCNAV_OK && r < ring_count; ++r) {
+    for (uint32_t k = 0; st == ARCNAV_OK && k < ring_counts[r]; ++k) {
+      st = an_cdt_insert_segment(&work, out_vertices[first + k],
+                                 out_vertices[first + (k + 1) % ring_counts[r]]);
+    }
+    first += ring_counts[r];
+  }
+  // The material lies on the left of every ring edge (outer rings counter-clockwise, holes
+  // clockwise): flooded from there, up to the polygon's own edges.
+  int32_t *queue = st == ARCNAV_OK ? an_alloc(&mesh->alloc, work.tri_count, sizeof *queue) : NULL;
+  if (st == ARCNAV_OK && !queue) {
+    st = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  size_t tail = 0;
+  first = 0;
+  for (size_t r = 0; st == ARCNAV_OK && r < ring_count; ++r) {
+    for (uint32_t k = 0; st == ARCNAV_OK && k < ring_counts[r]; ++k) {
+      int32_t t =
+          left_of(&work, out_vertices[first + k], out_vertices[first + (k + 1) % ring_counts[r]]);
+      if (t < 0) {
+        st = ARCNAV_ERR_INVALID_ARGUMENT; // the edge did not go in whole
+      } else if (work.tris[t].tag == TAG_FREE) {
+        work.tris[t].tag = TAG_BLOCKED;
+        queue[tail++] = t;
+      }
+    }
+    first += ring_counts[r];
+  }
+  for (size_t head = 0; st == ARCNAV_OK && head < tail; ++head) {
+    const an_cdt_tri *tri = &work.tris[queue[head]];
+    for (int i = 0; i < 3; ++i) {
+      int32_t u = tri->n[i];
+      if (u >= 0 && !((tri->constrained >> i) & 1u) && work.tris[u].tag == TAG_FREE) {
+        work.tris[u].tag = TAG_BLOCKED;
+        queue[tail++] = u;
+      }
+    }
+  }
+  an_free(&mesh->alloc, queue);
+  if (st == ARCNAV_OK) {
+    vec2 lo, hi;
+    box_of_polygon(points, count, &lo, &hi);
+    st = adopt(mesh, &work, lo, hi);
+  }
+  an_cdt_free(&work);
+  return st;
+}
+
+arcnav_status an_navmesh_remove_polygon(an_navmesh *mesh, const int32_t *vertices,
+                                        const uint32_t *ring_counts, size_t ring_count) {
+  size_t count = 0;
+  for (size_t r = 0; r < ring_count; ++r) {
+    count += ring_counts[r];
+  }
+  if (!an_navmesh_may_change_locally(mesh) || count == 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  an_cdt work;
+  arcnav_status st = an_cdt_clone(&mesh->cdt, &work);
+  if (st != ARCNAV_OK) {
+    return st;
+  }
+  vec2 lo = work.points[vertices[0]], hi = lo;
+  size_t first = 0;
+  for (size_t r = 0; st == ARCNAV_OK && r < ring_count; ++r) {
+    for (uint32_t k = 0; st == ARCNAV_OK && k < ring_counts[r]; ++k) {
+      st = an_cdt_unconstrain_edge(&work, vertices[first + k],
+                                   vertices[first + (k + 1) % ring_counts[r]]);
+    }
+    first += ring_counts[r];
+  }
+  // Every triangle inside the polygon has its corners on it (nothing else lay inside), so the
+  // triangles round its vertices are all that was blocked by it: free once it is gone, and the
+  // triangles filling each removed vertex's hole take that tag.
+  for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
+    int32_t v = vertices[k];
+    vec2 p = work.points[v];
+    lo = v2(an_min(lo.x, p.x), an_min(lo.y, p.y));
+    hi = v2(an_max(hi.x, p.x), an_max(hi.y, p.y));
+    int32_t t = work.vertex_tri[v];
+    if (t < 0) {
+      st = ARCNAV_ERR_INVALID_ARGUMENT;
+      break;
+    }
+    do {
+      an_cdt_tri *tri = &work.tris[t];
+      int m = an_cdt_vertex_index(tri, v);
+      tri->tag = TAG_FREE;
+      t = tri->n[(m + 1) % 3];
+    } while (t >= 0 && t != work.vertex_tri[v]);
+  }
+  for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
+    st = an_cdt_remove_vertex(&work, vertices[k]);
+  }
+  if (st == ARCNAV_OK) {
+    st = adopt(mesh, &work, lo, hi);
+  }
+  an_cdt_free(&work);
+  return st;
+}
