@@ -25,9 +25,9 @@ typedef struct funnel_engine {
   /// judges start and goal by point location in that mesh, so it needs no grid. Otherwise start
   /// and goal are judged by the free test every engine shares.
   bool eroded;
-  bool polygons_only;              ///< no circle obstacle: the navmesh is the polygons' alone
-  an_free_space space;             ///< not eroded only
-  double radius, grid_radius, eps; ///< as built: a local change builds the free space again
+  bool polygons_only;  ///< no circle obstacle: the navmesh is the polygons' alone
+  an_free_space space; ///< not eroded only
+  double eps;          ///< the map's tolerance, as built
   /// The map's extent when the mesh was built: its box follows from it, so a local change must
   /// leave it as it was.
   vec2 extent_min, extent_max;
@@ -102,8 +102,6 @@ arcnav_status an_funnel_engine_build(const an_engine_args *args, an_engine *out)
     status = build_eroded(engine, args->map, args->radius);
   } else {
     engine->polygons_only = !an_map_has_round_obstacles(args->map);
-    engine->radius = args->radius;
-    engine->grid_radius = args->grid_radius;
     engine->eps = args->eps;
     engine->has_extent = arcnav_map_extent(args->map, &engine->extent_min, &engine->extent_max);
     status = an_free_space_build_reaching(args->map, args->radius, args->grid_radius, args->eps,
@@ -315,8 +313,8 @@ static const an_free_space *funnel_free_space(const void *state) {
 
 // ---- local changes --------------------------------------------------------------------------
 // A polygon placed clear of everything, or taken out again, changes the point agent's mesh only
-// round it (an_navmesh_add_polygon()); the obstacle grid is filed again from the map
-// (docs/DESIGN.md, "A living map").
+// round it (an_navmesh_add_polygon()), and the obstacle grid only its items
+// (an_grid_with_obstacle()) (docs/DESIGN.md, "A living map").
 
 // Nothing of the map but the new polygon comes within `margin` of its box: no item filed in the
 // cells the grown box covers reaches into it.
@@ -414,11 +412,14 @@ static arcnav_status funnel_change_locally(void *state, const arcnav_map *map,
       !an_navmesh_may_change_locally(engine->navmesh)) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  // The grid is filed again from the map first, beside the old one: the mesh changes last, so a
-  // failure anywhere leaves the engine as it was.
-  an_free_space space;
-  arcnav_status status = an_free_space_build_reaching(map, engine->radius, engine->grid_radius,
-                                                      engine->eps, &engine->alloc, &space);
+  // The grid takes the change first, into new tables beside the old: the mesh changes last, so
+  // a failure anywhere leaves the engine as it was.
+  an_free_space space = engine->space;
+  arcnav_status status =
+      change->added ? an_grid_with_obstacle(&engine->space.grid, map, change->index, &engine->alloc,
+                                            &space.grid)
+                    : an_grid_without_obstacle(&engine->space.grid, (uint32_t)change->index,
+                                               &engine->alloc, &space.grid);
   if (status != ARCNAV_OK) {
     return status;
   }

@@ -137,6 +137,7 @@ arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_alloca
   }
   // Never cells much smaller than the reach: then an item's grown box stays within a few cells.
   an_grid_fit(out, lo, hi, n, 0.5 * reach);
+  out->reach = reach;
   item_boxes boxes = {out->items, reach};
   arcnav_status status = an_grid_file_boxes(out, n, box_of_item, &boxes, alloc);
   if (status != ARCNAV_OK) {
@@ -186,6 +187,161 @@ arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, 
   grid->cell_start = buckets.cell_start;
   grid->cell_items = buckets.items;
   return status;
+}
+
+// The cell tables of `grid` with its entries of kept items renumbered by `renumber` (-1: gone)
+// and, per cell, the entries of `added` new items (numbered from first_added) after them.
+static arcnav_status refile(const an_grid *grid, const int32_t *renumber, const an_item *added,
+                            uint32_t added_count, uint32_t first_added, const an_allocator *alloc,
+                            an_grid *out) {
+  size_t cells = (size_t)grid->columns * (size_t)grid->rows;
+  out->cell_start = an_calloc(alloc, cells + 1, sizeof *out->cell_start);
+  if (!out->cell_start) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  // Counts per cell in cell_start[c + 1], then offsets.
+  for (size_t c = 0; c < cells; ++c) {
+    for (uint32_t k = grid->cell_start[c]; k < grid->cell_start[c + 1]; ++k) {
+      out->cell_start[c + 1] += !renumber || renumber[grid->cell_items[k]] >= 0;
+    }
+  }
+  for (uint32_t i = 0; i < added_count; ++i) {
+    vec2 lo, hi;
+    item_box(&added[i], grid->reach, &lo, &hi);
+    an_cell_rect r = an_grid_box_cells(grid, lo, hi);
+    for (int32_t row = r.r0; row <= r.r1; ++row) {
+      for (int32_t column = r.c0; column <= r.c1; ++column) {
+        out->cell_start[(size_t)row * (size_t)grid->columns + (size_t)column + 1]++;
+      }
+    }
+  }
+  for (size_t c = 0; c < cells; ++c) {
+    out->cell_start[c + 1] += out->cell_start[c];
+  }
+  out->cell_items = an_alloc(alloc, out->cell_start[cells] > 0 ? out->cell_start[cells] : 1,
+                             sizeof *out->cell_items);
+  uint32_t *fill = an_alloc(alloc, cells, sizeof *fill);
+  if (!out->cell_items || !fill) {
+    an_free(alloc, fill);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t c = 0; c < cells; ++c) {
+    fill[c] = out->cell_start[c];
+    for (uint32_t k = grid->cell_start[c]; k < grid->cell_start[c + 1]; ++k) {
+      int32_t item = renumber ? renumber[grid->cell_items[k]] : (int32_t)grid->cell_items[k];
+      if (item >= 0) {
+        out->cell_items[fill[c]++] = (uint32_t)item;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < added_count; ++i) {
+    vec2 lo, hi;
+    item_box(&added[i], grid->reach, &lo, &hi);
+    an_cell_rect r = an_grid_box_cells(grid, lo, hi);
+    for (int32_t row = r.r0; row <= r.r1; ++row) {
+      for (int32_t column = r.c0; column <= r.c1; ++column) {
+        size_t c = (size_t)row * (size_t)grid->columns + (size_t)column;
+        out->cell_items[fill[c]++] = first_added + i;
+      }
+    }
+  }
+  an_free(alloc, fill);
+  return ARCNAV_OK;
+}
+
+// A grid with the cell geometry of `grid` and none of its tables.
+static an_grid same_cells(const an_grid *grid) {
+  an_grid out = *grid;
+  out.cell_start = NULL;
+  out.cell_items = NULL;
+  out.items = NULL;
+  return out;
+}
+
+arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, size_t index,
+                                    const an_allocator *alloc, an_grid *out) {
+  memset(out, 0, sizeof *out);
+  const an_obstacle *ob = &map->obstacles[index];
+  if (ob->kind != AN_OBSTACLE_POLYGON || index + 1 != map->obstacle_count ||
+      grid->owner_count != index + 1) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  // Filed beyond the box, an item would land in the border cells, where no check looks for it.
+  vec2 lo = v2(ob->box_min.x - grid->reach, ob->box_min.y - grid->reach);
+  vec2 hi = v2(ob->box_max.x + grid->reach, ob->box_max.y + grid->reach);
+  double cell = grid->cell_size;
+  if (!(lo.x >= grid->origin.x && lo.y >= grid->origin.y &&
+        hi.x < grid->origin.x + grid->columns * cell &&
+        hi.y < grid->origin.y + grid->rows * cell)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  size_t added = 0;
+  for (uint32_t r = 0; r < ob->ring_count; ++r) {
+    added += map->rings[ob->first_ring + r].count;
+  }
+  if ((size_t)grid->item_count + added >= UINT32_MAX / 4) {
+    return ARCNAV_ERR_TOO_LARGE;
+  }
+  *out = same_cells(grid);
+  out->items = an_alloc(alloc, grid->item_count + added, sizeof *out->items);
+  if (!out->items) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  memcpy(out->items, grid->items, grid->item_count * sizeof *out->items);
+  // The bounds' items name the owner after the last obstacle.
+  for (uint32_t i = 0; i < grid->item_count; ++i) {
+    if (out->items[i].owner == index) {
+      out->items[i].owner = (uint32_t)index + 1;
+    }
+  }
+  an_item *fresh = out->items + grid->item_count;
+  size_t n = 0;
+  for (uint32_t r = 0; r < ob->ring_count; ++r) {
+    n += add_ring_items(map, &map->rings[ob->first_ring + r], (uint32_t)index, fresh + n);
+  }
+  arcnav_status status = ob->ring_count > 1 ? mark_shared_vertices(fresh, n, alloc) : ARCNAV_OK;
+  if (status == ARCNAV_OK) {
+    status = refile(grid, NULL, fresh, (uint32_t)n, grid->item_count, alloc, out);
+  }
+  if (status != ARCNAV_OK) {
+    an_grid_destroy(out, alloc);
+    return status;
+  }
+  out->item_count = grid->item_count + (uint32_t)n;
+  out->owner_count = grid->owner_count + 1;
+  return ARCNAV_OK;
+}
+
+arcnav_status an_grid_without_obstacle(const an_grid *grid, uint32_t owner,
+                                       const an_allocator *alloc, an_grid *out) {
+  *out = same_cells(grid);
+  out->items = an_alloc(alloc, grid->item_count > 0 ? grid->item_count : 1, sizeof *out->items);
+  int32_t *renumber =
+      an_alloc(alloc, grid->item_count > 0 ? grid->item_count : 1, sizeof *renumber);
+  arcnav_status status = out->items && renumber ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  uint32_t kept = 0;
+  for (uint32_t i = 0; status == ARCNAV_OK && i < grid->item_count; ++i) {
+    const an_item *item = &grid->items[i];
+    if (item->owner == owner) {
+      renumber[i] = -1;
+      continue;
+    }
+    renumber[i] = (int32_t)kept;
+    out->items[kept] = *item;
+    out->items[kept].owner -= item->owner > owner;
+    ++kept;
+  }
+  if (status == ARCNAV_OK) {
+    status = refile(grid, renumber, NULL, 0, 0, alloc, out);
+  }
+  an_free(alloc, renumber);
+  if (status != ARCNAV_OK) {
+    an_grid_destroy(out, alloc);
+    return status;
+  }
+  out->item_count = kept;
+  out->owner_count = grid->owner_count - 1;
+  return ARCNAV_OK;
 }
 
 void an_grid_destroy(an_grid *grid, const an_allocator *alloc) {

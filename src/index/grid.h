@@ -46,6 +46,7 @@ typedef struct an_grid {
   an_item *items;
   uint32_t item_count;
   uint32_t owner_count; ///< obstacles + 1 (the bounds)
+  double reach;         ///< how far beyond its box an item is filed (an_grid_build())
 } an_grid;
 
 /// Build the index for `map` and reach `reach` (agent radius + tolerance margin).
@@ -72,6 +73,20 @@ arcnav_status an_grid_bucket_boxes(const an_grid *grid, size_t count, an_box_fn 
 /// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY or ARCNAV_ERR_TOO_LARGE.
 arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, const void *context,
                                  const an_allocator *alloc);
+/// The grid an_grid_build() would give for `map`, whose obstacle `index` (a polygon, its last)
+/// is new, made from `grid`, built for the map without it, into `out` (`grid` is left alone).
+/// The cells stay: the polygon's items must be filed inside the grid's box. Answers are those of
+/// a new build; the cells are the old ones. ARCNAV_ERR_INVALID_ARGUMENT when the polygon would
+/// be filed beyond the box, ARCNAV_ERR_OUT_OF_MEMORY.
+arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, size_t index,
+                                    const an_allocator *alloc, an_grid *out);
+
+/// `grid` without the items of obstacle `owner`, the later obstacles' (the bounds' too) moved
+/// down by one, into `out`, as for the map with that obstacle removed.
+/// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY.
+arcnav_status an_grid_without_obstacle(const an_grid *grid, uint32_t owner,
+                                       const an_allocator *alloc, an_grid *out);
+
 void an_grid_destroy(an_grid *grid, const an_allocator *alloc);
 size_t an_grid_memory_bytes(const an_grid *grid);
 

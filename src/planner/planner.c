@@ -73,32 +73,34 @@ typedef struct built_engines {
   size_t obstacle_count;
 } built_engines;
 
-// Shapes by hash (FNV-1a over the coordinates' bits and the counts): two obstacles of one id with
-// one hash are taken for the same shape.
-static uint64_t hash_bytes(uint64_t h, const void *data, size_t size) {
-  const unsigned char *bytes = data;
-  for (size_t k = 0; k < size; ++k) {
-    h = (h ^ bytes[k]) * 1099511628211u;
-  }
-  return h;
+// Shapes by hash: two obstacles of one id with one hash are taken for the same shape. Each
+// coordinate's bits are mixed in as a 64-bit word (a multiply and shifts, as in splitmix64).
+static uint64_t mix(uint64_t h, uint64_t word) {
+  h ^= word + 0x9E3779B97F4A7C15u + (h << 6) + (h >> 2);
+  h *= 0xBF58476D1CE4E5B9u;
+  return h ^ (h >> 31);
+}
+
+static uint64_t mix_double(uint64_t h, double value) {
+  uint64_t word;
+  memcpy(&word, &value, sizeof word);
+  return mix(h, word);
 }
 
 static uint64_t hash_ring(uint64_t h, const arcnav_map *map, const an_ring *ring) {
-  h = hash_bytes(h, &ring->count, sizeof ring->count);
+  h = mix(h, ring->count);
   for (size_t k = 0; k < ring->count; ++k) {
     vec2 p = an_ring_vertex(map, ring, k);
-    h = hash_bytes(h, &p, sizeof p);
+    h = mix_double(mix_double(h, p.x), p.y);
   }
   return h;
 }
 
 static uint64_t obstacle_shape(const arcnav_map *map, size_t index) {
   const an_obstacle *ob = &map->obstacles[index];
-  uint64_t h = hash_bytes(14695981039346656037u, &ob->kind, sizeof ob->kind);
-  h = hash_bytes(h, &ob->unit, sizeof ob->unit);
+  uint64_t h = mix(mix(0, (uint64_t)ob->kind), ob->unit ? 1u : 0u);
   if (ob->kind == AN_OBSTACLE_CIRCLE) {
-    h = hash_bytes(h, &ob->center, sizeof ob->center);
-    return hash_bytes(h, &ob->radius, sizeof ob->radius);
+    return mix_double(mix_double(mix_double(h, ob->center.x), ob->center.y), ob->radius);
   }
   for (uint32_t r = 0; r < ob->ring_count; ++r) {
     h = hash_ring(h, map, &map->rings[ob->first_ring + r]);
@@ -107,7 +109,7 @@ static uint64_t obstacle_shape(const arcnav_map *map, size_t index) {
 }
 
 static uint64_t bounds_shape(const arcnav_map *map) {
-  return map->has_bounds ? hash_ring(14695981039346656037u, map, &map->bounds) | 1u : 0;
+  return map->has_bounds ? hash_ring(1, map, &map->bounds) | 1u : 0;
 }
 
 static int compare_obstacle_entries(const void *lhs, const void *rhs) {
@@ -308,7 +310,8 @@ static bool find_single_change(const arcnav_planner *planner, const arcnav_map *
   while (i < planner->obstacle_count || j < n) {
     if (j == n || (i < planner->obstacle_count && before[i].id < now[j].id)) {
       change->added = false;
-      change->id = before[i++].id;
+      change->id = before[i].id;
+      change->index = before[i++].index;
       ++removed;
     } else if (i == planner->obstacle_count || now[j].id < before[i].id) {
       change->added = true;

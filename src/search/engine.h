@@ -82,7 +82,7 @@ static inline bool an_nearer_than(double *nearest, double distance) {
 /// A change of the map an engine may follow without a new build (`change_locally`).
 typedef struct an_local_change {
   bool added;            ///< true: obstacle `index` of the map is new; false: `id` is gone
-  size_t index;          ///< added: its index in the map
+  size_t index;          ///< its index in the map: the new one's, or the gone one's as it was
   arcnav_obstacle_id id; ///< the obstacle's id
 } an_local_change;
 
