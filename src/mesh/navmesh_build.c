@@ -24,19 +24,12 @@ arcnav_status an_navmesh_build_trimmed(const arcnav_map *map, const an_allocator
 /// split: every constraint point lies strictly inside), for the fans an_funnel adds beyond it.
 void an_navmesh_find_box_edges(an_navmesh *mesh) {
   const an_cdt *cdt = &mesh->cdt;
-  for (int e = 0; e < 4; ++e) {
-    mesh->box_tri[e] = -1;
-    mesh->box_edge[e] = 0;
-  }
-  for (size_t t = 0; t < cdt->tri_count; ++t) {
-    const an_cdt_tri *tri = &cdt->tris[t];
-    for (int k = 0; k < 3; ++k) {
-      int32_t a = tri->v[(k + 1) % 3], b = tri->v[(k + 2) % 3];
-      if (tri->n[k] < 0 && a < 4 && b == (a + 1) % 4) {
-        mesh->box_tri[a] = mesh->free_of[t];
-        mesh->box_edge[a] = (int8_t)k;
-      }
-    }
+  for (int32_t e = 0; e < 4; ++e) {
+    int32_t t;
+    int k = an_cdt_find_edge(cdt, e, (e + 1) % 4, &t);
+    // The edge has one triangle, on its inside: the box runs counter-clockwise.
+    mesh->box_tri[e] = k >= 0 ? mesh->free_of[t] : -1;
+    mesh->box_edge[e] = (int8_t)(k >= 0 ? k : 0);
   }
 }
 
