@@ -189,63 +189,38 @@ arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, 
   return status;
 }
 
-// The cell tables of `grid` with its entries of kept items renumbered by `renumber` (-1: gone)
-// and, per cell, the entries of `added` new items (numbered from first_added) after them.
+// The cell tables of `grid` with its entries of kept items renumbered by `renumber` (-1: gone;
+// NULL: all kept as they are) and, per cell, the entries of `added` new items (numbered from
+// first_added) after them.
 static arcnav_status refile(const an_grid *grid, const int32_t *renumber, const an_item *added,
                             uint32_t added_count, uint32_t first_added, const an_allocator *alloc,
                             an_grid *out) {
   size_t cells = (size_t)grid->columns * (size_t)grid->rows;
-  out->cell_start = an_calloc(alloc, cells + 1, sizeof *out->cell_start);
-  if (!out->cell_start) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  // Counts per cell in cell_start[c + 1], then offsets.
-  for (size_t c = 0; c < cells; ++c) {
-    for (uint32_t k = grid->cell_start[c]; k < grid->cell_start[c + 1]; ++k) {
-      out->cell_start[c + 1] += !renumber || renumber[grid->cell_items[k]] >= 0;
-    }
-  }
-  for (uint32_t i = 0; i < added_count; ++i) {
-    vec2 lo, hi;
-    item_box(&added[i], grid->reach, &lo, &hi);
-    an_cell_rect r = an_grid_box_cells(grid, lo, hi);
-    for (int32_t row = r.r0; row <= r.r1; ++row) {
-      for (int32_t column = r.c0; column <= r.c1; ++column) {
-        out->cell_start[(size_t)row * (size_t)grid->columns + (size_t)column + 1]++;
+  an_cell_buckets buckets;
+  arcnav_status status = an_cell_buckets_init(&buckets, cells, alloc);
+  for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
+    for (size_t c = 0; c < cells; ++c) {
+      for (uint32_t k = grid->cell_start[c]; k < grid->cell_start[c + 1]; ++k) {
+        int32_t item = renumber ? renumber[grid->cell_items[k]] : (int32_t)grid->cell_items[k];
+        if (item >= 0) {
+          an_cell_buckets_put(&buckets, c, (uint32_t)item);
+        }
       }
     }
-  }
-  for (size_t c = 0; c < cells; ++c) {
-    out->cell_start[c + 1] += out->cell_start[c];
-  }
-  out->cell_items = an_alloc(alloc, out->cell_start[cells] > 0 ? out->cell_start[cells] : 1,
-                             sizeof *out->cell_items);
-  uint32_t *fill = an_alloc(alloc, cells, sizeof *fill);
-  if (!out->cell_items || !fill) {
-    an_free(alloc, fill);
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  for (size_t c = 0; c < cells; ++c) {
-    fill[c] = out->cell_start[c];
-    for (uint32_t k = grid->cell_start[c]; k < grid->cell_start[c + 1]; ++k) {
-      int32_t item = renumber ? renumber[grid->cell_items[k]] : (int32_t)grid->cell_items[k];
-      if (item >= 0) {
-        out->cell_items[fill[c]++] = (uint32_t)item;
-      }
+    for (uint32_t i = 0; i < added_count; ++i) {
+      vec2 lo, hi;
+      item_box(&added[i], grid->reach, &lo, &hi);
+      an_cell_buckets_put_rect(&buckets, grid->columns, an_grid_box_cells(grid, lo, hi),
+                               first_added + i);
     }
+    status = an_cell_buckets_end_pass(&buckets, alloc);
   }
-  for (uint32_t i = 0; i < added_count; ++i) {
-    vec2 lo, hi;
-    item_box(&added[i], grid->reach, &lo, &hi);
-    an_cell_rect r = an_grid_box_cells(grid, lo, hi);
-    for (int32_t row = r.r0; row <= r.r1; ++row) {
-      for (int32_t column = r.c0; column <= r.c1; ++column) {
-        size_t c = (size_t)row * (size_t)grid->columns + (size_t)column;
-        out->cell_items[fill[c]++] = first_added + i;
-      }
-    }
+  if (status != ARCNAV_OK) {
+    an_cell_buckets_free(&buckets, alloc);
+    return status;
   }
-  an_free(alloc, fill);
+  out->cell_start = buckets.cell_start;
+  out->cell_items = buckets.items;
   return ARCNAV_OK;
 }
 

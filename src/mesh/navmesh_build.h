@@ -98,6 +98,11 @@ void an_navmesh_find_box_edges(an_navmesh *mesh);
 /// Numbers the connected parts of the free mesh (component), from free_count and fn.
 arcnav_status an_navmesh_label_components(an_navmesh *mesh);
 
+/// The free triangles' arrays from their numbering free_of (per triangle of cdt, -1 blocked):
+/// tri_of, and fv and fn, neighbours across any edge, constraint or not.
+void an_navmesh_fill_free(const an_cdt *cdt, const int32_t *free_of, int32_t *tri_of, int32_t *fv,
+                          int32_t *fn);
+
 /// Tags each triangle of the triangulation free or blocked as free_of says (an_cdt_tri.tag),
 /// for the local changes of navmesh_update.c.
 void an_navmesh_tag_faces(an_navmesh *mesh);

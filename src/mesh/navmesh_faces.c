@@ -171,6 +171,22 @@ static arcnav_status label_faces(an_navmesh *mesh, const arcnav_map *map, blocke
   return ARCNAV_OK;
 }
 
+void an_navmesh_fill_free(const an_cdt *cdt, const int32_t *free_of, int32_t *tri_of, int32_t *fv,
+                          int32_t *fn) {
+  for (size_t t = 0; t < cdt->tri_count; ++t) {
+    int32_t f = free_of[t];
+    if (f < 0) {
+      continue;
+    }
+    tri_of[f] = (int32_t)t;
+    for (int i = 0; i < 3; ++i) {
+      int32_t u = cdt->tris[t].n[i];
+      fv[3 * (size_t)f + (size_t)i] = cdt->tris[t].v[i];
+      fn[3 * (size_t)f + (size_t)i] = u >= 0 ? free_of[u] : -1;
+    }
+  }
+}
+
 arcnav_status an_navmesh_classify(an_navmesh *mesh, const arcnav_map *map, bool open_pinches) {
   const an_cdt *cdt = &mesh->cdt;
   size_t nf;
@@ -204,7 +220,6 @@ arcnav_status an_navmesh_classify(an_navmesh *mesh, const arcnav_map *map, bool 
     an_free(&mesh->alloc, pinch_list);
     return st;
   }
-  size_t nt = cdt->tri_count;
   size_t pinches = an_navmesh_link_pinches(mesh, pinch_list, pinch_count, NULL);
   mesh->free_count = nf + 2 * pinches;
   mesh->connector_count = 2 * pinches;
@@ -220,18 +235,7 @@ arcnav_status an_navmesh_classify(an_navmesh *mesh, const arcnav_map *map, bool 
     an_free(&mesh->alloc, pinch_list);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  for (size_t t = 0; t < nt; ++t) {
-    int32_t f = mesh->free_of[t];
-    if (f < 0) {
-      continue;
-    }
-    mesh->tri_of[f] = (int32_t)t;
-    for (int i = 0; i < 3; ++i) {
-      int32_t u = cdt->tris[t].n[i];
-      mesh->fv[3 * (size_t)f + (size_t)i] = cdt->tris[t].v[i];
-      mesh->fn[3 * (size_t)f + (size_t)i] = u >= 0 ? mesh->free_of[u] : -1;
-    }
-  }
+  an_navmesh_fill_free(cdt, mesh->free_of, mesh->tri_of, mesh->fv, mesh->fn);
   an_navmesh_link_pinches(mesh, pinch_list, pinch_count, &nf);
   an_free(&mesh->alloc, pinch_list);
   return ARCNAV_OK;

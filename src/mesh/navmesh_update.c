@@ -51,19 +51,7 @@ static arcnav_status number_free(const an_cdt *cdt, const an_allocator *alloc, f
   for (size_t t = 0; t < nt; ++t) {
     f->free_of[t] = cdt->tris[t].tag == TAG_FREE ? (int32_t)f->free_count++ : -1;
   }
-  // As an_navmesh_classify() numbers them: neighbours across any edge, constraint or not.
-  for (size_t t = 0; t < nt; ++t) {
-    int32_t k = f->free_of[t];
-    if (k < 0) {
-      continue;
-    }
-    f->tri_of[k] = (int32_t)t;
-    for (int i = 0; i < 3; ++i) {
-      int32_t u = cdt->tris[t].n[i];
-      f->fv[3 * (size_t)k + (size_t)i] = cdt->tris[t].v[i];
-      f->fn[3 * (size_t)k + (size_t)i] = u >= 0 ? f->free_of[u] : -1;
-    }
-  }
+  an_navmesh_fill_free(cdt, f->free_of, f->tri_of, f->fv, f->fn);
   return ARCNAV_OK;
 }
 
@@ -121,22 +109,26 @@ static int32_t left_of(const an_cdt *cdt, int32_t a, int32_t b) {
   return cdt->tris[t].v[(i + 1) % 3] == a ? t : cdt->tris[t].n[i];
 }
 
-static void box_of_polygon(const vec2 *points, size_t count, vec2 *lo, vec2 *hi) {
-  an_box_of_points(points, count, lo, hi);
+// The points of the polygon's rings in *count, and a copy of the mesh's triangulation to edit
+// in *work (nothing to free on failure).
+static arcnav_status begin_change(const an_navmesh *mesh, const uint32_t *ring_counts,
+                                  size_t ring_count, size_t *count, an_cdt *work) {
+  *count = 0;
+  for (size_t r = 0; r < ring_count; ++r) {
+    *count += ring_counts[r];
+  }
+  if (!an_navmesh_may_change_locally(mesh) || *count == 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  return an_cdt_clone(&mesh->cdt, work);
 }
 
 arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
                                      const uint32_t *ring_counts, size_t ring_count,
                                      int32_t *out_vertices) {
-  size_t count = 0;
-  for (size_t r = 0; r < ring_count; ++r) {
-    count += ring_counts[r];
-  }
-  if (!an_navmesh_may_change_locally(mesh) || count == 0) {
-    return ARCNAV_ERR_INVALID_ARGUMENT;
-  }
+  size_t count;
   an_cdt work;
-  arcnav_status st = an_cdt_clone(&mesh->cdt, &work);
+  arcnav_status st = begin_change(mesh, ring_counts, ring_count, &count, &work);
   if (st != ARCNAV_OK) {
     return st;
   }
@@ -196,7 +188,7 @@ arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
   an_free(&mesh->alloc, queue);
   if (st == ARCNAV_OK) {
     vec2 lo, hi;
-    box_of_polygon(points, count, &lo, &hi);
+    an_box_of_points(points, count, &lo, &hi);
     st = adopt(mesh, &work, lo, hi);
   }
   an_cdt_free(&work);
@@ -205,15 +197,9 @@ arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
 
 arcnav_status an_navmesh_remove_polygon(an_navmesh *mesh, const int32_t *vertices,
                                         const uint32_t *ring_counts, size_t ring_count) {
-  size_t count = 0;
-  for (size_t r = 0; r < ring_count; ++r) {
-    count += ring_counts[r];
-  }
-  if (!an_navmesh_may_change_locally(mesh) || count == 0) {
-    return ARCNAV_ERR_INVALID_ARGUMENT;
-  }
+  size_t count;
   an_cdt work;
-  arcnav_status st = an_cdt_clone(&mesh->cdt, &work);
+  arcnav_status st = begin_change(mesh, ring_counts, ring_count, &count, &work);
   if (st != ARCNAV_OK) {
     return st;
   }
