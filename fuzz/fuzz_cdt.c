@@ -21,8 +21,6 @@
 #define MAX_POINTS 48
 #define MAX_SEGMENTS 24
 #define MAX_EDITS 48
-// Constraint edges: every segment split at every vertex on it and every crossing, with room.
-#define MAX_EDGES 4096
 
 static void fail(const char *what, const char *detail) {
   fprintf(stderr, "fuzz_cdt: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
@@ -46,14 +44,19 @@ static bool constraint_at(const an_cdt *cdt, int32_t v) {
 }
 
 // The constraint edges, each as its two vertices (lower first), sorted: what a removal must leave
-// alone. Returns how many (at most `capacity`).
+// alone. A new array (the caller frees it) of *count edges.
 static int compare_edges(const void *lhs, const void *rhs) {
   const int32_t *a = lhs, *b = rhs;
   return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : (a[1] < b[1] ? -1 : (a[1] > b[1] ? 1 : 0));
 }
 
-static size_t constraint_edges(const an_cdt *cdt, int32_t *edges, size_t capacity) {
-  size_t count = 0;
+static int32_t *constraint_edges(const an_cdt *cdt, size_t *count) {
+  // At most one per side of each triangle.
+  int32_t *edges = malloc(6 * cdt->tri_count * sizeof *edges);
+  if (!edges) {
+    fail("no memory for the edge list", NULL);
+  }
+  *count = 0;
   for (size_t t = 0; t < cdt->tri_count; ++t) {
     const an_cdt_tri *tri = &cdt->tris[t];
     for (int i = 0; i < 3; ++i) {
@@ -61,17 +64,14 @@ static size_t constraint_edges(const an_cdt *cdt, int32_t *edges, size_t capacit
       // Each edge once: from the side where it runs from the lower vertex, or from its only
       // side on the box.
       if (((tri->constrained >> i) & 1u) && (a < b || tri->n[i] < 0)) {
-        if (count == capacity) {
-          fail("more constraint edges than room", NULL);
-        }
-        edges[2 * count] = a < b ? a : b;
-        edges[2 * count + 1] = a < b ? b : a;
-        ++count;
+        edges[2 * *count] = a < b ? a : b;
+        edges[2 * *count + 1] = a < b ? b : a;
+        ++*count;
       }
     }
   }
-  qsort(edges, count, 2 * sizeof *edges, compare_edges);
-  return count;
+  qsort(edges, *count, 2 * sizeof *edges, compare_edges);
+  return edges;
 }
 
 static void check_whole(const an_cdt *cdt, bool delaunay) {
@@ -114,22 +114,31 @@ int an_fuzz_cdt(const uint8_t *data, size_t size) {
   }
   check_whole(&cdt, true);
   bool delaunay = true;
-  // Constraint edges before and after an edit that takes something out.
-  static int32_t before[2 * MAX_EDGES], after[2 * MAX_EDGES];
-  size_t before_count = 0;
   size_t edits = (size_t)an_fuzz_byte(&r) % (MAX_EDITS + 1);
   for (size_t e = 0; e < edits; ++e) {
     uint8_t op = an_fuzz_byte(&r);
-    // One removal in eight runs with one of its first allocations failing (the removals are
-    // what this target is for; insertion keeps its own contract).
+    // One edit in eight that takes something out (a constraint given back, a vertex removed: what
+    // this target is for; insertion keeps its own contract) runs with one of its first
+    // allocations failing, the work stack given back first so that its flips allocate too.
     bool starve = (op & 2) != 0 && (op & 0x38) == 0x38;
+    if (starve && an_cdt_shrink(&cdt) != ARCNAV_OK) {
+      fail("the shrink failed", NULL);
+    }
     counter.fail_at = starve ? counter.calls + (long)(an_fuzz_byte(&r) % 4) : -1;
     size_t triangles = cdt.tri_count;
+    // Constraint edges before and after an edit that takes something out.
+    size_t before_count = 0, after_count = 0;
+    int32_t *before = NULL, *after = NULL;
     arcnav_status st = ARCNAV_OK;
     switch (op & 3) {
     case 0: {
       int32_t v;
-      st = an_cdt_insert_point(&cdt, read_point(&r), &v);
+      vec2 p = read_point(&r);
+      st = an_cdt_insert_point(&cdt, p, &v);
+      // Every point the reader makes lies strictly inside the box.
+      if (st != ARCNAV_OK || !v2_equal(cdt.points[v], p) || cdt.vertex_tri[v] < 0) {
+        fail("a point inside the box did not go in", arcnav_status_name(st));
+      }
       break;
     }
     case 1: {
@@ -147,14 +156,18 @@ int an_fuzz_cdt(const uint8_t *data, size_t size) {
       const an_cdt_tri *tri = &cdt.tris[t];
       int32_t a = tri->v[(i + 1) % 3], b = tri->v[(i + 2) % 3];
       bool constrained = (tri->constrained >> i) & 1u;
-      before_count = constraint_edges(&cdt, before, MAX_EDGES);
+      before = constraint_edges(&cdt, &before_count);
       st = an_cdt_unconstrain_edge(&cdt, a, b);
       if (!constrained && st != ARCNAV_ERR_INVALID_ARGUMENT) {
         fail("an ordinary edge given back", arcnav_status_name(st));
       }
-      if (constrained && st != ARCNAV_ERR_INVALID_ARGUMENT) {
+      if (constrained && st == ARCNAV_ERR_INVALID_ARGUMENT) {
+        fail("a constraint edge refused", NULL);
+      }
+      if (constrained) {
         // The flips after it never touch a constraint: exactly that edge is gone.
-        size_t count = constraint_edges(&cdt, after, MAX_EDGES);
+        after = constraint_edges(&cdt, &after_count);
+        size_t count = after_count;
         int32_t gone[2] = {a < b ? a : b, a < b ? b : a};
         size_t j = 0;
         for (size_t k = 0; k < before_count; ++k) {
@@ -175,7 +188,7 @@ int an_fuzz_cdt(const uint8_t *data, size_t size) {
     default: {
       int32_t v = (int32_t)(an_fuzz_byte(&r) % cdt.point_count);
       bool may = v >= 4 && cdt.vertex_tri[v] >= 0 && !constraint_at(&cdt, v);
-      before_count = constraint_edges(&cdt, before, MAX_EDGES);
+      before = constraint_edges(&cdt, &before_count);
       st = an_cdt_remove_vertex(&cdt, v);
       if (!may && st != ARCNAV_ERR_INVALID_ARGUMENT) {
         fail("a vertex removed that may not be", arcnav_status_name(st));
@@ -186,22 +199,31 @@ int an_fuzz_cdt(const uint8_t *data, size_t size) {
       if (st == ARCNAV_OK && (cdt.tri_count != triangles - 2 || cdt.vertex_tri[v] != -1)) {
         fail("a removal left the wrong count or the vertex", NULL);
       }
-      if (st != ARCNAV_ERR_INVALID_ARGUMENT &&
-          (constraint_edges(&cdt, after, MAX_EDGES) != before_count ||
-           memcmp(before, after, 2 * before_count * sizeof *before) != 0)) {
-        fail("a removal changed the constraints", NULL);
+      // Out of memory: unchanged, or the vertex gone with the flips cut short.
+      bool gone = cdt.vertex_tri[v] < 0;
+      if (st == ARCNAV_ERR_OUT_OF_MEMORY && cdt.tri_count != (gone ? triangles - 2 : triangles)) {
+        fail("a removal out of memory left neither the old count nor the new", NULL);
+      }
+      if (st != ARCNAV_ERR_INVALID_ARGUMENT) {
+        after = constraint_edges(&cdt, &after_count);
+        if (after_count != before_count ||
+            memcmp(before, after, 2 * before_count * sizeof *before) != 0) {
+          fail("a removal changed the constraints", NULL);
+        }
       }
       break;
     }
     }
+    free(before);
+    free(after);
     counter.fail_at = -1;
     if (st == ARCNAV_ERR_OUT_OF_MEMORY) {
       if (!starve) {
         fail("out of memory with memory to spare", NULL);
       }
       // The kernel keeps the triangulation whole; a flip it could not run may leave it short of
-      // Delaunay.
-      delaunay = false;
+      // Delaunay, and from then on it is not checked for that.
+      delaunay = delaunay && an_cdt_check_delaunay(&cdt, NULL, 0);
     } else if (st != ARCNAV_OK && st != ARCNAV_ERR_INVALID_ARGUMENT) {
       fail("an edit failed", arcnav_status_name(st));
     }

@@ -349,8 +349,10 @@ START_TEST(units_in_the_door_and_the_ignore_list) {
   ck_assert(reachable);
   ck_assert_int_eq(arcnav_find_path(query, from, to, path), ARCNAV_OK);
   // Its own start on the unit, ignored: free, and the door is open.
+  reachable = false;
   ck_assert_int_eq(arcnav_query_reachable(query, (vec){50.0, 25.0}, to, &reachable, NULL),
                    ARCNAV_OK);
+  ck_assert(reachable);
   ck_assert_int_eq(arcnav_query_set_ignored(query, NULL, 0), ARCNAV_OK);
   ck_assert_int_eq(arcnav_query_reachable(query, (vec){50.0, 25.0}, to, &reachable, NULL),
                    ARCNAV_START_BLOCKED);
@@ -375,14 +377,22 @@ START_TEST(statuses_and_searches) {
   ck_assert(!reachable);
   ck_assert_int_eq(arcnav_query_reachable(query, from, to, NULL, NULL),
                    ARCNAV_ERR_INVALID_ARGUMENT);
+  reachable = true;
   ck_assert_int_eq(arcnav_query_reachable(query, (vec){NAN, 0.0}, to, &reachable, NULL),
                    ARCNAV_ERR_NOT_FINITE);
+  ck_assert(!reachable);
+  reachable = true;
   ck_assert_int_eq(arcnav_query_reachable(query, from, (vec){1e300, 0.0}, &reachable, NULL),
                    ARCNAV_ERR_TOO_LARGE);
+  ck_assert(!reachable);
+  reachable = true;
   ck_assert_int_eq(arcnav_query_reachable(query, (vec){50.0, 5.0}, to, &reachable, NULL),
                    ARCNAV_START_BLOCKED);
+  ck_assert(!reachable);
+  reachable = true;
   ck_assert_int_eq(arcnav_query_reachable(query, from, (vec){50.0, 45.0}, &reachable, NULL),
                    ARCNAV_GOAL_BLOCKED);
+  ck_assert(!reachable);
   ck_assert(!reachable);
   ck_assert_int_eq(arcnav_query_reachable(query, from, from, &reachable, &searched), ARCNAV_OK);
   ck_assert(reachable && !searched);

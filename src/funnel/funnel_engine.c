@@ -9,6 +9,7 @@
 #include "mesh/navmesh.h"
 #include "path/path.h"
 
+#include <assert.h>
 #include <string.h>
 
 typedef struct local_polygon {
@@ -27,7 +28,6 @@ typedef struct funnel_engine {
   bool eroded;
   bool polygons_only;  ///< no circle obstacle: the navmesh is the polygons' alone
   an_free_space space; ///< not eroded only
-  double eps;          ///< the map's tolerance, as built
   /// The map's extent when the mesh was built: its box follows from it, so a local change must
   /// leave it as it was.
   vec2 extent_min, extent_max;
@@ -102,7 +102,6 @@ arcnav_status an_funnel_engine_build(const an_engine_args *args, an_engine *out)
     status = build_eroded(engine, args->map, args->radius);
   } else {
     engine->polygons_only = !an_map_has_round_obstacles(args->map);
-    engine->eps = args->eps;
     engine->has_extent = arcnav_map_extent(args->map, &engine->extent_min, &engine->extent_max);
     status = an_free_space_build_reaching(args->map, args->radius, args->grid_radius, args->eps,
                                           &engine->alloc, &engine->space);
@@ -326,12 +325,9 @@ static bool clear_of_everything(const an_grid *grid, vec2 lo, vec2 hi, double ma
     for (int32_t column = r.c0; column <= r.c1; ++column) {
       size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
       for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
-        const an_item *item = &grid->items[grid->cell_items[k]];
-        double grow = item->kind == AN_ITEM_CIRCLE ? item->radius : 0.0;
-        if (an_min(item->a.x, item->b.x) - grow <= hi.x &&
-            an_max(item->a.x, item->b.x) + grow >= lo.x &&
-            an_min(item->a.y, item->b.y) - grow <= hi.y &&
-            an_max(item->a.y, item->b.y) + grow >= lo.y) {
+        vec2 item_lo, item_hi;
+        an_item_box(&grid->items[grid->cell_items[k]], 0.0, &item_lo, &item_hi);
+        if (item_lo.x <= hi.x && item_hi.x >= lo.x && item_lo.y <= hi.y && item_hi.y >= lo.y) {
           return false;
         }
       }
@@ -340,13 +336,37 @@ static bool clear_of_everything(const an_grid *grid, vec2 lo, vec2 hi, double ma
   return true;
 }
 
+// The engine's record of polygon `id` put in locally, or local_count when there is none.
+static size_t find_local(const funnel_engine *engine, arcnav_obstacle_id id) {
+  size_t k = 0;
+  while (k < engine->local_count && engine->locals[k].id != id) {
+    ++k;
+  }
+  return k;
+}
+
+// Can the engine follow `change` of `map` locally? Decided before anything is built for it.
+static bool may_follow(const funnel_engine *engine, const arcnav_map *map,
+                       const an_local_change *change) {
+  vec2 lo = v2(0.0, 0.0), hi = lo;
+  bool has_extent = arcnav_map_extent(map, &lo, &hi);
+  if (engine->eroded || !engine->polygons_only || has_extent != engine->has_extent ||
+      !v2_equal(lo, engine->extent_min) || !v2_equal(hi, engine->extent_max) ||
+      !an_navmesh_may_change_locally(engine->navmesh)) {
+    return false;
+  }
+  if (!change->added) {
+    return find_local(engine, change->id) < engine->local_count;
+  }
+  const an_obstacle *ob = &map->obstacles[change->index];
+  return ob->kind == AN_OBSTACLE_POLYGON &&
+         clear_of_everything(&engine->space.grid, ob->box_min, ob->box_max,
+                             16.0 * engine->space.clearance.eps);
+}
+
 static arcnav_status add_locally(funnel_engine *engine, const arcnav_map *map, size_t index,
                                  arcnav_obstacle_id id) {
   const an_obstacle *ob = &map->obstacles[index];
-  if (ob->kind != AN_OBSTACLE_POLYGON ||
-      !clear_of_everything(&engine->space.grid, ob->box_min, ob->box_max, 16.0 * engine->eps)) {
-    return ARCNAV_ERR_INVALID_ARGUMENT;
-  }
   if (!an_reserve(&engine->alloc, (void **)&engine->locals, &engine->local_capacity,
                   engine->local_count, engine->local_count + 1, sizeof *engine->locals)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
@@ -384,15 +404,10 @@ static arcnav_status add_locally(funnel_engine *engine, const arcnav_map *map, s
 }
 
 static arcnav_status remove_locally(funnel_engine *engine, arcnav_obstacle_id id) {
-  size_t k = 0;
-  while (k < engine->local_count && engine->locals[k].id != id) {
-    ++k;
-  }
+  size_t k = find_local(engine, id);
   arcnav_status status =
-      k < engine->local_count
-          ? an_navmesh_remove_polygon(engine->navmesh, engine->locals[k].vertices,
-                                      engine->locals[k].ring_counts, engine->locals[k].ring_count)
-          : ARCNAV_ERR_INVALID_ARGUMENT;
+      an_navmesh_remove_polygon(engine->navmesh, engine->locals[k].vertices,
+                                engine->locals[k].ring_counts, engine->locals[k].ring_count);
   if (status != ARCNAV_OK) {
     return status;
   }
@@ -405,11 +420,7 @@ static arcnav_status remove_locally(funnel_engine *engine, arcnav_obstacle_id id
 static arcnav_status funnel_change_locally(void *state, const arcnav_map *map,
                                            const an_local_change *change) {
   funnel_engine *engine = state;
-  vec2 lo = v2(0.0, 0.0), hi = lo;
-  bool has_extent = arcnav_map_extent(map, &lo, &hi);
-  if (engine->eroded || !engine->polygons_only || has_extent != engine->has_extent ||
-      !v2_equal(lo, engine->extent_min) || !v2_equal(hi, engine->extent_max) ||
-      !an_navmesh_may_change_locally(engine->navmesh)) {
+  if (!may_follow(engine, map, change)) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   // The grid takes the change first, into new tables beside the old: the mesh changes last, so
@@ -421,15 +432,17 @@ static arcnav_status funnel_change_locally(void *state, const arcnav_map *map,
                     : an_grid_without_obstacle(&engine->space.grid, (uint32_t)change->index,
                                                &engine->alloc, &space.grid);
   if (status != ARCNAV_OK) {
-    return status;
+    // A grid too large for new tables is the full build's to judge.
+    return status == ARCNAV_ERR_OUT_OF_MEMORY ? status : ARCNAV_ERR_INVALID_ARGUMENT;
   }
   status = change->added ? add_locally(engine, map, change->index, change->id)
                          : remove_locally(engine, change->id);
   an_free_space old = status == ARCNAV_OK ? engine->space : space;
   if (status == ARCNAV_OK) {
     engine->space = space;
-    engine->space.clearance.grid = &engine->space.grid; // the settings point at their grid
   }
+  // `space` began as a copy of the engine's: its settings point at the engine's grid already.
+  assert(engine->space.clearance.grid == &engine->space.grid);
   an_free_space_destroy(&old, &engine->alloc);
   return status;
 }

@@ -31,6 +31,9 @@ typedef struct an_item {
   bool shared_vertex;
 } an_item;
 
+/// The box of an item's material grown by `reach` (the box the grid files it by, for its reach).
+void an_item_box(const an_item *item, double reach, vec2 *lo, vec2 *hi);
+
 /// The ring vertex before an edge's start `a`. The item must be in its grid's array.
 static inline vec2 an_item_before(const an_item *item) {
   return item[item->before_offset].a;

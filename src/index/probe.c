@@ -1035,13 +1035,18 @@ an_verdict an_probe_nearest_accepted(const an_clearance *cl, an_probe_scratch *s
     }
     // Many places were refused: from here on only the cells the bound keeps are looked at, in
     // the order of their rings, the empty rings between skipped.
-    if (bound && s.tested >= TESTS_BEFORE_BOUND &&
-        new_cell_filter(scratch, grid, bound->alloc, &filter) &&
-        bound->mark(bound->context, &filter)) {
-      s.only = &filter;
-      keep_candidates_in_filter(&s);
-      search_filtered(&s, &o, k, &filter);
-      break;
+    // The bound is asked once: one that could not bound the places the first time (too large
+    // a part, no memory) cannot the next ring either.
+    if (bound && s.tested >= TESTS_BEFORE_BOUND) {
+      bool bounded = new_cell_filter(scratch, grid, bound->alloc, &filter) &&
+                     bound->mark(bound->context, &filter);
+      bound = NULL;
+      if (bounded) {
+        s.only = &filter;
+        keep_candidates_in_filter(&s);
+        search_filtered(&s, &o, k, &filter);
+        break;
+      }
     }
   }
   test_candidates(&s, INFINITY);

@@ -249,6 +249,12 @@ static arcnav_status legalize(an_cdt *cdt, size_t low) {
   return ARCNAV_OK;
 }
 
+/// Flips from edge i of t, one that may have just stopped being Delaunay, until it holds again.
+static arcnav_status legalize_edge(an_cdt *cdt, int32_t t, int i) {
+  size_t low = cdt->stack_count;
+  return push_work(cdt, t, i) ? legalize(cdt, low) : ARCNAV_ERR_OUT_OF_MEMORY;
+}
+
 /// Split triangle t at new vertex p (strictly inside it).
 static arcnav_status split_triangle(an_cdt *cdt, int32_t t, int32_t p) {
   if (!reserve_tris(cdt, 2)) {
@@ -573,11 +579,7 @@ static arcnav_status split_constraint_at(an_cdt *cdt, int32_t t, int i, vec2 x, 
     // The edge the constraint left is an ordinary one now, and may not be Delaunay.
     int32_t left;
     int k = st == ARCNAV_OK ? an_cdt_find_edge(cdt, b, c, &left) : -1;
-    if (k >= 0) {
-      size_t low = cdt->stack_count;
-      st = push_work(cdt, left, k) ? legalize(cdt, low) : ARCNAV_ERR_OUT_OF_MEMORY;
-    }
-    return st;
+    return k >= 0 ? legalize_edge(cdt, left, k) : st;
   }
   int32_t v = add_vertex(cdt, x);
   if (v < 0) {
@@ -849,11 +851,7 @@ arcnav_status an_cdt_unconstrain_edge(an_cdt *cdt, int32_t a, int32_t b) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   unmark_constrained(cdt, t, i);
-  size_t low = cdt->stack_count;
-  if (!push_work(cdt, t, i)) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  return legalize(cdt, low);
+  return legalize_edge(cdt, t, i);
 }
 
 /// The triangles round vertex v, counter-clockwise: ring[j] = (v, link[j], link[j + 1]).
@@ -885,7 +883,8 @@ static arcnav_status star_gather(an_cdt *cdt, int32_t v, vertex_star *star) {
     }
     t = tri->n[an_cdt_next3(k)];
   } while (t != cdt->vertex_tri[v]);
-  // One block: seven arrays of count entries (the corners need 3 (count - 2)).
+  // One block of nine counts' worth: five arrays of count entries, the corners (3 (count - 2))
+  // and the outer edges' constraint marks.
   int32_t *block = an_alloc(&cdt->alloc, 9 * count, sizeof *block);
   if (!block) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
@@ -979,13 +978,7 @@ static void release_triangle(an_cdt *cdt, int32_t s) {
     cdt->tris[s] = cdt->tris[last];
     const an_cdt_tri *moved = &cdt->tris[s];
     for (int m = 0; m < 3; ++m) {
-      int32_t nb = moved->n[m];
-      if (nb >= 0) {
-        an_cdt_tri *other = &cdt->tris[nb];
-        for (int q = 0; q < 3; ++q) {
-          other->n[q] = other->n[q] == last ? s : other->n[q];
-        }
-      }
+      relink(cdt, moved->n[m], last, s);
       if (cdt->vertex_tri[moved->v[m]] == last) {
         cdt->vertex_tri[moved->v[m]] = s;
       }

@@ -35,38 +35,40 @@ void an_navmesh_find_box_edges(an_navmesh *mesh) {
 
 // Numbers the connected parts of the free mesh (docs/DESIGN.md, "A living map": no_path
 // without a search), by a flood across fn from each triangle not yet numbered.
-arcnav_status an_navmesh_label_components(an_navmesh *mesh) {
-  size_t n = mesh->free_count;
-  mesh->component = an_alloc(&mesh->alloc, n > 0 ? n : 1, sizeof *mesh->component);
-  int32_t *queue = an_alloc(&mesh->alloc, n > 0 ? n : 1, sizeof *queue);
-  if (!mesh->component || !queue) {
-    an_free(&mesh->alloc, queue);
+arcnav_status an_navmesh_label_components(const int32_t *fn, size_t n, const an_allocator *alloc,
+                                          int32_t **out) {
+  int32_t *component = an_alloc(alloc, n > 0 ? n : 1, sizeof *component);
+  int32_t *queue = an_alloc(alloc, n > 0 ? n : 1, sizeof *queue);
+  if (!component || !queue) {
+    an_free(alloc, component);
+    an_free(alloc, queue);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t t = 0; t < n; ++t) {
-    mesh->component[t] = -1;
+    component[t] = -1;
   }
   int32_t parts = 0;
   for (size_t seed = 0; seed < n; ++seed) {
-    if (mesh->component[seed] >= 0) {
+    if (component[seed] >= 0) {
       continue;
     }
     size_t head = 0, tail = 0;
     queue[tail++] = (int32_t)seed;
-    mesh->component[seed] = parts;
+    component[seed] = parts;
     while (head < tail) {
       int32_t t = queue[head++];
       for (int i = 0; i < 3; ++i) {
-        int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
-        if (u >= 0 && mesh->component[u] < 0) {
-          mesh->component[u] = parts;
+        int32_t u = fn[3 * (size_t)t + (size_t)i];
+        if (u >= 0 && component[u] < 0) {
+          component[u] = parts;
           queue[tail++] = u;
         }
       }
     }
     parts++;
   }
-  an_free(&mesh->alloc, queue);
+  an_free(alloc, queue);
+  *out = component;
   return ARCNAV_OK;
 }
 
@@ -270,10 +272,9 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
     st = an_navmesh_classify(mesh, map, how->open_pinches);
   }
   if (st == ARCNAV_OK) {
-    an_navmesh_tag_faces(mesh);
     an_navmesh_find_box_edges(mesh);
     mesh->whole_plane = !map->has_bounds;
-    st = an_navmesh_label_components(mesh);
+    st = an_navmesh_label_components(mesh->fn, mesh->free_count, &mesh->alloc, &mesh->component);
   }
   if (st == ARCNAV_OK && how->passages) {
     st = build_passages(mesh);

@@ -89,20 +89,19 @@ size_t an_navmesh_link_pinches(an_navmesh *mesh, const int32_t *pinches, size_t 
 arcnav_status an_navmesh_build_grid(an_navmesh *mesh);
 
 /// Points the location grid's cells over [lo, hi] (and any cell whose triangle is gone) at
-/// triangles found again, after the triangulation changed there.
+/// triangles found again, after the triangulation changed there. (Every cell would cost a walk
+/// each; elsewhere a cell's triangle only moved slot, a start as good as any.)
 void an_navmesh_refresh_grid(an_navmesh *mesh, vec2 lo, vec2 hi);
 
 /// The free triangle on each edge of the box (box_tri, box_edge).
 void an_navmesh_find_box_edges(an_navmesh *mesh);
 
-/// Numbers the connected parts of the free mesh (component), from free_count and fn.
-arcnav_status an_navmesh_label_components(an_navmesh *mesh);
+/// Numbers the connected parts of the `n` free triangles joined across `fn` into *out (made
+/// with `alloc`). @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (*out untouched).
+arcnav_status an_navmesh_label_components(const int32_t *fn, size_t n, const an_allocator *alloc,
+                                          int32_t **out);
 
 /// The free triangles' arrays from their numbering free_of (per triangle of cdt, -1 blocked):
 /// tri_of, and fv and fn, neighbours across any edge, constraint or not.
 void an_navmesh_fill_free(const an_cdt *cdt, const int32_t *free_of, int32_t *tri_of, int32_t *fv,
                           int32_t *fn);
-
-/// Tags each triangle of the triangulation free or blocked as free_of says (an_cdt_tri.tag),
-/// for the local changes of navmesh_update.c.
-void an_navmesh_tag_faces(an_navmesh *mesh);

@@ -9,13 +9,6 @@
 
 enum { TAG_FREE = 0, TAG_BLOCKED = 1 };
 
-void an_navmesh_tag_faces(an_navmesh *mesh) {
-  an_cdt *cdt = &mesh->cdt;
-  for (size_t t = 0; t < cdt->tri_count; ++t) {
-    cdt->tris[t].tag = mesh->free_of[t] >= 0 ? TAG_FREE : TAG_BLOCKED;
-  }
-}
-
 bool an_navmesh_may_change_locally(const an_navmesh *mesh) {
   return mesh->connector_count == 0 && mesh->free_count > 0;
 }
@@ -65,13 +58,7 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, vec2 lo, vec2 hi) {
   arcnav_status st = number_free(work, &mesh->alloc, &f);
   int32_t *component = NULL;
   if (st == ARCNAV_OK) {
-    // The parts are numbered over the new arrays, swapped in below.
-    an_navmesh probe = *mesh;
-    probe.free_count = f.free_count;
-    probe.fn = f.fn;
-    probe.component = NULL;
-    st = an_navmesh_label_components(&probe);
-    component = probe.component;
+    st = an_navmesh_label_components(f.fn, f.free_count, &mesh->alloc, &component);
   }
   if (st != ARCNAV_OK) {
     free_arrays_release(&f, &mesh->alloc);
@@ -110,7 +97,7 @@ static int32_t left_of(const an_cdt *cdt, int32_t a, int32_t b) {
 }
 
 // The points of the polygon's rings in *count, and a copy of the mesh's triangulation to edit
-// in *work (nothing to free on failure).
+// in *work, each triangle tagged free or blocked (nothing to free on failure).
 static arcnav_status begin_change(const an_navmesh *mesh, const uint32_t *ring_counts,
                                   size_t ring_count, size_t *count, an_cdt *work) {
   *count = 0;
@@ -120,7 +107,12 @@ static arcnav_status begin_change(const an_navmesh *mesh, const uint32_t *ring_c
   if (!an_navmesh_may_change_locally(mesh) || *count == 0) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  return an_cdt_clone(&mesh->cdt, work);
+  arcnav_status st = an_cdt_clone(&mesh->cdt, work);
+  // The labels go into the copy's tags, which its edits keep.
+  for (size_t t = 0; st == ARCNAV_OK && t < work->tri_count; ++t) {
+    work->tris[t].tag = mesh->free_of[t] >= 0 ? TAG_FREE : TAG_BLOCKED;
+  }
+  return st;
 }
 
 arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
@@ -134,16 +126,13 @@ arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
   }
   // Every point a new vertex strictly inside a free triangle's region: the caller found nothing
   // near the polygon, so nothing of the triangulation lies on it.
+  // The triangles a new point splits take their tag: one round it says what it landed in.
   for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
-    int32_t t = an_cdt_locate(&work, points[k], -1);
     size_t before = work.point_count;
-    if (t < 0 || work.tris[t].tag != TAG_FREE) {
+    st = an_cdt_insert_point(&work, points[k], &out_vertices[k]);
+    if (st == ARCNAV_OK && (work.point_count != before + 1 ||
+                            work.tris[work.vertex_tri[out_vertices[k]]].tag != TAG_FREE)) {
       st = ARCNAV_ERR_INVALID_ARGUMENT;
-    } else {
-      st = an_cdt_insert_point(&work, points[k], &out_vertices[k]);
-      if (st == ARCNAV_OK && work.point_count != before + 1) {
-        st = ARCNAV_ERR_INVALID_ARGUMENT;
-      }
     }
   }
   size_t first = 0;
@@ -204,22 +193,14 @@ arcnav_status an_navmesh_remove_polygon(an_navmesh *mesh, const int32_t *vertice
     return st;
   }
   vec2 lo = work.points[vertices[0]], hi = lo;
-  size_t first = 0;
-  for (size_t r = 0; st == ARCNAV_OK && r < ring_count; ++r) {
-    for (uint32_t k = 0; st == ARCNAV_OK && k < ring_counts[r]; ++k) {
-      st = an_cdt_unconstrain_edge(&work, vertices[first + k],
-                                   vertices[first + (k + 1) % ring_counts[r]]);
-    }
-    first += ring_counts[r];
-  }
   // Every triangle inside the polygon has its corners on it (nothing else lay inside), so the
-  // triangles round its vertices are all that was blocked by it: free once it is gone, and the
-  // triangles filling each removed vertex's hole take that tag.
+  // triangles round its vertices are all that was blocked by it: tagged free before anything
+  // moves (the flips below keep each slot's tag, and would carry a blocked one beyond the
+  // polygon's vertices), and the triangles filling each removed vertex's hole take that tag.
   for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
     int32_t v = vertices[k];
-    vec2 p = work.points[v];
-    lo = v2(an_min(lo.x, p.x), an_min(lo.y, p.y));
-    hi = v2(an_max(hi.x, p.x), an_max(hi.y, p.y));
+    lo = v2(an_min(lo.x, work.points[v].x), an_min(lo.y, work.points[v].y));
+    hi = v2(an_max(hi.x, work.points[v].x), an_max(hi.y, work.points[v].y));
     int32_t t = work.vertex_tri[v];
     if (t < 0) {
       st = ARCNAV_ERR_INVALID_ARGUMENT;
@@ -231,6 +212,14 @@ arcnav_status an_navmesh_remove_polygon(an_navmesh *mesh, const int32_t *vertice
       tri->tag = TAG_FREE;
       t = tri->n[(m + 1) % 3];
     } while (t >= 0 && t != work.vertex_tri[v]);
+  }
+  size_t first = 0;
+  for (size_t r = 0; st == ARCNAV_OK && r < ring_count; ++r) {
+    for (uint32_t k = 0; st == ARCNAV_OK && k < ring_counts[r]; ++k) {
+      st = an_cdt_unconstrain_edge(&work, vertices[first + k],
+                                   vertices[first + (k + 1) % ring_counts[r]]);
+    }
+    first += ring_counts[r];
   }
   for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
     st = an_cdt_remove_vertex(&work, vertices[k]);

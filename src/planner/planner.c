@@ -297,14 +297,11 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   return ARCNAV_OK;
 }
 
-// The one change that sets `map` apart from the map the planner last built or brought up to
-// date: an obstacle added or one removed, everything else the same shape under the same id, the
-// bounds and the tolerance as they were. False for none or more than one.
+// The one change that sets `map` (its bounds and tolerance as they were) apart from the map the
+// planner last built or brought up to date: an obstacle added or one removed, everything else the
+// same shape under the same id. False for none or more than one.
 static bool find_single_change(const arcnav_planner *planner, const arcnav_map *map,
                                const an_obstacle_entry *now, an_local_change *change) {
-  if (an_map_tolerance(map) != planner->eps || bounds_shape(map) != planner->bounds_shape) {
-    return false;
-  }
   size_t added = 0, removed = 0, i = 0, j = 0, n = map->obstacle_count;
   const an_obstacle_entry *before = planner->obstacles;
   while (i < planner->obstacle_count || j < n) {
@@ -331,7 +328,9 @@ static bool find_single_change(const arcnav_planner *planner, const arcnav_map *
 // left the planner as it was.
 static arcnav_status update_locally(arcnav_planner *planner, const arcnav_map *map) {
   const an_engine *engine = &planner->engine;
-  if (planner->point_engine.ops || !engine->ops || !engine->ops->change_locally) {
+  // The cheap refusals first, before every obstacle is listed and hashed.
+  if (planner->point_engine.ops || !engine->ops || !engine->ops->change_locally ||
+      an_map_tolerance(map) != planner->eps || bounds_shape(map) != planner->bounds_shape) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   an_obstacle_entry *now = obstacle_entries(map, &planner->alloc);
@@ -866,6 +865,27 @@ arcnav_status arcnav_find_path(arcnav_query *query, arcnav_vec2 start, arcnav_ve
   return settle(query, status, start, goal, path);
 }
 
+arcnav_status an_engine_decide_reachable(const an_engine *engine, void *engine_query, vec2 a,
+                                         vec2 b, bool ends_free) {
+  return engine->ops->decide_reachable
+             ? engine->ops->decide_reachable(engine->state, engine_query, a, b, ends_free)
+             : ARCNAV_IN_PROGRESS;
+}
+
+arcnav_status an_engine_search(const an_engine *engine, void *engine_query,
+                               an_search_control *control, vec2 a, vec2 b, arcnav_path *path) {
+  an_path_reset(path, a, b);
+  arcnav_status status = engine->ops->begin(engine->state, engine_query, a, b, control, path);
+  if (status == ARCNAV_IN_PROGRESS) {
+    an_path_reset(path, a, b);
+    size_t slice = control->slice;
+    control->slice = 0;
+    status = engine->ops->resume(engine->state, engine_query, control, path);
+    control->slice = slice;
+  }
+  return status;
+}
+
 arcnav_status an_query_scratch_path(arcnav_query *query, arcnav_path **out) {
   if (!query->scratch_path &&
       arcnav_path_create(&query->alloc.hooks, &query->scratch_path) != ARCNAV_OK) {
@@ -901,9 +921,7 @@ arcnav_status arcnav_query_reachable(arcnav_query *query, arcnav_vec2 from, arcn
   }
   void *engine_query;
   const an_engine *engine = query_engine(query, &engine_query);
-  status = engine->ops->decide_reachable
-               ? engine->ops->decide_reachable(engine->state, engine_query, from, to, false)
-               : ARCNAV_IN_PROGRESS;
+  status = an_engine_decide_reachable(engine, engine_query, from, to, false);
   if (status == ARCNAV_IN_PROGRESS) {
     // Only a search tells: the engine's own, to the goal itself (no partial answer).
     arcnav_path *path = NULL;
@@ -911,12 +929,7 @@ arcnav_status arcnav_query_reachable(arcnav_query *query, arcnav_vec2 from, arcn
     if (status != ARCNAV_OK) {
       return status;
     }
-    an_path_reset(path, from, to);
-    status = engine->ops->begin(engine->state, engine_query, from, to, &query->control, path);
-    while (status == ARCNAV_IN_PROGRESS) {
-      an_path_reset(path, from, to);
-      status = engine->ops->resume(engine->state, engine_query, &query->control, path);
-    }
+    status = an_engine_search(engine, engine_query, &query->control, from, to, path);
     if (out_searched) {
       *out_searched = true;
     }

@@ -107,11 +107,21 @@ arcnav_status an_query_bind(arcnav_query *query);
 /// leave out.
 arcnav_status an_query_apply_ignored(arcnav_query *query, const uint8_t **mask);
 
-/// arcnav_query_nearest_reachable() on a query object bound to its planner: ARCNAV_OK with
-/// *out_point, ARCNAV_START_BLOCKED, ARCNAV_NO_PATH, or what made a search fail.
 /// The query's own path for searches whose path nobody reads, made on first use: *out NULL and
 /// ARCNAV_ERR_OUT_OF_MEMORY when it cannot be.
 arcnav_status an_query_scratch_path(arcnav_query *query, arcnav_path **out);
 
+/// What `engine` tells without a search of whether the query's agent gets from a to b (engine.h,
+/// `decide_reachable`); ARCNAV_IN_PROGRESS where it cannot tell or has no such entry.
+arcnav_status an_engine_decide_reachable(const an_engine *engine, void *engine_query, vec2 a,
+                                         vec2 b, bool ends_free);
+
+/// `engine`'s whole search from a to b under `control` (its begin, then resume to the end, no
+/// slices), its path in `path`.
+arcnav_status an_engine_search(const an_engine *engine, void *engine_query,
+                               an_search_control *control, vec2 a, vec2 b, arcnav_path *path);
+
+/// arcnav_query_nearest_reachable() on a query object bound to its planner: ARCNAV_OK with
+/// *out_point, ARCNAV_START_BLOCKED, ARCNAV_NO_PATH, or what made a search fail.
 arcnav_status an_query_nearest_reachable(arcnav_query *query, vec2 from, vec2 point,
                                          vec2 *out_point);

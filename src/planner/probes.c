@@ -215,10 +215,8 @@ static an_verdict reaches_start(void *context, vec2 point) {
   // The passages may tell without a search (docs/DESIGN.md, "Reachability without a search"),
   // for less than a free test of the long segment to `from` costs. Both ends are free: the place
   // passed the free test, `from` was judged when the probe began.
-  arcnav_status decided = t->engine->ops->decide_reachable
-                              ? t->engine->ops->decide_reachable(t->engine->state, t->engine_query,
-                                                                 point, t->from, true)
-                              : ARCNAV_IN_PROGRESS;
+  arcnav_status decided =
+      an_engine_decide_reachable(t->engine, t->engine_query, point, t->from, true);
   if (decided == ARCNAV_OK) {
     return AN_ACCEPTED;
   }
@@ -243,14 +241,8 @@ static an_verdict reaches_start(void *context, vec2 point) {
     }
     control->expansion_limit = t->limit - t->spent;
   }
-  an_path_reset(t->path, point, t->from);
   arcnav_status status =
-      t->engine->ops->begin(t->engine->state, t->engine_query, point, t->from, control, t->path);
-  if (status == ARCNAV_IN_PROGRESS) {
-    an_path_reset(t->path, point, t->from);
-    control->slice = 0;
-    status = t->engine->ops->resume(t->engine->state, t->engine_query, control, t->path);
-  }
+      an_engine_search(t->engine, t->engine_query, control, point, t->from, t->path);
   t->spent += control->stats.nodes_expanded;
   control->expansion_limit = t->limit;
   if (status == ARCNAV_OK) {

@@ -649,11 +649,10 @@ begin_with(void *query, vec2 start, vec2 goal, an_search_control *control, arcna
 // the on-demand search's guide; ARCNAV_IN_PROGRESS when they may be joined.
 static arcnav_status check_passages(an_tangent_query *q, const an_navmesh *mesh, vec2 start,
                                     vec2 goal) {
-  const an_tangent_engine *engine = q->engine;
   if (!q->passages) {
     return ARCNAV_IN_PROGRESS;
   }
-  an_interval_set_min_width(q->passages, 2.0 * (q->radius - 2.0 * engine->eps));
+  an_interval_set_min_width(q->passages, an_tangent_min_passage(q));
   an_funnel_result ends;
   memset(&ends, 0, sizeof ends);
   arcnav_status status = an_interval_begin(mesh, q->passages, start, goal, &ends);
@@ -794,9 +793,8 @@ static arcnav_status tangent_decide_reachable(const void *state, void *query, ve
   if (an_sure_passages_join(&engine->sure, &q->settings, &q->clearance, start, ta, goal, tb)) {
     return ARCNAV_OK;
   }
-  return an_navmesh_passage_width(mesh, ta, tb) < 2.0 * (q->radius - 2.0 * engine->eps)
-             ? ARCNAV_NO_PATH
-             : ARCNAV_IN_PROGRESS;
+  return an_navmesh_passage_width(mesh, ta, tb) < an_tangent_min_passage(q) ? ARCNAV_NO_PATH
+                                                                            : ARCNAV_IN_PROGRESS;
 }
 
 typedef struct cells_under {
@@ -833,9 +831,8 @@ static bool tangent_mark_reachable_cells(const void *state, void *query, vec2 fr
     return false;
   }
   cells_under under = {mesh, grid, filter, engine->eps};
-  return an_navmesh_flood_passages(mesh, start, 2.0 * (q->radius - 2.0 * engine->eps), limit,
-                                   &q->reach_flood, &q->alloc, mark_cells_under,
-                                   &under) != SIZE_MAX;
+  return an_navmesh_flood_passages(mesh, start, an_tangent_min_passage(q), limit, &q->reach_flood,
+                                   &q->alloc, mark_cells_under, &under) != SIZE_MAX;
 }
 
 static void tangent_get_info(const void *state, arcnav_planner_info *out) {

@@ -757,8 +757,7 @@ arcnav_status an_lazy_begin(an_tangent_query *q, an_lazy_search *s, vec2 start, 
     // A disk's centre crosses every portal on its way where its checks admit it, R - eps from the
     // obstacles; the passages' widths bound that from above (docs/DESIGN.md, "No path for a disk
     // without a search"). Two more eps for rounding.
-    an_interval_set_min_width(s->guide,
-                              cl->point_agent ? 0.0 : 2.0 * (q->radius - 2.0 * engine->eps));
+    an_interval_set_min_width(s->guide, cl->point_agent ? 0.0 : an_tangent_min_passage(q));
     status = settle_guide(q, s,
                           an_interval_begin(an_sight_mesh_polygons(engine->sight_mesh), s->guide,
                                             start, goal, &s->guide_result));

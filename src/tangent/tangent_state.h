@@ -175,6 +175,13 @@ static inline bool an_tangent_ruled_out(const an_tangent_query *query, uint32_t 
 /// wrapped round. False when nothing is to be marked: a point agent's query, or no memory.
 bool an_tangent_ruled_out_prepare(an_tangent_query *query, uint32_t mark);
 
+/// The narrowest passage a disk of the query's radius may take: 2 (R - 2 eps), what the checks
+/// (R - eps each side) admit with one eps more for rounding (docs/DESIGN.md, "No path for a disk
+/// without a search").
+static inline double an_tangent_min_passage(const an_tangent_query *query) {
+  return 2.0 * (query->radius - 2.0 * query->engine->eps);
+}
+
 /// Does the query plan without the obstacle `corner` belongs to (a unit it ignores)?
 static inline bool an_tangent_ignores(const an_tangent_query *query, const an_corner *corner) {
   return query->ignored != NULL && corner->obstacle >= 0 && query->ignored[corner->obstacle] != 0;
