@@ -7,6 +7,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Shapes by hash (an_obstacle.shape): two obstacles of one id with one hash are taken for the
+// same shape. Each coordinate's bits are mixed in as a 64-bit word (a multiply and shifts, as in
+// splitmix64).
+static uint64_t mix(uint64_t h, uint64_t word) {
+  h ^= word + 0x9E3779B97F4A7C15u + (h << 6) + (h >> 2);
+  h *= 0xBF58476D1CE4E5B9u;
+  return h ^ (h >> 31);
+}
+
+static uint64_t mix_double(uint64_t h, double value) {
+  uint64_t word;
+  memcpy(&word, &value, sizeof word);
+  return mix(h, word);
+}
+
+static uint64_t hash_ring(uint64_t h, const arcnav_map *map, const an_ring *ring) {
+  h = mix(h, ring->count);
+  for (size_t k = 0; k < ring->count; ++k) {
+    vec2 p = an_ring_vertex(map, ring, k);
+    h = mix_double(mix_double(h, p.x), p.y);
+  }
+  return h;
+}
+
+// Sets the shape hash of obstacle `index` from what it is now.
+static void hash_shape(arcnav_map *map, size_t index) {
+  an_obstacle *ob = &map->obstacles[index];
+  uint64_t h = mix(mix(0, (uint64_t)ob->kind), ob->unit ? 1u : 0u);
+  if (ob->kind == AN_OBSTACLE_CIRCLE) {
+    h = mix_double(mix_double(mix_double(h, ob->center.x), ob->center.y), ob->radius);
+  }
+  for (uint32_t r = 0; ob->kind == AN_OBSTACLE_POLYGON && r < ob->ring_count; ++r) {
+    h = hash_ring(h, map, &map->rings[ob->first_ring + r]);
+  }
+  ob->shape = h;
+}
+
 arcnav_status arcnav_map_create(const arcnav_allocator *allocator, arcnav_map **out_map) {
   if (!out_map) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
@@ -221,6 +258,7 @@ arcnav_status arcnav_map_add_polygon(arcnav_map *map, const arcnav_vec2 *outer, 
                         .ring_count = (uint32_t)ring_count};
     an_box_of_points(rings[0].points, rings[0].count, &ob->box_min, &ob->box_max);
     ob->slot = take_slot(map, index);
+    hash_shape(map, index);
     map->obstacle_count++;
   } else if (error && error->status == ARCNAV_OK) {
     an_set_error(error, status, obstacle, -1, -1);
@@ -266,6 +304,7 @@ static arcnav_status add_circle(arcnav_map *map, vec2 center, double radius, boo
       .box_max = v2(center.x + radius, center.y + radius),
       .unit = unit,
   };
+  hash_shape(map, index);
   map->obstacle_count++;
   return ARCNAV_OK;
 }
@@ -320,6 +359,7 @@ arcnav_status arcnav_map_set_bounds(arcnav_map *map, const arcnav_vec2 *ring, si
   map->bounds_points = stored;
   map->bounds = (an_ring){0, (uint32_t)cleaned.count, -1, AN_RING_BOUNDS};
   map->has_bounds = true;
+  map->bounds_shape = hash_ring(1, map, &map->bounds) | 1u;
   an_clean_ring_free(&map->alloc, &cleaned);
   return ARCNAV_OK;
 }
@@ -481,6 +521,7 @@ static arcnav_status move_polygon(arcnav_map *map, size_t index, vec2 by, arcnav
   if (status == ARCNAV_OK) {
     an_obstacle *moved_ob = &map->obstacles[index];
     an_box_of_points(rings[0].points, rings[0].count, &moved_ob->box_min, &moved_ob->box_max);
+    hash_shape(map, index);
   }
   free_prepared(map, rings, ring_count);
   an_free(&map->alloc, moved);
@@ -522,6 +563,7 @@ arcnav_status arcnav_map_move_obstacle(arcnav_map *map, arcnav_obstacle_id id, a
       ob->center = center;
       ob->box_min = v2(center.x - ob->radius, center.y - ob->radius);
       ob->box_max = v2(center.x + ob->radius, center.y + ob->radius);
+      hash_shape(map, index);
     }
     if (status != ARCNAV_OK) {
       an_set_error(error, status, (int)index, -1, -1);

@@ -46,6 +46,10 @@ typedef struct an_obstacle {
   /// A unit (arcnav_map_add_unit): a circle that queries may be told to ignore, so the planner's
   /// build decides nothing on account of it that an ignoring query would need undone.
   bool unit;
+  /// A hash of its shape (kind, rings or circle, unit or not), set wherever the shape is: a
+  /// planner compares them to see which obstacles an update changed (docs/DESIGN.md, "A living
+  /// map").
+  uint64_t shape;
 } an_obstacle;
 
 /// What an arcnav_obstacle_id names: the obstacle's index while it exists, and a generation that
@@ -70,8 +74,9 @@ struct arcnav_map {
   size_t slot_count, slot_capacity;
   uint32_t free_slot; ///< first free slot, AN_NO_SLOT when none
   bool has_bounds;
-  an_ring bounds;      ///< valid when has_bounds; its vertices live in bounds_points
-  vec2 *bounds_points; ///< separately owned so replacing the bounds does not leave holes
+  an_ring bounds;        ///< valid when has_bounds; its vertices live in bounds_points
+  vec2 *bounds_points;   ///< separately owned so replacing the bounds does not leave holes
+  uint64_t bounds_shape; ///< a hash of the bounds ring, as an_obstacle.shape; 0 without bounds
 };
 
 /// Vertex `i` of `ring` (i taken modulo the ring size).

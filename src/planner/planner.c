@@ -73,62 +73,30 @@ typedef struct built_engines {
   size_t obstacle_count;
 } built_engines;
 
-// Shapes by hash: two obstacles of one id with one hash are taken for the same shape. Each
-// coordinate's bits are mixed in as a 64-bit word (a multiply and shifts, as in splitmix64).
-static uint64_t mix(uint64_t h, uint64_t word) {
-  h ^= word + 0x9E3779B97F4A7C15u + (h << 6) + (h >> 2);
-  h *= 0xBF58476D1CE4E5B9u;
-  return h ^ (h >> 31);
-}
-
-static uint64_t mix_double(uint64_t h, double value) {
-  uint64_t word;
-  memcpy(&word, &value, sizeof word);
-  return mix(h, word);
-}
-
-static uint64_t hash_ring(uint64_t h, const arcnav_map *map, const an_ring *ring) {
-  h = mix(h, ring->count);
-  for (size_t k = 0; k < ring->count; ++k) {
-    vec2 p = an_ring_vertex(map, ring, k);
-    h = mix_double(mix_double(h, p.x), p.y);
-  }
-  return h;
-}
-
-static uint64_t obstacle_shape(const arcnav_map *map, size_t index) {
-  const an_obstacle *ob = &map->obstacles[index];
-  uint64_t h = mix(mix(0, (uint64_t)ob->kind), ob->unit ? 1u : 0u);
-  if (ob->kind == AN_OBSTACLE_CIRCLE) {
-    return mix_double(mix_double(mix_double(h, ob->center.x), ob->center.y), ob->radius);
-  }
-  for (uint32_t r = 0; r < ob->ring_count; ++r) {
-    h = hash_ring(h, map, &map->rings[ob->first_ring + r]);
-  }
-  return h;
-}
-
-static uint64_t bounds_shape(const arcnav_map *map) {
-  return map->has_bounds ? hash_ring(1, map, &map->bounds) | 1u : 0;
-}
-
+// By slot, then generation: the order a walk over the map's slots lists them in.
 static int compare_obstacle_entries(const void *lhs, const void *rhs) {
   const an_obstacle_entry *a = lhs, *b = rhs;
-  return a->id < b->id ? -1 : (a->id > b->id ? 1 : 0);
+  uint64_t ka = (a->id & UINT32_MAX) << 32 | a->id >> 32,
+           kb = (b->id & UINT32_MAX) << 32 | b->id >> 32;
+  return ka < kb ? -1 : (ka > kb ? 1 : 0);
 }
 
-// The map's obstacles by id, with their shapes; NULL when out of memory.
+// The map's obstacles in the order above, with their shapes; NULL when out of memory.
 static an_obstacle_entry *obstacle_entries(const arcnav_map *map, const an_allocator *alloc) {
-  size_t count = map->obstacle_count;
+  size_t count = map->obstacle_count, listed = 0;
   an_obstacle_entry *entries = an_alloc(alloc, count > 0 ? count : 1, sizeof *entries);
   if (!entries) {
     return NULL;
   }
-  for (size_t i = 0; i < count; ++i) {
-    entries[i] = (an_obstacle_entry){arcnav_map_obstacle_id(map, i), (uint32_t)i,
-                                     map->obstacles[i].unit, obstacle_shape(map, i)};
+  for (size_t s = 0; s < map->slot_count; ++s) {
+    // A free slot's `obstacle` names the next free slot, whose obstacle (if any) is not in it.
+    uint32_t index = map->slots[s].obstacle;
+    if (index < count && map->obstacles[index].slot == s) {
+      const an_obstacle *ob = &map->obstacles[index];
+      entries[listed++] =
+          (an_obstacle_entry){arcnav_map_obstacle_id(map, index), index, ob->unit, ob->shape};
+    }
   }
-  qsort(entries, count, sizeof *entries, compare_obstacle_entries);
   return entries;
 }
 
@@ -292,7 +260,7 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
     return status;
   }
   adopt_engines(planner, &built);
-  planner->bounds_shape = bounds_shape(map);
+  planner->bounds_shape = map->bounds_shape;
   *out_planner = planner;
   return ARCNAV_OK;
 }
@@ -305,12 +273,13 @@ static bool find_single_change(const arcnav_planner *planner, const arcnav_map *
   size_t added = 0, removed = 0, i = 0, j = 0, n = map->obstacle_count;
   const an_obstacle_entry *before = planner->obstacles;
   while (i < planner->obstacle_count || j < n) {
-    if (j == n || (i < planner->obstacle_count && before[i].id < now[j].id)) {
+    if (j == n ||
+        (i < planner->obstacle_count && compare_obstacle_entries(&before[i], &now[j]) < 0)) {
       change->added = false;
       change->id = before[i].id;
       change->index = before[i++].index;
       ++removed;
-    } else if (i == planner->obstacle_count || now[j].id < before[i].id) {
+    } else if (i == planner->obstacle_count || compare_obstacle_entries(&now[j], &before[i]) < 0) {
       change->added = true;
       change->id = now[j].id;
       change->index = now[j++].index;
@@ -330,7 +299,7 @@ static arcnav_status update_locally(arcnav_planner *planner, const arcnav_map *m
   const an_engine *engine = &planner->engine;
   // The cheap refusals first, before every obstacle is listed and hashed.
   if (planner->point_engine.ops || !engine->ops || !engine->ops->change_locally ||
-      an_map_tolerance(map) != planner->eps || bounds_shape(map) != planner->bounds_shape) {
+      an_map_tolerance(map) != planner->eps || map->bounds_shape != planner->bounds_shape) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   an_obstacle_entry *now = obstacle_entries(map, &planner->alloc);
@@ -375,7 +344,7 @@ arcnav_status arcnav_planner_update(arcnav_planner *planner, const arcnav_map *m
   built_engines old = engines_of(planner);
   destroy_built(&old, &planner->alloc);
   adopt_engines(planner, &built);
-  planner->bounds_shape = bounds_shape(map);
+  planner->bounds_shape = map->bounds_shape;
   planner->generation++;
   return ARCNAV_OK;
 }

@@ -16,9 +16,7 @@ typedef struct an_obstacle_entry {
   arcnav_obstacle_id id;
   uint32_t index;
   bool unit;
-  /// A hash of its shape (kind, rings or circle, unit or not), so that an update sees which
-  /// obstacles changed (docs/DESIGN.md, "A living map").
-  uint64_t shape;
+  uint64_t shape; ///< the map's hash of its shape (an_obstacle.shape)
 } an_obstacle_entry;
 
 struct arcnav_planner {
@@ -33,7 +31,8 @@ struct arcnav_planner {
   /// With a max_radius: the engine for point agents (radii up to point_limit), built for R = 0.
   an_engine point_engine;
   double point_limit;
-  /// Every obstacle of the map as last built, by id (sorted), for the ids a query ignores.
+  /// Every obstacle of the map as last built, by slot and generation (planner.c lists them so),
+  /// for the ids a query ignores and the changes an update finds.
   an_obstacle_entry *obstacles;
   size_t obstacle_count;
   uint64_t bounds_shape;  ///< the hash of the bounds as last built (0: none)
