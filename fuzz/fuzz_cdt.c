@@ -134,10 +134,19 @@ int an_fuzz_cdt(const uint8_t *data, size_t size) {
     case 0: {
       int32_t v;
       vec2 p = read_point(&r);
+      int32_t fresh = an_cdt_next_vertex(&cdt);
+      size_t point_total = cdt.point_count;
       st = an_cdt_insert_point(&cdt, p, &v);
       // Every point the reader makes lies strictly inside the box.
       if (st != ARCNAV_OK || !v2_equal(cdt.points[v], p) || cdt.vertex_tri[v] < 0) {
         fail("a point inside the box did not go in", arcnav_status_name(st));
+      }
+      // A new vertex takes a removed one's index where there is one; a point already there
+      // takes nothing.
+      bool made = v == fresh;
+      if (cdt.point_count != point_total + (made && fresh == (int32_t)point_total ? 1 : 0) ||
+          (!made && an_cdt_next_vertex(&cdt) != fresh)) {
+        fail("a new vertex did not take the index it was given", NULL);
       }
       break;
     }
@@ -196,7 +205,8 @@ int an_fuzz_cdt(const uint8_t *data, size_t size) {
       if (may && st == ARCNAV_ERR_INVALID_ARGUMENT) {
         fail("a vertex refused that may be removed", NULL);
       }
-      if (st == ARCNAV_OK && (cdt.tri_count != triangles - 2 || cdt.vertex_tri[v] != -1)) {
+      if (st == ARCNAV_OK && (cdt.tri_count != triangles - 2 || cdt.vertex_tri[v] >= 0 ||
+                              an_cdt_next_vertex(&cdt) != v)) {
         fail("a removal left the wrong count or the vertex", NULL);
       }
       // Out of memory: unchanged, or the vertex gone with the flips cut short.

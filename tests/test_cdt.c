@@ -791,11 +791,18 @@ START_TEST(test_cdt_remove_matches_fresh_build) {
       }
     }
     ck_assert_uint_eq(cdt.tri_count, 2);
-    // Everything back, by insertion.
+    // Everything back, by insertion: into the indices the removed vertices gave up, so that a
+    // map changing for ever does not grow its triangulation's points.
+    size_t points_before = cdt.point_count;
     for (size_t i = 0; i < n; ++i) {
+      int32_t taken = an_cdt_next_vertex(&cdt);
+      ck_assert_int_lt(taken, (int32_t)points_before);
       ck_assert_int_eq(an_cdt_insert_point(&cdt, pts[i], &vertex_of[i]), ARCNAV_OK);
+      ck_assert_int_eq(vertex_of[i], taken);
       point_left[i] = true;
     }
+    ck_assert_uint_eq(cdt.point_count, points_before);
+    ck_assert_int_eq(an_cdt_next_vertex(&cdt), (int32_t)points_before);
     for (size_t s = 0; s < m; ++s) {
       ck_assert_int_eq(
           an_cdt_insert_segment(&cdt, vertex_of[segs[2 * s]], vertex_of[segs[2 * s + 1]]),

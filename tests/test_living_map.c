@@ -317,6 +317,18 @@ static void compare_planners(arcnav_query *query, const arcnav_planner *fresh, c
                   "%s R %g: free test of (%.17g, %.17g) differs", label, radius, s.x, s.y);
     vec p = {sup_rng_uniform(rng, -5, 105), sup_rng_uniform(rng, -5, 85)};
     compare_probes(query, fresh_query, p, s, rng, label, radius);
+    // Whether a search was needed shows the parts of the free space each planner keeps (a
+    // courtyard's among them).
+    bool got_reachable = false, want_reachable = false, got_searched = false, want_searched = false;
+    arcnav_status got_reach = arcnav_query_reachable(query, s, g, &got_reachable, &got_searched);
+    arcnav_status want_reach =
+        arcnav_query_reachable(fresh_query, s, g, &want_reachable, &want_searched);
+    ck_assert_msg(got_reach == want_reach && got_reachable == want_reachable &&
+                      got_searched == want_searched,
+                  "%s R %g: reachable (%.17g, %.17g) -> (%.17g, %.17g): updated %s searched %d, "
+                  "afresh %s searched %d",
+                  label, radius, s.x, s.y, g.x, g.y, arcnav_status_name(got_reach), got_searched,
+                  arcnav_status_name(want_reach), want_searched);
     arcnav_status expected = arcnav_find_path(fresh_query, s, g, want);
     arcnav_status status = arcnav_find_path(query, s, g, got);
     ck_assert_msg(status == expected,

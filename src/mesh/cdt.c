@@ -65,7 +65,18 @@ static bool push_work(an_cdt *cdt, int32_t a, int32_t b) {
   return true;
 }
 
+int32_t an_cdt_next_vertex(const an_cdt *cdt) {
+  return cdt->dead_vertex >= 0 ? cdt->dead_vertex : (int32_t)cdt->point_count;
+}
+
 static int32_t add_vertex(an_cdt *cdt, vec2 p) {
+  int32_t v = cdt->dead_vertex;
+  if (v >= 0) {
+    cdt->dead_vertex = -2 - cdt->vertex_tri[v];
+    cdt->points[v] = p;
+    cdt->vertex_tri[v] = -1;
+    return v;
+  }
   if (!an_reserve(&cdt->alloc, (void **)&cdt->points, &cdt->point_capacity, cdt->point_count,
                   cdt->point_count + 1, sizeof(vec2)) ||
       !an_reserve(&cdt->alloc, (void **)&cdt->vertex_tri, &cdt->vertex_tri_capacity,
@@ -84,6 +95,7 @@ arcnav_status an_cdt_init(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, 
   memset(cdt, 0, sizeof *cdt);
   cdt->alloc = *alloc;
   cdt->rng = 0x2545F491u;
+  cdt->dead_vertex = -1;
   if (!(box_min.x < box_max.x && box_min.y < box_max.y) || !v2_is_finite(box_min) ||
       !v2_is_finite(box_max)) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
@@ -146,6 +158,7 @@ void an_cdt_free(an_cdt *cdt) {
   an_allocator alloc = cdt->alloc;
   memset(cdt, 0, sizeof *cdt);
   cdt->alloc = alloc;
+  cdt->dead_vertex = -1;
 }
 
 /// Visibility walk with a randomised first edge, so it cannot cycle in a non-Delaunay
@@ -816,24 +829,42 @@ arcnav_status an_cdt_insert_segment_kept(an_cdt *cdt, int32_t a, int32_t b, an_c
   return ARCNAV_OK;
 }
 
-arcnav_status an_cdt_clone(const an_cdt *src, an_cdt *out) {
-  memset(out, 0, sizeof *out);
-  out->alloc = src->alloc;
-  out->points = an_alloc(&src->alloc, src->point_count, sizeof *out->points);
-  out->vertex_tri = an_alloc(&src->alloc, src->point_count, sizeof *out->vertex_tri);
-  out->tris = an_alloc(&src->alloc, src->tri_count, sizeof *out->tris);
-  if (!out->points || !out->vertex_tri || !out->tris) {
-    an_cdt_free(out);
+// Makes *array hold at least `count` items of `size` bytes (its contents lost when it grows).
+static bool hold_at_least(const an_allocator *alloc, void **array, size_t *capacity, size_t count,
+                          size_t size) {
+  if (*capacity >= count) {
+    return true;
+  }
+  an_free(alloc, *array);
+  *array = an_alloc(alloc, count, size);
+  *capacity = *array ? count : 0;
+  return *array != NULL;
+}
+
+arcnav_status an_cdt_copy(const an_cdt *src, size_t room, an_cdt *dst) {
+  if (dst->points == NULL && dst->tris == NULL) {
+    dst->alloc = src->alloc;
+  }
+  // Each inserted vertex makes two more triangles.
+  size_t points = src->point_count + room, tris = src->tri_count + 2 * room;
+  dst->point_count = dst->tri_count = dst->stack_count = 0;
+  if (!hold_at_least(&dst->alloc, (void **)&dst->points, &dst->point_capacity, points,
+                     sizeof *dst->points) ||
+      !hold_at_least(&dst->alloc, (void **)&dst->vertex_tri, &dst->vertex_tri_capacity, points,
+                     sizeof *dst->vertex_tri) ||
+      !hold_at_least(&dst->alloc, (void **)&dst->tris, &dst->tri_capacity, tris,
+                     sizeof *dst->tris)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  memcpy(out->points, src->points, src->point_count * sizeof *out->points);
-  memcpy(out->vertex_tri, src->vertex_tri, src->point_count * sizeof *out->vertex_tri);
-  memcpy(out->tris, src->tris, src->tri_count * sizeof *out->tris);
-  out->point_count = out->point_capacity = out->vertex_tri_capacity = src->point_count;
-  out->tri_count = out->tri_capacity = src->tri_count;
-  out->hint = src->hint;
-  out->rng = src->rng;
-  out->flips = src->flips;
+  memcpy(dst->points, src->points, src->point_count * sizeof *dst->points);
+  memcpy(dst->vertex_tri, src->vertex_tri, src->point_count * sizeof *dst->vertex_tri);
+  memcpy(dst->tris, src->tris, src->tri_count * sizeof *dst->tris);
+  dst->point_count = src->point_count;
+  dst->tri_count = src->tri_count;
+  dst->hint = src->hint;
+  dst->rng = src->rng;
+  dst->flips = src->flips;
+  dst->dead_vertex = src->dead_vertex;
   return ARCNAV_OK;
 }
 
@@ -1054,7 +1085,8 @@ arcnav_status an_cdt_remove_vertex(an_cdt *cdt, int32_t v) {
             neighbour[1], neighbour[2], constrained[0], constrained[1], constrained[2]);
     cdt->tris[slot[n]].tag = tag;
   }
-  cdt->vertex_tri[v] = -1;
+  cdt->vertex_tri[v] = -2 - cdt->dead_vertex;
+  cdt->dead_vertex = v;
   release_triangle(cdt, slot[k - 1]);
   release_triangle(cdt, slot[k - 2]);
   for (size_t n = 0; n < made; ++n) {

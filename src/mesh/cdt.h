@@ -45,15 +45,18 @@ typedef struct an_cdt {
   an_allocator alloc;
   vec2 *points; ///< vertex coordinates; 0..3 are the box corners
   size_t point_count, point_capacity;
-  int32_t *vertex_tri; ///< one triangle incident to each vertex
+  /// One triangle incident to each vertex; for a removed vertex, -2 - the next removed one
+  /// (-1 for none): the list, headed by dead_vertex, of indices new vertices take again.
+  int32_t *vertex_tri;
   size_t vertex_tri_capacity;
   an_cdt_tri *tris;
   size_t tri_count, tri_capacity;
   int32_t *stack; ///< work list of (triangle, edge) pairs for flips and of vertex pairs for Sloan
   size_t stack_count, stack_capacity;
-  int32_t hint; ///< triangle where the next walk starts
-  uint32_t rng; ///< deterministic choice of the first edge tested in a walk
-  size_t flips; ///< Delaunay flips made so far (a measure of the work done)
+  int32_t hint;        ///< triangle where the next walk starts
+  uint32_t rng;        ///< deterministic choice of the first edge tested in a walk
+  size_t flips;        ///< Delaunay flips made so far (a measure of the work done)
+  int32_t dead_vertex; ///< the last vertex removed and not yet taken again, or -1
 } an_cdt;
 
 /// Start a triangulation of the box [box_min, box_max] (non-empty in both axes). Nothing to free on
@@ -71,6 +74,9 @@ arcnav_status an_cdt_shrink(an_cdt *cdt);
 /// when a vertex with the same coordinates exists). ARCNAV_ERR_INVALID_ARGUMENT when not strictly
 /// inside the box, ARCNAV_ERR_OUT_OF_MEMORY.
 arcnav_status an_cdt_insert_point(an_cdt *cdt, vec2 p, int32_t *out_vertex);
+
+/// The index the next new vertex will take: a removed vertex's, or point_count.
+int32_t an_cdt_next_vertex(const an_cdt *cdt);
 
 /// Split the edge between vertices a and b (not on the box) at a new vertex at p, which must lie
 /// close enough to the edge that the four triangles around it are counter-clockwise (a rounded
@@ -96,9 +102,12 @@ typedef bool (*an_cdt_keep_fn)(void *ctx, vec2 p, vec2 q);
 arcnav_status an_cdt_insert_segment_kept(an_cdt *cdt, int32_t a, int32_t b, an_cdt_keep_fn keep,
                                          void *ctx);
 
-/// A copy of `src` with its own arrays (sized to what it holds), for edits that must leave the
-/// original as it was should they fail. ARCNAV_ERR_OUT_OF_MEMORY leaves nothing to free.
-arcnav_status an_cdt_clone(const an_cdt *src, an_cdt *out);
+/// Makes `dst` a copy of `src`, for edits that must leave the original as it was should they
+/// fail, in dst's own arrays where they are large enough (`dst` is zeroed or a triangulation,
+/// which it replaces): room for what `src` holds and `room` more vertices with their triangles,
+/// so that as many insertions grow no array. ARCNAV_ERR_OUT_OF_MEMORY leaves `dst` a valid
+/// triangulation to free, its contents undefined.
+arcnav_status an_cdt_copy(const an_cdt *src, size_t room, an_cdt *dst);
 
 /// Make the constraint edge between vertices a and b an ordinary edge and restore the Delaunay
 /// property round it (Lawson flips): the triangulation is then what building it without that
@@ -110,11 +119,11 @@ arcnav_status an_cdt_unconstrain_edge(an_cdt *cdt, int32_t a, int32_t b);
 /// Take vertex v out: its triangles give way to a triangulation of the hole they leave (ears cut
 /// off its boundary), made Delaunay by Lawson flips, so the triangulation is what building it
 /// without v gives (up to cocircular choices). v must be inserted (not a box corner) with no
-/// constraint edge ending at it; it stays a dead index (vertex_tri[v] == -1; point indices do not
-/// move). Two triangles fewer: the last triangles move into the slots given back, so triangle
-/// indices held elsewhere are stale. ARCNAV_ERR_INVALID_ARGUMENT otherwise; on
-/// ARCNAV_ERR_OUT_OF_MEMORY the triangulation is unchanged, or (when the flips ran out) valid
-/// without v but with its Delaunay property not whole.
+/// constraint edge ending at it; its index is dead (vertex_tri[v] < 0; point indices do not
+/// move) until a vertex inserted later takes it again (an_cdt_next_vertex()). Two triangles fewer:
+/// the last triangles move into the slots given back, so triangle indices held elsewhere are stale.
+/// ARCNAV_ERR_INVALID_ARGUMENT otherwise; on ARCNAV_ERR_OUT_OF_MEMORY the triangulation is
+/// unchanged, or (when the flips ran out) valid without v but with its Delaunay property not whole.
 arcnav_status an_cdt_remove_vertex(an_cdt *cdt, int32_t v);
 
 /// Convenience: triangulate `point_count` points and `segment_count` segments (pairs of indices

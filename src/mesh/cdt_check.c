@@ -66,7 +66,7 @@ bool an_cdt_check(const an_cdt *cdt, char *why, size_t why_size) {
   }
   for (long v = 0; v < points; ++v) {
     int32_t t = cdt->vertex_tri[v];
-    if (t == -1 && v >= 4) {
+    if (t < 0 && v >= 4) {
       continue; // removed (an_cdt_remove_vertex)
     }
     if (t < 0 || t >= tris || an_cdt_vertex_index(&cdt->tris[t], (int32_t)v) < 0) {

@@ -17,6 +17,7 @@ static void free_mesh_arrays(an_navmesh *mesh) {
   an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
   an_free(&mesh->alloc, mesh->grid);
   an_cdt_free(&mesh->cdt);
+  an_cdt_free(&mesh->spare);
 }
 
 void an_navmesh_destroy(an_navmesh *mesh) {
@@ -101,10 +102,12 @@ void an_navmesh_triangle(const an_navmesh *mesh, size_t index, vec2 out[3]) {
 }
 
 size_t an_navmesh_memory_bytes(const an_navmesh *mesh) {
-  const an_cdt *c = &mesh->cdt;
-  return sizeof *mesh + c->point_capacity * sizeof(vec2) +
-         c->vertex_tri_capacity * sizeof(int32_t) + c->tri_capacity * sizeof(an_cdt_tri) +
-         c->stack_capacity * sizeof(int32_t) + c->tri_count * sizeof(int32_t) +
-         mesh->free_count * 8 * sizeof(int32_t) + an_widest_forest_memory_bytes(&mesh->passages) +
+  const an_cdt *c = &mesh->cdt, *s = &mesh->spare;
+  return sizeof *mesh + (c->point_capacity + s->point_capacity) * sizeof(vec2) +
+         (c->vertex_tri_capacity + s->vertex_tri_capacity) * sizeof(int32_t) +
+         (c->tri_capacity + s->tri_capacity) * sizeof(an_cdt_tri) +
+         (c->stack_capacity + s->stack_capacity) * sizeof(int32_t) +
+         c->tri_count * sizeof(int32_t) + mesh->free_count * 8 * sizeof(int32_t) +
+         an_widest_forest_memory_bytes(&mesh->passages) +
          (size_t)mesh->grid_w * (size_t)mesh->grid_h * sizeof(int32_t);
 }

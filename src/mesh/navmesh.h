@@ -54,7 +54,10 @@ typedef struct an_navmesh an_navmesh;
 
 struct an_navmesh {
   an_allocator alloc;
-  an_cdt cdt;             ///< the whole triangulation of the box, blocked triangles included
+  an_cdt cdt; ///< the whole triangulation of the box, blocked triangles included
+  /// The arrays a local change edits a copy of `cdt` in, kept for the next one (navmesh_update.c):
+  /// empty until the first.
+  an_cdt spare;
   double eps;             ///< the map tolerance
   int32_t *free_of;       ///< per cdt triangle: its free-triangle index, or -1 when blocked
   size_t free_count;      ///< free triangles, the zero-area connectors at pinches included (last)

@@ -48,26 +48,92 @@ static arcnav_status number_free(const an_cdt *cdt, const an_allocator *alloc, f
   return ARCNAV_OK;
 }
 
-// The edited triangulation `work` replaces the mesh's, with the free triangles numbered again,
-// their parts, the box's edges and the location grid's cells over [lo, hi]. The forest of the
-// widest passages would need a build over the whole mesh: it is dropped, and the mesh then
-// answers passage widths as one built without it. On failure the mesh is as it was and `work`
-// is the caller's to free.
+// The parts of the edited triangulation's free triangles, numbered from the mesh's where the
+// edit left them (docs/DESIGN.md, "A living map"): a free triangle in a slot that held the same
+// corners, free, keeps its part; the triangles the edit made are flooded across fn through each
+// other and take the one part they meet, or a new number when they meet none (a courtyard).
+// Where they meet two parts (an edit that joined them), everything is numbered again.
+static arcnav_status label_parts(const an_navmesh *mesh, const an_cdt *work, const free_arrays *f,
+                                 int32_t **out) {
+  size_t n = f->free_count;
+  int32_t *part = an_alloc(&mesh->alloc, n > 0 ? n : 1, sizeof *part);
+  int32_t *queue = an_alloc(&mesh->alloc, n > 0 ? n : 1, sizeof *queue);
+  if (!part || !queue) {
+    an_free(&mesh->alloc, part);
+    an_free(&mesh->alloc, queue);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  enum { UNKNOWN = -1, QUEUED = -2 };
+  int32_t next = 0; // past every part number kept
+  for (size_t k = 0; k < n; ++k) {
+    size_t t = (size_t)f->tri_of[k];
+    const int32_t *now = work->tris[t].v;
+    int32_t before = t < mesh->cdt.tri_count ? mesh->free_of[t] : -1;
+    part[k] = UNKNOWN;
+    if (before >= 0 && memcmp(now, mesh->cdt.tris[t].v, sizeof work->tris[t].v) == 0) {
+      part[k] = mesh->component[before];
+      next = part[k] >= next ? part[k] + 1 : next;
+    }
+  }
+  bool joined = false;
+  for (size_t seed = 0; seed < n && !joined; ++seed) {
+    if (part[seed] != UNKNOWN) {
+      continue;
+    }
+    size_t tail = 0;
+    int32_t met = UNKNOWN;
+    queue[tail++] = (int32_t)seed;
+    part[seed] = QUEUED;
+    for (size_t head = 0; head < tail; ++head) {
+      for (int i = 0; i < 3; ++i) {
+        int32_t u = f->fn[3 * (size_t)queue[head] + (size_t)i];
+        if (u < 0 || part[u] == QUEUED) {
+          continue;
+        }
+        if (part[u] == UNKNOWN) {
+          part[u] = QUEUED;
+          queue[tail++] = u;
+        } else if (met == UNKNOWN) {
+          met = part[u];
+        } else if (met != part[u]) {
+          joined = true;
+        }
+      }
+    }
+    int32_t label = met != UNKNOWN ? met : next++;
+    for (size_t k = 0; k < tail; ++k) {
+      part[queue[k]] = label;
+    }
+  }
+  an_free(&mesh->alloc, queue);
+  if (joined) {
+    an_free(&mesh->alloc, part);
+    return an_navmesh_label_components(f->fn, n, &mesh->alloc, out);
+  }
+  *out = part;
+  return ARCNAV_OK;
+}
+
+// The edited triangulation `work` (in the mesh's spare arrays) replaces the mesh's, whose arrays
+// become the spare ones, with the free triangles numbered again, their parts, the box's edges
+// and the location grid's cells over [lo, hi]. The forest of the widest passages would need a
+// build over the whole mesh: it is dropped, and the mesh then answers passage widths as one
+// built without it. On failure the mesh is as it was.
 static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, vec2 lo, vec2 hi) {
   free_arrays f;
   arcnav_status st = number_free(work, &mesh->alloc, &f);
   int32_t *component = NULL;
   if (st == ARCNAV_OK) {
-    st = an_navmesh_label_components(f.fn, f.free_count, &mesh->alloc, &component);
+    st = label_parts(mesh, work, &f, &component);
   }
   if (st != ARCNAV_OK) {
     free_arrays_release(&f, &mesh->alloc);
     an_free(&mesh->alloc, component);
     return st;
   }
-  an_cdt_free(&mesh->cdt);
+  an_cdt old = mesh->cdt;
   mesh->cdt = *work;
-  memset(work, 0, sizeof *work);
+  *work = old;
   an_free(&mesh->alloc, mesh->free_of);
   an_free(&mesh->alloc, mesh->tri_of);
   an_free(&mesh->alloc, mesh->fv);
@@ -97,9 +163,9 @@ static int32_t left_of(const an_cdt *cdt, int32_t a, int32_t b) {
 }
 
 // The points of the polygon's rings in *count, and a copy of the mesh's triangulation to edit
-// in *work, each triangle tagged free or blocked (nothing to free on failure).
-static arcnav_status begin_change(const an_navmesh *mesh, const uint32_t *ring_counts,
-                                  size_t ring_count, size_t *count, an_cdt *work) {
+// in its spare arrays, each triangle tagged free or blocked.
+static arcnav_status begin_change(an_navmesh *mesh, const uint32_t *ring_counts, size_t ring_count,
+                                  bool adding, size_t *count) {
   *count = 0;
   for (size_t r = 0; r < ring_count; ++r) {
     *count += ring_counts[r];
@@ -107,7 +173,8 @@ static arcnav_status begin_change(const an_navmesh *mesh, const uint32_t *ring_c
   if (!an_navmesh_may_change_locally(mesh) || *count == 0) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  arcnav_status st = an_cdt_clone(&mesh->cdt, work);
+  an_cdt *work = &mesh->spare;
+  arcnav_status st = an_cdt_copy(&mesh->cdt, adding ? *count : 0, work);
   // The labels go into the copy's tags, which its edits keep.
   for (size_t t = 0; st == ARCNAV_OK && t < work->tri_count; ++t) {
     work->tris[t].tag = mesh->free_of[t] >= 0 ? TAG_FREE : TAG_BLOCKED;
@@ -119,8 +186,8 @@ arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
                                      const uint32_t *ring_counts, size_t ring_count,
                                      int32_t *out_vertices) {
   size_t count;
-  an_cdt work;
-  arcnav_status st = begin_change(mesh, ring_counts, ring_count, &count, &work);
+  arcnav_status st = begin_change(mesh, ring_counts, ring_count, true, &count);
+  an_cdt *work = &mesh->spare;
   if (st != ARCNAV_OK) {
     return st;
   }
@@ -128,24 +195,24 @@ arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
   // near the polygon, so nothing of the triangulation lies on it.
   // The triangles a new point splits take their tag: one round it says what it landed in.
   for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
-    size_t before = work.point_count;
-    st = an_cdt_insert_point(&work, points[k], &out_vertices[k]);
-    if (st == ARCNAV_OK && (work.point_count != before + 1 ||
-                            work.tris[work.vertex_tri[out_vertices[k]]].tag != TAG_FREE)) {
+    int32_t fresh = an_cdt_next_vertex(work);
+    st = an_cdt_insert_point(work, points[k], &out_vertices[k]);
+    if (st == ARCNAV_OK && (out_vertices[k] != fresh ||
+                            work->tris[work->vertex_tri[out_vertices[k]]].tag != TAG_FREE)) {
       st = ARCNAV_ERR_INVALID_ARGUMENT;
     }
   }
   size_t first = 0;
   for (size_t r = 0; st == ARCNAV_OK && r < ring_count; ++r) {
     for (uint32_t k = 0; st == ARCNAV_OK && k < ring_counts[r]; ++k) {
-      st = an_cdt_insert_segment(&work, out_vertices[first + k],
+      st = an_cdt_insert_segment(work, out_vertices[first + k],
                                  out_vertices[first + (k + 1) % ring_counts[r]]);
     }
     first += ring_counts[r];
   }
   // The material lies on the left of every ring edge (outer rings counter-clockwise, holes
   // clockwise): flooded from there, up to the polygon's own edges.
-  int32_t *queue = st == ARCNAV_OK ? an_alloc(&mesh->alloc, work.tri_count, sizeof *queue) : NULL;
+  int32_t *queue = st == ARCNAV_OK ? an_alloc(&mesh->alloc, work->tri_count, sizeof *queue) : NULL;
   if (st == ARCNAV_OK && !queue) {
     st = ARCNAV_ERR_OUT_OF_MEMORY;
   }
@@ -154,22 +221,22 @@ arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
   for (size_t r = 0; st == ARCNAV_OK && r < ring_count; ++r) {
     for (uint32_t k = 0; st == ARCNAV_OK && k < ring_counts[r]; ++k) {
       int32_t t =
-          left_of(&work, out_vertices[first + k], out_vertices[first + (k + 1) % ring_counts[r]]);
+          left_of(work, out_vertices[first + k], out_vertices[first + (k + 1) % ring_counts[r]]);
       if (t < 0) {
         st = ARCNAV_ERR_INVALID_ARGUMENT; // the edge did not go in whole
-      } else if (work.tris[t].tag == TAG_FREE) {
-        work.tris[t].tag = TAG_BLOCKED;
+      } else if (work->tris[t].tag == TAG_FREE) {
+        work->tris[t].tag = TAG_BLOCKED;
         queue[tail++] = t;
       }
     }
     first += ring_counts[r];
   }
   for (size_t head = 0; st == ARCNAV_OK && head < tail; ++head) {
-    const an_cdt_tri *tri = &work.tris[queue[head]];
+    const an_cdt_tri *tri = &work->tris[queue[head]];
     for (int i = 0; i < 3; ++i) {
       int32_t u = tri->n[i];
-      if (u >= 0 && !((tri->constrained >> i) & 1u) && work.tris[u].tag == TAG_FREE) {
-        work.tris[u].tag = TAG_BLOCKED;
+      if (u >= 0 && !((tri->constrained >> i) & 1u) && work->tris[u].tag == TAG_FREE) {
+        work->tris[u].tag = TAG_BLOCKED;
         queue[tail++] = u;
       }
     }
@@ -178,55 +245,53 @@ arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
   if (st == ARCNAV_OK) {
     vec2 lo, hi;
     an_box_of_points(points, count, &lo, &hi);
-    st = adopt(mesh, &work, lo, hi);
+    st = adopt(mesh, work, lo, hi);
   }
-  an_cdt_free(&work);
   return st;
 }
 
 arcnav_status an_navmesh_remove_polygon(an_navmesh *mesh, const int32_t *vertices,
                                         const uint32_t *ring_counts, size_t ring_count) {
   size_t count;
-  an_cdt work;
-  arcnav_status st = begin_change(mesh, ring_counts, ring_count, &count, &work);
+  arcnav_status st = begin_change(mesh, ring_counts, ring_count, false, &count);
+  an_cdt *work = &mesh->spare;
   if (st != ARCNAV_OK) {
     return st;
   }
-  vec2 lo = work.points[vertices[0]], hi = lo;
+  vec2 lo = work->points[vertices[0]], hi = lo;
   // Every triangle inside the polygon has its corners on it (nothing else lay inside), so the
   // triangles round its vertices are all that was blocked by it: tagged free before anything
   // moves (the flips below keep each slot's tag, and would carry a blocked one beyond the
   // polygon's vertices), and the triangles filling each removed vertex's hole take that tag.
   for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
     int32_t v = vertices[k];
-    lo = v2(an_min(lo.x, work.points[v].x), an_min(lo.y, work.points[v].y));
-    hi = v2(an_max(hi.x, work.points[v].x), an_max(hi.y, work.points[v].y));
-    int32_t t = work.vertex_tri[v];
+    lo = v2(an_min(lo.x, work->points[v].x), an_min(lo.y, work->points[v].y));
+    hi = v2(an_max(hi.x, work->points[v].x), an_max(hi.y, work->points[v].y));
+    int32_t t = work->vertex_tri[v];
     if (t < 0) {
       st = ARCNAV_ERR_INVALID_ARGUMENT;
       break;
     }
     do {
-      an_cdt_tri *tri = &work.tris[t];
+      an_cdt_tri *tri = &work->tris[t];
       int m = an_cdt_vertex_index(tri, v);
       tri->tag = TAG_FREE;
       t = tri->n[(m + 1) % 3];
-    } while (t >= 0 && t != work.vertex_tri[v]);
+    } while (t >= 0 && t != work->vertex_tri[v]);
   }
   size_t first = 0;
   for (size_t r = 0; st == ARCNAV_OK && r < ring_count; ++r) {
     for (uint32_t k = 0; st == ARCNAV_OK && k < ring_counts[r]; ++k) {
-      st = an_cdt_unconstrain_edge(&work, vertices[first + k],
+      st = an_cdt_unconstrain_edge(work, vertices[first + k],
                                    vertices[first + (k + 1) % ring_counts[r]]);
     }
     first += ring_counts[r];
   }
   for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
-    st = an_cdt_remove_vertex(&work, vertices[k]);
+    st = an_cdt_remove_vertex(work, vertices[k]);
   }
   if (st == ARCNAV_OK) {
-    st = adopt(mesh, &work, lo, hi);
+    st = adopt(mesh, work, lo, hi);
   }
-  an_cdt_free(&work);
   return st;
 }
