@@ -424,7 +424,7 @@ END_TEST
 // checked as in updates_equal_fresh_builds, and both kinds of update must have happened.
 START_TEST(local_updates_equal_fresh_builds) {
   static const arcnav_engine engines[] = {ARCNAV_ENGINE_AUTO, ARCNAV_ENGINE_PLAIN_FUNNEL};
-  uint64_t local = 0, updates = 0;
+  uint64_t local = 0, updates = 0, moves = 0, local_moves = 0;
   for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
     sup_rng rng = sup_rng_seed(seed * 7727);
     world w;
@@ -454,15 +454,26 @@ START_TEST(local_updates_equal_fresh_builds) {
     for (int step = 0; step < 14 && w.count < MAX_SHAPES; ++step) {
       char what[96];
       size_t pick = pick_alive(&w, &rng);
-      if (step % 3 == 2 && pick != SIZE_MAX) {
-        // Down again: a building of the last steps where there is one (a local change when it
-        // went up clear), else any.
+      // Down again or moved: a building of the last steps where there is one (a local change
+      // when it went up clear), else any; but every other move one of the map's first shapes,
+      // which the planners' builds put in (a full build).
+      if (pick != SIZE_MAX && step % 10 != 9) {
         for (size_t i = w.count; i-- > 0 && w.count - i <= 3;) {
           if (w.shapes[i].alive) {
             pick = i;
             break;
           }
         }
+      } else if (pick != SIZE_MAX) {
+        for (size_t i = 0; i < 6; ++i) {
+          if (w.shapes[i].alive) {
+            pick = i;
+            break;
+          }
+        }
+      }
+      bool moving = false;
+      if (step % 3 == 2 && pick != SIZE_MAX) {
         ck_assert_int_eq(arcnav_map_remove_obstacle(map, w.shapes[pick].id), ARCNAV_OK);
         w.shapes[pick].alive = false;
         snprintf(what, sizeof what, "remove #%zu", pick);
@@ -473,6 +484,7 @@ START_TEST(local_updates_equal_fresh_builds) {
         s->lo = (vec){s->lo.x + by.x, s->lo.y + by.y};
         s->hi = (vec){s->hi.x + by.x, s->hi.y + by.y};
         snprintf(what, sizeof what, "move #%zu", pick);
+        moving = true;
       } else {
         // A building, with a courtyard every other time, often clear of everything.
         shape *s = &w.shapes[w.count++];
@@ -497,8 +509,11 @@ START_TEST(local_updates_equal_fresh_builds) {
       }
       sup_map m = describe(&w);
       for (size_t k = 0; k < 2; ++k) {
+        uint64_t local_before = arcnav_planner_local_updates(planners[k]);
         ck_assert_int_eq(arcnav_planner_update(planners[k], map), ARCNAV_OK);
         ++updates;
+        moves += moving;
+        local_moves += moving && arcnav_planner_local_updates(planners[k]) > local_before;
         planner_kind kind = {"funnel R=0", engines[k], ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0};
         arcnav_planner *fresh = build_planner(map, &kind);
         char label[192];
@@ -516,10 +531,13 @@ START_TEST(local_updates_equal_fresh_builds) {
     }
     arcnav_map_destroy(map);
   }
-  printf("local updates: %llu of %llu\n", (unsigned long long)local, (unsigned long long)updates);
-  // Both ways were taken, each often.
+  printf("local updates: %llu of %llu, moves %llu of %llu\n", (unsigned long long)local,
+         (unsigned long long)updates, (unsigned long long)local_moves, (unsigned long long)moves);
+  // Both ways were taken, local updates often, moves both ways too.
   ck_assert_uint_ge(local, updates / 5);
-  ck_assert_uint_le(local, updates - updates / 5);
+  ck_assert_uint_lt(local, updates);
+  ck_assert_uint_gt(local_moves, 0);
+  ck_assert_uint_lt(local_moves, moves);
 }
 END_TEST
 
@@ -903,7 +921,7 @@ START_TEST(failed_changes_change_nothing) {
 }
 END_TEST
 
-// A local update (a house put up clear of everything, then taken down) meets a failing
+// A local update (a house put up clear of everything, moved, then taken down) meets a failing
 // allocation at each of its requests in turn: it must say out_of_memory and leave the planner
 // answering for the map as it was, and done again without the failure, change it locally and
 // answer as a fresh planner does.
@@ -911,7 +929,9 @@ START_TEST(failed_local_updates_change_nothing) {
   static const vec house[] = {{24, 28}, {36, 28}, {36, 34}, {30, 37}, {24, 34}};
   static const vec bounds[] = {{0, 0}, {60, 0}, {60, 40}, {0, 40}};
   planner_kind kind = {"auto R=0", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0};
-  sweep_answer without[SWEEP_QUERY_COUNT], with[SWEEP_QUERY_COUNT], got[SWEEP_QUERY_COUNT];
+  static const vec moved_by = {3, -2};
+  sweep_answer without[SWEEP_QUERY_COUNT], with[SWEEP_QUERY_COUNT], moved[SWEEP_QUERY_COUNT],
+      got[SWEEP_QUERY_COUNT];
   long fired_total = 0;
   for (long n = 0; n < 100000; ++n) {
     test_allocator counter = test_allocator_make();
@@ -930,9 +950,12 @@ START_TEST(failed_local_updates_change_nothing) {
     ck_assert_int_eq(arcnav_map_add_polygon(map, house, 5, NULL, NULL, 0, NULL), ARCNAV_OK);
     arcnav_obstacle_id id = arcnav_map_obstacle_id(map, 2);
     bool fired = false;
-    // Up, then down: each update with allocation n failing (counted from its start).
-    for (int change = 0; change < 2; ++change) {
+    // Up, moved, then down: each update with allocation n failing (counted from its start).
+    sweep_answer *before[3] = {without, with, moved}, *after[3] = {with, moved, got};
+    for (int change = 0; change < 3; ++change) {
       if (change == 1) {
+        ck_assert_int_eq(arcnav_map_move_obstacle(map, id, moved_by, NULL), ARCNAV_OK);
+      } else if (change == 2) {
         ck_assert_int_eq(arcnav_map_remove_obstacle(map, id), ARCNAV_OK);
       }
       uint64_t local = arcnav_planner_local_updates(planner);
@@ -942,15 +965,15 @@ START_TEST(failed_local_updates_change_nothing) {
       if (status == ARCNAV_ERR_OUT_OF_MEMORY) {
         fired = true;
         answer_all(query, path, got);
-        ck_assert_msg(same_answers(got, change == 0 ? without : with),
+        ck_assert_msg(same_answers(got, before[change]),
                       "failing allocation %ld of change %d: the answers changed", n, change);
         ck_assert_uint_eq(arcnav_planner_local_updates(planner), local);
         status = arcnav_planner_update(planner, map);
       }
       ck_assert_int_eq(status, ARCNAV_OK);
       ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 1);
-      answer_all(query, path, change == 0 ? with : got);
-      if (change == 1) {
+      answer_all(query, path, after[change]);
+      if (change == 2) {
         ck_assert(same_answers(got, without));
       }
     }
@@ -960,14 +983,23 @@ START_TEST(failed_local_updates_change_nothing) {
     add_rect(again, (vec){10, 5}, (vec){14, 30});
     add_rect(again, (vec){44, 10}, (vec){48, 35});
     ck_assert_int_eq(arcnav_map_add_polygon(again, house, 5, NULL, NULL, 0, NULL), ARCNAV_OK);
-    arcnav_planner *fresh = build_planner(again, &kind);
-    arcnav_query *fresh_query = NULL;
-    ck_assert_int_eq(arcnav_query_create(fresh, &fresh_query), ARCNAV_OK);
-    answer_all(fresh_query, path, got);
-    ck_assert(same_answers(got, with));
+    // The house where it stood, then where it was moved: each as a fresh planner answers.
+    for (int place = 0; place < 2; ++place) {
+      if (place == 1) {
+        ck_assert_int_eq(
+            arcnav_map_move_obstacle(again, arcnav_map_obstacle_id(again, 2), moved_by, NULL),
+            ARCNAV_OK);
+      }
+      arcnav_planner *fresh = build_planner(again, &kind);
+      arcnav_query *fresh_query = NULL;
+      ck_assert_int_eq(arcnav_query_create(fresh, &fresh_query), ARCNAV_OK);
+      answer_all(fresh_query, path, got);
+      ck_assert(same_answers(got, place == 0 ? with : moved));
+      arcnav_query_destroy(fresh_query);
+      arcnav_planner_destroy(fresh);
+    }
     ck_assert(!same_answers(with, without));
-    arcnav_query_destroy(fresh_query);
-    arcnav_planner_destroy(fresh);
+    ck_assert(!same_answers(moved, with));
     arcnav_map_destroy(again);
     arcnav_path_destroy(path);
     arcnav_query_destroy(query);

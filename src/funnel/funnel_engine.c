@@ -311,8 +311,8 @@ static const an_free_space *funnel_free_space(const void *state) {
 }
 
 // ---- local changes --------------------------------------------------------------------------
-// A polygon placed clear of everything, or taken out again, changes the point agent's mesh only
-// round it (an_navmesh_add_polygon()), and the obstacle grid only its items
+// A polygon placed clear of everything, taken out again or moved, changes the point agent's mesh
+// only round it (an_navmesh_change_polygon()), and the obstacle grid only its items
 // (an_grid_with_obstacle()) (docs/DESIGN.md, "A living map").
 
 // Nothing of the map but the new polygon comes within `margin` of its box: no item filed in the
@@ -345,7 +345,9 @@ static size_t find_local(const funnel_engine *engine, arcnav_obstacle_id id) {
   return k;
 }
 
-// Can the engine follow `change` of `map` locally? Decided before anything is built for it.
+// Can the engine follow `change` of `map` locally, as far as the map and its records tell?
+// Decided before anything is built for it; a new shape's clearance is judged later, on the grid
+// without the shape it replaces.
 static bool may_follow(const funnel_engine *engine, const arcnav_map *map,
                        const an_local_change *change) {
   vec2 lo = v2(0.0, 0.0), hi = lo;
@@ -355,65 +357,114 @@ static bool may_follow(const funnel_engine *engine, const arcnav_map *map,
       !an_navmesh_may_change_locally(engine->navmesh)) {
     return false;
   }
-  if (!change->added) {
-    return find_local(engine, change->id) < engine->local_count;
+  if (change->kind != AN_CHANGE_ADDED && find_local(engine, change->id) == engine->local_count) {
+    return false;
   }
-  const an_obstacle *ob = &map->obstacles[change->index];
-  return ob->kind == AN_OBSTACLE_POLYGON &&
-         clear_of_everything(&engine->space.grid, ob->box_min, ob->box_max,
-                             16.0 * engine->space.clearance.eps);
+  return change->kind == AN_CHANGE_REMOVED ||
+         map->obstacles[change->index].kind == AN_OBSTACLE_POLYGON;
 }
 
-static arcnav_status add_locally(funnel_engine *engine, const arcnav_map *map, size_t index,
-                                 arcnav_obstacle_id id) {
-  const an_obstacle *ob = &map->obstacles[index];
-  if (!an_reserve(&engine->alloc, (void **)&engine->locals, &engine->local_capacity,
-                  engine->local_count, engine->local_count + 1, sizeof *engine->locals)) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
+// The grid for the map after `change`, into *out (on failure nothing to free): the old shape's
+// items out, then the new shape's in where nothing else comes near it.
+static arcnav_status change_grid(const funnel_engine *engine, const arcnav_map *map,
+                                 const an_local_change *change, an_grid *out) {
+  const an_allocator *alloc = &engine->alloc;
+  uint32_t owner = (uint32_t)change->index;
+  if (change->kind == AN_CHANGE_REMOVED) {
+    return an_grid_without_obstacle(&engine->space.grid, owner, alloc, out);
   }
+  an_grid without;
+  memset(&without, 0, sizeof without);
+  const an_grid *before = &engine->space.grid;
+  arcnav_status status = ARCNAV_OK;
+  if (change->kind == AN_CHANGE_MOVED) {
+    status = an_grid_without_obstacle(before, owner, alloc, &without);
+    before = &without;
+  }
+  const an_obstacle *ob = &map->obstacles[change->index];
+  if (status == ARCNAV_OK) {
+    status =
+        clear_of_everything(before, ob->box_min, ob->box_max, 16.0 * engine->space.clearance.eps)
+            ? an_grid_with_obstacle(before, map, change->index, alloc, out)
+            : ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  an_grid_destroy(&without, alloc);
+  return status;
+}
+
+// A record of polygon `index` of the map under `id`, its mesh vertices yet to be given, and its
+// points one ring after the other in *out_points (on failure nothing to free).
+static arcnav_status describe_polygon(const funnel_engine *engine, const arcnav_map *map,
+                                      size_t index, arcnav_obstacle_id id, local_polygon *out,
+                                      vec2 **out_points) {
+  const an_obstacle *ob = &map->obstacles[index];
   size_t count = 0;
   for (uint32_t r = 0; r < ob->ring_count; ++r) {
     count += map->rings[ob->first_ring + r].count;
   }
-  local_polygon local = {.id = id, .ring_count = ob->ring_count};
-  local.ring_counts = an_alloc(&engine->alloc, ob->ring_count, sizeof *local.ring_counts);
-  local.vertices = an_alloc(&engine->alloc, count, sizeof *local.vertices);
+  *out = (local_polygon){.id = id, .ring_count = ob->ring_count};
+  out->ring_counts = an_alloc(&engine->alloc, ob->ring_count, sizeof *out->ring_counts);
+  out->vertices = an_alloc(&engine->alloc, count, sizeof *out->vertices);
   vec2 *points = an_alloc(&engine->alloc, count, sizeof *points);
-  arcnav_status status =
-      local.ring_counts && local.vertices && points ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  if (!out->ring_counts || !out->vertices || !points) {
+    an_free(&engine->alloc, out->ring_counts);
+    an_free(&engine->alloc, out->vertices);
+    an_free(&engine->alloc, points);
+    *out = (local_polygon){0};
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
   size_t n = 0;
-  for (uint32_t r = 0; status == ARCNAV_OK && r < ob->ring_count; ++r) {
+  for (uint32_t r = 0; r < ob->ring_count; ++r) {
     const an_ring *ring = &map->rings[ob->first_ring + r];
-    local.ring_counts[r] = (uint32_t)ring->count;
+    out->ring_counts[r] = (uint32_t)ring->count;
     for (size_t k = 0; k < ring->count; ++k) {
       points[n++] = an_ring_vertex(map, ring, k);
     }
   }
-  if (status == ARCNAV_OK) {
-    status = an_navmesh_add_polygon(engine->navmesh, points, local.ring_counts, local.ring_count,
-                                    local.vertices);
-  }
-  an_free(&engine->alloc, points);
-  if (status != ARCNAV_OK) {
-    an_free(&engine->alloc, local.ring_counts);
-    an_free(&engine->alloc, local.vertices);
-    return status;
-  }
-  engine->locals[engine->local_count++] = local;
+  *out_points = points;
   return ARCNAV_OK;
 }
 
-static arcnav_status remove_locally(funnel_engine *engine, arcnav_obstacle_id id) {
-  size_t k = find_local(engine, id);
+// The mesh and the engine's records after `change` (on failure both as they were).
+static arcnav_status change_mesh(funnel_engine *engine, const arcnav_map *map,
+                                 const an_local_change *change) {
+  size_t k = change->kind == AN_CHANGE_ADDED ? engine->local_count : find_local(engine, change->id);
+  if (change->kind == AN_CHANGE_ADDED &&
+      !an_reserve(&engine->alloc, (void **)&engine->locals, &engine->local_capacity,
+                  engine->local_count, engine->local_count + 1, sizeof *engine->locals)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  local_polygon fresh = {0};
+  vec2 *points = NULL;
   arcnav_status status =
-      an_navmesh_remove_polygon(engine->navmesh, engine->locals[k].vertices,
-                                engine->locals[k].ring_counts, engine->locals[k].ring_count);
+      change->kind == AN_CHANGE_REMOVED
+          ? ARCNAV_OK
+          : describe_polygon(engine, map, change->index, change->id, &fresh, &points);
+  if (status == ARCNAV_OK) {
+    const local_polygon *old = change->kind == AN_CHANGE_ADDED ? NULL : &engine->locals[k];
+    an_navmesh_rings gone = {old ? old->ring_counts : NULL, old ? old->ring_count : 0,
+                             old ? old->vertices : NULL};
+    an_navmesh_rings added = {fresh.ring_counts, fresh.ring_count, NULL};
+    status = an_navmesh_change_polygon(engine->navmesh, old ? &gone : NULL, points,
+                                       change->kind == AN_CHANGE_REMOVED ? NULL : &added,
+                                       fresh.vertices);
+  }
+  an_free(&engine->alloc, points);
   if (status != ARCNAV_OK) {
+    an_free(&engine->alloc, fresh.ring_counts);
+    an_free(&engine->alloc, fresh.vertices);
     return status;
   }
-  an_free(&engine->alloc, engine->locals[k].ring_counts);
-  an_free(&engine->alloc, engine->locals[k].vertices);
-  engine->locals[k] = engine->locals[--engine->local_count];
+  if (change->kind != AN_CHANGE_ADDED) {
+    an_free(&engine->alloc, engine->locals[k].ring_counts);
+    an_free(&engine->alloc, engine->locals[k].vertices);
+  }
+  if (change->kind == AN_CHANGE_REMOVED) {
+    engine->locals[k] = engine->locals[--engine->local_count];
+  } else {
+    engine->locals[k] = fresh;
+    engine->local_count += change->kind == AN_CHANGE_ADDED;
+  }
   return ARCNAV_OK;
 }
 
@@ -426,17 +477,13 @@ static arcnav_status funnel_change_locally(void *state, const arcnav_map *map,
   // The grid takes the change first, into new tables beside the old: the mesh changes last, so
   // a failure anywhere leaves the engine as it was.
   an_free_space space = engine->space;
-  arcnav_status status =
-      change->added ? an_grid_with_obstacle(&engine->space.grid, map, change->index, &engine->alloc,
-                                            &space.grid)
-                    : an_grid_without_obstacle(&engine->space.grid, (uint32_t)change->index,
-                                               &engine->alloc, &space.grid);
+  arcnav_status status = change_grid(engine, map, change, &space.grid);
   if (status != ARCNAV_OK) {
-    // A grid too large for new tables is the full build's to judge.
+    // A grid too large for new tables, or a shape that comes near something, is the full
+    // build's to judge.
     return status == ARCNAV_ERR_OUT_OF_MEMORY ? status : ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  status = change->added ? add_locally(engine, map, change->index, change->id)
-                         : remove_locally(engine, change->id);
+  status = change_mesh(engine, map, change);
   an_free_space old = status == ARCNAV_OK ? engine->space : space;
   if (status == ARCNAV_OK) {
     engine->space = space;

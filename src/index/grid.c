@@ -249,8 +249,8 @@ arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, 
                                     const an_allocator *alloc, an_grid *out) {
   memset(out, 0, sizeof *out);
   const an_obstacle *ob = &map->obstacles[index];
-  if (ob->kind != AN_OBSTACLE_POLYGON || index + 1 != map->obstacle_count ||
-      grid->owner_count != index + 1) {
+  if (ob->kind != AN_OBSTACLE_POLYGON || index >= map->obstacle_count ||
+      grid->owner_count != map->obstacle_count) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   // Filed beyond the box, an item would land in the border cells, where no check looks for it.
@@ -275,11 +275,10 @@ arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, 
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   memcpy(out->items, grid->items, grid->item_count * sizeof *out->items);
-  // The bounds' items name the owner after the last obstacle.
+  // The obstacles from `index` on move up by one, and the bounds' items, which name the owner
+  // after the last obstacle, with them.
   for (uint32_t i = 0; i < grid->item_count; ++i) {
-    if (out->items[i].owner == index) {
-      out->items[i].owner = (uint32_t)index + 1;
-    }
+    out->items[i].owner += out->items[i].owner >= index;
   }
   an_item *fresh = out->items + grid->item_count;
   size_t n = 0;

@@ -76,8 +76,9 @@ arcnav_status an_grid_bucket_boxes(const an_grid *grid, size_t count, an_box_fn 
 /// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY or ARCNAV_ERR_TOO_LARGE.
 arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, const void *context,
                                  const an_allocator *alloc);
-/// The grid an_grid_build() would give for `map`, whose obstacle `index` (a polygon, its last)
-/// is new, made from `grid`, built for the map without it, into `out` (`grid` is left alone).
+/// The grid an_grid_build() would give for `map`, whose obstacle `index` (a polygon) is new, made
+/// from `grid`, built for the map without it (the later obstacles one index lower), into `out`
+/// (`grid` is left alone).
 /// The cells stay: the polygon's items must be filed inside the grid's box. Answers are those of
 /// a new build; the cells are the old ones. ARCNAV_ERR_INVALID_ARGUMENT when the polygon would
 /// be filed beyond the box, ARCNAV_ERR_OUT_OF_MEMORY.

@@ -158,21 +158,26 @@ size_t an_navmesh_flood_passages(const an_navmesh *mesh, int32_t start, double w
 /// the extent of everything, unchanged.
 bool an_navmesh_may_change_locally(const an_navmesh *mesh);
 
-/// Puts a polygon into the mesh without a new build (docs/DESIGN.md, "A living map"): its
-/// `ring_count` rings (outer counter-clockwise, holes clockwise, as the map keeps them; their
-/// points one after the other in `points`) must lie in the free space and keep clear of
-/// everything else, which the caller checks. Its points' vertex indices go to out_vertices (one
-/// per point, for an_navmesh_remove_polygon()). The mesh's forest of widest passages is dropped.
-/// ARCNAV_ERR_INVALID_ARGUMENT when the polygon turns out not to lie clear in the free space, or
-/// the mesh cannot change locally; that and ARCNAV_ERR_OUT_OF_MEMORY leave the mesh as it was.
-arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
-                                     const uint32_t *ring_counts, size_t ring_count,
-                                     int32_t *out_vertices);
+/// A polygon's rings as a local change names them: `ring_count` rings, ring_counts[r] points
+/// each, one after the other; `vertices` their mesh vertices (for one the mesh holds).
+typedef struct an_navmesh_rings {
+  const uint32_t *ring_counts;
+  size_t ring_count;
+  const int32_t *vertices;
+} an_navmesh_rings;
 
-/// Takes out a polygon an_navmesh_add_polygon() put in (its vertices, as it gave them, and its
-/// rings' counts), nothing having come near it since. Failures as there.
-arcnav_status an_navmesh_remove_polygon(an_navmesh *mesh, const int32_t *vertices,
-                                        const uint32_t *ring_counts, size_t ring_count);
+/// Changes the mesh without a new build (docs/DESIGN.md, "A living map"): takes out polygon
+/// `gone` (one this function put in, by the vertices it gave, nothing having come near it since),
+/// then puts in polygon `added` (its points in `points`; outer rings counter-clockwise, holes
+/// clockwise, as the map keeps them; its `vertices` are not read), which must lie in the free
+/// space then and keep clear of everything else, which the caller checks. Either may be NULL (an
+/// add, a removal); both make a move. The new polygon's vertex indices go to out_vertices (one
+/// per point; they may be the taken-out ones'). The mesh's forest of widest passages is dropped.
+/// ARCNAV_ERR_INVALID_ARGUMENT when a polygon turns out not to lie clear in the free space, or
+/// the mesh cannot change locally; that and ARCNAV_ERR_OUT_OF_MEMORY leave the mesh as it was.
+arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings *gone,
+                                        const vec2 *points, const an_navmesh_rings *added,
+                                        int32_t *out_vertices);
 
 /// Number of free (walkable) triangles, without the connectors (which have no area).
 size_t an_navmesh_triangle_count(const an_navmesh *mesh);

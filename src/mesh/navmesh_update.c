@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Local changes of a point agent's navmesh: a polygon that touches nothing put in, or taken out
-// again, by edits of the triangulation instead of a new build (docs/DESIGN.md, "A living map").
-// The triangles carry their label as the kernel's tag, which its edits keep; the free triangles'
-// arrays are then numbered again from the tags.
+// Local changes of a point agent's navmesh: a polygon that touches nothing put in, taken out
+// again, or moved, by edits of the triangulation instead of a new build (docs/DESIGN.md, "A living
+// map"). The triangles carry their label as the kernel's tag, which its edits keep; the free
+// triangles' arrays are then numbered again from the tags.
 #include "mesh/navmesh_build.h"
 
+#include <math.h>
 #include <string.h>
 
 enum { TAG_FREE = 0, TAG_BLOCKED = 1 };
@@ -48,20 +49,35 @@ static arcnav_status number_free(const an_cdt *cdt, const an_allocator *alloc, f
   return ARCNAV_OK;
 }
 
+/// The vertices an edit took out ([0]) and put in ([1]); a put-in one may have a taken-out one's
+/// index.
+typedef struct edited_vertices {
+  const int32_t *vertices[2];
+  size_t count[2];
+} edited_vertices;
+
 // The parts of the edited triangulation's free triangles, numbered from the mesh's where the
 // edit left them (docs/DESIGN.md, "A living map"): a free triangle in a slot that held the same
-// corners, free, keeps its part; the triangles the edit made are flooded across fn through each
-// other and take the one part they meet, or a new number when they meet none (a courtyard).
-// Where they meet two parts (an edit that joined them), everything is numbered again.
+// corners, free, none of them edited, keeps its part; the triangles the edit made are flooded
+// across fn through each other and take the one part they meet, or a new number when they meet none
+// (a courtyard). Where they meet two parts (an edit that joined them), everything is numbered
+// again.
 static arcnav_status label_parts(const an_navmesh *mesh, const an_cdt *work, const free_arrays *f,
-                                 int32_t **out) {
+                                 const edited_vertices *edited, int32_t **out) {
   size_t n = f->free_count;
   int32_t *part = an_alloc(&mesh->alloc, n > 0 ? n : 1, sizeof *part);
   int32_t *queue = an_alloc(&mesh->alloc, n > 0 ? n : 1, sizeof *queue);
-  if (!part || !queue) {
+  uint8_t *changed = an_calloc(&mesh->alloc, work->point_count, sizeof *changed);
+  if (!part || !queue || !changed) {
     an_free(&mesh->alloc, part);
     an_free(&mesh->alloc, queue);
+    an_free(&mesh->alloc, changed);
     return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (int e = 0; e < 2; ++e) {
+    for (size_t k = 0; k < edited->count[e]; ++k) {
+      changed[edited->vertices[e][k]] = 1;
+    }
   }
   enum { UNKNOWN = -1, QUEUED = -2 };
   int32_t next = 0; // past every part number kept
@@ -70,7 +86,8 @@ static arcnav_status label_parts(const an_navmesh *mesh, const an_cdt *work, con
     const int32_t *now = work->tris[t].v;
     int32_t before = t < mesh->cdt.tri_count ? mesh->free_of[t] : -1;
     part[k] = UNKNOWN;
-    if (before >= 0 && memcmp(now, mesh->cdt.tris[t].v, sizeof work->tris[t].v) == 0) {
+    if (before >= 0 && memcmp(now, mesh->cdt.tris[t].v, sizeof work->tris[t].v) == 0 &&
+        !changed[now[0]] && !changed[now[1]] && !changed[now[2]]) {
       part[k] = mesh->component[before];
       next = part[k] >= next ? part[k] + 1 : next;
     }
@@ -106,6 +123,7 @@ static arcnav_status label_parts(const an_navmesh *mesh, const an_cdt *work, con
     }
   }
   an_free(&mesh->alloc, queue);
+  an_free(&mesh->alloc, changed);
   if (joined) {
     an_free(&mesh->alloc, part);
     return an_navmesh_label_components(f->fn, n, &mesh->alloc, out);
@@ -119,12 +137,13 @@ static arcnav_status label_parts(const an_navmesh *mesh, const an_cdt *work, con
 // and the location grid's cells over [lo, hi]. The forest of the widest passages would need a
 // build over the whole mesh: it is dropped, and the mesh then answers passage widths as one
 // built without it. On failure the mesh is as it was.
-static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, vec2 lo, vec2 hi) {
+static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices *edited, vec2 lo,
+                           vec2 hi) {
   free_arrays f;
   arcnav_status st = number_free(work, &mesh->alloc, &f);
   int32_t *component = NULL;
   if (st == ARCNAV_OK) {
-    st = label_parts(mesh, work, &f, &component);
+    st = label_parts(mesh, work, &f, edited, &component);
   }
   if (st != ARCNAV_OK) {
     free_arrays_release(&f, &mesh->alloc);
@@ -162,40 +181,70 @@ static int32_t left_of(const an_cdt *cdt, int32_t a, int32_t b) {
   return cdt->tris[t].v[(i + 1) % 3] == a ? t : cdt->tris[t].n[i];
 }
 
-// The points of the polygon's rings in *count, and a copy of the mesh's triangulation to edit
-// in its spare arrays, each triangle tagged free or blocked.
-static arcnav_status begin_change(an_navmesh *mesh, const uint32_t *ring_counts, size_t ring_count,
-                                  bool adding, size_t *count) {
-  *count = 0;
+static size_t ring_points(const uint32_t *ring_counts, size_t ring_count) {
+  size_t count = 0;
   for (size_t r = 0; r < ring_count; ++r) {
-    *count += ring_counts[r];
+    count += ring_counts[r];
   }
-  if (!an_navmesh_may_change_locally(mesh) || *count == 0) {
-    return ARCNAV_ERR_INVALID_ARGUMENT;
+  return count;
+}
+
+static void widen(vec2 p, vec2 *lo, vec2 *hi) {
+  *lo = v2(an_min(lo->x, p.x), an_min(lo->y, p.y));
+  *hi = v2(an_max(hi->x, p.x), an_max(hi->y, p.y));
+}
+
+// Takes a polygon an_navmesh_change_polygon() put in out of `work`; its box widens [lo, hi].
+static arcnav_status take_out(an_cdt *work, const an_navmesh_rings *rings, vec2 *lo, vec2 *hi) {
+  arcnav_status st = ARCNAV_OK;
+  size_t count = ring_points(rings->ring_counts, rings->ring_count);
+  const int32_t *vertices = rings->vertices;
+  // Every triangle inside the polygon has its corners on it (nothing else lay inside), so the
+  // triangles round its vertices are all that was blocked by it: tagged free before anything
+  // moves (the flips below keep each slot's tag, and would carry a blocked one beyond the
+  // polygon's vertices), and the triangles filling each removed vertex's hole take that tag.
+  for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
+    int32_t v = vertices[k];
+    int32_t t = v >= 4 && (size_t)v < work->point_count ? work->vertex_tri[v] : -1;
+    if (t < 0) {
+      st = ARCNAV_ERR_INVALID_ARGUMENT;
+      break;
+    }
+    widen(work->points[v], lo, hi);
+    do {
+      an_cdt_tri *tri = &work->tris[t];
+      int m = an_cdt_vertex_index(tri, v);
+      tri->tag = TAG_FREE;
+      t = tri->n[(m + 1) % 3];
+    } while (t >= 0 && t != work->vertex_tri[v]);
   }
-  an_cdt *work = &mesh->spare;
-  arcnav_status st = an_cdt_copy(&mesh->cdt, adding ? *count : 0, work);
-  // The labels go into the copy's tags, which its edits keep.
-  for (size_t t = 0; st == ARCNAV_OK && t < work->tri_count; ++t) {
-    work->tris[t].tag = mesh->free_of[t] >= 0 ? TAG_FREE : TAG_BLOCKED;
+  size_t first = 0;
+  for (size_t r = 0; st == ARCNAV_OK && r < rings->ring_count; ++r) {
+    for (uint32_t k = 0; st == ARCNAV_OK && k < rings->ring_counts[r]; ++k) {
+      st = an_cdt_unconstrain_edge(work, vertices[first + k],
+                                   vertices[first + (k + 1) % rings->ring_counts[r]]);
+    }
+    first += rings->ring_counts[r];
+  }
+  for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
+    st = an_cdt_remove_vertex(work, vertices[k]);
   }
   return st;
 }
 
-arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
-                                     const uint32_t *ring_counts, size_t ring_count,
-                                     int32_t *out_vertices) {
-  size_t count;
-  arcnav_status st = begin_change(mesh, ring_counts, ring_count, true, &count);
-  an_cdt *work = &mesh->spare;
-  if (st != ARCNAV_OK) {
-    return st;
-  }
+// Puts polygon `points` (its rings' counts in `rings`) into `work`, its vertices to
+// out_vertices; its box widens [lo, hi].
+static arcnav_status put_in(an_cdt *work, const an_allocator *alloc, const vec2 *points,
+                            const an_navmesh_rings *rings, int32_t *out_vertices, vec2 *lo,
+                            vec2 *hi) {
+  arcnav_status st = ARCNAV_OK;
+  size_t count = ring_points(rings->ring_counts, rings->ring_count);
   // Every point a new vertex strictly inside a free triangle's region: the caller found nothing
   // near the polygon, so nothing of the triangulation lies on it.
   // The triangles a new point splits take their tag: one round it says what it landed in.
   for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
     int32_t fresh = an_cdt_next_vertex(work);
+    widen(points[k], lo, hi);
     st = an_cdt_insert_point(work, points[k], &out_vertices[k]);
     if (st == ARCNAV_OK && (out_vertices[k] != fresh ||
                             work->tris[work->vertex_tri[out_vertices[k]]].tag != TAG_FREE)) {
@@ -203,25 +252,25 @@ arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
     }
   }
   size_t first = 0;
-  for (size_t r = 0; st == ARCNAV_OK && r < ring_count; ++r) {
-    for (uint32_t k = 0; st == ARCNAV_OK && k < ring_counts[r]; ++k) {
+  for (size_t r = 0; st == ARCNAV_OK && r < rings->ring_count; ++r) {
+    for (uint32_t k = 0; st == ARCNAV_OK && k < rings->ring_counts[r]; ++k) {
       st = an_cdt_insert_segment(work, out_vertices[first + k],
-                                 out_vertices[first + (k + 1) % ring_counts[r]]);
+                                 out_vertices[first + (k + 1) % rings->ring_counts[r]]);
     }
-    first += ring_counts[r];
+    first += rings->ring_counts[r];
   }
   // The material lies on the left of every ring edge (outer rings counter-clockwise, holes
   // clockwise): flooded from there, up to the polygon's own edges.
-  int32_t *queue = st == ARCNAV_OK ? an_alloc(&mesh->alloc, work->tri_count, sizeof *queue) : NULL;
+  int32_t *queue = st == ARCNAV_OK ? an_alloc(alloc, work->tri_count, sizeof *queue) : NULL;
   if (st == ARCNAV_OK && !queue) {
     st = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   size_t tail = 0;
   first = 0;
-  for (size_t r = 0; st == ARCNAV_OK && r < ring_count; ++r) {
-    for (uint32_t k = 0; st == ARCNAV_OK && k < ring_counts[r]; ++k) {
-      int32_t t =
-          left_of(work, out_vertices[first + k], out_vertices[first + (k + 1) % ring_counts[r]]);
+  for (size_t r = 0; st == ARCNAV_OK && r < rings->ring_count; ++r) {
+    for (uint32_t k = 0; st == ARCNAV_OK && k < rings->ring_counts[r]; ++k) {
+      int32_t t = left_of(work, out_vertices[first + k],
+                          out_vertices[first + (k + 1) % rings->ring_counts[r]]);
       if (t < 0) {
         st = ARCNAV_ERR_INVALID_ARGUMENT; // the edge did not go in whole
       } else if (work->tris[t].tag == TAG_FREE) {
@@ -229,7 +278,7 @@ arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
         queue[tail++] = t;
       }
     }
-    first += ring_counts[r];
+    first += rings->ring_counts[r];
   }
   for (size_t head = 0; st == ARCNAV_OK && head < tail; ++head) {
     const an_cdt_tri *tri = &work->tris[queue[head]];
@@ -241,57 +290,33 @@ arcnav_status an_navmesh_add_polygon(an_navmesh *mesh, const vec2 *points,
       }
     }
   }
-  an_free(&mesh->alloc, queue);
-  if (st == ARCNAV_OK) {
-    vec2 lo, hi;
-    an_box_of_points(points, count, &lo, &hi);
-    st = adopt(mesh, work, lo, hi);
-  }
+  an_free(alloc, queue);
   return st;
 }
 
-arcnav_status an_navmesh_remove_polygon(an_navmesh *mesh, const int32_t *vertices,
-                                        const uint32_t *ring_counts, size_t ring_count) {
-  size_t count;
-  arcnav_status st = begin_change(mesh, ring_counts, ring_count, false, &count);
+arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings *gone,
+                                        const vec2 *points, const an_navmesh_rings *added,
+                                        int32_t *out_vertices) {
+  size_t gone_count = gone ? ring_points(gone->ring_counts, gone->ring_count) : 0;
+  size_t added_count = added ? ring_points(added->ring_counts, added->ring_count) : 0;
+  if (!an_navmesh_may_change_locally(mesh) || (gone && gone_count == 0) ||
+      (added && added_count == 0) || (!gone && !added)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
   an_cdt *work = &mesh->spare;
-  if (st != ARCNAV_OK) {
-    return st;
+  arcnav_status st = an_cdt_copy(&mesh->cdt, added_count, work);
+  // The labels go into the copy's tags, which its edits keep.
+  for (size_t t = 0; st == ARCNAV_OK && t < work->tri_count; ++t) {
+    work->tris[t].tag = mesh->free_of[t] >= 0 ? TAG_FREE : TAG_BLOCKED;
   }
-  vec2 lo = work->points[vertices[0]], hi = lo;
-  // Every triangle inside the polygon has its corners on it (nothing else lay inside), so the
-  // triangles round its vertices are all that was blocked by it: tagged free before anything
-  // moves (the flips below keep each slot's tag, and would carry a blocked one beyond the
-  // polygon's vertices), and the triangles filling each removed vertex's hole take that tag.
-  for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
-    int32_t v = vertices[k];
-    lo = v2(an_min(lo.x, work->points[v].x), an_min(lo.y, work->points[v].y));
-    hi = v2(an_max(hi.x, work->points[v].x), an_max(hi.y, work->points[v].y));
-    int32_t t = work->vertex_tri[v];
-    if (t < 0) {
-      st = ARCNAV_ERR_INVALID_ARGUMENT;
-      break;
-    }
-    do {
-      an_cdt_tri *tri = &work->tris[t];
-      int m = an_cdt_vertex_index(tri, v);
-      tri->tag = TAG_FREE;
-      t = tri->n[(m + 1) % 3];
-    } while (t >= 0 && t != work->vertex_tri[v]);
+  vec2 lo = v2(INFINITY, INFINITY), hi = v2(-INFINITY, -INFINITY);
+  if (st == ARCNAV_OK && gone) {
+    st = take_out(work, gone, &lo, &hi);
   }
-  size_t first = 0;
-  for (size_t r = 0; st == ARCNAV_OK && r < ring_count; ++r) {
-    for (uint32_t k = 0; st == ARCNAV_OK && k < ring_counts[r]; ++k) {
-      st = an_cdt_unconstrain_edge(work, vertices[first + k],
-                                   vertices[first + (k + 1) % ring_counts[r]]);
-    }
-    first += ring_counts[r];
+  if (st == ARCNAV_OK && added) {
+    st = put_in(work, &mesh->alloc, points, added, out_vertices, &lo, &hi);
   }
-  for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
-    st = an_cdt_remove_vertex(work, vertices[k]);
-  }
-  if (st == ARCNAV_OK) {
-    st = adopt(mesh, work, lo, hi);
-  }
-  return st;
+  edited_vertices edited = {{gone ? gone->vertices : NULL, out_vertices},
+                            {gone_count, added_count}};
+  return st == ARCNAV_OK ? adopt(mesh, work, &edited, lo, hi) : st;
 }

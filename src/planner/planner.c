@@ -266,29 +266,28 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
 }
 
 // The one change that sets `map` (its bounds and tolerance as they were) apart from the map the
-// planner last built or brought up to date: an obstacle added or one removed, everything else the
-// same shape under the same id. False for none or more than one.
+// planner last built or brought up to date: an obstacle added, one removed or one moved (a new
+// shape under its id), everything else the same shape under the same id. False for none or more
+// than one.
 static bool find_single_change(const arcnav_planner *planner, const arcnav_map *map,
                                const an_obstacle_entry *now, an_local_change *change) {
-  size_t added = 0, removed = 0, i = 0, j = 0, n = map->obstacle_count;
+  size_t changes = 0, i = 0, j = 0, n = map->obstacle_count;
   const an_obstacle_entry *before = planner->obstacles;
   while (i < planner->obstacle_count || j < n) {
-    if (j == n ||
-        (i < planner->obstacle_count && compare_obstacle_entries(&before[i], &now[j]) < 0)) {
-      change->added = false;
-      change->id = before[i].id;
-      change->index = before[i++].index;
-      ++removed;
-    } else if (i == planner->obstacle_count || compare_obstacle_entries(&now[j], &before[i]) < 0) {
-      change->added = true;
-      change->id = now[j].id;
-      change->index = now[j++].index;
-      ++added;
-    } else if (before[i++].shape != now[j++].shape) {
-      return false;
+    int order = j == n                         ? -1
+                : i == planner->obstacle_count ? 1
+                                               : compare_obstacle_entries(&before[i], &now[j]);
+    const an_obstacle_entry *entry = order < 0 ? &before[i] : &now[j];
+    if (order != 0 || before[i].shape != now[j].shape) {
+      change->kind = order < 0 ? AN_CHANGE_REMOVED : order > 0 ? AN_CHANGE_ADDED : AN_CHANGE_MOVED;
+      change->id = entry->id;
+      change->index = entry->index;
+      ++changes;
     }
+    i += order <= 0;
+    j += order >= 0;
   }
-  return added + removed == 1;
+  return changes == 1;
 }
 
 // A planner of one radius whose engine follows a single change locally (engine.h,

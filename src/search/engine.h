@@ -79,10 +79,17 @@ static inline bool an_nearer_than(double *nearest, double distance) {
   return true;
 }
 
+/// What became of the one obstacle a local change changed.
+typedef enum an_change_kind {
+  AN_CHANGE_ADDED,   ///< obstacle `index` of the map is new
+  AN_CHANGE_REMOVED, ///< `id` is gone
+  AN_CHANGE_MOVED,   ///< obstacle `index` has a new shape under its id (arcnav_map_move_obstacle)
+} an_change_kind;
+
 /// A change of the map an engine may follow without a new build (`change_locally`).
 typedef struct an_local_change {
-  bool added;            ///< true: obstacle `index` of the map is new; false: `id` is gone
-  size_t index;          ///< its index in the map: the new one's, or the gone one's as it was
+  an_change_kind kind;
+  size_t index;          ///< its index in the map: the new or moved one's, the gone one's as it was
   arcnav_obstacle_id id; ///< the obstacle's id
 } an_local_change;
 
