@@ -102,6 +102,59 @@ START_TEST(clearance_matches_the_reference) {
 }
 END_TEST
 
+// The ends of a search and of a reachability question are judged by the free test, which skips
+// the parity of the grid row (which polygons hold a point) where the polygons' triangulation
+// holds the point strictly inside a free triangle: every engine's judgement must still be the
+// distance's, at points inside obstacles, in holes, near edges and out in the open.
+START_TEST(ends_are_judged_as_the_distances_say) {
+  static const arcnav_engine engines[] = {ARCNAV_ENGINE_TANGENT, ARCNAV_ENGINE_INTERVAL};
+  size_t checked = 0, blocked = 0, deep = 0;
+  for (int kind = 0; kind < SUP_MAP_KINDS; ++kind) {
+    for (uint64_t seed = 1; seed <= test_scaled_count(2); ++seed) {
+      test_map t = sup_gen_kind(kind, seed);
+      for (size_t e = 0; e < sizeof engines / sizeof engines[0]; ++e) {
+        setup s = build(&t.map, t.radius, engines[e]);
+        arcnav_path *path = NULL;
+        ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+        sup_rng rng = sup_rng_seed(seed * 7 + (uint64_t)kind);
+        vec lo, hi, goal;
+        ck_assert(sup_map_extent(&t.map, &lo, &hi));
+        ck_assert(sup_random_free_point(&t.map, t.radius, &rng, lo, hi, 0.0, 2000, &goal));
+        for (int i = 0; i < 150; ++i) {
+          vec p = random_point(&t.map, &rng, 5.0);
+          double d = sup_signed_distance_to_obstacles(&t.map, p);
+          double limit = t.radius - s.eps;
+          if (fabs(d - limit) < 1e-6 * fmax(1.0, t.radius)) {
+            continue;
+          }
+          bool expected = d >= limit;
+          bool reachable = false;
+          arcnav_status from_p = arcnav_query_reachable(s.query, p, goal, &reachable, NULL);
+          ck_assert_msg((from_p == ARCNAV_START_BLOCKED) == !expected,
+                        "%s seed %d engine %d: reachable from (%.17g, %.17g) at distance %.17g: %s",
+                        t.label, (int)seed, (int)engines[e], p.x, p.y, d,
+                        arcnav_status_name(from_p));
+          arcnav_status to_p = arcnav_find_path(s.query, goal, p, path);
+          ck_assert_msg((to_p == ARCNAV_GOAL_BLOCKED) == !expected,
+                        "%s seed %d engine %d: path to (%.17g, %.17g) at distance %.17g: %s",
+                        t.label, (int)seed, (int)engines[e], p.x, p.y, d, arcnav_status_name(to_p));
+          ++checked;
+          blocked += !expected;
+          deep += d < -t.radius;
+        }
+        arcnav_path_destroy(path);
+        release(&s);
+      }
+      sup_map_free(&t.map);
+    }
+  }
+  // Points of every sort were judged: free ones, blocked ones, and ones deep inside obstacles.
+  ck_assert_uint_gt(blocked, checked / 20);
+  ck_assert_uint_lt(blocked, checked - checked / 20);
+  ck_assert_uint_gt(deep, checked / 50);
+}
+END_TEST
+
 START_TEST(clearance_of_an_empty_map_finds_nothing) {
   sup_map empty;
   sup_map_init(&empty);
@@ -1073,6 +1126,7 @@ static Suite *probes_suite(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, clearance_matches_the_reference);
   tcase_add_test(tc, clearance_of_an_empty_map_finds_nothing);
+  tcase_add_test(tc, ends_are_judged_as_the_distances_say);
   tcase_add_test(tc, raycast_matches_a_march);
   tcase_add_test(tc, raycast_grazes_and_stops_exactly);
   tcase_add_test(tc, raycast_point_agent_follows_the_touching_rule);

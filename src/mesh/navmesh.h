@@ -201,3 +201,8 @@ bool an_navmesh_point_is_free(const an_navmesh *mesh, vec2 p);
 /// Triangle of the underlying triangulation (free or not) containing p, found from the mesh's
 /// locate grid; -1 outside the box. Thread-safe (reads only).
 int32_t an_navmesh_locate_cdt(const an_navmesh *mesh, vec2 p);
+
+/// The free triangle that holds p strictly inside (by exact orientation tests), or -1: a point
+/// it returns a triangle for lies in no obstacle of the mesh and inside the bounds. Thread-safe
+/// (reads only).
+int32_t an_navmesh_locate_inside(const an_navmesh *mesh, vec2 p);

@@ -3,6 +3,7 @@
 // queries that walk from it.
 #include "mesh/navmesh_build.h"
 
+#include "geom/predicates.h"
 #include "geom/tolerances.h"
 
 #include <math.h>
@@ -86,6 +87,21 @@ int32_t an_navmesh_locate_cdt(const an_navmesh *mesh, vec2 p) {
   int32_t i = (int32_t)an_min(an_max(fx, 0.0), (double)(mesh->grid_w - 1));
   int32_t j = (int32_t)an_min(an_max(fy, 0.0), (double)(mesh->grid_h - 1));
   return an_cdt_locate(&mesh->cdt, p, mesh->grid[(size_t)j * (size_t)mesh->grid_w + (size_t)i]);
+}
+
+int32_t an_navmesh_locate_inside(const an_navmesh *mesh, vec2 p) {
+  int32_t t = an_navmesh_locate_cdt(mesh, p);
+  if (t < 0 || mesh->free_of[t] < 0) {
+    return -1;
+  }
+  const an_cdt_tri *tri = &mesh->cdt.tris[t];
+  const vec2 *pts = mesh->cdt.points;
+  for (int i = 0; i < 3; ++i) {
+    if (!(an_orient2d(pts[tri->v[(i + 1) % 3]], pts[tri->v[(i + 2) % 3]], p) > 0.0)) {
+      return -1;
+    }
+  }
+  return mesh->free_of[t];
 }
 
 int32_t an_navmesh_locate(const an_navmesh *mesh, vec2 p) {

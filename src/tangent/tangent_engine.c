@@ -620,11 +620,26 @@ static arcnav_status on_demand_query_create(const void *state, void **out_query)
   return query_end(q, status, out_query);
 }
 
-static arcnav_status judge_ends(an_tangent_query *q, vec2 start, vec2 goal) {
-  if (!an_point_is_free(&q->settings, &q->clearance, start)) {
+// Whether the disk fits at p. Where the polygons' triangulation holds p strictly inside a free
+// triangle (its index to *triangle, else -1), no polygon holds p, and only the items near p are
+// measured: the parity of the grid row beyond p, which would tell which polygons hold it, is
+// most of a free test's time on a large map.
+static bool end_is_free(an_tangent_query *q, vec2 p, int32_t *triangle) {
+  const an_navmesh *mesh = q->engine->polygons;
+  *triangle = mesh && !q->settings.point_agent ? an_navmesh_locate_inside(mesh, p) : -1;
+  return *triangle >= 0 ? an_point_is_free_outside_polygons(&q->settings, &q->clearance, p)
+                        : an_point_is_free(&q->settings, &q->clearance, p);
+}
+
+// The ends' free tests; the free triangles that hold them strictly to *ta and *tb (-1 where
+// none does, or none was looked for).
+static arcnav_status judge_ends(an_tangent_query *q, vec2 start, vec2 goal, int32_t *ta,
+                                int32_t *tb) {
+  *tb = -1;
+  if (!end_is_free(q, start, ta)) {
     return ARCNAV_START_BLOCKED;
   }
-  if (!an_point_is_free(&q->settings, &q->clearance, goal)) {
+  if (!end_is_free(q, goal, tb)) {
     return ARCNAV_GOAL_BLOCKED;
   }
   return ARCNAV_OK;
@@ -637,7 +652,8 @@ begin_with(void *query, vec2 start, vec2 goal, an_search_control *control, arcna
   an_tangent_query *q = query;
   q->control = control;
   memset(&control->stats, 0, sizeof control->stats);
-  arcnav_status status = judge_ends(q, start, goal);
+  int32_t ta, tb;
+  arcnav_status status = judge_ends(q, start, goal, &ta, &tb);
   if (status != ARCNAV_OK || v2_equal(start, goal)) {
     return status;
   }
@@ -773,7 +789,8 @@ static arcnav_status tangent_decide_reachable(const void *state, void *query, ve
                                               bool ends_free) {
   const an_tangent_engine *engine = state;
   an_tangent_query *q = query;
-  arcnav_status status = ends_free ? ARCNAV_OK : judge_ends(q, start, goal);
+  int32_t ta = -1, tb = -1;
+  arcnav_status status = ends_free ? ARCNAV_OK : judge_ends(q, start, goal, &ta, &tb);
   if (status != ARCNAV_OK || v2_equal(start, goal)) {
     return status;
   }
@@ -781,7 +798,8 @@ static arcnav_status tangent_decide_reachable(const void *state, void *query, ve
   if (q->settings.point_agent || !mesh) {
     return ARCNAV_IN_PROGRESS;
   }
-  int32_t ta = an_navmesh_locate(mesh, start), tb = an_navmesh_locate(mesh, goal);
+  ta = ta >= 0 ? ta : an_navmesh_locate(mesh, start);
+  tb = tb >= 0 ? tb : an_navmesh_locate(mesh, goal);
   if (ta < 0 || tb < 0) {
     return ARCNAV_IN_PROGRESS;
   }
