@@ -102,10 +102,11 @@ START_TEST(clearance_matches_the_reference) {
 }
 END_TEST
 
-// The ends of a search and of a reachability question are judged by the free test, which skips
-// the parity of the grid row (which polygons hold a point) where the polygons' triangulation
-// holds the point strictly inside a free triangle: every engine's judgement must still be the
-// distance's, at points inside obstacles, in holes, near edges and out in the open.
+// A disk's free test skips the parity of the grid row (which polygons hold a point) where the
+// polygons' triangulation holds the point strictly inside a free triangle
+// (an_clearance.outside_polygons). The free test, and the ends of a search and of a
+// reachability question, must still be judged as the distance says, at points inside
+// obstacles, in holes, near edges and out in the open.
 START_TEST(ends_are_judged_as_the_distances_say) {
   static const arcnav_engine engines[] = {ARCNAV_ENGINE_TANGENT, ARCNAV_ENGINE_INTERVAL};
   size_t checked = 0, blocked = 0, deep = 0;
@@ -128,6 +129,9 @@ START_TEST(ends_are_judged_as_the_distances_say) {
             continue;
           }
           bool expected = d >= limit;
+          ck_assert_msg(arcnav_query_point_is_free(s.query, p) == expected,
+                        "%s seed %d engine %d: free test at (%.17g, %.17g), distance %.17g",
+                        t.label, (int)seed, (int)engines[e], p.x, p.y, d);
           bool reachable = false;
           arcnav_status from_p = arcnav_query_reachable(s.query, p, goal, &reachable, NULL);
           ck_assert_msg((from_p == ARCNAV_START_BLOCKED) == !expected,

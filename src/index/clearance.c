@@ -158,7 +158,7 @@ static size_t owners_holding(const an_clearance *cl, an_clearance_scratch *scrat
 // reach of the grid cell; beyond that any value past the bound, which is enough to decide). Inside
 // overlapping obstacles, p is as deep as the deepest of the obstacles that hold it: lying on one
 // obstacle's edge does not make a point inside another one free.
-// `outside_polygons`: the caller knows that no polygon (nor the bounds) holds p.
+// `outside_polygons`: no polygon (nor the bounds) holds p (an_clearance.outside_polygons).
 static double point_clearance(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p,
                               bool outside_polygons) {
   const an_grid *grid = cl->grid;
@@ -344,8 +344,9 @@ static double widest_free_gap(an_touch *spans, size_t count, double *gap_start) 
   return widest;
 }
 
-static bool point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p,
-                          bool outside_polygons) {
+bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
+  bool outside_polygons =
+      !cl->point_agent && cl->outside_polygons && cl->outside_polygons(cl->outside_context, p);
   double clearance = point_clearance(cl, scratch, p, outside_polygons);
   if (clearance < cl->radius - cl->eps) {
     return false;
@@ -357,15 +358,6 @@ static bool point_is_free(const an_clearance *cl, an_clearance_scratch *scratch,
   double gap_start;
   return widest_free_gap(scratch->touches, material_around(cl, scratch, p, scratch->touches),
                          &gap_start) > AN_DIRECTION_SLACK;
-}
-
-bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
-  return point_is_free(cl, scratch, p, false);
-}
-
-bool an_point_is_free_outside_polygons(const an_clearance *cl, an_clearance_scratch *scratch,
-                                       vec2 p) {
-  return point_is_free(cl, scratch, p, true);
 }
 
 bool an_point_agent_corner_wedge(const an_clearance *cl, an_clearance_scratch *scratch, vec2 v,

@@ -27,6 +27,12 @@ typedef struct an_clearance {
   /// Per owner (obstacle index): nonzero for the units a query plans without
   /// (arcnav_query_set_ignored()); NULL when it ignores nothing. Every check skips their items.
   const uint8_t *ignored;
+  /// Optional (NULL: none): true when p surely lies in no polygon's material and inside the
+  /// bounds (a triangulation of the polygons holds it strictly inside a free triangle). A disk's
+  /// free test then measures the items near p alone, without the parity of the grid row to the
+  /// box's edge that tells which polygons hold p (most of its time on a large map).
+  bool (*outside_polygons)(const void *context, vec2 p);
+  const void *outside_context;
 } an_clearance;
 
 /// Does a check under `cl` leave out the items of obstacle `owner`?
@@ -76,12 +82,6 @@ bool an_item_material_at(const an_item *item, vec2 p, double eps, double *start,
 
 /// Is the agent's disk centred at p free (distance to the blocked region >= R - eps)?
 bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p);
-/// an_point_is_free() for a p the caller knows to lie in no polygon's material and inside the
-/// bounds (strictly inside a free triangle of the polygons' triangulation,
-/// an_navmesh_locate_inside()): only the items near p are measured, not the parity of the grid
-/// row to the box's edge that tells which polygons hold p.
-bool an_point_is_free_outside_polygons(const an_clearance *cl, an_clearance_scratch *scratch,
-                                       vec2 p);
 /// Segment ab: assumes a is free (checked separately), tests everything in between and b's
 /// surroundings against edges and circles.
 bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 a, vec2 b);

@@ -385,6 +385,11 @@ static void tangent_destroy(void *state) {
   an_free(&alloc, engine);
 }
 
+// an_clearance.outside_polygons from the polygons' triangulation the engine reads.
+static bool outside_polygons(const void *context, vec2 p) {
+  return an_navmesh_locate_inside(context, p) >= 0;
+}
+
 static const an_engine_ops graph_ops, on_demand_ops, ranged_ops, interval_ops, ranged_interval_ops;
 
 arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out) {
@@ -449,6 +454,10 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     engine->polygons = engine->passage_mesh;
   }
   const an_navmesh *polygons = engine->polygons;
+  if (status == ARCNAV_OK && polygons) {
+    engine->space.clearance.outside_polygons = outside_polygons;
+    engine->space.clearance.outside_context = polygons;
+  }
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons) {
     status = an_sure_passages_build(polygons, &engine->space.grid, engine->radius, &engine->alloc,
                                     &engine->sure);
@@ -620,26 +629,11 @@ static arcnav_status on_demand_query_create(const void *state, void **out_query)
   return query_end(q, status, out_query);
 }
 
-// Whether the disk fits at p. Where the polygons' triangulation holds p strictly inside a free
-// triangle (its index to *triangle, else -1), no polygon holds p, and only the items near p are
-// measured: the parity of the grid row beyond p, which would tell which polygons hold it, is
-// most of a free test's time on a large map.
-static bool end_is_free(an_tangent_query *q, vec2 p, int32_t *triangle) {
-  const an_navmesh *mesh = q->engine->polygons;
-  *triangle = mesh && !q->settings.point_agent ? an_navmesh_locate_inside(mesh, p) : -1;
-  return *triangle >= 0 ? an_point_is_free_outside_polygons(&q->settings, &q->clearance, p)
-                        : an_point_is_free(&q->settings, &q->clearance, p);
-}
-
-// The ends' free tests; the free triangles that hold them strictly to *ta and *tb (-1 where
-// none does, or none was looked for).
-static arcnav_status judge_ends(an_tangent_query *q, vec2 start, vec2 goal, int32_t *ta,
-                                int32_t *tb) {
-  *tb = -1;
-  if (!end_is_free(q, start, ta)) {
+static arcnav_status judge_ends(an_tangent_query *q, vec2 start, vec2 goal) {
+  if (!an_point_is_free(&q->settings, &q->clearance, start)) {
     return ARCNAV_START_BLOCKED;
   }
-  if (!end_is_free(q, goal, tb)) {
+  if (!an_point_is_free(&q->settings, &q->clearance, goal)) {
     return ARCNAV_GOAL_BLOCKED;
   }
   return ARCNAV_OK;
@@ -652,8 +646,7 @@ begin_with(void *query, vec2 start, vec2 goal, an_search_control *control, arcna
   an_tangent_query *q = query;
   q->control = control;
   memset(&control->stats, 0, sizeof control->stats);
-  int32_t ta, tb;
-  arcnav_status status = judge_ends(q, start, goal, &ta, &tb);
+  arcnav_status status = judge_ends(q, start, goal);
   if (status != ARCNAV_OK || v2_equal(start, goal)) {
     return status;
   }
@@ -789,8 +782,7 @@ static arcnav_status tangent_decide_reachable(const void *state, void *query, ve
                                               bool ends_free) {
   const an_tangent_engine *engine = state;
   an_tangent_query *q = query;
-  int32_t ta = -1, tb = -1;
-  arcnav_status status = ends_free ? ARCNAV_OK : judge_ends(q, start, goal, &ta, &tb);
+  arcnav_status status = ends_free ? ARCNAV_OK : judge_ends(q, start, goal);
   if (status != ARCNAV_OK || v2_equal(start, goal)) {
     return status;
   }
@@ -798,8 +790,7 @@ static arcnav_status tangent_decide_reachable(const void *state, void *query, ve
   if (q->settings.point_agent || !mesh) {
     return ARCNAV_IN_PROGRESS;
   }
-  ta = ta >= 0 ? ta : an_navmesh_locate(mesh, start);
-  tb = tb >= 0 ? tb : an_navmesh_locate(mesh, goal);
+  int32_t ta = an_navmesh_locate(mesh, start), tb = an_navmesh_locate(mesh, goal);
   if (ta < 0 || tb < 0) {
     return ARCNAV_IN_PROGRESS;
   }
