@@ -343,10 +343,13 @@ ARCNAV_API void arcnav_planner_destroy(arcnav_planner *planner);
 /// working memory for the new state on its next use, keeping its radius and expansion limit.
 /// The planner is changed locally where it can be (arcnav_planner_local_updates()), else built
 /// again in full (the cost of arcnav_planner_create()). Locally today: a planner for point agents
-/// (radius 0, no max_radius) planned by ARCNAV_ENGINE_FUNNEL or ARCNAV_ENGINE_PLAIN_FUNNEL on a
-/// map with bounds and no circles, when the one change since its last build or update is a
-/// polygon added clear of everything else (farther than a few tolerances from any obstacle and
-/// the bounds), or the removal of a polygon it added that way. Answers are the same either way.
+/// (radius 0, no max_radius) planned by ARCNAV_ENGINE_FUNNEL or ARCNAV_ENGINE_PLAIN_FUNNEL (AUTO
+/// picks them among polygons) on a map without circles whose extent the change leaves as it was
+/// (with bounds, or a building inside the extent of the rest), when the one change since its last
+/// build or update is a polygon added clear of everything else (farther than a few tolerances
+/// from any obstacle and the bounds), the removal of a polygon it added that way, or a move of
+/// such a polygon to a place clear of everything but where it stood. Answers are the same either
+/// way.
 /// Threads: no query may run on the planner, on any thread, while it is updated; queries on
 /// several threads may run again once the call returned.
 /// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT, or ARCNAV_ERR_OUT_OF_MEMORY /
