@@ -189,6 +189,18 @@ static size_t ring_points(const uint32_t *ring_counts, size_t ring_count) {
   return count;
 }
 
+// The point after point k on its ring (the points of the rings one after the other).
+static size_t next_in_ring(const an_navmesh_rings *rings, size_t k) {
+  size_t first = 0;
+  for (size_t r = 0; r < rings->ring_count; first += rings->ring_counts[r++]) {
+    size_t end = first + rings->ring_counts[r];
+    if (k < end) {
+      return k + 1 < end ? k + 1 : first;
+    }
+  }
+  return k;
+}
+
 static void widen(vec2 p, vec2 *lo, vec2 *hi) {
   *lo = v2(an_min(lo->x, p.x), an_min(lo->y, p.y));
   *hi = v2(an_max(hi->x, p.x), an_max(hi->y, p.y));
@@ -218,13 +230,8 @@ static arcnav_status take_out(an_cdt *work, const an_navmesh_rings *rings, vec2 
       t = tri->n[(m + 1) % 3];
     } while (t >= 0 && t != work->vertex_tri[v]);
   }
-  size_t first = 0;
-  for (size_t r = 0; st == ARCNAV_OK && r < rings->ring_count; ++r) {
-    for (uint32_t k = 0; st == ARCNAV_OK && k < rings->ring_counts[r]; ++k) {
-      st = an_cdt_unconstrain_edge(work, vertices[first + k],
-                                   vertices[first + (k + 1) % rings->ring_counts[r]]);
-    }
-    first += rings->ring_counts[r];
+  for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
+    st = an_cdt_unconstrain_edge(work, vertices[k], vertices[next_in_ring(rings, k)]);
   }
   for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
     st = an_cdt_remove_vertex(work, vertices[k]);
@@ -251,13 +258,8 @@ static arcnav_status put_in(an_cdt *work, const an_allocator *alloc, const vec2 
       st = ARCNAV_ERR_INVALID_ARGUMENT;
     }
   }
-  size_t first = 0;
-  for (size_t r = 0; st == ARCNAV_OK && r < rings->ring_count; ++r) {
-    for (uint32_t k = 0; st == ARCNAV_OK && k < rings->ring_counts[r]; ++k) {
-      st = an_cdt_insert_segment(work, out_vertices[first + k],
-                                 out_vertices[first + (k + 1) % rings->ring_counts[r]]);
-    }
-    first += rings->ring_counts[r];
+  for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
+    st = an_cdt_insert_segment(work, out_vertices[k], out_vertices[next_in_ring(rings, k)]);
   }
   // The material lies on the left of every ring edge (outer rings counter-clockwise, holes
   // clockwise): flooded from there, up to the polygon's own edges.
@@ -266,19 +268,14 @@ static arcnav_status put_in(an_cdt *work, const an_allocator *alloc, const vec2 
     st = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   size_t tail = 0;
-  first = 0;
-  for (size_t r = 0; st == ARCNAV_OK && r < rings->ring_count; ++r) {
-    for (uint32_t k = 0; st == ARCNAV_OK && k < rings->ring_counts[r]; ++k) {
-      int32_t t = left_of(work, out_vertices[first + k],
-                          out_vertices[first + (k + 1) % rings->ring_counts[r]]);
-      if (t < 0) {
-        st = ARCNAV_ERR_INVALID_ARGUMENT; // the edge did not go in whole
-      } else if (work->tris[t].tag == TAG_FREE) {
-        work->tris[t].tag = TAG_BLOCKED;
-        queue[tail++] = t;
-      }
+  for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
+    int32_t t = left_of(work, out_vertices[k], out_vertices[next_in_ring(rings, k)]);
+    if (t < 0) {
+      st = ARCNAV_ERR_INVALID_ARGUMENT; // the edge did not go in whole
+    } else if (work->tris[t].tag == TAG_FREE) {
+      work->tris[t].tag = TAG_BLOCKED;
+      queue[tail++] = t;
     }
-    first += rings->ring_counts[r];
   }
   for (size_t head = 0; st == ARCNAV_OK && head < tail; ++head) {
     const an_cdt_tri *tri = &work->tris[queue[head]];
