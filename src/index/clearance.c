@@ -345,8 +345,13 @@ static double widest_free_gap(an_touch *spans, size_t count, double *gap_start) 
 }
 
 bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
-  bool outside_polygons =
-      !cl->point_agent && cl->outside_polygons && cl->outside_polygons(cl->outside_context, p);
+  return an_point_is_free_known(
+      cl, scratch, p, cl->outside_polygons && cl->outside_polygons(cl->outside_context, p));
+}
+
+bool an_point_is_free_known(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p,
+                            bool outside_polygons) {
+  outside_polygons = outside_polygons && !cl->point_agent;
   double clearance = point_clearance(cl, scratch, p, outside_polygons);
   if (clearance < cl->radius - cl->eps) {
     return false;

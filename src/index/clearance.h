@@ -82,6 +82,10 @@ bool an_item_material_at(const an_item *item, vec2 p, double eps, double *start,
 
 /// Is the agent's disk centred at p free (distance to the blocked region >= R - eps)?
 bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p);
+/// an_point_is_free() for a caller that has asked what an_clearance.outside_polygons tells
+/// already (it located p itself): `outside_polygons` is that answer.
+bool an_point_is_free_known(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p,
+                            bool outside_polygons);
 /// Segment ab: assumes a is free (checked separately), tests everything in between and b's
 /// surroundings against edges and circles.
 bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 a, vec2 b);

@@ -782,15 +782,24 @@ static arcnav_status tangent_decide_reachable(const void *state, void *query, ve
                                               bool ends_free) {
   const an_tangent_engine *engine = state;
   an_tangent_query *q = query;
-  arcnav_status status = ends_free ? ARCNAV_OK : judge_ends(q, start, goal);
-  if (status != ARCNAV_OK || v2_equal(start, goal)) {
-    return status;
-  }
   const an_navmesh *mesh = engine->polygons;
   if (q->settings.point_agent || !mesh) {
-    return ARCNAV_IN_PROGRESS;
+    arcnav_status status = ends_free ? ARCNAV_OK : judge_ends(q, start, goal);
+    return status != ARCNAV_OK || v2_equal(start, goal) ? status : ARCNAV_IN_PROGRESS;
   }
-  int32_t ta = an_navmesh_locate(mesh, start), tb = an_navmesh_locate(mesh, goal);
+  // Each end located once, for its free test (an_clearance.outside_polygons) and the forests.
+  int32_t ta = an_navmesh_locate_inside(mesh, start), tb = an_navmesh_locate_inside(mesh, goal);
+  if (!ends_free && !an_point_is_free_known(&q->settings, &q->clearance, start, ta >= 0)) {
+    return ARCNAV_START_BLOCKED;
+  }
+  if (!ends_free && !an_point_is_free_known(&q->settings, &q->clearance, goal, tb >= 0)) {
+    return ARCNAV_GOAL_BLOCKED;
+  }
+  if (v2_equal(start, goal)) {
+    return ARCNAV_OK;
+  }
+  ta = ta >= 0 ? ta : an_navmesh_locate(mesh, start);
+  tb = tb >= 0 ? tb : an_navmesh_locate(mesh, goal);
   if (ta < 0 || tb < 0) {
     return ARCNAV_IN_PROGRESS;
   }
