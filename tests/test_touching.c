@@ -342,6 +342,36 @@ START_TEST(test_touching_rule_by_hand) {
   arcnav_map_destroy(map);
   sup_map_free(&pinched);
 
+  // A rectangle over a circle, its top edge tangent to the circle at the rectangle's corner
+  // (0, 0.5), the rectangle's material on the circle's side of it: the circle's arc runs just
+  // under that edge, inside the rectangle, leaving the corner along the edge's own direction. To
+  // (0.25, 0.433), where the circle meets the rectangle's right side, no path may follow it, and
+  // a partial answer for the blocked (0, 0) must not either.
+  sup_map tangent;
+  sup_map_init(&tangent);
+  sup_map_add_rect(&tangent, 0, 0, 0.25, 0.5);
+  sup_map_add_circle(&tangent, (vec){0, 0}, 0.5);
+  vec around[4] = {{-24, -24}, {24, -24}, {24, 24}, {-24, 24}};
+  sup_map_set_bounds(&tangent, around, 4);
+  ck_assert_int_eq(sup_map_to_arcnav(&tangent, &map), ARCNAV_OK);
+  eps = arcnav_map_tolerance(map);
+  vec from = {-10.25, -10.25}, meet = {0.25, 0.5 * sqrt(0.75)};
+  for (size_t e = 0; e < 2; ++e) { // the tangent engines: the funnels see a 64-gon, not the circle
+    engine_run run = open_run(map, &ENGINES[e], 0.0);
+    for (int partial = 0; partial < 2; ++partial) {
+      vec to = partial ? (vec){0, 0} : meet;
+      ck_assert_int_eq(arcnav_query_set_partial(run.query, partial), ARCNAV_OK);
+      ck_assert_int_eq(arcnav_find_path(run.query, from, to, path),
+                       partial ? ARCNAV_PARTIAL : ARCNAV_OK);
+      sup_verify_report report;
+      ck_assert_msg(sup_verify_path(&tangent, 0.0, eps, from, arcnav_path_end(path), path, &report),
+                    "%s, to (%g, %g): %s", ENGINES[e].name, to.x, to.y, report.message);
+    }
+    close_run(&run);
+  }
+  arcnav_map_destroy(map);
+  sup_map_free(&tangent);
+
   // A circle tangent to a rectangle's side at (0, 0), where a third obstacle's narrow vertex
   // reaches into the circle: the material closes all round the point (the circle's half-turn of
   // directions runs past the full turn counted from the vertex's wedge), so it is walled in, as

@@ -658,6 +658,25 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
       return true;
     }
   }
+  if (grazing && centre_side > 0.0 && edge_length > AN_GRAZE_MIN_TOLERANCES * eps) {
+    // Material on the centre's side: the circle lies on the material's side of the edge's line
+    // and touches it at the foot, so on each side of the foot that the edge covers the arc runs
+    // just under the edge, in the material. Its direction there is the edge's: the vertex test
+    // below, which looks at directions alone, cannot see it (docs/DESIGN.md, "The touching
+    // rule").
+    double foot = v2_dot(v2_sub(arc->center, item->a), edge_dir);
+    if (foot >= -eps && foot <= edge_length + eps) {
+      double foot_angle = v2_angle(v2_sub(v2_mul_add(item->a, foot, edge_dir), arc->center));
+      // Counter-clockwise round the centre, the arc leaves the foot along +edge_dir exactly when
+      // the centre is on the edge's left.
+      bool covered_ahead = foot<edge_length - eps, covered_behind = foot> eps;
+      double step = 4.0 * angle_slack;
+      if ((covered_ahead && an_arc_contains_angle(arc, foot_angle + step, 0.0)) ||
+          (covered_behind && an_arc_contains_angle(arc, foot_angle - step, 0.0))) {
+        return true;
+      }
+    }
+  }
   if (hits > 0 && !grazing) {
     double t_margin = edge_length > 0.0 ? eps / edge_length : 1.0;
     for (int k = 0; k < hits; ++k) {
