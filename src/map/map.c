@@ -112,7 +112,10 @@ static uint32_t index_of_id(const arcnav_map *map, arcnav_obstacle_id id) {
       map->slots[slot].generation != generation) {
     return AN_NO_SLOT;
   }
-  return map->slots[slot].obstacle;
+  // A free slot's generation has moved on, but an id made up with the new one would match it:
+  // the slot must hold an obstacle (a free slot's `obstacle` names the next free slot).
+  uint32_t index = map->slots[slot].obstacle;
+  return index < map->obstacle_count && map->obstacles[index].slot == slot ? index : AN_NO_SLOT;
 }
 
 static size_t ring_points(const an_clean_ring *rings, size_t ring_count) {
