@@ -658,12 +658,14 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
       return true;
     }
   }
-  if (grazing && centre_side > 0.0 && edge_length > AN_GRAZE_MIN_TOLERANCES * eps) {
+  if (grazing && centre_side > 0.0 && edge_length > AN_GRAZE_MIN_TOLERANCES * eps &&
+      arc->radius > AN_GRAZE_MIN_TOLERANCES * eps) {
     // Material on the centre's side: the circle lies on the material's side of the edge's line
     // and touches it at the foot, so on each side of the foot that the edge covers the arc runs
     // just under the edge, in the material. Its direction there is the edge's: the vertex test
     // below, which looks at directions alone, cannot see it (docs/DESIGN.md, "The touching
-    // rule").
+    // rule"). An arc of a radius within tolerances of 0 (a vertex's, for an agent just above
+    // R = 0) is a point: every edge at the vertex grazes it.
     double foot = v2_dot(v2_sub(arc->center, item->a), edge_dir);
     if (foot >= -eps && foot <= edge_length + eps) {
       double foot_angle = v2_angle(v2_sub(v2_mul_add(item->a, foot, edge_dir), arc->center));
