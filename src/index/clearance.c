@@ -671,7 +671,8 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
       double foot_angle = v2_angle(v2_sub(v2_mul_add(item->a, foot, edge_dir), arc->center));
       // Counter-clockwise round the centre, the arc leaves the foot along +edge_dir exactly when
       // the centre is on the edge's left.
-      bool covered_ahead = foot<edge_length - eps, covered_behind = foot> eps;
+      bool covered_ahead = foot < edge_length - eps;
+      bool covered_behind = foot > eps;
       double step = 4.0 * angle_slack;
       if ((covered_ahead && an_arc_contains_angle(arc, foot_angle + step, 0.0)) ||
           (covered_behind && an_arc_contains_angle(arc, foot_angle - step, 0.0))) {
