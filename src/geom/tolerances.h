@@ -41,6 +41,11 @@
 /// its vertices (clearance.c).
 #define AN_GRAZE_MIN_TOLERANCES 2.0
 
+/// How deep inside a free triangle of the polygons' triangulation a point must lie for the free
+/// test to take it as outside every polygon without the parity walk: beyond the 2 eps within
+/// which snapping may have moved, or collapsed, an obstacle (navmesh_locate.c).
+#define AN_LOCATE_INSIDE_TOLERANCES 4.0
+
 /// A grown stretch must lie this deep inside a swept piece to be dropped: far above the rounding of
 /// the grown vertices, so the boundary of the grown region always keeps its pieces (erode.c).
 #define AN_TRIM_MARGIN_TOLERANCES 16.0

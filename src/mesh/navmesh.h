@@ -202,7 +202,8 @@ bool an_navmesh_point_is_free(const an_navmesh *mesh, vec2 p);
 /// locate grid; -1 outside the box. Thread-safe (reads only).
 int32_t an_navmesh_locate_cdt(const an_navmesh *mesh, vec2 p);
 
-/// The free triangle that holds p strictly inside (by exact orientation tests), or -1: a point
-/// it returns a triangle for lies in no obstacle of the mesh and inside the bounds. Thread-safe
-/// (reads only).
+/// The free triangle that holds p inside, farther than AN_LOCATE_INSIDE_TOLERANCES tolerances
+/// from each of its edges, or -1: a point it returns a triangle for lies in no obstacle of the
+/// map the mesh was built from, and inside the bounds, even where the build snapped close points
+/// together. Thread-safe (reads only).
 int32_t an_navmesh_locate_inside(const an_navmesh *mesh, vec2 p);

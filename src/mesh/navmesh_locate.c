@@ -96,8 +96,12 @@ int32_t an_navmesh_locate_inside(const an_navmesh *mesh, vec2 p) {
   }
   const an_cdt_tri *tri = &mesh->cdt.tris[t];
   const vec2 *pts = mesh->cdt.points;
+  // More than a few tolerances inside each edge: the build snaps points within eps together, so
+  // an obstacle's edges lie within eps of the mesh's, and one that snapping collapsed lies
+  // within 2 eps of a vertex (docs/DESIGN.md, "Free checks").
   for (int i = 0; i < 3; ++i) {
-    if (!(an_orient2d(pts[tri->v[(i + 1) % 3]], pts[tri->v[(i + 2) % 3]], p) > 0.0)) {
+    vec2 a = pts[tri->v[(i + 1) % 3]], b = pts[tri->v[(i + 2) % 3]];
+    if (!(an_orient2d(a, b, p) > AN_LOCATE_INSIDE_TOLERANCES * mesh->eps * v2_dist(a, b))) {
       return -1;
     }
   }
