@@ -239,6 +239,18 @@ static void add_random_shape(world *w, arcnav_map *map, sup_rng *rng) {
   }
 }
 
+// An empty world, with bounds or without (`bounded`), and the library's map of it.
+static arcnav_map *empty_world(world *w, bool bounded) {
+  memset(w, 0, sizeof *w);
+  w->bounded = bounded;
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  if (bounded) {
+    ck_assert_int_eq(arcnav_map_set_bounds(map, WORLD_BOUNDS, 4, NULL), ARCNAV_OK);
+  }
+  return map;
+}
+
 static void change_at_random(world *w, arcnav_map *map, sup_rng *rng, char *what, size_t size) {
   size_t pick = pick_alive(w, rng);
   size_t choice = pick == SIZE_MAX ? 0 : sup_rng_below(rng, 5);
@@ -375,13 +387,7 @@ START_TEST(updates_equal_fresh_builds) {
   uint64_t seed = (uint64_t)_i + 1;
   sup_rng rng = sup_rng_seed(seed * 1299709);
   world w;
-  memset(&w, 0, sizeof w);
-  w.bounded = seed % 2 == 0;
-  arcnav_map *map = NULL;
-  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
-  if (w.bounded) {
-    ck_assert_int_eq(arcnav_map_set_bounds(map, WORLD_BOUNDS, 4, NULL), ARCNAV_OK);
-  }
+  arcnav_map *map = empty_world(&w, seed % 2 == 0);
   for (int i = 0; i < 10; ++i) {
     add_random_shape(&w, map, &rng);
   }
@@ -429,23 +435,18 @@ START_TEST(updates_equal_fresh_builds) {
 END_TEST
 
 // Planners for point agents on the funnel engines change locally where a building goes up clear
-// of everything, or one that went up that way comes down (arcnav_planner_update()); every other
-// change builds them again. Either way every answer must be a fresh planner's: the updates are
-// checked as in updates_equal_fresh_builds, and both kinds of update must have happened.
+// of everything, or one that went up that way comes down or moves clear again
+// (arcnav_planner_update()); every other change builds them again. Either way every answer must be
+// a fresh planner's: the updates are checked as in updates_equal_fresh_builds, and both kinds of
+// update must have happened.
 START_TEST(local_updates_equal_fresh_builds) {
   static const arcnav_engine engines[] = {ARCNAV_ENGINE_AUTO, ARCNAV_ENGINE_PLAIN_FUNNEL};
   uint64_t local = 0, updates = 0, moves = 0, local_moves = 0;
   for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
     sup_rng rng = sup_rng_seed(seed * 7727);
     world w;
-    memset(&w, 0, sizeof w);
     // Without bounds, a building changes a planner locally only inside the extent of the rest.
-    w.bounded = seed % 2 == 1;
-    arcnav_map *map = NULL;
-    ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
-    if (w.bounded) {
-      ck_assert_int_eq(arcnav_map_set_bounds(map, WORLD_BOUNDS, 4, NULL), ARCNAV_OK);
-    }
+    arcnav_map *map = empty_world(&w, seed % 2 == 1);
     for (int i = 0; i < 6; ++i) {
       add_random_shape(&w, map, &rng);
       w.shapes[w.count - 1].alive = !w.shapes[w.count - 1].circle;

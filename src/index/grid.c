@@ -248,11 +248,11 @@ static an_grid same_cells(const an_grid *grid) {
 arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, size_t index,
                                     const an_allocator *alloc, an_grid *out) {
   memset(out, 0, sizeof *out);
-  const an_obstacle *ob = &map->obstacles[index];
-  if (ob->kind != AN_OBSTACLE_POLYGON || index >= map->obstacle_count ||
-      grid->owner_count != map->obstacle_count) {
+  if (index >= map->obstacle_count || grid->owner_count != map->obstacle_count ||
+      map->obstacles[index].kind != AN_OBSTACLE_POLYGON) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
+  const an_obstacle *ob = &map->obstacles[index];
   // Filed beyond the box, an item would land in the border cells, where no check looks for it.
   vec2 lo = v2(ob->box_min.x - grid->reach, ob->box_min.y - grid->reach);
   vec2 hi = v2(ob->box_max.x + grid->reach, ob->box_max.y + grid->reach);

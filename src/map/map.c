@@ -113,7 +113,12 @@ static uint32_t index_of_id(const arcnav_map *map, arcnav_obstacle_id id) {
     return AN_NO_SLOT;
   }
   // A free slot's generation has moved on, but an id made up with the new one would match it:
-  // the slot must hold an obstacle (a free slot's `obstacle` names the next free slot).
+  // the slot must hold an obstacle.
+  return an_map_slot_obstacle(map, (uint32_t)slot);
+}
+
+uint32_t an_map_slot_obstacle(const arcnav_map *map, uint32_t slot) {
+  // A free slot's `obstacle` names the next free slot, whose obstacle (if any) is not in it.
   uint32_t index = map->slots[slot].obstacle;
   return index < map->obstacle_count && map->obstacles[index].slot == slot ? index : AN_NO_SLOT;
 }

@@ -62,6 +62,9 @@ typedef struct an_obstacle_slot {
 
 #define AN_NO_SLOT UINT32_MAX
 
+/// The index of the obstacle slot `slot` (< slot_count) holds, or AN_NO_SLOT for a free slot.
+uint32_t an_map_slot_obstacle(const arcnav_map *map, uint32_t slot);
+
 struct arcnav_map {
   an_allocator alloc;
   vec2 *points;

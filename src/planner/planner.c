@@ -88,10 +88,9 @@ static an_obstacle_entry *obstacle_entries(const arcnav_map *map, const an_alloc
   if (!entries) {
     return NULL;
   }
-  for (size_t s = 0; s < map->slot_count; ++s) {
-    // A free slot's `obstacle` names the next free slot, whose obstacle (if any) is not in it.
-    uint32_t index = map->slots[s].obstacle;
-    if (index < count && map->obstacles[index].slot == s) {
+  for (uint32_t s = 0; s < map->slot_count; ++s) {
+    uint32_t index = an_map_slot_obstacle(map, s);
+    if (index != AN_NO_SLOT) {
       const an_obstacle *ob = &map->obstacles[index];
       entries[listed++] =
           (an_obstacle_entry){arcnav_map_obstacle_id(map, index), index, ob->unit, ob->shape};
@@ -296,7 +295,7 @@ static bool find_single_change(const arcnav_planner *planner, const arcnav_map *
 // left the planner as it was.
 static arcnav_status update_locally(arcnav_planner *planner, const arcnav_map *map) {
   const an_engine *engine = &planner->engine;
-  // The cheap refusals first, before every obstacle is listed and hashed.
+  // The cheap refusals first, before every obstacle is listed.
   if (planner->point_engine.ops || !engine->ops || !engine->ops->change_locally ||
       an_map_tolerance(map) != planner->eps || map->bounds_shape != planner->bounds_shape) {
     return ARCNAV_ERR_INVALID_ARGUMENT;

@@ -629,12 +629,19 @@ static arcnav_status on_demand_query_create(const void *state, void **out_query)
   return query_end(q, status, out_query);
 }
 
-static arcnav_status judge_ends(an_tangent_query *q, vec2 start, vec2 goal) {
-  if (!an_point_is_free(&q->settings, &q->clearance, start)) {
-    return ARCNAV_START_BLOCKED;
-  }
-  if (!an_point_is_free(&q->settings, &q->clearance, goal)) {
-    return ARCNAV_GOAL_BLOCKED;
+// The ends' free tests. A disk's ends are located in the polygons' triangulation once, for the
+// free test (an_clearance.outside_polygons) and for the caller: the free triangles that hold them
+// well inside go to *ta and *tb (-1 where none does, or nothing was located).
+static arcnav_status judge_ends(an_tangent_query *q, vec2 start, vec2 goal, int32_t *ta,
+                                int32_t *tb) {
+  const an_navmesh *mesh = q->settings.point_agent ? NULL : q->engine->polygons;
+  vec2 ends[2] = {start, goal};
+  int32_t *located[2] = {ta, tb};
+  for (int e = 0; e < 2; ++e) {
+    *located[e] = mesh ? an_navmesh_locate_inside(mesh, ends[e]) : -1;
+    if (!an_point_is_free_known(&q->settings, &q->clearance, ends[e], *located[e] >= 0)) {
+      return e == 0 ? ARCNAV_START_BLOCKED : ARCNAV_GOAL_BLOCKED;
+    }
   }
   return ARCNAV_OK;
 }
@@ -646,7 +653,8 @@ begin_with(void *query, vec2 start, vec2 goal, an_search_control *control, arcna
   an_tangent_query *q = query;
   q->control = control;
   memset(&control->stats, 0, sizeof control->stats);
-  arcnav_status status = judge_ends(q, start, goal);
+  int32_t ta, tb;
+  arcnav_status status = judge_ends(q, start, goal, &ta, &tb);
   if (status != ARCNAV_OK || v2_equal(start, goal)) {
     return status;
   }
@@ -782,22 +790,16 @@ static arcnav_status tangent_decide_reachable(const void *state, void *query, ve
                                               bool ends_free) {
   const an_tangent_engine *engine = state;
   an_tangent_query *q = query;
+  int32_t ta = -1, tb = -1;
+  arcnav_status status = ends_free ? ARCNAV_OK : judge_ends(q, start, goal, &ta, &tb);
+  if (status != ARCNAV_OK || v2_equal(start, goal)) {
+    return status;
+  }
   const an_navmesh *mesh = engine->polygons;
   if (q->settings.point_agent || !mesh) {
-    arcnav_status status = ends_free ? ARCNAV_OK : judge_ends(q, start, goal);
-    return status != ARCNAV_OK || v2_equal(start, goal) ? status : ARCNAV_IN_PROGRESS;
+    return ARCNAV_IN_PROGRESS;
   }
-  // Each end located once, for its free test (an_clearance.outside_polygons) and the forests.
-  int32_t ta = an_navmesh_locate_inside(mesh, start), tb = an_navmesh_locate_inside(mesh, goal);
-  if (!ends_free && !an_point_is_free_known(&q->settings, &q->clearance, start, ta >= 0)) {
-    return ARCNAV_START_BLOCKED;
-  }
-  if (!ends_free && !an_point_is_free_known(&q->settings, &q->clearance, goal, tb >= 0)) {
-    return ARCNAV_GOAL_BLOCKED;
-  }
-  if (v2_equal(start, goal)) {
-    return ARCNAV_OK;
-  }
+  // Ends the free tests located already are not located again.
   ta = ta >= 0 ? ta : an_navmesh_locate(mesh, start);
   tb = tb >= 0 ? tb : an_navmesh_locate(mesh, goal);
   if (ta < 0 || tb < 0) {
