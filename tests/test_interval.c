@@ -9,7 +9,9 @@
 #include "arcnav_test.h"
 #include "funnel/funnel.h"
 #include "funnel/interval_search.h"
+#include "funnel/landmarks_build.h"
 #include "mapgen.h"
+#include "mesh/landmarks.h"
 #include "mesh/navmesh.h"
 #include "navmesh_test.h"
 #include "reference.h"
@@ -36,6 +38,8 @@ static fixture make_fixture(const sup_map *desc) {
   fixture f;
   ck_assert_int_eq(sup_map_to_arcnav(desc, &f.map), ARCNAV_OK);
   ck_assert_int_eq(an_navmesh_build(f.map, &plain_alloc, &f.mesh), ARCNAV_OK);
+  // As the funnel engine builds it: the searches' keys use the landmarks (TA*'s do not).
+  ck_assert_int_eq(an_landmarks_build(f.mesh, AN_LANDMARKS_DEFAULT), ARCNAV_OK);
   ck_assert_int_eq(an_funnel_scratch_create(f.mesh, &plain_alloc, &f.funnel), ARCNAV_OK);
   ck_assert_int_eq(an_interval_scratch_create(f.mesh, &plain_alloc, &f.interval), ARCNAV_OK);
   f.eps = arcnav_map_tolerance(f.map);
@@ -158,6 +162,158 @@ START_TEST(test_against_ta_star) {
   ck_assert_uint_ge(c.found, test_scaled_minimum(1500, 8));
   ck_assert_uint_ge(c.blocked, test_scaled_minimum(100, 8));
   ck_assert_uint_ge(c.no_path, test_scaled_minimum(10, 8));
+}
+END_TEST
+
+/// The maps of the landmark tests: rooms and corridors where walls make paths long, and the rest.
+static sup_map landmark_map(uint64_t seed, size_t kind) {
+  switch (kind) {
+  case 0:
+    return sup_gen_maze(seed, 6, 10.0, 1.0 + 0.5 * (double)(seed % 3));
+  case 1:
+    return grid_cells(seed, 24, 0.35);
+  case 2:
+    return sup_gen_town(seed, 2, 30.0, 6.0, 0.5, 3.0);
+  case 3:
+    return sup_gen_touching(seed, seed % 2 == 0);
+  default:
+    return rectangles(seed, 40);
+  }
+}
+
+START_TEST(test_distances_are_ta_star_lengths) {
+  // The landmarks' measure: from a free point to every vertex, the length TA* finds, or none
+  // where TA* finds no path or the vertex is inside an obstacle.
+  size_t compared = 0, unreached = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
+    for (size_t kind = 0; kind < 5; ++kind) {
+      sup_map desc = landmark_map(seed, kind);
+      fixture f = make_fixture(&desc);
+      vec2 lo = f.mesh->cdt.points[0], hi = f.mesh->cdt.points[2];
+      sup_rng rng = sup_rng_seed(seed * 31 + kind);
+      size_t nv = f.mesh->cdt.point_count;
+      double *d = malloc(nv * sizeof *d);
+      ck_assert_ptr_nonnull(d);
+      vec2 source;
+      arcnav_status st;
+      do {
+        source = random_end(&f, &rng, lo, hi);
+        st = an_interval_distances(f.mesh, f.interval, source, 0, d);
+      } while (st == ARCNAV_START_BLOCKED);
+      ck_assert_int_eq(st, ARCNAV_OK);
+      for (size_t v = 0; v < nv; ++v) {
+        an_funnel_result want;
+        vec2 p = f.mesh->cdt.points[v];
+        arcnav_status ws = an_funnel_find_path_within(f.mesh, f.funnel, source, p, true, 0, &want);
+        if (ws == ARCNAV_OK) {
+          ck_assert_msg(fabs(d[v] - want.length) <= 1e-9 * fmax(want.length, 1.0),
+                        "seed %llu map %zu: vertex (%.17g, %.17g) at %.17g, TA* %.17g",
+                        (unsigned long long)seed, kind, p.x, p.y, d[v], want.length);
+          compared++;
+        } else {
+          ck_assert_msg(d[v] == INFINITY, "seed %llu map %zu: vertex (%.17g, %.17g): %s, not %.17g",
+                        (unsigned long long)seed, kind, p.x, p.y, arcnav_status_name(ws), d[v]);
+          unreached++;
+        }
+      }
+      free(d);
+      free_fixture(&f);
+      sup_map_free(&desc);
+    }
+  }
+  ck_assert_uint_ge(compared, test_scaled_minimum(2000, 4));
+  ck_assert_uint_ge(unreached, 1);
+}
+END_TEST
+
+typedef struct goal_bounds_context {
+  const an_navmesh *mesh;
+  vec2 goal;
+  size_t count;
+  an_landmark_goal bounds;
+} goal_bounds_context;
+
+static void join_goal_bounds(void *context, int32_t tri) {
+  goal_bounds_context *c = context;
+  an_landmark_goal here;
+  an_landmarks_goal(&c->mesh->landmarks, c->mesh->cdt.points, &c->mesh->fv[3 * (size_t)tri],
+                    c->goal, &here);
+  if (c->count++ == 0) {
+    c->bounds = here;
+  } else {
+    an_landmark_goal_join(&c->bounds, &here);
+  }
+}
+
+START_TEST(test_landmark_bounds_hold) {
+  // What the landmarks say of the way from a vertex (and from points round it) to a goal is never
+  // more than the shortest path TA* finds, and in mazes it is often more than the straight line.
+  size_t checked = 0, beyond_straight = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
+    for (size_t kind = 0; kind < 5; ++kind) {
+      sup_map desc = landmark_map(seed, kind);
+      fixture f = make_fixture(&desc);
+      size_t cdt_tris = f.mesh->cdt.tri_count + 1;
+      uint32_t *near_stamp = calloc(cdt_tris, sizeof *near_stamp), near_mark = 0;
+      int32_t *near_queue = malloc(cdt_tris * sizeof *near_queue);
+      ck_assert(near_stamp && near_queue);
+      const an_landmarks *lm = &f.mesh->landmarks;
+      ck_assert_uint_eq(lm->count, AN_LANDMARKS_DEFAULT);
+      ck_assert_uint_eq(lm->vertex_count, f.mesh->cdt.point_count);
+      vec2 lo = f.mesh->cdt.points[0], hi = f.mesh->cdt.points[2];
+      sup_rng rng = sup_rng_seed(seed * 37 + kind);
+      for (int g = 0; g < 6; ++g) {
+        vec2 goal = random_end(&f, &rng, lo, hi);
+        int32_t tri = an_navmesh_locate(f.mesh, goal);
+        if (tri < 0) {
+          continue;
+        }
+        // The goal belongs to every free triangle within eps of it, as the searches take it.
+        goal_bounds_context gc = {f.mesh, goal, 0, {0}};
+        an_funnel_near_triangles(f.mesh, goal, tri, near_stamp, &near_mark, near_queue,
+                                 join_goal_bounds, &gc);
+        const an_landmark_goal bounds = gc.bounds;
+        for (size_t v = 0; v < f.mesh->cdt.point_count; v += 3) {
+          vec2 p = f.mesh->cdt.points[v];
+          // A point a little way from the vertex, which the bound with that reach covers.
+          double reach = sup_rng_uniform(&rng, 0.0, 0.5);
+          double a = sup_rng_uniform(&rng, 0.0, 2.0 * TEST_PI);
+          vec2 near = v2(p.x + reach * cos(a), p.y + reach * sin(a));
+          vec2 froms[2] = {p, near};
+          double reaches[2] = {0.0, reach};
+          for (int k = 0; k < 2; ++k) {
+            an_funnel_result want;
+            if (an_funnel_find_path_within(f.mesh, f.funnel, froms[k], goal, true, 0, &want) !=
+                ARCNAV_OK) {
+              continue;
+            }
+            // The near point must see the vertex for the bound to cover it.
+            an_funnel_result link;
+            if (k == 1 && (an_funnel_find_path_within(f.mesh, f.funnel, froms[k], p, true, 0,
+                                                      &link) != ARCNAV_OK ||
+                           link.point_count != 2)) {
+              continue;
+            }
+            double bound = an_landmarks_bound(lm, &bounds, (int32_t)v, reaches[k]);
+            ck_assert_msg(bound <= want.length * (1.0 + 1e-12),
+                          "seed %llu map %zu: from (%.17g, %.17g) to (%.17g, %.17g): bound %.17g, "
+                          "path %.17g",
+                          (unsigned long long)seed, kind, froms[k].x, froms[k].y, goal.x, goal.y,
+                          bound, want.length);
+            checked++;
+            beyond_straight += bound > v2_dist(froms[k], goal) * (1.0 + 1e-9);
+          }
+        }
+      }
+      free(near_stamp);
+      free(near_queue);
+      free_fixture(&f);
+      sup_map_free(&desc);
+    }
+  }
+  printf("landmark bounds: %zu checked, %zu beyond the straight line\n", checked, beyond_straight);
+  ck_assert_uint_ge(checked, test_scaled_minimum(2000, 4));
+  ck_assert_uint_ge(beyond_straight, test_scaled_minimum(200, 4));
 }
 END_TEST
 
@@ -469,6 +625,8 @@ static Suite *interval_suite(void) {
   tcase_add_test(tc, test_hand_made);
   tcase_add_test(tc, test_touching_corner);
   tcase_add_test(tc, test_against_ta_star);
+  tcase_add_test(tc, test_distances_are_ta_star_lengths);
+  tcase_add_test(tc, test_landmark_bounds_hold);
   tcase_add_test(tc, test_beyond_the_box_is_the_funnels);
   tcase_add_test(tc, test_against_reference);
   tcase_add_test(tc, test_expansion_limit);

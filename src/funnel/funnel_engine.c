@@ -4,6 +4,7 @@
 #include "funnel/erode.h"
 #include "funnel/funnel.h"
 #include "funnel/interval_search.h"
+#include "funnel/landmarks_build.h"
 #include "geom/tolerances.h"
 #include "index/free_space.h"
 #include "mesh/navmesh.h"
@@ -107,6 +108,9 @@ arcnav_status an_funnel_engine_build(const an_engine_args *args, an_engine *out)
                                           &engine->alloc, &engine->space);
     if (status == ARCNAV_OK) {
       status = an_navmesh_build(args->map, &engine->alloc, &engine->navmesh);
+    }
+    if (status == ARCNAV_OK && engine->optimal) {
+      status = an_landmarks_build(engine->navmesh, AN_LANDMARKS_DEFAULT);
     }
   }
   if (status != ARCNAV_OK) {

@@ -74,6 +74,10 @@ typedef struct iv_search {
   /// the start) and its `prev`.
   int32_t near_root, near_prev;
   double near_distance;
+  /// an_interval_distances(): per mesh vertex, the shortest length from the start found so far
+  /// (NULL in a search for a goal). Such a search has no goal and goes on until the queue is
+  /// empty, into dead ends too.
+  double *reach;
 } iv_search;
 
 struct an_interval_scratch {
@@ -88,7 +92,9 @@ struct an_interval_scratch {
   double *root_g;       ///< per vertex: the shortest g it became a root at in this query
   int32_t *starts;      ///< the start's triangles
   size_t start_count;
-  bool ends_meet;       ///< a goal triangle lies in the connected part of a start triangle
+  bool ends_meet;               ///< a goal triangle lies in the connected part of a start triangle
+  an_landmark_goal goal_bounds; ///< what the mesh's landmarks say of the goal, in all its triangles
+  size_t goal_count;            ///< the goal's triangles so far
   double min_width;     ///< an_interval_set_min_width(): passages narrower than this are shut
   uint32_t *near_stamp; ///< an_funnel_near_triangles()' walk: per cdt triangle, and its queue
   uint32_t near_mark;
@@ -347,6 +353,20 @@ static int32_t edge_towards(const an_navmesh *mesh, int32_t u, int32_t t) {
   return n[0] == t ? 0 : n[1] == t ? 1 : 2;
 }
 
+/// A distances search (x->reach): the root sees the vertex a far place lies at, when it does.
+/// Every vertex the root sees is such a place of some successor it makes (the ends of ranges,
+/// and the far corner where a range spans it), whether or not the successor is kept.
+HOT void note_reach(iv_search *x, int32_t root, double g, far_point place) {
+  int32_t v = place.ray.through;
+  if (v < 0 || place.ray.from != root || !v2_equal(place.p, x->s->mesh->cdt.points[v])) {
+    return;
+  }
+  double length = g + v2_dist(root_point(x, root), place.p);
+  if (length < x->reach[v]) {
+    x->reach[v] = length;
+  }
+}
+
 /// A successor on far edge `side` (0: right, 1: left) of triangle t, from `right_end` to
 /// `left_end`, seen from `root`. Dropped on a wall, into a dead end without the goal, or when
 /// empty. Its f is its parent's until it is queued (see queue_successors()).
@@ -354,10 +374,14 @@ HOT void add_successor(iv_search *x, const tri_view *t, int side, far_point righ
                        far_point left_end, int32_t root, double g, int32_t prev, double parent_f) {
   an_interval_scratch *s = x->s;
   const an_navmesh *mesh = s->mesh;
+  if (x->reach) {
+    note_reach(x, root, g, right_end);
+    note_reach(x, root, g, left_end);
+  }
   int32_t edge = (t->edge + 1 + side) % 3;
   int32_t u = mesh->fn[3 * (size_t)t->tri + (size_t)edge];
   if (u < 0 || v2_equal(right_end.p, left_end.p) ||
-      (s->dead_end[u] && s->goal_mark[u] != s->stamp)) {
+      (s->dead_end[u] && s->goal_mark[u] != s->stamp && !x->reach)) {
     return;
   }
   // A root at an end of the edge is a corner that turned onto it; no other root stands on the
@@ -503,6 +527,10 @@ static bool push_start_nodes(iv_search *x) {
   const an_navmesh *mesh = s->mesh;
   for (size_t i = 0; i < s->start_count; ++i) {
     int32_t st = s->starts[i];
+    for (int k = 0; x->reach && k < 3; ++k) { // the start sees its triangle's corners
+      int32_t v = mesh->fv[3 * (size_t)st + (size_t)k];
+      note_reach(x, -1, 0.0, vertex_place(0.0, mesh->cdt.points[v], -1, v));
+    }
     for (int k = 0; k < 3; ++k) {
       int32_t u = mesh->fn[3 * (size_t)st + (size_t)k];
       if (u < 0) {
@@ -520,7 +548,8 @@ static bool push_start_nodes(iv_search *x) {
       if (!pool_room(s, 1)) {
         return false;
       }
-      double f = an_least_distance_sum(x->start, x->goal, t.P1, t.P2);
+      double f = x->reach ? an_point_segment_dist(x->start, t.P1, t.P2)
+                          : an_least_distance_sum(x->start, x->goal, t.P1, t.P2);
       int32_t id = (int32_t)s->node_count++;
       s->nodes[id] = (iv_node){.left = t.P1,
                                .right = t.P2,
@@ -586,7 +615,14 @@ static void queue_successors(iv_search *x) {
   size_t kept = 0;
   for (size_t i = 0; i < x->made; ++i) {
     iv_node c = made[i];
-    c.f = an_max(c.f, c.g + an_least_distance_sum(root_point(x, c.root), x->goal, c.left, c.right));
+    vec2 r = root_point(x, c.root);
+    // A distances search goes by the length at which its wave reaches the interval.
+    c.f = an_max(c.f, c.g + (x->reach ? an_point_segment_dist(r, c.left, c.right)
+                                      : an_least_distance_sum(r, x->goal, c.left, c.right)));
+    if (c.root >= 0 && !x->reach) {
+      c.f =
+          an_max(c.f, c.g + an_landmarks_bound(&s->mesh->landmarks, &s->goal_bounds, c.root, 0.0));
+    }
     if (c.f < x->best) {
       made[kept++] = c;
       an_heap_push(&s->heap, (uint32_t)s->node_count++, c.f);
@@ -677,6 +713,13 @@ static void add_start(void *context, int32_t tri) {
 static void add_goal(void *context, int32_t tri) {
   an_interval_scratch *s = context;
   s->goal_mark[tri] = s->stamp;
+  const an_navmesh *mesh = s->mesh;
+  an_landmark_goal here;
+  an_landmarks_goal(&mesh->landmarks, mesh->cdt.points, &mesh->fv[3 * (size_t)tri], s->run.goal,
+                    s->goal_count++ == 0 ? &s->goal_bounds : &here);
+  if (s->goal_count > 1) {
+    an_landmark_goal_join(&s->goal_bounds, &here);
+  }
   const int32_t *component = s->mesh->component;
   for (size_t k = 0; k < s->start_count && !s->ends_meet; ++k) {
     s->ends_meet = (!component || component[s->starts[k]] == component[tri]) &&
@@ -710,6 +753,8 @@ arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, 
   next_stamp(s);
   s->start_count = 0;
   s->ends_meet = false;
+  s->goal_count = 0;
+  s->run.goal = goal;
   an_funnel_near_triangles(mesh, start, st, s->near_stamp, &s->near_mark, s->near_queue, add_start,
                            s);
   an_funnel_near_triangles(mesh, goal, gt, s->near_stamp, &s->near_mark, s->near_queue, add_goal,
@@ -744,6 +789,45 @@ arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, 
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   return ARCNAV_IN_PROGRESS;
+}
+
+arcnav_status an_interval_distances(const an_navmesh *mesh, an_interval_scratch *s, vec2 source,
+                                    size_t max_expansions, double *distances) {
+  if (!mesh || !s || !distances || s->mesh != mesh) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  for (size_t v = 0; v < s->vertex_count; ++v) {
+    distances[v] = INFINITY;
+  }
+  an_funnel_result out = {0};
+  an_funnel_ends ends;
+  arcnav_status located = an_funnel_locate_ends(mesh, source, source, &out, &ends);
+  if (located != ARCNAV_OK) {
+    return located;
+  }
+  if (!ends.start_in) {
+    return ARCNAV_START_BLOCKED;
+  }
+  next_stamp(s);
+  s->start_count = 0;
+  an_funnel_near_triangles(mesh, source, ends.start_tri, s->near_stamp, &s->near_mark,
+                           s->near_queue, add_start, s);
+  s->run = (iv_search){.s = s,
+                       .start = source,
+                       .goal = source,
+                       .best = INFINITY,
+                       .best_via = -1,
+                       .chain = -1,
+                       .near_root = NO_ROOT,
+                       .reach = distances};
+  an_heap_clear(&s->heap);
+  s->node_count = 0;
+  if (!push_start_nodes(&s->run)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  arcnav_status status = search(s, max_expansions, SIZE_MAX, &out);
+  s->run.reach = NULL;
+  return status == ARCNAV_NO_PATH ? ARCNAV_OK : status;
 }
 
 arcnav_status an_interval_resume(an_interval_scratch *s, size_t max_expansions, size_t pause_at,

@@ -80,3 +80,13 @@ void an_interval_set_min_width(an_interval_scratch *scratch, double width);
 arcnav_status an_interval_resume(an_interval_scratch *scratch, size_t max_expansions,
                                  size_t pause_at, an_funnel_result *out);
 arcnav_status an_interval_best_so_far(an_interval_scratch *scratch, an_funnel_result *out);
+
+/// The shortest length for a point agent from `source` to every vertex of the mesh, into
+/// `distances` (one per cdt point; INFINITY for a vertex no path reaches): the search above with
+/// no goal, run until nothing is left to expand, into dead ends too (DESIGN.md, "Landmarks"), or
+/// until it would expand more than `max_expansions` nodes (0: no limit). ARCNAV_OK,
+/// ARCNAV_SEARCH_LIMIT (the distances are then upper bounds only), ARCNAV_START_BLOCKED for a
+/// source in no free triangle of the box, ARCNAV_ERR_NOT_FINITE, ARCNAV_ERR_OUT_OF_MEMORY when
+/// the node pool could not grow.
+arcnav_status an_interval_distances(const an_navmesh *mesh, an_interval_scratch *scratch,
+                                    vec2 source, size_t max_expansions, double *distances);

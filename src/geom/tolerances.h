@@ -45,6 +45,10 @@
 /// test to take it as outside every polygon without the parity walk: beyond the 2 eps within
 /// which snapping may have moved, or collapsed, an obstacle (navmesh_locate.c).
 #define AN_LOCATE_INSIDE_TOLERANCES 4.0
+/// A disk's search bounds what is left by the landmarks (mesh/landmarks.h) only above this many
+/// tolerances: its goal then lies farther than the snapping from every obstacle, so the triangle
+/// located for it is on its side of any pinch.
+#define AN_LANDMARK_MIN_RADIUS_TOLERANCES 8.0
 
 /// A grown stretch must lie this deep inside a swept piece to be dropped: far above the rounding of
 /// the grown vertices, so the boundary of the grown region always keeps its pieces (erode.c).

@@ -15,6 +15,7 @@ static void free_mesh_arrays(an_navmesh *mesh) {
   an_free(&mesh->alloc, mesh->fn);
   an_free(&mesh->alloc, mesh->component);
   an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
+  an_landmarks_free(&mesh->landmarks, &mesh->alloc);
   an_free(&mesh->alloc, mesh->grid);
   an_cdt_free(&mesh->cdt);
   an_cdt_free(&mesh->spare);
@@ -109,5 +110,6 @@ size_t an_navmesh_memory_bytes(const an_navmesh *mesh) {
          (c->stack_capacity + s->stack_capacity) * sizeof(int32_t) +
          c->tri_count * sizeof(int32_t) + mesh->free_count * 8 * sizeof(int32_t) +
          an_widest_forest_memory_bytes(&mesh->passages) +
+         an_landmarks_memory_bytes(&mesh->landmarks) +
          (size_t)mesh->grid_w * (size_t)mesh->grid_h * sizeof(int32_t);
 }

@@ -39,6 +39,7 @@
 #include "map/circle_polygon.h"
 #include "map/map.h"
 #include "mesh/cdt.h"
+#include "mesh/landmarks.h"
 #include "search/widest_forest.h"
 
 #include <stdbool.h>
@@ -74,6 +75,9 @@ struct an_navmesh {
   /// triangles and, for a map without bounds, one more node (index free_count) for the plane
   /// beyond the box; empty (nodes NULL) when not built (an_navmesh_options.passages).
   an_widest_forest passages;
+  /// Lengths from a few points to every vertex, for the searches' bounds (mesh/landmarks.h):
+  /// measured by the engines that search this mesh (funnel/landmarks_build.h), none until then.
+  an_landmarks landmarks;
   vec2 grid_min; ///< point location grid: cell (i, j) stores a cdt triangle near its centre
   double cell_w, cell_h;
   int32_t grid_w, grid_h;

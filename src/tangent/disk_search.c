@@ -36,10 +36,16 @@ typedef struct dk_root {
   double g;     ///< length from the start to the arrival point
   vec2 arrival; ///< where the path arrives on the circle (the start itself for the start)
   vec2 leave;   ///< where the path left the parent root for it
+  /// The progress on the parent's arc where the path left it: kept, because a later arrival on
+  /// the parent's corner may cut the parent's span short of it (keys are not consistent).
+  double leave_u;
   int32_t parent;
   uint32_t corner;   ///< AN_NONE for the start
   int32_t next_same; ///< the next root on the same corner and direction, or -1
   uint8_t expanded;  ///< its arc's first piece was expanded
+  /// The landmarks' least length from any point of its circle to the goal (mesh/landmarks.h);
+  /// every key of its nodes is at least g plus this.
+  double bound;
 } dk_root;
 
 /// A search node: leaves [lo, hi] of `root` in free triangle `tri`. With `edge` >= 0 they enter
@@ -615,8 +621,9 @@ static dk_family family_of(const an_disk_search *s, const dk_root *root, int32_t
   return f;
 }
 
-/// Queues node n (copied into the pool) with key f.
+/// Queues node n (copied into the pool) with key f, or its root's landmark bound when larger.
 static bool push_node(an_disk_search *s, const dk_node *n, double f) {
+  f = an_max(f, s->roots[n->root].g + s->roots[n->root].bound);
   if (s->node_count >= (size_t)INT32_MAX ||
       !reserve(s, (void **)&s->nodes, &s->node_capacity, s->node_count, s->node_count + 1,
                sizeof *s->nodes) ||
@@ -1000,14 +1007,14 @@ static bool arc_is_free(an_tangent_query *q, const an_corner *c, double from, do
 }
 
 /// A root arriving on corner `corner` turning `ccw` along the leaf t (from the parent's circle
-/// point t.from to the touching point t.to) with length g so far, then its arc's first piece in
-/// triangle `tri` queued. Arrivals on one corner and direction dominate each other along the arc
-/// between them when it is free (docs/DESIGN.md, "Arrivals on one corner"): a new arrival that an
-/// earlier one reaches as short is dropped; one that reaches an earlier one shorter takes over
-/// its departures (the earlier one's span ends); otherwise each keeps the departures it leaves
-/// shortest, and a span ends where the other arrival's begin.
-static bool add_root(an_tangent_query *q, an_disk_search *s, int32_t parent, uint32_t corner,
-                     bool ccw, const an_tangent *t, double g, int32_t tri) {
+/// point t.from, at progress leave_u, to the touching point t.to) with length g so far, then its
+/// arc's first piece in triangle `tri` queued. Arrivals on one corner and direction dominate each
+/// other along the arc between them when it is free (docs/DESIGN.md, "Arrivals on one corner"): a
+/// new arrival that an earlier one reaches as short is dropped; one that reaches an earlier one
+/// shorter takes over its departures (the earlier one's span ends); otherwise each keeps the
+/// departures it leaves shortest, and a span ends where the other arrival's begin.
+static bool add_root(an_tangent_query *q, an_disk_search *s, int32_t parent, double leave_u,
+                     uint32_t corner, bool ccw, const an_tangent *t, double g, int32_t tri) {
   size_t group = 2 * (size_t)corner + (ccw ? 1 : 0);
   double arrive = atan2(t->direction.y, t->direction.x);
   double sigma = ccw ? 1.0 : -1.0;
@@ -1061,9 +1068,11 @@ static bool add_root(an_tangent_query *q, an_disk_search *s, int32_t parent, uin
                            .g = g,
                            .arrival = t->to,
                            .leave = t->from,
+                           .leave_u = leave_u,
                            .parent = parent,
                            .corner = corner,
-                           .next_same = s->same_head[group]};
+                           .next_same = s->same_head[group],
+                           .bound = an_tangent_corner_bound(q, corner)};
   s->same_head[group] = id;
   dk_node n = {0.0, span, id, tri, -1};
   return push_node(s, &n, g + v2_dist(t->to, s->goal));
@@ -1122,7 +1131,7 @@ static bool make_roots(an_tangent_query *q, an_disk_search *s, int32_t root_id, 
       const dk_root *root = &s->roots[root_id];
       double u = clamp_progress(leaf_progress(f, t.direction), root->span);
       double g = root->g + root->radius * u + v2_dist(t.from, t.to);
-      if (!add_root(q, s, root_id, corner, ccw, &t, g, tri)) {
+      if (!add_root(q, s, root_id, u, corner, ccw, &t, g, tri)) {
         return false;
       }
     }
@@ -1467,6 +1476,7 @@ arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *s, vec2 start, 
                           .next_same = NO_ROOT,
                           .expanded = 1};
   s->root_count = 1;
+  an_tangent_bound_goal(q, goal);
   for (size_t k = 0; k < s->start_count; ++k) {
     dk_node n = {0.0, AN_TWO_PI, 0, s->starts[k], -1};
     if (!push_node(s, &n, v2_dist(start, goal))) {
@@ -1475,11 +1485,6 @@ arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *s, vec2 start, 
   }
   q->control->stats.edges_checked = q->clearance.checks;
   return ARCNAV_IN_PROGRESS;
-}
-
-/// The progress at which `root` is left for its child `child` (the child's arrival direction).
-static double leave_progress(const dk_root *root, const dk_root *child) {
-  return clamp_progress(an_wrap_angle(root->sigma * (child->arrive - root->arrive)), root->span);
 }
 
 /// The path from the start through the roots up to `last`, then along its arc to progress
@@ -1507,7 +1512,7 @@ static arcnav_status emit_path(an_disk_search *s, int32_t last, bool to_end, dou
     vec2 leave;
     if (k > 0) {
       const dk_root *child = &s->roots[s->trail[k - 1]];
-      u = leave_progress(root, child);
+      u = child->leave_u;
       leave = child->leave;
     } else {
       u = leave_u;

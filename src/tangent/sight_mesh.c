@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tangent/sight_mesh.h"
 
+#include "funnel/landmarks_build.h"
 #include "geom/tolerances.h"
 #include "index/cell_buckets.h"
 #include "search/marks.h"
@@ -192,6 +193,14 @@ arcnav_status an_polygon_mesh_build(const arcnav_map *map, const an_allocator *a
   polygons.obstacles = obstacles;
   arcnav_status status = an_navmesh_build(&polygons, alloc, out);
   an_free(alloc, obstacles);
+  // Its landmarks bound the disk searches' remaining lengths (mesh/landmarks.h).
+  if (status == ARCNAV_OK) {
+    status = an_landmarks_build(*out, AN_LANDMARKS_DEFAULT);
+    if (status != ARCNAV_OK) {
+      an_navmesh_destroy(*out);
+      *out = NULL;
+    }
+  }
   // Only running out of memory is an error; an input the triangulation cannot take is gathered
   // from the grid.
   return status == ARCNAV_ERR_OUT_OF_MEMORY ? status : ARCNAV_OK;

@@ -378,6 +378,7 @@ static void tangent_destroy(void *state) {
   an_sure_passages_destroy(&engine->sure, &alloc);
   an_navmesh_destroy(engine->passage_mesh);
   an_free(&alloc, engine->item_corner);
+  an_free(&alloc, engine->corner_vertex);
   if (!engine->borrowed_space) {
     an_free_space_destroy(&engine->space, &alloc);
   }
@@ -388,6 +389,53 @@ static void tangent_destroy(void *state) {
 // an_clearance.outside_polygons from the polygons' triangulation the engine reads.
 static bool outside_polygons(const void *context, vec2 p) {
   return an_navmesh_locate_inside(context, p) >= 0;
+}
+
+// Which vertex of the polygons' triangulation each polygon corner's centre is, for the landmarks'
+// bounds. A corner the triangulation does not have as a vertex (moved by its snapping) gets none.
+static arcnav_status build_corner_vertices(an_tangent_engine *engine) {
+  const an_navmesh *mesh = engine->polygons;
+  engine->corner_vertex =
+      an_alloc(&engine->alloc, engine->corner_count + 1, sizeof *engine->corner_vertex);
+  if (!engine->corner_vertex) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t c = 0; c < engine->corner_count; ++c) {
+    const an_corner *corner = &engine->corners[c];
+    engine->corner_vertex[c] = -1;
+    int32_t tri = an_corner_material_radius(corner, engine->radius) == 0.0
+                      ? an_navmesh_locate(mesh, corner->center)
+                      : -1;
+    for (int k = 0; k < 3 && tri >= 0; ++k) {
+      int32_t v = mesh->fv[3 * (size_t)tri + (size_t)k];
+      if (v2_equal(mesh->cdt.points[v], corner->center)) {
+        engine->corner_vertex[c] = v;
+      }
+    }
+  }
+  return ARCNAV_OK;
+}
+
+void an_tangent_bound_goal(an_tangent_query *q, vec2 goal) {
+  const an_navmesh *mesh = q->engine->polygons;
+  q->goal_bounds.count = 0;
+  if (!q->engine->corner_vertex ||
+      !(q->radius > AN_LANDMARK_MIN_RADIUS_TOLERANCES * q->engine->eps)) {
+    return;
+  }
+  int32_t tri = an_navmesh_locate(mesh, goal);
+  if (tri >= 0) {
+    an_landmarks_goal(&mesh->landmarks, mesh->cdt.points, &mesh->fv[3 * (size_t)tri], goal,
+                      &q->goal_bounds);
+  }
+}
+
+double an_tangent_corner_bound(const an_tangent_query *q, uint32_t corner) {
+  if (q->goal_bounds.count == 0 || q->engine->corner_vertex[corner] < 0) {
+    return 0.0;
+  }
+  return an_landmarks_bound(&q->engine->polygons->landmarks, &q->goal_bounds,
+                            q->engine->corner_vertex[corner], q->corners[corner].radius);
 }
 
 static const an_engine_ops graph_ops, on_demand_ops, ranged_ops, interval_ops, ranged_interval_ops;
@@ -457,6 +505,10 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   if (status == ARCNAV_OK && polygons) {
     engine->space.clearance.outside_polygons = outside_polygons;
     engine->space.clearance.outside_context = polygons;
+  }
+  if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons &&
+      polygons->landmarks.count > 0) {
+    status = build_corner_vertices(engine);
   }
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons) {
     status = an_sure_passages_build(polygons, &engine->space.grid, engine->radius, &engine->alloc,
@@ -866,6 +918,7 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
       an_tangent_graph_memory_bytes(&engine->graph, engine->corner_count, &engine->space.grid) +
       an_sight_mesh_memory_bytes(engine->sight_mesh) +
       (engine->passage_mesh ? an_navmesh_memory_bytes(engine->passage_mesh) : 0) +
+      (engine->corner_vertex ? (engine->corner_count + 1) * sizeof *engine->corner_vertex : 0) +
       an_sure_passages_memory_bytes(&engine->sure);
 }
 

@@ -32,22 +32,37 @@ static bool seen(const an_tangent_query *q, uint32_t id) {
   return q->search[id].generation == q->current_generation;
 }
 
+// The landmarks' bound for corner `corner`, once per query.
+static double corner_bound(an_tangent_query *q, uint32_t corner) {
+  an_goal_exit *cache = &q->goal_exits[an_group_index(corner, false)];
+  if (cache->bound_generation != q->current_generation) {
+    cache->bound_generation = q->current_generation;
+    cache->bound = an_tangent_corner_bound(q, corner);
+  }
+  return cache->bound;
+}
+
+// A node's key: its cost and a bound on the rest, the straight line to the goal or, larger where
+// walls are in the way, the landmarks' (an_tangent_corner_bound()). The landmarks' bound holds for
+// every point of a corner's circle, so it is not consistent: a node reached shorter after it was
+// expanded is opened again (DESIGN.md, "Landmarks").
 static void relax(an_tangent_query *q, uint32_t id, double cost, uint32_t parent, an_arrival how,
                   vec2 at, vec2 goal) {
   assert(id < q->id_count && (parent == AN_NONE || parent < q->id_count));
   an_search_node *node = &q->search[id];
-  if (node->generation == q->current_generation) {
-    if (node->closed || cost >= node->cost) {
-      return;
-    }
-  } else {
-    node->generation = q->current_generation;
-    node->closed = 0;
+  if (node->generation == q->current_generation && cost >= node->cost) {
+    return;
   }
+  node->generation = q->current_generation;
+  node->closed = 0;
   node->cost = cost;
   node->parent = parent;
   node->arrival = (uint8_t)how;
-  an_heap_push_or_decrease(&q->heap, id, cost + v2_dist(at, goal));
+  double rest = v2_dist(at, goal);
+  if (id + 1 < q->id_count && q->goal_bounds.count > 0) {
+    rest = an_max(rest, corner_bound(q, view_node(q, id).corner));
+  }
+  an_heap_push_or_decrease(&q->heap, id, cost + rest);
 }
 
 static bool arc_is_free(an_tangent_query *q, uint32_t corner_index, double from_angle, double sweep,
@@ -230,10 +245,15 @@ static void attach_start(an_tangent_query *q, uint32_t c, vec2 start, vec2 goal)
 }
 
 // A lower bound on any path through the corner: each tangent from the start and the rest to the
-// goal are at least the centre distances less the radius.
-static double deferred_bound(const an_corner *corner, vec2 start, vec2 goal) {
-  return an_max(0.0, v2_dist(start, corner->center) - corner->radius) +
-         an_max(0.0, v2_dist(corner->center, goal) - corner->radius);
+// goal are at least the centre distances less the radius, and the rest at least the landmarks'
+// bound.
+static double deferred_bound(an_tangent_query *q, uint32_t c, vec2 start, vec2 goal) {
+  const an_corner *corner = &q->engine->corners[c];
+  double rest = an_max(0.0, v2_dist(corner->center, goal) - corner->radius);
+  if (q->goal_bounds.count > 0) {
+    rest = an_max(rest, corner_bound(q, c));
+  }
+  return an_max(0.0, v2_dist(start, corner->center) - corner->radius) + rest;
 }
 
 static void enter_corner(an_tangent_query *q, uint32_t c, vec2 start, vec2 goal) {
@@ -241,7 +261,7 @@ static void enter_corner(an_tangent_query *q, uint32_t c, vec2 start, vec2 goal)
     return;
   }
   q->entered[c] = q->current_generation;
-  an_heap_push_or_decrease(&q->deferred, c, deferred_bound(&q->engine->corners[c], start, goal));
+  an_heap_push_or_decrease(&q->deferred, c, deferred_bound(q, c, start, goal));
 }
 
 // A lower bound on |start - t| + |t - goal| over the points t of the cell. A hair is taken off
@@ -406,6 +426,7 @@ arcnav_status an_tangent_graph_begin(an_tangent_query *q, vec2 start, vec2 goal,
     }
     for (size_t g = 0; g < 2 * q->engine->corner_count; ++g) {
       q->goal_exits[g].generation = 0;
+      q->goal_exits[g].bound_generation = 0;
     }
     memset(q->entered, 0, q->engine->corner_count * sizeof *q->entered);
     memset(q->cell_seen, 0,
@@ -418,6 +439,7 @@ arcnav_status an_tangent_graph_begin(an_tangent_query *q, vec2 start, vec2 goal,
   q->search_goal = goal;
   q->best_id = AN_NONE;
   q->best_distance = v2_dist(start, goal);
+  an_tangent_bound_goal(q, goal);
   seed_starts(q, start, goal);
   return ARCNAV_IN_PROGRESS;
 }

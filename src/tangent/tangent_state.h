@@ -43,6 +43,11 @@ typedef struct an_tangent_engine {
   /// for a radius below it.
   uint32_t *item_corner;
   double disk_margin;
+  /// For a disk, when `polygons` has landmarks (mesh/landmarks.h): per corner, the vertex of
+  /// `polygons` at a polygon corner's centre, or -1 (circle obstacles, a vertex the
+  /// triangulation moved); NULL otherwise. The searches bound what is left from a corner's
+  /// circle to the goal by the landmarks' lengths to that vertex.
+  int32_t *corner_vertex;
   an_sight_mesh *sight_mesh; ///< on demand: what corners see; NULL: the grid decides
   /// The polygons' triangulation the engine reads (the sight mesh's, one borrowed from the
   /// planner's point engine, or passage_mesh); NULL when there is none.
@@ -78,6 +83,10 @@ typedef struct an_goal_exit {
   vec2 touch;
   double angle;
   double offset;
+  /// The prebuilt search's cache of an_tangent_corner_bound() for the group's corner, valid when
+  /// bound_generation matches the query's.
+  double bound;
+  uint32_t bound_generation;
   uint32_t generation; ///< valid when it matches the query's
   uint8_t usable;      ///< the tangent exists and leaves inside the wedge
   uint8_t segment;     ///< 0 unchecked, 1 free, 2 blocked
@@ -133,6 +142,8 @@ typedef struct an_tangent_query {
   uint32_t *cell_seen;      ///< per cell: the generation of the query that found it
   uint32_t *trail;          ///< node ids of the found path, goal first
   an_goal_exit *goal_exits; ///< per (corner, direction) group: its way to this query's goal
+  /// What the landmarks of the engine's polygons say of the running search's goal.
+  an_landmark_goal goal_bounds;
   // The goal's attachment: touching point on the parent's corner and the arc sweep to it.
   vec2 goal_touch;
   double goal_sweep;
@@ -186,6 +197,14 @@ static inline double an_tangent_min_passage(const an_tangent_query *query) {
 static inline bool an_tangent_ignores(const an_tangent_query *query, const an_corner *corner) {
   return query->ignored != NULL && corner->obstacle >= 0 && query->ignored[corner->obstacle] != 0;
 }
+
+/// The landmarks' bound (mesh/landmarks.h) for the query's goal `goal` (in the engine's
+/// polygons): query->goal_bounds, none for a point agent, without landmarks or off the mesh.
+void an_tangent_bound_goal(an_tangent_query *query, vec2 goal);
+
+/// The least length from any point of corner `corner`'s circle (at the query's radius) to the
+/// query's goal that the landmarks know of: 0 when they know nothing.
+double an_tangent_corner_bound(const an_tangent_query *query, uint32_t corner);
 
 /// May the running search, having expanded `expanded` nodes, expand one more?
 static inline bool an_tangent_may_expand(const an_tangent_query *query, size_t expanded) {

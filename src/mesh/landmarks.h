@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Landmarks (ALT: Goldberg and Harrelson, 2005): for a few points L of the free mesh, the length of
+// a point agent's shortest path from L to every mesh vertex. By the triangle inequality a path from
+// x to the goal is at least |d(x, L) - d(goal, L)| long, for a point agent and so for a disk, whose
+// path is a point's path among the same obstacles. The searches add this to their straight-line
+// bound where it is larger: in a maze or round a long wall it is far closer to the truth, and a
+// search expands only what could still lead to a shorter path. docs/DESIGN.md, "Landmarks", says
+// why the bounds below hold for every engine.
+//
+// The table lives with the mesh it was measured on (an_navmesh.landmarks) and does not depend on
+// the agent's radius. It is built by funnel/landmarks.c, which runs the interval search.
+
+#include "geom/alloc.h"
+#include "geom/geom.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// At most this many landmarks (a goal's bounds are kept on the stack).
+#define AN_LANDMARKS_MAX 16
+
+/// A stored length is a float, within a relative 2^-24 of the length it was rounded from; 2^-22
+/// leaves room for the rounding of the sums that made that length.
+#define AN_LANDMARK_ROUNDING 0x1p-22
+
+typedef struct an_landmarks {
+  size_t count;        ///< 0: no landmarks, every bound is 0
+  size_t vertex_count; ///< the mesh's points when measured
+  /// Vertex-major: distance[v * count + k], the length from landmark k to vertex v rounded to a
+  /// float, or INFINITY when no path joins them (another part of the mesh). Negative (the length
+  /// negated) at a vertex where free space meets itself (a pinch: two fans of free triangles):
+  /// the length is the shorter of its sides', a lower bound for every side but not an upper one.
+  float *distance;
+  double slack; ///< absolute: a few of the mesh's eps, for its points' snapping
+} an_landmarks;
+
+/// What the goal's place says of its distance to each landmark: at least `below[k]`, at most
+/// `above[k]` (-INFINITY and INFINITY when unknown).
+typedef struct an_landmark_goal {
+  size_t count; ///< 0: no bound (no landmarks, or a goal beyond the mesh)
+  double below[AN_LANDMARKS_MAX];
+  double above[AN_LANDMARKS_MAX];
+} an_landmark_goal;
+
+/// The goal's bounds from the three vertices of a free triangle that holds it (each sees it).
+void an_landmarks_goal(const an_landmarks *landmarks, const vec2 *points, const int32_t corners[3],
+                       vec2 goal, an_landmark_goal *out);
+/// A goal within eps of several free triangles may be reached in any of them, and at a pinch they
+/// lie on sides of the vertex that no path joins through it: `into` takes the bounds that hold
+/// for every one of them, its own and `other`'s.
+void an_landmark_goal_join(an_landmark_goal *into, const an_landmark_goal *other);
+
+/// The least length of a path from any point a point agent joins to mesh vertex `vertex` within
+/// `reach` to the goal: 0 when the landmarks know nothing of it.
+static inline double an_landmarks_bound(const an_landmarks *landmarks, const an_landmark_goal *goal,
+                                        int32_t vertex, double reach) {
+  double bound = 0.0;
+  if (goal->count == 0) {
+    return bound;
+  }
+  const float *d = &landmarks->distance[(size_t)vertex * landmarks->count];
+  for (size_t k = 0; k < goal->count; ++k) {
+    double at = fabs(d[k]);
+    if (at < INFINITY) {
+      double error = at * AN_LANDMARK_ROUNDING + landmarks->slack + reach;
+      bound = an_max(bound, at - error - goal->above[k]);
+      if (!signbit(d[k])) {
+        bound = an_max(bound, goal->below[k] - at - error);
+      }
+    }
+  }
+  return bound;
+}
+
+void an_landmarks_free(an_landmarks *landmarks, const an_allocator *alloc);
+size_t an_landmarks_memory_bytes(const an_landmarks *landmarks);
