@@ -245,6 +245,63 @@ static void join_goal_bounds(void *context, int32_t tri) {
   }
 }
 
+/// Checks what the landmarks of fixture f's mesh say against TA* on it, for goals drawn by `rng`:
+/// from vertices (every third) and points a little way from them that see them; counts the pairs
+/// checked and those where the bound beats the straight line.
+static void check_bounds(fixture *f, uint64_t seed, size_t kind, sup_rng *rng, size_t *checked,
+                         size_t *beyond_straight) {
+  const an_landmarks *lm = &f->mesh->landmarks;
+  vec2 lo = f->mesh->cdt.points[0], hi = f->mesh->cdt.points[2];
+  size_t cdt_tris = f->mesh->cdt.tri_count + 1;
+  uint32_t *near_stamp = calloc(cdt_tris, sizeof *near_stamp), near_mark = 0;
+  int32_t *near_queue = malloc(cdt_tris * sizeof *near_queue);
+  ck_assert(near_stamp && near_queue);
+  for (int g = 0; g < 6; ++g) {
+    vec2 goal = random_end(f, rng, lo, hi);
+    int32_t tri = an_navmesh_locate(f->mesh, goal);
+    if (tri < 0) {
+      continue;
+    }
+    // The goal belongs to every free triangle within eps of it, as the searches take it.
+    goal_bounds_context gc = {f->mesh, goal, 0, {0}};
+    an_funnel_near_triangles(f->mesh, goal, tri, near_stamp, &near_mark, near_queue,
+                             join_goal_bounds, &gc);
+    const an_landmark_goal bounds = gc.bounds;
+    for (size_t v = 0; v < f->mesh->cdt.point_count; v += 3) {
+      vec2 p = f->mesh->cdt.points[v];
+      double reach = sup_rng_uniform(rng, 0.0, 0.5);
+      double a = sup_rng_uniform(rng, 0.0, 2.0 * TEST_PI);
+      vec2 near = v2(p.x + reach * cos(a), p.y + reach * sin(a));
+      vec2 froms[2] = {p, near};
+      double reaches[2] = {0.0, reach};
+      for (int k = 0; k < 2; ++k) {
+        an_funnel_result want, link;
+        if (an_funnel_find_path_within(f->mesh, f->funnel, froms[k], goal, true, 0, &want) !=
+            ARCNAV_OK) {
+          continue;
+        }
+        double length = want.length;
+        // The near point must see the vertex for the bound with that reach to cover it.
+        if (k == 1 && (an_funnel_find_path_within(f->mesh, f->funnel, froms[k], p, true, 0,
+                                                  &link) != ARCNAV_OK ||
+                       link.point_count != 2)) {
+          continue;
+        }
+        double bound = an_landmarks_bound(lm, &bounds, (int32_t)v, reaches[k]);
+        ck_assert_msg(bound <= length * (1.0 + 1e-12),
+                      "seed %llu map %zu: from (%.17g, %.17g) to (%.17g, %.17g): bound %.17g, "
+                      "path %.17g",
+                      (unsigned long long)seed, kind, froms[k].x, froms[k].y, goal.x, goal.y, bound,
+                      length);
+        (*checked)++;
+        *beyond_straight += bound > v2_dist(froms[k], goal) * (1.0 + 1e-9);
+      }
+    }
+  }
+  free(near_stamp);
+  free(near_queue);
+}
+
 START_TEST(test_landmark_bounds_hold) {
   // What the landmarks say of the way from a vertex (and from points round it) to a goal is never
   // more than the shortest path TA* finds, and in mazes it is often more than the straight line.
@@ -253,60 +310,10 @@ START_TEST(test_landmark_bounds_hold) {
     for (size_t kind = 0; kind < 5; ++kind) {
       sup_map desc = landmark_map(seed, kind);
       fixture f = make_fixture(&desc);
-      size_t cdt_tris = f.mesh->cdt.tri_count + 1;
-      uint32_t *near_stamp = calloc(cdt_tris, sizeof *near_stamp), near_mark = 0;
-      int32_t *near_queue = malloc(cdt_tris * sizeof *near_queue);
-      ck_assert(near_stamp && near_queue);
-      const an_landmarks *lm = &f.mesh->landmarks;
-      ck_assert_uint_eq(lm->count, AN_LANDMARKS_DEFAULT);
-      ck_assert_uint_eq(lm->vertex_count, f.mesh->cdt.point_count);
-      vec2 lo = f.mesh->cdt.points[0], hi = f.mesh->cdt.points[2];
+      ck_assert_uint_eq(f.mesh->landmarks.count, AN_LANDMARKS_DEFAULT);
+      ck_assert_uint_eq(f.mesh->landmarks.vertex_count, f.mesh->cdt.point_count);
       sup_rng rng = sup_rng_seed(seed * 37 + kind);
-      for (int g = 0; g < 6; ++g) {
-        vec2 goal = random_end(&f, &rng, lo, hi);
-        int32_t tri = an_navmesh_locate(f.mesh, goal);
-        if (tri < 0) {
-          continue;
-        }
-        // The goal belongs to every free triangle within eps of it, as the searches take it.
-        goal_bounds_context gc = {f.mesh, goal, 0, {0}};
-        an_funnel_near_triangles(f.mesh, goal, tri, near_stamp, &near_mark, near_queue,
-                                 join_goal_bounds, &gc);
-        const an_landmark_goal bounds = gc.bounds;
-        for (size_t v = 0; v < f.mesh->cdt.point_count; v += 3) {
-          vec2 p = f.mesh->cdt.points[v];
-          // A point a little way from the vertex, which the bound with that reach covers.
-          double reach = sup_rng_uniform(&rng, 0.0, 0.5);
-          double a = sup_rng_uniform(&rng, 0.0, 2.0 * TEST_PI);
-          vec2 near = v2(p.x + reach * cos(a), p.y + reach * sin(a));
-          vec2 froms[2] = {p, near};
-          double reaches[2] = {0.0, reach};
-          for (int k = 0; k < 2; ++k) {
-            an_funnel_result want;
-            if (an_funnel_find_path_within(f.mesh, f.funnel, froms[k], goal, true, 0, &want) !=
-                ARCNAV_OK) {
-              continue;
-            }
-            // The near point must see the vertex for the bound to cover it.
-            an_funnel_result link;
-            if (k == 1 && (an_funnel_find_path_within(f.mesh, f.funnel, froms[k], p, true, 0,
-                                                      &link) != ARCNAV_OK ||
-                           link.point_count != 2)) {
-              continue;
-            }
-            double bound = an_landmarks_bound(lm, &bounds, (int32_t)v, reaches[k]);
-            ck_assert_msg(bound <= want.length * (1.0 + 1e-12),
-                          "seed %llu map %zu: from (%.17g, %.17g) to (%.17g, %.17g): bound %.17g, "
-                          "path %.17g",
-                          (unsigned long long)seed, kind, froms[k].x, froms[k].y, goal.x, goal.y,
-                          bound, want.length);
-            checked++;
-            beyond_straight += bound > v2_dist(froms[k], goal) * (1.0 + 1e-9);
-          }
-        }
-      }
-      free(near_stamp);
-      free(near_queue);
+      check_bounds(&f, seed, kind, &rng, &checked, &beyond_straight);
       free_fixture(&f);
       sup_map_free(&desc);
     }
@@ -314,6 +321,55 @@ START_TEST(test_landmark_bounds_hold) {
   printf("landmark bounds: %zu checked, %zu beyond the straight line\n", checked, beyond_straight);
   ck_assert_uint_ge(checked, test_scaled_minimum(2000, 4));
   ck_assert_uint_ge(beyond_straight, test_scaled_minimum(200, 4));
+}
+END_TEST
+
+START_TEST(test_landmarks_after_local_changes) {
+  // Squares put into the mesh one by one: the lengths measured before still bound the new mesh's
+  // paths (new vertices know nothing); taking one out drops the landmarks.
+  size_t checked = 0, beyond_straight = 0, added = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
+    for (size_t kind = 0; kind < 2; ++kind) {
+      sup_map desc = landmark_map(seed, kind);
+      fixture f = make_fixture(&desc);
+      vec2 lo = f.mesh->cdt.points[0], hi = f.mesh->cdt.points[2];
+      sup_rng rng = sup_rng_seed(seed * 41 + kind);
+      int32_t vertices[4], last[4];
+      size_t here = 0;
+      for (int attempt = 0; attempt < 60 && here < 6; ++attempt) {
+        vec2 c = v2(sup_rng_uniform(&rng, lo.x, hi.x), sup_rng_uniform(&rng, lo.y, hi.y));
+        vec2 square[4] = {{c.x - 0.2, c.y - 0.2},
+                          {c.x + 0.2, c.y - 0.2},
+                          {c.x + 0.2, c.y + 0.2},
+                          {c.x - 0.2, c.y + 0.2}};
+        uint32_t ring_counts[1] = {4};
+        an_navmesh_rings ring = {ring_counts, 1, NULL};
+        arcnav_status st = an_navmesh_change_polygon(f.mesh, NULL, square, &ring, vertices);
+        ck_assert(st == ARCNAV_OK || st == ARCNAV_ERR_INVALID_ARGUMENT);
+        if (st == ARCNAV_OK) {
+          memcpy(last, vertices, sizeof last);
+          here++;
+        }
+      }
+      ck_assert_uint_ge(here, 1);
+      added += here;
+      ck_assert_uint_eq(f.mesh->landmarks.count, AN_LANDMARKS_DEFAULT);
+      ck_assert_uint_eq(f.mesh->landmarks.vertex_count, f.mesh->cdt.point_count);
+      an_funnel_scratch_destroy(f.funnel); // sized for the mesh before
+      ck_assert_int_eq(an_funnel_scratch_create(f.mesh, &plain_alloc, &f.funnel), ARCNAV_OK);
+      check_bounds(&f, seed, kind, &rng, &checked, &beyond_straight);
+      uint32_t ring_counts[1] = {4};
+      an_navmesh_rings gone = {ring_counts, 1, last};
+      ck_assert_int_eq(an_navmesh_change_polygon(f.mesh, &gone, NULL, NULL, NULL), ARCNAV_OK);
+      ck_assert_uint_eq(f.mesh->landmarks.count, 0);
+      free_fixture(&f);
+      sup_map_free(&desc);
+    }
+  }
+  printf("landmark bounds after %zu squares: %zu checked, %zu beyond the straight line\n", added,
+         checked, beyond_straight);
+  ck_assert_uint_ge(checked, test_scaled_minimum(500, 4));
+  ck_assert_uint_ge(beyond_straight, test_scaled_minimum(50, 4));
 }
 END_TEST
 
@@ -627,6 +683,7 @@ static Suite *interval_suite(void) {
   tcase_add_test(tc, test_against_ta_star);
   tcase_add_test(tc, test_distances_are_ta_star_lengths);
   tcase_add_test(tc, test_landmark_bounds_hold);
+  tcase_add_test(tc, test_landmarks_after_local_changes);
   tcase_add_test(tc, test_beyond_the_box_is_the_funnels);
   tcase_add_test(tc, test_against_reference);
   tcase_add_test(tc, test_expansion_limit);

@@ -130,7 +130,10 @@ arcnav_status an_landmarks_build(an_navmesh *mesh, size_t count) {
     an_free(alloc, table);
     return status == ARCNAV_START_BLOCKED || status == ARCNAV_SEARCH_LIMIT ? ARCNAV_OK : status;
   }
-  mesh->landmarks = (an_landmarks){
-      .count = count, .vertex_count = nv, .distance = table, .slack = 4.0 * mesh->eps};
+  mesh->landmarks = (an_landmarks){.count = count,
+                                   .vertex_count = nv,
+                                   .distance = table,
+                                   .capacity = nv * count,
+                                   .slack = 4.0 * mesh->eps};
   return ARCNAV_OK;
 }

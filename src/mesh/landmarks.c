@@ -7,6 +7,9 @@
 void an_landmarks_goal(const an_landmarks *landmarks, const vec2 *points, const int32_t corners[3],
                        vec2 goal, an_landmark_goal *out) {
   out->count = landmarks->count;
+  if (out->count == 0) {
+    return;
+  }
   for (size_t k = 0; k < out->count; ++k) {
     out->below[k] = -INFINITY;
     out->above[k] = INFINITY;
@@ -36,11 +39,35 @@ void an_landmark_goal_join(an_landmark_goal *into, const an_landmark_goal *other
   }
 }
 
+arcnav_status an_landmarks_after_addition(an_landmarks *landmarks, size_t point_count,
+                                          const int32_t *vertices, size_t count,
+                                          const an_allocator *alloc) {
+  size_t k = landmarks->count;
+  if (k == 0) {
+    return ARCNAV_OK;
+  }
+  size_t used = landmarks->vertex_count * k;
+  if (!an_reserve(alloc, (void **)&landmarks->distance, &landmarks->capacity, used, point_count * k,
+                  sizeof *landmarks->distance)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t i = used; i < point_count * k; ++i) {
+    landmarks->distance[i] = INFINITY;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    for (size_t j = 0; j < k; ++j) {
+      landmarks->distance[(size_t)vertices[i] * k + j] = INFINITY;
+    }
+  }
+  landmarks->vertex_count = point_count;
+  return ARCNAV_OK;
+}
+
 void an_landmarks_free(an_landmarks *landmarks, const an_allocator *alloc) {
   an_free(alloc, landmarks->distance);
   *landmarks = (an_landmarks){0};
 }
 
 size_t an_landmarks_memory_bytes(const an_landmarks *landmarks) {
-  return landmarks->count * landmarks->vertex_count * sizeof(float);
+  return landmarks->capacity * sizeof(float);
 }

@@ -12,6 +12,7 @@
 // The table lives with the mesh it was measured on (an_navmesh.landmarks) and does not depend on
 // the agent's radius. It is built by funnel/landmarks.c, which runs the interval search.
 
+#include "arcnav/arcnav.h"
 #include "geom/alloc.h"
 #include "geom/geom.h"
 
@@ -34,7 +35,8 @@ typedef struct an_landmarks {
   /// negated) at a vertex where free space meets itself (a pinch: two fans of free triangles):
   /// the length is the shorter of its sides', a lower bound for every side but not an upper one.
   float *distance;
-  double slack; ///< absolute: a few of the mesh's eps, for its points' snapping
+  size_t capacity; ///< floats `distance` has room for
+  double slack;    ///< absolute: a few of the mesh's eps, for its points' snapping
 } an_landmarks;
 
 /// What the goal's place says of its distance to each landmark: at least `below[k]`, at most
@@ -74,6 +76,15 @@ static inline double an_landmarks_bound(const an_landmarks *landmarks, const an_
   }
   return bound;
 }
+
+/// Brings the landmarks up to the mesh after an edit that only added obstacles, in place: the
+/// lengths of the map before it are kept, for `point_count` points now, with none (INFINITY) at
+/// the `count` vertices the edit made or reused. Every bound stays a bound: a path of the new map
+/// is one of the old map, and so is every segment it sees (DESIGN.md, "Landmarks"). Nothing to
+/// do without landmarks. @return ARCNAV_OK, or ARCNAV_ERR_OUT_OF_MEMORY with the table unchanged.
+arcnav_status an_landmarks_after_addition(an_landmarks *landmarks, size_t point_count,
+                                          const int32_t *vertices, size_t count,
+                                          const an_allocator *alloc);
 
 void an_landmarks_free(an_landmarks *landmarks, const an_allocator *alloc);
 size_t an_landmarks_memory_bytes(const an_landmarks *landmarks);

@@ -176,7 +176,8 @@ typedef struct an_navmesh_rings {
 /// clockwise, as the map keeps them; its `vertices` are not read), which must lie in the free
 /// space then and keep clear of everything else, which the caller checks. Either may be NULL (an
 /// add, a removal); both make a move. The new polygon's vertex indices go to out_vertices (one
-/// per point; they may be the taken-out ones'). The mesh's forest of widest passages is dropped.
+/// per point; they may be the taken-out ones'). The mesh's forest of widest passages is dropped,
+/// and so are its landmarks unless the change only adds (an_landmarks_after_addition()).
 /// ARCNAV_ERR_INVALID_ARGUMENT when a polygon turns out not to lie clear in the free space, or
 /// the mesh cannot change locally; that and ARCNAV_ERR_OUT_OF_MEMORY leave the mesh as it was.
 arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings *gone,

@@ -134,9 +134,10 @@ static arcnav_status label_parts(const an_navmesh *mesh, const an_cdt *work, con
 
 // The edited triangulation `work` (in the mesh's spare arrays) replaces the mesh's, whose arrays
 // become the spare ones, with the free triangles numbered again, their parts, the box's edges
-// and the location grid's cells over [lo, hi]. The forest of the widest passages and the
-// landmarks would need a build over the whole mesh: they are dropped, and the mesh then answers
-// passage widths and bounds as one built without them. On failure the mesh is as it was.
+// and the location grid's cells over [lo, hi]. The forest of the widest passages would need a
+// build over the whole mesh: it is dropped, and the mesh then answers passage widths as one built
+// without it. So are the landmarks, but for an edit that only added: the old map's lengths still
+// bound the new map's (mesh/landmarks.h). On failure the mesh is as it was.
 static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices *edited, vec2 lo,
                            vec2 hi) {
   free_arrays f;
@@ -144,6 +145,11 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   int32_t *component = NULL;
   if (st == ARCNAV_OK) {
     st = label_parts(mesh, work, &f, edited, &component);
+  }
+  // The last step that may fail: from here on the mesh takes the edit.
+  if (st == ARCNAV_OK && edited->count[0] == 0) {
+    st = an_landmarks_after_addition(&mesh->landmarks, work->point_count, edited->vertices[1],
+                                     edited->count[1], &mesh->alloc);
   }
   if (st != ARCNAV_OK) {
     free_arrays_release(&f, &mesh->alloc);
@@ -165,7 +171,9 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   mesh->free_count = f.free_count;
   mesh->component = component;
   an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
-  an_landmarks_free(&mesh->landmarks, &mesh->alloc);
+  if (edited->count[0] != 0) {
+    an_landmarks_free(&mesh->landmarks, &mesh->alloc);
+  }
   an_navmesh_find_box_edges(mesh);
   an_navmesh_refresh_grid(mesh, lo, hi);
   return ARCNAV_OK;
