@@ -22,8 +22,13 @@ typedef struct lazy_edge {
   uint32_t to_corner; ///< AN_NONE for the goal, START_CORNER for the start's own entry
   uint32_t parent;
   uint32_t last_block; ///< once expanded: the last departure block of the arrival group relaxed
+  /// A bound on the way on from `to` to the goal: the straight line, or the landmarks' when
+  /// larger (an_tangent_corner_bound()); negative until first needed.
+  double rest;
   uint8_t to_ccw;
-  uint8_t closed;
+  uint8_t closed;   ///< expanded at its present cost (opened again when reached shorter)
+  uint8_t checked;  ///< its segment's free test: 0 not yet, 1 free, 2 blocked
+  uint8_t recorded; ///< filed among its group's expanded arrivals
 } lazy_edge;
 
 #define START_CORNER (AN_NONE - 1)
@@ -225,6 +230,7 @@ static lazy_edge make_edge(const an_corner *to_corner, uint32_t to_index, bool t
   e.cost = INFINITY;
   e.parent = AN_NONE;
   e.last_block = AN_NONE;
+  e.rest = -1.0;
   if (to_corner) {
     e.arrive_angle = an_touch_angle(t->direction, to_ccw);
     e.arrive_offset = an_corner_offset(to_corner, e.arrive_angle);
@@ -533,15 +539,29 @@ static bool wedge_is_free(an_tangent_query *q, an_lazy_search *s, uint32_t corne
   return s->wedge_free[corner_index] == 1;
 }
 
-static bool relax(an_lazy_search *s, uint32_t id, double cost, uint32_t parent, vec2 goal) {
+// An edge's key: its cost and a bound on the rest, the landmarks' where they know more than the
+// straight line. Their bound holds for a whole corner circle and is not consistent, so an edge
+// reached shorter after its expansion is opened again and expanded anew (its free test is kept).
+static bool relax(const an_tangent_query *q, an_lazy_search *s, uint32_t id, double cost,
+                  uint32_t parent, vec2 goal) {
   assert(id < s->edge_count && (parent == AN_NONE || parent < s->edge_count));
   lazy_edge *e = &s->edges[id];
-  if (e->closed || cost >= e->cost) {
+  if (cost >= e->cost || e->checked == 2) {
     return true;
   }
   e->cost = cost;
   e->parent = parent;
-  return open_push(s, cost + v2_dist(e->to, goal), id, false);
+  if (e->closed) {
+    e->closed = 0;
+    e->last_block = AN_NONE; // every departure again, from the shorter arrival
+  }
+  if (e->rest < 0.0) {
+    e->rest = v2_dist(e->to, goal);
+    if (e->to_corner < q->engine->corner_count && q->goal_bounds.count > 0) {
+      e->rest = an_max(e->rest, an_tangent_corner_bound(q, e->to_corner));
+    }
+  }
+  return open_push(s, cost + e->rest, id, false);
 }
 
 static uint32_t arrival_group(const an_tangent_engine *engine, const lazy_edge *e) {
@@ -566,6 +586,9 @@ static bool arrival_is_dominated(an_tangent_query *q, an_lazy_search *s, uint32_
     return false;
   }
   for (uint32_t a = s->group_rest[group].arrivals; a != AN_NONE; a = s->arrivals[a].next) {
+    if (s->arrivals[a].edge == id) {
+      continue; // itself, expanded before at a greater cost
+    }
     const lazy_edge *earlier = &s->edges[s->arrivals[a].edge];
     double sweep =
         an_corner_arc_sweep(corner, earlier->arrive_offset, e->arrive_offset, e->to_ccw != 0);
@@ -578,10 +601,11 @@ static bool arrival_is_dominated(an_tangent_query *q, an_lazy_search *s, uint32_
 
 // Files edge `id` among its group's expanded arrivals.
 static bool record_arrival(an_tangent_query *q, an_lazy_search *s, uint32_t id) {
-  const lazy_edge *e = &s->edges[id];
-  if (e->to_corner == START_CORNER) {
+  lazy_edge *e = &s->edges[id];
+  if (e->to_corner == START_CORNER || e->recorded) {
     return true;
   }
+  e->recorded = 1;
   if (s->arrival_count >= AN_NONE ||
       !an_reserve(&s->alloc, (void **)&s->arrivals, &s->arrival_capacity, s->arrival_count,
                   s->arrival_count + 1, sizeof *s->arrivals)) {
@@ -616,9 +640,6 @@ static bool expand(an_tangent_query *q, an_lazy_search *s, uint32_t id, vec2 sta
     uint32_t last = s->blocks[block].first + s->blocks[block].count;
     for (uint32_t d = s->blocks[block].first; d < last; ++d) {
       const lazy_edge *departure = &s->edges[d];
-      if (departure->closed) {
-        continue;
-      }
       double sweep = 0.0;
       if (v.corner) {
         sweep =
@@ -637,7 +658,7 @@ static bool expand(an_tangent_query *q, an_lazy_search *s, uint32_t id, vec2 sta
           continue;
         }
       }
-      if (!relax(s, d, cost, id, goal)) {
+      if (!relax(q, s, d, cost, id, goal)) {
         return false;
       }
     }
@@ -751,6 +772,7 @@ arcnav_status an_lazy_begin(an_tangent_query *q, an_lazy_search *s, vec2 start, 
   s->best_distance = v2_dist(start, goal);
   s->guide_length = 0.0;
   s->guiding = s->guide != NULL;
+  an_tangent_bound_goal(q, goal);
   arcnav_status status = ARCNAV_OK;
   if (s->guiding) {
     memset(&s->guide_result, 0, sizeof s->guide_result);
@@ -807,16 +829,18 @@ arcnav_status an_lazy_resume(an_tangent_query *q, an_lazy_search *s, arcnav_path
       }
       continue;
     }
-    if (e->closed || top.key > e->cost + v2_dist(e->to, goal)) {
+    if (e->closed || top.key > e->cost + e->rest) {
       continue;
     }
-    // Each edge is closed, and so checked, once; one its group's earlier arrivals dominate needs
-    // no check.
+    // An edge is checked once; one its group's earlier arrivals dominate needs no check.
     e->closed = 1;
     if (e->to_corner != AN_NONE && arrival_is_dominated(q, s, edge)) {
       continue;
     }
-    if (!an_segment_is_free(cl, &q->clearance, e->from, e->to)) {
+    if (e->checked == 0) {
+      e->checked = an_segment_is_free(cl, &q->clearance, e->from, e->to) ? 1 : 2;
+    }
+    if (e->checked != 1) {
       continue;
     }
     if (e->to_corner == AN_NONE) {
