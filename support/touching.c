@@ -353,7 +353,55 @@ static void ring_stops(const sup_ring *ring, vec p, vec unit, vec normal, double
   }
 }
 
+// Clips segment pq to the box [lo, hi] (Liang-Barsky), in place; false when it misses the box.
+// Each parameter is kept with its complement computed directly, and a clipped end is evaluated
+// from the nearer original end: from 1e37 away, p + t (q - p) near q would be off by 1e21.
+static bool clip_to_box(vec *p, vec *q, vec lo, vec hi) {
+  double t0 = 0.0, s0 = 1.0, t1 = 1.0, s1 = 0.0;
+  double d[2] = {q->x - p->x, q->y - p->y}, from[2] = {p->x, p->y}, to[2] = {q->x, q->y};
+  double low[2] = {lo.x, lo.y}, high[2] = {hi.x, hi.y};
+  for (int axis = 0; axis < 2; ++axis) {
+    if (d[axis] == 0.0) {
+      if (from[axis] < low[axis] || from[axis] > high[axis]) {
+        return false;
+      }
+      continue;
+    }
+    // Where the line crosses the near and the far side of the slab, and their complements.
+    double near = d[axis] > 0.0 ? low[axis] : high[axis],
+           far = d[axis] > 0.0 ? high[axis] : low[axis];
+    double t_in = (near - from[axis]) / d[axis], s_in = (to[axis] - near) / d[axis];
+    double t_out = (far - from[axis]) / d[axis], s_out = (to[axis] - far) / d[axis];
+    if (t_in > t0) {
+      t0 = t_in;
+      s0 = s_in;
+    }
+    if (t_out < t1) {
+      t1 = t_out;
+      s1 = s_out;
+    }
+  }
+  if (t0 > t1) {
+    return false;
+  }
+  vec a = *p, b = *q;
+  *p =
+      t0 <= 0.5 ? (vec){a.x + t0 * d[0], a.y + t0 * d[1]} : (vec){b.x - s0 * d[0], b.y - s0 * d[1]};
+  *q =
+      t1 <= 0.5 ? (vec){a.x + t1 * d[0], a.y + t1 * d[1]} : (vec){b.x - s1 * d[0], b.y - s1 * d[1]};
+  return true;
+}
+
 bool sup_segment_passes_between(const sup_map *map, vec p, vec q, double tol, double probe) {
+  // Only the part of the segment near the obstacles can pass between them.
+  vec lo, hi;
+  if (sup_map_extent(map, &lo, &hi)) {
+    double margin = 4.0 * (tol + probe);
+    if (!clip_to_box(&p, &q, (vec){lo.x - margin, lo.y - margin},
+                     (vec){hi.x + margin, hi.y + margin})) {
+      return false;
+    }
+  }
   double length = hypot(q.x - p.x, q.y - p.y);
   if (length <= 2.0 * tol) {
     return false;
