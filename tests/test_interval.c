@@ -181,48 +181,64 @@ static sup_map landmark_map(uint64_t seed, size_t kind) {
   }
 }
 
-START_TEST(test_distances_are_ta_star_lengths) {
-  // The landmarks' measure: from a free point to every vertex, the length TA* finds, or none
-  // where TA* finds no path or the vertex is inside an obstacle.
-  size_t compared = 0, unreached = 0;
+/// Runs `visit` on a fixture of each landmark map (`kinds` kinds, the scaled count of seeds),
+/// with a generator seeded for that map.
+typedef void (*landmark_visit)(fixture *f, uint64_t seed, size_t kind, sup_rng *rng, void *context);
+static void for_landmark_maps(size_t kinds, landmark_visit visit, void *context) {
   for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
-    for (size_t kind = 0; kind < 5; ++kind) {
+    for (size_t kind = 0; kind < kinds; ++kind) {
       sup_map desc = landmark_map(seed, kind);
       fixture f = make_fixture(&desc);
-      vec2 lo = f.mesh->cdt.points[0], hi = f.mesh->cdt.points[2];
       sup_rng rng = sup_rng_seed(seed * 31 + kind);
-      size_t nv = f.mesh->cdt.point_count;
-      double *d = malloc(nv * sizeof *d);
-      ck_assert_ptr_nonnull(d);
-      vec2 source;
-      arcnav_status st;
-      do {
-        source = random_end(&f, &rng, lo, hi);
-        st = an_interval_distances(f.mesh, f.interval, source, 0, d);
-      } while (st == ARCNAV_START_BLOCKED);
-      ck_assert_int_eq(st, ARCNAV_OK);
-      for (size_t v = 0; v < nv; ++v) {
-        an_funnel_result want;
-        vec2 p = f.mesh->cdt.points[v];
-        arcnav_status ws = an_funnel_find_path_within(f.mesh, f.funnel, source, p, true, 0, &want);
-        if (ws == ARCNAV_OK) {
-          ck_assert_msg(fabs(d[v] - want.length) <= 1e-9 * fmax(want.length, 1.0),
-                        "seed %llu map %zu: vertex (%.17g, %.17g) at %.17g, TA* %.17g",
-                        (unsigned long long)seed, kind, p.x, p.y, d[v], want.length);
-          compared++;
-        } else {
-          ck_assert_msg(d[v] == INFINITY, "seed %llu map %zu: vertex (%.17g, %.17g): %s, not %.17g",
-                        (unsigned long long)seed, kind, p.x, p.y, arcnav_status_name(ws), d[v]);
-          unreached++;
-        }
-      }
-      free(d);
+      visit(&f, seed, kind, &rng, context);
       free_fixture(&f);
       sup_map_free(&desc);
     }
   }
-  ck_assert_uint_ge(compared, test_scaled_minimum(2000, 4));
-  ck_assert_uint_ge(unreached, 1);
+}
+
+typedef struct distance_tally {
+  size_t compared, unreached;
+} distance_tally;
+
+static void check_distances(fixture *f, uint64_t seed, size_t kind, sup_rng *rng, void *context) {
+  distance_tally *c = context;
+  vec2 lo = f->mesh->cdt.points[0], hi = f->mesh->cdt.points[2];
+  size_t nv = f->mesh->cdt.point_count;
+  double *d = malloc(nv * sizeof *d);
+  ck_assert_ptr_nonnull(d);
+  vec2 source;
+  arcnav_status st;
+  do {
+    source = random_end(f, rng, lo, hi);
+    st = an_interval_distances(f->mesh, f->interval, source, 0, d);
+  } while (st == ARCNAV_START_BLOCKED);
+  ck_assert_int_eq(st, ARCNAV_OK);
+  for (size_t v = 0; v < nv; ++v) {
+    an_funnel_result want;
+    vec2 p = f->mesh->cdt.points[v];
+    arcnav_status ws = an_funnel_find_path_within(f->mesh, f->funnel, source, p, true, 0, &want);
+    if (ws == ARCNAV_OK) {
+      ck_assert_msg(fabs(d[v] - want.length) <= 1e-9 * fmax(want.length, 1.0),
+                    "seed %llu map %zu: vertex (%.17g, %.17g) at %.17g, TA* %.17g",
+                    (unsigned long long)seed, kind, p.x, p.y, d[v], want.length);
+      c->compared++;
+    } else {
+      ck_assert_msg(d[v] == INFINITY, "seed %llu map %zu: vertex (%.17g, %.17g): %s, not %.17g",
+                    (unsigned long long)seed, kind, p.x, p.y, arcnav_status_name(ws), d[v]);
+      c->unreached++;
+    }
+  }
+  free(d);
+}
+
+START_TEST(test_distances_are_ta_star_lengths) {
+  // The landmarks' measure: from a free point to every vertex, the length TA* finds, or none
+  // where TA* finds no path or the vertex is inside an obstacle.
+  distance_tally c = {0};
+  for_landmark_maps(5, check_distances, &c);
+  ck_assert_uint_ge(c.compared, test_scaled_minimum(2000, 4));
+  ck_assert_uint_ge(c.unreached, 1);
 }
 END_TEST
 
@@ -245,11 +261,15 @@ static void join_goal_bounds(void *context, int32_t tri) {
   }
 }
 
+typedef struct bound_tally {
+  size_t checked, beyond_straight;
+} bound_tally;
+
 /// Checks what the landmarks of fixture f's mesh say against TA* on it, for goals drawn by `rng`:
 /// from vertices (every third) and points a little way from them that see them; counts the pairs
 /// checked and those where the bound beats the straight line.
-static void check_bounds(fixture *f, uint64_t seed, size_t kind, sup_rng *rng, size_t *checked,
-                         size_t *beyond_straight) {
+static void check_bounds(fixture *f, uint64_t seed, size_t kind, sup_rng *rng, void *context) {
+  bound_tally *c = context;
   const an_landmarks *lm = &f->mesh->landmarks;
   vec2 lo = f->mesh->cdt.points[0], hi = f->mesh->cdt.points[2];
   size_t cdt_tris = f->mesh->cdt.tri_count + 1;
@@ -293,8 +313,8 @@ static void check_bounds(fixture *f, uint64_t seed, size_t kind, sup_rng *rng, s
                       "path %.17g",
                       (unsigned long long)seed, kind, froms[k].x, froms[k].y, goal.x, goal.y, bound,
                       length);
-        (*checked)++;
-        *beyond_straight += bound > v2_dist(froms[k], goal) * (1.0 + 1e-9);
+        c->checked++;
+        c->beyond_straight += bound > v2_dist(froms[k], goal) * (1.0 + 1e-9);
       }
     }
   }
@@ -302,74 +322,74 @@ static void check_bounds(fixture *f, uint64_t seed, size_t kind, sup_rng *rng, s
   free(near_queue);
 }
 
+static void check_fresh_bounds(fixture *f, uint64_t seed, size_t kind, sup_rng *rng,
+                               void *context) {
+  ck_assert_uint_eq(f->mesh->landmarks.count, AN_LANDMARKS_DEFAULT);
+  ck_assert_uint_eq(f->mesh->landmarks.vertex_count, f->mesh->cdt.point_count);
+  check_bounds(f, seed, kind, rng, context);
+}
+
 START_TEST(test_landmark_bounds_hold) {
   // What the landmarks say of the way from a vertex (and from points round it) to a goal is never
   // more than the shortest path TA* finds, and in mazes it is often more than the straight line.
-  size_t checked = 0, beyond_straight = 0;
-  for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
-    for (size_t kind = 0; kind < 5; ++kind) {
-      sup_map desc = landmark_map(seed, kind);
-      fixture f = make_fixture(&desc);
-      ck_assert_uint_eq(f.mesh->landmarks.count, AN_LANDMARKS_DEFAULT);
-      ck_assert_uint_eq(f.mesh->landmarks.vertex_count, f.mesh->cdt.point_count);
-      sup_rng rng = sup_rng_seed(seed * 37 + kind);
-      check_bounds(&f, seed, kind, &rng, &checked, &beyond_straight);
-      free_fixture(&f);
-      sup_map_free(&desc);
-    }
-  }
-  printf("landmark bounds: %zu checked, %zu beyond the straight line\n", checked, beyond_straight);
-  ck_assert_uint_ge(checked, test_scaled_minimum(2000, 4));
-  ck_assert_uint_ge(beyond_straight, test_scaled_minimum(200, 4));
+  bound_tally c = {0};
+  for_landmark_maps(5, check_fresh_bounds, &c);
+  printf("landmark bounds: %zu checked, %zu beyond the straight line\n", c.checked,
+         c.beyond_straight);
+  ck_assert_uint_ge(c.checked, test_scaled_minimum(2000, 4));
+  ck_assert_uint_ge(c.beyond_straight, test_scaled_minimum(200, 4));
 }
 END_TEST
 
-START_TEST(test_landmarks_after_local_changes) {
-  // Squares put into the mesh one by one: the lengths measured before still bound the new mesh's
-  // paths (new vertices know nothing); taking one out drops the landmarks.
-  size_t checked = 0, beyond_straight = 0, added = 0;
-  for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
-    for (size_t kind = 0; kind < 2; ++kind) {
-      sup_map desc = landmark_map(seed, kind);
-      fixture f = make_fixture(&desc);
-      vec2 lo = f.mesh->cdt.points[0], hi = f.mesh->cdt.points[2];
-      sup_rng rng = sup_rng_seed(seed * 41 + kind);
-      int32_t vertices[4], last[4];
-      size_t here = 0;
-      for (int attempt = 0; attempt < 60 && here < 6; ++attempt) {
-        vec2 c = v2(sup_rng_uniform(&rng, lo.x, hi.x), sup_rng_uniform(&rng, lo.y, hi.y));
-        vec2 square[4] = {{c.x - 0.2, c.y - 0.2},
-                          {c.x + 0.2, c.y - 0.2},
-                          {c.x + 0.2, c.y + 0.2},
-                          {c.x - 0.2, c.y + 0.2}};
-        uint32_t ring_counts[1] = {4};
-        an_navmesh_rings ring = {ring_counts, 1, NULL};
-        arcnav_status st = an_navmesh_change_polygon(f.mesh, NULL, square, &ring, vertices);
-        ck_assert(st == ARCNAV_OK || st == ARCNAV_ERR_INVALID_ARGUMENT);
-        if (st == ARCNAV_OK) {
-          memcpy(last, vertices, sizeof last);
-          here++;
-        }
-      }
-      ck_assert_uint_ge(here, 1);
-      added += here;
-      ck_assert_uint_eq(f.mesh->landmarks.count, AN_LANDMARKS_DEFAULT);
-      ck_assert_uint_eq(f.mesh->landmarks.vertex_count, f.mesh->cdt.point_count);
-      an_funnel_scratch_destroy(f.funnel); // sized for the mesh before
-      ck_assert_int_eq(an_funnel_scratch_create(f.mesh, &plain_alloc, &f.funnel), ARCNAV_OK);
-      check_bounds(&f, seed, kind, &rng, &checked, &beyond_straight);
-      uint32_t ring_counts[1] = {4};
-      an_navmesh_rings gone = {ring_counts, 1, last};
-      ck_assert_int_eq(an_navmesh_change_polygon(f.mesh, &gone, NULL, NULL, NULL), ARCNAV_OK);
-      ck_assert_uint_eq(f.mesh->landmarks.count, 0);
-      free_fixture(&f);
-      sup_map_free(&desc);
+typedef struct change_tally {
+  bound_tally bounds;
+  size_t added;
+} change_tally;
+
+/// Squares put into the mesh one by one, the bounds checked on the changed mesh, then the last
+/// square taken out again.
+static void check_bounds_after_additions(fixture *f, uint64_t seed, size_t kind, sup_rng *rng,
+                                         void *context) {
+  change_tally *c = context;
+  vec2 lo = f->mesh->cdt.points[0], hi = f->mesh->cdt.points[2];
+  int32_t vertices[4], last[4];
+  size_t here = 0;
+  uint32_t ring_counts[1] = {4};
+  for (int attempt = 0; attempt < 60 && here < 6; ++attempt) {
+    vec2 m = v2(sup_rng_uniform(rng, lo.x, hi.x), sup_rng_uniform(rng, lo.y, hi.y));
+    vec2 square[4] = {{m.x - 0.2, m.y - 0.2},
+                      {m.x + 0.2, m.y - 0.2},
+                      {m.x + 0.2, m.y + 0.2},
+                      {m.x - 0.2, m.y + 0.2}};
+    an_navmesh_rings ring = {ring_counts, 1, NULL};
+    arcnav_status st = an_navmesh_change_polygon(f->mesh, NULL, square, &ring, vertices);
+    ck_assert(st == ARCNAV_OK || st == ARCNAV_ERR_INVALID_ARGUMENT);
+    if (st == ARCNAV_OK) {
+      memcpy(last, vertices, sizeof last);
+      here++;
     }
   }
-  printf("landmark bounds after %zu squares: %zu checked, %zu beyond the straight line\n", added,
-         checked, beyond_straight);
-  ck_assert_uint_ge(checked, test_scaled_minimum(500, 4));
-  ck_assert_uint_ge(beyond_straight, test_scaled_minimum(50, 4));
+  ck_assert_uint_ge(here, 1);
+  c->added += here;
+  ck_assert_uint_eq(f->mesh->landmarks.count, AN_LANDMARKS_DEFAULT);
+  ck_assert_uint_eq(f->mesh->landmarks.vertex_count, f->mesh->cdt.point_count);
+  an_funnel_scratch_destroy(f->funnel); // sized for the mesh before
+  ck_assert_int_eq(an_funnel_scratch_create(f->mesh, &plain_alloc, &f->funnel), ARCNAV_OK);
+  check_bounds(f, seed, kind, rng, &c->bounds);
+  an_navmesh_rings gone = {ring_counts, 1, last};
+  ck_assert_int_eq(an_navmesh_change_polygon(f->mesh, &gone, NULL, NULL, NULL), ARCNAV_OK);
+  ck_assert_uint_eq(f->mesh->landmarks.count, 0);
+}
+
+START_TEST(test_landmarks_after_local_changes) {
+  // The lengths measured before squares were put in still bound the new mesh's paths (new
+  // vertices know nothing); taking one out drops the landmarks.
+  change_tally c = {{0}, 0};
+  for_landmark_maps(2, check_bounds_after_additions, &c);
+  printf("landmark bounds after %zu squares: %zu checked, %zu beyond the straight line\n", c.added,
+         c.bounds.checked, c.bounds.beyond_straight);
+  ck_assert_uint_ge(c.bounds.checked, test_scaled_minimum(500, 4));
+  ck_assert_uint_ge(c.bounds.beyond_straight, test_scaled_minimum(50, 4));
 }
 END_TEST
 

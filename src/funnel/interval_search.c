@@ -728,6 +728,23 @@ static void add_goal(void *context, int32_t tri) {
   }
 }
 
+/// A new search from `start` (its triangles found) to `goal`, or to every vertex with `reach`:
+/// its start nodes queued. false when the node pool could not grow.
+static bool start_run(an_interval_scratch *s, vec2 start, vec2 goal, double *reach) {
+  s->run = (iv_search){.s = s,
+                       .start = start,
+                       .goal = goal,
+                       .best = INFINITY,
+                       .best_via = -1,
+                       .chain = -1,
+                       .near_root = NO_ROOT,
+                       .near_distance = v2_dist(start, goal),
+                       .reach = reach};
+  an_heap_clear(&s->heap);
+  s->node_count = 0;
+  return push_start_nodes(&s->run);
+}
+
 void an_interval_set_min_width(an_interval_scratch *s, double width) {
   s->min_width = width;
 }
@@ -775,20 +792,7 @@ arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, 
       return ARCNAV_OK;
     }
   }
-  s->run = (iv_search){.s = s,
-                       .start = start,
-                       .goal = goal,
-                       .best = INFINITY,
-                       .best_via = -1,
-                       .chain = -1,
-                       .near_root = NO_ROOT,
-                       .near_distance = v2_dist(start, goal)};
-  an_heap_clear(&s->heap);
-  s->node_count = 0;
-  if (!push_start_nodes(&s->run)) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  return ARCNAV_IN_PROGRESS;
+  return start_run(s, start, goal, NULL) ? ARCNAV_IN_PROGRESS : ARCNAV_ERR_OUT_OF_MEMORY;
 }
 
 arcnav_status an_interval_distances(const an_navmesh *mesh, an_interval_scratch *s, vec2 source,
@@ -812,17 +816,7 @@ arcnav_status an_interval_distances(const an_navmesh *mesh, an_interval_scratch 
   s->start_count = 0;
   an_funnel_near_triangles(mesh, source, ends.start_tri, s->near_stamp, &s->near_mark,
                            s->near_queue, add_start, s);
-  s->run = (iv_search){.s = s,
-                       .start = source,
-                       .goal = source,
-                       .best = INFINITY,
-                       .best_via = -1,
-                       .chain = -1,
-                       .near_root = NO_ROOT,
-                       .reach = distances};
-  an_heap_clear(&s->heap);
-  s->node_count = 0;
-  if (!push_start_nodes(&s->run)) {
+  if (!start_run(s, source, source, distances)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   arcnav_status status = search(s, max_expansions, SIZE_MAX, &out);
