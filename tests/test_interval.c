@@ -38,8 +38,8 @@ static fixture make_fixture(const sup_map *desc) {
   fixture f;
   ck_assert_int_eq(sup_map_to_arcnav(desc, &f.map), ARCNAV_OK);
   ck_assert_int_eq(an_navmesh_build(f.map, &plain_alloc, &f.mesh), ARCNAV_OK);
-  // As the funnel engine builds it: the searches' keys use the landmarks (TA*'s do not).
-  ck_assert_int_eq(an_landmarks_build(f.mesh, AN_LANDMARKS_DEFAULT), ARCNAV_OK);
+  // Always, where the engines skip open maps: the searches' keys use them (TA*'s do not).
+  ck_assert_int_eq(an_landmarks_build(f.mesh, AN_LANDMARKS_DEFAULT, false), ARCNAV_OK);
   ck_assert_int_eq(an_funnel_scratch_create(f.mesh, &plain_alloc, &f.funnel), ARCNAV_OK);
   ck_assert_int_eq(an_interval_scratch_create(f.mesh, &plain_alloc, &f.interval), ARCNAV_OK);
   f.eps = arcnav_map_tolerance(f.map);
@@ -381,6 +381,32 @@ static void check_bounds_after_additions(fixture *f, uint64_t seed, size_t kind,
   ck_assert_uint_eq(f->mesh->landmarks.count, 0);
 }
 
+START_TEST(test_landmarks_only_where_walls_make_paths_long) {
+  // The engines' rules: a large maze, whose paths wind, gets landmarks; a small one, and a few
+  // squares in a wide field, where paths keep close to the straight line, get none.
+  sup_map large = sup_gen_maze(3, 14, 10.0, 1.0), small = sup_gen_maze(3, 4, 10.0, 1.0);
+  sup_map field;
+  sup_map_init(&field);
+  for (int k = 0; k < 160; ++k) {
+    double x = 30.0 * (k % 16), y = 30.0 * (k / 16);
+    sup_map_add_rect(&field, x, y, x + 2.0, y + 2.0);
+  }
+  arcnav_vec2 b[] = {{-50, -50}, {550, -50}, {550, 350}, {-50, 350}};
+  sup_map_set_bounds(&field, b, 4);
+  sup_map *maps[3] = {&large, &small, &field};
+  size_t want[3] = {AN_LANDMARKS_DEFAULT, 0, 0};
+  for (int m = 0; m < 3; ++m) {
+    fixture f = make_fixture(maps[m]);
+    ck_assert_uint_ge(f.mesh->cdt.point_count, m == 1 ? 0 : AN_LANDMARK_MIN_POINTS);
+    ck_assert_int_eq(an_landmarks_build(f.mesh, AN_LANDMARKS_DEFAULT, true), ARCNAV_OK);
+    ck_assert_msg(f.mesh->landmarks.count == want[m], "map %d (%zu points): %zu landmarks", m,
+                  f.mesh->cdt.point_count, f.mesh->landmarks.count);
+    free_fixture(&f);
+    sup_map_free(maps[m]);
+  }
+}
+END_TEST
+
 START_TEST(test_landmarks_after_local_changes) {
   // The lengths measured before squares were put in still bound the new mesh's paths (new
   // vertices know nothing); taking one out drops the landmarks.
@@ -704,6 +730,7 @@ static Suite *interval_suite(void) {
   tcase_add_test(tc, test_distances_are_ta_star_lengths);
   tcase_add_test(tc, test_landmark_bounds_hold);
   tcase_add_test(tc, test_landmarks_after_local_changes);
+  tcase_add_test(tc, test_landmarks_only_where_walls_make_paths_long);
   tcase_add_test(tc, test_beyond_the_box_is_the_funnels);
   tcase_add_test(tc, test_against_reference);
   tcase_add_test(tc, test_expansion_limit);

@@ -79,7 +79,22 @@ static void mark_pinches(const an_navmesh *mesh, uint8_t *fans) {
   }
 }
 
-arcnav_status an_landmarks_build(an_navmesh *mesh, size_t count) {
+/// How much longer than the straight line the paths from `from` are on average, over the vertices
+/// they reach (1 when none is apart from it).
+static double mean_detour(const an_navmesh *mesh, vec2 from, const double *distances) {
+  double sum = 0.0;
+  size_t count = 0;
+  for (size_t v = 0; v < mesh->cdt.point_count; ++v) {
+    double straight = v2_dist(mesh->cdt.points[v], from);
+    if (distances[v] < INFINITY && straight > 0.0) {
+      sum += distances[v] / straight;
+      count++;
+    }
+  }
+  return count > 0 ? sum / (double)count : 1.0;
+}
+
+arcnav_status an_landmarks_build(an_navmesh *mesh, size_t count, bool engine_rules) {
   const an_allocator *alloc = &mesh->alloc;
   an_landmarks_free(&mesh->landmarks, alloc);
   count = count < AN_LANDMARKS_MAX ? count : AN_LANDMARKS_MAX;
@@ -87,7 +102,7 @@ arcnav_status an_landmarks_build(an_navmesh *mesh, size_t count) {
   if (tri == -2) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  if (count == 0 || tri < 0) {
+  if (count == 0 || tri < 0 || (engine_rules && mesh->cdt.point_count < AN_LANDMARK_MIN_POINTS)) {
     return ARCNAV_OK;
   }
   size_t nv = mesh->cdt.point_count;
@@ -108,7 +123,10 @@ arcnav_status an_landmarks_build(an_navmesh *mesh, size_t count) {
     mark_pinches(mesh, fans);
     status = an_interval_distances(mesh, scratch, centroid(mesh, tri), budget, nearest);
   }
-  for (size_t k = 0; k < count && status == ARCNAV_OK; ++k) {
+  bool worth =
+      status == ARCNAV_OK &&
+      (!engine_rules || mean_detour(mesh, centroid(mesh, tri), nearest) >= AN_LANDMARK_MIN_DETOUR);
+  for (size_t k = 0; k < count && worth && status == ARCNAV_OK; ++k) {
     tri = farthest_triangle(mesh, nearest);
     if (tri < 0) { // a part of a single point: the landmarks left know nothing
       for (size_t v = 0; v < nv; ++v) {
@@ -126,7 +144,7 @@ arcnav_status an_landmarks_build(an_navmesh *mesh, size_t count) {
   an_free(alloc, distances);
   an_free(alloc, nearest);
   an_free(alloc, fans);
-  if (status != ARCNAV_OK) {
+  if (status != ARCNAV_OK || !worth) {
     an_free(alloc, table);
     return status == ARCNAV_START_BLOCKED || status == ARCNAV_SEARCH_LIMIT ? ARCNAV_OK : status;
   }
