@@ -94,7 +94,6 @@ struct an_interval_scratch {
   size_t start_count;
   bool ends_meet;               ///< a goal triangle lies in the connected part of a start triangle
   an_landmark_goal goal_bounds; ///< what the mesh's landmarks say of the goal, in all its triangles
-  size_t goal_count;            ///< the goal's triangles so far
   double min_width;     ///< an_interval_set_min_width(): passages narrower than this are shut
   uint32_t *near_stamp; ///< an_funnel_near_triangles()' walk: per cdt triangle, and its queue
   uint32_t near_mark;
@@ -714,12 +713,8 @@ static void add_goal(void *context, int32_t tri) {
   an_interval_scratch *s = context;
   s->goal_mark[tri] = s->stamp;
   const an_navmesh *mesh = s->mesh;
-  an_landmark_goal here;
-  an_landmarks_goal(&mesh->landmarks, mesh->cdt.points, &mesh->fv[3 * (size_t)tri], s->run.goal,
-                    s->goal_count++ == 0 ? &s->goal_bounds : &here);
-  if (s->goal_count > 1) {
-    an_landmark_goal_join(&s->goal_bounds, &here);
-  }
+  an_landmark_goal_add(&mesh->landmarks, mesh->cdt.points, &mesh->fv[3 * (size_t)tri], s->run.goal,
+                       &s->goal_bounds);
   const int32_t *component = s->mesh->component;
   for (size_t k = 0; k < s->start_count && !s->ends_meet; ++k) {
     s->ends_meet = (!component || component[s->starts[k]] == component[tri]) &&
@@ -770,7 +765,8 @@ arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, 
   next_stamp(s);
   s->start_count = 0;
   s->ends_meet = false;
-  s->goal_count = 0;
+  // The goal's triangles widen its landmark bounds (add_goal), which read it from the run.
+  an_landmark_goal_start(&mesh->landmarks, &s->goal_bounds);
   s->run.goal = goal;
   an_funnel_near_triangles(mesh, start, st, s->near_stamp, &s->near_mark, s->near_queue, add_start,
                            s);

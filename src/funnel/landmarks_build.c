@@ -8,14 +8,13 @@
 
 #include <math.h>
 
-/// The free triangle with the most triangles in its part of the mesh (the part most queries are
-/// in), or -1 when there is none.
-static int32_t largest_part_triangle(const an_navmesh *mesh, const an_allocator *alloc) {
-  if (mesh->free_count == 0) {
-    return -1;
-  }
-  if (!mesh->component) {
-    return 0;
+/// A free triangle of the part of the mesh with the most triangles (the part most queries are
+/// in) into *out, or -1 when there is none. ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY.
+static arcnav_status largest_part_triangle(const an_navmesh *mesh, const an_allocator *alloc,
+                                           int32_t *out) {
+  *out = mesh->free_count > 0 ? 0 : -1;
+  if (mesh->free_count == 0 || !mesh->component) {
+    return ARCNAV_OK;
   }
   size_t parts = 0;
   for (size_t t = 0; t < mesh->free_count; ++t) {
@@ -23,7 +22,7 @@ static int32_t largest_part_triangle(const an_navmesh *mesh, const an_allocator 
   }
   size_t *sizes = an_calloc(alloc, parts, sizeof *sizes);
   if (!sizes) {
-    return -2;
+    return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t t = 0; t < mesh->free_count; ++t) {
     sizes[mesh->component[t]]++;
@@ -33,12 +32,12 @@ static int32_t largest_part_triangle(const an_navmesh *mesh, const an_allocator 
     best = sizes[p] > sizes[best] ? p : best;
   }
   an_free(alloc, sizes);
-  for (size_t t = 0; t < mesh->free_count; ++t) {
-    if ((size_t)mesh->component[t] == best) {
-      return (int32_t)t;
-    }
+  size_t t = 0;
+  while ((size_t)mesh->component[t] != best) { // the largest part has a triangle
+    ++t;
   }
-  return -1;
+  *out = (int32_t)t;
+  return ARCNAV_OK;
 }
 
 static vec2 centroid(const an_navmesh *mesh, int32_t tri) {
@@ -98,8 +97,8 @@ arcnav_status an_landmarks_build(an_navmesh *mesh, size_t count, bool engine_rul
   const an_allocator *alloc = &mesh->alloc;
   an_landmarks_free(&mesh->landmarks, alloc);
   count = count < AN_LANDMARKS_MAX ? count : AN_LANDMARKS_MAX;
-  int32_t tri = mesh->connector_count == 0 ? largest_part_triangle(mesh, alloc) : -1;
-  if (tri == -2) {
+  int32_t tri = -1;
+  if (mesh->connector_count == 0 && largest_part_triangle(mesh, alloc, &tri) != ARCNAV_OK) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   if (count == 0 || tri < 0 || (engine_rules && mesh->cdt.point_count < AN_LANDMARK_MIN_POINTS)) {

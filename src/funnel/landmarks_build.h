@@ -28,7 +28,6 @@
 /// AN_LANDMARK_EXPANSIONS_PER_TRIANGLE expansions per triangle; so do, when `engine_rules`, a mesh
 /// of fewer than AN_LANDMARK_MIN_POINTS points and one whose paths from the first place measured
 /// are on average less than AN_LANDMARK_MIN_DETOUR times the straight line (tests measure
-/// without these rules). On failure mesh->landmarks is left
-/// empty.
+/// without these rules). On failure mesh->landmarks is left empty.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY.
 arcnav_status an_landmarks_build(an_navmesh *mesh, size_t count, bool engine_rules);

@@ -4,38 +4,33 @@
 
 #include <math.h>
 
-void an_landmarks_goal(const an_landmarks *landmarks, const vec2 *points, const int32_t corners[3],
-                       vec2 goal, an_landmark_goal *out) {
+void an_landmark_goal_start(const an_landmarks *landmarks, an_landmark_goal *out) {
   out->count = landmarks->count;
-  if (out->count == 0) {
-    return;
-  }
   for (size_t k = 0; k < out->count; ++k) {
-    out->below[k] = -INFINITY;
-    out->above[k] = INFINITY;
-  }
-  for (int c = 0; c < 3; ++c) {
-    // The goal sees every corner of a free triangle that holds it, so its distance to a landmark
-    // is the corner's within the length between them.
-    const float *d = &landmarks->distance[(size_t)corners[c] * landmarks->count];
-    double between = v2_dist(points[corners[c]], goal);
-    for (size_t k = 0; k < out->count; ++k) {
-      double at = fabs(d[k]);
-      if (at < INFINITY) {
-        double error = at * AN_LANDMARK_ROUNDING + landmarks->slack + between;
-        out->below[k] = an_max(out->below[k], at - error);
-        if (!signbit(d[k])) { // at a pinch the goal's side may not be the one measured
-          out->above[k] = an_min(out->above[k], at + error);
-        }
-      }
-    }
+    out->below[k] = INFINITY;
+    out->above[k] = -INFINITY;
   }
 }
 
-void an_landmark_goal_join(an_landmark_goal *into, const an_landmark_goal *other) {
-  for (size_t k = 0; k < into->count; ++k) {
-    into->below[k] = an_min(into->below[k], other->below[k]);
-    into->above[k] = an_max(into->above[k], other->above[k]);
+void an_landmark_goal_add(const an_landmarks *landmarks, const vec2 *points,
+                          const int32_t corners[3], vec2 goal, an_landmark_goal *out) {
+  for (size_t k = 0; k < out->count; ++k) {
+    // The goal sees every corner of the triangle, so its distance to a landmark is a corner's
+    // within the length between them.
+    double below = -INFINITY, above = INFINITY;
+    for (int c = 0; c < 3; ++c) {
+      float stored = landmarks->distance[(size_t)corners[c] * landmarks->count + k];
+      double at = fabs(stored);
+      if (at < INFINITY) {
+        double error = an_landmark_error(landmarks, at, v2_dist(points[corners[c]], goal));
+        below = an_max(below, at - error);
+        if (!signbit(stored)) { // at a pinch the goal's side may not be the one measured
+          above = an_min(above, at + error);
+        }
+      }
+    }
+    out->below[k] = an_min(out->below[k], below);
+    out->above[k] = an_max(out->above[k], above);
   }
 }
 

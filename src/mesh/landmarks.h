@@ -10,7 +10,7 @@
 // why the bounds below hold for every engine.
 //
 // The table lives with the mesh it was measured on (an_navmesh.landmarks) and does not depend on
-// the agent's radius. It is built by funnel/landmarks.c, which runs the interval search.
+// the agent's radius. It is built by funnel/landmarks_build.c, which runs the interval search.
 
 #include "arcnav/arcnav.h"
 #include "geom/alloc.h"
@@ -47,13 +47,21 @@ typedef struct an_landmark_goal {
   double above[AN_LANDMARKS_MAX];
 } an_landmark_goal;
 
-/// The goal's bounds from the three vertices of a free triangle that holds it (each sees it).
-void an_landmarks_goal(const an_landmarks *landmarks, const vec2 *points, const int32_t corners[3],
-                       vec2 goal, an_landmark_goal *out);
-/// A goal within eps of several free triangles may be reached in any of them, and at a pinch they
-/// lie on sides of the vertex that no path joins through it: `into` takes the bounds that hold
-/// for every one of them, its own and `other`'s.
-void an_landmark_goal_join(an_landmark_goal *into, const an_landmark_goal *other);
+/// Begins a goal's bounds: none yet, for an_landmark_goal_add() to widen. A goal needs at least
+/// one triangle added before its bounds are used.
+void an_landmark_goal_start(const an_landmarks *landmarks, an_landmark_goal *out);
+/// Adds a free triangle that holds the goal (`corners`, its vertices, each of which sees the goal):
+/// `out` keeps the bounds that hold in every triangle added. A goal within eps of several free
+/// triangles may be reached in any of them, and at a pinch they lie on sides of the vertex that
+/// no path joins through it.
+void an_landmark_goal_add(const an_landmarks *landmarks, const vec2 *points,
+                          const int32_t corners[3], vec2 goal, an_landmark_goal *out);
+
+/// How far a stored length `at` may lie from the truth, for a point within `reach` of its vertex:
+/// the float's rounding, the snapping of the mesh's points, and the reach.
+static inline double an_landmark_error(const an_landmarks *landmarks, double at, double reach) {
+  return at * AN_LANDMARK_ROUNDING + landmarks->slack + reach;
+}
 
 /// The least length of a path from any point a point agent joins to mesh vertex `vertex` within
 /// `reach` to the goal: 0 when the landmarks know nothing of it.
@@ -67,7 +75,7 @@ static inline double an_landmarks_bound(const an_landmarks *landmarks, const an_
   for (size_t k = 0; k < goal->count; ++k) {
     double at = fabs(d[k]);
     if (at < INFINITY) {
-      double error = at * AN_LANDMARK_ROUNDING + landmarks->slack + reach;
+      double error = an_landmark_error(landmarks, at, reach);
       bound = an_max(bound, at - error - goal->above[k]);
       if (!signbit(d[k])) {
         bound = an_max(bound, goal->below[k] - at - error);

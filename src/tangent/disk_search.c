@@ -1476,7 +1476,6 @@ arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *s, vec2 start, 
                           .next_same = NO_ROOT,
                           .expanded = 1};
   s->root_count = 1;
-  an_tangent_bound_goal(q, goal);
   for (size_t k = 0; k < s->start_count; ++k) {
     dk_node n = {0.0, AN_TWO_PI, 0, s->starts[k], -1};
     if (!push_node(s, &n, v2_dist(start, goal))) {

@@ -4,6 +4,7 @@
 #include "funnel/interval_search.h"
 #include "index/probe.h"
 #include "path/path.h"
+#include "search/marks.h"
 #include "tangent/disk_search.h"
 #include "tangent/tangent_lazy.h"
 #include "tangent/tangent_search.h"
@@ -416,26 +417,37 @@ static arcnav_status build_corner_vertices(an_tangent_engine *engine) {
   return ARCNAV_OK;
 }
 
-void an_tangent_bound_goal(an_tangent_query *q, vec2 goal) {
+// The running search's goal as the landmarks see it: from the free triangle of the engine's
+// polygons that holds it (`tri`, located by the free test, or -1 to locate it here).
+static void bound_goal(an_tangent_query *q, vec2 goal, int32_t tri) {
   const an_navmesh *mesh = q->engine->polygons;
   q->goal_bounds.count = 0;
-  if (!q->engine->corner_vertex ||
-      !(q->radius > AN_LANDMARK_MIN_RADIUS_TOLERANCES * q->engine->eps)) {
+  if (!q->corner_bound || !(q->radius > AN_LANDMARK_MIN_RADIUS_TOLERANCES * q->engine->eps)) {
     return;
   }
-  int32_t tri = an_navmesh_locate(mesh, goal);
-  if (tri >= 0) {
-    an_landmarks_goal(&mesh->landmarks, mesh->cdt.points, &mesh->fv[3 * (size_t)tri], goal,
-                      &q->goal_bounds);
+  tri = tri >= 0 ? tri : an_navmesh_locate(mesh, goal);
+  if (tri < 0) {
+    return;
+  }
+  an_landmark_goal_start(&mesh->landmarks, &q->goal_bounds);
+  an_landmark_goal_add(&mesh->landmarks, mesh->cdt.points, &mesh->fv[3 * (size_t)tri], goal,
+                       &q->goal_bounds);
+  if (an_stamp_next(&q->bound_stamp)) {
+    memset(q->corner_bound_stamp, 0, q->engine->corner_count * sizeof *q->corner_bound_stamp);
   }
 }
 
-double an_tangent_corner_bound(const an_tangent_query *q, uint32_t corner) {
+double an_tangent_corner_bound(an_tangent_query *q, uint32_t corner) {
   if (q->goal_bounds.count == 0 || q->engine->corner_vertex[corner] < 0) {
     return 0.0;
   }
-  return an_landmarks_bound(&q->engine->polygons->landmarks, &q->goal_bounds,
-                            q->engine->corner_vertex[corner], q->corners[corner].radius);
+  if (q->corner_bound_stamp[corner] != q->bound_stamp) {
+    q->corner_bound_stamp[corner] = q->bound_stamp;
+    q->corner_bound[corner] =
+        an_landmarks_bound(&q->engine->polygons->landmarks, &q->goal_bounds,
+                           q->engine->corner_vertex[corner], q->corners[corner].radius);
+  }
+  return q->corner_bound[corner];
 }
 
 static const an_engine_ops graph_ops, on_demand_ops, ranged_ops, interval_ops, ranged_interval_ops;
@@ -561,6 +573,8 @@ static void tangent_query_destroy(void *query) {
   an_free(&alloc, q->closed);
   an_free(&alloc, q->ruled_out_nodes);
   an_free(&alloc, q->own_corners);
+  an_free(&alloc, q->corner_bound);
+  an_free(&alloc, q->corner_bound_stamp);
   an_clearance_scratch_free(&q->clearance, &alloc);
   an_lazy_search_destroy(q->lazy);
   an_disk_search_destroy(q->disk);
@@ -610,6 +624,14 @@ static an_tangent_query *query_begin(const an_tangent_engine *engine, arcnav_sta
     } else {
       memcpy(q->own_corners, engine->corners, engine->corner_count * sizeof *q->own_corners);
       q->corners = q->own_corners;
+    }
+  }
+  if (*status == ARCNAV_OK && engine->corner_vertex) {
+    q->corner_bound = an_alloc(&q->alloc, engine->corner_count + 1, sizeof *q->corner_bound);
+    q->corner_bound_stamp =
+        an_calloc(&q->alloc, engine->corner_count + 1, sizeof *q->corner_bound_stamp);
+    if (!q->corner_bound || !q->corner_bound_stamp) {
+      *status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
   // A map without corners (bounds alone, or nothing) still has a radius to judge points at.
@@ -698,7 +720,8 @@ static arcnav_status judge_ends(an_tangent_query *q, vec2 start, vec2 goal, int3
   return ARCNAV_OK;
 }
 
-// Both searches: start and goal are judged by the free test first, and equal ends need none.
+// Every search: start and goal are judged by the free test first, and equal ends need none; the
+// goal's landmark bounds are set from where the free test located it.
 static arcnav_status
 begin_with(void *query, vec2 start, vec2 goal, an_search_control *control, arcnav_path *path,
            arcnav_status (*begin)(an_tangent_query *, vec2, vec2, arcnav_path *)) {
@@ -710,6 +733,7 @@ begin_with(void *query, vec2 start, vec2 goal, an_search_control *control, arcna
   if (status != ARCNAV_OK || v2_equal(start, goal)) {
     return status;
   }
+  bound_goal(q, goal, tb);
   return begin(q, start, goal, path);
 }
 

@@ -542,8 +542,8 @@ static bool wedge_is_free(an_tangent_query *q, an_lazy_search *s, uint32_t corne
 // An edge's key: its cost and a bound on the rest, the landmarks' where they know more than the
 // straight line. Their bound holds for a whole corner circle and is not consistent, so an edge
 // reached shorter after its expansion is opened again and expanded anew (its free test is kept).
-static bool relax(const an_tangent_query *q, an_lazy_search *s, uint32_t id, double cost,
-                  uint32_t parent, vec2 goal) {
+static bool relax(an_tangent_query *q, an_lazy_search *s, uint32_t id, double cost, uint32_t parent,
+                  vec2 goal) {
   assert(id < s->edge_count && (parent == AN_NONE || parent < s->edge_count));
   lazy_edge *e = &s->edges[id];
   if (cost >= e->cost || e->checked == 2) {
@@ -772,7 +772,6 @@ arcnav_status an_lazy_begin(an_tangent_query *q, an_lazy_search *s, vec2 start, 
   s->best_distance = v2_dist(start, goal);
   s->guide_length = 0.0;
   s->guiding = s->guide != NULL;
-  an_tangent_bound_goal(q, goal);
   arcnav_status status = ARCNAV_OK;
   if (s->guiding) {
     memset(&s->guide_result, 0, sizeof s->guide_result);

@@ -32,16 +32,6 @@ static bool seen(const an_tangent_query *q, uint32_t id) {
   return q->search[id].generation == q->current_generation;
 }
 
-// The landmarks' bound for corner `corner`, once per query.
-static double corner_bound(an_tangent_query *q, uint32_t corner) {
-  an_goal_exit *cache = &q->goal_exits[an_group_index(corner, false)];
-  if (cache->bound_generation != q->current_generation) {
-    cache->bound_generation = q->current_generation;
-    cache->bound = an_tangent_corner_bound(q, corner);
-  }
-  return cache->bound;
-}
-
 // A node's key: its cost and a bound on the rest, the straight line to the goal or, larger where
 // walls are in the way, the landmarks' (an_tangent_corner_bound()). The landmarks' bound holds for
 // every point of a corner's circle, so it is not consistent: a node reached shorter after it was
@@ -60,7 +50,7 @@ static void relax(an_tangent_query *q, uint32_t id, double cost, uint32_t parent
   node->arrival = (uint8_t)how;
   double rest = v2_dist(at, goal);
   if (id + 1 < q->id_count && q->goal_bounds.count > 0) {
-    rest = an_max(rest, corner_bound(q, view_node(q, id).corner));
+    rest = an_max(rest, an_tangent_corner_bound(q, view_node(q, id).corner));
   }
   an_heap_push_or_decrease(&q->heap, id, cost + rest);
 }
@@ -251,7 +241,7 @@ static double deferred_bound(an_tangent_query *q, uint32_t c, vec2 start, vec2 g
   const an_corner *corner = &q->engine->corners[c];
   double rest = an_max(0.0, v2_dist(corner->center, goal) - corner->radius);
   if (q->goal_bounds.count > 0) {
-    rest = an_max(rest, corner_bound(q, c));
+    rest = an_max(rest, an_tangent_corner_bound(q, c));
   }
   return an_max(0.0, v2_dist(start, corner->center) - corner->radius) + rest;
 }
@@ -426,7 +416,6 @@ arcnav_status an_tangent_graph_begin(an_tangent_query *q, vec2 start, vec2 goal,
     }
     for (size_t g = 0; g < 2 * q->engine->corner_count; ++g) {
       q->goal_exits[g].generation = 0;
-      q->goal_exits[g].bound_generation = 0;
     }
     memset(q->entered, 0, q->engine->corner_count * sizeof *q->entered);
     memset(q->cell_seen, 0,
@@ -439,7 +428,6 @@ arcnav_status an_tangent_graph_begin(an_tangent_query *q, vec2 start, vec2 goal,
   q->search_goal = goal;
   q->best_id = AN_NONE;
   q->best_distance = v2_dist(start, goal);
-  an_tangent_bound_goal(q, goal);
   seed_starts(q, start, goal);
   return ARCNAV_IN_PROGRESS;
 }

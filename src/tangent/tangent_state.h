@@ -83,10 +83,6 @@ typedef struct an_goal_exit {
   vec2 touch;
   double angle;
   double offset;
-  /// The prebuilt search's cache of an_tangent_corner_bound() for the group's corner, valid when
-  /// bound_generation matches the query's.
-  double bound;
-  uint32_t bound_generation;
   uint32_t generation; ///< valid when it matches the query's
   uint8_t usable;      ///< the tangent exists and leaves inside the wedge
   uint8_t segment;     ///< 0 unchecked, 1 free, 2 blocked
@@ -142,8 +138,13 @@ typedef struct an_tangent_query {
   uint32_t *cell_seen;      ///< per cell: the generation of the query that found it
   uint32_t *trail;          ///< node ids of the found path, goal first
   an_goal_exit *goal_exits; ///< per (corner, direction) group: its way to this query's goal
-  /// What the landmarks of the engine's polygons say of the running search's goal.
+  /// What the landmarks of the engine's polygons say of the running search's goal, and per corner
+  /// (with engine->corner_vertex) the bound an_tangent_corner_bound() made for it, valid where
+  /// corner_bound_stamp is bound_stamp: every search asks its corners' bounds many times.
   an_landmark_goal goal_bounds;
+  double *corner_bound;
+  uint32_t *corner_bound_stamp;
+  uint32_t bound_stamp;
   // The goal's attachment: touching point on the parent's corner and the arc sweep to it.
   vec2 goal_touch;
   double goal_sweep;
@@ -198,13 +199,10 @@ static inline bool an_tangent_ignores(const an_tangent_query *query, const an_co
   return query->ignored != NULL && corner->obstacle >= 0 && query->ignored[corner->obstacle] != 0;
 }
 
-/// The landmarks' bound (mesh/landmarks.h) for the query's goal `goal` (in the engine's
-/// polygons): query->goal_bounds, none for a point agent, without landmarks or off the mesh.
-void an_tangent_bound_goal(an_tangent_query *query, vec2 goal);
-
 /// The least length from any point of corner `corner`'s circle (at the query's radius) to the
-/// query's goal that the landmarks know of: 0 when they know nothing.
-double an_tangent_corner_bound(const an_tangent_query *query, uint32_t corner);
+/// running search's goal that the landmarks know of (mesh/landmarks.h): 0 when they know nothing
+/// (a point agent, no landmarks, a goal off the mesh). Computed once per corner and search.
+double an_tangent_corner_bound(an_tangent_query *query, uint32_t corner);
 
 /// May the running search, having expanded `expanded` nodes, expand one more?
 static inline bool an_tangent_may_expand(const an_tangent_query *query, size_t expanded) {
