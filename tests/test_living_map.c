@@ -8,10 +8,14 @@
 // (clearance, raycast, nearest free point, a path checked again) answer as the fresh planner's.
 #include "arcnav_test.h"
 #include "mapgen.h"
+#include "planner/planner.h"
 #include "reference.h"
+#include "tangent/tangent_state.h"
 #include "verify.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef arcnav_vec2 vec;
 
@@ -434,14 +438,21 @@ START_TEST(updates_equal_fresh_builds) {
 }
 END_TEST
 
-// Planners for point agents on the funnel engines change locally where a building goes up clear
-// of everything, or one that went up that way comes down or moves clear again
-// (arcnav_planner_update()); every other change builds them again. Either way every answer must be
-// a fresh planner's: the updates are checked as in updates_equal_fresh_builds, and both kinds of
-// update must have happened.
+// Planners for point agents on the funnel engines, and planners for several radii whose point
+// agents get the optimal funnel, change locally where a building goes up clear of everything, or
+// one that went up that way comes down or moves clear again (arcnav_planner_update()); every other
+// change builds them again. Either way every answer must be a fresh planner's: the updates are
+// checked as in updates_equal_fresh_builds, and both kinds of update must have happened.
 START_TEST(local_updates_equal_fresh_builds) {
-  static const arcnav_engine engines[] = {ARCNAV_ENGINE_AUTO, ARCNAV_ENGINE_PLAIN_FUNNEL};
+  static const planner_kind kinds[] = {
+      {"funnel R=0", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0},
+      {"plain funnel R=0", ARCNAV_ENGINE_PLAIN_FUNNEL, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0},
+      {"auto max 3", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0},
+      {"interval max 3", ARCNAV_ENGINE_INTERVAL, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0},
+  };
+  enum { LOCAL_KINDS = sizeof kinds / sizeof kinds[0] };
   uint64_t local = 0, updates = 0, moves = 0, local_moves = 0;
+  uint64_t ranged_local = 0, ranged_updates = 0;
   for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
     sup_rng rng = sup_rng_seed(seed * 7727);
     world w;
@@ -454,11 +465,10 @@ START_TEST(local_updates_equal_fresh_builds) {
         ck_assert_int_eq(arcnav_map_remove_obstacle(map, w.shapes[w.count - 1].id), ARCNAV_OK);
       }
     }
-    arcnav_planner *planners[2];
-    arcnav_query *queries[2];
-    for (size_t k = 0; k < 2; ++k) {
-      planner_kind kind = {"funnel R=0", engines[k], ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0};
-      planners[k] = build_planner(map, &kind);
+    arcnav_planner *planners[LOCAL_KINDS];
+    arcnav_query *queries[LOCAL_KINDS];
+    for (size_t k = 0; k < LOCAL_KINDS; ++k) {
+      planners[k] = build_planner(map, &kinds[k]);
       ck_assert_int_eq(arcnav_query_create(planners[k], &queries[k]), ARCNAV_OK);
     }
     tally t = {0, 0, 0, 0};
@@ -519,33 +529,46 @@ START_TEST(local_updates_equal_fresh_builds) {
         snprintf(what, sizeof what, "add #%zu%s", w.count - 1, s->courtyard ? " (courtyard)" : "");
       }
       sup_map m = describe(&w);
-      for (size_t k = 0; k < 2; ++k) {
+      for (size_t k = 0; k < LOCAL_KINDS; ++k) {
         uint64_t local_before = arcnav_planner_local_updates(planners[k]);
         ck_assert_int_eq(arcnav_planner_update(planners[k], map), ARCNAV_OK);
+        bool followed = arcnav_planner_local_updates(planners[k]) > local_before;
         ++updates;
         moves += moving;
-        local_moves += moving && arcnav_planner_local_updates(planners[k]) > local_before;
-        planner_kind kind = {"funnel R=0", engines[k], ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0};
-        arcnav_planner *fresh = build_planner(map, &kind);
+        local_moves += moving && followed;
+        arcnav_planner *fresh = build_planner(map, &kinds[k]);
         char label[192];
-        snprintf(label, sizeof label, "seed %llu step %d (%s), engine %d", (unsigned long long)seed,
-                 step, what, (int)engines[k]);
-        compare_planners(queries[k], fresh, &m, 0.0, &rng, 8, label, &t);
+        snprintf(label, sizeof label, "seed %llu step %d (%s), %s", (unsigned long long)seed, step,
+                 what, kinds[k].name);
+        if (kinds[k].max_radius > 0.0) {
+          ++ranged_updates;
+          ranged_local += followed;
+          for (size_t r = 0; r < sizeof RANGED_RADII / sizeof RANGED_RADII[0]; ++r) {
+            compare_planners(queries[k], fresh, &m, RANGED_RADII[r], &rng, 3, label, &t);
+          }
+        } else {
+          compare_planners(queries[k], fresh, &m, 0.0, &rng, 8, label, &t);
+        }
         arcnav_planner_destroy(fresh);
       }
       sup_map_free(&m);
     }
-    for (size_t k = 0; k < 2; ++k) {
+    for (size_t k = 0; k < LOCAL_KINDS; ++k) {
       local += arcnav_planner_local_updates(planners[k]);
       arcnav_query_destroy(queries[k]);
       arcnav_planner_destroy(planners[k]);
     }
     arcnav_map_destroy(map);
   }
-  printf("local updates: %llu of %llu, moves %llu of %llu\n", (unsigned long long)local,
-         (unsigned long long)updates, (unsigned long long)local_moves, (unsigned long long)moves);
-  // Both ways were taken, local updates often, moves both ways too.
+  printf("local updates: %llu of %llu (several radii: %llu of %llu), moves %llu of %llu\n",
+         (unsigned long long)local, (unsigned long long)updates, (unsigned long long)ranged_local,
+         (unsigned long long)ranged_updates, (unsigned long long)local_moves,
+         (unsigned long long)moves);
+  // Both ways were taken, local updates often (by the planners for several radii too), moves
+  // both ways too.
   ck_assert_uint_ge(local, updates / 5);
+  ck_assert_uint_ge(ranged_local, ranged_updates / 5);
+  ck_assert_uint_lt(ranged_local, ranged_updates);
   ck_assert_uint_lt(local, updates);
   ck_assert_uint_gt(local_moves, 0);
   ck_assert_uint_lt(local_moves, moves);
@@ -932,14 +955,145 @@ START_TEST(failed_changes_change_nothing) {
 }
 END_TEST
 
+// What a disk engine turns round: one corner, or a grid item with the corner it draws (interval
+// engines), as numbers to sort and compare.
+enum { CORNER_FIELDS = 6, ITEM_FIELDS = 7 };
+
+static int compare_records(const void *lhs, const void *rhs, size_t fields) {
+  const double *a = lhs, *b = rhs;
+  for (size_t k = 0; k < fields; ++k) {
+    if (a[k] != b[k]) {
+      return a[k] < b[k] ? -1 : 1;
+    }
+  }
+  return 0;
+}
+
+static int compare_corner_records(const void *lhs, const void *rhs) {
+  return compare_records(lhs, rhs, CORNER_FIELDS);
+}
+
+static int compare_item_records(const void *lhs, const void *rhs) {
+  return compare_records(lhs, rhs, ITEM_FIELDS);
+}
+
+// The disk engine's corners, and with an interval engine its grid items with the corner each
+// draws, sorted into *corners and *items (counts returned through the pointers after them).
+static void disk_engine_records(const arcnav_planner *planner, double **corners,
+                                size_t *corner_count, double **items, size_t *item_count) {
+  const an_tangent_engine *engine = planner->engine.state;
+  *corner_count = engine->corner_count;
+  *corners = calloc(engine->corner_count * CORNER_FIELDS + 1, sizeof **corners);
+  for (size_t c = 0; c < engine->corner_count; ++c) {
+    const an_corner *corner = &engine->corners[c];
+    double record[CORNER_FIELDS] = {corner->center.x,    corner->center.y,    corner->radius,
+                                    corner->wedge_start, corner->wedge_sweep, corner->obstacle};
+    memcpy(*corners + c * CORNER_FIELDS, record, sizeof record);
+  }
+  qsort(*corners, *corner_count, CORNER_FIELDS * sizeof **corners, compare_corner_records);
+  const an_grid *grid = &engine->space.grid;
+  *item_count = engine->item_corner ? grid->item_count : 0;
+  *items = calloc(*item_count * ITEM_FIELDS + 1, sizeof **items);
+  for (size_t i = 0; i < *item_count; ++i) {
+    const an_item *item = &grid->items[i];
+    uint32_t c = engine->item_corner[i];
+    const an_corner *corner = c == AN_NONE ? NULL : &engine->corners[c];
+    double record[ITEM_FIELDS] = {item->a.x,
+                                  item->a.y,
+                                  item->b.x,
+                                  item->b.y,
+                                  item->owner,
+                                  corner ? corner->obstacle : -2.0,
+                                  corner ? corner->wedge_start : -1.0};
+    memcpy(*items + i * ITEM_FIELDS, record, sizeof record);
+  }
+  qsort(*items, *item_count, ITEM_FIELDS * sizeof **items, compare_item_records);
+}
+
+// A planner for several radii that follows a change locally carries its disk engine's corners
+// over (tangent_engine.c, carry_corners): the corners, their obstacles' numbers, and which corner
+// each grid item draws must be those a fresh build makes. Removing a house before another one
+// renumbers the later house's corners.
+START_TEST(carried_corners_are_a_fresh_builds) {
+  static const vec bounds[] = {{0, 0}, {60, 0}, {60, 40}, {0, 40}};
+  static const vec house[] = {{20, 20}, {26, 20}, {26, 24}, {23, 27}, {20, 24}};
+  static const arcnav_engine engines[] = {ARCNAV_ENGINE_AUTO, ARCNAV_ENGINE_INTERVAL};
+  for (size_t e = 0; e < 2; ++e) {
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+    ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
+    add_rect(map, (vec){5, 5}, (vec){9, 30});
+    add_rect(map, (vec){45, 10}, (vec){50, 35});
+    planner_kind kind = {"ranged", engines[e], ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0};
+    arcnav_planner *planner = build_planner(map, &kind);
+    arcnav_obstacle_id first = 0, second = 0;
+    for (int step = 0; step < 5; ++step) {
+      vec moved[5];
+      for (size_t k = 0; k < 5; ++k) {
+        moved[k] = (vec){house[k].x + (step == 0 ? 0.0 : 12.0), house[k].y - 10.0};
+      }
+      switch (step) {
+      case 0:
+        ck_assert_int_eq(arcnav_map_add_polygon(map, house, 5, NULL, NULL, 0, NULL), ARCNAV_OK);
+        first = arcnav_map_obstacle_id(map, arcnav_map_obstacle_count(map) - 1);
+        break;
+      case 1:
+        ck_assert_int_eq(arcnav_map_add_polygon(map, moved, 5, NULL, NULL, 0, NULL), ARCNAV_OK);
+        second = arcnav_map_obstacle_id(map, arcnav_map_obstacle_count(map) - 1);
+        break;
+      case 2:
+        ck_assert_int_eq(arcnav_map_remove_obstacle(map, first), ARCNAV_OK);
+        break;
+      case 3:
+        ck_assert_int_eq(arcnav_map_move_obstacle(map, second, (vec){-4, 8}, NULL), ARCNAV_OK);
+        break;
+      default:
+        ck_assert_int_eq(arcnav_map_remove_obstacle(map, second), ARCNAV_OK);
+      }
+      uint64_t local = arcnav_planner_local_updates(planner);
+      ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+      ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 1);
+      arcnav_planner *fresh = build_planner(map, &kind);
+      double *got_corners, *want_corners, *got_items, *want_items;
+      size_t got_corner_count, want_corner_count, got_item_count, want_item_count;
+      disk_engine_records(planner, &got_corners, &got_corner_count, &got_items, &got_item_count);
+      disk_engine_records(fresh, &want_corners, &want_corner_count, &want_items, &want_item_count);
+      ck_assert_uint_eq(got_corner_count, want_corner_count);
+      ck_assert_uint_eq(got_item_count, want_item_count);
+      ck_assert_uint_eq(want_item_count > 0, engines[e] == ARCNAV_ENGINE_INTERVAL);
+      for (size_t k = 0; k < got_corner_count * CORNER_FIELDS; ++k) {
+        ck_assert_msg(got_corners[k] == want_corners[k], "engine %d step %d: corner %zu differs",
+                      (int)engines[e], step, k / CORNER_FIELDS);
+      }
+      for (size_t k = 0; k < got_item_count * ITEM_FIELDS; ++k) {
+        ck_assert_msg(got_items[k] == want_items[k], "engine %d step %d: item %zu differs",
+                      (int)engines[e], step, k / ITEM_FIELDS);
+      }
+      free(got_corners);
+      free(want_corners);
+      free(got_items);
+      free(want_items);
+      arcnav_planner_destroy(fresh);
+    }
+    arcnav_planner_destroy(planner);
+    arcnav_map_destroy(map);
+  }
+}
+END_TEST
+
 // A local update (a house put up clear of everything, moved, then taken down) meets a failing
 // allocation at each of its requests in turn: it must say out_of_memory and leave the planner
 // answering for the map as it was, and done again without the failure, change it locally and
-// answer as a fresh planner does.
+// answer as a fresh planner does. A planner for point agents, and one for several radii (its
+// queries for a disk) whose two engines are made anew beside the old ones.
 START_TEST(failed_local_updates_change_nothing) {
+  static const planner_kind kinds[] = {
+      {"auto R=0", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0},
+      {"auto max 3", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 1.0, 3.0},
+  };
+  planner_kind kind = kinds[_i];
   static const vec house[] = {{24, 28}, {36, 28}, {36, 34}, {30, 37}, {24, 34}};
   static const vec bounds[] = {{0, 0}, {60, 0}, {60, 40}, {0, 40}};
-  planner_kind kind = {"auto R=0", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0};
   static const vec moved_by = {3, -2};
   sweep_answer without[SWEEP_QUERY_COUNT], with[SWEEP_QUERY_COUNT], moved[SWEEP_QUERY_COUNT],
       got[SWEEP_QUERY_COUNT];
@@ -1022,7 +1176,7 @@ START_TEST(failed_local_updates_change_nothing) {
     }
     fired_total++;
   }
-  printf("living map, local updates: %ld allocations failed in turn\n", fired_total);
+  printf("living map, local updates, %s: %ld allocations failed in turn\n", kind.name, fired_total);
   ck_assert_int_gt(fired_total, 3);
 }
 END_TEST
@@ -1037,7 +1191,8 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, partial_path_to_the_nearest_place_that_fits);
   tcase_add_loop_test(tc, updates_equal_fresh_builds, 0, 6);
   tcase_add_test(tc, local_updates_equal_fresh_builds);
-  tcase_add_test(tc, failed_local_updates_change_nothing);
+  tcase_add_test(tc, carried_corners_are_a_fresh_builds);
+  tcase_add_loop_test(tc, failed_local_updates_change_nothing, 0, 2);
   tcase_add_loop_test(tc, failed_changes_change_nothing, 0, KIND_COUNT);
   suite_add_tcase(suite, tc);
   return suite;

@@ -498,6 +498,79 @@ static arcnav_status funnel_change_locally(void *state, const arcnav_map *map,
   return status;
 }
 
+// The polygons `engine` put in locally, copied into `copy`, which has none yet.
+static arcnav_status copy_locals(const funnel_engine *engine, funnel_engine *copy) {
+  if (engine->local_count == 0) {
+    return ARCNAV_OK;
+  }
+  copy->locals = an_calloc(&copy->alloc, engine->local_count, sizeof *copy->locals);
+  if (!copy->locals) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  copy->local_capacity = engine->local_count;
+  for (size_t k = 0; k < engine->local_count; ++k) {
+    const local_polygon *from = &engine->locals[k];
+    size_t points = 0;
+    for (size_t r = 0; r < from->ring_count; ++r) {
+      points += from->ring_counts[r];
+    }
+    local_polygon *to = &copy->locals[copy->local_count++];
+    *to = (local_polygon){.id = from->id, .ring_count = from->ring_count};
+    to->ring_counts =
+        an_duplicate(&copy->alloc, from->ring_counts, from->ring_count, sizeof *to->ring_counts);
+    to->vertices = an_duplicate(&copy->alloc, from->vertices, points, sizeof *to->vertices);
+    if (!to->ring_counts || !to->vertices) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  return ARCNAV_OK;
+}
+
+// change_locally into a new engine beside this one, which stays as it was: for a planner whose
+// other engine borrows this one's mesh and grid, and is built again beside its old self from the
+// new ones (planner.c, update_ranged_locally). The copy keeps the forest of the widest passages
+// that engine's searches read, measured again over the changed mesh.
+static arcnav_status funnel_changed_copy(const void *state, const arcnav_map *map,
+                                         const an_local_change *change, an_engine *out) {
+  const funnel_engine *engine = state;
+  if (!may_follow(engine, map, change)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  funnel_engine *copy = an_calloc(&engine->alloc, 1, sizeof *copy);
+  if (!copy) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  *copy = *engine;
+  copy->navmesh = NULL;
+  copy->locals = NULL;
+  copy->local_count = copy->local_capacity = 0;
+  memset(&copy->space.grid, 0, sizeof copy->space.grid);
+  copy->space.clearance.grid = &copy->space.grid;
+  arcnav_status status = change_grid(engine, map, change, &copy->space.grid);
+  if (status != ARCNAV_OK) {
+    // As in change_locally: only a failure to allocate is the caller's to report.
+    status = status == ARCNAV_ERR_OUT_OF_MEMORY ? status : ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  if (status == ARCNAV_OK) {
+    status = an_navmesh_clone(engine->navmesh, &copy->navmesh);
+  }
+  if (status == ARCNAV_OK) {
+    status = copy_locals(engine, copy);
+  }
+  if (status == ARCNAV_OK) {
+    status = change_mesh(copy, map, change);
+  }
+  if (status == ARCNAV_OK && engine->navmesh->passages.nodes) {
+    status = an_navmesh_build_passages(copy->navmesh);
+  }
+  if (status != ARCNAV_OK) {
+    funnel_destroy(copy);
+    return status;
+  }
+  *out = (an_engine){&funnel_ops, copy};
+  return ARCNAV_OK;
+}
+
 static const an_engine_ops funnel_ops = {
     .polygon_mesh = funnel_polygon_mesh,
     .destroy = funnel_destroy,
@@ -513,4 +586,5 @@ static const an_engine_ops funnel_ops = {
     .triangle = funnel_triangle,
     .free_space = funnel_free_space,
     .change_locally = funnel_change_locally,
+    .changed_copy = funnel_changed_copy,
 };

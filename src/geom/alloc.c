@@ -29,6 +29,14 @@ void *an_calloc(const an_allocator *a, size_t count, size_t size) {
   return p;
 }
 
+void *an_duplicate(const an_allocator *a, const void *from, size_t count, size_t size) {
+  void *p = an_alloc(a, count, size);
+  if (p) {
+    memcpy(p, from, count * size);
+  }
+  return p;
+}
+
 void an_free(const an_allocator *a, void *ptr) {
   if (!ptr) {
     return;

@@ -30,6 +30,47 @@ void an_navmesh_destroy(an_navmesh *mesh) {
   an_free(&alloc, mesh);
 }
 
+// Every array copied but the spare ones (the copy makes its own at its first local change) and
+// the forest of the widest passages, which a change would drop anyway.
+arcnav_status an_navmesh_clone(const an_navmesh *mesh, an_navmesh **out) {
+  *out = NULL;
+  const an_allocator *alloc = &mesh->alloc;
+  an_navmesh *copy = an_calloc(alloc, 1, sizeof *copy);
+  if (!copy) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  *copy = *mesh;
+  copy->cdt = (an_cdt){0};
+  copy->spare = (an_cdt){0};
+  copy->passages = (an_widest_forest){0};
+  size_t tris = mesh->cdt.tri_count, free_count = mesh->free_count;
+  size_t cells = (size_t)mesh->grid_w * (size_t)mesh->grid_h;
+  size_t distances = mesh->landmarks.vertex_count * mesh->landmarks.count;
+  copy->free_of = an_duplicate(alloc, mesh->free_of, tris, sizeof *copy->free_of);
+  copy->tri_of = an_duplicate(alloc, mesh->tri_of, free_count, sizeof *copy->tri_of);
+  copy->fv = an_duplicate(alloc, mesh->fv, 3 * free_count, sizeof *copy->fv);
+  copy->fn = an_duplicate(alloc, mesh->fn, 3 * free_count, sizeof *copy->fn);
+  copy->component = an_duplicate(alloc, mesh->component, free_count, sizeof *copy->component);
+  copy->grid = an_duplicate(alloc, mesh->grid, cells, sizeof *copy->grid);
+  copy->landmarks.distance =
+      an_duplicate(alloc, mesh->landmarks.distance, distances, sizeof *copy->landmarks.distance);
+  copy->landmarks.capacity = copy->landmarks.distance ? distances : 0;
+  arcnav_status status = an_cdt_copy(&mesh->cdt, 0, &copy->cdt);
+  bool copied = copy->free_of && (copy->tri_of || free_count == 0) &&
+                (copy->fv || free_count == 0) && (copy->fn || free_count == 0) &&
+                (copy->component || free_count == 0) && copy->grid &&
+                (copy->landmarks.distance || distances == 0);
+  if (status != ARCNAV_OK || !copied) {
+    an_navmesh_destroy(copy);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  if (distances == 0) {
+    copy->landmarks = (an_landmarks){0};
+  }
+  *out = copy;
+  return ARCNAV_OK;
+}
+
 double an_navmesh_passage_width(const an_navmesh *mesh, int32_t a, int32_t b) {
   return mesh->passages.nodes ? an_widest_forest_width(&mesh->passages, a, b) : INFINITY;
 }

@@ -184,6 +184,14 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
                                         const vec2 *points, const an_navmesh_rings *added,
                                         int32_t *out_vertices);
 
+/// A copy of `mesh` that changes apart from it (an_navmesh_change_polygon()), without its forest
+/// of the widest passages (an_navmesh_build_passages() makes one again).
+/// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (*out NULL).
+arcnav_status an_navmesh_clone(const an_navmesh *mesh, an_navmesh **out);
+/// Builds the forest of the widest passages (an_navmesh_passage_width()) of a mesh that has none.
+/// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (the mesh as it was).
+arcnav_status an_navmesh_build_passages(an_navmesh *mesh);
+
 /// Number of free (walkable) triangles, without the connectors (which have no area).
 size_t an_navmesh_triangle_count(const an_navmesh *mesh);
 /// Corners of free triangle `index`, counter-clockwise.

@@ -139,7 +139,7 @@ double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i) {
 
 // The forest of the widest passages (an_navmesh_passage_width; docs/DESIGN.md, "No path for a
 // disk without a search"): each portal as wide as twice a bound on its points' clearance.
-static arcnav_status build_passages(an_navmesh *mesh) {
+arcnav_status an_navmesh_build_passages(an_navmesh *mesh) {
   size_t n = mesh->free_count, count = 0;
   int32_t outside = (int32_t)n;
   an_widest_link *portals = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *portals);
@@ -277,7 +277,7 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
     st = an_navmesh_label_components(mesh->fn, mesh->free_count, &mesh->alloc, &mesh->component);
   }
   if (st == ARCNAV_OK && how->passages) {
-    st = build_passages(mesh);
+    st = an_navmesh_build_passages(mesh);
   }
   if (st == ARCNAV_OK) {
     st = an_navmesh_build_grid(mesh);

@@ -128,44 +128,70 @@ static void destroy_built(built_engines *built, const an_allocator *alloc) {
   built->obstacle_count = 0;
 }
 
-// A planner for every radius up to def->max_radius: point agents get the engine AUTO (or
-// TANGENT) would build for R = 0, larger radii one tangent engine whose indexes reach max_radius,
-// searched as the definition asks: by tangents on demand, or by intervals (INTERVAL)
-// (docs/DESIGN.md, "One planner for several radii").
-static arcnav_status build_ranged(const arcnav_map *map, const arcnav_planner_def *def,
-                                  const an_allocator *alloc, built_engines *built) {
-  built->point_limit = AN_POINT_AGENT_TOLERANCES * built->eps;
+// The point engine of a planner for every radius up to def->max_radius: the engine AUTO (or
+// TANGENT) would build for R = 0. The optimal funnel tests only the ends of its queries against
+// the obstacle grid: filed for the largest radius, one grid serves both engines. (A point agent's
+// tangent engine tests every tangent against it, which the coarser filing would slow.)
+static an_engine_args point_engine_args(const arcnav_map *map, const arcnav_planner_def *def,
+                                        double eps, const an_allocator *alloc) {
   an_engine_args args = {
       .map = map,
       .radius = 0.0,
-      .eps = built->eps,
+      .eps = eps,
       .engine = resolve_engine(map, def->engine, 0.0),
       .tangent_graph = resolve_tangent_graph(map, def->tangent_graph),
       .alloc = alloc,
   };
-  // The optimal funnel tests only the ends of its queries against the obstacle grid: filed for
-  // the largest radius, one grid serves both engines. (A point agent's tangent engine tests every
-  // tangent against it, which the coarser filing would slow.)
-  bool share_grid = args.engine == ARCNAV_ENGINE_FUNNEL;
-  args.grid_radius = share_grid ? def->max_radius : 0.0;
-  arcnav_status status = build_engine(&args, &built->point_engine);
-  if (status == ARCNAV_OK && def->max_radius > built->point_limit) {
-    // The point engine's triangulation of the polygons, when it has one, is the one the tangent
-    // engine's sight mesh needs, and its grid the tangent engine's: they are borrowed, and the
-    // planner destroys the borrower first.
-    const an_engine_ops *ops = built->point_engine.ops;
-    args.polygon_mesh = ops->polygon_mesh ? ops->polygon_mesh(built->point_engine.state) : NULL;
-    args.free_space =
-        share_grid && ops->free_space ? ops->free_space(built->point_engine.state) : NULL;
-    args.grid_radius = 0.0;
-    args.radius = def->radius;
-    args.max_radius = def->max_radius;
-    args.engine =
-        def->engine == ARCNAV_ENGINE_INTERVAL ? ARCNAV_ENGINE_INTERVAL : ARCNAV_ENGINE_TANGENT;
-    args.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
-    status = build_engine(&args, &built->engine);
+  args.grid_radius = args.engine == ARCNAV_ENGINE_FUNNEL ? def->max_radius : 0.0;
+  return args;
+}
+
+// The engine of the radii above the point engine's, beside built->point_engine: one tangent
+// engine whose indexes reach max_radius, searched as the definition asks: by tangents on demand,
+// or by intervals (INTERVAL) (docs/DESIGN.md, "One planner for several radii").
+// With `previous` and `change`, that engine's build for the map before `change` (engine.h,
+// an_engine_args.previous).
+static arcnav_status build_disk_engine(const arcnav_map *map, const arcnav_planner_def *def,
+                                       const an_allocator *alloc, const an_engine *previous,
+                                       const an_local_change *change, built_engines *built) {
+  an_engine_args args = point_engine_args(map, def, built->eps, alloc);
+  args.previous = previous;
+  args.change = change;
+  built->kind = args.engine;
+  if (def->max_radius <= built->point_limit) {
+    return ARCNAV_OK;
   }
-  built->kind = built->engine.ops ? args.engine : resolve_engine(map, def->engine, 0.0);
+  // The point engine's triangulation of the polygons, when it has one, is the one the tangent
+  // engine's sight mesh needs, and its grid the tangent engine's: they are borrowed, and the
+  // planner destroys the borrower first.
+  const an_engine_ops *ops = built->point_engine.ops;
+  bool share_grid = args.engine == ARCNAV_ENGINE_FUNNEL;
+  args.polygon_mesh = ops->polygon_mesh ? ops->polygon_mesh(built->point_engine.state) : NULL;
+  args.free_space =
+      share_grid && ops->free_space ? ops->free_space(built->point_engine.state) : NULL;
+  args.grid_radius = 0.0;
+  args.radius = def->radius;
+  args.max_radius = def->max_radius;
+  args.engine =
+      def->engine == ARCNAV_ENGINE_INTERVAL ? ARCNAV_ENGINE_INTERVAL : ARCNAV_ENGINE_TANGENT;
+  args.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
+  arcnav_status status = build_engine(&args, &built->engine);
+  if (status == ARCNAV_OK) {
+    built->kind = args.engine;
+  }
+  return status;
+}
+
+// A planner for every radius up to def->max_radius: a point engine and, above its radii, a disk
+// engine that borrows from it.
+static arcnav_status build_ranged(const arcnav_map *map, const arcnav_planner_def *def,
+                                  const an_allocator *alloc, built_engines *built) {
+  built->point_limit = AN_POINT_AGENT_TOLERANCES * built->eps;
+  an_engine_args args = point_engine_args(map, def, built->eps, alloc);
+  arcnav_status status = build_engine(&args, &built->point_engine);
+  if (status == ARCNAV_OK) {
+    status = build_disk_engine(map, def, alloc, NULL, NULL, built);
+  }
   return status;
 }
 
@@ -289,15 +315,44 @@ static bool find_single_change(const arcnav_planner *planner, const arcnav_map *
   return changes == 1;
 }
 
-// A planner of one radius whose engine follows a single change locally (engine.h,
-// `change_locally`) is brought up to date that way: ARCNAV_OK, or ARCNAV_ERR_INVALID_ARGUMENT
-// when it cannot (nothing changed then, and the caller builds in full), or another failure that
-// left the planner as it was.
+// A planner for several radii follows `change` with a point engine its old one makes without a
+// build (`changed_copy`) and a disk engine built anew on it, both beside the old ones, which go
+// only once both are made.
+static arcnav_status follow_with_copies(arcnav_planner *planner, const arcnav_map *map,
+                                        const an_local_change *change) {
+  built_engines built = engines_of(planner);
+  built.engine = built.point_engine = (an_engine){NULL, NULL};
+  const an_engine *point = &planner->point_engine;
+  arcnav_status status = point->ops->changed_copy(point->state, map, change, &built.point_engine);
+  if (status == ARCNAV_OK) {
+    const an_engine *previous = planner->engine.ops ? &planner->engine : NULL;
+    status = build_disk_engine(map, &planner->def, &planner->alloc, previous, change, &built);
+  }
+  if (status != ARCNAV_OK) {
+    destroy_engines(&built);
+    return status;
+  }
+  built_engines old = engines_of(planner);
+  destroy_engines(&old);
+  planner->engine = built.engine;
+  planner->point_engine = built.point_engine;
+  planner->engine_kind = built.kind;
+  return ARCNAV_OK;
+}
+
+// A planner whose engines follow a single change without a full build (engine.h,
+// `change_locally`, `changed_copy`) is brought up to date that way: ARCNAV_OK, or
+// ARCNAV_ERR_INVALID_ARGUMENT when it cannot (nothing changed then, and the caller builds in
+// full), or another failure that left the planner as it was.
 static arcnav_status update_locally(arcnav_planner *planner, const arcnav_map *map) {
   const an_engine *engine = &planner->engine;
+  const an_engine *point = &planner->point_engine;
+  bool ranged = point->ops != NULL;
   // The cheap refusals first, before every obstacle is listed.
-  if (planner->point_engine.ops || !engine->ops || !engine->ops->change_locally ||
-      an_map_tolerance(map) != planner->eps || map->bounds_shape != planner->bounds_shape) {
+  bool follows = ranged ? point->ops->changed_copy != NULL
+                        : engine->ops && engine->ops->change_locally != NULL;
+  if (!follows || an_map_tolerance(map) != planner->eps ||
+      map->bounds_shape != planner->bounds_shape) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   an_obstacle_entry *now = obstacle_entries(map, &planner->alloc);
@@ -305,9 +360,10 @@ static arcnav_status update_locally(arcnav_planner *planner, const arcnav_map *m
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   an_local_change change;
-  arcnav_status status = find_single_change(planner, map, now, &change)
-                             ? engine->ops->change_locally(engine->state, map, &change)
-                             : ARCNAV_ERR_INVALID_ARGUMENT;
+  arcnav_status status = !find_single_change(planner, map, now, &change)
+                             ? ARCNAV_ERR_INVALID_ARGUMENT
+                         : ranged ? follow_with_copies(planner, map, &change)
+                                  : engine->ops->change_locally(engine->state, map, &change);
   if (status != ARCNAV_OK) {
     an_free(&planner->alloc, now);
     return status;

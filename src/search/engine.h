@@ -18,6 +18,8 @@ struct an_navmesh;
 struct an_free_space;
 struct an_grid;
 struct an_cell_filter;
+struct an_engine;
+struct an_local_change;
 
 /// What a planner definition asks of the engine it builds.
 typedef struct an_engine_args {
@@ -40,6 +42,12 @@ typedef struct an_engine_args {
   arcnav_engine engine;               ///< never ARCNAV_ENGINE_AUTO: the planner resolved it
   arcnav_tangent_graph tangent_graph; ///< tangent engines: prebuilt or on demand
   const an_allocator *alloc;
+  /// With `change`: this engine as it was built for the map before `change`, a change the
+  /// engine lent polygon_mesh and free_space followed without a build (`changed_copy`), so the
+  /// changed obstacle keeps clear of everything else. The build may carry over what the change
+  /// leaves alone; `previous` outlives it. NULL: a build from nothing.
+  const struct an_engine *previous;
+  const struct an_local_change *change;
 } an_engine_args;
 
 /// What one search shares with the query object running it: the budget it may spend and the
@@ -92,6 +100,8 @@ typedef struct an_local_change {
   size_t index;          ///< its index in the map: the new or moved one's, the gone one's as it was
   arcnav_obstacle_id id; ///< the obstacle's id
 } an_local_change;
+
+typedef struct an_engine an_engine;
 
 typedef struct an_engine_ops {
   void (*destroy)(void *state);
@@ -159,6 +169,12 @@ typedef struct an_engine_ops {
   /// engines that follow no change locally.
   arcnav_status (*change_locally)(void *state, const arcnav_map *map,
                                   const an_local_change *change);
+  /// What change_locally makes of the state, as a new engine into *out, beside this one, which
+  /// is left as it was: for a planner whose other engine borrows from this one and is built
+  /// again beside its old self. The same refusals and failures, with nothing built. NULL for
+  /// engines that cannot.
+  arcnav_status (*changed_copy)(const void *state, const arcnav_map *map,
+                                const an_local_change *change, an_engine *out);
   /// The triangles the engine searches, for drawing; NULL when it has none.
   size_t (*triangle_count)(const void *state);
   void (*triangle)(const void *state, size_t index, vec2 out[3]);
@@ -169,7 +185,7 @@ typedef struct an_engine_ops {
 } an_engine_ops;
 
 /// A built engine: its table and its state.
-typedef struct an_engine {
+struct an_engine {
   const an_engine_ops *ops;
   void *state;
-} an_engine;
+};

@@ -2,6 +2,7 @@
 #include "tangent/inflate.h"
 
 #include <assert.h>
+#include <string.h>
 
 static size_t count_ring_corners(const arcnav_map *map, const an_ring *ring) {
   size_t count = 0;
@@ -47,20 +48,44 @@ static size_t add_ring_corners(const arcnav_map *map, const an_ring *ring, doubl
   return count;
 }
 
+static size_t count_obstacle_corners(const arcnav_map *map, size_t o) {
+  const an_obstacle *ob = &map->obstacles[o];
+  if (ob->kind == AN_OBSTACLE_CIRCLE) {
+    return 1;
+  }
+  size_t count = 0;
+  for (uint32_t r = 0; r < ob->ring_count; ++r) {
+    count += count_ring_corners(map, &map->rings[ob->first_ring + r]);
+  }
+  return count;
+}
+
+static size_t add_obstacle_corners(const arcnav_map *map, size_t o, double radius, an_corner *out) {
+  const an_obstacle *ob = &map->obstacles[o];
+  if (ob->kind == AN_OBSTACLE_CIRCLE) {
+    out[0] = (an_corner){.center = ob->center,
+                         .radius = ob->radius + radius,
+                         .wedge_start = 0.0,
+                         .wedge_sweep = AN_TWO_PI,
+                         .normal_start = v2(1.0, 0.0),
+                         .normal_end = v2(1.0, 0.0),
+                         .obstacle = (int32_t)o};
+    return 1;
+  }
+  size_t count = 0;
+  for (uint32_t r = 0; r < ob->ring_count; ++r) {
+    count += add_ring_corners(map, &map->rings[ob->first_ring + r], radius, out + count);
+  }
+  return count;
+}
+
 arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_allocator *alloc,
                                  an_corner **out_corners, size_t *out_count) {
   *out_corners = NULL;
   *out_count = 0;
   size_t total = map->has_bounds ? count_ring_corners(map, &map->bounds) : 0;
   for (size_t o = 0; o < map->obstacle_count; ++o) {
-    const an_obstacle *ob = &map->obstacles[o];
-    if (ob->kind == AN_OBSTACLE_CIRCLE) {
-      ++total;
-      continue;
-    }
-    for (uint32_t r = 0; r < ob->ring_count; ++r) {
-      total += count_ring_corners(map, &map->rings[ob->first_ring + r]);
-    }
+    total += count_obstacle_corners(map, o);
   }
   if (total == 0) {
     return ARCNAV_OK;
@@ -71,25 +96,31 @@ arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_
   }
   size_t count = 0;
   for (size_t o = 0; o < map->obstacle_count; ++o) {
-    const an_obstacle *ob = &map->obstacles[o];
-    if (ob->kind == AN_OBSTACLE_CIRCLE) {
-      corners[count++] = (an_corner){.center = ob->center,
-                                     .radius = ob->radius + radius,
-                                     .wedge_start = 0.0,
-                                     .wedge_sweep = AN_TWO_PI,
-                                     .normal_start = v2(1.0, 0.0),
-                                     .normal_end = v2(1.0, 0.0),
-                                     .obstacle = (int32_t)o};
-      continue;
-    }
-    for (uint32_t r = 0; r < ob->ring_count; ++r) {
-      count += add_ring_corners(map, &map->rings[ob->first_ring + r], radius, corners + count);
-    }
+    count += add_obstacle_corners(map, o, radius, corners + count);
   }
   if (map->has_bounds) {
     count += add_ring_corners(map, &map->bounds, radius, corners + count);
   }
   *out_corners = corners;
   *out_count = count;
+  return ARCNAV_OK;
+}
+
+arcnav_status an_inflate_obstacle_corners(const arcnav_map *map, size_t index, double radius,
+                                          const an_allocator *alloc, const an_corner *before,
+                                          size_t before_count, an_corner **out_corners,
+                                          size_t *out_count) {
+  *out_corners = NULL;
+  *out_count = 0;
+  size_t added = count_obstacle_corners(map, index);
+  an_corner *corners = an_alloc(alloc, before_count + added, sizeof *corners);
+  if (!corners) {
+    return before_count + added == 0 ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  if (before_count > 0) {
+    memcpy(corners, before, before_count * sizeof *corners);
+  }
+  *out_count = before_count + add_obstacle_corners(map, index, radius, corners + before_count);
+  *out_corners = corners;
   return ARCNAV_OK;
 }

@@ -38,6 +38,13 @@ typedef struct an_corner {
 arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_allocator *alloc,
                                  an_corner **out_corners, size_t *out_count);
 
+/// `before_count` corners from `before`, then the corner circles of obstacle `index` of `map`, into
+/// a new array *out_corners (NULL when there are none) of *out_count; `before` stays the caller's.
+arcnav_status an_inflate_obstacle_corners(const arcnav_map *map, size_t index, double radius,
+                                          const an_allocator *alloc, const an_corner *before,
+                                          size_t before_count, an_corner **out_corners,
+                                          size_t *out_count);
+
 /// Radius of the material a corner's circle wraps, `radius` (R) inside it: a circle obstacle's own
 /// radius, 0 at a polygon vertex. Tangents leave the material's rim and stay R from it.
 static inline double an_corner_material_radius(const an_corner *corner, double radius) {

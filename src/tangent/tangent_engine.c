@@ -66,10 +66,13 @@ static bool restrict_to_the_wall(an_corner *corner, const an_clearance *point_ch
 // another corner (obstacles stacked on one spot), which would only multiply the same tangents.
 // Order is kept, so maps without such corners plan exactly as before. For a disk, units decide
 // nothing here (a query may ignore them): a vertex inside a unit stays, blocked by the free checks
-// while the unit is there, and a unit's corner is never taken for a copy.
-static arcnav_status drop_unusable_corners(an_tangent_engine *engine, const arcnav_map *map) {
+// while the unit is there, and a unit's corner is never taken for a copy. Only the corners from
+// `first` on are judged: those before it were judged by the build of a map that a change clear of
+// them made this one (carry_corners).
+static arcnav_status drop_unusable_corners(an_tangent_engine *engine, const arcnav_map *map,
+                                           size_t first) {
   const an_allocator *alloc = &engine->alloc;
-  size_t count = engine->corner_count;
+  size_t count = engine->corner_count - first;
   if (count == 0) {
     return ARCNAV_OK;
   }
@@ -92,8 +95,9 @@ static arcnav_status drop_unusable_corners(an_tangent_engine *engine, const arcn
     units[i] = !point_agent && map->obstacles[i].unit;
   }
   point_check.ignored = units;
+  an_corner *judged = engine->corners + first;
   for (size_t c = 0; c < count; ++c) {
-    an_corner *corner = &engine->corners[c];
+    an_corner *corner = &judged[c];
     // A circle obstacle's centre is inside itself; only polygon vertices and, for a point agent,
     // point obstacles are judged.
     bool point_obstacle = corner->wedge_sweep >= AN_TWO_PI &&
@@ -111,8 +115,8 @@ static arcnav_status drop_unusable_corners(an_tangent_engine *engine, const arcn
     for (int k = 0; k < 5; ++k) {
       same = same && places[c].key[k] == places[c - 1].key[k];
     }
-    const an_corner *later = &engine->corners[places[c].index];
-    const an_corner *earlier = &engine->corners[places[c - 1].index];
+    const an_corner *later = &judged[places[c].index];
+    const an_corner *earlier = &judged[places[c - 1].index];
     bool unit = (later->obstacle >= 0 && units[later->obstacle]) ||
                 (earlier->obstacle >= 0 && units[earlier->obstacle]);
     if (same && !unit) {
@@ -125,11 +129,11 @@ static arcnav_status drop_unusable_corners(an_tangent_engine *engine, const arcn
   size_t kept = 0;
   for (size_t c = 0; c < count; ++c) {
     if (keep[c]) {
-      engine->corners[kept++] = engine->corners[c];
+      judged[kept++] = judged[c];
     }
   }
   an_free(alloc, keep);
-  engine->corner_count = kept;
+  engine->corner_count = first + kept;
   return ARCNAV_OK;
 }
 
@@ -257,7 +261,9 @@ static arcnav_status order_corners_in_space(an_tangent_engine *engine) {
 // one wall for it (the touching rule), so the triangulation's passages are exactly the ones it
 // may take. A lean interval engine (an_tangent_engine.lean) keeps the triangulation alone.
 static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_args *args) {
-  arcnav_status status = order_corners_in_space(engine);
+  // Carried corners keep the order they were built in, the new ones last: a few out of place
+  // cost nothing measurable, and sorting them all would cost most of what carrying saves.
+  arcnav_status status = engine->carried ? ARCNAV_OK : order_corners_in_space(engine);
   if (status == ARCNAV_OK && engine->intervals && args->map->has_bounds) {
     // Lean: the polygons' triangulation alone, borrowed or its own. One the triangulation cannot
     // take leaves the engine to the tangents on demand after all.
@@ -452,6 +458,56 @@ double an_tangent_corner_bound(an_tangent_query *q, uint32_t corner) {
 
 static const an_engine_ops graph_ops, on_demand_ops, ranged_ops, interval_ops, ranged_interval_ops;
 
+// The ranged engine args->previous was built as, for the map before args->change; NULL when
+// there is none to carry from.
+static const an_tangent_engine *previous_engine(const an_engine_args *args,
+                                                const an_tangent_engine *engine) {
+  const an_engine *previous = args->previous;
+  if (!previous || !args->change ||
+      (previous->ops != &ranged_ops && previous->ops != &ranged_interval_ops)) {
+    return NULL;
+  }
+  const an_tangent_engine *before = previous->state;
+  return before->radius == engine->radius && before->eps == engine->eps ? before : NULL;
+}
+
+// The corners `previous` kept, but the changed obstacle's, renumbered as the map after `change`
+// numbers obstacles; then the changed obstacle's new corners, from *first on, for
+// drop_unusable_corners to judge. The change keeps clear of every other obstacle (engine.h,
+// an_engine_args.previous), so it makes no other corner usable or unusable, and a full build
+// keeps the same corners.
+static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_engine *previous,
+                                   const arcnav_map *map, const an_local_change *change,
+                                   size_t *first) {
+  const an_allocator *alloc = &engine->alloc;
+  an_corner *kept = an_alloc(alloc, previous->corner_count + 1, sizeof *kept);
+  if (!kept) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  int32_t changed = (int32_t)change->index;
+  size_t count = 0;
+  for (size_t c = 0; c < previous->corner_count; ++c) {
+    an_corner corner = previous->corners[c];
+    if (corner.obstacle == changed) {
+      continue;
+    }
+    // A removal moves the later obstacles down by one.
+    corner.obstacle -= change->kind == AN_CHANGE_REMOVED && corner.obstacle > changed;
+    kept[count++] = corner;
+  }
+  *first = count;
+  if (change->kind == AN_CHANGE_REMOVED) {
+    engine->corners = kept;
+    engine->corner_count = count;
+    return ARCNAV_OK;
+  }
+  arcnav_status status =
+      an_inflate_obstacle_corners(map, change->index, engine->radius, alloc, kept, count,
+                                  &engine->corners, &engine->corner_count);
+  an_free(alloc, kept);
+  return status;
+}
+
 arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out) {
   an_tangent_engine *engine = an_calloc(args->alloc, 1, sizeof *engine);
   if (!engine) {
@@ -475,13 +531,17 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   // Point agents follow rules of their own (restricted wedges, pinches); a ranged engine serves
   // only radii above the point-agent tolerance (the planner sends point agents elsewhere).
   assert(!engine->ranged || !engine->space.clearance.point_agent);
+  const an_tangent_engine *previous = previous_engine(args, engine);
+  size_t judged_from = 0;
   if (status == ARCNAV_OK) {
-    status = an_inflate_corners(args->map, engine->radius, &engine->alloc, &engine->corners,
-                                &engine->corner_count);
+    status = previous ? carry_corners(engine, previous, args->map, args->change, &judged_from)
+                      : an_inflate_corners(args->map, engine->radius, &engine->alloc,
+                                           &engine->corners, &engine->corner_count);
   }
   if (status == ARCNAV_OK) {
-    status = drop_unusable_corners(engine, args->map);
+    status = drop_unusable_corners(engine, args->map, judged_from);
   }
+  engine->carried = previous != NULL;
   if (status == ARCNAV_OK && engine->space.clearance.point_agent) {
     mark_circle_pinches(engine);
   }

@@ -28,6 +28,9 @@ typedef struct an_tangent_engine {
   double eps;
   an_corner *corners; ///< the corner circles paths may turn around
   size_t corner_count;
+  /// The corners were carried over from the engine of the map before a local change
+  /// (an_engine_args.previous), in their order then, the changed obstacle's new ones last.
+  bool carried;
   an_free_space space;
   /// The space's grid tables are the planner's point engine's (an_engine_args.free_space): not
   /// this engine's to free.
