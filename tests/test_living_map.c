@@ -13,6 +13,7 @@
 #include "tangent/tangent_state.h"
 #include "verify.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,6 +439,26 @@ START_TEST(updates_equal_fresh_builds) {
 }
 END_TEST
 
+// The sure passages' link widths of the planner's disk engine against those measured afresh on
+// the same mesh and grid (bit for bit; NaN where there is no link).
+static void check_sure_passages_measured(const arcnav_planner *planner, const char *label) {
+  const an_tangent_engine *engine = planner->engine.state;
+  const an_sure_passages *sure = &engine->sure;
+  ck_assert_ptr_nonnull(sure->link_width);
+  an_allocator alloc = an_allocator_from(NULL);
+  an_sure_passages measured;
+  ck_assert_int_eq(an_sure_passages_build(sure->mesh, &engine->space.grid, engine->radius, NULL,
+                                          &alloc, &measured),
+                   ARCNAV_OK);
+  for (size_t k = 0; k < 3 * sure->mesh->free_count; ++k) {
+    float got = sure->link_width[k], want = measured.link_width[k];
+    ck_assert_msg((isnan(got) && isnan(want)) || got == want,
+                  "%s: link %zu of triangle %zu is %.9g wide, measured afresh %.9g", label, k % 3,
+                  k / 3, (double)got, (double)want);
+  }
+  an_sure_passages_destroy(&measured, &alloc);
+}
+
 // Planners for point agents on the funnel engines, and planners for several radii whose point
 // agents get the optimal funnel, change locally where a building goes up clear of everything, or
 // one that went up that way comes down or moves clear again (arcnav_planner_update()); every other
@@ -543,6 +564,7 @@ START_TEST(local_updates_equal_fresh_builds) {
         if (kinds[k].max_radius > 0.0) {
           ++ranged_updates;
           ranged_local += followed;
+          check_sure_passages_measured(planners[k], label);
           for (size_t r = 0; r < sizeof RANGED_RADII / sizeof RANGED_RADII[0]; ++r) {
             compare_planners(queries[k], fresh, &m, RANGED_RADII[r], &rng, 3, label, &t);
           }
@@ -1010,11 +1032,36 @@ static void disk_engine_records(const arcnav_planner *planner, double **corners,
   qsort(*items, *item_count, ITEM_FIELDS * sizeof **items, compare_item_records);
 }
 
+// A triangle the edit leaves alone can still have a link the new building narrows: triangle
+// (0, 0), (10, 0), (5, 12) between three blocks keeps its circumcircle above y = -2.09, the house
+// goes below it at y = -2.3, 2.3 from the middle of its base, where its link's width was capped
+// at 3. The carried widths must notice (sure_passages.c, carried_widths).
+START_TEST(a_house_narrows_a_link_it_does_not_touch) {
+  static const vec bounds[] = {{-20, -20}, {30, -20}, {30, 20}, {-20, 20}};
+  static const vec diamond[] = {{5, 12}, {6, 13}, {5, 14}, {4, 13}};
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
+  add_rect(map, (vec){-6, -1}, (vec){0, 0});
+  add_rect(map, (vec){10, -1}, (vec){16, 0});
+  ck_assert_int_eq(arcnav_map_add_polygon(map, diamond, 4, NULL, NULL, 0, NULL), ARCNAV_OK);
+  planner_kind kind = {"ranged", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0};
+  arcnav_planner *planner = build_planner(map, &kind);
+  add_rect(map, (vec){3, -5}, (vec){7, -2.3});
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  ck_assert_uint_eq(arcnav_planner_local_updates(planner), 1);
+  check_sure_passages_measured(planner, "the house below the base");
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
 // A planner for several radii that follows a change locally carries its disk engine's corners
 // over (tangent_engine.c, carry_corners): the corners, their obstacles' numbers, and which corner
 // each grid item draws must be those a fresh build makes. Removing a house before another one
-// renumbers the later house's corners.
-START_TEST(carried_corners_are_a_fresh_builds) {
+// renumbers the later house's corners. The links of the sure passages far from the change are
+// carried too (sure_passages.c): each must be as wide as measured afresh.
+START_TEST(carried_parts_are_a_fresh_builds) {
   static const vec bounds[] = {{0, 0}, {60, 0}, {60, 40}, {0, 40}};
   static const vec house[] = {{20, 20}, {26, 20}, {26, 24}, {23, 27}, {20, 24}};
   static const arcnav_engine engines[] = {ARCNAV_ENGINE_AUTO, ARCNAV_ENGINE_INTERVAL};
@@ -1024,6 +1071,25 @@ START_TEST(carried_corners_are_a_fresh_builds) {
     ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
     add_rect(map, (vec){5, 5}, (vec){9, 30});
     add_rect(map, (vec){45, 10}, (vec){50, 35});
+    // Small blocks all round, so the triangles the edits leave alone come within the cap of the
+    // houses.
+    static const vec kept_clear[][2] = {{{4.5, 4.5}, {9.5, 30.5}},
+                                        {{44.5, 9.5}, {50.5, 35.5}},
+                                        {{19.5, 19.5}, {26.5, 27.5}},
+                                        {{31.5, 9.5}, {38.5, 17.5}},
+                                        {{27.5, 17.5}, {34.5, 25.5}}};
+    for (double x = 1.5; x < 58; x += 4) {
+      for (double y = 1.5; y < 38; y += 4) {
+        bool clear = true;
+        for (size_t k = 0; k < sizeof kept_clear / sizeof kept_clear[0]; ++k) {
+          clear = clear && (x + 1 < kept_clear[k][0].x || x > kept_clear[k][1].x ||
+                            y + 1 < kept_clear[k][0].y || y > kept_clear[k][1].y);
+        }
+        if (clear) {
+          add_rect(map, (vec){x, y}, (vec){x + 1, y + 1});
+        }
+      }
+    }
     planner_kind kind = {"ranged", engines[e], ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0};
     arcnav_planner *planner = build_planner(map, &kind);
     arcnav_obstacle_id first = 0, second = 0;
@@ -1053,6 +1119,9 @@ START_TEST(carried_corners_are_a_fresh_builds) {
       uint64_t local = arcnav_planner_local_updates(planner);
       ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
       ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 1);
+      char label[64];
+      snprintf(label, sizeof label, "engine %d step %d", (int)engines[e], step);
+      check_sure_passages_measured(planner, label);
       arcnav_planner *fresh = build_planner(map, &kind);
       double *got_corners, *want_corners, *got_items, *want_items;
       size_t got_corner_count, want_corner_count, got_item_count, want_item_count;
@@ -1191,7 +1260,8 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, partial_path_to_the_nearest_place_that_fits);
   tcase_add_loop_test(tc, updates_equal_fresh_builds, 0, 6);
   tcase_add_test(tc, local_updates_equal_fresh_builds);
-  tcase_add_test(tc, carried_corners_are_a_fresh_builds);
+  tcase_add_test(tc, carried_parts_are_a_fresh_builds);
+  tcase_add_test(tc, a_house_narrows_a_link_it_does_not_touch);
   tcase_add_loop_test(tc, failed_local_updates_change_nothing, 0, 2);
   tcase_add_loop_test(tc, failed_changes_change_nothing, 0, KIND_COUNT);
   suite_add_tcase(suite, tc);

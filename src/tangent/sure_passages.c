@@ -92,13 +92,53 @@ static double segment_clearance(const an_grid *grid, vec2 a, vec2 b, double cap)
   return walk.nearest;
 }
 
+// A width as the table keeps it: a float no wider than the width measured, so a carried link and
+// a measured one give the forest the same number.
+static float rounded_down(double width) {
+  float kept = (float)width;
+  return (double)kept > width ? nextafterf(kept, -INFINITY) : kept;
+}
+
+// The previous build's widths of free triangle t's links, when the change left the triangle as it
+// was and far from what it changed (an_sure_carry); NULL otherwise.
+static const float *carried_widths(const an_sure_carry *carry, const an_navmesh *mesh, int32_t t,
+                                   double cap) {
+  if (!carry) {
+    return NULL;
+  }
+  const an_sure_passages *before = carry->previous;
+  const an_navmesh *old = before->mesh;
+  int32_t slot = mesh->tri_of[t];
+  if ((size_t)slot >= old->cdt.tri_count || old->free_of[slot] < 0) {
+    return NULL;
+  }
+  const int32_t *v = mesh->cdt.tris[slot].v, *was = old->cdt.tris[slot].v;
+  if (v[0] != was[0] || v[1] != was[1] || v[2] != was[2]) {
+    return NULL;
+  }
+  vec2 lo = mesh->cdt.points[v[0]], hi = lo;
+  for (int k = 0; k < 3; ++k) {
+    vec2 p = old->cdt.points[was[k]];
+    if (!v2_equal(p, mesh->cdt.points[v[k]])) {
+      return NULL; // a vertex index taken again by another point
+    }
+    lo = v2(an_min(lo.x, p.x), an_min(lo.y, p.y));
+    hi = v2(an_max(hi.x, p.x), an_max(hi.y, p.y));
+  }
+  double gap = an_max(an_max(carry->lo.x - hi.x, lo.x - carry->hi.x),
+                      an_max(carry->lo.y - hi.y, lo.y - carry->hi.y));
+  return gap > cap ? &before->link_width[3 * (size_t)old->free_of[slot]] : NULL;
+}
+
 arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid, double cap,
-                                     const an_allocator *alloc, an_sure_passages *out) {
+                                     const an_sure_carry *carry, const an_allocator *alloc,
+                                     an_sure_passages *out) {
   size_t n = mesh->free_count, count = 0;
-  *out = (an_sure_passages){mesh, NULL, {0, NULL}};
+  *out = (an_sure_passages){mesh, NULL, NULL, {0, NULL}};
   an_widest_link *links = an_alloc(alloc, 3 * n + 1, sizeof *links);
   out->portal_first = an_alloc(alloc, n > 0 ? n : 1, sizeof *out->portal_first);
-  if (!links || !out->portal_first) {
+  out->link_width = an_alloc(alloc, 3 * n + 1, sizeof *out->link_width);
+  if (!links || !out->portal_first || !out->link_width) {
     an_free(alloc, links);
     an_sure_passages_destroy(out, alloc);
     return ARCNAV_ERR_OUT_OF_MEMORY;
@@ -112,22 +152,28 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
   }
   for (size_t t = 0; t < n; ++t) {
     int32_t node[3];
-    vec2 middle[3];
-    double half[3];
     for (int i = 0; i < 3; ++i) {
       node[i] = portal_node(out, (int32_t)t, i);
-      middle[i] = portal_middle(mesh, (int32_t)t, i);
-      half[i] = half_portal(mesh, (int32_t)t, i);
     }
+    const float *carried = carried_widths(carry, mesh, (int32_t)t, cap);
+    float *width = &out->link_width[3 * t];
     for (int i = 0; i < 3; ++i) {
       int j = (i + 1) % 3;
-      if (node[i] >= 0 && node[j] >= 0) {
+      width[i] = NAN;
+      if (node[i] < 0 || node[j] < 0) {
+        continue;
+      }
+      if (carried && !isnan(carried[i])) {
+        width[i] = carried[i];
+      } else {
         // The link passes through both midpoints: a tight bound from the start dismisses most
         // items.
-        double bound = an_min(cap, an_min(half[i], half[j]));
-        double width = segment_clearance(grid, middle[i], middle[j], bound);
-        links[count++] = (an_widest_link){width, node[i], node[j]};
+        double bound =
+            an_min(cap, an_min(half_portal(mesh, (int32_t)t, i), half_portal(mesh, (int32_t)t, j)));
+        width[i] = rounded_down(segment_clearance(grid, portal_middle(mesh, (int32_t)t, i),
+                                                  portal_middle(mesh, (int32_t)t, j), bound));
       }
+      links[count++] = (an_widest_link){width[i], node[i], node[j]};
     }
   }
   arcnav_status status = an_widest_forest_build(portals, links, count, alloc, &out->forest);
@@ -141,12 +187,16 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
 void an_sure_passages_destroy(an_sure_passages *sure, const an_allocator *alloc) {
   an_widest_forest_destroy(&sure->forest, alloc);
   an_free(alloc, sure->portal_first);
+  an_free(alloc, sure->link_width);
   sure->portal_first = NULL;
+  sure->link_width = NULL;
 }
 
 size_t an_sure_passages_memory_bytes(const an_sure_passages *sure) {
   return an_widest_forest_memory_bytes(&sure->forest) +
-         (sure->portal_first ? sure->mesh->free_count * sizeof *sure->portal_first : 0);
+         (sure->portal_first
+              ? sure->mesh->free_count * (sizeof *sure->portal_first + 3 * sizeof *sure->link_width)
+              : 0);
 }
 
 /// The first portal of the triangle holding p whose midpoint p sees along a free segment: its

@@ -27,14 +27,30 @@ typedef struct an_sure_passages {
   /// Per free triangle: the number of the first portal it owns. A portal belongs to
   /// the lower-numbered of its two triangles, which numbers its own in the order of its edges.
   uint32_t *portal_first;
+  /// Per free triangle, 3 each: the width of the link from the portal across edge i to the one
+  /// across edge i + 1, rounded down to a float (NaN: no link), kept for a build after a local
+  /// change to carry over (an_sure_carry).
+  float *link_width;
   an_widest_forest forest; ///< over the portals
 } an_sure_passages;
 
+/// What a build after a local change may carry over: the passages of the mesh before it (whose
+/// mesh and grid are still alive), and a box holding the material the change took away or put
+/// in. A triangle the change left as it was (the same corners in the same slot of the
+/// triangulation) keeps its links' widths when its box stays farther than the cap from that box:
+/// no item that changed comes near enough to change them.
+typedef struct an_sure_carry {
+  const an_sure_passages *previous;
+  vec2 lo, hi;
+} an_sure_carry;
+
 /// Builds the links of `mesh`'s portals, their widths measured against `grid`'s items, capped at
-/// `cap` (at most the reach the grid was filed for). On failure *out is empty.
+/// `cap` (at most the reach the grid was filed for), or carried over from `carry` (NULL: none)
+/// where it allows. On failure *out is empty.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY.
 arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid, double cap,
-                                     const an_allocator *alloc, an_sure_passages *out);
+                                     const an_sure_carry *carry, const an_allocator *alloc,
+                                     an_sure_passages *out);
 
 void an_sure_passages_destroy(an_sure_passages *sure, const an_allocator *alloc);
 

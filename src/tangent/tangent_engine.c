@@ -476,23 +476,34 @@ static const an_tangent_engine *previous_engine(const an_engine_args *args,
 // drop_unusable_corners to judge. The change keeps clear of every other obstacle (engine.h,
 // an_engine_args.previous), so it makes no other corner usable or unusable, and a full build
 // keeps the same corners.
+// *changed is set to a box holding the changed obstacle's material before and after (a polygon's
+// box is its convex corners' box).
 static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_engine *previous,
                                    const arcnav_map *map, const an_local_change *change,
-                                   size_t *first) {
+                                   size_t *first, an_sure_carry *changed) {
   const an_allocator *alloc = &engine->alloc;
   an_corner *kept = an_alloc(alloc, previous->corner_count + 1, sizeof *kept);
   if (!kept) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  int32_t changed = (int32_t)change->index;
+  int32_t index = (int32_t)change->index;
+  changed->lo = v2(INFINITY, INFINITY);
+  changed->hi = v2(-INFINITY, -INFINITY);
+  if (change->kind != AN_CHANGE_REMOVED) {
+    changed->lo = map->obstacles[index].box_min;
+    changed->hi = map->obstacles[index].box_max;
+  }
   size_t count = 0;
   for (size_t c = 0; c < previous->corner_count; ++c) {
     an_corner corner = previous->corners[c];
-    if (corner.obstacle == changed) {
+    if (corner.obstacle == index) {
+      vec2 p = corner.center;
+      changed->lo = v2(an_min(changed->lo.x, p.x), an_min(changed->lo.y, p.y));
+      changed->hi = v2(an_max(changed->hi.x, p.x), an_max(changed->hi.y, p.y));
       continue;
     }
     // A removal moves the later obstacles down by one.
-    corner.obstacle -= change->kind == AN_CHANGE_REMOVED && corner.obstacle > changed;
+    corner.obstacle -= change->kind == AN_CHANGE_REMOVED && corner.obstacle > index;
     kept[count++] = corner;
   }
   *first = count;
@@ -533,8 +544,10 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   assert(!engine->ranged || !engine->space.clearance.point_agent);
   const an_tangent_engine *previous = previous_engine(args, engine);
   size_t judged_from = 0;
+  an_sure_carry sure_carry = {previous ? &previous->sure : NULL, v2(0.0, 0.0), v2(0.0, 0.0)};
   if (status == ARCNAV_OK) {
-    status = previous ? carry_corners(engine, previous, args->map, args->change, &judged_from)
+    status = previous ? carry_corners(engine, previous, args->map, args->change, &judged_from,
+                                      &sure_carry)
                       : an_inflate_corners(args->map, engine->radius, &engine->alloc,
                                            &engine->corners, &engine->corner_count);
   }
@@ -583,8 +596,10 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     status = build_corner_vertices(engine);
   }
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons) {
-    status = an_sure_passages_build(polygons, &engine->space.grid, engine->radius, &engine->alloc,
-                                    &engine->sure);
+    // The passages of the map before the change are those of the mesh it lent then.
+    bool carry = previous && previous->sure.link_width && previous->sure.mesh != polygons;
+    status = an_sure_passages_build(polygons, &engine->space.grid, engine->radius,
+                                    carry ? &sure_carry : NULL, &engine->alloc, &engine->sure);
   }
   if (status != ARCNAV_OK) {
     tangent_destroy(engine);
