@@ -344,7 +344,10 @@ ARCNAV_API void arcnav_planner_destroy(arcnav_planner *planner);
 /// The planner is changed locally where it can be (arcnav_planner_local_updates()), else built
 /// again in full (the cost of arcnav_planner_create()). Locally today: a planner for point agents
 /// (radius 0, no max_radius) planned by ARCNAV_ENGINE_FUNNEL or ARCNAV_ENGINE_PLAIN_FUNNEL (AUTO
-/// picks them among polygons) on a map without circles whose extent the change leaves as it was
+/// picks them among polygons), or a planner with a max_radius (AUTO or ARCNAV_ENGINE_INTERVAL),
+/// whose disk engine is then built again on the changed triangulation but keeps what the change
+/// leaves alone (several times cheaper than a full build, not as cheap as the point agent's
+/// planner), on a map without circles whose extent the change leaves as it was
 /// (with bounds, or a building inside the extent of the rest), when the one change since its last
 /// build or update is a polygon added clear of everything else (farther than a few tolerances
 /// from any obstacle and the bounds), the removal of a polygon it added that way, or a move of
