@@ -6,14 +6,71 @@
 
 #include <math.h>
 #include <stdbool.h>
-#include <stdlib.h>
+#include <string.h>
 
-static int compare_links_widest_first(const void *lhs, const void *rhs) {
-  const an_widest_link *x = lhs, *y = rhs;
-  if (x->width != y->width) {
-    return x->width > y->width ? -1 : 1;
+// A key for each width that orders as the widths do, widest first, as an unsigned integer: the
+// bits of a double order as its value once the sign bit is flipped for positives and every bit
+// for negatives.
+static uint64_t widest_first_key(double width) {
+  uint64_t bits;
+  memcpy(&bits, &width, sizeof bits);
+  uint64_t ascending = bits >> 63 ? ~bits : bits | UINT64_C(1) << 63;
+  return ~ascending;
+}
+
+// Sorts the links widest first, equal widths in the order given (so the forest is the same for
+// the same list): a radix sort on the keys above, a byte at a time, skipping the bytes every key
+// shares. A comparison sort took a fifth of a local update on the game maps. False when out of
+// memory.
+static bool sort_widest_first(an_widest_link *links, size_t count, const an_allocator *alloc) {
+  if (count < 2) {
+    return true;
   }
-  return x->a != y->a ? (x->a < y->a ? -1 : 1) : (x->b < y->b ? -1 : (x->b > y->b ? 1 : 0));
+  uint64_t *keys = an_alloc(alloc, 2 * count, sizeof *keys);
+  an_widest_link *spare = an_alloc(alloc, count, sizeof *spare);
+  if (!keys || !spare) {
+    an_free(alloc, keys);
+    an_free(alloc, spare);
+    return false;
+  }
+  uint64_t *from_keys = keys, *to_keys = keys + count;
+  an_widest_link *from = links, *to = spare;
+  for (size_t k = 0; k < count; ++k) {
+    from_keys[k] = widest_first_key(links[k].width);
+  }
+  for (unsigned shift = 0; shift < 64; shift += 8) {
+    size_t start[257] = {0};
+    for (size_t k = 0; k < count; ++k) {
+      start[((from_keys[k] >> shift) & 255u) + 1]++;
+    }
+    bool shared = false;
+    for (size_t d = 1; d <= 256 && !shared; ++d) {
+      shared = start[d] == count;
+    }
+    if (shared) {
+      continue;
+    }
+    for (size_t d = 1; d <= 256; ++d) {
+      start[d] += start[d - 1];
+    }
+    for (size_t k = 0; k < count; ++k) {
+      size_t at = start[(from_keys[k] >> shift) & 255u]++;
+      to_keys[at] = from_keys[k];
+      to[at] = from[k];
+    }
+    uint64_t *swap_keys = from_keys;
+    from_keys = to_keys;
+    to_keys = swap_keys;
+    an_widest_link *swap = from;
+    from = to;
+    to = swap;
+  }
+  if (from != links) {
+    memcpy(links, from, count * sizeof *links);
+  }
+  an_free(alloc, keys);
+  an_free(alloc, spare);
+  return true;
 }
 
 static int32_t root_of(const an_widest_forest *forest, int32_t t) {
@@ -41,7 +98,12 @@ arcnav_status an_widest_forest_build(size_t node_count, an_widest_link *links, s
       links[kept++] = links[k];
     }
   }
-  qsort(links, kept, sizeof *links, compare_links_widest_first);
+  if (!sort_widest_first(links, kept, alloc)) {
+    an_free(alloc, rank);
+    an_widest_forest_destroy(&forest, alloc);
+    *out = (an_widest_forest){0, NULL};
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
   for (size_t t = 0; t < node_count; ++t) {
     forest.nodes[t] = (an_widest_node){-1.0, (int32_t)t, UINT32_MAX};
   }
