@@ -439,9 +439,11 @@ START_TEST(updates_equal_fresh_builds) {
 }
 END_TEST
 
-// The sure passages' link widths of the planner's disk engine against those measured afresh on
-// the same mesh and grid (bit for bit; NaN where there is no link).
-static void check_sure_passages_measured(const arcnav_planner *planner, const char *label) {
+// The widths a planner for several radii keeps for its next local update against those measured
+// afresh on the same mesh and grid, bit for bit (NaN where there is nothing to measure): the sure
+// passages' links (its disk engine's) and the portals of the triangulation (its point funnel's,
+// rounded up to a float).
+static void check_widths_measured(const arcnav_planner *planner, const char *label) {
   const an_tangent_engine *engine = planner->engine.state;
   const an_sure_passages *sure = &engine->sure;
   ck_assert_ptr_nonnull(sure->link_width);
@@ -457,6 +459,19 @@ static void check_sure_passages_measured(const arcnav_planner *planner, const ch
                   k / 3, (double)got, (double)want);
   }
   an_sure_passages_destroy(&measured, &alloc);
+  const an_navmesh *mesh = engine->polygons;
+  ck_assert_ptr_nonnull(mesh->portal_width);
+  for (size_t k = 0; k < 3 * mesh->free_count; ++k) {
+    float got = mesh->portal_width[k], want = NAN;
+    if (mesh->fn[k] >= 0) {
+      double width = an_navmesh_portal_width(mesh, (int32_t)(k / 3), (int)(k % 3));
+      want = (float)width;
+      want = (double)want < width ? nextafterf(want, INFINITY) : want;
+    }
+    ck_assert_msg((isnan(got) && isnan(want)) || got == want,
+                  "%s: portal %zu of triangle %zu is %.9g wide, measured afresh %.9g", label, k % 3,
+                  k / 3, (double)got, (double)want);
+  }
 }
 
 // Planners for point agents on the funnel engines, and planners for several radii whose point
@@ -564,7 +579,7 @@ START_TEST(local_updates_equal_fresh_builds) {
         if (kinds[k].max_radius > 0.0) {
           ++ranged_updates;
           ranged_local += followed;
-          check_sure_passages_measured(planners[k], label);
+          check_widths_measured(planners[k], label);
           for (size_t r = 0; r < sizeof RANGED_RADII / sizeof RANGED_RADII[0]; ++r) {
             compare_planners(queries[k], fresh, &m, RANGED_RADII[r], &rng, 3, label, &t);
           }
@@ -1050,7 +1065,7 @@ START_TEST(a_house_narrows_a_link_it_does_not_touch) {
   add_rect(map, (vec){3, -5}, (vec){7, -2.3});
   ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
   ck_assert_uint_eq(arcnav_planner_local_updates(planner), 1);
-  check_sure_passages_measured(planner, "the house below the base");
+  check_widths_measured(planner, "the house below the base");
   arcnav_planner_destroy(planner);
   arcnav_map_destroy(map);
 }
@@ -1121,7 +1136,7 @@ START_TEST(carried_parts_are_a_fresh_builds) {
       ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 1);
       char label[64];
       snprintf(label, sizeof label, "engine %d step %d", (int)engines[e], step);
-      check_sure_passages_measured(planner, label);
+      check_widths_measured(planner, label);
       arcnav_planner *fresh = build_planner(map, &kind);
       double *got_corners, *want_corners, *got_items, *want_items;
       size_t got_corner_count, want_corner_count, got_item_count, want_item_count;

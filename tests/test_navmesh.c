@@ -544,7 +544,8 @@ static bool flood_reaches(const an_navmesh *mesh, int32_t from, int32_t to, doub
       int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
       int32_t a = mesh->fv[3 * (size_t)t + (size_t)(i + 1) % 3];
       int32_t b = mesh->fv[3 * (size_t)t + (size_t)(i + 2) % 3];
-      if (u >= 0 && !seen[u] && an_navmesh_portal_width(mesh, t, i) >= width) {
+      // The widths the forest was built from: each portal's, rounded up to a float.
+      if (u >= 0 && !seen[u] && mesh->portal_width[3 * (size_t)t + (size_t)i] >= width) {
         seen[u] = 1;
         queue[tail++] = u;
       } else if (u < 0 && a < 4 && b < 4 && mesh->whole_plane && !outside_seen) {
@@ -597,6 +598,11 @@ START_TEST(test_portal_widths_bound_the_clearance) {
         double width = an_navmesh_portal_width(mesh, (int32_t)t, i);
         double rule = length_rule_width(mesh, t, i);
         ck_assert_double_le(width, rule * (1.0 + 1e-12));
+        // The forest's: the same, rounded up to the next float at most (still a bound).
+        float kept = mesh->portal_width[3 * t + (size_t)i];
+        ck_assert_msg((double)kept >= width && (double)nextafterf(kept, 0.0f) < width,
+                      "seed %llu: portal %zu/%d is %.17g wide, kept as %.9g",
+                      (unsigned long long)seed, t, i, width, (double)kept);
         tighter += width < rule * (1.0 - 1e-9);
         portals++;
         vec2 a = mesh->cdt.points[mesh->fv[3 * t + (size_t)(i + 1) % 3]];

@@ -561,7 +561,7 @@ static arcnav_status funnel_changed_copy(const void *state, const arcnav_map *ma
     status = change_mesh(copy, map, change);
   }
   if (status == ARCNAV_OK && engine->navmesh->passages.nodes) {
-    status = an_navmesh_build_passages(copy->navmesh);
+    status = an_navmesh_build_passages(copy->navmesh, engine->navmesh);
   }
   if (status != ARCNAV_OK) {
     funnel_destroy(copy);

@@ -15,6 +15,7 @@ static void free_mesh_arrays(an_navmesh *mesh) {
   an_free(&mesh->alloc, mesh->fn);
   an_free(&mesh->alloc, mesh->component);
   an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
+  an_free(&mesh->alloc, mesh->portal_width);
   an_landmarks_free(&mesh->landmarks, &mesh->alloc);
   an_free(&mesh->alloc, mesh->grid);
   an_cdt_free(&mesh->cdt);
@@ -43,6 +44,7 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, an_navmesh **out) {
   copy->cdt = (an_cdt){0};
   copy->spare = (an_cdt){0};
   copy->passages = (an_widest_forest){0};
+  copy->portal_width = NULL;
   size_t tris = mesh->cdt.tri_count, free_count = mesh->free_count;
   size_t cells = (size_t)mesh->grid_w * (size_t)mesh->grid_h;
   size_t distances = mesh->landmarks.vertex_count * mesh->landmarks.count;
@@ -69,6 +71,21 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, an_navmesh **out) {
   }
   *out = copy;
   return ARCNAV_OK;
+}
+
+int32_t an_navmesh_kept_triangle(const an_navmesh *before, const an_navmesh *mesh, int32_t t) {
+  int32_t slot = mesh->tri_of[t];
+  if ((size_t)slot >= before->cdt.tri_count || before->free_of[slot] < 0) {
+    return -1;
+  }
+  const int32_t *v = mesh->cdt.tris[slot].v, *was = before->cdt.tris[slot].v;
+  for (int k = 0; k < 3; ++k) {
+    // A vertex index may have been taken again by another point.
+    if (v[k] != was[k] || !v2_equal(mesh->cdt.points[v[k]], before->cdt.points[was[k]])) {
+      return -1;
+    }
+  }
+  return before->free_of[slot];
 }
 
 double an_navmesh_passage_width(const an_navmesh *mesh, int32_t a, int32_t b) {
@@ -151,6 +168,7 @@ size_t an_navmesh_memory_bytes(const an_navmesh *mesh) {
          (c->stack_capacity + s->stack_capacity) * sizeof(int32_t) +
          c->tri_count * sizeof(int32_t) + mesh->free_count * 8 * sizeof(int32_t) +
          an_widest_forest_memory_bytes(&mesh->passages) +
+         (mesh->portal_width ? 3 * mesh->free_count * sizeof *mesh->portal_width : 0) +
          an_landmarks_memory_bytes(&mesh->landmarks) +
          (size_t)mesh->grid_w * (size_t)mesh->grid_h * sizeof(int32_t);
 }

@@ -75,6 +75,10 @@ struct an_navmesh {
   /// triangles and, for a map without bounds, one more node (index free_count) for the plane
   /// beyond the box; empty (nodes NULL) when not built (an_navmesh_options.passages).
   an_widest_forest passages;
+  /// With the passages: per free triangle, 3 each, the width of the portal across edge i
+  /// (an_navmesh_portal_width()) rounded up to a float, NaN where no free triangle lies across;
+  /// kept for a build after a local change to carry over (an_navmesh_build_passages()).
+  float *portal_width;
   /// Lengths from a few points to every vertex, for the searches' bounds (mesh/landmarks.h):
   /// measured by the engines that search this mesh (funnel/landmarks_build.h), none until then.
   an_landmarks landmarks;
@@ -189,8 +193,16 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (*out NULL).
 arcnav_status an_navmesh_clone(const an_navmesh *mesh, an_navmesh **out);
 /// Builds the forest of the widest passages (an_navmesh_passage_width()) of a mesh that has none.
+/// With `before` (NULL: none), the mesh this one was cloned from before a local change, a portal
+/// whose two triangles the change left as they were, their edges' neighbours free or not as
+/// before, keeps the width it had there: the width depends on nothing else.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (the mesh as it was).
-arcnav_status an_navmesh_build_passages(an_navmesh *mesh);
+arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *before);
+
+/// The free triangle of `before` that free triangle t of `mesh` (`before` after a local change)
+/// still is: the same corners, at the same points, in the same slot of the triangulation; -1 when
+/// the change made t.
+int32_t an_navmesh_kept_triangle(const an_navmesh *before, const an_navmesh *mesh, int32_t t);
 
 /// Number of free (walkable) triangles, without the connectors (which have no area).
 size_t an_navmesh_triangle_count(const an_navmesh *mesh);

@@ -3,6 +3,7 @@
 // navmesh_build.h in order and fill in the box edges for the funnel.
 #include "mesh/navmesh_build.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc, an_navmesh **out) {
@@ -137,14 +138,58 @@ double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i) {
   return an_min(width, sampled);
 }
 
+// A width as the mesh keeps it: a float no narrower than the width measured, so a carried portal
+// and a measured one give the forest the same number.
+static float rounded_up(double width) {
+  float kept = (float)width;
+  return (double)kept < width ? nextafterf(kept, INFINITY) : kept;
+}
+
+// Free triangle t's portals' widths in `before` (an_navmesh_build_passages()), when the change
+// left t as it was there and each of its edges with a free triangle beyond or without one as
+// before; NULL otherwise. (A triangle beside a polygon put in or taken out clear of everything has
+// one of its corners, so it is never kept; the edges are checked all the same, since the width
+// reads them.)
+static const float *kept_portals(const an_navmesh *before, const an_navmesh *mesh, int32_t t) {
+  int32_t was = before && before->portal_width ? an_navmesh_kept_triangle(before, mesh, t) : -1;
+  if (was < 0) {
+    return NULL;
+  }
+  for (int k = 0; k < 3; ++k) {
+    if ((mesh->fn[3 * (size_t)t + (size_t)k] < 0) !=
+        (before->fn[3 * (size_t)was + (size_t)k] < 0)) {
+      return NULL;
+    }
+  }
+  return &before->portal_width[3 * (size_t)was];
+}
+
 // The forest of the widest passages (an_navmesh_passage_width; docs/DESIGN.md, "No path for a
 // disk without a search"): each portal as wide as twice a bound on its points' clearance.
-arcnav_status an_navmesh_build_passages(an_navmesh *mesh) {
+arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *before) {
   size_t n = mesh->free_count, count = 0;
   int32_t outside = (int32_t)n;
   an_widest_link *portals = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *portals);
-  if (!portals) {
+  float *width = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *width);
+  if (!portals || !width) {
+    an_free(&mesh->alloc, portals);
+    an_free(&mesh->alloc, width);
     return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t t = 0; t < n; ++t) {
+    const float *kept = kept_portals(before, mesh, (int32_t)t);
+    for (int i = 0; i < 3; ++i) {
+      int32_t u = mesh->fn[3 * t + (size_t)i];
+      width[3 * t + (size_t)i] = NAN;
+      if (u < 0) {
+        continue;
+      }
+      // The width depends on both triangles beside the portal: carried when both were left as
+      // they were.
+      const float *across = kept ? kept_portals(before, mesh, u) : NULL;
+      width[3 * t + (size_t)i] =
+          across ? kept[i] : rounded_up(an_navmesh_portal_width(mesh, (int32_t)t, i));
+    }
   }
   for (size_t t = 0; t < n; ++t) {
     for (int i = 0; i < 3; ++i) {
@@ -152,8 +197,7 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh) {
       int32_t va = mesh->fv[3 * t + (size_t)(i + 1) % 3],
               vb = mesh->fv[3 * t + (size_t)(i + 2) % 3];
       if (u > (int32_t)t) {
-        portals[count++] =
-            (an_widest_link){an_navmesh_portal_width(mesh, (int32_t)t, i), (int32_t)t, u};
+        portals[count++] = (an_widest_link){width[3 * t + (size_t)i], (int32_t)t, u};
       } else if (u < 0 && va < 4 && vb < 4 && mesh->whole_plane) {
         portals[count++] = (an_widest_link){INFINITY, (int32_t)t, outside}; // beyond the box
       }
@@ -162,6 +206,11 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh) {
   arcnav_status status =
       an_widest_forest_build(n + 1, portals, count, &mesh->alloc, &mesh->passages);
   an_free(&mesh->alloc, portals);
+  if (status == ARCNAV_OK) {
+    mesh->portal_width = width;
+  } else {
+    an_free(&mesh->alloc, width);
+  }
   return status;
 }
 
@@ -277,7 +326,7 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
     st = an_navmesh_label_components(mesh->fn, mesh->free_count, &mesh->alloc, &mesh->component);
   }
   if (st == ARCNAV_OK && how->passages) {
-    st = an_navmesh_build_passages(mesh);
+    st = an_navmesh_build_passages(mesh, NULL);
   }
   if (st == ARCNAV_OK) {
     st = an_navmesh_build_grid(mesh);

@@ -171,6 +171,8 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   mesh->free_count = f.free_count;
   mesh->component = component;
   an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
+  an_free(&mesh->alloc, mesh->portal_width);
+  mesh->portal_width = NULL;
   if (edited->count[0] != 0) {
     an_landmarks_free(&mesh->landmarks, &mesh->alloc);
   }

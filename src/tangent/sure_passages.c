@@ -103,31 +103,21 @@ static float rounded_down(double width) {
 // was and far from what it changed (an_sure_carry); NULL otherwise.
 static const float *carried_widths(const an_sure_carry *carry, const an_navmesh *mesh, int32_t t,
                                    double cap) {
-  if (!carry) {
+  const an_sure_passages *before = carry ? carry->previous : NULL;
+  int32_t was = before ? an_navmesh_kept_triangle(before->mesh, mesh, t) : -1;
+  if (was < 0) {
     return NULL;
   }
-  const an_sure_passages *before = carry->previous;
-  const an_navmesh *old = before->mesh;
-  int32_t slot = mesh->tri_of[t];
-  if ((size_t)slot >= old->cdt.tri_count || old->free_of[slot] < 0) {
-    return NULL;
-  }
-  const int32_t *v = mesh->cdt.tris[slot].v, *was = old->cdt.tris[slot].v;
-  if (v[0] != was[0] || v[1] != was[1] || v[2] != was[2]) {
-    return NULL;
-  }
+  const int32_t *v = &mesh->fv[3 * (size_t)t];
   vec2 lo = mesh->cdt.points[v[0]], hi = lo;
-  for (int k = 0; k < 3; ++k) {
-    vec2 p = old->cdt.points[was[k]];
-    if (!v2_equal(p, mesh->cdt.points[v[k]])) {
-      return NULL; // a vertex index taken again by another point
-    }
+  for (int k = 1; k < 3; ++k) {
+    vec2 p = mesh->cdt.points[v[k]];
     lo = v2(an_min(lo.x, p.x), an_min(lo.y, p.y));
     hi = v2(an_max(hi.x, p.x), an_max(hi.y, p.y));
   }
   double gap = an_max(an_max(carry->lo.x - hi.x, lo.x - carry->hi.x),
                       an_max(carry->lo.y - hi.y, lo.y - carry->hi.y));
-  return gap > cap ? &before->link_width[3 * (size_t)old->free_of[slot]] : NULL;
+  return gap > cap ? &before->link_width[3 * (size_t)was] : NULL;
 }
 
 arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid, double cap,
