@@ -145,23 +145,20 @@ static float rounded_up(double width) {
   return (double)kept < width ? nextafterf(kept, INFINITY) : kept;
 }
 
-// Free triangle t's portals' widths in `before` (an_navmesh_build_passages()), when the change
-// left t as it was there and each of its edges with a free triangle beyond or without one as
-// before; NULL otherwise. (A triangle beside a polygon put in or taken out clear of everything has
-// one of its corners, so it is never kept; the edges are checked all the same, since the width
-// reads them.)
-static const float *kept_portals(const an_navmesh *before, const an_navmesh *mesh, int32_t t) {
-  int32_t was = before && before->portal_width ? an_navmesh_kept_triangle(before, mesh, t) : -1;
-  if (was < 0) {
-    return NULL;
-  }
-  for (int k = 0; k < 3; ++k) {
-    if ((mesh->fn[3 * (size_t)t + (size_t)k] < 0) !=
-        (before->fn[3 * (size_t)was + (size_t)k] < 0)) {
-      return NULL;
+// Per free triangle t, the triangle of `before` it still is (an_navmesh_kept_triangle()), when
+// each of its edges has a free triangle beyond or none as before; else -1. (A triangle beside a
+// polygon put in or taken out clear of everything has one of its corners, so it is never kept;
+// the edges are checked all the same, since the width reads them.)
+static void find_kept(const an_navmesh *before, const an_navmesh *mesh, int32_t *kept) {
+  for (size_t t = 0; t < mesh->free_count; ++t) {
+    int32_t was = an_navmesh_kept_triangle(before, mesh, (int32_t)t);
+    for (int k = 0; k < 3 && was >= 0; ++k) {
+      if ((mesh->fn[3 * t + (size_t)k] < 0) != (before->fn[3 * (size_t)was + (size_t)k] < 0)) {
+        was = -1;
+      }
     }
+    kept[t] = was;
   }
-  return &before->portal_width[3 * (size_t)was];
 }
 
 // The forest of the widest passages (an_navmesh_passage_width; docs/DESIGN.md, "No path for a
@@ -169,15 +166,20 @@ static const float *kept_portals(const an_navmesh *before, const an_navmesh *mes
 arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *before) {
   size_t n = mesh->free_count, count = 0;
   int32_t outside = (int32_t)n;
+  bool carry = before && before->portal_width;
   an_widest_link *portals = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *portals);
   float *width = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *width);
-  if (!portals || !width) {
+  int32_t *kept = carry ? an_alloc(&mesh->alloc, n + 1, sizeof *kept) : NULL;
+  if (!portals || !width || (carry && !kept)) {
     an_free(&mesh->alloc, portals);
     an_free(&mesh->alloc, width);
+    an_free(&mesh->alloc, kept);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
+  if (carry) {
+    find_kept(before, mesh, kept);
+  }
   for (size_t t = 0; t < n; ++t) {
-    const float *kept = kept_portals(before, mesh, (int32_t)t);
     for (int i = 0; i < 3; ++i) {
       int32_t u = mesh->fn[3 * t + (size_t)i];
       width[3 * t + (size_t)i] = NAN;
@@ -186,11 +188,12 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *befo
       }
       // The width depends on both triangles beside the portal: carried when both were left as
       // they were.
-      const float *across = kept ? kept_portals(before, mesh, u) : NULL;
-      width[3 * t + (size_t)i] =
-          across ? kept[i] : rounded_up(an_navmesh_portal_width(mesh, (int32_t)t, i));
+      width[3 * t + (size_t)i] = carry && kept[t] >= 0 && kept[u] >= 0
+                                     ? before->portal_width[3 * (size_t)kept[t] + (size_t)i]
+                                     : rounded_up(an_navmesh_portal_width(mesh, (int32_t)t, i));
     }
   }
+  an_free(&mesh->alloc, kept);
   for (size_t t = 0; t < n; ++t) {
     for (int i = 0; i < 3; ++i) {
       int32_t u = mesh->fn[3 * t + (size_t)i];

@@ -104,7 +104,8 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
 // Files every corner: by its vertex where the triangulation has one, otherwise by the free
 // triangles its material (grown by the slack) overlaps; and, when the map has circles, every
 // corner by the free triangles its material grown by 2R overlaps.
-static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count) {
+static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count,
+                                  const int32_t *known_vertex) {
   const an_navmesh *mesh = sm->mesh;
   size_t vertex_count = mesh->cdt.point_count, free_count = mesh->free_count;
   sm->corner_vertex = an_alloc(&sm->alloc, count ? count : 1, sizeof *sm->corner_vertex);
@@ -130,8 +131,10 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       const an_corner *corner = &corners[c];
       double material = an_corner_material_radius(corner, sm->radius);
       if (pass == 0) {
-        sm->corner_vertex[c] =
-            corner->wedge_sweep >= AN_TWO_PI ? -1 : vertex_at(mesh, corner->center);
+        sm->corner_vertex[c] = known_vertex && known_vertex[c] != AN_SIGHT_VERTEX_UNKNOWN
+                                   ? known_vertex[c]
+                               : corner->wedge_sweep >= AN_TWO_PI ? -1
+                                                                  : vertex_at(mesh, corner->center);
       }
       int32_t v = sm->corner_vertex[c];
       if (v >= 0) {
@@ -208,8 +211,8 @@ arcnav_status an_polygon_mesh_build(const arcnav_map *map, const an_allocator *a
 
 arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corners,
                                   size_t corner_count, double radius,
-                                  const an_navmesh *polygon_mesh, const an_allocator *alloc,
-                                  an_sight_mesh **out) {
+                                  const an_navmesh *polygon_mesh, const int32_t *known_vertex,
+                                  const an_allocator *alloc, an_sight_mesh **out) {
   *out = NULL;
   an_navmesh *own_mesh = NULL;
   if (!polygon_mesh) {
@@ -231,7 +234,7 @@ arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corner
   sm->radius = radius;
   sm->corners = corners;
   sm->corner_count = corner_count;
-  arcnav_status status = file_corners(sm, corners, corner_count);
+  arcnav_status status = file_corners(sm, corners, corner_count, known_vertex);
   if (status != ARCNAV_OK) {
     an_sight_mesh_destroy(sm);
     return status;
@@ -254,6 +257,10 @@ void an_sight_mesh_destroy(an_sight_mesh *sm) {
   an_free(&alloc, sm->wide_start);
   an_free(&alloc, sm->wide_corners);
   an_free(&alloc, sm);
+}
+
+int32_t an_sight_mesh_corner_vertex(const an_sight_mesh *sm, size_t corner) {
+  return sm->corner_vertex[corner];
 }
 
 const an_navmesh *an_sight_mesh_polygons(const an_sight_mesh *sm) {

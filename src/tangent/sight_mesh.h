@@ -41,13 +41,19 @@ arcnav_status an_polygon_mesh_build(const arcnav_map *map, const an_allocator *a
 
 /// Triangulates the polygons of `map` (or borrows `polygon_mesh`, that same triangulation built
 /// elsewhere, which must outlive the sight mesh) and files the corners by vertex and by triangle.
+/// `known_vertex` (NULL: none) gives, per corner, its vertex as found before (by
+/// an_sight_mesh_corner_vertex() on a sight mesh of the same vertices), or
+/// AN_SIGHT_VERTEX_UNKNOWN for the corners to locate.
 /// When the triangulation cannot be built for this input, the result is ARCNAV_OK with *out NULL:
 /// callers then gather from the grid alone. ARCNAV_ERR_OUT_OF_MEMORY otherwise, or
 /// ARCNAV_ERR_TOO_LARGE when the filed corners would not fit 32-bit offsets.
 arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corners,
                                   size_t corner_count, double radius,
-                                  const an_navmesh *polygon_mesh, const an_allocator *alloc,
-                                  an_sight_mesh **out);
+                                  const an_navmesh *polygon_mesh, const int32_t *known_vertex,
+                                  const an_allocator *alloc, an_sight_mesh **out);
+#define AN_SIGHT_VERTEX_UNKNOWN (-2)
+/// The mesh vertex the sight mesh filed corner `corner` at, -1 for none (circle corners, strays).
+int32_t an_sight_mesh_corner_vertex(const an_sight_mesh *sight_mesh, size_t corner);
 void an_sight_mesh_destroy(an_sight_mesh *sight_mesh);
 /// The triangulation of the polygons the sight mesh expands across (circles left out).
 const an_navmesh *an_sight_mesh_polygons(const an_sight_mesh *sight_mesh);

@@ -260,7 +260,11 @@ static arcnav_status order_corners_in_space(an_tangent_engine *engine) {
 // corner grid, and the sight mesh. A point agent uses the sight mesh too: obstacles that touch are
 // one wall for it (the touching rule), so the triangulation's passages are exactly the ones it
 // may take. A lean interval engine (an_tangent_engine.lean) keeps the triangulation alone.
-static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_args *args) {
+// With `previous`, corners carried from it (carried_from) keep the vertex its sight mesh filed
+// them at: the change left their vertices where they were.
+static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_args *args,
+                                     const an_tangent_engine *previous,
+                                     const int32_t *carried_from) {
   // Carried corners keep the order they were built in, the new ones last: a few out of place
   // cost nothing measurable, and sorting them all would cost most of what carrying saves.
   arcnav_status status = engine->carried ? ARCNAV_OK : order_corners_in_space(engine);
@@ -282,10 +286,21 @@ static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_
     status = an_corner_grid_build(&engine->space.grid, engine->corners, engine->corner_count,
                                   engine->radius, &engine->alloc, &engine->graph.corner_grid);
   }
+  int32_t *known = NULL;
+  if (status == ARCNAV_OK && previous && previous->sight_mesh) {
+    known = an_alloc(&engine->alloc, engine->corner_count + 1, sizeof *known);
+    status = known ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+    for (size_t c = 0; known && c < engine->corner_count; ++c) {
+      known[c] = carried_from[c] >= 0
+                     ? an_sight_mesh_corner_vertex(previous->sight_mesh, (size_t)carried_from[c])
+                     : AN_SIGHT_VERTEX_UNKNOWN;
+    }
+  }
   if (status == ARCNAV_OK) {
     status = an_sight_mesh_build(args->map, engine->corners, engine->corner_count, engine->radius,
-                                 args->polygon_mesh, &engine->alloc, &engine->sight_mesh);
+                                 args->polygon_mesh, known, &engine->alloc, &engine->sight_mesh);
   }
+  an_free(&engine->alloc, known);
   return status;
 }
 
@@ -400,7 +415,11 @@ static bool outside_polygons(const void *context, vec2 p) {
 
 // Which vertex of the polygons' triangulation each polygon corner's centre is, for the landmarks'
 // bounds. A corner the triangulation does not have as a vertex (moved by its snapping) gets none.
-static arcnav_status build_corner_vertices(an_tangent_engine *engine) {
+// With `previous`, corners carried from it (carried_from) keep their vertex there: the change
+// left their vertices where they were.
+static arcnav_status build_corner_vertices(an_tangent_engine *engine,
+                                           const an_tangent_engine *previous,
+                                           const int32_t *carried_from) {
   const an_navmesh *mesh = engine->polygons;
   engine->corner_vertex =
       an_alloc(&engine->alloc, engine->corner_count + 1, sizeof *engine->corner_vertex);
@@ -409,6 +428,10 @@ static arcnav_status build_corner_vertices(an_tangent_engine *engine) {
   }
   for (size_t c = 0; c < engine->corner_count; ++c) {
     const an_corner *corner = &engine->corners[c];
+    if (previous && previous->corner_vertex && carried_from[c] >= 0) {
+      engine->corner_vertex[c] = previous->corner_vertex[carried_from[c]];
+      continue;
+    }
     engine->corner_vertex[c] = -1;
     int32_t tri = an_corner_material_radius(corner, engine->radius) == 0.0
                       ? an_navmesh_locate(mesh, corner->center)
@@ -480,10 +503,13 @@ static const an_tangent_engine *previous_engine(const an_engine_args *args,
 // box is its convex corners' box).
 static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_engine *previous,
                                    const arcnav_map *map, const an_local_change *change,
-                                   size_t *first, an_sure_carry *changed) {
+                                   size_t *first, an_sure_carry *changed, int32_t **carried_from) {
   const an_allocator *alloc = &engine->alloc;
   an_corner *kept = an_alloc(alloc, previous->corner_count + 1, sizeof *kept);
-  if (!kept) {
+  int32_t *from = an_alloc(alloc, previous->corner_count + 1, sizeof *from);
+  if (!kept || !from) {
+    an_free(alloc, kept);
+    an_free(alloc, from);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   int32_t index = (int32_t)change->index;
@@ -504,19 +530,31 @@ static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_e
     }
     // A removal moves the later obstacles down by one.
     corner.obstacle -= change->kind == AN_CHANGE_REMOVED && corner.obstacle > index;
+    from[count] = (int32_t)c;
     kept[count++] = corner;
   }
   *first = count;
+  arcnav_status status = ARCNAV_OK;
   if (change->kind == AN_CHANGE_REMOVED) {
     engine->corners = kept;
     engine->corner_count = count;
-    return ARCNAV_OK;
+  } else {
+    status = an_inflate_obstacle_corners(map, change->index, engine->radius, alloc, kept, count,
+                                         &engine->corners, &engine->corner_count);
+    an_free(alloc, kept);
   }
-  arcnav_status status =
-      an_inflate_obstacle_corners(map, change->index, engine->radius, alloc, kept, count,
-                                  &engine->corners, &engine->corner_count);
-  an_free(alloc, kept);
-  return status;
+  int32_t *all =
+      status == ARCNAV_OK ? an_alloc(alloc, engine->corner_count + 1, sizeof *all) : NULL;
+  if (!all) {
+    an_free(alloc, from);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t c = 0; c < engine->corner_count; ++c) {
+    all[c] = c < count ? from[c] : -1; // the new corners, last, came from nowhere
+  }
+  an_free(alloc, from);
+  *carried_from = all;
+  return ARCNAV_OK;
 }
 
 arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out) {
@@ -545,9 +583,10 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   const an_tangent_engine *previous = previous_engine(args, engine);
   size_t judged_from = 0;
   an_sure_carry sure_carry = {previous ? &previous->sure : NULL, v2(0.0, 0.0), v2(0.0, 0.0)};
+  int32_t *carried_from = NULL; // per corner, its index in `previous`, or -1
   if (status == ARCNAV_OK) {
     status = previous ? carry_corners(engine, previous, args->map, args->change, &judged_from,
-                                      &sure_carry)
+                                      &sure_carry, &carried_from)
                       : an_inflate_corners(args->map, engine->radius, &engine->alloc,
                                            &engine->corners, &engine->corner_count);
   }
@@ -568,7 +607,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
                        engine->corner_count > ARCNAV_TANGENT_GRAPH_AUTO_LIMIT);
   if (status == ARCNAV_OK) {
     status = engine->on_demand
-                 ? build_on_demand(engine, args)
+                 ? build_on_demand(engine, args, previous, carried_from)
                  : an_tangent_graph_build(engine->corners, engine->corner_count,
                                           &engine->space.clearance, &engine->alloc, &engine->graph);
   }
@@ -593,7 +632,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   }
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons &&
       polygons->landmarks.count > 0) {
-    status = build_corner_vertices(engine);
+    status = build_corner_vertices(engine, previous, carried_from);
   }
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons) {
     // The passages of the map before the change are those of the mesh it lent then.
@@ -601,6 +640,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     status = an_sure_passages_build(polygons, &engine->space.grid, engine->radius,
                                     carry ? &sure_carry : NULL, &engine->alloc, &engine->sure);
   }
+  an_free(&engine->alloc, carried_from);
   if (status != ARCNAV_OK) {
     tangent_destroy(engine);
     return status;
