@@ -319,27 +319,6 @@ static const an_free_space *funnel_free_space(const void *state) {
 // only round it (an_navmesh_change_polygon()), and the obstacle grid only its items
 // (an_grid_with_obstacle()) (docs/DESIGN.md, "A living map").
 
-// Nothing of the map but the new polygon comes within `margin` of its box: no item filed in the
-// cells the grown box covers reaches into it.
-static bool clear_of_everything(const an_grid *grid, vec2 lo, vec2 hi, double margin) {
-  lo = v2(lo.x - margin, lo.y - margin);
-  hi = v2(hi.x + margin, hi.y + margin);
-  an_cell_rect r = an_grid_box_cells(grid, lo, hi);
-  for (int32_t row = r.r0; row <= r.r1; ++row) {
-    for (int32_t column = r.c0; column <= r.c1; ++column) {
-      size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
-      for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
-        vec2 item_lo, item_hi;
-        an_item_box(&grid->items[grid->cell_items[k]], 0.0, &item_lo, &item_hi);
-        if (item_lo.x <= hi.x && item_hi.x >= lo.x && item_lo.y <= hi.y && item_hi.y >= lo.y) {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
-}
-
 // The engine's record of polygon `id` put in locally, or local_count when there is none.
 static size_t find_local(const funnel_engine *engine, arcnav_obstacle_id id) {
   size_t k = 0;
@@ -388,7 +367,8 @@ static arcnav_status change_grid(const funnel_engine *engine, const arcnav_map *
   const an_obstacle *ob = &map->obstacles[change->index];
   if (status == ARCNAV_OK) {
     status =
-        clear_of_everything(before, ob->box_min, ob->box_max, 16.0 * engine->space.clearance.eps)
+        an_grid_box_is_clear(before, ob->box_min, ob->box_max,
+                                 AN_LOCAL_CHANGE_CLEARANCE_TOLERANCES * engine->space.clearance.eps)
             ? an_grid_with_obstacle(before, map, change->index, alloc, out)
             : ARCNAV_ERR_INVALID_ARGUMENT;
   }

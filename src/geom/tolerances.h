@@ -54,6 +54,10 @@
 /// the grown vertices, so the boundary of the grown region always keeps its pieces (erode.c).
 #define AN_TRIM_MARGIN_TOLERANCES 16.0
 
+/// How far an obstacle a planner follows without a build (docs/DESIGN.md, "A living map") keeps
+/// from everything else, between boxes: nothing it could touch, cover or narrow to a pinch.
+#define AN_LOCAL_CHANGE_CLEARANCE_TOLERANCES 16.0
+
 /// Fixed part of the slack on tangent lengths (an_sight_margin): a direction bin proves a tangent
 /// blocked, or a walk stops, only this much (plus AN_SIGHT_MARGIN_RELATIVE) beyond the length.
 #define AN_SIGHT_MARGIN_TOLERANCES 4.0

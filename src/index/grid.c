@@ -62,9 +62,19 @@ static arcnav_status mark_shared_vertices(an_item *items, size_t count, const an
 
 // The items of polygon `index` of `map` (its rings' edges, the vertices its rings share marked)
 // into out; *count receives how many. ARCNAV_ERR_OUT_OF_MEMORY when the marking cannot sort.
-static arcnav_status add_polygon_items(const arcnav_map *map, size_t index, an_item *out,
-                                       size_t *count, const an_allocator *alloc) {
+// The items of obstacle `index`: a circle's one, or a polygon's edges.
+static arcnav_status add_obstacle_items(const arcnav_map *map, size_t index, an_item *out,
+                                        size_t *count, const an_allocator *alloc) {
   const an_obstacle *ob = &map->obstacles[index];
+  if (ob->kind == AN_OBSTACLE_CIRCLE) {
+    out[0] = (an_item){.a = ob->center,
+                       .b = ob->center,
+                       .radius = ob->radius,
+                       .owner = (uint32_t)index,
+                       .kind = AN_ITEM_CIRCLE};
+    *count = 1;
+    return ARCNAV_OK;
+  }
   size_t n = 0;
   for (uint32_t r = 0; r < ob->ring_count; ++r) {
     n += add_ring_items(map, &map->rings[ob->first_ring + r], (uint32_t)index, out + n);
@@ -110,22 +120,13 @@ arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_alloca
   }
   size_t n = 0;
   for (size_t o = 0; o < map->obstacle_count; ++o) {
-    const an_obstacle *ob = &map->obstacles[o];
-    if (ob->kind == AN_OBSTACLE_CIRCLE) {
-      out->items[n++] = (an_item){.a = ob->center,
-                                  .b = ob->center,
-                                  .radius = ob->radius,
-                                  .owner = (uint32_t)o,
-                                  .kind = AN_ITEM_CIRCLE};
-    } else {
-      size_t added;
-      if (add_polygon_items(map, o, out->items + n, &added, alloc) != ARCNAV_OK) {
-        an_free(alloc, out->items);
-        out->items = NULL;
-        return ARCNAV_ERR_OUT_OF_MEMORY;
-      }
-      n += added;
+    size_t added;
+    if (add_obstacle_items(map, o, out->items + n, &added, alloc) != ARCNAV_OK) {
+      an_free(alloc, out->items);
+      out->items = NULL;
+      return ARCNAV_ERR_OUT_OF_MEMORY;
     }
+    n += added;
   }
   if (map->has_bounds) {
     n += add_ring_items(map, &map->bounds, (uint32_t)map->obstacle_count, out->items + n);
@@ -248,8 +249,7 @@ static an_grid same_cells(const an_grid *grid) {
 arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, size_t index,
                                     const an_allocator *alloc, an_grid *out) {
   memset(out, 0, sizeof *out);
-  if (index >= map->obstacle_count || grid->owner_count != map->obstacle_count ||
-      map->obstacles[index].kind != AN_OBSTACLE_POLYGON) {
+  if (index >= map->obstacle_count || grid->owner_count != map->obstacle_count) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   const an_obstacle *ob = &map->obstacles[index];
@@ -262,8 +262,8 @@ arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, 
         hi.y < grid->origin.y + grid->rows * cell)) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  size_t added = 0;
-  for (uint32_t r = 0; r < ob->ring_count; ++r) {
+  size_t added = ob->kind == AN_OBSTACLE_CIRCLE ? 1 : 0;
+  for (uint32_t r = 0; ob->kind == AN_OBSTACLE_POLYGON && r < ob->ring_count; ++r) {
     added += map->rings[ob->first_ring + r].count;
   }
   if ((size_t)grid->item_count + added >= UINT32_MAX / 4) {
@@ -282,7 +282,7 @@ arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, 
   }
   an_item *fresh = out->items + grid->item_count;
   size_t n = 0;
-  arcnav_status status = add_polygon_items(map, index, fresh, &n, alloc);
+  arcnav_status status = add_obstacle_items(map, index, fresh, &n, alloc);
   if (status == ARCNAV_OK) {
     status = refile(grid, NULL, fresh, (uint32_t)n, grid->item_count, alloc, out);
   }
@@ -293,6 +293,25 @@ arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, 
   out->item_count = grid->item_count + (uint32_t)n;
   out->owner_count = grid->owner_count + 1;
   return ARCNAV_OK;
+}
+
+bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin) {
+  lo = v2(lo.x - margin, lo.y - margin);
+  hi = v2(hi.x + margin, hi.y + margin);
+  an_cell_rect r = an_grid_box_cells(grid, lo, hi);
+  for (int32_t row = r.r0; row <= r.r1; ++row) {
+    for (int32_t column = r.c0; column <= r.c1; ++column) {
+      size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
+      for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
+        vec2 item_lo, item_hi;
+        an_item_box(&grid->items[grid->cell_items[k]], 0.0, &item_lo, &item_hi);
+        if (item_lo.x <= hi.x && item_hi.x >= lo.x && item_lo.y <= hi.y && item_hi.y >= lo.y) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
 }
 
 arcnav_status an_grid_without_obstacle(const an_grid *grid, uint32_t owner,

@@ -76,14 +76,18 @@ arcnav_status an_grid_bucket_boxes(const an_grid *grid, size_t count, an_box_fn 
 /// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY or ARCNAV_ERR_TOO_LARGE.
 arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, const void *context,
                                  const an_allocator *alloc);
-/// The grid an_grid_build() would give for `map`, whose obstacle `index` (a polygon) is new, made
+/// The grid an_grid_build() would give for `map`, whose obstacle `index` is new, made
 /// from `grid`, built for the map without it (the later obstacles one index lower), into `out`
 /// (`grid` is left alone).
 /// The cells stay: the polygon's items must be filed inside the grid's box. Answers are those of
-/// a new build; the cells are the old ones. ARCNAV_ERR_INVALID_ARGUMENT when the polygon would
+/// a new build; the cells are the old ones. ARCNAV_ERR_INVALID_ARGUMENT when the obstacle would
 /// be filed beyond the box, ARCNAV_ERR_OUT_OF_MEMORY.
 arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, size_t index,
                                     const an_allocator *alloc, an_grid *out);
+
+/// Whether no item of `grid` comes within `margin` of box [lo, hi] (boxes compared): every item
+/// filed in the cells the grown box covers is looked at.
+bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin);
 
 /// `grid` without the items of obstacle `owner`, the later obstacles' (the bounds' too) moved
 /// down by one, into `out`, as for the map with that obstacle removed.

@@ -128,6 +128,26 @@ static void destroy_built(built_engines *built, const an_allocator *alloc) {
   built->obstacle_count = 0;
 }
 
+// What an update tells the builds it runs: the engines they replace, the one change since those
+// were built, and whether each build carried over from its old engine (engine.h,
+// an_engine_args.previous). NULL for a build from nothing.
+typedef struct build_hints {
+  const built_engines *previous;
+  const an_local_change *change;
+  bool point_followed, followed;
+} build_hints;
+
+static void give_hints(an_engine_args *args, build_hints *hints, bool point) {
+  if (!hints) {
+    return;
+  }
+  const an_engine *previous = point ? &hints->previous->point_engine : &hints->previous->engine;
+  args->previous = previous->ops ? previous : NULL;
+  args->change = hints->change;
+  args->followed = point ? &hints->point_followed : &hints->followed;
+  args->lender_followed = !point && hints->point_followed;
+}
+
 // The point engine of a planner for every radius up to def->max_radius: the engine AUTO (or
 // TANGENT) would build for R = 0. The optimal funnel tests only the ends of its queries against
 // the obstacle grid: filed for the largest radius, one grid serves both engines. (A point agent's
@@ -149,18 +169,15 @@ static an_engine_args point_engine_args(const arcnav_map *map, const arcnav_plan
 // The engine of the radii above the point engine's, beside built->point_engine: one tangent
 // engine whose indexes reach max_radius, searched as the definition asks: by tangents on demand,
 // or by intervals (INTERVAL) (docs/DESIGN.md, "One planner for several radii").
-// With `previous` and `change`, that engine's build for the map before `change` (engine.h,
-// an_engine_args.previous).
 static arcnav_status build_disk_engine(const arcnav_map *map, const arcnav_planner_def *def,
-                                       const an_allocator *alloc, const an_engine *previous,
-                                       const an_local_change *change, built_engines *built) {
+                                       const an_allocator *alloc, build_hints *hints,
+                                       built_engines *built) {
   an_engine_args args = point_engine_args(map, def, built->eps, alloc);
-  args.previous = previous;
-  args.change = change;
   built->kind = args.engine;
   if (def->max_radius <= built->point_limit) {
     return ARCNAV_OK;
   }
+  give_hints(&args, hints, false);
   // The point engine's triangulation of the polygons, when it has one, is the one the tangent
   // engine's sight mesh needs, and its grid the tangent engine's: they are borrowed, and the
   // planner destroys the borrower first.
@@ -185,24 +202,28 @@ static arcnav_status build_disk_engine(const arcnav_map *map, const arcnav_plann
 // A planner for every radius up to def->max_radius: a point engine and, above its radii, a disk
 // engine that borrows from it.
 static arcnav_status build_ranged(const arcnav_map *map, const arcnav_planner_def *def,
-                                  const an_allocator *alloc, built_engines *built) {
+                                  const an_allocator *alloc, build_hints *hints,
+                                  built_engines *built) {
   built->point_limit = AN_POINT_AGENT_TOLERANCES * built->eps;
   an_engine_args args = point_engine_args(map, def, built->eps, alloc);
+  give_hints(&args, hints, true);
   arcnav_status status = build_engine(&args, &built->point_engine);
   if (status == ARCNAV_OK) {
-    status = build_disk_engine(map, def, alloc, NULL, NULL, built);
+    status = build_disk_engine(map, def, alloc, hints, built);
   }
   return status;
 }
 
-// Builds the engines `def` asks for on `map`; on failure nothing is left built.
+// Builds the engines `def` asks for on `map`, told what `hints` (NULL: nothing) tells; on
+// failure nothing is left built.
 static arcnav_status build_engines(const arcnav_map *map, const arcnav_planner_def *def,
-                                   const an_allocator *alloc, built_engines *built) {
+                                   const an_allocator *alloc, build_hints *hints,
+                                   built_engines *built) {
   memset(built, 0, sizeof *built);
   built->eps = an_map_tolerance(map);
   arcnav_status status;
   if (def->max_radius > 0.0) {
-    status = build_ranged(map, def, alloc, built);
+    status = build_ranged(map, def, alloc, hints, built);
   } else {
     built->kind = resolve_engine(map, def->engine, def->radius);
     an_engine_args args = {
@@ -213,6 +234,7 @@ static arcnav_status build_engines(const arcnav_map *map, const arcnav_planner_d
         .tangent_graph = resolve_tangent_graph(map, def->tangent_graph),
         .alloc = alloc,
     };
+    give_hints(&args, hints, false);
     status = build_engine(&args, &built->engine);
   }
   if (status == ARCNAV_OK) {
@@ -279,7 +301,7 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   planner->alloc = alloc;
   planner->def = *def;
   built_engines built;
-  status = build_engines(map, def, &planner->alloc, &built);
+  status = build_engines(map, def, &planner->alloc, NULL, &built);
   if (status != ARCNAV_OK) {
     an_free(&alloc, planner);
     return status;
@@ -315,24 +337,28 @@ static bool find_single_change(const arcnav_planner *planner, const arcnav_map *
   return changes == 1;
 }
 
-// A planner for several radii follows `change` with a point engine its old one makes without a
-// build (`changed_copy`) and a disk engine built anew on it, both beside the old ones, which go
-// only once both are made.
+// A planner for several radii whose point engine follows `change` without a build
+// (`changed_copy`) is brought up to date with that copy and a disk engine built anew on it, both
+// beside the old ones, which go only once both are made. ARCNAV_ERR_INVALID_ARGUMENT when the
+// point engine cannot (nothing changed then).
 static arcnav_status follow_with_copies(arcnav_planner *planner, const arcnav_map *map,
                                         const an_local_change *change) {
-  built_engines built = engines_of(planner);
-  built.engine = built.point_engine = (an_engine){NULL, NULL};
   const an_engine *point = &planner->point_engine;
+  if (!point->ops || !point->ops->changed_copy) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  built_engines old = engines_of(planner);
+  built_engines built = old;
+  built.engine = built.point_engine = (an_engine){NULL, NULL};
   arcnav_status status = point->ops->changed_copy(point->state, map, change, &built.point_engine);
+  build_hints hints = {&old, change, true, false};
   if (status == ARCNAV_OK) {
-    const an_engine *previous = planner->engine.ops ? &planner->engine : NULL;
-    status = build_disk_engine(map, &planner->def, &planner->alloc, previous, change, &built);
+    status = build_disk_engine(map, &planner->def, &planner->alloc, &hints, &built);
   }
   if (status != ARCNAV_OK) {
     destroy_engines(&built);
     return status;
   }
-  built_engines old = engines_of(planner);
   destroy_engines(&old);
   planner->engine = built.engine;
   planner->point_engine = built.point_engine;
@@ -340,40 +366,18 @@ static arcnav_status follow_with_copies(arcnav_planner *planner, const arcnav_ma
   return ARCNAV_OK;
 }
 
-// A planner whose engines follow a single change without a full build (engine.h,
-// `change_locally`, `changed_copy`) is brought up to date that way: ARCNAV_OK, or
-// ARCNAV_ERR_INVALID_ARGUMENT when it cannot (nothing changed then, and the caller builds in
-// full), or another failure that left the planner as it was.
-static arcnav_status update_locally(arcnav_planner *planner, const arcnav_map *map) {
+// The planner follows `change` without a full build where an engine can (engine.h,
+// `change_locally` in place, `changed_copy` beside): ARCNAV_OK, or ARCNAV_ERR_INVALID_ARGUMENT
+// when none can (nothing changed then), or another failure that left the planner as it was.
+static arcnav_status update_locally(arcnav_planner *planner, const arcnav_map *map,
+                                    const an_local_change *change) {
   const an_engine *engine = &planner->engine;
-  const an_engine *point = &planner->point_engine;
-  bool ranged = point->ops != NULL;
-  // The cheap refusals first, before every obstacle is listed.
-  bool follows = ranged ? point->ops->changed_copy != NULL
-                        : engine->ops && engine->ops->change_locally != NULL;
-  if (!follows || an_map_tolerance(map) != planner->eps ||
-      map->bounds_shape != planner->bounds_shape) {
-    return ARCNAV_ERR_INVALID_ARGUMENT;
+  if (planner->point_engine.ops) {
+    return follow_with_copies(planner, map, change);
   }
-  an_obstacle_entry *now = obstacle_entries(map, &planner->alloc);
-  if (!now) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  an_local_change change;
-  arcnav_status status = !find_single_change(planner, map, now, &change)
-                             ? ARCNAV_ERR_INVALID_ARGUMENT
-                         : ranged ? follow_with_copies(planner, map, &change)
-                                  : engine->ops->change_locally(engine->state, map, &change);
-  if (status != ARCNAV_OK) {
-    an_free(&planner->alloc, now);
-    return status;
-  }
-  an_free(&planner->alloc, planner->obstacles);
-  planner->obstacles = now;
-  planner->obstacle_count = map->obstacle_count;
-  planner->generation++;
-  planner->local_updates++;
-  return ARCNAV_OK;
+  return engine->ops && engine->ops->change_locally
+             ? engine->ops->change_locally(engine->state, map, change)
+             : ARCNAV_ERR_INVALID_ARGUMENT;
 }
 
 uint64_t arcnav_planner_local_updates(const arcnav_planner *planner) {
@@ -384,22 +388,45 @@ arcnav_status arcnav_planner_update(arcnav_planner *planner, const arcnav_map *m
   if (!planner || !map) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  arcnav_status status = update_locally(planner, map);
+  an_obstacle_entry *now = obstacle_entries(map, &planner->alloc);
+  if (!now) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  an_local_change change;
+  bool single = an_map_tolerance(map) == planner->eps &&
+                map->bounds_shape == planner->bounds_shape &&
+                find_single_change(planner, map, now, &change);
+  arcnav_status status =
+      single ? update_locally(planner, map, &change) : ARCNAV_ERR_INVALID_ARGUMENT;
+  if (status == ARCNAV_OK) {
+    an_free(&planner->alloc, planner->obstacles);
+    planner->obstacles = now;
+    planner->obstacle_count = map->obstacle_count;
+    planner->generation++;
+    planner->local_updates++;
+    return ARCNAV_OK;
+  }
+  an_free(&planner->alloc, now);
   if (status != ARCNAV_ERR_INVALID_ARGUMENT) {
     return status;
   }
   // The new engines are built beside the old ones, so a failed build leaves the planner as it
-  // was.
+  // was. After a single change they are told the engines they replace, which some carry parts
+  // of over; when every engine did, the update was a local one.
+  built_engines old = engines_of(planner);
+  build_hints hints = {&old, &change, false, false};
   built_engines built;
-  status = build_engines(map, &planner->def, &planner->alloc, &built);
+  status = build_engines(map, &planner->def, &planner->alloc, single ? &hints : NULL, &built);
   if (status != ARCNAV_OK) {
     return status;
   }
-  built_engines old = engines_of(planner);
   destroy_built(&old, &planner->alloc);
   adopt_engines(planner, &built);
   planner->bounds_shape = map->bounds_shape;
   planner->generation++;
+  bool followed =
+      (!built.engine.ops || hints.followed) && (!built.point_engine.ops || hints.point_followed);
+  planner->local_updates += single && followed;
   return ARCNAV_OK;
 }
 

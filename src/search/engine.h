@@ -48,6 +48,12 @@ typedef struct an_engine_args {
   /// leaves alone; `previous` outlives it. NULL: a build from nothing.
   const struct an_engine *previous;
   const struct an_local_change *change;
+  /// With `previous`: set true by a build that carried parts over from it, so that the update
+  /// was a local one (left alone otherwise).
+  bool *followed;
+  /// The engine that lends polygon_mesh (and free_space) followed `change` itself: what it
+  /// lends is what it lent `previous`, changed only for `change`.
+  bool lender_followed;
 } an_engine_args;
 
 /// What one search shares with the query object running it: the budget it may spend and the

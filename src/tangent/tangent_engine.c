@@ -486,7 +486,7 @@ static const an_engine_ops graph_ops, on_demand_ops, ranged_ops, interval_ops, r
 static const an_tangent_engine *previous_engine(const an_engine_args *args,
                                                 const an_tangent_engine *engine) {
   const an_engine *previous = args->previous;
-  if (!previous || !args->change ||
+  if (!previous || !args->change || !args->lender_followed || !args->free_space ||
       (previous->ops != &ranged_ops && previous->ops != &ranged_interval_ops)) {
     return NULL;
   }
@@ -594,6 +594,9 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     status = drop_unusable_corners(engine, args->map, judged_from);
   }
   engine->carried = previous != NULL;
+  if (previous && args->followed) {
+    *args->followed = true;
+  }
   if (status == ARCNAV_OK && engine->space.clearance.point_agent) {
     mark_circle_pinches(engine);
   }
