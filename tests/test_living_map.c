@@ -1088,6 +1088,34 @@ START_TEST(a_house_narrows_a_link_it_does_not_touch) {
 }
 END_TEST
 
+// A unit beside a triangle narrows its link, though it changes no triangle (circles are not in
+// the triangulation): the triangle (0, 0), (10, 0), (5, 12) of the house test above, the unit's
+// rim 2.5 below the middle of its base and its centre 4.5, farther than the cap of 3. Taking the
+// unit away must widen the link again, so the box the carried widths keep away from is the
+// unit's whole disk, not its centre (tangent_engine.c, carry_corners).
+START_TEST(a_unit_taken_away_widens_a_link) {
+  static const vec bounds[] = {{-20, -20}, {30, -20}, {30, 20}, {-20, 20}};
+  static const vec diamond[] = {{5, 12}, {6, 13}, {5, 14}, {4, 13}};
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
+  add_rect(map, (vec){-6, -1}, (vec){0, 0});
+  add_rect(map, (vec){10, -1}, (vec){16, 0});
+  ck_assert_int_eq(arcnav_map_add_polygon(map, diamond, 4, NULL, NULL, 0, NULL), ARCNAV_OK);
+  arcnav_obstacle_id unit = 0, other = 0;
+  ck_assert_int_eq(arcnav_map_add_unit(map, (vec){-15, 15}, 1, &other), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_add_unit(map, (vec){5, -4.5}, 2, &unit), ARCNAV_OK);
+  planner_kind kind = {"ranged", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0};
+  arcnav_planner *planner = build_planner(map, &kind);
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, unit), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  ck_assert_uint_eq(arcnav_planner_local_updates(planner), 1);
+  check_widths_measured(planner, "the unit taken away");
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
 // A planner for several radii that follows a change locally carries its disk engine's corners
 // over (tangent_engine.c, carry_corners): the corners, their obstacles' numbers, and which corner
 // each grid item draws must be those a fresh build makes. Removing a house before another one
@@ -1196,6 +1224,138 @@ START_TEST(carried_parts_are_a_fresh_builds) {
     arcnav_planner_destroy(planner);
     arcnav_map_destroy(map);
   }
+}
+END_TEST
+
+// Units (circles) that come, go and move among buildings: where one keeps clear of everything,
+// before and after, the tangent engines with tangents on demand carry what it leaves alone over
+// from the engines they replace (tangent_engine.c, circle_changed_grid), for point agents, for
+// one radius and for several. Every answer must be a fresh planner's, the disk engines' corners
+// and kept widths too, and both kinds of update must occur.
+START_TEST(units_change_locally_as_fresh_builds) {
+  static const planner_kind kinds[] = {
+      {"auto R=0", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0},
+      {"auto R=1.25", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 1.25, 0.0},
+      {"auto max 3", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0},
+      {"interval max 3", ARCNAV_ENGINE_INTERVAL, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0},
+  };
+  enum { UNIT_KINDS = sizeof kinds / sizeof kinds[0] };
+  uint64_t local = 0, updates = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
+    sup_rng rng = sup_rng_seed(seed * 104729);
+    world w;
+    arcnav_map *map = empty_world(&w, seed % 2 == 1);
+    for (int i = 0; i < 8; ++i) {
+      shape *s = &w.shapes[w.count++];
+      memset(s, 0, sizeof *s);
+      s->alive = true;
+      double x = 0.25 * (double)sup_rng_below(&rng, 340),
+             y = 0.25 * (double)sup_rng_below(&rng, 260);
+      s->lo = (vec){x + 2, y + 2};
+      s->hi = (vec){x + 2 + 0.25 * (double)(8 + sup_rng_below(&rng, 40)),
+                    y + 2 + 0.25 * (double)(8 + sup_rng_below(&rng, 24))};
+      s->id = add_rect(map, s->lo, s->hi);
+    }
+    // A unit from the start: the point agents' planner is then a tangent engine's throughout.
+    shape *first = &w.shapes[w.count++];
+    *first = (shape){.alive = true, .circle = true, .center = {1, 1}, .radius = 0.5};
+    ck_assert_int_eq(arcnav_map_add_unit(map, first->center, first->radius, &first->id), ARCNAV_OK);
+    arcnav_planner *planners[UNIT_KINDS];
+    arcnav_query *queries[UNIT_KINDS];
+    for (size_t k = 0; k < UNIT_KINDS; ++k) {
+      planners[k] = build_planner(map, &kinds[k]);
+      ck_assert_int_eq(arcnav_query_create(planners[k], &queries[k]), ARCNAV_OK);
+    }
+    tally t = {0, 0, 0, 0};
+    for (int step = 0; step < 16 && w.count < MAX_SHAPES; ++step) {
+      char what[96];
+      size_t pick = SIZE_MAX;
+      for (size_t i = w.count; i-- > 9;) {
+        if (w.shapes[i].alive && sup_rng_below(&rng, 2) == 0) {
+          pick = i;
+          break;
+        }
+      }
+      if (pick != SIZE_MAX && step % 3 == 1) {
+        ck_assert_int_eq(arcnav_map_remove_obstacle(map, w.shapes[pick].id), ARCNAV_OK);
+        w.shapes[pick].alive = false;
+        snprintf(what, sizeof what, "remove unit #%zu", pick);
+      } else if (pick != SIZE_MAX && step % 3 == 2) {
+        shape *s = &w.shapes[pick];
+        vec by = {0.25 * ((double)sup_rng_below(&rng, 33) - 16.0),
+                  0.25 * ((double)sup_rng_below(&rng, 33) - 16.0)};
+        ck_assert_int_eq(arcnav_map_move_obstacle(map, s->id, by, NULL), ARCNAV_OK);
+        s->center = (vec){s->center.x + by.x, s->center.y + by.y};
+        snprintf(what, sizeof what, "move unit #%zu", pick);
+      } else {
+        shape *s = &w.shapes[w.count++];
+        memset(s, 0, sizeof *s);
+        s->alive = true;
+        s->circle = true;
+        s->center = (vec){4 + 0.25 * (double)sup_rng_below(&rng, 368),
+                          4 + 0.25 * (double)sup_rng_below(&rng, 288)};
+        if (step % 4 == 3) {
+          // On a building's corner, which a point agent then cannot turn round: a full build.
+          s->center = w.shapes[sup_rng_below(&rng, 8)].hi;
+        }
+        s->radius = 0.25 * (double)(2 + sup_rng_below(&rng, 6));
+        ck_assert_int_eq(arcnav_map_add_unit(map, s->center, s->radius, &s->id), ARCNAV_OK);
+        snprintf(what, sizeof what, "add unit #%zu", w.count - 1);
+      }
+      sup_map m = describe(&w);
+      for (size_t k = 0; k < UNIT_KINDS; ++k) {
+        uint64_t local_before = arcnav_planner_local_updates(planners[k]);
+        ck_assert_int_eq(arcnav_planner_update(planners[k], map), ARCNAV_OK);
+        bool followed = arcnav_planner_local_updates(planners[k]) > local_before;
+        ++updates;
+        local += followed;
+        arcnav_planner *fresh = build_planner(map, &kinds[k]);
+        char label[192];
+        snprintf(label, sizeof label, "seed %llu step %d (%s), %s", (unsigned long long)seed, step,
+                 what, kinds[k].name);
+        if (kinds[k].radius > 0.0) {
+          check_widths_measured(planners[k], label);
+        }
+        ck_assert_int_ne(arcnav_planner_engine(planners[k]), ARCNAV_ENGINE_FUNNEL);
+        double *got_corners, *want_corners, *got_items, *want_items;
+        size_t got_corner_count, want_corner_count, got_item_count, want_item_count;
+        disk_engine_records(planners[k], &got_corners, &got_corner_count, &got_items,
+                            &got_item_count);
+        disk_engine_records(fresh, &want_corners, &want_corner_count, &want_items,
+                            &want_item_count);
+        ck_assert_msg(got_corner_count == want_corner_count &&
+                          memcmp(got_corners, want_corners,
+                                 got_corner_count * CORNER_FIELDS * sizeof *got_corners) == 0,
+                      "%s: the corners differ from a fresh build's", label);
+        ck_assert_msg(got_item_count == want_item_count &&
+                          memcmp(got_items, want_items,
+                                 got_item_count * ITEM_FIELDS * sizeof *got_items) == 0,
+                      "%s: the items' corners differ from a fresh build's", label);
+        free(got_corners);
+        free(want_corners);
+        free(got_items);
+        free(want_items);
+        if (kinds[k].max_radius > 0.0) {
+          for (size_t r = 0; r < sizeof RANGED_RADII / sizeof RANGED_RADII[0]; ++r) {
+            compare_planners(queries[k], fresh, &m, RANGED_RADII[r], &rng, 2, label, &t);
+          }
+        } else {
+          compare_planners(queries[k], fresh, &m, kinds[k].radius, &rng, 6, label, &t);
+        }
+        arcnav_planner_destroy(fresh);
+      }
+      sup_map_free(&m);
+    }
+    for (size_t k = 0; k < UNIT_KINDS; ++k) {
+      arcnav_query_destroy(queries[k]);
+      arcnav_planner_destroy(planners[k]);
+    }
+    arcnav_map_destroy(map);
+  }
+  printf("units: %llu of %llu updates local\n", (unsigned long long)local,
+         (unsigned long long)updates);
+  ck_assert_uint_ge(local, updates / 4);
+  ck_assert_uint_lt(local, updates);
 }
 END_TEST
 
@@ -1311,6 +1471,8 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, local_updates_equal_fresh_builds);
   tcase_add_test(tc, carried_parts_are_a_fresh_builds);
   tcase_add_test(tc, a_house_narrows_a_link_it_does_not_touch);
+  tcase_add_test(tc, units_change_locally_as_fresh_builds);
+  tcase_add_test(tc, a_unit_taken_away_widens_a_link);
   tcase_add_loop_test(tc, failed_local_updates_change_nothing, 0, 2);
   tcase_add_loop_test(tc, failed_changes_change_nothing, 0, KIND_COUNT);
   suite_add_tcase(suite, tc);

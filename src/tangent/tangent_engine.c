@@ -174,10 +174,10 @@ static bool edge_touches_from_outside(const an_item *item, vec2 c, vec2 p, doubl
 // nearest point lies on the rim with its material outside the circle, another circle where the
 // two rims meet; within eps either way. Material that overlaps the circle there is one obstacle
 // with it, whose boundary a path may follow.
-static void mark_circle_pinches(an_tangent_engine *engine) {
+static void mark_circle_pinches(an_tangent_engine *engine, size_t first) {
   const an_grid *grid = &engine->space.grid;
   double eps = engine->eps;
-  for (size_t c = 0; c < engine->corner_count; ++c) {
+  for (size_t c = first; c < engine->corner_count; ++c) {
     an_corner *corner = &engine->corners[c];
     if (corner->wedge_sweep < AN_TWO_PI || corner->radius <= 0.0) {
       continue;
@@ -265,14 +265,16 @@ static arcnav_status order_corners_in_space(an_tangent_engine *engine) {
 static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_args *args,
                                      const an_tangent_engine *previous,
                                      const int32_t *carried_from) {
+  // The polygons' triangulation another engine lends, or the copy this one made of its old one's.
+  const an_navmesh *lent = args->polygon_mesh ? args->polygon_mesh : engine->cloned_polygons;
   // Carried corners keep the order they were built in, the new ones last: a few out of place
   // cost nothing measurable, and sorting them all would cost most of what carrying saves.
   arcnav_status status = engine->carried ? ARCNAV_OK : order_corners_in_space(engine);
   if (status == ARCNAV_OK && engine->intervals && args->map->has_bounds) {
     // Lean: the polygons' triangulation alone, borrowed or its own. One the triangulation cannot
     // take leaves the engine to the tangents on demand after all.
-    if (args->polygon_mesh) {
-      engine->polygons = args->polygon_mesh;
+    if (lent) {
+      engine->polygons = lent;
     } else {
       status = an_polygon_mesh_build(args->map, &engine->alloc, &engine->passage_mesh);
       engine->polygons = engine->passage_mesh;
@@ -298,7 +300,7 @@ static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_
   }
   if (status == ARCNAV_OK) {
     status = an_sight_mesh_build(args->map, engine->corners, engine->corner_count, engine->radius,
-                                 args->polygon_mesh, known, &engine->alloc, &engine->sight_mesh);
+                                 lent, known, &engine->alloc, &engine->sight_mesh);
   }
   an_free(&engine->alloc, known);
   return status;
@@ -399,6 +401,7 @@ static void tangent_destroy(void *state) {
   an_sight_mesh_destroy(engine->sight_mesh);
   an_sure_passages_destroy(&engine->sure, &alloc);
   an_navmesh_destroy(engine->passage_mesh);
+  an_navmesh_destroy(engine->cloned_polygons);
   an_free(&alloc, engine->item_corner);
   an_free(&alloc, engine->corner_vertex);
   if (!engine->borrowed_space) {
@@ -481,17 +484,95 @@ double an_tangent_corner_bound(an_tangent_query *q, uint32_t corner) {
 
 static const an_engine_ops graph_ops, on_demand_ops, ranged_ops, interval_ops, ranged_interval_ops;
 
-// The ranged engine args->previous was built as, for the map before args->change; NULL when
-// there is none to carry from.
-static const an_tangent_engine *previous_engine(const an_engine_args *args,
-                                                const an_tangent_engine *engine) {
+// The on-demand engine args->previous was built as, for the map before args->change, built as
+// this one is (the same radius, tolerance and search), or NULL.
+static const an_tangent_engine *same_kind_before(const an_engine_args *args,
+                                                 const an_tangent_engine *engine) {
   const an_engine *previous = args->previous;
-  if (!previous || !args->change || !args->lender_followed || !args->free_space ||
-      (previous->ops != &ranged_ops && previous->ops != &ranged_interval_ops)) {
+  if (!previous || !args->change ||
+      (previous->ops != &on_demand_ops && previous->ops != &ranged_ops &&
+       previous->ops != &interval_ops && previous->ops != &ranged_interval_ops)) {
     return NULL;
   }
   const an_tangent_engine *before = previous->state;
-  return before->radius == engine->radius && before->eps == engine->eps ? before : NULL;
+  bool same = before->radius == engine->radius && before->eps == engine->eps &&
+              before->ranged == engine->ranged &&
+              before->intervals == (args->engine == ARCNAV_ENGINE_INTERVAL) &&
+              before->borrowed_space == (args->free_space != NULL) && (before->polygons != NULL) &&
+              (args->polygon_mesh != NULL) == before->lent_polygons;
+  return same ? before : NULL;
+}
+
+// The engine to carry parts over from, when the engine lending this one its mesh and grid
+// changed them for args->change (a polygon clear of everything: planner.c, follow_with_copies).
+static const an_tangent_engine *lent_parts_before(const an_engine_args *args,
+                                                  const an_tangent_engine *engine) {
+  const an_tangent_engine *before = same_kind_before(args, engine);
+  return before && args->free_space && args->lender_followed ? before : NULL;
+}
+
+// The box of obstacle `owner`'s one circle item in `grid`; false when it has another item (a
+// polygon's edge) or none.
+static bool circle_item_box(const an_grid *grid, uint32_t owner, vec2 *lo, vec2 *hi) {
+  size_t found = 0;
+  for (uint32_t i = 0; i < grid->item_count; ++i) {
+    const an_item *item = &grid->items[i];
+    if (item->owner == owner) {
+      if (item->kind != AN_ITEM_CIRCLE || found++ > 0) {
+        return false;
+      }
+      an_item_box(item, 0.0, lo, hi);
+    }
+  }
+  return found == 1;
+}
+
+// For an engine with a grid of its own: the grid of `before` changed for args->change into *out,
+// when the change is a circle (a unit, most often) put in, taken out or moved that keeps clear of
+// everything else where it was and where it is, on a map whose extent stayed (so the grid's and
+// the triangulation's boxes are those a build makes). Such a change leaves the triangulation of
+// the polygons alone (circles are not in it) and every other corner as it was.
+// ARCNAV_ERR_INVALID_ARGUMENT when it is not such a change (nothing made).
+static arcnav_status circle_changed_grid(const an_tangent_engine *before,
+                                         const an_engine_args *args, an_grid *out) {
+  const arcnav_map *map = args->map;
+  const an_local_change *change = args->change;
+  vec2 extent_min = v2(0.0, 0.0), extent_max = extent_min;
+  bool has_extent = arcnav_map_extent(map, &extent_min, &extent_max);
+  uint32_t owner = (uint32_t)change->index;
+  vec2 old_lo, old_hi;
+  if (has_extent != before->has_extent || !v2_equal(extent_min, before->extent_min) ||
+      !v2_equal(extent_max, before->extent_max) ||
+      (change->kind != AN_CHANGE_REMOVED &&
+       map->obstacles[change->index].kind != AN_OBSTACLE_CIRCLE) ||
+      (change->kind != AN_CHANGE_ADDED &&
+       !circle_item_box(&before->space.grid, owner, &old_lo, &old_hi))) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  const an_allocator *alloc = &before->alloc;
+  an_grid without;
+  memset(&without, 0, sizeof without);
+  const an_grid *rest = &before->space.grid;
+  arcnav_status status = ARCNAV_OK;
+  if (change->kind != AN_CHANGE_ADDED) {
+    status = an_grid_without_obstacle(rest, owner, alloc, &without);
+    rest = &without;
+  }
+  double margin = AN_LOCAL_CHANGE_CLEARANCE_TOLERANCES * before->eps;
+  const an_obstacle *now = change->kind == AN_CHANGE_REMOVED ? NULL : &map->obstacles[owner];
+  if (status == ARCNAV_OK &&
+      ((change->kind != AN_CHANGE_ADDED && !an_grid_box_is_clear(rest, old_lo, old_hi, margin)) ||
+       (now && !an_grid_box_is_clear(rest, now->box_min, now->box_max, margin)))) {
+    status = ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  if (status == ARCNAV_OK && now) {
+    status = an_grid_with_obstacle(rest, map, change->index, alloc, out);
+  } else if (status == ARCNAV_OK) {
+    *out = without;
+    return ARCNAV_OK;
+  }
+  an_grid_destroy(&without, alloc);
+  return status;
 }
 
 // The corners `previous` kept, but the changed obstacle's, renumbered as the map after `change`
@@ -523,9 +604,11 @@ static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_e
   for (size_t c = 0; c < previous->corner_count; ++c) {
     an_corner corner = previous->corners[c];
     if (corner.obstacle == index) {
-      vec2 p = corner.center;
-      changed->lo = v2(an_min(changed->lo.x, p.x), an_min(changed->lo.y, p.y));
-      changed->hi = v2(an_max(changed->hi.x, p.x), an_max(changed->hi.y, p.y));
+      double material = an_corner_material_radius(&corner, previous->radius);
+      vec2 lo = v2(corner.center.x - material, corner.center.y - material);
+      vec2 hi = v2(corner.center.x + material, corner.center.y + material);
+      changed->lo = v2(an_min(changed->lo.x, lo.x), an_min(changed->lo.y, lo.y));
+      changed->hi = v2(an_max(changed->hi.x, hi.x), an_max(changed->hi.y, hi.y));
       continue;
     }
     // A removal moves the later obstacles down by one.
@@ -571,16 +654,43 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   engine->eps = args->eps;
   arcnav_status status = ARCNAV_OK;
   engine->borrowed_space = args->free_space != NULL;
+  engine->lent_polygons = args->polygon_mesh != NULL;
+  engine->has_extent = arcnav_map_extent(args->map, &engine->extent_min, &engine->extent_max);
+  // What a local change lets the build carry over from the engine it replaces (docs/DESIGN.md,
+  // "Several radii, locally"): from lent parts the lender changed, or from a circle's change.
+  const an_tangent_engine *previous = NULL;
   if (engine->borrowed_space) {
     an_free_space_share(args->free_space, engine->radius, &engine->space);
+    previous = lent_parts_before(args, engine);
   } else {
-    status =
-        an_free_space_build(args->map, engine->radius, args->eps, &engine->alloc, &engine->space);
+    previous = same_kind_before(args, engine);
+    if (previous && engine->lent_polygons && !args->lender_followed) {
+      previous = NULL;
+    }
+    status = previous ? circle_changed_grid(previous, args, &engine->space.grid)
+                      : ARCNAV_ERR_INVALID_ARGUMENT;
+    if (status == ARCNAV_OK) {
+      engine->space.clearance = previous->space.clearance;
+      engine->space.clearance.grid = &engine->space.grid;
+      engine->space.clearance.outside_polygons = NULL;
+      engine->space.clearance.outside_context = NULL;
+    } else if (status == ARCNAV_ERR_INVALID_ARGUMENT) {
+      previous = NULL;
+      status =
+          an_free_space_build(args->map, engine->radius, args->eps, &engine->alloc, &engine->space);
+    }
+  }
+  // The triangulation of the polygons, which a circle's change leaves alone: the engine's own is
+  // a copy of the old one's, its forest of passages carried over whole.
+  if (status == ARCNAV_OK && previous && !engine->borrowed_space && !engine->lent_polygons) {
+    status = an_navmesh_clone(previous->polygons, &engine->cloned_polygons);
+    if (status == ARCNAV_OK && previous->polygons->passages.nodes) {
+      status = an_navmesh_build_passages(engine->cloned_polygons, previous->polygons);
+    }
   }
   // Point agents follow rules of their own (restricted wedges, pinches); a ranged engine serves
   // only radii above the point-agent tolerance (the planner sends point agents elsewhere).
   assert(!engine->ranged || !engine->space.clearance.point_agent);
-  const an_tangent_engine *previous = previous_engine(args, engine);
   size_t judged_from = 0;
   an_sure_carry sure_carry = {previous ? &previous->sure : NULL, v2(0.0, 0.0), v2(0.0, 0.0)};
   int32_t *carried_from = NULL; // per corner, its index in `previous`, or -1
@@ -598,7 +708,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     *args->followed = true;
   }
   if (status == ARCNAV_OK && engine->space.clearance.point_agent) {
-    mark_circle_pinches(engine);
+    mark_circle_pinches(engine, judged_from);
   }
   assert(engine->space.clearance.grid == &engine->space.grid);
   // The interval search keeps the on-demand indexes: it reads the triangulation, the grid and
@@ -1060,6 +1170,7 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
       an_tangent_graph_memory_bytes(&engine->graph, engine->corner_count, &engine->space.grid) +
       an_sight_mesh_memory_bytes(engine->sight_mesh) +
       (engine->passage_mesh ? an_navmesh_memory_bytes(engine->passage_mesh) : 0) +
+      (engine->cloned_polygons ? an_navmesh_memory_bytes(engine->cloned_polygons) : 0) +
       (engine->corner_vertex ? (engine->corner_count + 1) * sizeof *engine->corner_vertex : 0) +
       an_sure_passages_memory_bytes(&engine->sure);
 }

@@ -35,6 +35,15 @@ typedef struct an_tangent_engine {
   /// The space's grid tables are the planner's point engine's (an_engine_args.free_space): not
   /// this engine's to free.
   bool borrowed_space;
+  /// The polygons' triangulation is the planner's point engine's (an_engine_args.polygon_mesh).
+  bool lent_polygons;
+  /// The map's extent when built (arcnav_map_extent()): a local change must leave it, so that
+  /// the grid's and the triangulation's boxes are a build's.
+  vec2 extent_min, extent_max;
+  bool has_extent;
+  /// After a circle's local change, the copy of the old engine's own triangulation of the
+  /// polygons (which circles leave alone) that this engine's sight mesh reads; NULL otherwise.
+  struct an_navmesh *cloned_polygons;
   an_tangent_graph graph; ///< with tangents on demand, only its corner grid is built
   bool on_demand;
   /// Queries search intervals of the sight mesh's triangulation (disk_search.h), and tangents on
