@@ -1333,6 +1333,9 @@ static bool time_triangulation_edits(const arcnav_map *map, const arcnav_vec2 *c
 typedef struct living_config {
   const char *name;
   double radius, max_radius;
+  /// The change is a unit a quarter of the building's size (a circle), on a map with one unit
+  /// standing from the start, instead of the building.
+  bool unit;
 } living_config;
 
 // What a game pays when a building is placed and destroyed: the map change and the planner
@@ -1374,17 +1377,23 @@ static int run_living(const char *stem, const options *opt) {
     }
   }
   printf("\n%s: %zu polygons, %zu vertices; a building of 20 vertices, %g across, placed,\n"
-         "moved a step and removed at %zu free places; each change is the map call plus\n"
+         "moved a step and removed at %zu free places (\"unit:\" rows: a unit %g across, on a\n"
+         "map with one unit standing); each change is the map call plus\n"
          "arcnav_planner_update() (median and largest, ms); then the first query after the\n"
          "update (median, us).\n",
-         stem, generated.polygon_count, vertices, size, found_places);
+         stem, generated.polygon_count, vertices, size, found_places, 0.5 * size);
   printf("  %-26s %9s %11s %11s %11s %11s %11s %8s %14s\n", "planner", "build_ms", "add_med_ms",
          "add_max_ms", "move_med_ms", "rem_med_ms", "rem_max_ms", "speedup", "first_query_us");
   static const living_config configs[] = {
-      {"auto, one for R <= 8", 0.5, 8.0},
-      {"auto R = 0.5", 0.5, 0.0},
-      {"auto R = 0", 0.0, 0.0},
+      {"auto, one for R <= 8", 0.5, 8.0, false}, {"auto R = 0.5", 0.5, 0.0, false},
+      {"auto R = 0", 0.0, 0.0, false},           {"unit: auto, one for R <= 8", 0.5, 8.0, true},
+      {"unit: auto R = 0.5", 0.5, 0.0, true},    {"unit: auto R = 0", 0.0, 0.0, true},
   };
+  arcnav_vec2 standing = {0.0, 0.0};
+  if (!sup_random_free_point(&generated, 0.3 * size, &rng, lo, hi, 0.0, 2000, &standing)) {
+    fprintf(stderr, "arcnav_bench: --living %s: no place for a unit\n", stem);
+    return 1;
+  }
   int exit_code = 0;
   for (size_t c = 0; c < sizeof configs / sizeof configs[0] && exit_code == 0; ++c) {
     arcnav_map *map = NULL;
@@ -1395,6 +1404,9 @@ static int run_living(const char *stem, const options *opt) {
     def.radius = configs[c].radius;
     def.max_radius = configs[c].max_radius;
     arcnav_status st = to_arcnav(&generated, NULL, &map);
+    if (st == ARCNAV_OK && configs[c].unit) {
+      st = arcnav_map_add_unit(map, standing, 0.25 * size, NULL);
+    }
     double build_ms = INFINITY;
     for (int r = 0; st == ARCNAV_OK && r < opt->repeat; ++r) {
       arcnav_planner_destroy(planner);
@@ -1417,7 +1429,8 @@ static int run_living(const char *stem, const options *opt) {
       arcnav_vec2 ring[20];
       building_ring(centers[i], size, ring);
       double t0 = seconds_now();
-      st = arcnav_map_add_polygon(map, ring, 20, NULL, NULL, 0, NULL);
+      st = configs[c].unit ? arcnav_map_add_unit(map, centers[i], 0.25 * size, NULL)
+                           : arcnav_map_add_polygon(map, ring, 20, NULL, NULL, 0, NULL);
       if (st == ARCNAV_OK) {
         st = arcnav_planner_update(planner, map);
       }

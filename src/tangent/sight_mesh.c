@@ -26,6 +26,7 @@ struct an_sight_mesh {
   // of the triangle, since such a ray ends R from the touching point (see an_sight_mesh_gather).
   uint32_t *wide_start;   ///< per free triangle + 1: offsets into wide_corners
   uint32_t *wide_corners; ///< corners whose material grown by 2R overlaps the triangle
+  bool wide_filed;        ///< the map has circles: the wide filing holds every corner
   size_t corner_count;
 };
 
@@ -101,11 +102,27 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
   return true;
 }
 
+// The entries of `from` (a table of `previous`, per vertex or per free triangle) whose corner was
+// carried, under its new number (`renumber`), in the same cells of `to`.
+static void carry_table(an_cell_buckets *to, const uint32_t *start, const uint32_t *items,
+                        size_t cells, const int32_t *renumber) {
+  for (size_t cell = 0; cell < cells; ++cell) {
+    for (uint32_t k = start[cell]; k < start[cell + 1]; ++k) {
+      int32_t now = renumber[items[k]];
+      if (now >= 0) {
+        an_cell_buckets_put(to, cell, (uint32_t)now);
+      }
+    }
+  }
+}
+
 // Files every corner: by its vertex where the triangulation has one, otherwise by the free
 // triangles its material (grown by the slack) overlaps; and, when the map has circles, every
-// corner by the free triangles its material grown by 2R overlaps.
+// corner by the free triangles its material grown by 2R overlaps. With `carry`, a carried corner
+// keeps its vertex, and on the same triangulation its filing: only the new corners are filed,
+// after the carried ones, so each cell lists its corners in their order as a build would.
 static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count,
-                                  const int32_t *known_vertex) {
+                                  const an_sight_carry *carry) {
   const an_navmesh *mesh = sm->mesh;
   size_t vertex_count = mesh->cdt.point_count, free_count = mesh->free_count;
   sm->corner_vertex = an_alloc(&sm->alloc, count ? count : 1, sizeof *sm->corner_vertex);
@@ -126,16 +143,44 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   for (size_t c = 0; c < count && !circles; ++c) {
     circles = an_corner_material_radius(&corners[c], sm->radius) > 0.0;
   }
+  const an_sight_mesh *previous = carry ? carry->previous : NULL;
+  // The old corners' new numbers, when the old tables can be carried (their cells are this
+  // triangulation's, and the wide one was filed as this one must be).
+  int32_t *renumber = NULL;
+  if (status == ARCNAV_OK && previous && carry->same_triangulation &&
+      previous->wide_filed == circles) {
+    renumber = an_alloc(&sm->alloc, previous->corner_count + 1, sizeof *renumber);
+    status = renumber ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+    for (size_t c = 0; renumber && c < previous->corner_count; ++c) {
+      renumber[c] = -1;
+    }
+    for (size_t c = 0; renumber && c < count; ++c) {
+      if (carry->carried_from[c] >= 0) {
+        renumber[carry->carried_from[c]] = (int32_t)c;
+      }
+    }
+  }
+  sm->wide_filed = circles;
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
+    if (renumber) {
+      carry_table(&at_vertex, previous->vertex_start, previous->vertex_corners, vertex_count,
+                  renumber);
+      carry_table(&at_triangle, previous->triangle_start, previous->triangle_corners, free_count,
+                  renumber);
+      carry_table(&wide, previous->wide_start, previous->wide_corners, free_count, renumber);
+    }
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
       const an_corner *corner = &corners[c];
-      double material = an_corner_material_radius(corner, sm->radius);
+      int32_t from = previous ? carry->carried_from[c] : -1;
       if (pass == 0) {
-        sm->corner_vertex[c] = known_vertex && known_vertex[c] != AN_SIGHT_VERTEX_UNKNOWN
-                                   ? known_vertex[c]
+        sm->corner_vertex[c] = from >= 0                          ? previous->corner_vertex[from]
                                : corner->wedge_sweep >= AN_TWO_PI ? -1
                                                                   : vertex_at(mesh, corner->center);
       }
+      if (renumber && from >= 0) {
+        continue; // filed with the old tables
+      }
+      double material = an_corner_material_radius(corner, sm->radius);
       int32_t v = sm->corner_vertex[c];
       if (v >= 0) {
         an_cell_buckets_put(&at_vertex, (size_t)v, (uint32_t)c);
@@ -159,6 +204,7 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       status = an_cell_buckets_end_pass(&wide, &sm->alloc);
     }
   }
+  an_free(&sm->alloc, renumber);
   if (status == ARCNAV_OK) {
     sm->vertex_start = at_vertex.cell_start;
     sm->vertex_corners = at_vertex.items;
@@ -211,7 +257,7 @@ arcnav_status an_polygon_mesh_build(const arcnav_map *map, const an_allocator *a
 
 arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corners,
                                   size_t corner_count, double radius,
-                                  const an_navmesh *polygon_mesh, const int32_t *known_vertex,
+                                  const an_navmesh *polygon_mesh, const an_sight_carry *carry,
                                   const an_allocator *alloc, an_sight_mesh **out) {
   *out = NULL;
   an_navmesh *own_mesh = NULL;
@@ -234,7 +280,7 @@ arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corner
   sm->radius = radius;
   sm->corners = corners;
   sm->corner_count = corner_count;
-  arcnav_status status = file_corners(sm, corners, corner_count, known_vertex);
+  arcnav_status status = file_corners(sm, corners, corner_count, carry);
   if (status != ARCNAV_OK) {
     an_sight_mesh_destroy(sm);
     return status;

@@ -33,6 +33,15 @@
 
 typedef struct an_sight_mesh an_sight_mesh;
 
+/// What a sight mesh built after a local change may carry over from the one it replaces: each
+/// carried corner's vertex (the change left it where it was) and, on the same triangulation (a
+/// copy of the old one, for a circle's change: circles are not in it), its filing.
+typedef struct an_sight_carry {
+  const an_sight_mesh *previous;
+  const int32_t *carried_from; ///< per corner, its index among previous's corners, or -1
+  bool same_triangulation;
+} an_sight_carry;
+
 /// The polygons' triangulation: the map with every circle shrunk to a point, which the navmesh
 /// ignores (circles only narrow passages further, so every disk search may rely on it). *out NULL
 /// (ARCNAV_OK) when it cannot be built for this input; ARCNAV_ERR_OUT_OF_MEMORY otherwise.
@@ -41,17 +50,15 @@ arcnav_status an_polygon_mesh_build(const arcnav_map *map, const an_allocator *a
 
 /// Triangulates the polygons of `map` (or borrows `polygon_mesh`, that same triangulation built
 /// elsewhere, which must outlive the sight mesh) and files the corners by vertex and by triangle.
-/// `known_vertex` (NULL: none) gives, per corner, its vertex as found before (by
-/// an_sight_mesh_corner_vertex() on a sight mesh of the same vertices), or
-/// AN_SIGHT_VERTEX_UNKNOWN for the corners to locate.
+/// With `carry` (NULL: none), a build after a local change takes over what it can (see
+/// an_sight_carry).
 /// When the triangulation cannot be built for this input, the result is ARCNAV_OK with *out NULL:
 /// callers then gather from the grid alone. ARCNAV_ERR_OUT_OF_MEMORY otherwise, or
 /// ARCNAV_ERR_TOO_LARGE when the filed corners would not fit 32-bit offsets.
 arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corners,
                                   size_t corner_count, double radius,
-                                  const an_navmesh *polygon_mesh, const int32_t *known_vertex,
+                                  const an_navmesh *polygon_mesh, const an_sight_carry *carry,
                                   const an_allocator *alloc, an_sight_mesh **out);
-#define AN_SIGHT_VERTEX_UNKNOWN (-2)
 /// The mesh vertex the sight mesh filed corner `corner` at, -1 for none (circle corners, strays).
 int32_t an_sight_mesh_corner_vertex(const an_sight_mesh *sight_mesh, size_t corner);
 void an_sight_mesh_destroy(an_sight_mesh *sight_mesh);

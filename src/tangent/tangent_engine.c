@@ -288,21 +288,14 @@ static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_
     status = an_corner_grid_build(&engine->space.grid, engine->corners, engine->corner_count,
                                   engine->radius, &engine->alloc, &engine->graph.corner_grid);
   }
-  int32_t *known = NULL;
-  if (status == ARCNAV_OK && previous && previous->sight_mesh) {
-    known = an_alloc(&engine->alloc, engine->corner_count + 1, sizeof *known);
-    status = known ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
-    for (size_t c = 0; known && c < engine->corner_count; ++c) {
-      known[c] = carried_from[c] >= 0
-                     ? an_sight_mesh_corner_vertex(previous->sight_mesh, (size_t)carried_from[c])
-                     : AN_SIGHT_VERTEX_UNKNOWN;
-    }
-  }
+  // A circle's change leaves the triangulation as it was: a copy, the engine's or its lender's.
+  an_sight_carry carry = {previous ? previous->sight_mesh : NULL, carried_from,
+                          previous && !engine->borrowed_space};
   if (status == ARCNAV_OK) {
-    status = an_sight_mesh_build(args->map, engine->corners, engine->corner_count, engine->radius,
-                                 lent, known, &engine->alloc, &engine->sight_mesh);
+    status =
+        an_sight_mesh_build(args->map, engine->corners, engine->corner_count, engine->radius, lent,
+                            carry.previous ? &carry : NULL, &engine->alloc, &engine->sight_mesh);
   }
-  an_free(&engine->alloc, known);
   return status;
 }
 
