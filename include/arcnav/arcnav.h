@@ -346,13 +346,15 @@ ARCNAV_API void arcnav_planner_destroy(arcnav_planner *planner);
 /// (radius 0, no max_radius) planned by ARCNAV_ENGINE_FUNNEL or ARCNAV_ENGINE_PLAIN_FUNNEL (AUTO
 /// picks them among polygons), or a planner with a max_radius (AUTO or ARCNAV_ENGINE_INTERVAL),
 /// whose disk engine is then built again on the changed triangulation but keeps what the change
-/// leaves alone (several times cheaper than a full build, not as cheap as the point agent's
+/// leaves alone (many times cheaper than a full build, not as cheap as the point agent's
 /// planner), on a map without circles whose extent the change leaves as it was
 /// (with bounds, or a building inside the extent of the rest), when the one change since its last
 /// build or update is a polygon added clear of everything else (farther than a few tolerances
 /// from any obstacle and the bounds), the removal of a polygon it added that way, or a move of
-/// such a polygon to a place clear of everything but where it stood. Answers are the same either
-/// way.
+/// such a polygon to a place clear of everything but where it stood. And any planner planned
+/// with tangents on demand (AUTO's choice on a map with units), when the one change is a circle
+/// or unit added, removed or moved, clear of everything where it was and where it is, on a map
+/// whose extent stays. Answers are the same either way.
 /// Threads: no query may run on the planner, on any thread, while it is updated; queries on
 /// several threads may run again once the call returned.
 /// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT, or ARCNAV_ERR_OUT_OF_MEMORY /
