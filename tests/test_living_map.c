@@ -388,6 +388,20 @@ static void compare_planners(arcnav_query *query, const arcnav_planner *fresh, c
   arcnav_query_destroy(fresh_query);
 }
 
+// compare_planners at the kind's radius (`count` queries), or for a planner of several radii at
+// each of RANGED_RADII (`per_radius` queries each).
+static void compare_at_radii(arcnav_query *query, const arcnav_planner *fresh, const sup_map *m,
+                             const planner_kind *kind, sup_rng *rng, size_t per_radius,
+                             size_t count, const char *label, tally *t) {
+  if (kind->max_radius > 0.0) {
+    for (size_t r = 0; r < sizeof RANGED_RADII / sizeof RANGED_RADII[0]; ++r) {
+      compare_planners(query, fresh, m, RANGED_RADII[r], rng, per_radius, label, t);
+    }
+  } else {
+    compare_planners(query, fresh, m, kind->radius, rng, count, label, t);
+  }
+}
+
 START_TEST(updates_equal_fresh_builds) {
   uint64_t seed = (uint64_t)_i + 1;
   sup_rng rng = sup_rng_seed(seed * 1299709);
@@ -417,13 +431,7 @@ START_TEST(updates_equal_fresh_builds) {
       char label[192];
       snprintf(label, sizeof label, "seed %llu step %d (%s), %s", (unsigned long long)seed, step,
                what, KINDS[k].name);
-      if (KINDS[k].max_radius > 0.0) {
-        for (size_t r = 0; r < sizeof RANGED_RADII / sizeof RANGED_RADII[0]; ++r) {
-          compare_planners(queries[k], fresh, &m, RANGED_RADII[r], &rng, 3, label, &t);
-        }
-      } else {
-        compare_planners(queries[k], fresh, &m, KINDS[k].radius, &rng, 6, label, &t);
-      }
+      compare_at_radii(queries[k], fresh, &m, &KINDS[k], &rng, 3, 6, label, &t);
       arcnav_planner_destroy(fresh);
     }
     sup_map_free(&m);
@@ -485,6 +493,7 @@ START_TEST(local_updates_equal_fresh_builds) {
       {"plain funnel R=0", ARCNAV_ENGINE_PLAIN_FUNNEL, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0},
       {"auto max 3", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0},
       {"interval max 3", ARCNAV_ENGINE_INTERVAL, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0},
+      {"on demand R=1.25", ARCNAV_ENGINE_TANGENT, ARCNAV_TANGENT_GRAPH_ON_DEMAND, 1.25, 0.0},
   };
   enum { LOCAL_KINDS = sizeof kinds / sizeof kinds[0] };
   uint64_t local = 0, updates = 0, moves = 0, local_moves = 0;
@@ -576,16 +585,12 @@ START_TEST(local_updates_equal_fresh_builds) {
         char label[192];
         snprintf(label, sizeof label, "seed %llu step %d (%s), %s", (unsigned long long)seed, step,
                  what, kinds[k].name);
-        if (kinds[k].max_radius > 0.0) {
-          ++ranged_updates;
-          ranged_local += followed;
+        ranged_updates += kinds[k].max_radius > 0.0;
+        ranged_local += kinds[k].max_radius > 0.0 && followed;
+        if (kinds[k].radius > 0.0) {
           check_widths_measured(planners[k], label);
-          for (size_t r = 0; r < sizeof RANGED_RADII / sizeof RANGED_RADII[0]; ++r) {
-            compare_planners(queries[k], fresh, &m, RANGED_RADII[r], &rng, 3, label, &t);
-          }
-        } else {
-          compare_planners(queries[k], fresh, &m, 0.0, &rng, 8, label, &t);
         }
+        compare_at_radii(queries[k], fresh, &m, &kinds[k], &rng, 3, 8, label, &t);
         arcnav_planner_destroy(fresh);
       }
       sup_map_free(&m);
@@ -1068,7 +1073,9 @@ static void disk_engine_records(const arcnav_planner *planner, double **corners,
 // (0, 0), (10, 0), (5, 12) between three blocks keeps its circumcircle above y = -2.09, the house
 // goes below it at y = -2.3, 2.3 from the middle of its base, where its link's width was capped
 // at 3. The carried widths must notice (sure_passages.c, carried_widths).
-START_TEST(a_house_narrows_a_link_it_does_not_touch) {
+// The map of the two tests below: three blocks whose corners make the triangle (0, 0), (10, 0),
+// (5, 12), with bounds well away.
+static arcnav_map *untouched_triangle_map(void) {
   static const vec bounds[] = {{-20, -20}, {30, -20}, {30, 20}, {-20, 20}};
   static const vec diamond[] = {{5, 12}, {6, 13}, {5, 14}, {4, 13}};
   arcnav_map *map = NULL;
@@ -1077,6 +1084,11 @@ START_TEST(a_house_narrows_a_link_it_does_not_touch) {
   add_rect(map, (vec){-6, -1}, (vec){0, 0});
   add_rect(map, (vec){10, -1}, (vec){16, 0});
   ck_assert_int_eq(arcnav_map_add_polygon(map, diamond, 4, NULL, NULL, 0, NULL), ARCNAV_OK);
+  return map;
+}
+
+START_TEST(a_house_narrows_a_link_it_does_not_touch) {
+  arcnav_map *map = untouched_triangle_map();
   planner_kind kind = {"ranged", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0};
   arcnav_planner *planner = build_planner(map, &kind);
   add_rect(map, (vec){3, -5}, (vec){7, -2.3});
@@ -1094,14 +1106,7 @@ END_TEST
 // unit away must widen the link again, so the box the carried widths keep away from is the
 // unit's whole disk, not its centre (tangent_engine.c, carry_corners).
 START_TEST(a_unit_taken_away_widens_a_link) {
-  static const vec bounds[] = {{-20, -20}, {30, -20}, {30, 20}, {-20, 20}};
-  static const vec diamond[] = {{5, 12}, {6, 13}, {5, 14}, {4, 13}};
-  arcnav_map *map = NULL;
-  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
-  ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
-  add_rect(map, (vec){-6, -1}, (vec){0, 0});
-  add_rect(map, (vec){10, -1}, (vec){16, 0});
-  ck_assert_int_eq(arcnav_map_add_polygon(map, diamond, 4, NULL, NULL, 0, NULL), ARCNAV_OK);
+  arcnav_map *map = untouched_triangle_map();
   arcnav_obstacle_id unit = 0, other = 0;
   ck_assert_int_eq(arcnav_map_add_unit(map, (vec){-15, 15}, 1, &other), ARCNAV_OK);
   ck_assert_int_eq(arcnav_map_add_unit(map, (vec){5, -4.5}, 2, &unit), ARCNAV_OK);
@@ -1115,6 +1120,37 @@ START_TEST(a_unit_taken_away_widens_a_link) {
   arcnav_map_destroy(map);
 }
 END_TEST
+
+// The tangent engine of an updated planner against a fresh planner's (disk_engine_records): the
+// same corners, the same table entries for each, and the same corner for each grid item. A removal
+// drops the landmarks (mesh/landmarks.h), and their table of corner vertices with them: that field
+// is compared where both planners have one.
+static void check_parts_as_fresh(const arcnav_planner *planner, const arcnav_planner *fresh,
+                                 const char *label) {
+  double *got_corners, *want_corners, *got_items, *want_items;
+  size_t got_corner_count, want_corner_count, got_item_count, want_item_count;
+  disk_engine_records(planner, &got_corners, &got_corner_count, &got_items, &got_item_count);
+  disk_engine_records(fresh, &want_corners, &want_corner_count, &want_items, &want_item_count);
+  ck_assert_msg(got_corner_count == want_corner_count, "%s: %zu corners, afresh %zu", label,
+                got_corner_count, want_corner_count);
+  ck_assert_msg(got_item_count == want_item_count, "%s: %zu items, afresh %zu", label,
+                got_item_count, want_item_count);
+  for (size_t k = 0; k < got_corner_count * CORNER_FIELDS; ++k) {
+    bool landmarks = k % CORNER_FIELDS == 6;
+    ck_assert_msg((landmarks && (got_corners[k] < -1.0 || want_corners[k] < -1.0)) ||
+                      got_corners[k] == want_corners[k],
+                  "%s: field %zu of corner %zu differs from a fresh build's", label,
+                  k % CORNER_FIELDS, k / CORNER_FIELDS);
+  }
+  for (size_t k = 0; k < got_item_count * ITEM_FIELDS; ++k) {
+    ck_assert_msg(got_items[k] == want_items[k], "%s: item %zu differs from a fresh build's", label,
+                  k / ITEM_FIELDS);
+  }
+  free(got_corners);
+  free(want_corners);
+  free(got_items);
+  free(want_items);
+}
 
 // A planner for several radii that follows a change locally carries its disk engine's corners
 // over (tangent_engine.c, carry_corners): the corners, their obstacles' numbers, and which corner
@@ -1195,30 +1231,9 @@ START_TEST(carried_parts_are_a_fresh_builds) {
       snprintf(label, sizeof label, "engine %d step %d", (int)engines[e], step);
       check_widths_measured(planner, label);
       arcnav_planner *fresh = build_planner(map, &kind);
-      double *got_corners, *want_corners, *got_items, *want_items;
-      size_t got_corner_count, want_corner_count, got_item_count, want_item_count;
-      disk_engine_records(planner, &got_corners, &got_corner_count, &got_items, &got_item_count);
-      disk_engine_records(fresh, &want_corners, &want_corner_count, &want_items, &want_item_count);
-      ck_assert_uint_eq(got_corner_count, want_corner_count);
-      ck_assert_uint_eq(got_item_count, want_item_count);
-      ck_assert_uint_eq(want_item_count > 0, engines[e] == ARCNAV_ENGINE_INTERVAL);
-      for (size_t k = 0; k < got_corner_count * CORNER_FIELDS; ++k) {
-        // A removal drops the landmarks (mesh/landmarks.h), and their table of corner vertices
-        // with them: that field is compared where both planners have one.
-        bool landmarks = k % CORNER_FIELDS == 6;
-        ck_assert_msg((landmarks && (got_corners[k] < -1.0 || want_corners[k] < -1.0)) ||
-                          got_corners[k] == want_corners[k],
-                      "engine %d step %d: field %zu of corner %zu differs", (int)engines[e], step,
-                      k % CORNER_FIELDS, k / CORNER_FIELDS);
-      }
-      for (size_t k = 0; k < got_item_count * ITEM_FIELDS; ++k) {
-        ck_assert_msg(got_items[k] == want_items[k], "engine %d step %d: item %zu differs",
-                      (int)engines[e], step, k / ITEM_FIELDS);
-      }
-      free(got_corners);
-      free(want_corners);
-      free(got_items);
-      free(want_items);
+      const an_tangent_engine *interval = planner->engine.state;
+      ck_assert_uint_eq(interval->item_corner != NULL, engines[e] == ARCNAV_ENGINE_INTERVAL);
+      check_parts_as_fresh(planner, fresh, label);
       arcnav_planner_destroy(fresh);
     }
     arcnav_planner_destroy(planner);
@@ -1227,11 +1242,25 @@ START_TEST(carried_parts_are_a_fresh_builds) {
 }
 END_TEST
 
-// Units (circles) that come, go and move among buildings: where one keeps clear of everything,
-// before and after, the tangent engines with tangents on demand carry what it leaves alone over
-// from the engines they replace (tangent_engine.c, circle_changed_grid), for point agents, for
-// one radius and for several. Every answer must be a fresh planner's, the disk engines' corners
-// and kept widths too, and both kinds of update must occur.
+// A rectangle at a random place of the world, 2 to 2 + `widths` / 4 wide and 2 to
+// 2 + `heights` / 4 high, on the quarter grid.
+static void add_building(world *w, arcnav_map *map, sup_rng *rng, unsigned widths,
+                         unsigned heights) {
+  shape *s = &w->shapes[w->count++];
+  memset(s, 0, sizeof *s);
+  s->alive = true;
+  double x = 0.25 * (double)sup_rng_below(rng, 340), y = 0.25 * (double)sup_rng_below(rng, 260);
+  s->lo = (vec){x + 2, y + 2};
+  s->hi = (vec){x + 2 + 0.25 * (double)(8 + sup_rng_below(rng, widths)),
+                y + 2 + 0.25 * (double)(8 + sup_rng_below(rng, heights))};
+  s->id = add_rect(map, s->lo, s->hi);
+}
+
+// Units (circles) that come, go and move among buildings, and a few buildings too: where one keeps
+// clear of everything, before and after, the tangent engines with tangents on demand carry what it
+// leaves alone over from the engines they replace (tangent_engine.c, carry_own_parts), for point
+// agents, for one radius and for several. Every answer must be a fresh planner's, the disk engines'
+// corners and kept widths too, and both kinds of update must occur.
 START_TEST(units_change_locally_as_fresh_builds) {
   static const planner_kind kinds[] = {
       {"auto R=0", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0},
@@ -1246,15 +1275,7 @@ START_TEST(units_change_locally_as_fresh_builds) {
     world w;
     arcnav_map *map = empty_world(&w, seed % 2 == 1);
     for (int i = 0; i < 8; ++i) {
-      shape *s = &w.shapes[w.count++];
-      memset(s, 0, sizeof *s);
-      s->alive = true;
-      double x = 0.25 * (double)sup_rng_below(&rng, 340),
-             y = 0.25 * (double)sup_rng_below(&rng, 260);
-      s->lo = (vec){x + 2, y + 2};
-      s->hi = (vec){x + 2 + 0.25 * (double)(8 + sup_rng_below(&rng, 40)),
-                    y + 2 + 0.25 * (double)(8 + sup_rng_below(&rng, 24))};
-      s->id = add_rect(map, s->lo, s->hi);
+      add_building(&w, map, &rng, 40, 24);
     }
     // A unit from the start: the point agents' planner is then a tangent engine's throughout.
     shape *first = &w.shapes[w.count++];
@@ -1279,14 +1300,20 @@ START_TEST(units_change_locally_as_fresh_builds) {
       if (pick != SIZE_MAX && step % 3 == 1) {
         ck_assert_int_eq(arcnav_map_remove_obstacle(map, w.shapes[pick].id), ARCNAV_OK);
         w.shapes[pick].alive = false;
-        snprintf(what, sizeof what, "remove unit #%zu", pick);
+        snprintf(what, sizeof what, "remove #%zu", pick);
       } else if (pick != SIZE_MAX && step % 3 == 2) {
         shape *s = &w.shapes[pick];
         vec by = {0.25 * ((double)sup_rng_below(&rng, 33) - 16.0),
                   0.25 * ((double)sup_rng_below(&rng, 33) - 16.0)};
         ck_assert_int_eq(arcnav_map_move_obstacle(map, s->id, by, NULL), ARCNAV_OK);
         s->center = (vec){s->center.x + by.x, s->center.y + by.y};
-        snprintf(what, sizeof what, "move unit #%zu", pick);
+        s->lo = (vec){s->lo.x + by.x, s->lo.y + by.y};
+        s->hi = (vec){s->hi.x + by.x, s->hi.y + by.y};
+        snprintf(what, sizeof what, "move #%zu", pick);
+      } else if (step % 5 == 4) {
+        // A building among the units: the engines' own triangulations take it in too.
+        add_building(&w, map, &rng, 16, 16);
+        snprintf(what, sizeof what, "add building #%zu", w.count - 1);
       } else {
         shape *s = &w.shapes[w.count++];
         memset(s, 0, sizeof *s);
@@ -1317,31 +1344,8 @@ START_TEST(units_change_locally_as_fresh_builds) {
           check_widths_measured(planners[k], label);
         }
         ck_assert_int_ne(arcnav_planner_engine(planners[k]), ARCNAV_ENGINE_FUNNEL);
-        double *got_corners, *want_corners, *got_items, *want_items;
-        size_t got_corner_count, want_corner_count, got_item_count, want_item_count;
-        disk_engine_records(planners[k], &got_corners, &got_corner_count, &got_items,
-                            &got_item_count);
-        disk_engine_records(fresh, &want_corners, &want_corner_count, &want_items,
-                            &want_item_count);
-        ck_assert_msg(got_corner_count == want_corner_count &&
-                          memcmp(got_corners, want_corners,
-                                 got_corner_count * CORNER_FIELDS * sizeof *got_corners) == 0,
-                      "%s: the corners differ from a fresh build's", label);
-        ck_assert_msg(got_item_count == want_item_count &&
-                          memcmp(got_items, want_items,
-                                 got_item_count * ITEM_FIELDS * sizeof *got_items) == 0,
-                      "%s: the items' corners differ from a fresh build's", label);
-        free(got_corners);
-        free(want_corners);
-        free(got_items);
-        free(want_items);
-        if (kinds[k].max_radius > 0.0) {
-          for (size_t r = 0; r < sizeof RANGED_RADII / sizeof RANGED_RADII[0]; ++r) {
-            compare_planners(queries[k], fresh, &m, RANGED_RADII[r], &rng, 2, label, &t);
-          }
-        } else {
-          compare_planners(queries[k], fresh, &m, kinds[k].radius, &rng, 6, label, &t);
-        }
+        check_parts_as_fresh(planners[k], fresh, label);
+        compare_at_radii(queries[k], fresh, &m, &kinds[k], &rng, 2, 6, label, &t);
         arcnav_planner_destroy(fresh);
       }
       sup_map_free(&m);

@@ -7,18 +7,12 @@
 #include "funnel/landmarks_build.h"
 #include "geom/tolerances.h"
 #include "index/free_space.h"
+#include "mesh/local_polygons.h"
 #include "mesh/navmesh.h"
 #include "path/path.h"
 
 #include <assert.h>
 #include <string.h>
-
-typedef struct local_polygon {
-  arcnav_obstacle_id id;
-  uint32_t *ring_counts;
-  size_t ring_count;
-  int32_t *vertices;
-} local_polygon;
 
 typedef struct funnel_engine {
   an_allocator alloc;
@@ -35,9 +29,8 @@ typedef struct funnel_engine {
   bool has_extent;
   an_navmesh *navmesh;
   /// The polygons put into the mesh by local changes (change_locally), which it can take out the
-  /// same way: per polygon its id, its rings' point counts and the mesh vertices of its points.
-  local_polygon *locals;
-  size_t local_count, local_capacity;
+  /// same way.
+  an_local_polygons locals;
 } funnel_engine;
 
 typedef struct funnel_query {
@@ -62,11 +55,7 @@ static void funnel_destroy(void *state) {
   an_allocator alloc = engine->alloc;
   an_navmesh_destroy(engine->navmesh);
   an_free_space_destroy(&engine->space, &alloc);
-  for (size_t k = 0; k < engine->local_count; ++k) {
-    an_free(&alloc, engine->locals[k].ring_counts);
-    an_free(&alloc, engine->locals[k].vertices);
-  }
-  an_free(&alloc, engine->locals);
+  an_local_polygons_free(&engine->locals, &alloc);
   an_free(&alloc, engine);
 }
 
@@ -319,15 +308,6 @@ static const an_free_space *funnel_free_space(const void *state) {
 // only round it (an_navmesh_change_polygon()), and the obstacle grid only its items
 // (an_grid_with_obstacle()) (docs/DESIGN.md, "A living map").
 
-// The engine's record of polygon `id` put in locally, or local_count when there is none.
-static size_t find_local(const funnel_engine *engine, arcnav_obstacle_id id) {
-  size_t k = 0;
-  while (k < engine->local_count && engine->locals[k].id != id) {
-    ++k;
-  }
-  return k;
-}
-
 // Can the engine follow `change` of `map` locally, as far as the map and its records tell?
 // Decided before anything is built for it; a new shape's clearance is judged later, on the grid
 // without the shape it replaces.
@@ -340,7 +320,7 @@ static bool may_follow(const funnel_engine *engine, const arcnav_map *map,
       !an_navmesh_may_change_locally(engine->navmesh)) {
     return false;
   }
-  if (change->kind != AN_CHANGE_ADDED && find_local(engine, change->id) == engine->local_count) {
+  if (change->kind != AN_CHANGE_ADDED && !an_local_polygons_has(&engine->locals, change->id)) {
     return false;
   }
   return change->kind == AN_CHANGE_REMOVED ||
@@ -348,108 +328,21 @@ static bool may_follow(const funnel_engine *engine, const arcnav_map *map,
 }
 
 // The grid for the map after `change`, into *out (on failure nothing to free): the old shape's
-// items out, then the new shape's in where nothing else comes near it.
+// items out, then the new shape's in, where nothing else comes near either.
 static arcnav_status change_grid(const funnel_engine *engine, const arcnav_map *map,
                                  const an_local_change *change, an_grid *out) {
-  const an_allocator *alloc = &engine->alloc;
-  uint32_t owner = (uint32_t)change->index;
-  if (change->kind == AN_CHANGE_REMOVED) {
-    return an_grid_without_obstacle(&engine->space.grid, owner, alloc, out);
-  }
-  an_grid without;
-  memset(&without, 0, sizeof without);
-  const an_grid *before = &engine->space.grid;
-  arcnav_status status = ARCNAV_OK;
-  if (change->kind == AN_CHANGE_MOVED) {
-    status = an_grid_without_obstacle(before, owner, alloc, &without);
-    before = &without;
-  }
-  const an_obstacle *ob = &map->obstacles[change->index];
-  if (status == ARCNAV_OK) {
-    status =
-        an_grid_box_is_clear(before, ob->box_min, ob->box_max,
-                                 AN_LOCAL_CHANGE_CLEARANCE_TOLERANCES * engine->space.clearance.eps)
-            ? an_grid_with_obstacle(before, map, change->index, alloc, out)
-            : ARCNAV_ERR_INVALID_ARGUMENT;
-  }
-  an_grid_destroy(&without, alloc);
-  return status;
-}
-
-// A record of polygon `index` of the map under `id`, its mesh vertices yet to be given, and its
-// points one ring after the other in *out_points (on failure nothing to free).
-static arcnav_status describe_polygon(const funnel_engine *engine, const arcnav_map *map,
-                                      size_t index, arcnav_obstacle_id id, local_polygon *out,
-                                      vec2 **out_points) {
-  const an_obstacle *ob = &map->obstacles[index];
-  size_t count = 0;
-  for (uint32_t r = 0; r < ob->ring_count; ++r) {
-    count += map->rings[ob->first_ring + r].count;
-  }
-  *out = (local_polygon){.id = id, .ring_count = ob->ring_count};
-  out->ring_counts = an_alloc(&engine->alloc, ob->ring_count, sizeof *out->ring_counts);
-  out->vertices = an_alloc(&engine->alloc, count, sizeof *out->vertices);
-  vec2 *points = an_alloc(&engine->alloc, count, sizeof *points);
-  if (!out->ring_counts || !out->vertices || !points) {
-    an_free(&engine->alloc, out->ring_counts);
-    an_free(&engine->alloc, out->vertices);
-    an_free(&engine->alloc, points);
-    *out = (local_polygon){0};
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  size_t n = 0;
-  for (uint32_t r = 0; r < ob->ring_count; ++r) {
-    const an_ring *ring = &map->rings[ob->first_ring + r];
-    out->ring_counts[r] = (uint32_t)ring->count;
-    for (size_t k = 0; k < ring->count; ++k) {
-      points[n++] = an_ring_vertex(map, ring, k);
-    }
-  }
-  *out_points = points;
-  return ARCNAV_OK;
+  return an_grid_changed_clear(&engine->space.grid, map, change->index,
+                               change->kind != AN_CHANGE_ADDED, change->kind != AN_CHANGE_REMOVED,
+                               AN_LOCAL_CHANGE_CLEARANCE_TOLERANCES * engine->space.clearance.eps,
+                               &engine->alloc, out);
 }
 
 // The mesh and the engine's records after `change` (on failure both as they were).
 static arcnav_status change_mesh(funnel_engine *engine, const arcnav_map *map,
                                  const an_local_change *change) {
-  size_t k = change->kind == AN_CHANGE_ADDED ? engine->local_count : find_local(engine, change->id);
-  if (change->kind == AN_CHANGE_ADDED &&
-      !an_reserve(&engine->alloc, (void **)&engine->locals, &engine->local_capacity,
-                  engine->local_count, engine->local_count + 1, sizeof *engine->locals)) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  local_polygon fresh = {0};
-  vec2 *points = NULL;
-  arcnav_status status =
-      change->kind == AN_CHANGE_REMOVED
-          ? ARCNAV_OK
-          : describe_polygon(engine, map, change->index, change->id, &fresh, &points);
-  if (status == ARCNAV_OK) {
-    const local_polygon *old = change->kind == AN_CHANGE_ADDED ? NULL : &engine->locals[k];
-    an_navmesh_rings gone = {old ? old->ring_counts : NULL, old ? old->ring_count : 0,
-                             old ? old->vertices : NULL};
-    an_navmesh_rings added = {fresh.ring_counts, fresh.ring_count, NULL};
-    status = an_navmesh_change_polygon(engine->navmesh, old ? &gone : NULL, points,
-                                       change->kind == AN_CHANGE_REMOVED ? NULL : &added,
-                                       fresh.vertices);
-  }
-  an_free(&engine->alloc, points);
-  if (status != ARCNAV_OK) {
-    an_free(&engine->alloc, fresh.ring_counts);
-    an_free(&engine->alloc, fresh.vertices);
-    return status;
-  }
-  if (change->kind != AN_CHANGE_ADDED) {
-    an_free(&engine->alloc, engine->locals[k].ring_counts);
-    an_free(&engine->alloc, engine->locals[k].vertices);
-  }
-  if (change->kind == AN_CHANGE_REMOVED) {
-    engine->locals[k] = engine->locals[--engine->local_count];
-  } else {
-    engine->locals[k] = fresh;
-    engine->local_count += change->kind == AN_CHANGE_ADDED;
-  }
-  return ARCNAV_OK;
+  return an_local_polygons_change(&engine->locals, engine->navmesh, map, change->id,
+                                  change->kind != AN_CHANGE_ADDED,
+                                  change->kind != AN_CHANGE_REMOVED, change->index, &engine->alloc);
 }
 
 static arcnav_status funnel_change_locally(void *state, const arcnav_map *map,
@@ -478,37 +371,9 @@ static arcnav_status funnel_change_locally(void *state, const arcnav_map *map,
   return status;
 }
 
-// The polygons `engine` put in locally, copied into `copy`, which has none yet.
-static arcnav_status copy_locals(const funnel_engine *engine, funnel_engine *copy) {
-  if (engine->local_count == 0) {
-    return ARCNAV_OK;
-  }
-  copy->locals = an_calloc(&copy->alloc, engine->local_count, sizeof *copy->locals);
-  if (!copy->locals) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  copy->local_capacity = engine->local_count;
-  for (size_t k = 0; k < engine->local_count; ++k) {
-    const local_polygon *from = &engine->locals[k];
-    size_t points = 0;
-    for (size_t r = 0; r < from->ring_count; ++r) {
-      points += from->ring_counts[r];
-    }
-    local_polygon *to = &copy->locals[copy->local_count++];
-    *to = (local_polygon){.id = from->id, .ring_count = from->ring_count};
-    to->ring_counts =
-        an_duplicate(&copy->alloc, from->ring_counts, from->ring_count, sizeof *to->ring_counts);
-    to->vertices = an_duplicate(&copy->alloc, from->vertices, points, sizeof *to->vertices);
-    if (!to->ring_counts || !to->vertices) {
-      return ARCNAV_ERR_OUT_OF_MEMORY;
-    }
-  }
-  return ARCNAV_OK;
-}
-
 // change_locally into a new engine beside this one, which stays as it was: for a planner whose
 // other engine borrows this one's mesh and grid, and is built again beside its old self from the
-// new ones (planner.c, update_ranged_locally). The copy keeps the forest of the widest passages
+// new ones (planner.c, follow_with_copies). The copy keeps the forest of the widest passages
 // that engine's searches read, measured again over the changed mesh.
 static arcnav_status funnel_changed_copy(const void *state, const arcnav_map *map,
                                          const an_local_change *change, an_engine *out) {
@@ -522,8 +387,7 @@ static arcnav_status funnel_changed_copy(const void *state, const arcnav_map *ma
   }
   *copy = *engine;
   copy->navmesh = NULL;
-  copy->locals = NULL;
-  copy->local_count = copy->local_capacity = 0;
+  copy->locals = (an_local_polygons){0};
   memset(&copy->space.grid, 0, sizeof copy->space.grid);
   copy->space.clearance.grid = &copy->space.grid;
   arcnav_status status = change_grid(engine, map, change, &copy->space.grid);
@@ -535,7 +399,7 @@ static arcnav_status funnel_changed_copy(const void *state, const arcnav_map *ma
     status = an_navmesh_clone(engine->navmesh, &copy->navmesh);
   }
   if (status == ARCNAV_OK) {
-    status = copy_locals(engine, copy);
+    status = an_local_polygons_copy(&engine->locals, &copy->locals, &copy->alloc);
   }
   if (status == ARCNAV_OK) {
     status = change_mesh(copy, map, change);

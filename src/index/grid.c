@@ -314,6 +314,47 @@ bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin) 
   return true;
 }
 
+arcnav_status an_grid_changed_clear(const an_grid *grid, const arcnav_map *map, size_t index,
+                                    bool out_old, bool in_new, double margin,
+                                    const an_allocator *alloc, an_grid *out) {
+  memset(out, 0, sizeof *out);
+  vec2 old_lo = v2(INFINITY, INFINITY), old_hi = v2(-INFINITY, -INFINITY);
+  for (uint32_t i = 0; out_old && i < grid->item_count; ++i) {
+    if (grid->items[i].owner == (uint32_t)index) {
+      vec2 lo, hi;
+      an_item_box(&grid->items[i], 0.0, &lo, &hi);
+      old_lo = v2(an_min(old_lo.x, lo.x), an_min(old_lo.y, lo.y));
+      old_hi = v2(an_max(old_hi.x, hi.x), an_max(old_hi.y, hi.y));
+    }
+  }
+  if (out_old && !(old_lo.x <= old_hi.x)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT; // no such obstacle in the grid
+  }
+  an_grid without;
+  memset(&without, 0, sizeof without);
+  const an_grid *rest = grid;
+  arcnav_status status = ARCNAV_OK;
+  if (out_old) {
+    status = an_grid_without_obstacle(grid, (uint32_t)index, alloc, &without);
+    rest = &without;
+  }
+  const an_obstacle *now = in_new ? &map->obstacles[index] : NULL;
+  if (status == ARCNAV_OK &&
+      ((out_old && !an_grid_box_is_clear(rest, old_lo, old_hi, margin)) ||
+       (now && !an_grid_box_is_clear(rest, now->box_min, now->box_max, margin)))) {
+    status = ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  if (status == ARCNAV_OK && !now) {
+    *out = without;
+    return ARCNAV_OK;
+  }
+  if (status == ARCNAV_OK) {
+    status = an_grid_with_obstacle(rest, map, index, alloc, out);
+  }
+  an_grid_destroy(&without, alloc);
+  return status;
+}
+
 arcnav_status an_grid_without_obstacle(const an_grid *grid, uint32_t owner,
                                        const an_allocator *alloc, an_grid *out) {
   *out = same_cells(grid);

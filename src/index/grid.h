@@ -89,6 +89,16 @@ arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, 
 /// filed in the cells the grown box covers is looked at.
 bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin);
 
+/// `grid`, built for a map before one change of its obstacle `index`, changed for it into `out`
+/// (`grid` is left alone): the obstacle's items taken out (`out_old`), then its items in `map`
+/// put in (`in_new`; a move is both), when what it had and what it has keep `margin` clear of
+/// every other item (an_grid_box_is_clear(), on the grid without it). ARCNAV_ERR_INVALID_ARGUMENT
+/// when they do not, or the new items would be filed beyond the box (nothing made);
+/// ARCNAV_ERR_OUT_OF_MEMORY, ARCNAV_ERR_TOO_LARGE.
+arcnav_status an_grid_changed_clear(const an_grid *grid, const arcnav_map *map, size_t index,
+                                    bool out_old, bool in_new, double margin,
+                                    const an_allocator *alloc, an_grid *out);
+
 /// `grid` without the items of obstacle `owner`, the later obstacles' (the bounds' too) moved
 /// down by one, into `out`, as for the map with that obstacle removed.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY.

@@ -288,9 +288,10 @@ static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_
     status = an_corner_grid_build(&engine->space.grid, engine->corners, engine->corner_count,
                                   engine->radius, &engine->alloc, &engine->graph.corner_grid);
   }
-  // A circle's change leaves the triangulation as it was: a copy, the engine's or its lender's.
+  // A circle's change leaves the triangulation as it was: a copy, the engine's or its lender's;
+  // a polygon's changed it.
   an_sight_carry carry = {previous ? previous->sight_mesh : NULL, carried_from,
-                          previous && !engine->borrowed_space};
+                          previous && !engine->borrowed_space && !engine->triangulation_changed};
   if (status == ARCNAV_OK) {
     status =
         an_sight_mesh_build(args->map, engine->corners, engine->corner_count, engine->radius, lent,
@@ -395,6 +396,7 @@ static void tangent_destroy(void *state) {
   an_sure_passages_destroy(&engine->sure, &alloc);
   an_navmesh_destroy(engine->passage_mesh);
   an_navmesh_destroy(engine->cloned_polygons);
+  an_local_polygons_free(&engine->locals, &alloc);
   an_free(&alloc, engine->item_corner);
   an_free(&alloc, engine->corner_vertex);
   if (!engine->borrowed_space) {
@@ -504,67 +506,74 @@ static const an_tangent_engine *lent_parts_before(const an_engine_args *args,
   return before && args->free_space && args->lender_followed ? before : NULL;
 }
 
-// The box of obstacle `owner`'s one circle item in `grid`; false when it has another item (a
-// polygon's edge) or none.
-static bool circle_item_box(const an_grid *grid, uint32_t owner, vec2 *lo, vec2 *hi) {
+// Whether obstacle `owner`'s items in `grid` are one circle's.
+static bool owner_is_circle(const an_grid *grid, uint32_t owner) {
   size_t found = 0;
   for (uint32_t i = 0; i < grid->item_count; ++i) {
     const an_item *item = &grid->items[i];
-    if (item->owner == owner) {
-      if (item->kind != AN_ITEM_CIRCLE || found++ > 0) {
-        return false;
-      }
-      an_item_box(item, 0.0, lo, hi);
+    if (item->owner == owner && (item->kind != AN_ITEM_CIRCLE || found++ > 0)) {
+      return false;
     }
   }
   return found == 1;
 }
 
-// For an engine with a grid of its own: the grid of `before` changed for args->change into *out,
-// when the change is a circle (a unit, most often) put in, taken out or moved that keeps clear of
-// everything else where it was and where it is, on a map whose extent stayed (so the grid's and
-// the triangulation's boxes are those a build makes). Such a change leaves the triangulation of
-// the polygons alone (circles are not in it) and every other corner as it was.
-// ARCNAV_ERR_INVALID_ARGUMENT when it is not such a change (nothing made).
-static arcnav_status circle_changed_grid(const an_tangent_engine *before,
-                                         const an_engine_args *args, an_grid *out) {
+// For an engine with a grid of its own: the parts of `before` changed for args->change, into
+// `engine`, when the change keeps clear of everything else where it was and where it is, on a map
+// whose extent stayed (so the grid's and the triangulation's boxes are those a build makes). The
+// grid takes the obstacle's items out and in. The engine's own triangulation of the polygons is a
+// copy of the old one's, which a circle's change leaves alone (circles are not in it) and a
+// polygon's changes as the point funnel's does (an_local_polygons_change(): a polygon taken out
+// must be one put in that way); a lent one its lender changed. ARCNAV_ERR_INVALID_ARGUMENT when
+// the change is not such a one: nothing is left made, and the engine builds in full.
+static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent_engine *before,
+                                     const an_engine_args *args) {
   const arcnav_map *map = args->map;
   const an_local_change *change = args->change;
-  vec2 extent_min = v2(0.0, 0.0), extent_max = extent_min;
-  bool has_extent = arcnav_map_extent(map, &extent_min, &extent_max);
-  uint32_t owner = (uint32_t)change->index;
-  vec2 old_lo, old_hi;
-  if (has_extent != before->has_extent || !v2_equal(extent_min, before->extent_min) ||
-      !v2_equal(extent_max, before->extent_max) ||
-      (change->kind != AN_CHANGE_REMOVED &&
-       map->obstacles[change->index].kind != AN_OBSTACLE_CIRCLE) ||
-      (change->kind != AN_CHANGE_ADDED &&
-       !circle_item_box(&before->space.grid, owner, &old_lo, &old_hi))) {
+  bool out = change->kind != AN_CHANGE_ADDED, in = change->kind != AN_CHANGE_REMOVED;
+  bool local = an_local_polygons_has(&before->locals, change->id);
+  bool polygon = in ? map->obstacles[change->index].kind == AN_OBSTACLE_POLYGON : local;
+  if (engine->has_extent != before->has_extent ||
+      !v2_equal(engine->extent_min, before->extent_min) ||
+      !v2_equal(engine->extent_max, before->extent_max) ||
+      (out && !polygon && !owner_is_circle(&before->space.grid, (uint32_t)change->index)) ||
+      (polygon && !engine->lent_polygons &&
+       ((out && !local) || !an_navmesh_may_change_locally(before->polygons)))) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  const an_allocator *alloc = &before->alloc;
-  an_grid without;
-  memset(&without, 0, sizeof without);
-  const an_grid *rest = &before->space.grid;
-  arcnav_status status = ARCNAV_OK;
-  if (change->kind != AN_CHANGE_ADDED) {
-    status = an_grid_without_obstacle(rest, owner, alloc, &without);
-    rest = &without;
+  const an_allocator *alloc = &engine->alloc;
+  arcnav_status status = an_grid_changed_clear(&before->space.grid, map, change->index, out, in,
+                                               AN_LOCAL_CHANGE_CLEARANCE_TOLERANCES * engine->eps,
+                                               alloc, &engine->space.grid);
+  if (status != ARCNAV_OK) {
+    return status;
   }
-  double margin = AN_LOCAL_CHANGE_CLEARANCE_TOLERANCES * before->eps;
-  const an_obstacle *now = change->kind == AN_CHANGE_REMOVED ? NULL : &map->obstacles[owner];
-  if (status == ARCNAV_OK &&
-      ((change->kind != AN_CHANGE_ADDED && !an_grid_box_is_clear(rest, old_lo, old_hi, margin)) ||
-       (now && !an_grid_box_is_clear(rest, now->box_min, now->box_max, margin)))) {
-    status = ARCNAV_ERR_INVALID_ARGUMENT;
+  engine->space.clearance = before->space.clearance;
+  engine->space.clearance.grid = &engine->space.grid;
+  engine->space.clearance.outside_polygons = NULL;
+  engine->space.clearance.outside_context = NULL;
+  engine->triangulation_changed = polygon;
+  if (!engine->lent_polygons) {
+    status = an_navmesh_clone(before->polygons, &engine->cloned_polygons);
+    if (status == ARCNAV_OK && polygon) {
+      status = an_local_polygons_copy(&before->locals, &engine->locals, alloc);
+    }
+    if (status == ARCNAV_OK && polygon) {
+      status = an_local_polygons_change(&engine->locals, engine->cloned_polygons, map, change->id,
+                                        out, in, change->index, alloc);
+    }
+    if (status == ARCNAV_OK && before->polygons->passages.nodes) {
+      status = an_navmesh_build_passages(engine->cloned_polygons, before->polygons);
+    }
   }
-  if (status == ARCNAV_OK && now) {
-    status = an_grid_with_obstacle(rest, map, change->index, alloc, out);
-  } else if (status == ARCNAV_OK) {
-    *out = without;
-    return ARCNAV_OK;
+  if (status != ARCNAV_OK) {
+    an_grid_destroy(&engine->space.grid, alloc);
+    memset(&engine->space, 0, sizeof engine->space);
+    an_navmesh_destroy(engine->cloned_polygons);
+    engine->cloned_polygons = NULL;
+    an_local_polygons_free(&engine->locals, alloc);
+    engine->triangulation_changed = false;
   }
-  an_grid_destroy(&without, alloc);
   return status;
 }
 
@@ -650,7 +659,8 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   engine->lent_polygons = args->polygon_mesh != NULL;
   engine->has_extent = arcnav_map_extent(args->map, &engine->extent_min, &engine->extent_max);
   // What a local change lets the build carry over from the engine it replaces (docs/DESIGN.md,
-  // "Several radii, locally"): from lent parts the lender changed, or from a circle's change.
+  // "Several radii, locally", "Units, locally"): from lent parts the lender changed, or from its
+  // own parts changed here.
   const an_tangent_engine *previous = NULL;
   if (engine->borrowed_space) {
     an_free_space_share(args->free_space, engine->radius, &engine->space);
@@ -660,25 +670,11 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     if (previous && engine->lent_polygons && !args->lender_followed) {
       previous = NULL;
     }
-    status = previous ? circle_changed_grid(previous, args, &engine->space.grid)
-                      : ARCNAV_ERR_INVALID_ARGUMENT;
-    if (status == ARCNAV_OK) {
-      engine->space.clearance = previous->space.clearance;
-      engine->space.clearance.grid = &engine->space.grid;
-      engine->space.clearance.outside_polygons = NULL;
-      engine->space.clearance.outside_context = NULL;
-    } else if (status == ARCNAV_ERR_INVALID_ARGUMENT) {
+    status = previous ? carry_own_parts(engine, previous, args) : ARCNAV_ERR_INVALID_ARGUMENT;
+    if (status == ARCNAV_ERR_INVALID_ARGUMENT) {
       previous = NULL;
       status =
           an_free_space_build(args->map, engine->radius, args->eps, &engine->alloc, &engine->space);
-    }
-  }
-  // The triangulation of the polygons, which a circle's change leaves alone: the engine's own is
-  // a copy of the old one's, its forest of passages carried over whole.
-  if (status == ARCNAV_OK && previous && !engine->borrowed_space && !engine->lent_polygons) {
-    status = an_navmesh_clone(previous->polygons, &engine->cloned_polygons);
-    if (status == ARCNAV_OK && previous->polygons->passages.nodes) {
-      status = an_navmesh_build_passages(engine->cloned_polygons, previous->polygons);
     }
   }
   // Point agents follow rules of their own (restricted wedges, pinches); a ranged engine serves

@@ -7,6 +7,7 @@
 
 #include "geom/alloc.h"
 #include "index/free_space.h"
+#include "mesh/local_polygons.h"
 #include "mesh/navmesh.h"
 #include "search/engine.h"
 #include "search/heap.h"
@@ -41,9 +42,14 @@ typedef struct an_tangent_engine {
   /// the grid's and the triangulation's boxes are a build's.
   vec2 extent_min, extent_max;
   bool has_extent;
-  /// After a circle's local change, the copy of the old engine's own triangulation of the
-  /// polygons (which circles leave alone) that this engine's sight mesh reads; NULL otherwise.
+  /// After a local change, the copy of the old engine's own triangulation of the polygons
+  /// (changed for a polygon's change, as a circle's leaves it alone) that this engine's sight
+  /// mesh reads; NULL otherwise.
   struct an_navmesh *cloned_polygons;
+  /// The polygons local changes put into cloned_polygons, which it can take out again.
+  an_local_polygons locals;
+  /// The last local change was a polygon's: the triangulation is not the old engine's.
+  bool triangulation_changed;
   an_tangent_graph graph; ///< with tangents on demand, only its corner grid is built
   bool on_demand;
   /// Queries search intervals of the sight mesh's triangulation (disk_search.h), and tangents on
