@@ -352,9 +352,10 @@ ARCNAV_API void arcnav_planner_destroy(arcnav_planner *planner);
 /// build or update is a polygon added clear of everything else (farther than a few tolerances
 /// from any obstacle and the bounds), the removal of a polygon it added that way, or a move of
 /// such a polygon to a place clear of everything but where it stood. And any planner planned
-/// with tangents on demand (AUTO's choice on a map with units), when the one change is a circle
-/// or unit added, removed or moved, clear of everything where it was and where it is, on a map
-/// whose extent stays. Answers are the same either way.
+/// with tangents on demand (AUTO's choice on a map with units, and on large maps), when the one
+/// change is a circle or unit added, removed or moved, or a polygon as above, clear of
+/// everything where it was and where it is, on a map whose extent stays. Answers are the same
+/// either way.
 /// Threads: no query may run on the planner, on any thread, while it is updated; queries on
 /// several threads may run again once the call returned.
 /// @return ARCNAV_OK, ARCNAV_ERR_INVALID_ARGUMENT, or ARCNAV_ERR_OUT_OF_MEMORY /
