@@ -14,7 +14,7 @@
 static uint64_t widest_first_key(double width) {
   uint64_t bits;
   memcpy(&bits, &width, sizeof bits);
-  uint64_t ascending = bits >> 63 ? ~bits : bits | UINT64_C(1) << 63;
+  uint64_t ascending = bits >> 63 ? ~bits : bits | (UINT64_C(1) << 63);
   return ~ascending;
 }
 
