@@ -554,8 +554,10 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
   engine->space.clearance.outside_context = NULL;
   engine->triangulation_changed = polygon;
   if (!engine->lent_polygons) {
+    // The records go on whatever changed, so a polygon put in before a unit moved can still be
+    // taken out locally after.
     status = an_navmesh_clone(before->polygons, &engine->cloned_polygons);
-    if (status == ARCNAV_OK && polygon) {
+    if (status == ARCNAV_OK) {
       status = an_local_polygons_copy(&before->locals, &engine->locals, alloc);
     }
     if (status == ARCNAV_OK && polygon) {
