@@ -151,6 +151,29 @@ static arcnav_planner *build_planner(const arcnav_map *map, const planner_kind *
   return planner;
 }
 
+// A planner of each kind on `map`, and a query object for each, made before any change.
+static void build_planners(const arcnav_map *map, const planner_kind *kinds, size_t count,
+                           arcnav_planner **planners, arcnav_query **queries) {
+  for (size_t k = 0; k < count; ++k) {
+    planners[k] = build_planner(map, &kinds[k]);
+    ck_assert_int_eq(arcnav_query_create(planners[k], &queries[k]), ARCNAV_OK);
+  }
+}
+
+static void destroy_planners(size_t count, arcnav_planner **planners, arcnav_query **queries) {
+  for (size_t k = 0; k < count; ++k) {
+    arcnav_query_destroy(queries[k]);
+    arcnav_planner_destroy(planners[k]);
+  }
+}
+
+// Brings `planner` up to date with `map`; whether it did so locally.
+static bool update_was_local(arcnav_planner *planner, const arcnav_map *map) {
+  uint64_t before = arcnav_planner_local_updates(planner);
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  return arcnav_planner_local_updates(planner) > before;
+}
+
 /// One obstacle of the changing map, as plain data beside the library's.
 typedef struct shape {
   bool alive;
@@ -412,10 +435,7 @@ START_TEST(updates_equal_fresh_builds) {
   }
   arcnav_planner *planners[KIND_COUNT];
   arcnav_query *queries[KIND_COUNT];
-  for (size_t k = 0; k < KIND_COUNT; ++k) {
-    planners[k] = build_planner(map, &KINDS[k]);
-    ck_assert_int_eq(arcnav_query_create(planners[k], &queries[k]), ARCNAV_OK);
-  }
+  build_planners(map, KINDS, KIND_COUNT, planners, queries);
   tally t = {0, 0, 0, 0};
   char what[96];
   for (int step = 0; step < 12; ++step) {
@@ -439,10 +459,7 @@ START_TEST(updates_equal_fresh_builds) {
   printf("living map seed %llu: %zu queries compared, %zu found, %zu no path, %zu blocked\n",
          (unsigned long long)seed, t.compared, t.found, t.no_path, t.blocked);
   ck_assert_uint_gt(t.found, t.compared / 4);
-  for (size_t k = 0; k < KIND_COUNT; ++k) {
-    arcnav_query_destroy(queries[k]);
-    arcnav_planner_destroy(planners[k]);
-  }
+  destroy_planners(KIND_COUNT, planners, queries);
   arcnav_map_destroy(map);
 }
 END_TEST
@@ -512,10 +529,7 @@ START_TEST(local_updates_equal_fresh_builds) {
     }
     arcnav_planner *planners[LOCAL_KINDS];
     arcnav_query *queries[LOCAL_KINDS];
-    for (size_t k = 0; k < LOCAL_KINDS; ++k) {
-      planners[k] = build_planner(map, &kinds[k]);
-      ck_assert_int_eq(arcnav_query_create(planners[k], &queries[k]), ARCNAV_OK);
-    }
+    build_planners(map, kinds, LOCAL_KINDS, planners, queries);
     tally t = {0, 0, 0, 0};
     for (int step = 0; step < 14 && w.count < MAX_SHAPES; ++step) {
       char what[96];
@@ -575,9 +589,7 @@ START_TEST(local_updates_equal_fresh_builds) {
       }
       sup_map m = describe(&w);
       for (size_t k = 0; k < LOCAL_KINDS; ++k) {
-        uint64_t local_before = arcnav_planner_local_updates(planners[k]);
-        ck_assert_int_eq(arcnav_planner_update(planners[k], map), ARCNAV_OK);
-        bool followed = arcnav_planner_local_updates(planners[k]) > local_before;
+        bool followed = update_was_local(planners[k], map);
         ++updates;
         moves += moving;
         local_moves += moving && followed;
@@ -597,9 +609,8 @@ START_TEST(local_updates_equal_fresh_builds) {
     }
     for (size_t k = 0; k < LOCAL_KINDS; ++k) {
       local += arcnav_planner_local_updates(planners[k]);
-      arcnav_query_destroy(queries[k]);
-      arcnav_planner_destroy(planners[k]);
     }
+    destroy_planners(LOCAL_KINDS, planners, queries);
     arcnav_map_destroy(map);
   }
   printf("local updates: %llu of %llu (several radii: %llu of %llu), moves %llu of %llu\n",
@@ -1087,14 +1098,22 @@ static arcnav_map *untouched_triangle_map(void) {
   return map;
 }
 
-START_TEST(a_house_narrows_a_link_it_does_not_touch) {
-  arcnav_map *map = untouched_triangle_map();
-  planner_kind kind = {"ranged", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0};
-  arcnav_planner *planner = build_planner(map, &kind);
-  add_rect(map, (vec){3, -5}, (vec){7, -2.3});
+// `planner` (for several radii up to 3) brought up to date with `map` by a local update, whose
+// kept widths must be those measured afresh.
+static void update_and_measure(arcnav_planner *planner, const arcnav_map *map, const char *label) {
   ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
   ck_assert_uint_eq(arcnav_planner_local_updates(planner), 1);
-  check_widths_measured(planner, "the house below the base");
+  check_widths_measured(planner, label);
+}
+
+static const planner_kind UP_TO_3 = {"ranged", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5,
+                                     3.0};
+
+START_TEST(a_house_narrows_a_link_it_does_not_touch) {
+  arcnav_map *map = untouched_triangle_map();
+  arcnav_planner *planner = build_planner(map, &UP_TO_3);
+  add_rect(map, (vec){3, -5}, (vec){7, -2.3});
+  update_and_measure(planner, map, "the house below the base");
   arcnav_planner_destroy(planner);
   arcnav_map_destroy(map);
 }
@@ -1104,18 +1123,15 @@ END_TEST
 // the triangulation): the triangle (0, 0), (10, 0), (5, 12) of the house test above, the unit's
 // rim 2.5 below the middle of its base and its centre 4.5, farther than the cap of 3. Taking the
 // unit away must widen the link again, so the box the carried widths keep away from is the
-// unit's whole disk, not its centre (tangent_engine.c, carry_corners).
+// unit's whole disk, not its centre (an_tangent_engine_build: the unit's items in the old grid).
 START_TEST(a_unit_taken_away_widens_a_link) {
   arcnav_map *map = untouched_triangle_map();
   arcnav_obstacle_id unit = 0, other = 0;
   ck_assert_int_eq(arcnav_map_add_unit(map, (vec){-15, 15}, 1, &other), ARCNAV_OK);
   ck_assert_int_eq(arcnav_map_add_unit(map, (vec){5, -4.5}, 2, &unit), ARCNAV_OK);
-  planner_kind kind = {"ranged", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0};
-  arcnav_planner *planner = build_planner(map, &kind);
+  arcnav_planner *planner = build_planner(map, &UP_TO_3);
   ck_assert_int_eq(arcnav_map_remove_obstacle(map, unit), ARCNAV_OK);
-  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
-  ck_assert_uint_eq(arcnav_planner_local_updates(planner), 1);
-  check_widths_measured(planner, "the unit taken away");
+  update_and_measure(planner, map, "the unit taken away");
   arcnav_planner_destroy(planner);
   arcnav_map_destroy(map);
 }
@@ -1283,10 +1299,7 @@ START_TEST(units_change_locally_as_fresh_builds) {
     ck_assert_int_eq(arcnav_map_add_unit(map, first->center, first->radius, &first->id), ARCNAV_OK);
     arcnav_planner *planners[UNIT_KINDS];
     arcnav_query *queries[UNIT_KINDS];
-    for (size_t k = 0; k < UNIT_KINDS; ++k) {
-      planners[k] = build_planner(map, &kinds[k]);
-      ck_assert_int_eq(arcnav_query_create(planners[k], &queries[k]), ARCNAV_OK);
-    }
+    build_planners(map, kinds, UNIT_KINDS, planners, queries);
     tally t = {0, 0, 0, 0};
     for (int step = 0; step < 16 && w.count < MAX_SHAPES; ++step) {
       char what[96];
@@ -1331,9 +1344,7 @@ START_TEST(units_change_locally_as_fresh_builds) {
       }
       sup_map m = describe(&w);
       for (size_t k = 0; k < UNIT_KINDS; ++k) {
-        uint64_t local_before = arcnav_planner_local_updates(planners[k]);
-        ck_assert_int_eq(arcnav_planner_update(planners[k], map), ARCNAV_OK);
-        bool followed = arcnav_planner_local_updates(planners[k]) > local_before;
+        bool followed = update_was_local(planners[k], map);
         ++updates;
         local += followed;
         arcnav_planner *fresh = build_planner(map, &kinds[k]);
@@ -1350,10 +1361,7 @@ START_TEST(units_change_locally_as_fresh_builds) {
       }
       sup_map_free(&m);
     }
-    for (size_t k = 0; k < UNIT_KINDS; ++k) {
-      arcnav_query_destroy(queries[k]);
-      arcnav_planner_destroy(planners[k]);
-    }
+    destroy_planners(UNIT_KINDS, planners, queries);
     arcnav_map_destroy(map);
   }
   printf("units: %llu of %llu updates local\n", (unsigned long long)local,

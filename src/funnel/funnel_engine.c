@@ -77,7 +77,21 @@ static arcnav_status build_eroded(funnel_engine *engine, const arcnav_map *map, 
 
 static const an_engine_ops funnel_ops;
 
+static arcnav_status changed_copy(const funnel_engine *engine, const arcnav_map *map,
+                                  const an_local_change *change, an_engine *out);
+
 arcnav_status an_funnel_engine_build(const an_engine_args *args, an_engine *out) {
+  // After a change the engine it replaces could follow (an_engine_args.previous), a copy of that
+  // one changed for it; a change it cannot follow builds from nothing.
+  if (args->previous && args->previous->ops == &funnel_ops && args->change) {
+    arcnav_status status = changed_copy(args->previous->state, args->map, args->change, out);
+    if (status == ARCNAV_OK && args->followed) {
+      *args->followed = true;
+    }
+    if (status != ARCNAV_ERR_INVALID_ARGUMENT) {
+      return status;
+    }
+  }
   funnel_engine *engine = an_calloc(args->alloc, 1, sizeof *engine);
   if (!engine) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
@@ -371,13 +385,12 @@ static arcnav_status funnel_change_locally(void *state, const arcnav_map *map,
   return status;
 }
 
-// change_locally into a new engine beside this one, which stays as it was: for a planner whose
+// change_locally into a new engine beside `engine`, which stays as it was: for a planner whose
 // other engine borrows this one's mesh and grid, and is built again beside its old self from the
-// new ones (planner.c, follow_with_copies). The copy keeps the forest of the widest passages
-// that engine's searches read, measured again over the changed mesh.
-static arcnav_status funnel_changed_copy(const void *state, const arcnav_map *map,
-                                         const an_local_change *change, an_engine *out) {
-  const funnel_engine *engine = state;
+// new ones. The copy keeps the forest of the widest passages that engine's searches read,
+// measured again over the changed mesh. The same refusals as change_locally, with nothing made.
+static arcnav_status changed_copy(const funnel_engine *engine, const arcnav_map *map,
+                                  const an_local_change *change, an_engine *out) {
   if (!may_follow(engine, map, change)) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
@@ -430,5 +443,4 @@ static const an_engine_ops funnel_ops = {
     .triangle = funnel_triangle,
     .free_space = funnel_free_space,
     .change_locally = funnel_change_locally,
-    .changed_copy = funnel_changed_copy,
 };

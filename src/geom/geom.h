@@ -89,6 +89,17 @@ static inline double an_min(double a, double b) {
 static inline double an_max(double a, double b) {
   return a > b ? a : b;
 }
+
+/// `x` kept as a float no smaller (an_float_at_least) or no larger (an_float_at_most) than it: a
+/// bound stored in 4 bytes stays a bound, and a value carried and one measured again store alike.
+static inline float an_float_at_least(double x) {
+  float kept = (float)x;
+  return (double)kept < x ? nextafterf(kept, INFINITY) : kept;
+}
+static inline float an_float_at_most(double x) {
+  float kept = (float)x;
+  return (double)kept > x ? nextafterf(kept, -INFINITY) : kept;
+}
 /// -1, 0 or 1 as x is negative, zero or positive.
 static inline int an_sign(double x) {
   return (x > 0.0) - (x < 0.0);

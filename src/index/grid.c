@@ -60,9 +60,9 @@ static arcnav_status mark_shared_vertices(an_item *items, size_t count, const an
   return ARCNAV_OK;
 }
 
-// The items of polygon `index` of `map` (its rings' edges, the vertices its rings share marked)
-// into out; *count receives how many. ARCNAV_ERR_OUT_OF_MEMORY when the marking cannot sort.
-// The items of obstacle `index`: a circle's one, or a polygon's edges.
+// The items of obstacle `index` of `map` into out: a circle's one, or a polygon's rings' edges
+// (the vertices its rings share marked); *count receives how many. ARCNAV_ERR_OUT_OF_MEMORY when
+// the marking cannot sort.
 static arcnav_status add_obstacle_items(const arcnav_map *map, size_t index, an_item *out,
                                         size_t *count, const an_allocator *alloc) {
   const an_obstacle *ob = &map->obstacles[index];
@@ -314,20 +314,28 @@ bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin) 
   return true;
 }
 
+an_owner_items an_grid_owner_items(const an_grid *grid, uint32_t owner) {
+  an_owner_items found = {0, false, v2(INFINITY, INFINITY), v2(-INFINITY, -INFINITY)};
+  for (uint32_t i = 0; i < grid->item_count; ++i) {
+    const an_item *item = &grid->items[i];
+    if (item->owner == owner) {
+      vec2 lo, hi;
+      an_item_box(item, 0.0, &lo, &hi);
+      found.lo = v2(an_min(found.lo.x, lo.x), an_min(found.lo.y, lo.y));
+      found.hi = v2(an_max(found.hi.x, hi.x), an_max(found.hi.y, hi.y));
+      found.circle = found.count++ == 0 && item->kind == AN_ITEM_CIRCLE;
+    }
+  }
+  return found;
+}
+
 arcnav_status an_grid_changed_clear(const an_grid *grid, const arcnav_map *map, size_t index,
                                     bool out_old, bool in_new, double margin,
                                     const an_allocator *alloc, an_grid *out) {
   memset(out, 0, sizeof *out);
-  vec2 old_lo = v2(INFINITY, INFINITY), old_hi = v2(-INFINITY, -INFINITY);
-  for (uint32_t i = 0; out_old && i < grid->item_count; ++i) {
-    if (grid->items[i].owner == (uint32_t)index) {
-      vec2 lo, hi;
-      an_item_box(&grid->items[i], 0.0, &lo, &hi);
-      old_lo = v2(an_min(old_lo.x, lo.x), an_min(old_lo.y, lo.y));
-      old_hi = v2(an_max(old_hi.x, hi.x), an_max(old_hi.y, hi.y));
-    }
-  }
-  if (out_old && !(old_lo.x <= old_hi.x)) {
+  an_owner_items old = out_old ? an_grid_owner_items(grid, (uint32_t)index)
+                               : (an_owner_items){0, false, v2(0.0, 0.0), v2(0.0, 0.0)};
+  if (out_old && old.count == 0) {
     return ARCNAV_ERR_INVALID_ARGUMENT; // no such obstacle in the grid
   }
   an_grid without;
@@ -340,7 +348,7 @@ arcnav_status an_grid_changed_clear(const an_grid *grid, const arcnav_map *map, 
   }
   const an_obstacle *now = in_new ? &map->obstacles[index] : NULL;
   if (status == ARCNAV_OK &&
-      ((out_old && !an_grid_box_is_clear(rest, old_lo, old_hi, margin)) ||
+      ((out_old && !an_grid_box_is_clear(rest, old.lo, old.hi, margin)) ||
        (now && !an_grid_box_is_clear(rest, now->box_min, now->box_max, margin)))) {
     status = ARCNAV_ERR_INVALID_ARGUMENT;
   }

@@ -89,6 +89,15 @@ arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, 
 /// filed in the cells the grown box covers is looked at.
 bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin);
 
+/// What obstacle `owner` has in `grid`: how many items, whether they are one circle's, and the box
+/// of their material (empty, lo above hi, when there are none). A pass over every item.
+typedef struct an_owner_items {
+  uint32_t count;
+  bool circle;
+  vec2 lo, hi;
+} an_owner_items;
+an_owner_items an_grid_owner_items(const an_grid *grid, uint32_t owner);
+
 /// `grid`, built for a map before one change of its obstacle `index`, changed for it into `out`
 /// (`grid` is left alone): the obstacle's items taken out (`out_old`), then its items in `map`
 /// put in (`in_new`; a move is both), when what it had and what it has keep `margin` clear of

@@ -138,13 +138,6 @@ double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i) {
   return an_min(width, sampled);
 }
 
-// A width as the mesh keeps it: a float no narrower than the width measured, so a carried portal
-// and a measured one give the forest the same number.
-static float rounded_up(double width) {
-  float kept = (float)width;
-  return (double)kept < width ? nextafterf(kept, INFINITY) : kept;
-}
-
 // Per free triangle t, the triangle of `before` it still is (an_navmesh_kept_triangle()), when
 // each of its edges has a free triangle beyond or none as before; else -1. (A triangle beside a
 // polygon put in or taken out clear of everything has one of its corners, so it is never kept;
@@ -188,9 +181,10 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *befo
       }
       // The width depends on both triangles beside the portal: carried when both were left as
       // they were.
-      width[3 * t + (size_t)i] = carry && kept[t] >= 0 && kept[u] >= 0
-                                     ? before->portal_width[3 * (size_t)kept[t] + (size_t)i]
-                                     : rounded_up(an_navmesh_portal_width(mesh, (int32_t)t, i));
+      width[3 * t + (size_t)i] =
+          carry && kept[t] >= 0 && kept[u] >= 0
+              ? before->portal_width[3 * (size_t)kept[t] + (size_t)i]
+              : an_float_at_least(an_navmesh_portal_width(mesh, (int32_t)t, i));
     }
   }
   an_free(&mesh->alloc, kept);

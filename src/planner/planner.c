@@ -215,7 +215,7 @@ static arcnav_status build_ranged(const arcnav_map *map, const arcnav_planner_de
 }
 
 // Builds the engines `def` asks for on `map`, told what `hints` (NULL: nothing) tells; on
-// failure nothing is left built.
+// failure nothing is left built. The caller lists the obstacles.
 static arcnav_status build_engines(const arcnav_map *map, const arcnav_planner_def *def,
                                    const an_allocator *alloc, build_hints *hints,
                                    built_engines *built) {
@@ -236,9 +236,6 @@ static arcnav_status build_engines(const arcnav_map *map, const arcnav_planner_d
     };
     give_hints(&args, hints, false);
     status = build_engine(&args, &built->engine);
-  }
-  if (status == ARCNAV_OK) {
-    status = list_obstacles(map, alloc, built);
   }
   if (status != ARCNAV_OK) {
     destroy_built(built, alloc);
@@ -302,7 +299,11 @@ arcnav_status arcnav_planner_create(const arcnav_map *map, const arcnav_planner_
   planner->def = *def;
   built_engines built;
   status = build_engines(map, def, &planner->alloc, NULL, &built);
+  if (status == ARCNAV_OK) {
+    status = list_obstacles(map, &planner->alloc, &built);
+  }
   if (status != ARCNAV_OK) {
+    destroy_built(&built, &planner->alloc);
     an_free(&alloc, planner);
     return status;
   }
@@ -337,45 +338,14 @@ static bool find_single_change(const arcnav_planner *planner, const arcnav_map *
   return changes == 1;
 }
 
-// A planner for several radii whose point engine follows `change` without a build
-// (`changed_copy`) is brought up to date with that copy and a disk engine built anew on it, both
-// beside the old ones, which go only once both are made. ARCNAV_ERR_INVALID_ARGUMENT when the
-// point engine cannot (nothing changed then).
-static arcnav_status follow_with_copies(arcnav_planner *planner, const arcnav_map *map,
-                                        const an_local_change *change) {
-  const an_engine *point = &planner->point_engine;
-  if (!point->ops || !point->ops->changed_copy) {
-    return ARCNAV_ERR_INVALID_ARGUMENT;
-  }
-  built_engines old = engines_of(planner);
-  built_engines built = old;
-  built.engine = built.point_engine = (an_engine){NULL, NULL};
-  arcnav_status status = point->ops->changed_copy(point->state, map, change, &built.point_engine);
-  build_hints hints = {&old, change, true, false};
-  if (status == ARCNAV_OK) {
-    status = build_disk_engine(map, &planner->def, &planner->alloc, &hints, &built);
-  }
-  if (status != ARCNAV_OK) {
-    destroy_engines(&built);
-    return status;
-  }
-  destroy_engines(&old);
-  planner->engine = built.engine;
-  planner->point_engine = built.point_engine;
-  planner->engine_kind = built.kind;
-  return ARCNAV_OK;
-}
-
-// The planner follows `change` without a full build where an engine can (engine.h,
-// `change_locally` in place, `changed_copy` beside): ARCNAV_OK, or ARCNAV_ERR_INVALID_ARGUMENT
-// when none can (nothing changed then), or another failure that left the planner as it was.
+// A planner of one engine that follows `change` in place (engine.h, `change_locally`) is brought
+// up to date that way: ARCNAV_OK, or ARCNAV_ERR_INVALID_ARGUMENT when it cannot (nothing changed
+// then), or another failure that left the planner as it was. A planner of two engines never is:
+// its disk engine borrows the point engine's parts, which must not change under it.
 static arcnav_status update_locally(arcnav_planner *planner, const arcnav_map *map,
                                     const an_local_change *change) {
   const an_engine *engine = &planner->engine;
-  if (planner->point_engine.ops) {
-    return follow_with_copies(planner, map, change);
-  }
-  return engine->ops && engine->ops->change_locally
+  return !planner->point_engine.ops && engine->ops && engine->ops->change_locally
              ? engine->ops->change_locally(engine->state, map, change)
              : ARCNAV_ERR_INVALID_ARGUMENT;
 }
@@ -406,8 +376,8 @@ arcnav_status arcnav_planner_update(arcnav_planner *planner, const arcnav_map *m
     planner->local_updates++;
     return ARCNAV_OK;
   }
-  an_free(&planner->alloc, now);
   if (status != ARCNAV_ERR_INVALID_ARGUMENT) {
+    an_free(&planner->alloc, now);
     return status;
   }
   // The new engines are built beside the old ones, so a failed build leaves the planner as it
@@ -418,8 +388,11 @@ arcnav_status arcnav_planner_update(arcnav_planner *planner, const arcnav_map *m
   built_engines built;
   status = build_engines(map, &planner->def, &planner->alloc, single ? &hints : NULL, &built);
   if (status != ARCNAV_OK) {
+    an_free(&planner->alloc, now);
     return status;
   }
+  built.obstacles = now;
+  built.obstacle_count = map->obstacle_count;
   destroy_built(&old, &planner->alloc);
   adopt_engines(planner, &built);
   planner->bounds_shape = map->bounds_shape;

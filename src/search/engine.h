@@ -42,10 +42,10 @@ typedef struct an_engine_args {
   arcnav_engine engine;               ///< never ARCNAV_ENGINE_AUTO: the planner resolved it
   arcnav_tangent_graph tangent_graph; ///< tangent engines: prebuilt or on demand
   const an_allocator *alloc;
-  /// With `change`: this engine as it was built for the map before `change`, a change the
-  /// engine lent polygon_mesh and free_space followed without a build (`changed_copy`), so the
-  /// changed obstacle keeps clear of everything else. The build may carry over what the change
-  /// leaves alone; `previous` outlives it. NULL: a build from nothing.
+  /// With `change`: the engine this build replaces, as it was built for the map before `change`
+  /// (one change: an obstacle added, removed or moved). The build may carry over what the change
+  /// leaves alone, where it finds the change keeps clear of everything else; `previous`
+  /// outlives it. NULL: a build from nothing.
   const struct an_engine *previous;
   const struct an_local_change *change;
   /// With `previous`: set true by a build that carried parts over from it, so that the update
@@ -106,8 +106,6 @@ typedef struct an_local_change {
   size_t index;          ///< its index in the map: the new or moved one's, the gone one's as it was
   arcnav_obstacle_id id; ///< the obstacle's id
 } an_local_change;
-
-typedef struct an_engine an_engine;
 
 typedef struct an_engine_ops {
   void (*destroy)(void *state);
@@ -175,12 +173,6 @@ typedef struct an_engine_ops {
   /// engines that follow no change locally.
   arcnav_status (*change_locally)(void *state, const arcnav_map *map,
                                   const an_local_change *change);
-  /// What change_locally makes of the state, as a new engine into *out, beside this one, which
-  /// is left as it was: for a planner whose other engine borrows from this one and is built
-  /// again beside its old self. The same refusals and failures, with nothing built. NULL for
-  /// engines that cannot.
-  arcnav_status (*changed_copy)(const void *state, const arcnav_map *map,
-                                const an_local_change *change, an_engine *out);
   /// The triangles the engine searches, for drawing; NULL when it has none.
   size_t (*triangle_count)(const void *state);
   void (*triangle)(const void *state, size_t index, vec2 out[3]);
@@ -191,7 +183,7 @@ typedef struct an_engine_ops {
 } an_engine_ops;
 
 /// A built engine: its table and its state.
-struct an_engine {
+typedef struct an_engine {
   const an_engine_ops *ops;
   void *state;
-};
+} an_engine;

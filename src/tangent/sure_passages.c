@@ -92,13 +92,6 @@ static double segment_clearance(const an_grid *grid, vec2 a, vec2 b, double cap)
   return walk.nearest;
 }
 
-// A width as the table keeps it: a float no wider than the width measured, so a carried link and
-// a measured one give the forest the same number.
-static float rounded_down(double width) {
-  float kept = (float)width;
-  return (double)kept > width ? nextafterf(kept, -INFINITY) : kept;
-}
-
 // The previous build's widths of free triangle t's links, when the change left the triangle as it
 // was and far from what it changed (an_sure_carry); NULL otherwise.
 static const float *carried_widths(const an_sure_carry *carry, const an_navmesh *mesh, int32_t t,
@@ -160,8 +153,8 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
         // items.
         double bound =
             an_min(cap, an_min(half_portal(mesh, (int32_t)t, i), half_portal(mesh, (int32_t)t, j)));
-        width[i] = rounded_down(segment_clearance(grid, portal_middle(mesh, (int32_t)t, i),
-                                                  portal_middle(mesh, (int32_t)t, j), bound));
+        width[i] = an_float_at_most(segment_clearance(grid, portal_middle(mesh, (int32_t)t, i),
+                                                      portal_middle(mesh, (int32_t)t, j), bound));
       }
       links[count++] = (an_widest_link){width[i], node[i], node[j]};
     }

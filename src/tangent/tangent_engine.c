@@ -262,22 +262,24 @@ static arcnav_status order_corners_in_space(an_tangent_engine *engine) {
 // may take. A lean interval engine (an_tangent_engine.lean) keeps the triangulation alone.
 // With `previous`, corners carried from it (carried_from) keep the vertex its sight mesh filed
 // them at: the change left their vertices where they were.
+// The sight mesh's filing is carried too when the triangulation is the one `previous` filed on
+// (`same_triangulation`: a copy, after a circle's change).
 static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_args *args,
-                                     const an_tangent_engine *previous,
-                                     const int32_t *carried_from) {
+                                     const an_tangent_engine *previous, const int32_t *carried_from,
+                                     bool same_triangulation) {
   // The polygons' triangulation another engine lends, or the copy this one made of its old one's.
-  const an_navmesh *lent = args->polygon_mesh ? args->polygon_mesh : engine->cloned_polygons;
+  const an_navmesh *lent = args->polygon_mesh ? args->polygon_mesh : engine->own_polygons;
   // Carried corners keep the order they were built in, the new ones last: a few out of place
   // cost nothing measurable, and sorting them all would cost most of what carrying saves.
-  arcnav_status status = engine->carried ? ARCNAV_OK : order_corners_in_space(engine);
+  arcnav_status status = previous ? ARCNAV_OK : order_corners_in_space(engine);
   if (status == ARCNAV_OK && engine->intervals && args->map->has_bounds) {
     // Lean: the polygons' triangulation alone, borrowed or its own. One the triangulation cannot
     // take leaves the engine to the tangents on demand after all.
     if (lent) {
       engine->polygons = lent;
     } else {
-      status = an_polygon_mesh_build(args->map, &engine->alloc, &engine->passage_mesh);
-      engine->polygons = engine->passage_mesh;
+      status = an_polygon_mesh_build(args->map, &engine->alloc, &engine->own_polygons);
+      engine->polygons = engine->own_polygons;
     }
     engine->lean = engine->polygons != NULL;
     if (status != ARCNAV_OK || engine->lean) {
@@ -288,10 +290,7 @@ static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_
     status = an_corner_grid_build(&engine->space.grid, engine->corners, engine->corner_count,
                                   engine->radius, &engine->alloc, &engine->graph.corner_grid);
   }
-  // A circle's change leaves the triangulation as it was: a copy, the engine's or its lender's;
-  // a polygon's changed it.
-  an_sight_carry carry = {previous ? previous->sight_mesh : NULL, carried_from,
-                          previous && !engine->borrowed_space && !engine->triangulation_changed};
+  an_sight_carry carry = {previous ? previous->sight_mesh : NULL, carried_from, same_triangulation};
   if (status == ARCNAV_OK) {
     status =
         an_sight_mesh_build(args->map, engine->corners, engine->corner_count, engine->radius, lent,
@@ -394,8 +393,7 @@ static void tangent_destroy(void *state) {
   an_tangent_graph_destroy(&engine->graph, &alloc);
   an_sight_mesh_destroy(engine->sight_mesh);
   an_sure_passages_destroy(&engine->sure, &alloc);
-  an_navmesh_destroy(engine->passage_mesh);
-  an_navmesh_destroy(engine->cloned_polygons);
+  an_navmesh_destroy(engine->own_polygons);
   an_local_polygons_free(&engine->locals, &alloc);
   an_free(&alloc, engine->item_corner);
   an_free(&alloc, engine->corner_vertex);
@@ -499,23 +497,12 @@ static const an_tangent_engine *same_kind_before(const an_engine_args *args,
 }
 
 // The engine to carry parts over from, when the engine lending this one its mesh and grid
-// changed them for args->change (a polygon clear of everything: planner.c, follow_with_copies).
+// changed them for args->change (the point funnel's copy, funnel_engine.c: a polygon clear of
+// everything).
 static const an_tangent_engine *lent_parts_before(const an_engine_args *args,
                                                   const an_tangent_engine *engine) {
   const an_tangent_engine *before = same_kind_before(args, engine);
   return before && args->free_space && args->lender_followed ? before : NULL;
-}
-
-// Whether obstacle `owner`'s items in `grid` are one circle's.
-static bool owner_is_circle(const an_grid *grid, uint32_t owner) {
-  size_t found = 0;
-  for (uint32_t i = 0; i < grid->item_count; ++i) {
-    const an_item *item = &grid->items[i];
-    if (item->owner == owner && (item->kind != AN_ITEM_CIRCLE || found++ > 0)) {
-      return false;
-    }
-  }
-  return found == 1;
 }
 
 // For an engine with a grid of its own: the parts of `before` changed for args->change, into
@@ -527,7 +514,7 @@ static bool owner_is_circle(const an_grid *grid, uint32_t owner) {
 // must be one put in that way); a lent one its lender changed. ARCNAV_ERR_INVALID_ARGUMENT when
 // the change is not such a one: nothing is left made, and the engine builds in full.
 static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent_engine *before,
-                                     const an_engine_args *args) {
+                                     const an_engine_args *args, bool *same_triangulation) {
   const arcnav_map *map = args->map;
   const an_local_change *change = args->change;
   bool out = change->kind != AN_CHANGE_ADDED, in = change->kind != AN_CHANGE_REMOVED;
@@ -536,7 +523,8 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
   if (engine->has_extent != before->has_extent ||
       !v2_equal(engine->extent_min, before->extent_min) ||
       !v2_equal(engine->extent_max, before->extent_max) ||
-      (out && !polygon && !owner_is_circle(&before->space.grid, (uint32_t)change->index)) ||
+      (out && !polygon &&
+       !an_grid_owner_items(&before->space.grid, (uint32_t)change->index).circle) ||
       (polygon && !engine->lent_polygons &&
        ((out && !local) || !an_navmesh_may_change_locally(before->polygons)))) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
@@ -552,29 +540,30 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
   engine->space.clearance.grid = &engine->space.grid;
   engine->space.clearance.outside_polygons = NULL;
   engine->space.clearance.outside_context = NULL;
-  engine->triangulation_changed = polygon;
+  // A circle's change leaves the triangulation as it was (circles are not in it); a polygon's
+  // changes it.
+  *same_triangulation = !polygon;
   if (!engine->lent_polygons) {
     // The records go on whatever changed, so a polygon put in before a unit moved can still be
     // taken out locally after.
-    status = an_navmesh_clone(before->polygons, &engine->cloned_polygons);
+    status = an_navmesh_clone(before->polygons, &engine->own_polygons);
     if (status == ARCNAV_OK) {
       status = an_local_polygons_copy(&before->locals, &engine->locals, alloc);
     }
     if (status == ARCNAV_OK && polygon) {
-      status = an_local_polygons_change(&engine->locals, engine->cloned_polygons, map, change->id,
-                                        out, in, change->index, alloc);
+      status = an_local_polygons_change(&engine->locals, engine->own_polygons, map, change->id, out,
+                                        in, change->index, alloc);
     }
     if (status == ARCNAV_OK && before->polygons->passages.nodes) {
-      status = an_navmesh_build_passages(engine->cloned_polygons, before->polygons);
+      status = an_navmesh_build_passages(engine->own_polygons, before->polygons);
     }
   }
   if (status != ARCNAV_OK) {
     an_grid_destroy(&engine->space.grid, alloc);
     memset(&engine->space, 0, sizeof engine->space);
-    an_navmesh_destroy(engine->cloned_polygons);
-    engine->cloned_polygons = NULL;
+    an_navmesh_destroy(engine->own_polygons);
+    engine->own_polygons = NULL;
     an_local_polygons_free(&engine->locals, alloc);
-    engine->triangulation_changed = false;
   }
   return status;
 }
@@ -583,12 +572,10 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
 // numbers obstacles; then the changed obstacle's new corners, from *first on, for
 // drop_unusable_corners to judge. The change keeps clear of every other obstacle (engine.h,
 // an_engine_args.previous), so it makes no other corner usable or unusable, and a full build
-// keeps the same corners.
-// *changed is set to a box holding the changed obstacle's material before and after (a polygon's
-// box is its convex corners' box).
+// keeps the same corners. *carried_from: per corner, its index in `previous`, or -1.
 static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_engine *previous,
                                    const arcnav_map *map, const an_local_change *change,
-                                   size_t *first, an_sure_carry *changed, int32_t **carried_from) {
+                                   size_t *first, int32_t **carried_from) {
   const an_allocator *alloc = &engine->alloc;
   an_corner *kept = an_alloc(alloc, previous->corner_count + 1, sizeof *kept);
   int32_t *from = an_alloc(alloc, previous->corner_count + 1, sizeof *from);
@@ -598,21 +585,10 @@ static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_e
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   int32_t index = (int32_t)change->index;
-  changed->lo = v2(INFINITY, INFINITY);
-  changed->hi = v2(-INFINITY, -INFINITY);
-  if (change->kind != AN_CHANGE_REMOVED) {
-    changed->lo = map->obstacles[index].box_min;
-    changed->hi = map->obstacles[index].box_max;
-  }
   size_t count = 0;
   for (size_t c = 0; c < previous->corner_count; ++c) {
     an_corner corner = previous->corners[c];
     if (corner.obstacle == index) {
-      double material = an_corner_material_radius(&corner, previous->radius);
-      vec2 lo = v2(corner.center.x - material, corner.center.y - material);
-      vec2 hi = v2(corner.center.x + material, corner.center.y + material);
-      changed->lo = v2(an_min(changed->lo.x, lo.x), an_min(changed->lo.y, lo.y));
-      changed->hi = v2(an_max(changed->hi.x, hi.x), an_max(changed->hi.y, hi.y));
       continue;
     }
     // A removal moves the later obstacles down by one.
@@ -630,17 +606,16 @@ static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_e
                                          &engine->corners, &engine->corner_count);
     an_free(alloc, kept);
   }
-  int32_t *all =
-      status == ARCNAV_OK ? an_alloc(alloc, engine->corner_count + 1, sizeof *all) : NULL;
-  if (!all) {
+  size_t capacity = previous->corner_count + 1;
+  if (status != ARCNAV_OK ||
+      !an_reserve(alloc, (void **)&from, &capacity, count, engine->corner_count, sizeof *from)) {
     an_free(alloc, from);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  for (size_t c = 0; c < engine->corner_count; ++c) {
-    all[c] = c < count ? from[c] : -1; // the new corners, last, came from nowhere
+  for (size_t c = count; c < engine->corner_count; ++c) {
+    from[c] = -1; // the new corners, last, came from nowhere
   }
-  an_free(alloc, from);
-  *carried_from = all;
+  *carried_from = from;
   return ARCNAV_OK;
 }
 
@@ -664,6 +639,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   // "Several radii, locally", "Units, locally"): from lent parts the lender changed, or from its
   // own parts changed here.
   const an_tangent_engine *previous = NULL;
+  bool same_triangulation = false;
   if (engine->borrowed_space) {
     an_free_space_share(args->free_space, engine->radius, &engine->space);
     previous = lent_parts_before(args, engine);
@@ -672,7 +648,8 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     if (previous && engine->lent_polygons && !args->lender_followed) {
       previous = NULL;
     }
-    status = previous ? carry_own_parts(engine, previous, args) : ARCNAV_ERR_INVALID_ARGUMENT;
+    status = previous ? carry_own_parts(engine, previous, args, &same_triangulation)
+                      : ARCNAV_ERR_INVALID_ARGUMENT;
     if (status == ARCNAV_ERR_INVALID_ARGUMENT) {
       previous = NULL;
       status =
@@ -683,18 +660,16 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   // only radii above the point-agent tolerance (the planner sends point agents elsewhere).
   assert(!engine->ranged || !engine->space.clearance.point_agent);
   size_t judged_from = 0;
-  an_sure_carry sure_carry = {previous ? &previous->sure : NULL, v2(0.0, 0.0), v2(0.0, 0.0)};
   int32_t *carried_from = NULL; // per corner, its index in `previous`, or -1
   if (status == ARCNAV_OK) {
     status = previous ? carry_corners(engine, previous, args->map, args->change, &judged_from,
-                                      &sure_carry, &carried_from)
+                                      &carried_from)
                       : an_inflate_corners(args->map, engine->radius, &engine->alloc,
                                            &engine->corners, &engine->corner_count);
   }
   if (status == ARCNAV_OK) {
     status = drop_unusable_corners(engine, args->map, judged_from);
   }
-  engine->carried = previous != NULL;
   if (previous && args->followed) {
     *args->followed = true;
   }
@@ -711,7 +686,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
                        engine->corner_count > ARCNAV_TANGENT_GRAPH_AUTO_LIMIT);
   if (status == ARCNAV_OK) {
     status = engine->on_demand
-                 ? build_on_demand(engine, args, previous, carried_from)
+                 ? build_on_demand(engine, args, previous, carried_from, same_triangulation)
                  : an_tangent_graph_build(engine->corners, engine->corner_count,
                                           &engine->space.clearance, &engine->alloc, &engine->graph);
   }
@@ -726,8 +701,8 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     // The on-demand search has its guide's mesh for this; an input the triangulation cannot
     // take only leaves the check out. Circles are left out of it: a polygon drawn round one
     // would narrow gaps the disk passes.
-    status = an_polygon_mesh_build(args->map, &engine->alloc, &engine->passage_mesh);
-    engine->polygons = engine->passage_mesh;
+    status = an_polygon_mesh_build(args->map, &engine->alloc, &engine->own_polygons);
+    engine->polygons = engine->own_polygons;
   }
   const an_navmesh *polygons = engine->polygons;
   if (status == ARCNAV_OK && polygons) {
@@ -739,8 +714,24 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     status = build_corner_vertices(engine, previous, carried_from);
   }
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons) {
-    // The passages of the map before the change are those of the mesh it lent then.
+    // The links keep away from the changed obstacle's material, where it was (its items in the
+    // old grid) and where it is.
     bool carry = previous && previous->sure.link_width && previous->sure.mesh != polygons;
+    an_sure_carry sure_carry = {previous ? &previous->sure : NULL, v2(INFINITY, INFINITY),
+                                v2(-INFINITY, -INFINITY)};
+    if (carry && args->change->kind != AN_CHANGE_ADDED) {
+      an_owner_items old =
+          an_grid_owner_items(&previous->space.grid, (uint32_t)args->change->index);
+      sure_carry.lo = old.lo;
+      sure_carry.hi = old.hi;
+    }
+    if (carry && args->change->kind != AN_CHANGE_REMOVED) {
+      const an_obstacle *now = &args->map->obstacles[args->change->index];
+      sure_carry.lo =
+          v2(an_min(sure_carry.lo.x, now->box_min.x), an_min(sure_carry.lo.y, now->box_min.y));
+      sure_carry.hi =
+          v2(an_max(sure_carry.hi.x, now->box_max.x), an_max(sure_carry.hi.y, now->box_max.y));
+    }
     status = an_sure_passages_build(polygons, &engine->space.grid, engine->radius,
                                     carry ? &sure_carry : NULL, &engine->alloc, &engine->sure);
   }
@@ -904,8 +895,8 @@ static arcnav_status graph_query_create(const void *state, void **out_query) {
       status = an_heap_init(&q->cells, (uint32_t)cells, alloc);
     }
   }
-  if (status == ARCNAV_OK && engine->passage_mesh) {
-    status = an_interval_scratch_create_with_capacity(engine->passage_mesh, alloc, 1, &q->passages);
+  if (status == ARCNAV_OK && engine->own_polygons) {
+    status = an_interval_scratch_create_with_capacity(engine->own_polygons, alloc, 1, &q->passages);
   }
   return query_end(q, status, out_query);
 }
@@ -977,7 +968,7 @@ static arcnav_status graph_begin_checked(an_tangent_query *q, vec2 start, vec2 g
                                          arcnav_path *path) {
   // Nothing is reached yet: a no_path from the passages leaves nothing to rule out.
   q->closed_count = 0;
-  arcnav_status status = check_passages(q, q->engine->passage_mesh, start, goal);
+  arcnav_status status = check_passages(q, q->engine->own_polygons, start, goal);
   return status == ARCNAV_IN_PROGRESS ? an_tangent_graph_begin(q, start, goal, path) : status;
 }
 
@@ -1160,8 +1151,7 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
       (engine->borrowed_space ? 0 : an_free_space_memory_bytes(&engine->space)) +
       an_tangent_graph_memory_bytes(&engine->graph, engine->corner_count, &engine->space.grid) +
       an_sight_mesh_memory_bytes(engine->sight_mesh) +
-      (engine->passage_mesh ? an_navmesh_memory_bytes(engine->passage_mesh) : 0) +
-      (engine->cloned_polygons ? an_navmesh_memory_bytes(engine->cloned_polygons) : 0) +
+      (engine->own_polygons ? an_navmesh_memory_bytes(engine->own_polygons) : 0) +
       (engine->corner_vertex ? (engine->corner_count + 1) * sizeof *engine->corner_vertex : 0) +
       an_sure_passages_memory_bytes(&engine->sure);
 }

@@ -29,9 +29,6 @@ typedef struct an_tangent_engine {
   double eps;
   an_corner *corners; ///< the corner circles paths may turn around
   size_t corner_count;
-  /// The corners were carried over from the engine of the map before a local change
-  /// (an_engine_args.previous), in their order then, the changed obstacle's new ones last.
-  bool carried;
   an_free_space space;
   /// The space's grid tables are the planner's point engine's (an_engine_args.free_space): not
   /// this engine's to free.
@@ -42,14 +39,8 @@ typedef struct an_tangent_engine {
   /// the grid's and the triangulation's boxes are a build's.
   vec2 extent_min, extent_max;
   bool has_extent;
-  /// After a local change, the copy of the old engine's own triangulation of the polygons
-  /// (changed for a polygon's change, as a circle's leaves it alone) that this engine's sight
-  /// mesh reads; NULL otherwise.
-  struct an_navmesh *cloned_polygons;
-  /// The polygons local changes put into cloned_polygons, which it can take out again.
+  /// The polygons local changes put into own_polygons, which it can take out again.
   an_local_polygons locals;
-  /// The last local change was a polygon's: the triangulation is not the old engine's.
-  bool triangulation_changed;
   an_tangent_graph graph; ///< with tangents on demand, only its corner grid is built
   bool on_demand;
   /// Queries search intervals of the sight mesh's triangulation (disk_search.h), and tangents on
@@ -68,19 +59,20 @@ typedef struct an_tangent_engine {
   int32_t *corner_vertex;
   an_sight_mesh *sight_mesh; ///< on demand: what corners see; NULL: the grid decides
   /// The polygons' triangulation the engine reads (the sight mesh's, one borrowed from the
-  /// planner's point engine, or passage_mesh); NULL when there is none.
+  /// planner's point engine, or own_polygons); NULL when there is none.
   const struct an_navmesh *polygons;
   /// An interval engine on a map with bounds: every query is the interval search's (no end lies
   /// beyond the box, and the box holds every radius), so the tangents on demand it would leave the
   /// rest to have nothing to do, and neither their corner grid nor their sight mesh is built.
   bool lean;
-  /// Prebuilt, for a disk, and a lean interval engine without a borrowed one: the polygons'
-  /// triangulation, whose passages tell ends no disk of the radius can join (docs/DESIGN.md, "No
-  /// path for a disk without a search"); NULL when it could not be built (the searches then find
-  /// that out), or not needed.
-  struct an_navmesh *passage_mesh;
+  /// The polygons' triangulation the engine holds itself, not lent and not its sight mesh's:
+  /// prebuilt, for a disk, whose passages tell ends no disk of the radius can join
+  /// (docs/DESIGN.md, "No path for a disk without a search"); a lean interval engine's; or, after
+  /// a local change, the copy of the engine it replaces' own (which it lends its sight mesh).
+  /// NULL when it could not be built (the searches then find that out), or not needed.
+  struct an_navmesh *own_polygons;
   /// For a disk: the passages it surely gets through, over the polygons' triangulation (the sight
-  /// mesh's or passage_mesh), for every radius up to the engine's (docs/DESIGN.md,
+  /// mesh's or own_polygons), for every radius up to the engine's (docs/DESIGN.md,
   /// "Reachability without a search"); empty for a point agent or without a triangulation.
   an_sure_passages sure;
 } an_tangent_engine;
@@ -188,7 +180,7 @@ typedef struct an_tangent_query {
   struct an_disk_search *disk;
   bool disk_running;
   // The prebuilt search's check of the passages: an interval search over the engine's
-  // passage_mesh that is only begun, never run.
+  // own_polygons that is only begun, never run.
   struct an_interval_scratch *passages;
   // The flood over the widest passages that bounds where a nearest-reachable probe looks.
   an_passage_flood reach_flood;
