@@ -73,9 +73,12 @@ static bool sort_widest_first(an_widest_link *links, size_t count, const an_allo
   return true;
 }
 
-static int32_t root_of(const an_widest_forest *forest, int32_t t) {
-  while (forest->nodes[t].parent != t) {
-    t = forest->nodes[t].parent;
+// The root of t's part while the forest is built: `part` mirrors the forest's links, halved on
+// every walk. The forest itself keeps its links as made (its depth is what bounds a query's walk).
+static int32_t root_of(int32_t *part, int32_t t) {
+  while (part[t] != t) {
+    part[t] = part[part[t]];
+    t = part[t];
   }
   return t;
 }
@@ -86,8 +89,10 @@ arcnav_status an_widest_forest_build(size_t node_count, an_widest_link *links, s
   size_t nodes = node_count > 0 ? node_count : 1;
   forest.nodes = an_alloc(alloc, nodes, sizeof *forest.nodes);
   uint8_t *rank = an_calloc(alloc, nodes, sizeof *rank);
-  if (!forest.nodes || !rank) {
+  int32_t *part = an_alloc(alloc, nodes, sizeof *part);
+  if (!forest.nodes || !rank || !part) {
     an_free(alloc, rank);
+    an_free(alloc, part);
     an_widest_forest_destroy(&forest, alloc);
     *out = (an_widest_forest){0, NULL};
     return ARCNAV_ERR_OUT_OF_MEMORY;
@@ -100,16 +105,18 @@ arcnav_status an_widest_forest_build(size_t node_count, an_widest_link *links, s
   }
   if (!sort_widest_first(links, kept, alloc)) {
     an_free(alloc, rank);
+    an_free(alloc, part);
     an_widest_forest_destroy(&forest, alloc);
     *out = (an_widest_forest){0, NULL};
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t t = 0; t < node_count; ++t) {
     forest.nodes[t] = (an_widest_node){-1.0, (int32_t)t, UINT32_MAX};
+    part[t] = (int32_t)t;
   }
   uint32_t steps = 0;
   for (size_t k = 0; k < kept; ++k) {
-    int32_t ra = root_of(&forest, links[k].a), rb = root_of(&forest, links[k].b);
+    int32_t ra = root_of(part, links[k].a), rb = root_of(part, links[k].b);
     if (ra == rb) {
       continue;
     }
@@ -119,9 +126,11 @@ arcnav_status an_widest_forest_build(size_t node_count, an_widest_link *links, s
       rb = swap;
     }
     forest.nodes[rb] = (an_widest_node){links[k].width, ra, steps++};
+    part[rb] = ra;
     rank[ra] += rank[ra] == rank[rb];
   }
   an_free(alloc, rank);
+  an_free(alloc, part);
   *out = forest;
   return ARCNAV_OK;
 }
