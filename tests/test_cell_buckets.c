@@ -2,7 +2,8 @@
 // The per-cell item tables every spatial index is built with: random rectangles of cells and
 // random sequences of single cells against a brute force that lists, for every cell, the items put
 // there in the order they were put; boxes filed over a grid against the cells their box overlaps,
-// worked out from the cells' edges; empty tables; and allocations that fail.
+// worked out from the cells' edges; tables carried into new ones under new numbers; empty tables;
+// and allocations that fail.
 #include "arcnav_test.h"
 #include "index/cell_buckets.h"
 #include "index/grid.h"
@@ -264,12 +265,73 @@ START_TEST(test_failed_grid_filing_leaves_no_tables) {
 }
 END_TEST
 
+// ---- tables carried over ------------------------------------------------------------------
+
+// A table built from random puts, carried into a new one under a random renumbering (some items
+// gone, with or without a renumbering at all) with more puts after it: each cell lists the kept
+// entries of the old one under their new numbers, in their order, then its new puts.
+START_TEST(test_carried_table_against_brute_force) {
+  rng_state = 0x853c49e6748fea9bull + (uint64_t)_i;
+  an_allocator alloc = an_allocator_from(NULL);
+  uint64_t rounds = test_scaled_count(200);
+  enum { MAX_PUTS = 48, ITEMS = 12 };
+  for (uint64_t round = 0; round < rounds; ++round) {
+    size_t cells = 1 + rng_next(10), puts = rng_next(MAX_PUTS + 1), more = rng_next(8);
+    size_t cell_of[MAX_PUTS + 8];
+    uint32_t item_of[MAX_PUTS + 8];
+    for (size_t k = 0; k < puts + more; ++k) {
+      cell_of[k] = rng_next((uint32_t)cells);
+      item_of[k] = rng_next(ITEMS);
+    }
+    int32_t renumber[ITEMS];
+    bool renumbered = rng_next(4) != 0;
+    for (size_t i = 0; i < ITEMS; ++i) {
+      renumber[i] = !renumbered ? (int32_t)i : rng_next(3) == 0 ? -1 : (int32_t)rng_next(ITEMS);
+    }
+    an_cell_buckets old, carried;
+    ck_assert_int_eq(an_cell_buckets_init(&old, cells, &alloc), ARCNAV_OK);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t k = 0; k < puts; ++k) {
+        an_cell_buckets_put(&old, cell_of[k], item_of[k]);
+      }
+      ck_assert_int_eq(an_cell_buckets_end_pass(&old, &alloc), ARCNAV_OK);
+    }
+    ck_assert_int_eq(an_cell_buckets_init(&carried, cells, &alloc), ARCNAV_OK);
+    for (int pass = 0; pass < 2; ++pass) {
+      an_cell_buckets_put_carried(&carried, old.cell_start, old.items,
+                                  renumbered ? renumber : NULL);
+      for (size_t k = puts; k < puts + more; ++k) {
+        an_cell_buckets_put(&carried, cell_of[k], item_of[k]);
+      }
+      ck_assert_int_eq(an_cell_buckets_end_pass(&carried, &alloc), ARCNAV_OK);
+    }
+    uint32_t expected[MAX_PUTS + 8];
+    size_t total = 0;
+    for (size_t cell = 0; cell < cells; ++cell) {
+      size_t n = 0;
+      for (size_t k = 0; k < puts + more; ++k) {
+        int32_t now = k < puts ? renumber[item_of[k]] : (int32_t)item_of[k];
+        if (cell_of[k] == cell && now >= 0) {
+          expected[n++] = (uint32_t)now;
+        }
+      }
+      assert_cell_lists(carried.cell_start, carried.items, cell, expected, n);
+      total += n;
+    }
+    ck_assert_uint_eq(carried.cell_start[cells], total);
+    an_cell_buckets_free(&old, &alloc);
+    an_cell_buckets_free(&carried, &alloc);
+  }
+}
+END_TEST
+
 static Suite *cell_buckets_suite(void) {
   Suite *s = suite_create("cell_buckets");
   TCase *tc = tcase_create("cell_buckets");
   tcase_add_loop_test(tc, test_rectangles_against_brute_force, 0, 4);
   tcase_add_loop_test(tc, test_put_order_is_kept, 0, 4);
   tcase_add_test(tc, test_empty_table);
+  tcase_add_loop_test(tc, test_carried_table_against_brute_force, 0, 4);
   tcase_add_loop_test(tc, test_grid_boxes_against_brute_force, 0, 4);
   tcase_add_test(tc, test_failed_allocations);
   tcase_add_test(tc, test_failed_grid_filing_leaves_no_tables);

@@ -1141,6 +1141,32 @@ END_TEST
 // same corners, the same table entries for each, and the same corner for each grid item. A removal
 // drops the landmarks (mesh/landmarks.h), and their table of corner vertices with them: that field
 // is compared where both planners have one.
+// The corner grid (tangents on demand) of an engine that followed a change lists in each cell the
+// corners a build of that grid over the same cells and corners files there, in the same order.
+static void check_corner_grid_as_built(const an_tangent_engine *engine, const char *label) {
+  const an_corner_grid *got = &engine->graph.corner_grid;
+  if (!got->cell_start) {
+    return;
+  }
+  an_allocator alloc = an_allocator_from(NULL);
+  an_corner_grid want;
+  ck_assert_int_eq(an_corner_grid_build(&engine->space.grid, engine->corners, engine->corner_count,
+                                        engine->radius, &alloc, &want),
+                   ARCNAV_OK);
+  size_t cells = (size_t)engine->space.grid.columns * (size_t)engine->space.grid.rows;
+  for (size_t cell = 0; cell <= cells; ++cell) {
+    ck_assert_msg(got->cell_start[cell] == want.cell_start[cell],
+                  "%s: the corner grid's cell %zu starts at %u, built %u", label, cell,
+                  got->cell_start[cell], want.cell_start[cell]);
+  }
+  for (uint32_t k = 0; k < want.cell_start[cells]; ++k) {
+    ck_assert_msg(got->cell_corners[k] == want.cell_corners[k],
+                  "%s: entry %u of the corner grid is corner %u, built %u", label, k,
+                  got->cell_corners[k], want.cell_corners[k]);
+  }
+  an_corner_grid_destroy(&want, &alloc);
+}
+
 static void check_parts_as_fresh(const arcnav_planner *planner, const arcnav_planner *fresh,
                                  const char *label) {
   double *got_corners, *want_corners, *got_items, *want_items;
@@ -1166,6 +1192,7 @@ static void check_parts_as_fresh(const arcnav_planner *planner, const arcnav_pla
   free(want_corners);
   free(got_items);
   free(want_items);
+  check_corner_grid_as_built(planner->engine.state, label);
 }
 
 // A planner for several radii that follows a change locally carries its disk engine's corners

@@ -15,6 +15,41 @@ arcnav_status an_cell_buckets_init(an_cell_buckets *buckets, size_t cell_count,
   return ARCNAV_OK;
 }
 
+void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start,
+                                 const uint32_t *items, const int32_t *renumber) {
+  // What an_cell_buckets_put() does per entry, a cell at a time: a large map's tables hold
+  // hundreds of thousands of entries, and this runs on every local update.
+  uint32_t *at = buckets->cell_start;
+  if (!buckets->filling) {
+    size_t total = 0;
+    for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
+      uint32_t count = start[cell + 1] - start[cell];
+      for (uint32_t k = start[cell]; renumber && k < start[cell + 1]; ++k) {
+        count -= renumber[items[k]] < 0;
+      }
+      at[cell + 1] += count;
+      total += count;
+    }
+    buckets->total += total;
+    return;
+  }
+  uint32_t *to = buckets->items;
+  for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
+    uint32_t next = at[cell];
+    if (!renumber) {
+      memcpy(to + next, items + start[cell], (start[cell + 1] - start[cell]) * sizeof *to);
+      next += start[cell + 1] - start[cell];
+    }
+    for (uint32_t k = start[cell]; renumber && k < start[cell + 1]; ++k) {
+      int32_t now = renumber[items[k]];
+      if (now >= 0) {
+        to[next++] = (uint32_t)now;
+      }
+    }
+    at[cell] = next;
+  }
+}
+
 arcnav_status an_cell_buckets_end_pass(an_cell_buckets *buckets, const an_allocator *alloc) {
   uint32_t *start = buckets->cell_start;
   size_t cells = buckets->cell_count;

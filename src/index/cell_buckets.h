@@ -55,6 +55,13 @@ static inline void an_cell_buckets_put_rect(an_cell_buckets *buckets, int32_t co
   }
 }
 
+/// Puts, cell by cell, the entries of an older table over the same cells (`start`, `items`) under
+/// their new numbers: renumber[item], left out where that is -1; with `renumber` NULL every entry
+/// as it was. Copying a table this way, rather than filing every item again by its box, is what
+/// keeps a local update of a large map cheap (docs/DESIGN.md, "Units, locally").
+void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start,
+                                 const uint32_t *items, const int32_t *renumber);
+
 /// Ends a pass. After the counting pass: turns the counts into offsets and allocates the items
 /// (at least one entry, so an empty table still has an array); the filing pass follows. After the
 /// filing pass: the table is complete, cell c lists items[cell_start[c] .. cell_start[c + 1]).

@@ -60,6 +60,10 @@ arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_alloca
 /// number of cells per axis.
 void an_grid_fit(an_grid *grid, vec2 lo, vec2 hi, size_t count, double min_cell);
 
+/// Do the two grids have the same cells (origin, size, columns and rows), so that a table over
+/// one's cells serves the other?
+bool an_grid_cells_equal(const an_grid *a, const an_grid *b);
+
 /// The box of thing `index`, for an_grid_file_boxes().
 typedef void (*an_box_fn)(const void *context, size_t index, vec2 *lo, vec2 *hi);
 

@@ -102,20 +102,6 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
   return true;
 }
 
-// The entries of `from` (a table of `previous`, per vertex or per free triangle) whose corner was
-// carried, under its new number (`renumber`), in the same cells of `to`.
-static void carry_table(an_cell_buckets *to, const uint32_t *start, const uint32_t *items,
-                        size_t cells, const int32_t *renumber) {
-  for (size_t cell = 0; cell < cells; ++cell) {
-    for (uint32_t k = start[cell]; k < start[cell + 1]; ++k) {
-      int32_t now = renumber[items[k]];
-      if (now >= 0) {
-        an_cell_buckets_put(to, cell, (uint32_t)now);
-      }
-    }
-  }
-}
-
 // Files every corner: by its vertex where the triangulation has one, otherwise by the free
 // triangles its material (grown by the slack) overlaps; and, when the map has circles, every
 // corner by the free triangles its material grown by 2R overlaps. With `carry`, a carried corner
@@ -163,11 +149,11 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   sm->wide_filed = circles;
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     if (renumber) {
-      carry_table(&at_vertex, previous->vertex_start, previous->vertex_corners, vertex_count,
-                  renumber);
-      carry_table(&at_triangle, previous->triangle_start, previous->triangle_corners, free_count,
-                  renumber);
-      carry_table(&wide, previous->wide_start, previous->wide_corners, free_count, renumber);
+      an_cell_buckets_put_carried(&at_vertex, previous->vertex_start, previous->vertex_corners,
+                                  renumber);
+      an_cell_buckets_put_carried(&at_triangle, previous->triangle_start,
+                                  previous->triangle_corners, renumber);
+      an_cell_buckets_put_carried(&wide, previous->wide_start, previous->wide_corners, renumber);
     }
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
       const an_corner *corner = &corners[c];

@@ -260,8 +260,9 @@ static arcnav_status order_corners_in_space(an_tangent_engine *engine) {
 // corner grid, and the sight mesh. A point agent uses the sight mesh too: obstacles that touch are
 // one wall for it (the touching rule), so the triangulation's passages are exactly the ones it
 // may take. A lean interval engine (an_tangent_engine.lean) keeps the triangulation alone.
-// With `previous`, corners carried from it (carried_from) keep the vertex its sight mesh filed
-// them at: the change left their vertices where they were.
+// With `previous`, corners carried from it (carried_from) keep their cells in its corner grid
+// (over the same cells) and the vertex its sight mesh filed them at: the change left them where
+// they were.
 // The sight mesh's filing is carried too when the triangulation is the one `previous` filed on
 // (`same_triangulation`: a copy, after a circle's change).
 static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_args *args,
@@ -286,7 +287,16 @@ static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_
       return status;
     }
   }
-  if (status == ARCNAV_OK) {
+  const an_corner_grid *corners_before =
+      previous && previous->graph.corner_grid.cell_start &&
+              an_grid_cells_equal(&previous->space.grid, &engine->space.grid)
+          ? &previous->graph.corner_grid
+          : NULL;
+  if (status == ARCNAV_OK && corners_before) {
+    status = an_corner_grid_carry(&engine->space.grid, engine->corners, engine->corner_count,
+                                  engine->radius, corners_before, previous->corner_count,
+                                  carried_from, &engine->alloc, &engine->graph.corner_grid);
+  } else if (status == ARCNAV_OK) {
     status = an_corner_grid_build(&engine->space.grid, engine->corners, engine->corner_count,
                                   engine->radius, &engine->alloc, &engine->graph.corner_grid);
   }

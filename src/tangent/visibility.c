@@ -34,6 +34,51 @@ arcnav_status an_corner_grid_build(const an_grid *grid, const an_corner *corners
   return status;
 }
 
+arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners, size_t count,
+                                   double radius, const an_corner_grid *previous,
+                                   size_t previous_count, const int32_t *carried_from,
+                                   const an_allocator *alloc, an_corner_grid *out) {
+  memset(out, 0, sizeof *out);
+  int32_t *renumber = an_alloc(alloc, previous_count + 1, sizeof *renumber);
+  an_cell_buckets buckets;
+  arcnav_status status =
+      renumber ? an_cell_buckets_init(&buckets, (size_t)grid->columns * (size_t)grid->rows, alloc)
+               : ARCNAV_ERR_OUT_OF_MEMORY;
+  if (status != ARCNAV_OK) {
+    an_free(alloc, renumber);
+    return status;
+  }
+  for (size_t c = 0; c < previous_count; ++c) {
+    renumber[c] = -1;
+  }
+  for (size_t c = 0; c < count; ++c) {
+    if (carried_from[c] >= 0) {
+      renumber[carried_from[c]] = (int32_t)c;
+    }
+  }
+  corner_boxes boxes = {corners, radius};
+  for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
+    an_cell_buckets_put_carried(&buckets, previous->cell_start, previous->cell_corners, renumber);
+    for (size_t c = 0; c < count; ++c) {
+      if (carried_from[c] < 0) {
+        vec2 lo, hi;
+        corner_box(&boxes, c, &lo, &hi);
+        an_cell_buckets_put_rect(&buckets, grid->columns, an_grid_box_cells(grid, lo, hi),
+                                 (uint32_t)c);
+      }
+    }
+    status = an_cell_buckets_end_pass(&buckets, alloc);
+  }
+  an_free(alloc, renumber);
+  if (status != ARCNAV_OK) {
+    an_cell_buckets_free(&buckets, alloc);
+    return status;
+  }
+  out->cell_start = buckets.cell_start;
+  out->cell_corners = buckets.items;
+  return ARCNAV_OK;
+}
+
 void an_corner_grid_destroy(an_corner_grid *cgrid, const an_allocator *alloc) {
   an_free(alloc, cgrid->cell_start);
   an_free(alloc, cgrid->cell_corners);
