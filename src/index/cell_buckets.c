@@ -36,9 +36,8 @@ void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start
   uint32_t *to = buckets->items;
   for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
     uint32_t next = at[cell];
-    if (!renumber) {
-      memcpy(to + next, items + start[cell], (start[cell + 1] - start[cell]) * sizeof *to);
-      next += start[cell + 1] - start[cell];
+    for (uint32_t k = start[cell]; !renumber && k < start[cell + 1]; ++k) {
+      to[next++] = items[k];
     }
     for (uint32_t k = start[cell]; renumber && k < start[cell + 1]; ++k) {
       int32_t now = renumber[items[k]];

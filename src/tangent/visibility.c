@@ -51,14 +51,18 @@ arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners
   for (size_t c = 0; c < previous_count; ++c) {
     renumber[c] = -1;
   }
+  // After an addition every corner keeps its number: the table is copied as it is.
+  bool same_numbers = count >= previous_count;
   for (size_t c = 0; c < count; ++c) {
     if (carried_from[c] >= 0) {
       renumber[carried_from[c]] = (int32_t)c;
     }
+    same_numbers &= c >= previous_count || carried_from[c] == (int32_t)c;
   }
   corner_boxes boxes = {corners, radius};
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
-    an_cell_buckets_put_carried(&buckets, previous->cell_start, previous->cell_corners, renumber);
+    an_cell_buckets_put_carried(&buckets, previous->cell_start, previous->cell_corners,
+                                same_numbers ? NULL : renumber);
     for (size_t c = 0; c < count; ++c) {
       if (carried_from[c] < 0) {
         vec2 lo, hi;
