@@ -9,67 +9,75 @@
 #include <string.h>
 
 // A key for each width that orders as the widths do, widest first, as an unsigned integer: the
-// bits of a double order as its value once the sign bit is flipped for positives and every bit
-// for negatives.
-static uint64_t widest_first_key(double width) {
-  uint64_t bits;
+// bits of a float order as its value once the sign bit is flipped for positives and every bit for
+// negatives.
+static uint32_t widest_first_key(float width) {
+  uint32_t bits;
   memcpy(&bits, &width, sizeof bits);
-  uint64_t ascending = bits >> 63 ? ~bits : bits | (UINT64_C(1) << 63);
+  uint32_t ascending = bits >> 31 ? ~bits : bits | (UINT32_C(1) << 31);
   return ~ascending;
 }
 
+enum {
+  DIGIT_BITS = 11,
+  DIGIT_VALUES = 1 << DIGIT_BITS,
+  DIGITS = (32 + DIGIT_BITS - 1) / DIGIT_BITS
+};
+
 // Sorts the links widest first, equal widths in the order given (so the forest is the same for
-// the same list): a radix sort on the keys above, a byte at a time, skipping the bytes every key
-// shares. A comparison sort took a fifth of a local update on the game maps. False when out of
-// memory.
+// the same list): a radix sort of each link's key and place, packed in 64 bits, 11 bits of the key
+// at a time, with every digit counted in one pass and the digits every key shares skipped; then
+// the links are moved once. A comparison sort took a fifth of a local update on the game maps.
+// False when out of memory.
 static bool sort_widest_first(an_widest_link *links, size_t count, const an_allocator *alloc) {
   if (count < 2) {
     return true;
   }
-  uint64_t *keys = an_alloc(alloc, 2 * count, sizeof *keys);
-  an_widest_link *spare = an_alloc(alloc, count, sizeof *spare);
-  if (!keys || !spare) {
-    an_free(alloc, keys);
-    an_free(alloc, spare);
+  uint64_t *packed = an_alloc(alloc, 2 * count, sizeof *packed);
+  an_widest_link *sorted = an_alloc(alloc, count, sizeof *sorted);
+  uint32_t *starts = an_calloc(alloc, (size_t)DIGITS * DIGIT_VALUES, sizeof *starts);
+  if (!packed || !sorted || !starts) {
+    an_free(alloc, packed);
+    an_free(alloc, sorted);
+    an_free(alloc, starts);
     return false;
   }
-  uint64_t *from_keys = keys, *to_keys = keys + count;
-  an_widest_link *from = links, *to = spare;
+  uint64_t *from = packed, *to = packed + count;
   for (size_t k = 0; k < count; ++k) {
-    from_keys[k] = widest_first_key(links[k].width);
-  }
-  for (unsigned shift = 0; shift < 64; shift += 8) {
-    size_t start[257] = {0};
-    for (size_t k = 0; k < count; ++k) {
-      start[((from_keys[k] >> shift) & 255u) + 1]++;
+    uint32_t key = widest_first_key(links[k].width);
+    from[k] = (uint64_t)key << 32 | (uint64_t)k;
+    for (unsigned d = 0; d < DIGITS; ++d) {
+      starts[(size_t)d * DIGIT_VALUES + ((key >> (d * DIGIT_BITS)) & (DIGIT_VALUES - 1))]++;
     }
+  }
+  for (unsigned d = 0; d < DIGITS; ++d) {
+    uint32_t *start = starts + (size_t)d * DIGIT_VALUES;
+    unsigned shift = 32 + d * DIGIT_BITS;
     bool shared = false;
-    for (size_t d = 1; d <= 256 && !shared; ++d) {
-      shared = start[d] == count;
+    uint32_t sum = 0;
+    for (size_t v = 0; v < DIGIT_VALUES; ++v) {
+      shared |= start[v] == count;
+      uint32_t here = start[v];
+      start[v] = sum;
+      sum += here;
     }
     if (shared) {
       continue;
     }
-    for (size_t d = 1; d <= 256; ++d) {
-      start[d] += start[d - 1];
-    }
     for (size_t k = 0; k < count; ++k) {
-      size_t at = start[(from_keys[k] >> shift) & 255u]++;
-      to_keys[at] = from_keys[k];
-      to[at] = from[k];
+      to[start[(from[k] >> shift) & (DIGIT_VALUES - 1)]++] = from[k];
     }
-    uint64_t *swap_keys = from_keys;
-    from_keys = to_keys;
-    to_keys = swap_keys;
-    an_widest_link *swap = from;
+    uint64_t *swap = from;
     from = to;
     to = swap;
   }
-  if (from != links) {
-    memcpy(links, from, count * sizeof *links);
+  for (size_t k = 0; k < count; ++k) {
+    sorted[k] = links[from[k] & UINT32_MAX];
   }
-  an_free(alloc, keys);
-  an_free(alloc, spare);
+  memcpy(links, sorted, count * sizeof *links);
+  an_free(alloc, packed);
+  an_free(alloc, sorted);
+  an_free(alloc, starts);
   return true;
 }
 

@@ -14,9 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// A link of the graph: nodes a and b, and its width.
+/// A link of the graph: nodes a and b, and its width. Widths are floats: the library keeps them
+/// so (rounded down or up, geom.h's an_float_at_most and an_float_at_least), so that a width
+/// carried over a local update is the one measured afresh, and they sort fast.
 typedef struct an_widest_link {
-  double width;
+  float width;
   int32_t a, b;
 } an_widest_link;
 
