@@ -73,15 +73,25 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, an_navmesh **out) {
   return ARCNAV_OK;
 }
 
-int32_t an_navmesh_kept_triangle(const an_navmesh *before, const an_navmesh *mesh, int32_t t) {
+uint8_t *an_navmesh_same_points(const an_navmesh *before, const an_navmesh *mesh) {
+  size_t count = mesh->cdt.point_count;
+  uint8_t *same = an_alloc(&mesh->alloc, count + 1, sizeof *same);
+  size_t both = count < before->cdt.point_count ? count : before->cdt.point_count;
+  for (size_t v = 0; same && v < count; ++v) {
+    same[v] = v < both && v2_equal(mesh->cdt.points[v], before->cdt.points[v]);
+  }
+  return same;
+}
+
+int32_t an_navmesh_kept_triangle(const an_navmesh *before, const an_navmesh *mesh,
+                                 const uint8_t *same_point, int32_t t) {
   int32_t slot = mesh->tri_of[t];
   if ((size_t)slot >= before->cdt.tri_count || before->free_of[slot] < 0) {
     return -1;
   }
   const int32_t *v = mesh->cdt.tris[slot].v, *was = before->cdt.tris[slot].v;
   for (int k = 0; k < 3; ++k) {
-    // A vertex index may have been taken again by another point.
-    if (v[k] != was[k] || !v2_equal(mesh->cdt.points[v[k]], before->cdt.points[was[k]])) {
+    if (v[k] != was[k] || !same_point[v[k]]) {
       return -1;
     }
   }

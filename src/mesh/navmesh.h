@@ -199,10 +199,17 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, an_navmesh **out);
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (the mesh as it was).
 arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *before);
 
+/// Per vertex of `mesh` (`before` after a local change): 1 where `before` has that vertex at the
+/// same point (a removed vertex's number may have been taken again by another point), else 0.
+/// One pass over the points, so that testing every triangle (an_navmesh_kept_triangle()) reads no
+/// points. NULL when out of memory; free with the mesh's allocator.
+uint8_t *an_navmesh_same_points(const an_navmesh *before, const an_navmesh *mesh);
+
 /// The free triangle of `before` that free triangle t of `mesh` (`before` after a local change)
-/// still is: the same corners, at the same points, in the same slot of the triangulation; -1 when
-/// the change made t.
-int32_t an_navmesh_kept_triangle(const an_navmesh *before, const an_navmesh *mesh, int32_t t);
+/// still is: the same corners, at the same points (`same_point`, an_navmesh_same_points()), in the
+/// same slot of the triangulation; -1 when the change made t.
+int32_t an_navmesh_kept_triangle(const an_navmesh *before, const an_navmesh *mesh,
+                                 const uint8_t *same_point, int32_t t);
 
 /// Number of free (walkable) triangles, without the connectors (which have no area).
 size_t an_navmesh_triangle_count(const an_navmesh *mesh);

@@ -142,9 +142,10 @@ double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i) {
 // each of its edges has a free triangle beyond or none as before; else -1. (A triangle beside a
 // polygon put in or taken out clear of everything has one of its corners, so it is never kept;
 // the edges are checked all the same, since the width reads them.)
-static void find_kept(const an_navmesh *before, const an_navmesh *mesh, int32_t *kept) {
+static void find_kept(const an_navmesh *before, const an_navmesh *mesh, const uint8_t *same_point,
+                      int32_t *kept) {
   for (size_t t = 0; t < mesh->free_count; ++t) {
-    int32_t was = an_navmesh_kept_triangle(before, mesh, (int32_t)t);
+    int32_t was = an_navmesh_kept_triangle(before, mesh, same_point, (int32_t)t);
     for (int k = 0; k < 3 && was >= 0; ++k) {
       if ((mesh->fn[3 * t + (size_t)k] < 0) != (before->fn[3 * (size_t)was + (size_t)k] < 0)) {
         was = -1;
@@ -163,14 +164,17 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *befo
   an_widest_link *portals = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *portals);
   float *width = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *width);
   int32_t *kept = carry ? an_alloc(&mesh->alloc, n + 1, sizeof *kept) : NULL;
-  if (!portals || !width || (carry && !kept)) {
+  uint8_t *same_point = carry ? an_navmesh_same_points(before, mesh) : NULL;
+  if (!portals || !width || (carry && (!kept || !same_point))) {
     an_free(&mesh->alloc, portals);
     an_free(&mesh->alloc, width);
     an_free(&mesh->alloc, kept);
+    an_free(&mesh->alloc, same_point);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   if (carry) {
-    find_kept(before, mesh, kept);
+    find_kept(before, mesh, same_point, kept);
+    an_free(&mesh->alloc, same_point);
   }
   for (size_t t = 0; t < n; ++t) {
     for (int i = 0; i < 3; ++i) {
