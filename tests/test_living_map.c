@@ -1119,6 +1119,83 @@ START_TEST(a_house_narrows_a_link_it_does_not_touch) {
 }
 END_TEST
 
+// An AUTO planner for one radius on a small map prebuilds its tangent graph; brought up to date
+// after a change, it finds tangents on demand (planner.c, definition_after_change), so that the
+// changes after the first follow locally. Its answers stay those of a fresh build, whose graph is
+// prebuilt: the same status and length on a grid of queries, every path verified.
+START_TEST(a_changed_map_finds_tangents_on_demand) {
+  static const vec bounds[] = {{0, 0}, {60, 0}, {60, 40}, {0, 40}};
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
+  add_rect(map, (vec){5, 5}, (vec){9, 30});
+  add_rect(map, (vec){45, 10}, (vec){50, 35});
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = 1.0;
+  arcnav_planner *planner = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  arcnav_planner_info info;
+  arcnav_planner_get_info(planner, &info);
+  ck_assert_uint_gt(info.edge_count, 0); // prebuilt
+  arcnav_obstacle_id house = add_rect(map, (vec){25, 15}, (vec){31, 22});
+  ck_assert(!update_was_local(planner, map)); // from a prebuilt graph: built in full
+  arcnav_planner_get_info(planner, &info);
+  ck_assert_uint_eq(info.edge_count, 0); // on demand
+  // A polygon taken out locally must have been put in locally (an_local_polygons_change()): the
+  // second house, not the first.
+  arcnav_obstacle_id shed = add_rect(map, (vec){25, 2}, (vec){29, 6});
+  ck_assert(update_was_local(planner, map));
+  ck_assert_int_eq(arcnav_map_move_obstacle(map, shed, (vec){6, 0}, NULL), ARCNAV_OK);
+  ck_assert(update_was_local(planner, map));
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, shed), ARCNAV_OK);
+  ck_assert(update_was_local(planner, map));
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, house), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  arcnav_planner *fresh = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &fresh), ARCNAV_OK);
+  arcnav_planner_get_info(fresh, &info);
+  ck_assert_uint_gt(info.edge_count, 0);
+  arcnav_query *query = NULL, *fresh_query = NULL;
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_create(fresh, &fresh_query), ARCNAV_OK);
+  arcnav_path *path = NULL, *fresh_path = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(NULL, &fresh_path), ARCNAV_OK);
+  sup_map m; // the map as it ends, the house gone, for the verifier
+  sup_map_init(&m);
+  sup_map_add_rect(&m, 5, 5, 9, 30);
+  sup_map_add_rect(&m, 45, 10, 50, 35);
+  sup_map_set_bounds(&m, bounds, 4);
+  size_t found = 0;
+  for (int k = 0; k < 64; ++k) {
+    vec start = {2.5 + 7.0 * (k % 8), 2.5 + 5.0 * (k / 8)};
+    vec goal = {57.5 - 7.0 * (k / 8), 37.5 - 4.5 * (k % 8)};
+    arcnav_status got = arcnav_find_path(query, start, goal, path);
+    arcnav_status want = arcnav_find_path(fresh_query, start, goal, fresh_path);
+    ck_assert_int_eq(got, want);
+    if (got == ARCNAV_OK) {
+      double length = arcnav_path_length(path), fresh_length = arcnav_path_length(fresh_path);
+      ck_assert_msg(fabs(length - fresh_length) <= 1e-9 * fresh_length,
+                    "query %d: %.17g after the updates, %.17g afresh", k, length, fresh_length);
+      sup_verify_report report;
+      ck_assert_msg(
+          sup_verify_path(&m, def.radius, sup_map_tolerance(&m), start, goal, path, &report),
+          "query %d: %s", k, report.message);
+      ++found;
+    }
+  }
+  ck_assert_uint_gt(found, 32);
+  sup_map_free(&m);
+  arcnav_path_destroy(path);
+  arcnav_path_destroy(fresh_path);
+  arcnav_query_destroy(query);
+  arcnav_query_destroy(fresh_query);
+  arcnav_planner_destroy(fresh);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
 // A unit beside a triangle narrows its link, though it changes no triangle (circles are not in
 // the triangulation): the triangle (0, 0), (10, 0), (5, 12) of the house test above, the unit's
 // rim 2.5 below the middle of its base and its centre 4.5, farther than the cap of 3. Taking the
@@ -1556,6 +1633,7 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, a_house_narrows_a_link_it_does_not_touch);
   tcase_add_test(tc, units_change_locally_as_fresh_builds);
   tcase_add_test(tc, a_unit_taken_away_widens_a_link);
+  tcase_add_test(tc, a_changed_map_finds_tangents_on_demand);
   tcase_add_test(tc, a_building_outlives_a_units_change);
   tcase_add_loop_test(tc, failed_local_updates_change_nothing, 0, 2);
   tcase_add_loop_test(tc, failed_changes_change_nothing, 0, KIND_COUNT);

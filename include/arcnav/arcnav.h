@@ -288,7 +288,8 @@ typedef enum arcnav_engine {
 typedef enum arcnav_tangent_graph {
   ARCNAV_TANGENT_GRAPH_AUTO = 0,  ///< prebuilt up to ARCNAV_TANGENT_GRAPH_AUTO_LIMIT corner
                                   ///< circles, on demand above (a prebuilt graph grows with the
-                                  ///< square of the corners on open maps)
+                                  ///< square of the corners on open maps), on a map with units,
+                                  ///< and once arcnav_planner_update() followed a change
   ARCNAV_TANGENT_GRAPH_PREBUILT,  ///< every free tangent found when the planner is built: the
                                   ///< fastest queries, for a map that answers many of them
   ARCNAV_TANGENT_GRAPH_ON_DEMAND, ///< the planner holds only its spatial indexes; each query finds
@@ -339,7 +340,9 @@ ARCNAV_API arcnav_status arcnav_planner_create(const arcnav_map *map, const arcn
 ARCNAV_API void arcnav_planner_destroy(arcnav_planner *planner);
 
 /// Bring a planner up to date with `map` as it is now (after obstacles were added, removed or
-/// moved), with the definition it was created with. Its query objects stay valid: each makes its
+/// moved), with the definition it was created with, but that ARCNAV_TANGENT_GRAPH_AUTO then finds
+/// tangents on demand (a prebuilt graph would be built again on every change; on demand, the
+/// changes after the first follow locally as below). Its query objects stay valid: each makes its
 /// working memory for the new state on its next use, keeping its radius and expansion limit.
 /// The planner is changed locally where it can be (arcnav_planner_local_updates()), else built
 /// again in full (the cost of arcnav_planner_create()). Locally today: a planner for point agents
