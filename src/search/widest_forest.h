@@ -3,7 +3,8 @@
 
 // The widest chain between two nodes of a graph, for every width at once: Kruskal's algorithm over
 // the links, widest first, with union by rank and without path compression, leaves a forest of
-// depth O(log n) whose links carry their width and the step at which they were made. Along a path
+// depth O(log n) whose links carry their width and the step at which they were made (the build
+// finds parts through a compressed copy of the links, which the queries never read). Along a path
 // to a root the steps grow and the widths do not; so stepping up from whichever end was linked
 // earlier meets at the node where the two parts joined, and the narrowest link passed is the
 // narrowest link of the widest chain (docs/DESIGN.md, "No path for a disk without a search").
