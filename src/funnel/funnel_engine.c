@@ -409,7 +409,7 @@ static arcnav_status changed_copy(const funnel_engine *engine, const arcnav_map 
     status = status == ARCNAV_ERR_OUT_OF_MEMORY ? status : ARCNAV_ERR_INVALID_ARGUMENT;
   }
   if (status == ARCNAV_OK) {
-    status = an_navmesh_clone(engine->navmesh, &copy->navmesh);
+    status = an_navmesh_clone(engine->navmesh, true, &copy->navmesh);
   }
   if (status == ARCNAV_OK) {
     status = an_local_polygons_copy(&engine->locals, &copy->locals, &copy->alloc);
@@ -417,6 +417,7 @@ static arcnav_status changed_copy(const funnel_engine *engine, const arcnav_map 
   if (status == ARCNAV_OK) {
     status = change_mesh(copy, map, change);
   }
+  assert(status != ARCNAV_OK || !copy->navmesh->borrows_triangulation);
   if (status == ARCNAV_OK && engine->navmesh->passages.nodes) {
     status = an_navmesh_build_passages(copy->navmesh, engine->navmesh);
   }

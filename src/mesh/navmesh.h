@@ -86,6 +86,10 @@ struct an_navmesh {
   double cell_w, cell_h;
   int32_t grid_w, grid_h;
   int32_t *grid;
+  /// A copy made to be changed (an_navmesh_clone()): `cdt` and the free triangles' arrays
+  /// (free_of, tri_of, fv, fn, component) are the original's, read but never written or freed
+  /// here, until the change puts its own in their place.
+  bool borrows_triangulation;
   bool whole_plane;   ///< no bounds: everything beyond the box is free
   int32_t box_tri[4]; ///< per box edge, corner e to corner e + 1: its free triangle, or -1
   int8_t box_edge[4]; ///< the edge of box_tri[e] on the box edge
@@ -189,9 +193,12 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
                                         int32_t *out_vertices);
 
 /// A copy of `mesh` that changes apart from it (an_navmesh_change_polygon()), without its forest
-/// of the widest passages (an_navmesh_build_passages() makes one again).
+/// of the widest passages (an_navmesh_build_passages() makes one again). With `to_change`, the copy
+/// borrows `mesh`'s triangulation (an_navmesh.borrows_triangulation) instead of copying it, since
+/// the change makes its own copy to edit: it must then be changed, or destroyed, while `mesh`
+/// lives.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (*out NULL).
-arcnav_status an_navmesh_clone(const an_navmesh *mesh, an_navmesh **out);
+arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmesh **out);
 /// Builds the forest of the widest passages (an_navmesh_passage_width()) of a mesh that has none.
 /// With `before` (NULL: none), the mesh this one was cloned from before a local change, a portal
 /// whose two triangles the change left as they were, their edges' neighbours free or not as

@@ -556,7 +556,7 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
   if (!engine->lent_polygons) {
     // The records go on whatever changed, so a polygon put in before a unit moved can still be
     // taken out locally after.
-    status = an_navmesh_clone(before->polygons, &engine->own_polygons);
+    status = an_navmesh_clone(before->polygons, polygon, &engine->own_polygons);
     if (status == ARCNAV_OK) {
       status = an_local_polygons_copy(&before->locals, &engine->locals, alloc);
     }
@@ -564,6 +564,7 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
       status = an_local_polygons_change(&engine->locals, engine->own_polygons, map, change->id, out,
                                         in, change->index, alloc);
     }
+    assert(status != ARCNAV_OK || !engine->own_polygons->borrows_triangulation);
     if (status == ARCNAV_OK && before->polygons->passages.nodes) {
       status = an_navmesh_build_passages(engine->own_polygons, before->polygons);
     }
