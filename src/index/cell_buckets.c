@@ -34,12 +34,26 @@ void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start
     return;
   }
   uint32_t *to = buckets->items;
+  if (!renumber) {
+    // First in the pass, every cell's group begins with the old entries, and a cell that gets
+    // nothing else is exactly as long as before: a run of such cells is copied in one go.
+    uint32_t run_from = start[0], run_to = at[0];
+    for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
+      uint32_t count = start[cell + 1] - start[cell];
+      bool more = at[cell + 1] - at[cell] != count;
+      at[cell] += count;
+      if (more) {
+        memcpy(to + run_to, items + run_from, (start[cell + 1] - run_from) * sizeof *to);
+        run_from = start[cell + 1];
+        run_to = at[cell + 1];
+      }
+    }
+    memcpy(to + run_to, items + run_from, (start[buckets->cell_count] - run_from) * sizeof *to);
+    return;
+  }
   for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
     uint32_t next = at[cell];
-    for (uint32_t k = start[cell]; !renumber && k < start[cell + 1]; ++k) {
-      to[next++] = items[k];
-    }
-    for (uint32_t k = start[cell]; renumber && k < start[cell + 1]; ++k) {
+    for (uint32_t k = start[cell]; k < start[cell + 1]; ++k) {
       int32_t now = renumber[items[k]];
       if (now >= 0) {
         to[next++] = (uint32_t)now;

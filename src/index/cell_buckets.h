@@ -57,8 +57,9 @@ static inline void an_cell_buckets_put_rect(an_cell_buckets *buckets, int32_t co
 
 /// Puts, cell by cell, the entries of an older table over the same cells (`start`, `items`) under
 /// their new numbers: renumber[item], left out where that is -1; with `renumber` NULL every entry
-/// as it was. Copying a table this way, rather than filing every item again by its box, is what
-/// keeps a local update of a large map cheap (docs/DESIGN.md, "Units, locally").
+/// as it was. It must be the first put of each pass: the puts after it follow the old entries in
+/// each cell. Copying a table this way, rather than filing every item again by its box, is what
+/// keeps a local update of a large map cheap (docs/DESIGN.md, "Several radii, locally").
 void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start,
                                  const uint32_t *items, const int32_t *renumber);
 
