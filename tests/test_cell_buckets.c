@@ -268,8 +268,9 @@ END_TEST
 // ---- tables carried over ------------------------------------------------------------------
 
 // A table built from random puts, carried into a new one under a random renumbering (some items
-// gone, with or without a renumbering at all) with more puts after it: each cell lists the kept
-// entries of the old one under their new numbers, in their order, then its new puts.
+// gone, with or without a renumbering at all, the cells that lose entries marked or not) with more
+// puts after it: each cell lists the kept entries of the old one under their new numbers, in their
+// order, then its new puts.
 START_TEST(test_carried_table_against_brute_force) {
   rng_state = 0x853c49e6748fea9bull + (uint64_t)_i;
   an_allocator alloc = an_allocator_from(NULL);
@@ -296,10 +297,16 @@ START_TEST(test_carried_table_against_brute_force) {
       }
       ck_assert_int_eq(an_cell_buckets_end_pass(&old, &alloc), ARCNAV_OK);
     }
+    // Half the time the cells that lose an entry are marked, with a few others besides.
+    uint8_t dropping[10] = {0};
+    bool marked = rng_next(2) == 0;
+    for (size_t k = 0; k < puts; ++k) {
+      dropping[cell_of[k]] |= renumber[item_of[k]] < 0 || rng_next(8) == 0;
+    }
     ck_assert_int_eq(an_cell_buckets_init(&carried, cells, &alloc), ARCNAV_OK);
     for (int pass = 0; pass < 2; ++pass) {
-      an_cell_buckets_put_carried(&carried, old.cell_start, old.items,
-                                  renumbered ? renumber : NULL);
+      an_cell_buckets_put_carried(&carried, old.cell_start, old.items, renumbered ? renumber : NULL,
+                                  marked ? dropping : NULL);
       for (size_t k = puts; k < puts + more; ++k) {
         an_cell_buckets_put(&carried, cell_of[k], item_of[k]);
       }

@@ -2,6 +2,8 @@
 // The two-pass builder of the per-cell item tables (cell_buckets.h).
 #include "index/cell_buckets.h"
 
+#include <assert.h>
+#include <stdbool.h>
 #include <string.h>
 
 arcnav_status an_cell_buckets_init(an_cell_buckets *buckets, size_t cell_count,
@@ -16,7 +18,8 @@ arcnav_status an_cell_buckets_init(an_cell_buckets *buckets, size_t cell_count,
 }
 
 void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start,
-                                 const uint32_t *items, const int32_t *renumber) {
+                                 const uint32_t *items, const int32_t *renumber,
+                                 const uint8_t *dropping) {
   // What an_cell_buckets_put() does per entry, a cell at a time: a large map's tables hold
   // hundreds of thousands of entries, and this runs on every local update.
   uint32_t *at = buckets->cell_start;
@@ -24,7 +27,8 @@ void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start
     size_t total = 0;
     for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
       uint32_t count = start[cell + 1] - start[cell];
-      for (uint32_t k = start[cell]; renumber && k < start[cell + 1]; ++k) {
+      bool drops = renumber && (!dropping || dropping[cell]);
+      for (uint32_t k = start[cell]; drops && k < start[cell + 1]; ++k) {
         count -= renumber[items[k]] < 0;
       }
       at[cell + 1] += count;
@@ -53,10 +57,17 @@ void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start
   }
   for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
     uint32_t next = at[cell];
-    for (uint32_t k = start[cell]; k < start[cell + 1]; ++k) {
-      int32_t now = renumber[items[k]];
-      if (now >= 0) {
-        to[next++] = (uint32_t)now;
+    if (dropping && !dropping[cell]) {
+      for (uint32_t k = start[cell]; k < start[cell + 1]; ++k) {
+        assert(renumber[items[k]] >= 0); // dropped only where marked
+        to[next++] = (uint32_t)renumber[items[k]];
+      }
+    } else {
+      for (uint32_t k = start[cell]; k < start[cell + 1]; ++k) {
+        int32_t now = renumber[items[k]];
+        if (now >= 0) {
+          to[next++] = (uint32_t)now;
+        }
       }
     }
     at[cell] = next;

@@ -200,18 +200,18 @@ arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, 
   return status;
 }
 
-// The cell tables of `grid` with its entries of kept items renumbered by `renumber` (-1: gone;
-// NULL: all kept as they are) and, per cell, the entries of `added` new items (numbered from
-// first_added) after them. Filing every item again by its box (an_grid_file_boxes()) cost 0.45 ms
-// more on Expedition.
-static arcnav_status refile(const an_grid *grid, const int32_t *renumber, const an_item *added,
-                            uint32_t added_count, uint32_t first_added, const an_allocator *alloc,
-                            an_grid *out) {
+// The cell tables of `grid` with its entries of kept items renumbered by `renumber` (-1: gone,
+// only in the cells `dropping` marks; NULL: all kept as they are) and, per cell, the entries of
+// `added` new items (numbered from first_added) after them. Filing every item again by its box
+// (an_grid_file_boxes()) cost 0.45 ms more on Expedition.
+static arcnav_status refile(const an_grid *grid, const int32_t *renumber, const uint8_t *dropping,
+                            const an_item *added, uint32_t added_count, uint32_t first_added,
+                            const an_allocator *alloc, an_grid *out) {
   size_t cells = (size_t)grid->columns * (size_t)grid->rows;
   an_cell_buckets buckets;
   arcnav_status status = an_cell_buckets_init(&buckets, cells, alloc);
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
-    an_cell_buckets_put_carried(&buckets, grid->cell_start, grid->cell_items, renumber);
+    an_cell_buckets_put_carried(&buckets, grid->cell_start, grid->cell_items, renumber, dropping);
     for (uint32_t i = 0; i < added_count; ++i) {
       vec2 lo, hi;
       an_item_box(&added[i], grid->reach, &lo, &hi);
@@ -227,6 +227,14 @@ static arcnav_status refile(const an_grid *grid, const int32_t *renumber, const 
   out->cell_start = buckets.cell_start;
   out->cell_items = buckets.items;
   return ARCNAV_OK;
+}
+
+void an_grid_mark_box(const an_grid *grid, vec2 lo, vec2 hi, uint8_t *marks) {
+  an_cell_rect rect = an_grid_box_cells(grid, lo, hi);
+  for (int32_t r = rect.r0; r <= rect.r1; ++r) {
+    memset(marks + (size_t)r * (size_t)grid->columns + (size_t)rect.c0, 1,
+           (size_t)(rect.c1 - rect.c0 + 1));
+  }
 }
 
 bool an_grid_cells_equal(const an_grid *a, const an_grid *b) {
@@ -281,7 +289,7 @@ arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, 
   size_t n = 0;
   arcnav_status status = add_obstacle_items(map, index, fresh, &n, alloc);
   if (status == ARCNAV_OK) {
-    status = refile(grid, NULL, fresh, (uint32_t)n, grid->item_count, alloc, out);
+    status = refile(grid, NULL, NULL, fresh, (uint32_t)n, grid->item_count, alloc, out);
   }
   if (status != ARCNAV_OK) {
     an_grid_destroy(out, alloc);
@@ -366,12 +374,17 @@ arcnav_status an_grid_without_obstacle(const an_grid *grid, uint32_t owner,
   out->items = an_alloc(alloc, grid->item_count > 0 ? grid->item_count : 1, sizeof *out->items);
   int32_t *renumber =
       an_alloc(alloc, grid->item_count > 0 ? grid->item_count : 1, sizeof *renumber);
-  arcnav_status status = out->items && renumber ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  uint8_t *dropping =
+      an_calloc(alloc, (size_t)grid->columns * (size_t)grid->rows, sizeof *dropping);
+  arcnav_status status = out->items && renumber && dropping ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
   uint32_t kept = 0;
   for (uint32_t i = 0; status == ARCNAV_OK && i < grid->item_count; ++i) {
     const an_item *item = &grid->items[i];
     if (item->owner == owner) {
       renumber[i] = -1;
+      vec2 lo, hi;
+      an_item_box(item, grid->reach, &lo, &hi);
+      an_grid_mark_box(grid, lo, hi, dropping);
       continue;
     }
     renumber[i] = (int32_t)kept;
@@ -380,9 +393,10 @@ arcnav_status an_grid_without_obstacle(const an_grid *grid, uint32_t owner,
     ++kept;
   }
   if (status == ARCNAV_OK) {
-    status = refile(grid, renumber, NULL, 0, 0, alloc, out);
+    status = refile(grid, renumber, dropping, NULL, 0, 0, alloc, out);
   }
   an_free(alloc, renumber);
+  an_free(alloc, dropping);
   if (status != ARCNAV_OK) {
     an_grid_destroy(out, alloc);
     return status;

@@ -60,6 +60,10 @@ arcnav_status an_grid_build(const arcnav_map *map, double reach, const an_alloca
 /// number of cells per axis.
 void an_grid_fit(an_grid *grid, vec2 lo, vec2 hi, size_t count, double min_cell);
 
+/// Sets marks[cell] (one per cell of `grid`) to 1 for every cell the box [lo, hi] overlaps, as
+/// an_grid_box_cells() finds them: where a table over the grid's cells files a thing of that box.
+void an_grid_mark_box(const an_grid *grid, vec2 lo, vec2 hi, uint8_t *marks);
+
 /// Do the two grids have the same cells (origin, size, columns and rows), so that a table over
 /// one's cells serves the other?
 bool an_grid_cells_equal(const an_grid *a, const an_grid *b);

@@ -150,10 +150,11 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     if (renumber) {
       an_cell_buckets_put_carried(&at_vertex, previous->vertex_start, previous->vertex_corners,
-                                  renumber);
+                                  renumber, NULL);
       an_cell_buckets_put_carried(&at_triangle, previous->triangle_start,
-                                  previous->triangle_corners, renumber);
-      an_cell_buckets_put_carried(&wide, previous->wide_start, previous->wide_corners, renumber);
+                                  previous->triangle_corners, renumber, NULL);
+      an_cell_buckets_put_carried(&wide, previous->wide_start, previous->wide_corners, renumber,
+                                  NULL);
     }
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
       const an_corner *corner = &corners[c];
