@@ -158,7 +158,19 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
         width[i] = an_float_at_most(segment_clearance(grid, portal_middle(mesh, (int32_t)t, i),
                                                       portal_middle(mesh, (int32_t)t, j), bound));
       }
-      links[count++] = (an_widest_link){width[i], node[i], node[j]};
+    }
+    // A triangle with three portals links them in a cycle, whose narrowest link no widest chain
+    // needs (the other two join its ends at least as wide): the forest gets the other two, a
+    // third fewer links to sort.
+    int narrowest = -1;
+    if (!isnan(width[0]) && !isnan(width[1]) && !isnan(width[2])) {
+      narrowest = width[1] < width[0] ? 1 : 0;
+      narrowest = width[2] < width[narrowest] ? 2 : narrowest;
+    }
+    for (int i = 0; i < 3; ++i) {
+      if (!isnan(width[i]) && i != narrowest) {
+        links[count++] = (an_widest_link){width[i], node[i], node[(i + 1) % 3]};
+      }
     }
   }
   an_free(&mesh->alloc, same_point);
