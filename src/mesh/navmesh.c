@@ -8,13 +8,19 @@
 #include <math.h>
 #include <string.h>
 
-static void free_mesh_arrays(an_navmesh *mesh) {
+void an_navmesh_free_triangle_arrays(an_navmesh *mesh) {
   if (!mesh->borrows_triangulation) {
     an_free(&mesh->alloc, mesh->free_of);
     an_free(&mesh->alloc, mesh->tri_of);
     an_free(&mesh->alloc, mesh->fv);
     an_free(&mesh->alloc, mesh->fn);
     an_free(&mesh->alloc, mesh->component);
+  }
+}
+
+static void free_mesh_arrays(an_navmesh *mesh) {
+  an_navmesh_free_triangle_arrays(mesh);
+  if (!mesh->borrows_triangulation) {
     an_cdt_free(&mesh->cdt);
   }
   an_widest_forest_destroy(&mesh->passages, &mesh->alloc);

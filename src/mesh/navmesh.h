@@ -133,6 +133,10 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
                                   const an_navmesh_options *options, an_navmesh **out);
 void an_navmesh_destroy(an_navmesh *mesh);
 
+/// Frees the free triangles' arrays (free_of, tri_of, fv, fn, component), unless the mesh borrows
+/// them (an_navmesh.borrows_triangulation), for a mesh about to take new ones or to go.
+void an_navmesh_free_triangle_arrays(an_navmesh *mesh);
+
 /// Twice an upper bound on the clearance of every point of the portal across edge i of free
 /// triangle t (docs/DESIGN.md, "No path for a disk without a search"): the least of its length
 /// between two obstacle vertices (twice it with one box corner, INFINITY between two), and a bound

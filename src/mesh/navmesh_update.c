@@ -160,13 +160,7 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   an_cdt old = mesh->cdt;
   mesh->cdt = *work;
   *work = mesh->borrows_triangulation ? (an_cdt){0} : old;
-  if (!mesh->borrows_triangulation) {
-    an_free(&mesh->alloc, mesh->free_of);
-    an_free(&mesh->alloc, mesh->tri_of);
-    an_free(&mesh->alloc, mesh->fv);
-    an_free(&mesh->alloc, mesh->fn);
-    an_free(&mesh->alloc, mesh->component);
-  }
+  an_navmesh_free_triangle_arrays(mesh);
   mesh->borrows_triangulation = false;
   mesh->free_of = f.free_of;
   mesh->tri_of = f.tri_of;
