@@ -4,7 +4,8 @@
 // values that are not numbers or leave the range, planner updates and queries) runs on one map
 // with planners whose query objects were made before the first change. The map's answers are
 // checked against a plain description kept beside it; after every update each planner answers
-// as one built from scratch on that description (status, and length within 1e-9; clearance,
+// as one built from scratch on a map made from that description (its live shapes in order, units
+// as units) answers (status, and length within 1e-9; clearance,
 // raycasts and nearest free and reachable points to rounding; some path questions as sliced
 // searches, some with partial answers), and every path passes the independent verifier. Some
 // circles are units (an odd radius byte), and some path questions ignore units: they must be
@@ -74,6 +75,33 @@ static sup_map describe_without(const living *l, const bool *left_out) {
 
 static sup_map describe(const living *l) {
   return describe_without(l, NULL);
+}
+
+// The map built from scratch, without the shapes `left_out` marks (NULL: none): the live shapes in
+// the living map's order (an add appends, a removal keeps the others' order, a move keeps its
+// place), units as units. Where the map's tolerance swallows the features (an obstacle moved out
+// to 1e10 makes it 10), the order of obstacles that touch decides between answers as good as
+// each other, so the planners compared must see the same map. NULL when it is refused.
+static arcnav_map *fresh_map_without(const living *l, const bool *left_out) {
+  arcnav_map *map = NULL;
+  if (arcnav_map_create(NULL, &map) != ARCNAV_OK) {
+    return NULL;
+  }
+  arcnav_status status = l->bounded ? arcnav_map_set_bounds(map, l->bounds, 4, NULL) : ARCNAV_OK;
+  for (size_t i = 0; i < l->count && status == ARCNAV_OK; i++) {
+    const shape *s = &l->shapes[i];
+    if (!s->alive || (left_out && left_out[i])) {
+      continue;
+    }
+    status = !s->circle ? arcnav_map_add_polygon(map, s->points, s->count, NULL, NULL, 0, NULL)
+             : s->unit  ? arcnav_map_add_unit(map, s->center, s->radius, NULL)
+                        : arcnav_map_add_circle(map, s->center, s->radius, NULL);
+  }
+  if (status != ARCNAV_OK) {
+    arcnav_map_destroy(map);
+    return NULL;
+  }
+  return map;
 }
 
 static size_t alive_count(const living *l) {
@@ -355,7 +383,7 @@ static void compare_ignoring(living *l, const kept_planner *kept, size_t k, size
     arcnav_path *got = NULL, *want = NULL;
     if (arcnav_path_create(NULL, &got) != ARCNAV_OK ||
         arcnav_path_create(NULL, &want) != ARCNAV_OK ||
-        sup_map_to_arcnav(&plain, &fresh_map) != ARCNAV_OK ||
+        (fresh_map = fresh_map_without(l, left_out)) == NULL ||
         arcnav_planner_create(fresh_map, def, &fresh) != ARCNAV_OK ||
         arcnav_query_create(fresh, &fresh_query) != ARCNAV_OK ||
         arcnav_query_set_radius(fresh_query, R) != ARCNAV_OK) {
@@ -396,8 +424,8 @@ static void compare_ignoring(living *l, const kept_planner *kept, size_t k, size
 static void compare(an_fuzz_reader *r, living *l, kept_planner *kept, size_t kept_count,
                     arcnav_path *got, arcnav_path *want) {
   sup_map plain = describe(l);
-  arcnav_map *fresh_map = NULL;
-  if (sup_map_to_arcnav(&plain, &fresh_map) != ARCNAV_OK) {
+  arcnav_map *fresh_map = fresh_map_without(l, NULL);
+  if (!fresh_map) {
     fail("the description of the living map is refused", "");
   }
   double eps = sup_map_tolerance(&plain);
