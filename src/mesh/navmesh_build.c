@@ -195,11 +195,10 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *befo
   for (size_t t = 0; t < n; ++t) {
     for (int i = 0; i < 3; ++i) {
       int32_t u = mesh->fn[3 * t + (size_t)i];
-      int32_t va = mesh->fv[3 * t + (size_t)(i + 1) % 3],
-              vb = mesh->fv[3 * t + (size_t)(i + 2) % 3];
       if (u > (int32_t)t) {
         portals[count++] = (an_widest_link){width[3 * t + (size_t)i], (int32_t)t, u};
-      } else if (u < 0 && va < 4 && vb < 4 && mesh->whole_plane) {
+      } else if (u < 0 && mesh->whole_plane && mesh->fv[3 * t + (size_t)(i + 1) % 3] < 4 &&
+                 mesh->fv[3 * t + (size_t)(i + 2) % 3] < 4) {
         portals[count++] = (an_widest_link){INFINITY, (int32_t)t, outside}; // beyond the box
       }
     }
