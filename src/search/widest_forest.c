@@ -119,7 +119,7 @@ arcnav_status an_widest_forest_build(size_t node_count, an_widest_link *links, s
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t t = 0; t < node_count; ++t) {
-    forest.nodes[t] = (an_widest_node){-1.0, (int32_t)t, UINT32_MAX};
+    forest.nodes[t] = (an_widest_node){-1.0f, (int32_t)t, UINT32_MAX};
     part[t] = (int32_t)t;
   }
   uint32_t steps = 0;

@@ -25,7 +25,7 @@ typedef struct an_widest_link {
 
 /// A node of the forest: what a walk up reads, kept together (one cache line per step).
 typedef struct an_widest_node {
-  double width;   ///< the width of the link to its parent (-1 at a root)
+  float width;    ///< the width of the link to its parent (-1 at a root), a link's float
   int32_t parent; ///< its parent, itself at a root
   uint32_t step;  ///< when that link was made (UINT32_MAX at a root)
 } an_widest_node;
