@@ -1120,7 +1120,7 @@ START_TEST(a_house_narrows_a_link_it_does_not_touch) {
 END_TEST
 
 // An AUTO planner for one radius on a small map prebuilds its tangent graph; brought up to date
-// after a change, it finds tangents on demand (planner.c, definition_after_change), so that the
+// after a change, it finds tangents on demand (planner.c, resolve_tangent_graph), so that the
 // changes after the first follow locally. Its answers stay those of a fresh build, whose graph is
 // prebuilt: the same status and length on a grid of queries, every path verified.
 START_TEST(a_changed_map_finds_tangents_on_demand) {

@@ -320,7 +320,7 @@ static const an_free_space *funnel_free_space(const void *state) {
 // ---- local changes --------------------------------------------------------------------------
 // A polygon placed clear of everything, taken out again or moved, changes the point agent's mesh
 // only round it (an_navmesh_change_polygon()), and the obstacle grid only its items
-// (an_grid_with_obstacle()) (docs/DESIGN.md, "A living map").
+// (an_grid_changed_clear()) (docs/DESIGN.md, "A living map").
 
 // Can the engine follow `change` of `map` locally, as far as the map and its records tell?
 // Decided before anything is built for it; a new shape's clearance is judged later, on the grid
@@ -345,10 +345,13 @@ static bool may_follow(const funnel_engine *engine, const arcnav_map *map,
 // items out, then the new shape's in, where nothing else comes near either.
 static arcnav_status change_grid(const funnel_engine *engine, const arcnav_map *map,
                                  const an_local_change *change, an_grid *out) {
-  return an_grid_changed_clear(&engine->space.grid, map, change->index,
-                               change->kind != AN_CHANGE_ADDED, change->kind != AN_CHANGE_REMOVED,
-                               AN_LOCAL_CHANGE_CLEARANCE_TOLERANCES * engine->space.clearance.eps,
-                               &engine->alloc, out);
+  an_owner_items old = change->kind != AN_CHANGE_ADDED
+                           ? an_grid_owner_items(&engine->space.grid, (uint32_t)change->index)
+                           : (an_owner_items){0};
+  return an_grid_changed_clear(
+      &engine->space.grid, map, change->index, change->kind != AN_CHANGE_ADDED ? &old : NULL,
+      change->kind != AN_CHANGE_REMOVED,
+      AN_LOCAL_CHANGE_CLEARANCE_TOLERANCES * engine->space.clearance.eps, &engine->alloc, out);
 }
 
 // The mesh and the engine's records after `change` (on failure both as they were).

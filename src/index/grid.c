@@ -251,56 +251,8 @@ static an_grid same_cells(const an_grid *grid) {
   return out;
 }
 
-arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, size_t index,
-                                    const an_allocator *alloc, an_grid *out) {
-  memset(out, 0, sizeof *out);
-  if (index >= map->obstacle_count || grid->owner_count != map->obstacle_count) {
-    return ARCNAV_ERR_INVALID_ARGUMENT;
-  }
-  const an_obstacle *ob = &map->obstacles[index];
-  // Filed beyond the box, an item would land in the border cells, where no check looks for it.
-  vec2 lo = v2(ob->box_min.x - grid->reach, ob->box_min.y - grid->reach);
-  vec2 hi = v2(ob->box_max.x + grid->reach, ob->box_max.y + grid->reach);
-  double cell = grid->cell_size;
-  if (!(lo.x >= grid->origin.x && lo.y >= grid->origin.y &&
-        hi.x < grid->origin.x + grid->columns * cell &&
-        hi.y < grid->origin.y + grid->rows * cell)) {
-    return ARCNAV_ERR_INVALID_ARGUMENT;
-  }
-  size_t added = ob->kind == AN_OBSTACLE_CIRCLE ? 1 : 0;
-  for (uint32_t r = 0; ob->kind == AN_OBSTACLE_POLYGON && r < ob->ring_count; ++r) {
-    added += map->rings[ob->first_ring + r].count;
-  }
-  if ((size_t)grid->item_count + added >= UINT32_MAX / 4) {
-    return ARCNAV_ERR_TOO_LARGE;
-  }
-  *out = same_cells(grid);
-  out->items = an_alloc(alloc, grid->item_count + added, sizeof *out->items);
-  if (!out->items) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  memcpy(out->items, grid->items, grid->item_count * sizeof *out->items);
-  // The obstacles from `index` on move up by one, and the bounds' items, which name the owner
-  // after the last obstacle, with them.
-  for (uint32_t i = 0; i < grid->item_count; ++i) {
-    out->items[i].owner += out->items[i].owner >= index;
-  }
-  an_item *fresh = out->items + grid->item_count;
-  size_t n = 0;
-  arcnav_status status = add_obstacle_items(map, index, fresh, &n, alloc);
-  if (status == ARCNAV_OK) {
-    status = refile(grid, NULL, NULL, fresh, (uint32_t)n, grid->item_count, alloc, out);
-  }
-  if (status != ARCNAV_OK) {
-    an_grid_destroy(out, alloc);
-    return status;
-  }
-  out->item_count = grid->item_count + (uint32_t)n;
-  out->owner_count = grid->owner_count + 1;
-  return ARCNAV_OK;
-}
-
-bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin) {
+bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin,
+                          uint32_t except_owner) {
   lo = v2(lo.x - margin, lo.y - margin);
   hi = v2(hi.x + margin, hi.y + margin);
   an_cell_rect r = an_grid_box_cells(grid, lo, hi);
@@ -308,8 +260,12 @@ bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin) 
     for (int32_t column = r.c0; column <= r.c1; ++column) {
       size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
       for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
+        const an_item *item = &grid->items[grid->cell_items[k]];
+        if (item->owner == except_owner) {
+          continue;
+        }
         vec2 item_lo, item_hi;
-        an_item_box(&grid->items[grid->cell_items[k]], 0.0, &item_lo, &item_hi);
+        an_item_box(item, 0.0, &item_lo, &item_hi);
         if (item_lo.x <= hi.x && item_hi.x >= lo.x && item_lo.y <= hi.y && item_hi.y >= lo.y) {
           return false;
         }
@@ -334,66 +290,57 @@ an_owner_items an_grid_owner_items(const an_grid *grid, uint32_t owner) {
   return found;
 }
 
-arcnav_status an_grid_changed_clear(const an_grid *grid, const arcnav_map *map, size_t index,
-                                    bool out_old, bool in_new, double margin,
-                                    const an_allocator *alloc, an_grid *out) {
-  memset(out, 0, sizeof *out);
-  an_owner_items old = out_old ? an_grid_owner_items(grid, (uint32_t)index)
-                               : (an_owner_items){0, false, v2(0.0, 0.0), v2(0.0, 0.0)};
-  if (out_old && old.count == 0) {
-    return ARCNAV_ERR_INVALID_ARGUMENT; // no such obstacle in the grid
-  }
-  an_grid without;
-  memset(&without, 0, sizeof without);
-  const an_grid *rest = grid;
-  arcnav_status status = ARCNAV_OK;
-  if (out_old) {
-    status = an_grid_without_obstacle(grid, (uint32_t)index, alloc, &without);
-    rest = &without;
-  }
+// The grid after the change of obstacle `index` that an_grid_changed_clear() judged clear, into
+// `out`: its old items out (`out_old`) and its items in `map` put in at the end (`in_new`), the
+// other owners renumbered as the map numbers its obstacles now; one pass over the tables, only
+// the cells of the old items losing entries.
+static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, uint32_t index,
+                                  bool out_old, bool in_new, const an_allocator *alloc,
+                                  an_grid *out) {
   const an_obstacle *now = in_new ? &map->obstacles[index] : NULL;
-  if (status == ARCNAV_OK &&
-      ((out_old && !an_grid_box_is_clear(rest, old.lo, old.hi, margin)) ||
-       (now && !an_grid_box_is_clear(rest, now->box_min, now->box_max, margin)))) {
-    status = ARCNAV_ERR_INVALID_ARGUMENT;
+  size_t added = now && now->kind == AN_OBSTACLE_CIRCLE ? 1 : 0;
+  for (uint32_t r = 0; now && now->kind == AN_OBSTACLE_POLYGON && r < now->ring_count; ++r) {
+    added += map->rings[now->first_ring + r].count;
   }
-  if (status == ARCNAV_OK && !now) {
-    *out = without;
-    return ARCNAV_OK;
+  if ((size_t)grid->item_count + added >= UINT32_MAX / 4) {
+    return ARCNAV_ERR_TOO_LARGE;
   }
-  if (status == ARCNAV_OK) {
-    status = an_grid_with_obstacle(rest, map, index, alloc, out);
-  }
-  an_grid_destroy(&without, alloc);
-  return status;
-}
-
-arcnav_status an_grid_without_obstacle(const an_grid *grid, uint32_t owner,
-                                       const an_allocator *alloc, an_grid *out) {
   *out = same_cells(grid);
-  out->items = an_alloc(alloc, grid->item_count > 0 ? grid->item_count : 1, sizeof *out->items);
+  size_t cells = (size_t)grid->columns * (size_t)grid->rows;
+  out->items = an_alloc(alloc, grid->item_count + added + 1, sizeof *out->items);
   int32_t *renumber =
-      an_alloc(alloc, grid->item_count > 0 ? grid->item_count : 1, sizeof *renumber);
-  uint8_t *dropping =
-      an_calloc(alloc, (size_t)grid->columns * (size_t)grid->rows, sizeof *dropping);
-  arcnav_status status = out->items && renumber && dropping ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+      out_old ? an_alloc(alloc, grid->item_count > 0 ? grid->item_count : 1, sizeof *renumber)
+              : NULL;
+  uint8_t *dropping = out_old ? an_calloc(alloc, cells, sizeof *dropping) : NULL;
+  arcnav_status status =
+      out->items && (!out_old || (renumber && dropping)) ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  // A removal moves the later owners (the bounds' too) down by one, an addition up by one; a
+  // move keeps them.
+  int shift = (int)in_new - (int)out_old;
   uint32_t kept = 0;
   for (uint32_t i = 0; status == ARCNAV_OK && i < grid->item_count; ++i) {
     const an_item *item = &grid->items[i];
-    if (item->owner == owner) {
+    if (out_old && item->owner == index) {
       renumber[i] = -1;
       vec2 lo, hi;
       an_item_box(item, grid->reach, &lo, &hi);
       an_grid_mark_box(grid, lo, hi, dropping);
       continue;
     }
-    renumber[i] = (int32_t)kept;
+    if (renumber) {
+      renumber[i] = (int32_t)kept;
+    }
     out->items[kept] = *item;
-    out->items[kept].owner -= item->owner > owner;
+    out->items[kept].owner +=
+        item->owner > index || (item->owner == index && !out_old) ? (uint32_t)shift : 0;
     ++kept;
   }
+  size_t n = 0;
+  if (status == ARCNAV_OK && now) {
+    status = add_obstacle_items(map, index, out->items + kept, &n, alloc);
+  }
   if (status == ARCNAV_OK) {
-    status = refile(grid, renumber, dropping, NULL, 0, 0, alloc, out);
+    status = refile(grid, renumber, dropping, out->items + kept, (uint32_t)n, kept, alloc, out);
   }
   an_free(alloc, renumber);
   an_free(alloc, dropping);
@@ -401,9 +348,40 @@ arcnav_status an_grid_without_obstacle(const an_grid *grid, uint32_t owner,
     an_grid_destroy(out, alloc);
     return status;
   }
-  out->item_count = kept;
-  out->owner_count = grid->owner_count - 1;
+  out->item_count = kept + (uint32_t)n;
+  out->owner_count = grid->owner_count + (uint32_t)shift;
   return ARCNAV_OK;
+}
+
+arcnav_status an_grid_changed_clear(const an_grid *grid, const arcnav_map *map, size_t index,
+                                    const an_owner_items *old, bool in_new, double margin,
+                                    const an_allocator *alloc, an_grid *out) {
+  memset(out, 0, sizeof *out);
+  bool out_old = old != NULL;
+  size_t owners_after = grid->owner_count - (uint32_t)out_old + (uint32_t)in_new;
+  if ((out_old && old->count == 0) || (!out_old && !in_new) ||
+      owners_after != map->obstacle_count + 1 || (in_new && index >= map->obstacle_count)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT; // not this grid's change
+  }
+  // The obstacle's own old items do not count against it (a move may overlap where it was).
+  uint32_t except = out_old ? (uint32_t)index : UINT32_MAX;
+  if (out_old && !an_grid_box_is_clear(grid, old->lo, old->hi, margin, except)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  const an_obstacle *now = in_new ? &map->obstacles[index] : NULL;
+  if (now) {
+    // Filed beyond the box, an item would land in the border cells, where no check looks for it.
+    vec2 lo = v2(now->box_min.x - grid->reach, now->box_min.y - grid->reach);
+    vec2 hi = v2(now->box_max.x + grid->reach, now->box_max.y + grid->reach);
+    double cell = grid->cell_size;
+    if (!(lo.x >= grid->origin.x && lo.y >= grid->origin.y &&
+          hi.x < grid->origin.x + grid->columns * cell &&
+          hi.y < grid->origin.y + grid->rows * cell) ||
+        !an_grid_box_is_clear(grid, now->box_min, now->box_max, margin, except)) {
+      return ARCNAV_ERR_INVALID_ARGUMENT;
+    }
+  }
+  return change_items(grid, map, (uint32_t)index, out_old, in_new, alloc, out);
 }
 
 void an_grid_destroy(an_grid *grid, const an_allocator *alloc) {

@@ -84,18 +84,11 @@ arcnav_status an_grid_bucket_boxes(const an_grid *grid, size_t count, an_box_fn 
 /// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY or ARCNAV_ERR_TOO_LARGE.
 arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, const void *context,
                                  const an_allocator *alloc);
-/// The grid an_grid_build() would give for `map`, whose obstacle `index` is new, made
-/// from `grid`, built for the map without it (the later obstacles one index lower), into `out`
-/// (`grid` is left alone).
-/// The cells stay: the polygon's items must be filed inside the grid's box. Answers are those of
-/// a new build; the cells are the old ones. ARCNAV_ERR_INVALID_ARGUMENT when the obstacle would
-/// be filed beyond the box, ARCNAV_ERR_OUT_OF_MEMORY.
-arcnav_status an_grid_with_obstacle(const an_grid *grid, const arcnav_map *map, size_t index,
-                                    const an_allocator *alloc, an_grid *out);
-
-/// Whether no item of `grid` comes within `margin` of box [lo, hi] (boxes compared): every item
-/// filed in the cells the grown box covers is looked at.
-bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin);
+/// Whether no item of `grid` but obstacle `except_owner`'s (UINT32_MAX: none) comes within
+/// `margin` of box [lo, hi] (boxes compared): every item filed in the cells the grown box covers
+/// is looked at.
+bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin,
+                          uint32_t except_owner);
 
 /// What obstacle `owner` has in `grid`: how many items, whether they are one circle's, and the box
 /// of their material (empty, lo above hi, when there are none). A pass over every item.
@@ -107,20 +100,17 @@ typedef struct an_owner_items {
 an_owner_items an_grid_owner_items(const an_grid *grid, uint32_t owner);
 
 /// `grid`, built for a map before one change of its obstacle `index`, changed for it into `out`
-/// (`grid` is left alone): the obstacle's items taken out (`out_old`), then its items in `map`
-/// put in (`in_new`; a move is both), when what it had and what it has keep `margin` clear of
-/// every other item (an_grid_box_is_clear(), on the grid without it). ARCNAV_ERR_INVALID_ARGUMENT
-/// when they do not, or the new items would be filed beyond the box (nothing made);
+/// (`grid` is left alone), as an_grid_build() would give for `map` but on the old cells: the
+/// obstacle's items taken out (`old`: what it had, an_grid_owner_items(); NULL for an obstacle
+/// new to the map), then its items in `map` put in (`in_new`; a move is both), the later
+/// obstacles renumbered. Only when what it had and what it has keep `margin` clear of every
+/// other item (an_grid_box_is_clear()). One pass over the grid's items and tables.
+/// @return ARCNAV_OK; ARCNAV_ERR_INVALID_ARGUMENT when they do not keep clear, the new items would
+/// be filed beyond the box, or the change is not one of this grid's map (nothing made);
 /// ARCNAV_ERR_OUT_OF_MEMORY, ARCNAV_ERR_TOO_LARGE.
 arcnav_status an_grid_changed_clear(const an_grid *grid, const arcnav_map *map, size_t index,
-                                    bool out_old, bool in_new, double margin,
+                                    const an_owner_items *old, bool in_new, double margin,
                                     const an_allocator *alloc, an_grid *out);
-
-/// `grid` without the items of obstacle `owner`, the later obstacles' (the bounds' too) moved
-/// down by one, into `out`, as for the map with that obstacle removed.
-/// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY.
-arcnav_status an_grid_without_obstacle(const an_grid *grid, uint32_t owner,
-                                       const an_allocator *alloc, an_grid *out);
 
 void an_grid_destroy(an_grid *grid, const an_allocator *alloc);
 size_t an_grid_memory_bytes(const an_grid *grid);

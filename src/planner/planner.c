@@ -51,26 +51,17 @@ static arcnav_status build_engine(const an_engine_args *args, an_engine *out) {
              : an_funnel_engine_build(args, out);
 }
 
-// A map with units is planned with tangents on demand unless the definition says otherwise: a
-// prebuilt graph checked its tangents against every unit, so no query could ignore one, and units
-// move often.
-static arcnav_tangent_graph resolve_tangent_graph(const arcnav_map *map,
-                                                  arcnav_tangent_graph asked) {
-  return asked == ARCNAV_TANGENT_GRAPH_AUTO && an_map_has_units(map)
+// AUTO's way of finding tangents: prebuilt (up to ARCNAV_TANGENT_GRAPH_AUTO_LIMIT corners, the
+// engine's choice) but on demand on a map with units, where a prebuilt graph would check its
+// tangents against every unit (no query could ignore one, and units move often), and in a build
+// that brings a planner up to date (`updating`): a prebuilt graph would be built afresh on every
+// change (53 ms for R = 0.5 among rect300's rectangles), where tangents on demand follow a change
+// locally (docs/DESIGN.md, "AUTO after a change").
+static arcnav_tangent_graph resolve_tangent_graph(const arcnav_map *map, arcnav_tangent_graph asked,
+                                                  bool updating) {
+  return asked == ARCNAV_TANGENT_GRAPH_AUTO && (updating || an_map_has_units(map))
              ? ARCNAV_TANGENT_GRAPH_ON_DEMAND
              : asked;
-}
-
-// A planner brought up to date after a change finds tangents on demand unless the definition says
-// otherwise: a prebuilt graph is built afresh on every change (53 ms for R = 0.5 among rect300's
-// rectangles), where tangents on demand follow a change locally (docs/DESIGN.md, "AUTO after a
-// change").
-static arcnav_planner_def definition_after_change(const arcnav_planner_def *def) {
-  arcnav_planner_def changed = *def;
-  if (changed.tangent_graph == ARCNAV_TANGENT_GRAPH_AUTO) {
-    changed.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
-  }
-  return changed;
 }
 
 // What a build makes from a map: the planner's engines, the figures they were made for, and
@@ -141,8 +132,8 @@ static void destroy_built(built_engines *built, const an_allocator *alloc) {
 }
 
 // What an update tells the builds it runs: the engines they replace, the one change since those
-// were built, and whether each build carried over from its old engine (engine.h,
-// an_engine_args.previous). NULL for a build from nothing.
+// were built (NULL after several), and whether each build carried over from its old engine
+// (engine.h, an_engine_args.previous). NULL for a build from nothing.
 typedef struct build_hints {
   const built_engines *previous;
   const an_local_change *change;
@@ -150,7 +141,7 @@ typedef struct build_hints {
 } build_hints;
 
 static void give_hints(an_engine_args *args, build_hints *hints, bool point) {
-  if (!hints) {
+  if (!hints || !hints->change) {
     return;
   }
   const an_engine *previous = point ? &hints->previous->point_engine : &hints->previous->engine;
@@ -165,13 +156,14 @@ static void give_hints(an_engine_args *args, build_hints *hints, bool point) {
 // the obstacle grid: filed for the largest radius, one grid serves both engines. (A point agent's
 // tangent engine tests every tangent against it, which the coarser filing would slow.)
 static an_engine_args point_engine_args(const arcnav_map *map, const arcnav_planner_def *def,
-                                        double eps, const an_allocator *alloc) {
+                                        double eps, const an_allocator *alloc,
+                                        const build_hints *hints) {
   an_engine_args args = {
       .map = map,
       .radius = 0.0,
       .eps = eps,
       .engine = resolve_engine(map, def->engine, 0.0),
-      .tangent_graph = resolve_tangent_graph(map, def->tangent_graph),
+      .tangent_graph = resolve_tangent_graph(map, def->tangent_graph, hints != NULL),
       .alloc = alloc,
   };
   args.grid_radius = args.engine == ARCNAV_ENGINE_FUNNEL ? def->max_radius : 0.0;
@@ -184,7 +176,7 @@ static an_engine_args point_engine_args(const arcnav_map *map, const arcnav_plan
 static arcnav_status build_disk_engine(const arcnav_map *map, const arcnav_planner_def *def,
                                        const an_allocator *alloc, build_hints *hints,
                                        built_engines *built) {
-  an_engine_args args = point_engine_args(map, def, built->eps, alloc);
+  an_engine_args args = point_engine_args(map, def, built->eps, alloc, hints);
   built->kind = args.engine;
   if (def->max_radius <= built->point_limit) {
     return ARCNAV_OK;
@@ -217,7 +209,7 @@ static arcnav_status build_ranged(const arcnav_map *map, const arcnav_planner_de
                                   const an_allocator *alloc, build_hints *hints,
                                   built_engines *built) {
   built->point_limit = AN_POINT_AGENT_TOLERANCES * built->eps;
-  an_engine_args args = point_engine_args(map, def, built->eps, alloc);
+  an_engine_args args = point_engine_args(map, def, built->eps, alloc, hints);
   give_hints(&args, hints, true);
   arcnav_status status = build_engine(&args, &built->point_engine);
   if (status == ARCNAV_OK) {
@@ -243,7 +235,7 @@ static arcnav_status build_engines(const arcnav_map *map, const arcnav_planner_d
         .radius = def->radius,
         .eps = built->eps,
         .engine = built->kind,
-        .tangent_graph = resolve_tangent_graph(map, def->tangent_graph),
+        .tangent_graph = resolve_tangent_graph(map, def->tangent_graph, hints != NULL),
         .alloc = alloc,
     };
     give_hints(&args, hints, false);
@@ -396,10 +388,9 @@ arcnav_status arcnav_planner_update(arcnav_planner *planner, const arcnav_map *m
   // was. After a single change they are told the engines they replace, which some carry parts
   // of over; when every engine did, the update was a local one.
   built_engines old = engines_of(planner);
-  build_hints hints = {&old, &change, false, false};
+  build_hints hints = {&old, single ? &change : NULL, false, false};
   built_engines built;
-  arcnav_planner_def def = definition_after_change(&planner->def);
-  status = build_engines(map, &def, &planner->alloc, single ? &hints : NULL, &built);
+  status = build_engines(map, &planner->def, &planner->alloc, &hints, &built);
   if (status != ARCNAV_OK) {
     an_free(&planner->alloc, now);
     return status;

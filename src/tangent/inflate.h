@@ -33,6 +33,15 @@ typedef struct an_corner {
   uint8_t pinch_count; ///< full circles only
 } an_corner;
 
+/// How an engine built after a local change numbers the corners of the engine it replaces: the
+/// carried ones first, in their old order, then the changed obstacle's new ones.
+typedef struct an_carried_corners {
+  int32_t *from;         ///< per corner now: its index among the previous corners, or -1 (new)
+  int32_t *to;           ///< per previous corner: its index now, or -1 (gone)
+  size_t previous_count; ///< the previous engine's corners
+  size_t carried;        ///< how many were carried: corners 0 .. carried - 1 now
+} an_carried_corners;
+
 /// Collect the corner circles of `map` for agent radius `radius`. *out_corners is allocated with
 /// `alloc` (NULL when there are none).
 arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_allocator *alloc,

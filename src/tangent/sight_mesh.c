@@ -132,20 +132,9 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   const an_sight_mesh *previous = carry ? carry->previous : NULL;
   // The old corners' new numbers, when the old tables can be carried (their cells are this
   // triangulation's, and the wide one was filed as this one must be).
-  int32_t *renumber = NULL;
-  if (status == ARCNAV_OK && previous && carry->same_triangulation &&
-      previous->wide_filed == circles) {
-    renumber = an_alloc(&sm->alloc, previous->corner_count + 1, sizeof *renumber);
-    status = renumber ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
-    for (size_t c = 0; renumber && c < previous->corner_count; ++c) {
-      renumber[c] = -1;
-    }
-    for (size_t c = 0; renumber && c < count; ++c) {
-      if (carry->carried_from[c] >= 0) {
-        renumber[carry->carried_from[c]] = (int32_t)c;
-      }
-    }
-  }
+  const int32_t *renumber = previous && carry->same_triangulation && previous->wide_filed == circles
+                                ? carry->corners->to
+                                : NULL;
   sm->wide_filed = circles;
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     if (renumber) {
@@ -158,7 +147,7 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     }
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
       const an_corner *corner = &corners[c];
-      int32_t from = previous ? carry->carried_from[c] : -1;
+      int32_t from = previous ? carry->corners->from[c] : -1;
       if (pass == 0) {
         sm->corner_vertex[c] = from >= 0                          ? previous->corner_vertex[from]
                                : corner->wedge_sweep >= AN_TWO_PI ? -1
@@ -191,7 +180,6 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       status = an_cell_buckets_end_pass(&wide, &sm->alloc);
     }
   }
-  an_free(&sm->alloc, renumber);
   if (status == ARCNAV_OK) {
     sm->vertex_start = at_vertex.cell_start;
     sm->vertex_corners = at_vertex.items;

@@ -38,7 +38,7 @@ typedef struct an_sight_mesh an_sight_mesh;
 /// copy of the old one, for a circle's change: circles are not in it), its filing.
 typedef struct an_sight_carry {
   const an_sight_mesh *previous;
-  const int32_t *carried_from; ///< per corner, its index among previous's corners, or -1
+  const an_carried_corners *corners; ///< how the corners number previous's
   bool same_triangulation;
 } an_sight_carry;
 

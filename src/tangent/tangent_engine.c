@@ -260,14 +260,14 @@ static arcnav_status order_corners_in_space(an_tangent_engine *engine) {
 // corner grid, and the sight mesh. A point agent uses the sight mesh too: obstacles that touch are
 // one wall for it (the touching rule), so the triangulation's passages are exactly the ones it
 // may take. A lean interval engine (an_tangent_engine.lean) keeps the triangulation alone.
-// With `previous`, corners carried from it (carried_from) keep their cells in its corner grid
+// With `previous`, corners carried from it (`carried`) keep their cells in its corner grid
 // (over the same cells) and the vertex its sight mesh filed them at: the change left them where
 // they were.
 // The sight mesh's filing is carried too when the triangulation is the one `previous` filed on
 // (`same_triangulation`: a copy, after a circle's change).
 static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_args *args,
-                                     const an_tangent_engine *previous, const int32_t *carried_from,
-                                     bool same_triangulation) {
+                                     const an_tangent_engine *previous,
+                                     const an_carried_corners *carried, bool same_triangulation) {
   // The polygons' triangulation another engine lends, or the copy this one made of its old one's.
   const an_navmesh *lent = args->polygon_mesh ? args->polygon_mesh : engine->own_polygons;
   // Carried corners keep the order they were built in, the new ones last: a few out of place
@@ -294,14 +294,13 @@ static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_
           : NULL;
   if (status == ARCNAV_OK && corners_before) {
     status = an_corner_grid_carry(&engine->space.grid, engine->corners, engine->corner_count,
-                                  engine->radius, corners_before, previous->corners,
-                                  previous->corner_count, carried_from, &engine->alloc,
-                                  &engine->graph.corner_grid);
+                                  engine->radius, corners_before, previous->corners, carried,
+                                  &engine->alloc, &engine->graph.corner_grid);
   } else if (status == ARCNAV_OK) {
     status = an_corner_grid_build(&engine->space.grid, engine->corners, engine->corner_count,
                                   engine->radius, &engine->alloc, &engine->graph.corner_grid);
   }
-  an_sight_carry carry = {previous ? previous->sight_mesh : NULL, carried_from, same_triangulation};
+  an_sight_carry carry = {previous ? previous->sight_mesh : NULL, carried, same_triangulation};
   if (status == ARCNAV_OK) {
     status =
         an_sight_mesh_build(args->map, engine->corners, engine->corner_count, engine->radius, lent,
@@ -525,7 +524,8 @@ static const an_tangent_engine *lent_parts_before(const an_engine_args *args,
 // must be one put in that way); a lent one its lender changed. ARCNAV_ERR_INVALID_ARGUMENT when
 // the change is not such a one: nothing is left made, and the engine builds in full.
 static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent_engine *before,
-                                     const an_engine_args *args, bool *same_triangulation) {
+                                     const an_engine_args *args, const an_owner_items *was,
+                                     bool *same_triangulation) {
   const arcnav_map *map = args->map;
   const an_local_change *change = args->change;
   bool out = change->kind != AN_CHANGE_ADDED, in = change->kind != AN_CHANGE_REMOVED;
@@ -533,17 +533,15 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
   bool polygon = in ? map->obstacles[change->index].kind == AN_OBSTACLE_POLYGON : local;
   if (engine->has_extent != before->has_extent ||
       !v2_equal(engine->extent_min, before->extent_min) ||
-      !v2_equal(engine->extent_max, before->extent_max) ||
-      (out && !polygon &&
-       !an_grid_owner_items(&before->space.grid, (uint32_t)change->index).circle) ||
+      !v2_equal(engine->extent_max, before->extent_max) || (out && !polygon && !was->circle) ||
       (polygon && !engine->lent_polygons &&
        ((out && !local) || !an_navmesh_may_change_locally(before->polygons)))) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   const an_allocator *alloc = &engine->alloc;
-  arcnav_status status = an_grid_changed_clear(&before->space.grid, map, change->index, out, in,
-                                               AN_LOCAL_CHANGE_CLEARANCE_TOLERANCES * engine->eps,
-                                               alloc, &engine->space.grid);
+  arcnav_status status = an_grid_changed_clear(
+      &before->space.grid, map, change->index, out ? was : NULL, in,
+      AN_LOCAL_CHANGE_CLEARANCE_TOLERANCES * engine->eps, alloc, &engine->space.grid);
   if (status != ARCNAV_OK) {
     return status;
   }
@@ -581,34 +579,39 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
 }
 
 // The corners `previous` kept, but the changed obstacle's, renumbered as the map after `change`
-// numbers obstacles; then the changed obstacle's new corners, from *first on, for
+// numbers obstacles; then the changed obstacle's new corners, from carried->carried on, for
 // drop_unusable_corners to judge. The change keeps clear of every other obstacle (engine.h,
 // an_engine_args.previous), so it makes no other corner usable or unusable, and a full build
-// keeps the same corners. *carried_from: per corner, its index in `previous`, or -1.
+// keeps the same corners. *carried tells the numbers both ways (its arrays the engine's to free:
+// free_carried_corners()).
 static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_engine *previous,
                                    const arcnav_map *map, const an_local_change *change,
-                                   size_t *first, int32_t **carried_from) {
+                                   an_carried_corners *carried) {
   const an_allocator *alloc = &engine->alloc;
-  an_corner *kept = an_alloc(alloc, previous->corner_count + 1, sizeof *kept);
-  int32_t *from = an_alloc(alloc, previous->corner_count + 1, sizeof *from);
-  if (!kept || !from) {
+  size_t before = previous->corner_count;
+  an_corner *kept = an_alloc(alloc, before + 1, sizeof *kept);
+  int32_t *from = an_alloc(alloc, before + 1, sizeof *from);
+  int32_t *to = an_alloc(alloc, before + 1, sizeof *to);
+  if (!kept || !from || !to) {
     an_free(alloc, kept);
     an_free(alloc, from);
+    an_free(alloc, to);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   int32_t index = (int32_t)change->index;
   size_t count = 0;
-  for (size_t c = 0; c < previous->corner_count; ++c) {
+  for (size_t c = 0; c < before; ++c) {
     an_corner corner = previous->corners[c];
+    to[c] = -1;
     if (corner.obstacle == index) {
       continue;
     }
     // A removal moves the later obstacles down by one.
     corner.obstacle -= change->kind == AN_CHANGE_REMOVED && corner.obstacle > index;
+    to[c] = (int32_t)count;
     from[count] = (int32_t)c;
     kept[count++] = corner;
   }
-  *first = count;
   arcnav_status status = ARCNAV_OK;
   if (change->kind == AN_CHANGE_REMOVED) {
     engine->corners = kept;
@@ -618,17 +621,24 @@ static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_e
                                          &engine->corners, &engine->corner_count);
     an_free(alloc, kept);
   }
-  size_t capacity = previous->corner_count + 1;
+  size_t capacity = before + 1;
   if (status != ARCNAV_OK ||
       !an_reserve(alloc, (void **)&from, &capacity, count, engine->corner_count, sizeof *from)) {
     an_free(alloc, from);
+    an_free(alloc, to);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t c = count; c < engine->corner_count; ++c) {
     from[c] = -1; // the new corners, last, came from nowhere
   }
-  *carried_from = from;
+  *carried = (an_carried_corners){from, to, before, count};
   return ARCNAV_OK;
+}
+
+static void free_carried_corners(an_carried_corners *carried, const an_allocator *alloc) {
+  an_free(alloc, carried->from);
+  an_free(alloc, carried->to);
+  *carried = (an_carried_corners){NULL, NULL, 0, 0};
 }
 
 arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out) {
@@ -660,7 +670,15 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     if (previous && engine->lent_polygons && !args->lender_followed) {
       previous = NULL;
     }
-    status = previous ? carry_own_parts(engine, previous, args, &same_triangulation)
+  }
+  // What the changed obstacle had in the old grid (one pass over its items): its kind, and the
+  // box its material held.
+  an_owner_items was = {0, false, v2(INFINITY, INFINITY), v2(-INFINITY, -INFINITY)};
+  if (previous && args->change->kind != AN_CHANGE_ADDED) {
+    was = an_grid_owner_items(&previous->space.grid, (uint32_t)args->change->index);
+  }
+  if (!engine->borrowed_space) {
+    status = previous ? carry_own_parts(engine, previous, args, &was, &same_triangulation)
                       : ARCNAV_ERR_INVALID_ARGUMENT;
     if (status == ARCNAV_ERR_INVALID_ARGUMENT) {
       previous = NULL;
@@ -671,14 +689,13 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   // Point agents follow rules of their own (restricted wedges, pinches); a ranged engine serves
   // only radii above the point-agent tolerance (the planner sends point agents elsewhere).
   assert(!engine->ranged || !engine->space.clearance.point_agent);
-  size_t judged_from = 0;
-  int32_t *carried_from = NULL; // per corner, its index in `previous`, or -1
+  an_carried_corners carried = {NULL, NULL, 0, 0}; // with `previous`
   if (status == ARCNAV_OK) {
-    status = previous ? carry_corners(engine, previous, args->map, args->change, &judged_from,
-                                      &carried_from)
+    status = previous ? carry_corners(engine, previous, args->map, args->change, &carried)
                       : an_inflate_corners(args->map, engine->radius, &engine->alloc,
                                            &engine->corners, &engine->corner_count);
   }
+  size_t judged_from = carried.carried;
   if (status == ARCNAV_OK) {
     status = drop_unusable_corners(engine, args->map, judged_from);
   }
@@ -698,7 +715,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
                        engine->corner_count > ARCNAV_TANGENT_GRAPH_AUTO_LIMIT);
   if (status == ARCNAV_OK) {
     status = engine->on_demand
-                 ? build_on_demand(engine, args, previous, carried_from, same_triangulation)
+                 ? build_on_demand(engine, args, previous, &carried, same_triangulation)
                  : an_tangent_graph_build(engine->corners, engine->corner_count,
                                           &engine->space.clearance, &engine->alloc, &engine->graph);
   }
@@ -723,20 +740,13 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   }
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons &&
       polygons->landmarks.count > 0) {
-    status = build_corner_vertices(engine, previous, carried_from);
+    status = build_corner_vertices(engine, previous, carried.from);
   }
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons) {
     // The links keep away from the changed obstacle's material, where it was (its items in the
     // old grid) and where it is.
     bool carry = previous && previous->sure.link_width && previous->sure.mesh != polygons;
-    an_sure_carry sure_carry = {previous ? &previous->sure : NULL, v2(INFINITY, INFINITY),
-                                v2(-INFINITY, -INFINITY)};
-    if (carry && args->change->kind != AN_CHANGE_ADDED) {
-      an_owner_items old =
-          an_grid_owner_items(&previous->space.grid, (uint32_t)args->change->index);
-      sure_carry.lo = old.lo;
-      sure_carry.hi = old.hi;
-    }
+    an_sure_carry sure_carry = {previous ? &previous->sure : NULL, was.lo, was.hi};
     if (carry && args->change->kind != AN_CHANGE_REMOVED) {
       const an_obstacle *now = &args->map->obstacles[args->change->index];
       sure_carry.lo =
@@ -747,7 +757,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     status = an_sure_passages_build(polygons, &engine->space.grid, engine->radius,
                                     carry ? &sure_carry : NULL, &engine->alloc, &engine->sure);
   }
-  an_free(&engine->alloc, carried_from);
+  free_carried_corners(&carried, &engine->alloc);
   if (status != ARCNAV_OK) {
     tangent_destroy(engine);
     return status;

@@ -36,56 +36,42 @@ arcnav_status an_corner_grid_build(const an_grid *grid, const an_corner *corners
 
 arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners, size_t count,
                                    double radius, const an_corner_grid *previous,
-                                   const an_corner *previous_corners, size_t previous_count,
-                                   const int32_t *carried_from, const an_allocator *alloc,
+                                   const an_corner *previous_corners,
+                                   const an_carried_corners *carried, const an_allocator *alloc,
                                    an_corner_grid *out) {
   memset(out, 0, sizeof *out);
   size_t cells = (size_t)grid->columns * (size_t)grid->rows;
-  int32_t *renumber = an_alloc(alloc, previous_count + 1, sizeof *renumber);
-  uint8_t *dropping = an_calloc(alloc, cells + 1, sizeof *dropping);
+  // After an addition every corner keeps its number: the table is copied as it is. Otherwise only
+  // the cells of the corners gone lose entries.
+  bool same_numbers = carried->carried == carried->previous_count;
+  uint8_t *dropping = same_numbers ? NULL : an_calloc(alloc, cells + 1, sizeof *dropping);
   an_cell_buckets buckets;
-  arcnav_status status = renumber && dropping ? an_cell_buckets_init(&buckets, cells, alloc)
-                                              : ARCNAV_ERR_OUT_OF_MEMORY;
+  arcnav_status status = same_numbers || dropping ? an_cell_buckets_init(&buckets, cells, alloc)
+                                                  : ARCNAV_ERR_OUT_OF_MEMORY;
   if (status != ARCNAV_OK) {
-    an_free(alloc, renumber);
     an_free(alloc, dropping);
     return status;
   }
-  for (size_t c = 0; c < previous_count; ++c) {
-    renumber[c] = -1;
-  }
-  // After an addition every corner keeps its number: the table is copied as it is.
-  bool same_numbers = count >= previous_count;
-  for (size_t c = 0; c < count; ++c) {
-    if (carried_from[c] >= 0) {
-      renumber[carried_from[c]] = (int32_t)c;
-    }
-    same_numbers &= c >= previous_count || carried_from[c] == (int32_t)c;
-  }
-  corner_boxes boxes = {corners, radius};
-  // The corners gone are those no corner was carried from: only their cells lose entries.
   corner_boxes gone = {previous_corners, radius};
-  for (size_t c = 0; !same_numbers && c < previous_count; ++c) {
-    if (renumber[c] < 0) {
+  for (size_t c = 0; dropping && c < carried->previous_count; ++c) {
+    if (carried->to[c] < 0) {
       vec2 lo, hi;
       corner_box(&gone, c, &lo, &hi);
       an_grid_mark_box(grid, lo, hi, dropping);
     }
   }
+  corner_boxes boxes = {corners, radius};
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     an_cell_buckets_put_carried(&buckets, previous->cell_start, previous->cell_corners,
-                                same_numbers ? NULL : renumber, dropping);
-    for (size_t c = 0; c < count; ++c) {
-      if (carried_from[c] < 0) {
-        vec2 lo, hi;
-        corner_box(&boxes, c, &lo, &hi);
-        an_cell_buckets_put_rect(&buckets, grid->columns, an_grid_box_cells(grid, lo, hi),
-                                 (uint32_t)c);
-      }
+                                same_numbers ? NULL : carried->to, dropping);
+    for (size_t c = carried->carried; c < count; ++c) {
+      vec2 lo, hi;
+      corner_box(&boxes, c, &lo, &hi);
+      an_cell_buckets_put_rect(&buckets, grid->columns, an_grid_box_cells(grid, lo, hi),
+                               (uint32_t)c);
     }
     status = an_cell_buckets_end_pass(&buckets, alloc);
   }
-  an_free(alloc, renumber);
   an_free(alloc, dropping);
   if (status != ARCNAV_OK) {
     an_cell_buckets_free(&buckets, alloc);

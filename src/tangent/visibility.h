@@ -42,16 +42,14 @@ typedef struct an_corner_grid {
 
 arcnav_status an_corner_grid_build(const an_grid *grid, const an_corner *corners, size_t count,
                                    double radius, const an_allocator *alloc, an_corner_grid *out);
-/// The corner grid of `previous` (over the same cells as `grid`, filed for the same radius) after a
-/// change: the corners carried over (carried_from[c], their index among the previous_count
-/// `previous_corners`, or -1) keep their cells under their new numbers, and the others are filed by
-/// their box.
-/// Each cell lists its corners as an_corner_grid_build() would when the carried corners keep their
-/// order and come before the others.
+/// The corner grid of `previous` (over the same cells as `grid`, filed for the same radius, for
+/// `previous_corners`) after a change: the corners carried over (`carried`) keep their cells under
+/// their new numbers, and the others are filed by their box. Each cell lists its corners as
+/// an_corner_grid_build() would.
 arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners, size_t count,
                                    double radius, const an_corner_grid *previous,
-                                   const an_corner *previous_corners, size_t previous_count,
-                                   const int32_t *carried_from, const an_allocator *alloc,
+                                   const an_corner *previous_corners,
+                                   const an_carried_corners *carried, const an_allocator *alloc,
                                    an_corner_grid *out);
 void an_corner_grid_destroy(an_corner_grid *cgrid, const an_allocator *alloc);
 size_t an_corner_grid_memory_bytes(const an_corner_grid *cgrid, const an_grid *grid);
