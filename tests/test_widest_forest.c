@@ -4,6 +4,7 @@
 // two nodes, worked out by Floyd and Warshall's closure, is what the forest answers, and two
 // nodes share a top for a width exactly when such a chain is at least that wide.
 #include "arcnav_test.h"
+#include "mapgen.h"
 #include "search/widest_forest.h"
 
 #include <math.h>
@@ -11,21 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static uint64_t rng_state;
-
-static uint32_t rng_next(uint32_t bound) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (uint32_t)(rng_state % bound);
-}
-
 enum { MAX_NODES = 14, MAX_LINKS = 40 };
 
 // A width from a short list, so that many links tie; infinite and negative ones among them.
-static float random_width(void) {
+static float random_width(sup_rng *rng) {
   static const float widths[] = {0.0f, 0.5f, 1.0f, 1.0f, 2.25f, 3.0f, 1e30f, -2.0f, INFINITY};
-  return rng_next(12) == 0 ? NAN : widths[rng_next(sizeof widths / sizeof widths[0])];
+  return sup_rng_below(rng, 12) == 0 ? NAN
+                                     : widths[sup_rng_below(rng, sizeof widths / sizeof widths[0])];
 }
 
 // The widest chain's narrowest width between every two of `nodes` nodes (row-major into
@@ -85,15 +78,15 @@ static void check_against_closure(size_t nodes, an_widest_link *links, size_t co
 }
 
 START_TEST(test_widths_against_brute_force) {
-  rng_state = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+  sup_rng rng = sup_rng_seed(0x9e3779b97f4a7c15ull + (uint64_t)_i);
   uint64_t rounds = test_scaled_count(500);
   for (uint64_t round = 0; round < rounds; ++round) {
-    size_t nodes = 1 + rng_next(MAX_NODES), count = rng_next(MAX_LINKS + 1);
+    size_t nodes = 1 + sup_rng_below(&rng, MAX_NODES), count = sup_rng_below(&rng, MAX_LINKS + 1);
     an_widest_link links[MAX_LINKS + 1];
     double widest[MAX_NODES * MAX_NODES];
     for (size_t k = 0; k < count; ++k) {
-      links[k] = (an_widest_link){random_width(), (int32_t)rng_next((uint32_t)nodes),
-                                  (int32_t)rng_next((uint32_t)nodes)};
+      links[k] = (an_widest_link){random_width(&rng), (int32_t)sup_rng_below(&rng, (uint32_t)nodes),
+                                  (int32_t)sup_rng_below(&rng, (uint32_t)nodes)};
     }
     char label[32];
     snprintf(label, sizeof label, "round %llu", (unsigned long long)round);
@@ -104,14 +97,16 @@ END_TEST
 
 // Many links: the sort's every digit is used (widths spread over the whole range of floats).
 START_TEST(test_many_links_against_brute_force) {
-  rng_state = 0x2545f4914f6cdd1dull;
+  sup_rng rng = sup_rng_seed(0x2545f4914f6cdd1dull);
   enum { NODES = 60, LINKS = 3000 };
   static an_widest_link links[LINKS];
   static double widest[NODES * NODES];
   for (size_t k = 0; k < LINKS; ++k) {
-    float width = ldexpf((float)(1 + rng_next(1u << 23)), (int)rng_next(120) - 60);
-    width = rng_next(10) == 0 ? -width : width;
-    links[k] = (an_widest_link){width, (int32_t)rng_next(NODES), (int32_t)rng_next(NODES)};
+    float width =
+        ldexpf((float)(1 + sup_rng_below(&rng, 1u << 23)), (int)sup_rng_below(&rng, 120) - 60);
+    width = sup_rng_below(&rng, 10) == 0 ? -width : width;
+    links[k] = (an_widest_link){width, (int32_t)sup_rng_below(&rng, NODES),
+                                (int32_t)sup_rng_below(&rng, NODES)};
   }
   check_against_closure(NODES, links, LINKS, widest, "many links");
 }
