@@ -64,6 +64,8 @@ typedef struct tally {
   size_t viewpoints, unsuitable, free_tangents, limited_left_out, circle_viewpoints,
       circles_gathered;
   size_t resumes, resumed; ///< limited gathers, and those resumed from a stopped frontier
+  size_t corner_gathers;   ///< gathers from polygon corners: some ask for parts of the wedge
+  size_t parted, halved;   ///< gathers of one part of the wedge, and of two parts added up
 } tally;
 
 // Every usable tangent from the viewpoint (a corner, or the point `origin` when `from` is NULL)
@@ -87,6 +89,36 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
                               .radius = planner->radius,
                               .limit = limit};
   an_sight_frontier *frontier = NULL;
+  // Polygon corners' gathers that go in one step ask, one in three, for a part of the wedge (only
+  // departures touching there need be offered) and one in three for two parts, the second adding
+  // to the first's candidates (together they must offer as the whole wedge does).
+  bool one_step = !limit || t->resumes % 2 != 0;
+  int parting =
+      from && from->wedge_sweep < AN_TWO_PI && one_step ? (int)(t->corner_gathers++ % 3) : 0;
+  double part_from = 0.0, part_to = INFINITY, first_beyond = INFINITY;
+  if (parting == 1) {
+    double a = (double)(t->parted % 5) / 5.0, b = a + 0.2 + 0.3 * (double)(t->parted % 3);
+    part_from = a * from->wedge_sweep;
+    part_to = an_min(b, 1.0) * from->wedge_sweep;
+    request.part = true;
+    request.part_from = part_from;
+    request.part_to = part_to;
+    t->parted++;
+  } else if (parting == 2) {
+    an_sight_request first = request;
+    first.part = true;
+    first.part_from = 0.0;
+    first.part_to = (double)(1 + t->halved % 4) / 5.0 * from->wedge_sweep;
+    request.part = true;
+    request.part_from = first.part_to;
+    request.part_to = from->wedge_sweep;
+    request.adding = true;
+    if (an_sight_mesh_gather(planner->sight_mesh, ms, &planner->space.grid, scratch, &first,
+                             &first_beyond, &planner->alloc) != AN_SIGHT_MESH_GATHERED) {
+      request.adding = false; // the second gather finds the viewpoint unsuitable too
+    }
+    t->halved++;
+  }
   if (limit && t->resumes % 2 == 0) {
     // Half the limited gathers go in two steps: first to a bound halfway from the straight way,
     // then on from where that stopped. What the two offer together must hold the promise of
@@ -113,6 +145,7 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
   an_sight_mesh_result result = an_sight_mesh_gather(planner->sight_mesh, ms, &planner->space.grid,
                                                      scratch, &request, &beyond, &planner->alloc);
   free(frontier);
+  beyond = an_min(beyond, first_beyond);
   ck_assert_int_ne(result, AN_SIGHT_MESH_OUT_OF_MEMORY);
   if (result == AN_SIGHT_MESH_UNSUITABLE) {
     t->unsuitable++;
@@ -139,6 +172,12 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
       if (!an_directed_tangent(origin, from_radius, from_ccw, to->center, to->radius, to_ccw, eps,
                                &tangent)) {
         continue;
+      }
+      if (from && parting == 1) {
+        double offset = an_corner_offset(from, an_touch_angle(tangent.direction, from_ccw));
+        if (offset < part_from - AN_WEDGE_SLACK || offset > part_to + AN_WEDGE_SLACK) {
+          continue; // touches outside the part asked for
+        }
       }
       if ((from && !an_corner_wedge_contains(from, an_touch_normal(tangent.direction, from_ccw),
                                              AN_WEDGE_SLACK)) ||
@@ -370,15 +409,17 @@ START_TEST(test_no_usable_tangent_hidden) {
   }
   printf("sight mesh: %zu viewpoints (%zu left to the grid), %zu free tangents, %zu left out by "
          "a limit; circles: %zu of %zu viewpoints gathered through the mesh; %zu gathers "
-         "resumed\n",
+         "resumed; %zu of a part of the wedge, %zu of two parts added up\n",
          t.viewpoints, t.unsuitable, t.free_tangents, t.limited_left_out, t.circles_gathered,
-         t.circle_viewpoints, t.resumed);
+         t.circle_viewpoints, t.resumed, t.parted, t.halved);
   ck_assert_uint_ge(t.viewpoints, test_scaled_minimum(2000, 10));
   ck_assert_uint_ge(t.free_tangents, test_scaled_minimum(50000, 10));
   // Most circles stand clear of the polygons, so their rays start in the mesh.
   ck_assert_uint_ge(2 * t.circles_gathered, t.circle_viewpoints);
   ck_assert_uint_ge(t.limited_left_out, 1);
   ck_assert_uint_ge(t.resumed, test_scaled_minimum(20, 10));
+  ck_assert_uint_ge(t.parted, test_scaled_minimum(500, 10));
+  ck_assert_uint_ge(t.halved, test_scaled_minimum(500, 10));
 }
 END_TEST
 

@@ -999,7 +999,9 @@ an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh
       return AN_SIGHT_MESH_UNSUITABLE;
     }
   }
-  an_sight_begin_offers(out, grid, sm->corner_count);
+  if (!request->adding) {
+    an_sight_begin_offers(out, grid, sm->corner_count);
+  }
   scratch->stopped_count = 0;
   expansion x = {.sm = sm,
                  .scratch = scratch,
@@ -1012,7 +1014,15 @@ an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh
                  .turn = request->ccw ? 1.0 : -1.0,
                  .beyond = INFINITY};
   if (vertex >= 0) {
-    departure_arcs(&x, &sm->corners[request->corner_index], request->ccw);
+    // A part of the wedge is the wedge of a corner whose tangents touch only there: the
+    // departure arcs hold for it as they do for the whole (DESIGN.md, "The sight mesh").
+    an_corner corner = sm->corners[request->corner_index];
+    if (request->part && corner.wedge_sweep < AN_TWO_PI) {
+      double from = an_max(request->part_from, 0.0);
+      corner.wedge_start += from;
+      corner.wedge_sweep = an_max(an_min(request->part_to, corner.wedge_sweep) - from, 0.0);
+    }
+    departure_arcs(&x, &corner, request->ccw);
   }
   bool suitable = true, ok;
   if (request->resuming) {

@@ -127,6 +127,15 @@ typedef struct an_sight_request {
   bool resuming;
   const an_sight_frontier *resume;
   size_t resume_count;
+  /// With `part`, a polygon corner's gather looks only for the tangents that touch its circle at
+  /// wedge offsets (an_corner_offset()) from `part_from` to `part_to`: a search gathers ahead of
+  /// the turn where it arrived, and behind it only when an arrival there needs it. The windows it
+  /// stops at belong to that part: a gather resumed from them asks for the same part.
+  bool part;
+  double part_from, part_to;
+  /// Keep the candidates the gather before found (another part of the same viewpoint's wedge)
+  /// and add to them, each still once.
+  bool adding;
 } an_sight_request;
 
 /// Gathers into out->candidates the corners visible from the request's viewpoint. A polygon

@@ -33,6 +33,11 @@ typedef struct lazy_edge {
 
 #define START_CORNER (AN_NONE - 1)
 
+// A gather of a group's departures: its first, a wider one going on from where the last stopped,
+// or the first of the part of its wedge behind where its first arrival touched, which a later
+// arrival touching there needs (at the reach the group's gathers have come to).
+typedef enum gather_kind { GATHER_FIRST, GATHER_WIDER, GATHER_BACK } gather_kind;
+
 // A target an earlier gather of a group offered but left for later, and a bound on what its
 // tangents cost (a tangent's length plus the way on from its touching point to the goal).
 typedef struct deferred_target {
@@ -40,15 +45,23 @@ typedef struct deferred_target {
   double key;
 } deferred_target;
 
-// What a group's gathers left out, to go on from: the windows the sight mesh stopped at and the
-// targets deferred (runs in the query's pools), or by_grid when the sight mesh could not gather
-// for it and the grid gathers again from scratch.
+// What a group's gathers left out, to go on from: the windows the sight mesh stopped at, for each
+// part of the wedge (PART_AHEAD, PART_BEHIND), and the targets deferred (runs in the query's
+// pools), or by_grid when the sight mesh could not gather for it and the grid gathers again from
+// scratch, over the whole wedge.
 typedef struct group_rest {
-  uint32_t frontier_first, frontier_count;
+  uint32_t frontier_first[2], frontier_count[2];
   uint32_t deferred_first, deferred_count;
   uint32_t arrivals; ///< the group's expanded arrivals: a chain in the arrival pool
   uint8_t by_grid;
+  uint8_t behind_gathered; ///< the part behind has been gathered (it is then widened too)
+  /// How far along the turn, from the wedge's start, the part ahead begins (0: the whole wedge,
+  /// nothing behind it).
+  double ahead_from;
+  double reach; ///< the bound of the group's last gather that widened it
 } group_rest;
+
+enum { PART_AHEAD = 0, PART_BEHIND = 1 };
 
 // A link in a group's chain of expanded arrivals (edges arriving at it).
 typedef struct arrival_link {
@@ -111,6 +124,7 @@ struct an_lazy_search {
   // count; and the expanded edge whose end is nearest the goal (AN_NONE: none nearer than the
   // start), for the best path so far.
   vec2 start, goal;
+  bool gather_late; ///< an_lazy_search_gather_late()
   bool guiding;
   an_funnel_result guide_result;
   size_t expansions;
@@ -180,6 +194,10 @@ void an_lazy_search_destroy(an_lazy_search *s) {
   an_free(&alloc, s->trail);
   an_interval_scratch_destroy(s->guide);
   an_free(&alloc, s);
+}
+
+void an_lazy_search_gather_late(an_lazy_search *s, bool late) {
+  s->gather_late = late;
 }
 
 void an_lazy_search_forget_radius(an_lazy_search *s, size_t corner_count) {
@@ -355,31 +373,51 @@ static bool consider_target(const an_tangent_query *q, an_lazy_search *s, const 
   return true;
 }
 
-// Gathers through the sight mesh, going on from where the group's last gather stopped, and keeps
-// where this one stops. False when out of memory; *by_mesh false when the mesh cannot gather for
-// this viewpoint, and the grid must.
-static bool gather_through_mesh(const an_tangent_query *q, an_lazy_search *s, uint32_t group,
-                                an_sight_request *request, bool first_gather, double *beyond,
-                                bool *by_mesh) {
+// How far along the turn, from its wedge's start, a group's arrival touches its corner, less the
+// slack within which a departure just behind it still counts as ahead (an_corner_arc_sweep()).
+static double progress_needed(const viewpoint *v, const lazy_edge *arrival) {
+  double along = v->ccw ? arrival->arrive_offset : v->corner->wedge_sweep - arrival->arrive_offset;
+  return an_max(along - 2.0 * AN_WEDGE_SLACK, 0.0);
+}
+
+// The wedge offsets of a part of a group's wedge, the part ahead beginning `ahead_from` along the
+// turn; the part behind reaches a little past it (offering more is safe).
+static void part_offsets(const viewpoint *v, double ahead_from, int part, double *from,
+                         double *to) {
+  double sweep = v->corner->wedge_sweep;
+  double along_from = part == PART_AHEAD ? ahead_from : 0.0;
+  double along_to = part == PART_AHEAD ? sweep : an_min(ahead_from + 2.0 * AN_WEDGE_SLACK, sweep);
+  *from = v->ccw ? along_from : sweep - along_to;
+  *to = v->ccw ? along_to : sweep - along_from;
+}
+
+// Gathers one part of a group's wedge through the sight mesh (the whole wedge when the part ahead
+// is all of it), fresh or going on from where its last gather stopped, keeps where this one stops
+// and lowers *beyond to what it left out. False when out of memory; *by_mesh false when the mesh
+// cannot gather for this viewpoint, and the grid must.
+static bool gather_part(const an_tangent_query *q, an_lazy_search *s, uint32_t group,
+                        const viewpoint *v, an_sight_request request, int part, bool resuming,
+                        double *beyond, bool *by_mesh) {
   const an_tangent_engine *engine = q->engine;
   group_rest *rest = &s->group_rest[group];
   *by_mesh = false;
-  if (!engine->sight_mesh || rest->by_grid) {
-    return true;
+  if (rest->ahead_from > 0.0) {
+    request.part = true;
+    part_offsets(v, rest->ahead_from, part, &request.part_from, &request.part_to);
   }
-  if (!first_gather) {
-    request->resuming = true;
-    request->resume = rest->frontier_count > 0 ? s->frontier + rest->frontier_first : NULL;
-    request->resume_count = rest->frontier_count;
+  if (resuming) {
+    request.resuming = true;
+    request.resume_count = rest->frontier_count[part];
+    request.resume = request.resume_count > 0 ? s->frontier + rest->frontier_first[part] : NULL;
   }
+  double left_out = INFINITY;
   an_sight_mesh_result result =
       an_sight_mesh_gather(engine->sight_mesh, &s->sight_mesh, &engine->space.grid, &s->sight,
-                           request, beyond, &s->alloc);
+                           &request, &left_out, &s->alloc);
   if (result == AN_SIGHT_MESH_OUT_OF_MEMORY) {
     return false;
   }
   if (result == AN_SIGHT_MESH_UNSUITABLE) {
-    rest->by_grid = 1;
     return true;
   }
   size_t stopped = s->sight_mesh.stopped_count;
@@ -391,11 +429,49 @@ static bool gather_through_mesh(const an_tangent_query *q, an_lazy_search *s, ui
   if (stopped > 0) {
     memcpy(s->frontier + s->frontier_count, s->sight_mesh.stopped, stopped * sizeof *s->frontier);
   }
-  rest->frontier_first = (uint32_t)s->frontier_count;
-  rest->frontier_count = (uint32_t)stopped;
+  rest->frontier_first[part] = (uint32_t)s->frontier_count;
+  rest->frontier_count[part] = (uint32_t)stopped;
   s->frontier_count += stopped;
+  *beyond = an_min(*beyond, left_out);
   *by_mesh = true;
   return true;
+}
+
+// Gathers through the sight mesh what a gather of `kind` covers: the first, the part ahead from
+// where `arrival` touches (the whole wedge for the start, a circle obstacle's corner or a
+// viewpoint the mesh cannot gather for); a wider one, every part gathered so far, going on from
+// where each stopped; the part behind, fresh. False when out of memory; *by_mesh false when the
+// mesh cannot gather for this viewpoint, and the grid must, over the whole wedge (the group then
+// has no part behind).
+static bool gather_through_mesh(const an_tangent_query *q, an_lazy_search *s, uint32_t group,
+                                const viewpoint *v, const lazy_edge *arrival,
+                                const an_sight_request *request, gather_kind kind, double *beyond,
+                                bool *by_mesh) {
+  const an_tangent_engine *engine = q->engine;
+  group_rest *rest = &s->group_rest[group];
+  *by_mesh = false;
+  if (!engine->sight_mesh || rest->by_grid) {
+    return true;
+  }
+  if (kind == GATHER_FIRST && v->corner && v->corner->wedge_sweep < AN_TWO_PI &&
+      arrival->to_corner != START_CORNER) {
+    rest->ahead_from = s->gather_late ? v->corner->wedge_sweep : progress_needed(v, arrival);
+  }
+  bool ok = kind == GATHER_BACK
+                ? gather_part(q, s, group, v, *request, PART_BEHIND, false, beyond, by_mesh)
+                : gather_part(q, s, group, v, *request, PART_AHEAD, kind == GATHER_WIDER, beyond,
+                              by_mesh);
+  if (ok && *by_mesh && kind == GATHER_WIDER && rest->behind_gathered) {
+    an_sight_request adding = *request;
+    adding.adding = true;
+    ok = gather_part(q, s, group, v, adding, PART_BEHIND, true, beyond, by_mesh);
+  }
+  if (ok && !*by_mesh) {
+    rest->by_grid = 1;
+    rest->ahead_from = 0.0;
+    *beyond = INFINITY; // the grid's gather from scratch tells what it leaves out
+  }
+  return ok;
 }
 
 // Gathers the departures of `group` within its next bound and appends them as one block. Targets
@@ -404,10 +480,10 @@ static bool gather_through_mesh(const an_tangent_query *q, an_lazy_search *s, ui
 // (docs/DESIGN.md, "Tangents on demand"). `arrival` is the expanded edge that asks for the
 // gather.
 static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t group,
-                         const lazy_edge *arrival, vec2 start, vec2 goal) {
+                         const lazy_edge *arrival, gather_kind kind, vec2 start, vec2 goal) {
   const an_tangent_engine *engine = q->engine;
   viewpoint v = viewpoint_of(q, group, start);
-  bool first_gather = s->group_stamp[group] != s->stamp;
+  bool first_gather = kind == GATHER_FIRST;
   group_rest *rest = &s->group_rest[group];
   an_sight_limit limit = {goal, 0.0};
   if (first_gather) {
@@ -419,10 +495,11 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
     // No path for the disk is shorter than the guide, so the search expands every tangent whose
     // cost stays within the guide's length: gather them at once.
     limit.bound = an_max(limit.bound, s->guide_length - arrival->cost);
-    *rest = (group_rest){0, 0, 0, 0, AN_NONE, 0};
+    *rest = (group_rest){.arrivals = AN_NONE};
   } else {
     double base = s->group_base[group];
-    limit.bound = base + 3.0 * (s->group_bound[group] - base);
+    // The part behind comes to where the others are; they only widen.
+    limit.bound = kind == GATHER_BACK ? rest->reach : base + 3.0 * (s->group_bound[group] - base);
     // Mark the targets the group already has, in its earlier blocks or deferred.
     if (an_stamp_next(&s->mark)) {
       memset(s->target_marks, 0, (engine->corner_count + 1) * sizeof *s->target_marks);
@@ -451,8 +528,13 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
                               .radius = q->radius,
                               .limit = &limit};
   bool by_mesh;
-  if (!gather_through_mesh(q, s, group, &request, first_gather, &beyond, &by_mesh)) {
+  if (!gather_through_mesh(q, s, group, &v, arrival, &request, kind, &beyond, &by_mesh)) {
     return false;
+  }
+  if (kind == GATHER_BACK) {
+    rest->behind_gathered = 1;
+  } else {
+    rest->reach = limit.bound;
   }
   if (!by_mesh) {
     mask = v.corner ? an_sight_mask_of_corner(v.corner) : an_sight_mask_all();
@@ -525,7 +607,9 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
     s->blocks[s->group_tail[group]].next = block;
   }
   s->group_tail[group] = block;
-  s->group_bound[group] = beyond;
+  // What the part behind leaves out joins what the others left (its own deferred run holds
+  // theirs too).
+  s->group_bound[group] = kind == GATHER_BACK ? an_min(s->group_bound[group], beyond) : beyond;
   return true;
 }
 
@@ -623,13 +707,23 @@ static bool record_arrival(an_tangent_query *q, an_lazy_search *s, uint32_t id) 
 static bool expand(an_tangent_query *q, an_lazy_search *s, uint32_t id, vec2 start, vec2 goal) {
   const an_tangent_engine *engine = q->engine;
   uint32_t group = arrival_group(engine, &s->edges[id]);
-  if (s->group_stamp[group] != s->stamp ||
-      (s->edges[id].last_block == s->group_tail[group] && s->group_bound[group] < INFINITY)) {
-    if (!gather_block(q, s, group, &s->edges[id], start, goal)) {
-      return false;
-    }
-  }
   viewpoint v = viewpoint_of(q, group, start);
+  if (s->group_stamp[group] != s->stamp &&
+      !gather_block(q, s, group, &s->edges[id], GATHER_FIRST, start, goal)) {
+    return false;
+  }
+  // An arrival touching behind where the group's gathers began needs the part behind.
+  const group_rest *rest = &s->group_rest[group];
+  if (rest->ahead_from > 0.0 && !rest->behind_gathered &&
+      progress_needed(&v, &s->edges[id]) < rest->ahead_from &&
+      !gather_block(q, s, group, &s->edges[id], GATHER_BACK, start, goal)) {
+    return false;
+  }
+  // An arrival that has relaxed every departure gathered so far asks for more.
+  if (s->edges[id].last_block == s->group_tail[group] && s->group_bound[group] < INFINITY &&
+      !gather_block(q, s, group, &s->edges[id], GATHER_WIDER, start, goal)) {
+    return false;
+  }
   // The edge array may have moved while gathering.
   lazy_edge *arrival = &s->edges[id];
   bool whole_free = !v.corner || v.radius <= 0.0 || wedge_is_free(q, s, v.corner_index);

@@ -10,13 +10,20 @@
 // length plus the way from its touching point to the goal fits a bound just above what the search
 // has left to spend (through the sight mesh where it can, else the grid culling of
 // visibility.h), and gathered again, wider, only when the search reaches what the bound left
-// out.
+// out. A polygon corner's first gather takes only the part of its wedge from where that arrival
+// touches on (the departures it can take); the part behind is gathered when an arrival touching
+// there is expanded (docs/DESIGN.md, "Tangents on demand").
 
 #include "tangent/tangent_state.h"
 
 /// Work space for one query object. Grows with the largest search seen and keeps its memory.
 arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_search **out);
 void an_lazy_search_destroy(an_lazy_search *search);
+
+/// Tests: with `late`, every group's first gather takes only the very end of its wedge, so that
+/// each arrival touching anywhere else needs the part behind gathered for it. Answers stay the
+/// same; only the work grows.
+void an_lazy_search_gather_late(an_lazy_search *search, bool late);
 
 /// Forgets what the search keeps from query to query about the corners at the query object's
 /// radius (which wedge arcs are free): the radius changed. NULL (an engine without tangents on
