@@ -242,6 +242,74 @@ START_TEST(test_distances_are_ta_star_lengths) {
 }
 END_TEST
 
+typedef struct measure_tally {
+  size_t searches, exact, bounded, beyond_straight;
+} measure_tally;
+
+// A measuring search from a free point to another, run to an extension past the goal: the path
+// it finds is the plain search's, and what it says of every vertex's distance from its start is
+// at most the distance measured in full (itself TA*'s, above); and it knows many of them exactly,
+// and many more than the straight line does.
+static void check_measure(fixture *f, uint64_t seed, size_t kind, sup_rng *rng, void *context) {
+  measure_tally *c = context;
+  vec2 lo = f->mesh->cdt.points[0], hi = f->mesh->cdt.points[2];
+  size_t nv = f->mesh->cdt.point_count;
+  double *reach = malloc(nv * sizeof *reach), *full = malloc(nv * sizeof *full);
+  ck_assert(reach && full);
+  for (int q = 0; q < 4; ++q) {
+    vec2 start = random_end(f, rng, lo, hi), goal = random_end(f, rng, lo, hi);
+    an_funnel_result plain, measured;
+    if (an_interval_find_path_within(f->mesh, f->interval, start, goal, 0, &plain) != ARCNAV_OK ||
+        plain.point_count < 3) {
+      continue; // no search: nothing measured
+    }
+    double plain_length = plain.length;
+    double relative = q % 2 == 0 ? 0.0 : 1.0 / 64.0, absolute = q < 2 ? 0.0 : 2.0;
+    arcnav_status st = an_interval_begin_measure(f->mesh, f->interval, start, goal, reach, relative,
+                                                 absolute, &measured);
+    ck_assert_int_eq(st, ARCNAV_IN_PROGRESS);
+    ck_assert_int_eq(an_interval_resume(f->interval, 0, SIZE_MAX, &measured), ARCNAV_OK);
+    ck_assert_msg(fabs(measured.length - plain_length) <= 1e-9 * plain_length,
+                  "seed %llu map %zu: measuring search %.17g, plain %.17g",
+                  (unsigned long long)seed, kind, measured.length, plain_length);
+    double bounds[64];
+    size_t bounds_count = 0;
+    for (size_t v = 0; v < nv && bounds_count < 64; v += 1 + nv / 64) {
+      bounds[bounds_count++] = an_interval_measured_bound(f->interval, (int32_t)v);
+    }
+    ck_assert_int_eq(an_interval_distances(f->mesh, f->interval, start, 0, full), ARCNAV_OK);
+    c->searches++;
+    bounds_count = 0;
+    for (size_t v = 0; v < nv && bounds_count < 64; v += 1 + nv / 64) {
+      double bound = bounds[bounds_count++];
+      vec2 p = f->mesh->cdt.points[v];
+      ck_assert_msg(bound <= full[v] * (1.0 + 1e-12),
+                    "seed %llu map %zu: vertex (%.17g, %.17g): measured bound %.17g, length %.17g",
+                    (unsigned long long)seed, kind, p.x, p.y, bound, full[v]);
+      if (fabs(bound - full[v]) <= 1e-9 * fmax(full[v], 1.0)) {
+        c->exact++;
+      } else {
+        c->bounded++;
+      }
+      c->beyond_straight += bound > v2_dist(start, p) * (1.0 + 1e-9);
+    }
+  }
+  free(reach);
+  free(full);
+}
+
+START_TEST(test_measured_bounds_hold) {
+  measure_tally c = {0};
+  for_landmark_maps(5, check_measure, &c);
+  printf("measuring searches: %zu, %zu vertices known, %zu bounded, %zu beyond the straight line\n",
+         c.searches, c.exact, c.bounded, c.beyond_straight);
+  ck_assert_uint_ge(c.searches, test_scaled_minimum(30, 4));
+  ck_assert_uint_ge(c.exact, test_scaled_minimum(300, 4));
+  ck_assert_uint_ge(c.bounded, test_scaled_minimum(300, 4));
+  ck_assert_uint_ge(c.beyond_straight, test_scaled_minimum(100, 4));
+}
+END_TEST
+
 typedef struct goal_bounds_context {
   const an_navmesh *mesh;
   vec2 goal;
@@ -726,6 +794,7 @@ static Suite *interval_suite(void) {
   tcase_add_test(tc, test_against_ta_star);
   tcase_add_test(tc, test_distances_are_ta_star_lengths);
   tcase_add_test(tc, test_landmark_bounds_hold);
+  tcase_add_test(tc, test_measured_bounds_hold);
   tcase_add_test(tc, test_landmarks_after_local_changes);
   tcase_add_test(tc, test_landmarks_only_where_walls_make_paths_long);
   tcase_add_test(tc, test_beyond_the_box_is_the_funnels);

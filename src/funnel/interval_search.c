@@ -74,10 +74,16 @@ typedef struct iv_search {
   /// the start) and its `prev`.
   int32_t near_root, near_prev;
   double near_distance;
-  /// an_interval_distances(): per mesh vertex, the shortest length from the start found so far
-  /// (NULL in a search for a goal). Such a search has no goal and goes on until the queue is
-  /// empty, into dead ends too.
+  /// A measuring search (an_interval_distances(), an_interval_begin_measure()): per mesh vertex,
+  /// the shortest length from the start found so far (NULL in a search for a goal alone). Such a
+  /// search enters dead ends too, and keys its nodes by the straight way on only (no landmarks).
   double *reach;
+  /// It has a goal (an_interval_distances() has none: it goes on until the queue is empty, its
+  /// nodes keyed by their length alone).
+  bool to_goal;
+  /// A measuring search with a goal goes on after it until no node is keyed below
+  /// best * (1 + extend_relative) + extend_absolute (stop_key()); 0 and 0 otherwise.
+  double extend_relative, extend_absolute;
 } iv_search;
 
 struct an_interval_scratch {
@@ -86,6 +92,9 @@ struct an_interval_scratch {
   size_t tri_count, vertex_count, near_count;
   uint8_t *corner;   ///< per vertex: 1 when a wall edge of the free mesh ends there
   uint8_t *dead_end; ///< per free triangle: 1 when one free neighbour at most leads out of it
+  /// Per vertex: the dead end whose far corner it is (its vertex opposite the way in), -1 for
+  /// none, -2 for several (a pinch of dead ends) or a dead end with no way in.
+  int32_t *dead_apex;
   uint32_t stamp;
   uint32_t *goal_mark;  ///< per free triangle: the stamp when it holds the goal
   uint32_t *root_stamp; ///< per vertex: the stamp when root_g is this query's
@@ -105,6 +114,10 @@ struct an_interval_scratch {
   an_funnel_scratch *beyond; ///< maps without bounds: the funnel answers ends beyond the box
   iv_search run;             ///< the running search (an_interval_begin)
   bool delegated;            ///< the running search is the funnel's, in `beyond`
+  /// an_interval_begin_measure(): the lengths it notes, and the key below which its finished
+  /// search expanded every node (0 until it finishes, or when nothing was measured).
+  double *measured;
+  double measured_key;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -118,6 +131,7 @@ void an_interval_scratch_destroy(an_interval_scratch *s) {
   an_allocator a = s->alloc;
   an_free(&a, s->corner);
   an_free(&a, s->dead_end);
+  an_free(&a, s->dead_apex);
   an_free(&a, s->goal_mark);
   an_free(&a, s->root_stamp);
   an_free(&a, s->root_g);
@@ -136,17 +150,29 @@ void an_interval_scratch_destroy(an_interval_scratch *s) {
 /// leaves through the edge it came in by, which is never shortest unless the goal is inside.
 static void mark_corners(an_interval_scratch *s) {
   const an_navmesh *mesh = s->mesh;
+  for (size_t v = 0; v < s->vertex_count; ++v) {
+    s->dead_apex[v] = -1;
+  }
   for (size_t t = 0; t < s->tri_count; ++t) {
-    int ways = 0;
+    int ways = 0, way_in = -1;
     for (int k = 0; k < 3; ++k) {
       if (mesh->fn[3 * t + (size_t)k] < 0) {
         s->corner[mesh->fv[3 * t + (size_t)(k + 1) % 3]] = 1;
         s->corner[mesh->fv[3 * t + (size_t)(k + 2) % 3]] = 1;
       } else {
         ways++;
+        way_in = k;
       }
     }
     s->dead_end[t] = ways <= 1;
+    if (ways == 1) {
+      int32_t *apex = &s->dead_apex[mesh->fv[3 * t + (size_t)way_in]];
+      *apex = *apex == -1 ? (int32_t)t : -2;
+    } else if (ways == 0) {
+      for (int k = 0; k < 3; ++k) {
+        s->dead_apex[mesh->fv[3 * t + (size_t)k]] = -2;
+      }
+    }
   }
 }
 
@@ -183,6 +209,7 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
   size_t nt = s->tri_count + 1, nv = s->vertex_count + 1;
   s->corner = an_calloc(alloc, nv, sizeof *s->corner);
   s->dead_end = an_calloc(alloc, nt, sizeof *s->dead_end);
+  s->dead_apex = an_alloc(alloc, nv, sizeof *s->dead_apex);
   s->goal_mark = an_calloc(alloc, nt, sizeof *s->goal_mark);
   s->root_stamp = an_calloc(alloc, nv, sizeof *s->root_stamp);
   s->root_g = an_alloc(alloc, nv, sizeof *s->root_g);
@@ -191,8 +218,8 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
   s->near_queue = an_alloc(alloc, s->near_count, sizeof *s->near_queue);
   s->nodes = an_alloc(alloc, s->node_capacity, sizeof *s->nodes);
   s->points = an_alloc(alloc, nv + 3, sizeof *s->points);
-  bool ok = s->corner && s->dead_end && s->goal_mark && s->root_stamp && s->root_g && s->starts &&
-            s->near_stamp && s->near_queue && s->nodes && s->points &&
+  bool ok = s->corner && s->dead_end && s->dead_apex && s->goal_mark && s->root_stamp &&
+            s->root_g && s->starts && s->near_stamp && s->near_queue && s->nodes && s->points &&
             an_heap_init_sized(&s->heap, s->node_capacity, 0, alloc) == ARCNAV_OK;
   if (ok && mesh->whole_plane) {
     ok = an_funnel_scratch_create_with_capacity(mesh, alloc, 1024, &s->beyond) == ARCNAV_OK;
@@ -208,7 +235,7 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
 
 size_t an_interval_scratch_memory_bytes(const an_interval_scratch *s) {
   size_t nt = s->tri_count + 1, nv = s->vertex_count + 1;
-  return sizeof *s + nv * (sizeof(uint8_t) + sizeof(uint32_t) + sizeof(double)) +
+  return sizeof *s + nv * (sizeof(uint8_t) + sizeof(int32_t) + sizeof(uint32_t) + sizeof(double)) +
          nt * (sizeof(uint8_t) + sizeof(uint32_t) + sizeof(int32_t)) +
          s->near_count * (sizeof(uint32_t) + sizeof(int32_t)) + s->node_capacity * sizeof(iv_node) +
          an_heap_memory_bytes(&s->heap) + (nv + 3) * sizeof(vec2) +
@@ -352,7 +379,13 @@ static int32_t edge_towards(const an_navmesh *mesh, int32_t u, int32_t t) {
   return n[0] == t ? 0 : n[1] == t ? 1 : 2;
 }
 
-/// A distances search (x->reach): the root sees the vertex a far place lies at, when it does.
+/// The key below which the search expands every node: the best path's length, or more for a
+/// measuring search (iv_search.extend_relative).
+static inline double stop_key(const iv_search *x) {
+  return x->best < INFINITY ? x->best * (1.0 + x->extend_relative) + x->extend_absolute : INFINITY;
+}
+
+/// A measuring search (x->reach): the root sees the vertex a far place lies at, when it does.
 /// Every vertex the root sees is such a place of some successor it makes (the ends of ranges,
 /// and the far corner where a range spans it), whether or not the successor is kept.
 HOT void note_reach(iv_search *x, int32_t root, double g, far_point place) {
@@ -380,7 +413,7 @@ HOT void add_successor(iv_search *x, const tri_view *t, int side, far_point righ
   int32_t edge = (t->edge + 1 + side) % 3;
   int32_t u = mesh->fn[3 * (size_t)t->tri + (size_t)edge];
   if (u < 0 || v2_equal(right_end.p, left_end.p) ||
-      (s->dead_end[u] && s->goal_mark[u] != s->stamp && !x->reach)) {
+      (s->dead_end[u] && s->goal_mark[u] != s->stamp && x->to_goal)) {
     return;
   }
   // A root at an end of the edge is a corner that turned onto it; no other root stands on the
@@ -547,8 +580,8 @@ static bool push_start_nodes(iv_search *x) {
       if (!pool_room(s, 1)) {
         return false;
       }
-      double f = x->reach ? an_point_segment_dist(x->start, t.P1, t.P2)
-                          : an_least_distance_sum(x->start, x->goal, t.P1, t.P2);
+      double f = x->to_goal ? an_least_distance_sum(x->start, x->goal, t.P1, t.P2)
+                            : an_point_segment_dist(x->start, t.P1, t.P2);
       int32_t id = (int32_t)s->node_count++;
       s->nodes[id] = (iv_node){.left = t.P1,
                                .right = t.P2,
@@ -615,14 +648,14 @@ static void queue_successors(iv_search *x) {
   for (size_t i = 0; i < x->made; ++i) {
     iv_node c = made[i];
     vec2 r = root_point(x, c.root);
-    // A distances search goes by the length at which its wave reaches the interval.
-    c.f = an_max(c.f, c.g + (x->reach ? an_point_segment_dist(r, c.left, c.right)
-                                      : an_least_distance_sum(r, x->goal, c.left, c.right)));
-    if (c.root >= 0 && !x->reach) {
+    // A search without a goal goes by the length at which its wave reaches the interval.
+    c.f = an_max(c.f, c.g + (x->to_goal ? an_least_distance_sum(r, x->goal, c.left, c.right)
+                                        : an_point_segment_dist(r, c.left, c.right)));
+    if (c.root >= 0 && x->to_goal) {
       c.f =
           an_max(c.f, c.g + an_landmarks_bound(&s->mesh->landmarks, &s->goal_bounds, c.root, 0.0));
     }
-    if (c.f < x->best) {
+    if (c.f < stop_key(x)) {
       made[kept++] = c;
       an_heap_push(&s->heap, (uint32_t)s->node_count++, c.f);
     }
@@ -647,7 +680,7 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
         return ARCNAV_IN_PROGRESS;
       }
       an_heap_entry top = an_heap_pop_entry(&s->heap);
-      if (top.key >= x->best) {
+      if (top.key >= stop_key(x)) {
         break;
       }
       id = (int32_t)top.id;
@@ -693,6 +726,11 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
     }
   }
   out->channels = x->offers;
+  if (x->reach && x->to_goal) {
+    // Every node keyed below it was expanded: nodes keyed above the stop key when made were not
+    // queued, and it only falls.
+    s->measured_key = stop_key(x);
+  }
   if (!(x->best < INFINITY)) {
     return ARCNAV_NO_PATH;
   }
@@ -723,9 +761,10 @@ static void add_goal(void *context, int32_t tri) {
   }
 }
 
-/// A new search from `start` (its triangles found) to `goal`, or to every vertex with `reach`:
-/// its start nodes queued. false when the node pool could not grow.
-static bool start_run(an_interval_scratch *s, vec2 start, vec2 goal, double *reach) {
+/// A new search from `start` (its triangles found) to `goal`, or to every vertex with `reach`
+/// and no goal (`to_goal` false): its start nodes queued. false when the node pool could not
+/// grow.
+static bool start_run(an_interval_scratch *s, vec2 start, vec2 goal, double *reach, bool to_goal) {
   s->run = (iv_search){.s = s,
                        .start = start,
                        .goal = goal,
@@ -734,7 +773,8 @@ static bool start_run(an_interval_scratch *s, vec2 start, vec2 goal, double *rea
                        .chain = -1,
                        .near_root = NO_ROOT,
                        .near_distance = v2_dist(start, goal),
-                       .reach = reach};
+                       .reach = reach,
+                       .to_goal = to_goal};
   an_heap_clear(&s->heap);
   s->node_count = 0;
   return push_start_nodes(&s->run);
@@ -750,6 +790,8 @@ arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, 
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   s->delegated = false;
+  s->measured = NULL;
+  s->measured_key = 0.0;
   an_funnel_ends ends;
   arcnav_status located = an_funnel_locate_ends(mesh, start, goal, out, &ends);
   if (located != ARCNAV_OK) {
@@ -788,7 +830,73 @@ arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, 
       return ARCNAV_OK;
     }
   }
-  return start_run(s, start, goal, NULL) ? ARCNAV_IN_PROGRESS : ARCNAV_ERR_OUT_OF_MEMORY;
+  return start_run(s, start, goal, NULL, true) ? ARCNAV_IN_PROGRESS : ARCNAV_ERR_OUT_OF_MEMORY;
+}
+
+arcnav_status an_interval_begin_measure(const an_navmesh *mesh, an_interval_scratch *s, vec2 start,
+                                        vec2 goal, double *reach, double relative, double absolute,
+                                        an_funnel_result *out) {
+  if (!reach || !(relative >= 0.0) || !(absolute >= 0.0)) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  arcnav_status status = an_interval_begin(mesh, s, start, goal, out);
+  if (status != ARCNAV_IN_PROGRESS || s->delegated) {
+    return status; // nothing measured: every bound is 0
+  }
+  for (size_t v = 0; v < s->vertex_count; ++v) {
+    reach[v] = INFINITY;
+  }
+  s->measured = reach;
+  s->run.reach = reach;
+  s->run.extend_relative = relative;
+  s->run.extend_absolute = absolute;
+  // The start's corners, which the start nodes see (as an_interval_distances() notes them).
+  const an_navmesh *m = s->mesh;
+  for (size_t i = 0; i < s->start_count; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      int32_t v = m->fv[3 * (size_t)s->starts[i] + (size_t)k];
+      note_reach(&s->run, -1, 0.0, vertex_place(0.0, m->cdt.points[v], -1, v));
+    }
+  }
+  return status;
+}
+
+/// What the finished measure tells of vertex v from its search alone: its length where the search
+/// expanded every node it needed to know it, else the least a length beyond them can be
+/// (DESIGN.md, "The guide measures"); for a dead end's far corner, only of the ways that do not
+/// end in that dead end.
+static double measured_outside_dead_ends(const an_interval_scratch *s, int32_t v) {
+  vec2 p = s->mesh->cdt.points[v];
+  double away = an_max(v2_dist(p, s->run.goal),
+                       an_landmarks_allowance(&s->mesh->landmarks, &s->goal_bounds, v));
+  double at = s->measured[v];
+  return at + away < s->measured_key ? at : an_max(s->measured_key - away, 0.0);
+}
+
+double an_interval_measured_bound(const an_interval_scratch *s, int32_t vertex) {
+  if (!s->measured || vertex < 0 || (size_t)vertex >= s->vertex_count) {
+    return 0.0;
+  }
+  double bound = measured_outside_dead_ends(s, vertex);
+  int32_t dead_end = s->dead_apex[vertex];
+  if (dead_end == -1) {
+    return bound;
+  }
+  if (dead_end < 0) {
+    return 0.0;
+  }
+  // The search leaves dead ends out: a way that ends at their far corner crosses the way in,
+  // whose ends it knows, and a point there lies no nearer than either end less the way between.
+  const int32_t *v = &s->mesh->fv[3 * (size_t)dead_end];
+  vec2 apex = s->mesh->cdt.points[vertex];
+  double through = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    if (v[k] != vertex) {
+      through = an_max(through, measured_outside_dead_ends(s, v[k]) -
+                                    v2_dist(s->mesh->cdt.points[v[k]], apex));
+    }
+  }
+  return an_min(bound, through);
 }
 
 arcnav_status an_interval_distances(const an_navmesh *mesh, an_interval_scratch *s, vec2 source,
@@ -812,7 +920,7 @@ arcnav_status an_interval_distances(const an_navmesh *mesh, an_interval_scratch 
   s->start_count = 0;
   an_funnel_near_triangles(mesh, source, ends.start_tri, s->near_stamp, &s->near_mark,
                            s->near_queue, add_start, s);
-  if (!start_run(s, source, source, distances)) {
+  if (!start_run(s, source, source, distances, false)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   arcnav_status status = search(s, max_expansions, SIZE_MAX, &out);

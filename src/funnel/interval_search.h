@@ -81,6 +81,24 @@ arcnav_status an_interval_resume(an_interval_scratch *scratch, size_t max_expans
                                  size_t pause_at, an_funnel_result *out);
 arcnav_status an_interval_best_so_far(an_interval_scratch *scratch, an_funnel_result *out);
 
+/// an_interval_begin() for a search that also measures, for a disk's search that runs the other
+/// way (DESIGN.md, "The guide measures"): it notes in `reach` (one per cdt point; filled with
+/// INFINITY first) the shortest length it finds from the start to every vertex it sees, enters
+/// dead ends, keys nodes by the straight way on to the goal alone (no landmarks: keys never fall
+/// along a path), and after finding the goal goes on until no node is keyed below
+/// best * (1 + relative) + absolute. Then an_interval_measured_bound() holds. Where begin answers
+/// at once (ends in one triangle, in parts apart, or beyond the box), nothing is measured.
+/// ARCNAV_ERR_INVALID_ARGUMENT for a NULL `reach` or a negative or NaN extension.
+arcnav_status an_interval_begin_measure(const an_navmesh *mesh, an_interval_scratch *scratch,
+                                        vec2 start, vec2 goal, double *reach, double relative,
+                                        double absolute, an_funnel_result *out);
+/// After a measuring search has answered: a lower bound on the length of a point agent's path
+/// from the search's start to mesh vertex `vertex` (at a pinch, to the nearest of its sides),
+/// exact where the search expanded all it needed to know it: with K the key below which it
+/// expanded every node, reach[v] where reach[v] + |v - goal| < K, else K - |v - goal| (or 0).
+/// 0 when nothing was measured, or the search has not finished.
+double an_interval_measured_bound(const an_interval_scratch *scratch, int32_t vertex);
+
 /// The shortest length for a point agent from `source` to every vertex of the mesh, into
 /// `distances` (one per cdt point; INFINITY for a vertex no path reaches): the search above with
 /// no goal, run until nothing is left to expand, into dead ends too (DESIGN.md, "Landmarks"), or

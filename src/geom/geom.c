@@ -30,6 +30,10 @@ vec2 an_arc_end(const an_arc *arc) {
   return an_circle_point(arc->center, arc->radius, arc->start_angle + arc->sweep);
 }
 
+an_arc_ends an_arc_ends_of(const an_arc *arc) {
+  return (an_arc_ends){an_arc_start(arc), an_arc_end(arc)};
+}
+
 bool an_arc_contains_angle(const an_arc *arc, double angle, double slack) {
   if (slack < 0.0) {
     slack = 0.0;
@@ -180,9 +184,12 @@ int an_segment_circle_intersections(vec2 a, vec2 b, vec2 center, double radius, 
 }
 
 double an_point_arc_dist(vec2 p, const an_arc *arc) {
-  vec2 s = an_arc_start(arc);
-  vec2 e = an_arc_end(arc);
-  double best = an_min(v2_dist(p, s), v2_dist(p, e));
+  an_arc_ends ends = an_arc_ends_of(arc);
+  return an_point_arc_dist_ends(p, arc, &ends);
+}
+
+double an_point_arc_dist_ends(vec2 p, const an_arc *arc, const an_arc_ends *ends) {
+  double best = an_min(v2_dist(p, ends->start), v2_dist(p, ends->end));
   vec2 v = v2_sub(p, arc->center);
   double dc = v2_len(v);
   if (dc == 0.0) {
@@ -215,12 +222,17 @@ bool an_segment_arc_intersect(vec2 a, vec2 b, const an_arc *arc) {
 }
 
 double an_segment_arc_dist(vec2 a, vec2 b, const an_arc *arc) {
+  an_arc_ends ends = an_arc_ends_of(arc);
+  return an_segment_arc_dist_ends(a, b, arc, &ends);
+}
+
+double an_segment_arc_dist_ends(vec2 a, vec2 b, const an_arc *arc, const an_arc_ends *ends) {
   if (an_segment_arc_intersect(a, b, arc)) {
     return 0.0;
   }
-  double best = an_min(an_point_arc_dist(a, arc), an_point_arc_dist(b, arc));
-  best = an_min(best, an_point_segment_dist(an_arc_start(arc), a, b));
-  best = an_min(best, an_point_segment_dist(an_arc_end(arc), a, b));
+  double best = an_min(an_point_arc_dist_ends(a, arc, ends), an_point_arc_dist_ends(b, arc, ends));
+  best = an_min(best, an_point_segment_dist(ends->start, a, b));
+  best = an_min(best, an_point_segment_dist(ends->end, a, b));
   // An interior-interior minimum joins the two along a line perpendicular to the segment and
   // radial to the circle, i.e. through the foot of the centre on the segment.
   vec2 ab = v2_sub(b, a);

@@ -169,12 +169,23 @@ double an_segment_segment_dist(vec2 a, vec2 b, vec2 c, vec2 d);
 /// Parameters t in [0, 1] where segment ab meets the circle (center, radius), ascending.
 /// Returns how many (0, 1 or 2; a tangent contact counts once).
 int an_segment_circle_intersections(vec2 a, vec2 b, vec2 center, double radius, double out_t[2]);
+/// An arc's end points (an_arc_start(), an_arc_end()), worked out once for the tests that read
+/// them many times: each costs a sine and a cosine.
+typedef struct an_arc_ends {
+  vec2 start, end;
+} an_arc_ends;
+an_arc_ends an_arc_ends_of(const an_arc *arc);
+
 /// Distance between a point and an arc (the nearest point of the arc, endpoints included).
 double an_point_arc_dist(vec2 p, const an_arc *arc);
+/// The same, with the arc's end points given (an_arc_ends_of(arc)).
+double an_point_arc_dist_ends(vec2 p, const an_arc *arc, const an_arc_ends *ends);
 /// Does segment ab meet the arc?
 bool an_segment_arc_intersect(vec2 a, vec2 b, const an_arc *arc);
 /// Distance between segment ab and an arc (0 when they meet).
 double an_segment_arc_dist(vec2 a, vec2 b, const an_arc *arc);
+/// The same, with the arc's end points given (an_arc_ends_of(arc)).
+double an_segment_arc_dist_ends(vec2 a, vec2 b, const an_arc *arc, const an_arc_ends *ends);
 
 /// A directed tangent segment from a point on circle 1 to a point on circle 2.
 typedef struct an_tangent {

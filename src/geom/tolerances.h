@@ -50,6 +50,11 @@
 /// located for it is on its side of any pinch.
 #define AN_LANDMARK_MIN_RADIUS_TOLERANCES 8.0
 
+/// A measured length (an_interval_begin_measure()) is a sum of distances, one per turn of a path,
+/// each rounded within 2^-53 relative: 1e-10 relative covers the rounding of a path of 100,000
+/// turns ten times over.
+#define AN_MEASURE_ROUNDING 1e-10
+
 /// A grown stretch must lie this deep inside a swept piece to be dropped: far above the rounding of
 /// the grown vertices, so the boundary of the grown region always keeps its pieces (erode.c).
 #define AN_TRIM_MARGIN_TOLERANCES 16.0

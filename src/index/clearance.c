@@ -637,7 +637,14 @@ static bool arc_holds_inside(const an_arc *arc, double angle, double slack) {
 // enters material when it crosses an edge transversally inside both, or passes through a vertex
 // heading into the material there. Merely touching an edge is allowed, but not material touching
 // the arc from outside: the circle and that material are then one wall the arc would pass through.
-static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const an_arc *arc) {
+// An arc to check, and its end points worked out once for all the items it meets.
+typedef struct arc_shape {
+  an_arc arc;
+  an_arc_ends ends;
+} arc_shape;
+
+static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const arc_shape *shape) {
+  const an_arc *arc = &shape->arc;
   double eps = cl->eps;
   double angle_slack = arc->radius > 0.0 ? eps / arc->radius : 0.0;
   double edge_length = v2_dist(item->a, item->b);
@@ -697,8 +704,8 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
   if (fabs(v2_len(radial) - arc->radius) <= eps &&
       an_arc_contains_angle(arc, v2_angle(radial), angle_slack)) {
     vec2 along = v2_perp(v2_normalize(radial));
-    bool at_start = v2_dist(item->a, an_arc_start(arc)) <= eps;
-    bool at_end = v2_dist(item->a, an_arc_end(arc)) <= eps;
+    bool at_start = v2_dist(item->a, shape->ends.start) <= eps;
+    bool at_end = v2_dist(item->a, shape->ends.end) <= eps;
     if ((!at_end && heads_into_material(item, along)) ||
         (!at_start && heads_into_material(item, v2_scale(along, -1.0)))) {
       return true;
@@ -720,10 +727,11 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
 }
 
 static bool arc_item_is_clear(const an_clearance *cl, const an_item *item, const void *shape) {
-  const an_arc *arc = shape;
+  const arc_shape *checked = shape;
+  const an_arc *arc = &checked->arc;
   double limit = cl->radius - cl->eps;
   if (cl->point_agent && item->kind != AN_ITEM_CIRCLE) {
-    return !point_arc_blocks(cl, item, arc);
+    return !point_arc_blocks(cl, item, checked);
   }
   if (cl->point_agent && item->radius > cl->eps) {
     // Another circle touching the arc's circle from outside, inside the arc: one wall.
@@ -737,14 +745,14 @@ static bool arc_item_is_clear(const an_clearance *cl, const an_item *item, const
   if (item->kind == AN_ITEM_CIRCLE) {
     double beyond = item->radius + limit;
     return v2_dist(item->a, arc->center) >= arc->radius + beyond ||
-           an_point_arc_dist(item->a, arc) >= beyond;
+           an_point_arc_dist_ends(item->a, arc, &checked->ends) >= beyond;
   }
   return an_point_segment_dist(arc->center, item->a, item->b) >= arc->radius + limit ||
-         an_segment_arc_dist(item->a, item->b, arc) >= limit;
+         an_segment_arc_dist_ends(item->a, item->b, arc, &checked->ends) >= limit;
 }
 
-static void arc_box(const an_arc *arc, vec2 *lo, vec2 *hi) {
-  vec2 s = an_arc_start(arc), e = an_arc_end(arc);
+static void arc_box(const an_arc *arc, const an_arc_ends *ends, vec2 *lo, vec2 *hi) {
+  vec2 s = ends->start, e = ends->end;
   *lo = v2(an_min(s.x, e.x), an_min(s.y, e.y));
   *hi = v2(an_max(s.x, e.x), an_max(s.y, e.y));
   for (int quarter = 0; quarter < 4; ++quarter) {
@@ -763,14 +771,15 @@ bool an_arc_is_free(const an_clearance *cl, an_clearance_scratch *scratch, const
   if (grid->item_count == 0 || !(arc->radius > 0.0)) {
     return true;
   }
+  arc_shape shape = {*arc, an_arc_ends_of(arc)};
   vec2 lo, hi;
-  arc_box(arc, &lo, &hi);
+  arc_box(arc, &shape.ends, &lo, &hi);
   uint32_t stamp = next_stamp(scratch, grid);
   int32_t c0 = an_grid_column(grid, lo.x), c1 = an_grid_column(grid, hi.x);
   int32_t r0 = an_grid_row(grid, lo.y), r1 = an_grid_row(grid, hi.y);
   for (int32_t row = r0; row <= r1; ++row) {
     for (int32_t column = c0; column <= c1; ++column) {
-      if (!visit_cell(cl, scratch, stamp, column, row, arc_item_is_clear, arc)) {
+      if (!visit_cell(cl, scratch, stamp, column, row, arc_item_is_clear, &shape)) {
         return false;
       }
     }

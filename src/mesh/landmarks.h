@@ -85,6 +85,32 @@ static inline double an_landmarks_bound(const an_landmarks *landmarks, const an_
   return bound;
 }
 
+/// What the landmarks' bound may add, at mesh vertex `vertex`, to a search's keys along a path
+/// through it: for every vertex r, an_landmarks_bound(r) <= d(r, vertex) + this (both bounds'
+/// forms, errors on both ends; at a pinch too, whose stored length is its nearest side's). A
+/// measuring search keyed by the landmarks knows a vertex's length when that length plus the
+/// larger of this and the straight way to its goal stays below its stop key (DESIGN.md, "The
+/// guide measures"). 0 when the landmarks know nothing.
+static inline double an_landmarks_allowance(const an_landmarks *landmarks,
+                                            const an_landmark_goal *goal, int32_t vertex) {
+  double allowance = 0.0;
+  if (goal->count == 0) {
+    return allowance;
+  }
+  const float *d = &landmarks->distance[(size_t)vertex * landmarks->count];
+  for (size_t k = 0; k < goal->count; ++k) {
+    double at = fabs(d[k]);
+    if (!(at < INFINITY)) {
+      // No path joins the vertex and landmark k: a vertex r the landmark reaches has no path to
+      // it either, and one it does not reach got no bound from k.
+      continue;
+    }
+    double error = an_landmark_error(landmarks, at, 0.0);
+    allowance = an_max(allowance, an_max(at + error - goal->above[k], goal->below[k] - at + error));
+  }
+  return allowance;
+}
+
 /// Brings the landmarks up to the mesh after an edit that only added obstacles, in place: the
 /// lengths of the map before it are kept, for `point_count` points now, with none (INFINITY) at
 /// the `count` vertices the edit made or reused. Every bound stays a bound: a path of the new map

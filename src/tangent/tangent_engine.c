@@ -457,6 +457,7 @@ static arcnav_status build_corner_vertices(an_tangent_engine *engine,
 static void bound_goal(an_tangent_query *q, vec2 goal, int32_t tri) {
   const an_navmesh *mesh = q->engine->polygons;
   q->goal_bounds.count = 0;
+  q->measure = NULL;
   if (!q->corner_bound || !(q->radius > AN_LANDMARK_MIN_RADIUS_TOLERANCES * q->engine->eps)) {
     return;
   }
@@ -472,15 +473,37 @@ static void bound_goal(an_tangent_query *q, vec2 goal, int32_t tri) {
   }
 }
 
+void an_tangent_set_measure(an_tangent_query *q, const an_interval_scratch *measure) {
+  if (!q->corner_bound || !(q->radius > AN_LANDMARK_MIN_RADIUS_TOLERANCES * q->engine->eps)) {
+    return;
+  }
+  q->measure = measure;
+  if (an_stamp_next(&q->bound_stamp)) {
+    memset(q->corner_bound_stamp, 0, q->engine->corner_count * sizeof *q->corner_bound_stamp);
+  }
+}
+
 double an_tangent_corner_bound(an_tangent_query *q, uint32_t corner) {
-  if (q->goal_bounds.count == 0 || q->engine->corner_vertex[corner] < 0) {
+  int32_t vertex = q->engine->corner_vertex ? q->engine->corner_vertex[corner] : -1;
+  if (!an_tangent_bounds_corners(q) || vertex < 0) {
     return 0.0;
   }
   if (q->corner_bound_stamp[corner] != q->bound_stamp) {
     q->corner_bound_stamp[corner] = q->bound_stamp;
-    q->corner_bound[corner] =
-        an_landmarks_bound(&q->engine->polygons->landmarks, &q->goal_bounds,
-                           q->engine->corner_vertex[corner], q->corners[corner].radius);
+    const an_landmarks *landmarks = &q->engine->polygons->landmarks;
+    double reach = q->corners[corner].radius;
+    double bound = q->goal_bounds.count > 0
+                       ? an_landmarks_bound(landmarks, &q->goal_bounds, vertex, reach)
+                       : 0.0;
+    if (q->measure) {
+      // Every point of the circle sees its centre, the vertex (DESIGN.md, "The guide measures"):
+      // no nearer the goal than the vertex's length less the radius, the mesh's snapping and
+      // the rounding of the sums that made the length.
+      double at = an_interval_measured_bound(q->measure, vertex);
+      bound =
+          an_max(bound, at * (1.0 - AN_MEASURE_ROUNDING) - reach - 4.0 * q->engine->polygons->eps);
+    }
+    q->corner_bound[corner] = bound;
   }
   return q->corner_bound[corner];
 }
@@ -738,8 +761,9 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     engine->space.clearance.outside_polygons = outside_polygons;
     engine->space.clearance.outside_context = polygons;
   }
+  // The landmarks' bounds and the on-demand guide's measure read the corners' vertices.
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons &&
-      polygons->landmarks.count > 0) {
+      (polygons->landmarks.count > 0 || engine->sight_mesh)) {
     status = build_corner_vertices(engine, previous, carried.from);
   }
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons) {

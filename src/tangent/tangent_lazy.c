@@ -119,6 +119,10 @@ struct an_lazy_search {
   // reach at least (see gather_block); 0 without one.
   an_interval_scratch *guide;
   double guide_length;
+  /// The guide runs from the goal to the start and measures, for a disk, a point agent's lengths
+  /// from the goal to the polygons' vertices on its way: a bound on what is left from every
+  /// corner (an_tangent_set_measure()). One per point of the guide's mesh.
+  double *guide_reach;
   // The running search: its ends; whether its guide is still searching, and the guide's counts;
   // its expansions and continuations with the guide's, what the expansion limit and the slices
   // count; and the expanded edge whose end is nearest the goal (AN_NONE: none nearer than the
@@ -133,6 +137,12 @@ struct an_lazy_search {
 };
 
 #define GUIDE_FIRST_NODES 1024
+
+/// How far past the point's path, in radii, a disk's guide goes on measuring: a disk's path is
+/// longer than the point's by a few radii where it rounds corners, and the corners it turns at are
+/// known exactly when their length and the way on stay below the guide's stop key. Further costs
+/// more than it gives on the game maps (DESIGN.md, "The guide measures").
+#define GUIDE_MEASURE_RADII 2.0
 
 arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_search **out) {
   an_allocator alloc = engine->alloc;
@@ -154,8 +164,13 @@ arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_sea
   s->wedge_free = an_calloc(&alloc, corners, sizeof *s->wedge_free);
   if (status == ARCNAV_OK && engine->sight_mesh) {
     // A small node pool to start: it grows to what the guide's searches need.
-    status = an_interval_scratch_create_with_capacity(an_sight_mesh_polygons(engine->sight_mesh),
-                                                      &alloc, GUIDE_FIRST_NODES, &s->guide);
+    const an_navmesh *polygons = an_sight_mesh_polygons(engine->sight_mesh);
+    status =
+        an_interval_scratch_create_with_capacity(polygons, &alloc, GUIDE_FIRST_NODES, &s->guide);
+    s->guide_reach = an_alloc(&alloc, polygons->cdt.point_count + 1, sizeof *s->guide_reach);
+    if (status == ARCNAV_OK && !s->guide_reach) {
+      status = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
   }
   if (status == ARCNAV_OK &&
       (!s->group_head || !s->group_tail || !s->group_bound || !s->group_base || !s->group_stamp ||
@@ -193,6 +208,7 @@ void an_lazy_search_destroy(an_lazy_search *s) {
   an_heap_free(&s->open, &alloc);
   an_free(&alloc, s->trail);
   an_interval_scratch_destroy(s->guide);
+  an_free(&alloc, s->guide_reach);
   an_free(&alloc, s);
 }
 
@@ -641,7 +657,7 @@ static bool relax(an_tangent_query *q, an_lazy_search *s, uint32_t id, double co
   }
   if (e->rest < 0.0) {
     e->rest = v2_dist(e->to, goal);
-    if (e->to_corner < q->engine->corner_count && q->goal_bounds.count > 0) {
+    if (e->to_corner < q->engine->corner_count && an_tangent_bounds_corners(q)) {
       e->rest = an_max(e->rest, an_tangent_corner_bound(q, e->to_corner));
     }
   }
@@ -820,6 +836,9 @@ static arcnav_status settle_guide(an_tangent_query *q, an_lazy_search *s, arcnav
   }
   if (status == ARCNAV_OK) {
     s->guide_length = s->guide_result.length;
+    if (!q->settings.point_agent) {
+      an_tangent_set_measure(q, s->guide);
+    }
   }
   return ARCNAV_OK;
 }
@@ -873,9 +892,15 @@ arcnav_status an_lazy_begin(an_tangent_query *q, an_lazy_search *s, vec2 start, 
     // obstacles; the passages' widths bound that from above (docs/DESIGN.md, "No path for a disk
     // without a search"). Two more eps for rounding.
     an_interval_set_min_width(s->guide, cl->point_agent ? 0.0 : an_tangent_min_passage(q));
-    status = settle_guide(q, s,
-                          an_interval_begin(an_sight_mesh_polygons(engine->sight_mesh), s->guide,
-                                            start, goal, &s->guide_result));
+    // A disk's guide runs from the goal and measures as it goes, on past the point's path for a
+    // little (DESIGN.md, "The guide measures").
+    const an_navmesh *polygons = an_sight_mesh_polygons(engine->sight_mesh);
+    status = settle_guide(
+        q, s,
+        cl->point_agent
+            ? an_interval_begin(polygons, s->guide, start, goal, &s->guide_result)
+            : an_interval_begin_measure(polygons, s->guide, goal, start, s->guide_reach, 0.0,
+                                        GUIDE_MEASURE_RADII * q->radius, &s->guide_result));
     // The searches of a nearest-reachable probe mostly end within a few expansions, at a part
     // an earlier one ruled out: they keep the guide's answer without a search (ends the
     // polygons wall apart) and go on without its length, which only sizes the first gathers.

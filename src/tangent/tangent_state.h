@@ -155,6 +155,9 @@ typedef struct an_tangent_query {
   double *corner_bound;
   uint32_t *corner_bound_stamp;
   uint32_t bound_stamp;
+  /// The guide's measure of the running search (an_tangent_set_measure()): a point agent's
+  /// lengths from the goal to the polygons' vertices, or NULL.
+  const struct an_interval_scratch *measure;
   // The goal's attachment: touching point on the parent's corner and the arc sweep to it.
   vec2 goal_touch;
   double goal_sweep;
@@ -210,9 +213,20 @@ static inline bool an_tangent_ignores(const an_tangent_query *query, const an_co
 }
 
 /// The least length from any point of corner `corner`'s circle (at the query's radius) to the
-/// running search's goal that the landmarks know of (mesh/landmarks.h): 0 when they know nothing
-/// (a point agent, no landmarks, a goal off the mesh). Computed once per corner and search.
+/// running search's goal that the landmarks (mesh/landmarks.h) or the guide's measure know of:
+/// 0 when they know nothing (a point agent, no landmarks and no measure, a goal off the mesh).
+/// Computed once per corner and search.
 double an_tangent_corner_bound(an_tangent_query *query, uint32_t corner);
+
+/// Do the running search's corners have bounds beyond the straight line?
+static inline bool an_tangent_bounds_corners(const an_tangent_query *query) {
+  return query->goal_bounds.count > 0 || query->measure != NULL;
+}
+
+/// The running search's guide measured, from its goal, a point agent's lengths to the polygons'
+/// vertices (an_interval_begin_measure(), from the goal to the start): its corners' bounds take
+/// them from now on. Only for a disk whose bounds the landmarks could give too.
+void an_tangent_set_measure(an_tangent_query *query, const struct an_interval_scratch *measure);
 
 /// May the running search, having expanded `expanded` nodes, expand one more?
 static inline bool an_tangent_may_expand(const an_tangent_query *query, size_t expanded) {
