@@ -82,8 +82,13 @@ typedef struct iv_search {
   /// nodes keyed by their length alone).
   bool to_goal;
   /// A measuring search with a goal goes on after it until no node is keyed below
-  /// best * (1 + extend_relative) + extend_absolute (stop_key()); 0 and 0 otherwise.
+  /// best * (1 + extend_relative) + extend_absolute (stop_key()); 0 and 0 otherwise, or until it
+  /// has spent what it may (MEASURE_SPEND_PART):
+  /// `measure_until` is the count it stops at, and `measured_below` the key below which it
+  /// expanded every node when it stopped.
   double extend_relative, extend_absolute;
+  size_t measure_until;
+  double measured_below;
 } iv_search;
 
 struct an_interval_scratch {
@@ -378,6 +383,13 @@ static int32_t edge_towards(const an_navmesh *mesh, int32_t u, int32_t t) {
   const int32_t *n = &mesh->fn[3 * (size_t)u];
   return n[0] == t ? 0 : n[1] == t ? 1 : 2;
 }
+
+/// A measuring search spends on going past the goal at most a MEASURE_SPEND_PART-th of the
+/// expansions it took to find it, and MEASURE_SPEND_EXTRA more: around a dense outline the nodes
+/// keyed a little above the path's length can be many times those below, and on the game maps a
+/// longer measure bought nothing.
+#define MEASURE_SPEND_PART 4
+#define MEASURE_SPEND_EXTRA 256
 
 /// The key below which the search expands every node: the best path's length, or more for a
 /// measuring search (iv_search.extend_relative).
@@ -679,6 +691,11 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
       if (out->nodes_expanded >= pause_at) {
         return ARCNAV_IN_PROGRESS;
       }
+      if (x->reach && x->to_goal && x->best < INFINITY && out->nodes_expanded >= x->measure_until) {
+        // Spent: every node keyed below the queue's least key was expanded.
+        x->measured_below = an_min(stop_key(x), an_heap_top_key(&s->heap));
+        break;
+      }
       an_heap_entry top = an_heap_pop_entry(&s->heap);
       if (top.key >= stop_key(x)) {
         break;
@@ -711,6 +728,10 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
         return ARCNAV_ERR_OUT_OF_MEMORY;
       }
       x->offers += x->best < before;
+      if (!(before < INFINITY) && x->best < INFINITY) {
+        x->measure_until =
+            out->nodes_expanded + out->nodes_expanded / MEASURE_SPEND_PART + MEASURE_SPEND_EXTRA;
+      }
       if (x->made != 1) {
         queue_successors(x);
         break;
@@ -727,9 +748,9 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
   }
   out->channels = x->offers;
   if (x->reach && x->to_goal) {
-    // Every node keyed below it was expanded: nodes keyed above the stop key when made were not
-    // queued, and it only falls.
-    s->measured_key = stop_key(x);
+    // Every node keyed below the stop key was expanded, unless the spending stopped it first:
+    // nodes keyed above the stop key when made were not queued, and it only falls.
+    s->measured_key = an_min(stop_key(x), x->measured_below);
   }
   if (!(x->best < INFINITY)) {
     return ARCNAV_NO_PATH;
@@ -774,7 +795,8 @@ static bool start_run(an_interval_scratch *s, vec2 start, vec2 goal, double *rea
                        .near_root = NO_ROOT,
                        .near_distance = v2_dist(start, goal),
                        .reach = reach,
-                       .to_goal = to_goal};
+                       .to_goal = to_goal,
+                       .measured_below = INFINITY};
   an_heap_clear(&s->heap);
   s->node_count = 0;
   return push_start_nodes(&s->run);

@@ -83,11 +83,12 @@ arcnav_status an_interval_best_so_far(an_interval_scratch *scratch, an_funnel_re
 
 /// an_interval_begin() for a search that also measures, for a disk's search that runs the other
 /// way (DESIGN.md, "The guide measures"): it notes in `reach` (one per cdt point; filled with
-/// INFINITY first) the shortest length it finds from the start to every vertex it sees, enters
-/// dead ends, keys nodes by the straight way on to the goal alone (no landmarks: keys never fall
-/// along a path), and after finding the goal goes on until no node is keyed below
-/// best * (1 + relative) + absolute. Then an_interval_measured_bound() holds. Where begin answers
-/// at once (ends in one triangle, in parts apart, or beyond the box), nothing is measured.
+/// INFINITY first) the shortest length it finds from the start to every vertex it sees, keyed
+/// and pruned as the search for the goal is (landmarks, dead ends left out), and after finding
+/// the goal goes on until no node is keyed below best * (1 + relative) + absolute, or until it
+/// has spent a quarter of the expansions it took to find the goal, and 256 more. Then
+/// an_interval_measured_bound() holds. Where begin answers at once (ends in one triangle, in
+/// parts apart, or beyond the box), nothing is measured.
 /// ARCNAV_ERR_INVALID_ARGUMENT for a NULL `reach` or a negative or NaN extension.
 arcnav_status an_interval_begin_measure(const an_navmesh *mesh, an_interval_scratch *scratch,
                                         vec2 start, vec2 goal, double *reach, double relative,
