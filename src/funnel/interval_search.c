@@ -74,10 +74,9 @@ typedef struct iv_search {
   /// the start) and its `prev`.
   int32_t near_root, near_prev;
   double near_distance;
-  /// A measuring search (an_interval_distances(), an_interval_begin_measure()): per mesh vertex,
-  /// the shortest length from the start found so far (NULL in a search for a goal alone). Such a
-  /// search enters dead ends too, and keys its nodes by the straight way on only (no landmarks).
-  double *reach;
+  /// A measuring search (an_interval_distances(), an_interval_begin_measure()) notes the shortest
+  /// length from the start it finds to every vertex it sees (note_reach(), the scratch's `reach`).
+  bool measuring;
   /// It has a goal (an_interval_distances() has none: it goes on until the queue is empty, its
   /// nodes keyed by their length alone).
   bool to_goal;
@@ -119,9 +118,13 @@ struct an_interval_scratch {
   an_funnel_scratch *beyond; ///< maps without bounds: the funnel answers ends beyond the box
   iv_search run;             ///< the running search (an_interval_begin)
   bool delegated;            ///< the running search is the funnel's, in `beyond`
-  /// an_interval_begin_measure(): the lengths it notes, and the key below which its finished
-  /// search expanded every node (0 until it finishes, or when nothing was measured).
-  double *measured;
+  /// A measuring search's lengths, per vertex, valid where reach_stamp is `stamp` (elsewhere none
+  /// was found): made by the first such search and kept.
+  double *reach;
+  uint32_t *reach_stamp;
+  /// an_interval_begin_measure() measured (until the scratch's next search), and the key below
+  /// which its finished search expanded every node (0 until it finishes).
+  bool measured;
   double measured_key;
 };
 
@@ -146,6 +149,8 @@ void an_interval_scratch_destroy(an_interval_scratch *s) {
   an_free(&a, s->nodes);
   an_heap_free(&s->heap, &a);
   an_free(&a, s->points);
+  an_free(&a, s->reach);
+  an_free(&a, s->reach_stamp);
   an_funnel_scratch_destroy(s->beyond);
   an_free(&a, s);
 }
@@ -244,6 +249,7 @@ size_t an_interval_scratch_memory_bytes(const an_interval_scratch *s) {
          nt * (sizeof(uint8_t) + sizeof(uint32_t) + sizeof(int32_t)) +
          s->near_count * (sizeof(uint32_t) + sizeof(int32_t)) + s->node_capacity * sizeof(iv_node) +
          an_heap_memory_bytes(&s->heap) + (nv + 3) * sizeof(vec2) +
+         (s->reach ? nv * (sizeof *s->reach + sizeof *s->reach_stamp) : 0) +
          (s->beyond ? an_funnel_scratch_memory_bytes(s->beyond) : 0);
 }
 
@@ -279,7 +285,33 @@ static void next_stamp(an_interval_scratch *s) {
   if (an_stamp_next(&s->stamp)) {
     memset(s->goal_mark, 0, (s->tri_count + 1) * sizeof *s->goal_mark);
     memset(s->root_stamp, 0, (s->vertex_count + 1) * sizeof *s->root_stamp);
+    if (s->reach_stamp) {
+      memset(s->reach_stamp, 0, (s->vertex_count + 1) * sizeof *s->reach_stamp);
+    }
   }
+}
+
+/// Room for a measuring search's lengths, made once (a stamp's wrap clears them with the rest).
+/// false when that fails.
+static bool reach_room(an_interval_scratch *s) {
+  if (!s->reach) {
+    size_t nv = s->vertex_count + 1;
+    double *reach = an_alloc(&s->alloc, nv, sizeof *reach);
+    uint32_t *stamp = an_calloc(&s->alloc, nv, sizeof *stamp);
+    if (!reach || !stamp) {
+      an_free(&s->alloc, reach);
+      an_free(&s->alloc, stamp);
+      return false;
+    }
+    s->reach = reach;
+    s->reach_stamp = stamp;
+  }
+  return true;
+}
+
+/// The shortest length the running (or last) measuring search found to vertex v, or INFINITY.
+static double reached(const an_interval_scratch *s, int32_t v) {
+  return s->reach_stamp[v] == s->stamp ? s->reach[v] : INFINITY;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -397,7 +429,7 @@ static inline double stop_key(const iv_search *x) {
   return x->best < INFINITY ? x->best * (1.0 + x->extend_relative) + x->extend_absolute : INFINITY;
 }
 
-/// A measuring search (x->reach): the root sees the vertex a far place lies at, when it does.
+/// A measuring search: the root sees the vertex a far place lies at, when it does.
 /// Every vertex the root sees is such a place of some successor it makes (the ends of ranges,
 /// and the far corner where a range spans it), whether or not the successor is kept.
 HOT void note_reach(iv_search *x, int32_t root, double g, far_point place) {
@@ -406,8 +438,10 @@ HOT void note_reach(iv_search *x, int32_t root, double g, far_point place) {
     return;
   }
   double length = g + v2_dist(root_point(x, root), place.p);
-  if (length < x->reach[v]) {
-    x->reach[v] = length;
+  an_interval_scratch *s = x->s;
+  if (length < reached(s, v)) {
+    s->reach[v] = length;
+    s->reach_stamp[v] = s->stamp;
   }
 }
 
@@ -418,7 +452,7 @@ HOT void add_successor(iv_search *x, const tri_view *t, int side, far_point righ
                        far_point left_end, int32_t root, double g, int32_t prev, double parent_f) {
   an_interval_scratch *s = x->s;
   const an_navmesh *mesh = s->mesh;
-  if (x->reach) {
+  if (x->measuring) {
     note_reach(x, root, g, right_end);
     note_reach(x, root, g, left_end);
   }
@@ -571,7 +605,7 @@ static bool push_start_nodes(iv_search *x) {
   const an_navmesh *mesh = s->mesh;
   for (size_t i = 0; i < s->start_count; ++i) {
     int32_t st = s->starts[i];
-    for (int k = 0; x->reach && k < 3; ++k) { // the start sees its triangle's corners
+    for (int k = 0; x->measuring && k < 3; ++k) { // the start sees its triangle's corners
       int32_t v = mesh->fv[3 * (size_t)st + (size_t)k];
       note_reach(x, -1, 0.0, vertex_place(0.0, mesh->cdt.points[v], -1, v));
     }
@@ -691,7 +725,8 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
       if (out->nodes_expanded >= pause_at) {
         return ARCNAV_IN_PROGRESS;
       }
-      if (x->reach && x->to_goal && x->best < INFINITY && out->nodes_expanded >= x->measure_until) {
+      if (x->measuring && x->to_goal && x->best < INFINITY &&
+          out->nodes_expanded >= x->measure_until) {
         // Spent: every node keyed below the queue's least key was expanded.
         x->measured_below = an_min(stop_key(x), an_heap_top_key(&s->heap));
         break;
@@ -747,7 +782,7 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
     }
   }
   out->channels = x->offers;
-  if (x->reach && x->to_goal) {
+  if (x->measuring && x->to_goal) {
     // Every node keyed below the stop key was expanded, unless the spending stopped it first:
     // nodes keyed above the stop key when made were not queued, and it only falls.
     s->measured_key = an_min(stop_key(x), x->measured_below);
@@ -782,10 +817,10 @@ static void add_goal(void *context, int32_t tri) {
   }
 }
 
-/// A new search from `start` (its triangles found) to `goal`, or to every vertex with `reach`
-/// and no goal (`to_goal` false): its start nodes queued. false when the node pool could not
+/// A new search from `start` (its triangles found) to `goal`, or, measuring and without a goal
+/// (`to_goal` false), to every vertex: its start nodes queued. false when the node pool could not
 /// grow.
-static bool start_run(an_interval_scratch *s, vec2 start, vec2 goal, double *reach, bool to_goal) {
+static bool start_run(an_interval_scratch *s, vec2 start, vec2 goal, bool measuring, bool to_goal) {
   s->run = (iv_search){.s = s,
                        .start = start,
                        .goal = goal,
@@ -794,7 +829,7 @@ static bool start_run(an_interval_scratch *s, vec2 start, vec2 goal, double *rea
                        .chain = -1,
                        .near_root = NO_ROOT,
                        .near_distance = v2_dist(start, goal),
-                       .reach = reach,
+                       .measuring = measuring,
                        .to_goal = to_goal,
                        .measured_below = INFINITY};
   an_heap_clear(&s->heap);
@@ -812,7 +847,7 @@ arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, 
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   s->delegated = false;
-  s->measured = NULL;
+  s->measured = false;
   s->measured_key = 0.0;
   an_funnel_ends ends;
   arcnav_status located = an_funnel_locate_ends(mesh, start, goal, out, &ends);
@@ -852,24 +887,24 @@ arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, 
       return ARCNAV_OK;
     }
   }
-  return start_run(s, start, goal, NULL, true) ? ARCNAV_IN_PROGRESS : ARCNAV_ERR_OUT_OF_MEMORY;
+  return start_run(s, start, goal, false, true) ? ARCNAV_IN_PROGRESS : ARCNAV_ERR_OUT_OF_MEMORY;
 }
 
 arcnav_status an_interval_begin_measure(const an_navmesh *mesh, an_interval_scratch *s, vec2 start,
-                                        vec2 goal, double *reach, double relative, double absolute,
+                                        vec2 goal, double relative, double absolute,
                                         an_funnel_result *out) {
-  if (!reach || !(relative >= 0.0) || !(absolute >= 0.0)) {
+  if (!(relative >= 0.0) || !(absolute >= 0.0)) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  if (s && !reach_room(s)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   arcnav_status status = an_interval_begin(mesh, s, start, goal, out);
   if (status != ARCNAV_IN_PROGRESS || s->delegated) {
     return status; // nothing measured: every bound is 0
   }
-  for (size_t v = 0; v < s->vertex_count; ++v) {
-    reach[v] = INFINITY;
-  }
-  s->measured = reach;
-  s->run.reach = reach;
+  s->measured = true;
+  s->run.measuring = true;
   s->run.extend_relative = relative;
   s->run.extend_absolute = absolute;
   // The start's corners, which the start nodes see (as an_interval_distances() notes them).
@@ -891,7 +926,7 @@ static double measured_outside_dead_ends(const an_interval_scratch *s, int32_t v
   vec2 p = s->mesh->cdt.points[v];
   double away = an_max(v2_dist(p, s->run.goal),
                        an_landmarks_allowance(&s->mesh->landmarks, &s->goal_bounds, v));
-  double at = s->measured[v];
+  double at = reached(s, v);
   return at + away < s->measured_key ? at : an_max(s->measured_key - away, 0.0);
 }
 
@@ -929,6 +964,10 @@ arcnav_status an_interval_distances(const an_navmesh *mesh, an_interval_scratch 
   for (size_t v = 0; v < s->vertex_count; ++v) {
     distances[v] = INFINITY;
   }
+  if (!reach_room(s)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  s->measured = false;
   an_funnel_result out = {0};
   an_funnel_ends ends;
   arcnav_status located = an_funnel_locate_ends(mesh, source, source, &out, &ends);
@@ -942,11 +981,13 @@ arcnav_status an_interval_distances(const an_navmesh *mesh, an_interval_scratch 
   s->start_count = 0;
   an_funnel_near_triangles(mesh, source, ends.start_tri, s->near_stamp, &s->near_mark,
                            s->near_queue, add_start, s);
-  if (!start_run(s, source, source, distances, false)) {
+  if (!start_run(s, source, source, true, false)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   arcnav_status status = search(s, max_expansions, SIZE_MAX, &out);
-  s->run.reach = NULL;
+  for (size_t v = 0; v < s->vertex_count; ++v) {
+    distances[v] = reached(s, (int32_t)v);
+  }
   return status == ARCNAV_NO_PATH ? ARCNAV_OK : status;
 }
 

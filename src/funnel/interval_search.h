@@ -82,22 +82,25 @@ arcnav_status an_interval_resume(an_interval_scratch *scratch, size_t max_expans
 arcnav_status an_interval_best_so_far(an_interval_scratch *scratch, an_funnel_result *out);
 
 /// an_interval_begin() for a search that also measures, for a disk's search that runs the other
-/// way (DESIGN.md, "The guide measures"): it notes in `reach` (one per cdt point; filled with
-/// INFINITY first) the shortest length it finds from the start to every vertex it sees, keyed
+/// way (DESIGN.md, "The guide measures"): it notes, in the scratch (its tables made by the first
+/// measure and kept), the shortest length it finds from the start to every vertex it sees, keyed
 /// and pruned as the search for the goal is (landmarks, dead ends left out), and after finding
 /// the goal goes on until no node is keyed below best * (1 + relative) + absolute, or until it
 /// has spent a quarter of the expansions it took to find the goal, and 256 more. Then
 /// an_interval_measured_bound() holds. Where begin answers at once (ends in one triangle, in
-/// parts apart, or beyond the box), nothing is measured.
-/// ARCNAV_ERR_INVALID_ARGUMENT for a NULL `reach` or a negative or NaN extension.
+/// parts apart, or beyond the box), nothing is measured. ARCNAV_ERR_INVALID_ARGUMENT for a
+/// negative or NaN extension, ARCNAV_ERR_OUT_OF_MEMORY when the first measure cannot make its
+/// tables.
 arcnav_status an_interval_begin_measure(const an_navmesh *mesh, an_interval_scratch *scratch,
-                                        vec2 start, vec2 goal, double *reach, double relative,
-                                        double absolute, an_funnel_result *out);
+                                        vec2 start, vec2 goal, double relative, double absolute,
+                                        an_funnel_result *out);
 /// After a measuring search has answered: a lower bound on the length of a point agent's path
 /// from the search's start to mesh vertex `vertex` (at a pinch, to the nearest of its sides),
 /// exact where the search expanded all it needed to know it: with K the key below which it
-/// expanded every node, reach[v] where reach[v] + |v - goal| < K, else K - |v - goal| (or 0).
-/// 0 when nothing was measured, or the search has not finished.
+/// expanded every node and m(v) the length it noted, m(v) where m(v) + a(v) < K, else
+/// K - a(v) (or 0), a(v) the larger of |v - goal| and the landmarks' allowance; a dead end's far
+/// corner capped through its way in. 0 when nothing was measured, or the search has not finished.
+/// Valid until the scratch's next search.
 double an_interval_measured_bound(const an_interval_scratch *scratch, int32_t vertex);
 
 /// The shortest length for a point agent from `source` to every vertex of the mesh, into

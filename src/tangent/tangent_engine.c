@@ -452,13 +452,27 @@ static arcnav_status build_corner_vertices(an_tangent_engine *engine,
   return ARCNAV_OK;
 }
 
+// The vertex of the engine's polygons at corner c's centre, or -1: the sight mesh's table where
+// the engine has one, else its own (an_tangent_engine.corner_vertex).
+static int32_t corner_vertex(const an_tangent_engine *engine, uint32_t c) {
+  return engine->sight_mesh      ? an_sight_mesh_corner_vertex(engine->sight_mesh, c)
+         : engine->corner_vertex ? engine->corner_vertex[c]
+                                 : -1;
+}
+
+// Are the query's corners bounded beyond the straight line at all: a disk well above the
+// tolerance, whose engine knows its corners' vertices (docs/DESIGN.md, "Landmarks")?
+static bool may_bound_corners(const an_tangent_query *q) {
+  return q->corner_bound && q->radius > AN_LANDMARK_MIN_RADIUS_TOLERANCES * q->engine->eps;
+}
+
 // The running search's goal as the landmarks see it: from the free triangle of the engine's
 // polygons that holds it (`tri`, located by the free test, or -1 to locate it here).
 static void bound_goal(an_tangent_query *q, vec2 goal, int32_t tri) {
   const an_navmesh *mesh = q->engine->polygons;
   q->goal_bounds.count = 0;
   q->measure = NULL;
-  if (!q->corner_bound || !(q->radius > AN_LANDMARK_MIN_RADIUS_TOLERANCES * q->engine->eps)) {
+  if (!may_bound_corners(q)) {
     return;
   }
   tri = tri >= 0 ? tri : an_navmesh_locate(mesh, goal);
@@ -474,7 +488,7 @@ static void bound_goal(an_tangent_query *q, vec2 goal, int32_t tri) {
 }
 
 void an_tangent_set_measure(an_tangent_query *q, const an_interval_scratch *measure) {
-  if (!q->corner_bound || !(q->radius > AN_LANDMARK_MIN_RADIUS_TOLERANCES * q->engine->eps)) {
+  if (!may_bound_corners(q)) {
     return;
   }
   q->measure = measure;
@@ -484,7 +498,7 @@ void an_tangent_set_measure(an_tangent_query *q, const an_interval_scratch *meas
 }
 
 double an_tangent_corner_bound(an_tangent_query *q, uint32_t corner) {
-  int32_t vertex = q->engine->corner_vertex ? q->engine->corner_vertex[corner] : -1;
+  int32_t vertex = corner_vertex(q->engine, corner);
   if (!an_tangent_bounds_corners(q) || vertex < 0) {
     return 0.0;
   }
@@ -761,9 +775,9 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     engine->space.clearance.outside_polygons = outside_polygons;
     engine->space.clearance.outside_context = polygons;
   }
-  // The landmarks' bounds and the on-demand guide's measure read the corners' vertices.
+  // The landmarks' bounds read the corners' vertices (the sight mesh has them already).
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons &&
-      (polygons->landmarks.count > 0 || engine->sight_mesh)) {
+      polygons->landmarks.count > 0 && !engine->sight_mesh) {
     status = build_corner_vertices(engine, previous, carried.from);
   }
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons) {
@@ -882,7 +896,8 @@ static an_tangent_query *query_begin(const an_tangent_engine *engine, arcnav_sta
       q->corners = q->own_corners;
     }
   }
-  if (*status == ARCNAV_OK && engine->corner_vertex) {
+  if (*status == ARCNAV_OK && !engine->space.clearance.point_agent &&
+      (engine->corner_vertex || engine->sight_mesh)) {
     q->corner_bound = an_alloc(&q->alloc, engine->corner_count + 1, sizeof *q->corner_bound);
     q->corner_bound_stamp =
         an_calloc(&q->alloc, engine->corner_count + 1, sizeof *q->corner_bound_stamp);

@@ -119,10 +119,6 @@ struct an_lazy_search {
   // reach at least (see gather_block); 0 without one.
   an_interval_scratch *guide;
   double guide_length;
-  /// The guide runs from the goal to the start and measures, for a disk, a point agent's lengths
-  /// from the goal to the polygons' vertices on its way: a bound on what is left from every
-  /// corner (an_tangent_set_measure()). One per point of the guide's mesh.
-  double *guide_reach;
   // The running search: its ends; whether its guide is still searching, and the guide's counts;
   // its expansions and continuations with the guide's, what the expansion limit and the slices
   // count; and the expanded edge whose end is nearest the goal (AN_NONE: none nearer than the
@@ -164,13 +160,8 @@ arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_sea
   s->wedge_free = an_calloc(&alloc, corners, sizeof *s->wedge_free);
   if (status == ARCNAV_OK && engine->sight_mesh) {
     // A small node pool to start: it grows to what the guide's searches need.
-    const an_navmesh *polygons = an_sight_mesh_polygons(engine->sight_mesh);
-    status =
-        an_interval_scratch_create_with_capacity(polygons, &alloc, GUIDE_FIRST_NODES, &s->guide);
-    s->guide_reach = an_alloc(&alloc, polygons->cdt.point_count + 1, sizeof *s->guide_reach);
-    if (status == ARCNAV_OK && !s->guide_reach) {
-      status = ARCNAV_ERR_OUT_OF_MEMORY;
-    }
+    status = an_interval_scratch_create_with_capacity(an_sight_mesh_polygons(engine->sight_mesh),
+                                                      &alloc, GUIDE_FIRST_NODES, &s->guide);
   }
   if (status == ARCNAV_OK &&
       (!s->group_head || !s->group_tail || !s->group_bound || !s->group_base || !s->group_stamp ||
@@ -208,7 +199,6 @@ void an_lazy_search_destroy(an_lazy_search *s) {
   an_heap_free(&s->open, &alloc);
   an_free(&alloc, s->trail);
   an_interval_scratch_destroy(s->guide);
-  an_free(&alloc, s->guide_reach);
   an_free(&alloc, s);
 }
 
@@ -469,8 +459,7 @@ static bool gather_through_mesh(const an_tangent_query *q, an_lazy_search *s, ui
   if (!engine->sight_mesh || rest->by_grid) {
     return true;
   }
-  if (kind == GATHER_FIRST && v->corner && v->corner->wedge_sweep < AN_TWO_PI &&
-      arrival->to_corner != START_CORNER) {
+  if (kind == GATHER_FIRST && v->corner && v->corner->wedge_sweep < AN_TWO_PI) {
     rest->ahead_from = s->gather_late ? v->corner->wedge_sweep : progress_needed(v, arrival);
   }
   bool ok = kind == GATHER_BACK
@@ -895,12 +884,12 @@ arcnav_status an_lazy_begin(an_tangent_query *q, an_lazy_search *s, vec2 start, 
     // A disk's guide runs from the goal and measures as it goes, on past the point's path for a
     // little (DESIGN.md, "The guide measures").
     const an_navmesh *polygons = an_sight_mesh_polygons(engine->sight_mesh);
-    status = settle_guide(
-        q, s,
-        cl->point_agent
-            ? an_interval_begin(polygons, s->guide, start, goal, &s->guide_result)
-            : an_interval_begin_measure(polygons, s->guide, goal, start, s->guide_reach, 0.0,
-                                        GUIDE_MEASURE_RADII * q->radius, &s->guide_result));
+    status = settle_guide(q, s,
+                          cl->point_agent
+                              ? an_interval_begin(polygons, s->guide, start, goal, &s->guide_result)
+                              : an_interval_begin_measure(polygons, s->guide, goal, start, 0.0,
+                                                          GUIDE_MEASURE_RADII * q->radius,
+                                                          &s->guide_result));
     // The searches of a nearest-reachable probe mostly end within a few expansions, at a part
     // an earlier one ruled out: they keep the guide's answer without a search (ends the
     // polygons wall apart) and go on without its length, which only sizes the first gathers.

@@ -52,10 +52,12 @@ typedef struct an_tangent_engine {
   /// for a radius below it.
   uint32_t *item_corner;
   double disk_margin;
-  /// For a disk, when `polygons` has landmarks (mesh/landmarks.h): per corner, the vertex of
-  /// `polygons` at a polygon corner's centre, or -1 (circle obstacles, a vertex the
-  /// triangulation moved); NULL otherwise. The searches bound what is left from a corner's
-  /// circle to the goal by the landmarks' lengths to that vertex.
+  /// For a disk without a sight mesh, when `polygons` has landmarks (mesh/landmarks.h): per
+  /// corner, the vertex of `polygons` at a polygon corner's centre, or -1 (circle obstacles, a
+  /// vertex the triangulation moved); NULL otherwise. The searches bound what is left from a
+  /// corner's circle to the goal by the landmarks' lengths to that vertex (and the on-demand
+  /// guide's measure); an engine with a sight mesh reads the mesh's own table
+  /// (an_sight_mesh_corner_vertex(), the same triangulation).
   int32_t *corner_vertex;
   an_sight_mesh *sight_mesh; ///< on demand: what corners see; NULL: the grid decides
   /// The polygons' triangulation the engine reads (the sight mesh's, one borrowed from the
@@ -149,7 +151,7 @@ typedef struct an_tangent_query {
   uint32_t *trail;          ///< node ids of the found path, goal first
   an_goal_exit *goal_exits; ///< per (corner, direction) group: its way to this query's goal
   /// What the landmarks of the engine's polygons say of the running search's goal, and per corner
-  /// (with engine->corner_vertex) the bound an_tangent_corner_bound() made for it, valid where
+  /// (by the corners' vertices) the bound an_tangent_corner_bound() made for it, valid where
   /// corner_bound_stamp is bound_stamp: every search asks its corners' bounds many times.
   an_landmark_goal goal_bounds;
   double *corner_bound;
