@@ -669,6 +669,58 @@ START_TEST(test_passage_width_matches_a_flood) {
 }
 END_TEST
 
+// A copy that stays as it was (an_navmesh_clone() without to_change) keeps the forest of the
+// widest passages: after the original is gone, its widths still split every pair as a flood over
+// its own portals does.
+START_TEST(test_whole_clone_keeps_the_passages) {
+  size_t joined = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(6); ++seed) {
+    sup_map desc = passage_test_map(seed);
+    arcnav_map *map;
+    an_navmesh *original = passage_test_mesh(&desc, &map);
+    an_navmesh *mesh;
+    ck_assert_int_eq(an_navmesh_clone(original, false, &mesh), ARCNAV_OK);
+    an_navmesh_destroy(original);
+    ck_assert_ptr_nonnull(mesh->passages.nodes);
+    ck_assert_ptr_nonnull(mesh->portal_width);
+    size_t n = mesh->free_count;
+    int32_t *queue = malloc((n + 1) * sizeof *queue);
+    uint8_t *seen = malloc(n + 1);
+    ck_assert(queue && seen);
+    sup_rng rng = sup_rng_seed(seed + 100);
+    for (int q = 0; q < 40; ++q) {
+      int32_t a = (int32_t)sup_rng_below(&rng, n), b = (int32_t)sup_rng_below(&rng, n);
+      double width = an_navmesh_passage_width(mesh, a, b);
+      if (width < 0.0) {
+        ck_assert(!flood_reaches(mesh, a, b, 0.0, queue, seen));
+        continue;
+      }
+      joined++;
+      ck_assert(flood_reaches(mesh, a, b, width * (1.0 - 1e-12), queue, seen));
+      if (isfinite(width)) {
+        ck_assert(!flood_reaches(mesh, a, b, width * (1.0 + 1e-12), queue, seen));
+      }
+    }
+    for (size_t t = 0; t < n; ++t) {
+      for (int i = 0; i < 3; ++i) {
+        float kept = mesh->portal_width[3 * t + (size_t)i];
+        if (mesh->fn[3 * t + (size_t)i] < 0) {
+          ck_assert(isnan(kept));
+          continue;
+        }
+        ck_assert((double)kept >= an_navmesh_portal_width(mesh, (int32_t)t, i));
+      }
+    }
+    free(queue);
+    free(seen);
+    an_navmesh_destroy(mesh);
+    arcnav_map_destroy(map);
+    sup_map_free(&desc);
+  }
+  ck_assert_uint_ge(joined, test_scaled_minimum(100, 6));
+}
+END_TEST
+
 // ---------------------------------------------------------------------------------------------
 // Nearly cocircular vertices
 
@@ -902,6 +954,7 @@ static Suite *navmesh_suite(void) {
   tcase_add_test(tc, test_stacked_turned_squares);
   tcase_add_test(tc, test_union_build_matches_arrangement);
   tcase_add_test(tc, test_passage_width_matches_a_flood);
+  tcase_add_test(tc, test_whole_clone_keeps_the_passages);
   tcase_add_test(tc, test_portal_widths_bound_the_clearance);
   tcase_add_test(tc, test_star_is_triangulated_in_linear_work);
   tcase_add_test(tc, test_ring_winding_index_matches_plain_count);

@@ -39,10 +39,12 @@ void an_navmesh_destroy(an_navmesh *mesh) {
   an_free(&alloc, mesh);
 }
 
-// Every array copied but the spare ones (the copy makes its own at its first local change) and
-// the forest of the widest passages, which a change would drop anyway; to be changed, the
-// triangulation is borrowed: the change copies it again to edit (a tenth of a local update on
-// Expedition went to copying it twice).
+// Every array copied but the spare ones (the copy makes its own at its first local change). To be
+// changed, the triangulation is borrowed: the change copies it again to edit (a tenth of a local
+// update on Expedition went to copying it twice), and the forest of the widest passages is left
+// out, since the change drops it. A copy that stays as it was keeps the forest and the portals'
+// widths: building them again cost half of a unit's update on Expedition (a unit is a circle,
+// which the polygons' triangulation leaves out).
 arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmesh **out) {
   *out = NULL;
   const an_allocator *alloc = &mesh->alloc;
@@ -67,6 +69,16 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
     copy->fn = an_duplicate(alloc, mesh->fn, 3 * free_count, sizeof *copy->fn);
     copy->component = an_duplicate(alloc, mesh->component, free_count, sizeof *copy->component);
     status = an_cdt_copy(&mesh->cdt, 0, &copy->cdt);
+    if (mesh->passages.nodes) {
+      copy->passages.node_count = mesh->passages.node_count;
+      copy->passages.nodes = an_duplicate(alloc, mesh->passages.nodes, mesh->passages.node_count,
+                                          sizeof *copy->passages.nodes);
+      copy->portal_width =
+          an_duplicate(alloc, mesh->portal_width, 3 * free_count, sizeof *copy->portal_width);
+      if (!copy->passages.nodes || (!copy->portal_width && free_count > 0)) {
+        status = ARCNAV_ERR_OUT_OF_MEMORY;
+      }
+    }
   }
   copy->grid = an_duplicate(alloc, mesh->grid, cells, sizeof *copy->grid);
   copy->landmarks.distance =

@@ -196,11 +196,11 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
                                         const vec2 *points, const an_navmesh_rings *added,
                                         int32_t *out_vertices);
 
-/// A copy of `mesh` that changes apart from it (an_navmesh_change_polygon()), without its forest
-/// of the widest passages (an_navmesh_build_passages() makes one again). With `to_change`, the copy
-/// borrows `mesh`'s triangulation (an_navmesh.borrows_triangulation) instead of copying it, since
-/// the change makes its own copy to edit: it must then be changed, or destroyed, while `mesh`
-/// lives.
+/// A copy of `mesh` that changes apart from it (an_navmesh_change_polygon()). With `to_change`,
+/// the copy borrows `mesh`'s triangulation (an_navmesh.borrows_triangulation) instead of copying
+/// it, since the change makes its own copy to edit: it must then be changed, or destroyed, while
+/// `mesh` lives; it has no forest of the widest passages (an_navmesh_build_passages() makes one
+/// again after the change). Without, the copy is whole, with `mesh`'s forest and portal widths.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (*out NULL).
 arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmesh **out);
 /// Builds the forest of the widest passages (an_navmesh_passage_width()) of a mesh that has none.

@@ -601,7 +601,8 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
                                         in, change->index, alloc);
     }
     assert(status != ARCNAV_OK || !engine->own_polygons->borrows_triangulation);
-    if (status == ARCNAV_OK && before->polygons->passages.nodes) {
+    // A circle's change keeps the forest the copy took over with the triangulation.
+    if (status == ARCNAV_OK && polygon && before->polygons->passages.nodes) {
       status = an_navmesh_build_passages(engine->own_polygons, before->polygons);
     }
   }
