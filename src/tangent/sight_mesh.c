@@ -132,12 +132,15 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   const an_sight_mesh *previous = carry ? carry->previous : NULL;
   // The old corners' new numbers, when the old tables can be carried (their cells are this
   // triangulation's, and the wide one was filed as this one must be).
-  const int32_t *renumber = previous && carry->same_triangulation && previous->wide_filed == circles
-                                ? carry->corners->to
-                                : NULL;
+  bool carried_tables = previous && carry->same_triangulation && previous->wide_filed == circles;
+  // Every old corner carried keeps its number (an add): the tables are copied as they are.
+  const int32_t *renumber =
+      carried_tables && carry->corners->carried < carry->corners->previous_count
+          ? carry->corners->to
+          : NULL;
   sm->wide_filed = circles;
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
-    if (renumber) {
+    if (carried_tables) {
       an_cell_buckets_put_carried(&at_vertex, previous->vertex_start, previous->vertex_corners,
                                   renumber, NULL);
       an_cell_buckets_put_carried(&at_triangle, previous->triangle_start,
@@ -153,7 +156,7 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
                                : corner->wedge_sweep >= AN_TWO_PI ? -1
                                                                   : vertex_at(mesh, corner->center);
       }
-      if (renumber && from >= 0) {
+      if (carried_tables && from >= 0) {
         continue; // filed with the old tables
       }
       double material = an_corner_material_radius(corner, sm->radius);
