@@ -42,6 +42,12 @@ typedef struct an_carried_corners {
   size_t carried;        ///< how many were carried: corners 0 .. carried - 1 now
 } an_carried_corners;
 
+/// Does every previous corner keep its number (an addition: none was dropped)? Tables by corner
+/// number can then be copied as they are.
+static inline bool an_carried_same_numbers(const an_carried_corners *carried) {
+  return carried->carried == carried->previous_count;
+}
+
 /// Collect the corner circles of `map` for agent radius `radius`. *out_corners is allocated with
 /// `alloc` (NULL when there are none).
 arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_allocator *alloc,

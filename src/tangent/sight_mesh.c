@@ -135,9 +135,7 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   bool carried_tables = previous && carry->same_triangulation && previous->wide_filed == circles;
   // Every old corner carried keeps its number (an add): the tables are copied as they are.
   const int32_t *renumber =
-      carried_tables && carry->corners->carried < carry->corners->previous_count
-          ? carry->corners->to
-          : NULL;
+      carried_tables && !an_carried_same_numbers(carry->corners) ? carry->corners->to : NULL;
   sm->wide_filed = circles;
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     if (carried_tables) {

@@ -43,7 +43,7 @@ arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners
   size_t cells = (size_t)grid->columns * (size_t)grid->rows;
   // After an addition every corner keeps its number: the table is copied as it is. Otherwise only
   // the cells of the corners gone lose entries.
-  bool same_numbers = carried->carried == carried->previous_count;
+  bool same_numbers = an_carried_same_numbers(carried);
   uint8_t *dropping = same_numbers ? NULL : an_calloc(alloc, cells + 1, sizeof *dropping);
   an_cell_buckets buckets;
   arcnav_status status = same_numbers || dropping ? an_cell_buckets_init(&buckets, cells, alloc)
