@@ -268,9 +268,10 @@ END_TEST
 // ---- tables carried over ------------------------------------------------------------------
 
 // A table built from random puts, carried into a new one under a random renumbering (some items
-// gone, with or without a renumbering at all, the cells that lose entries marked or not) with more
-// puts after it: each cell lists the kept entries of the old one under their new numbers, in their
-// order, then its new puts.
+// gone, with or without a renumbering at all, the cells that lose entries marked or not; or only
+// some items gone, the others keeping their numbers, with every cell that loses an entry marked
+// and the marks said to hold every change) with more puts after it: each cell lists the kept
+// entries of the old one under their new numbers, in their order, then its new puts.
 START_TEST(test_carried_table_against_brute_force) {
   rng_state = 0x853c49e6748fea9bull + (uint64_t)_i;
   an_allocator alloc = an_allocator_from(NULL);
@@ -285,9 +286,13 @@ START_TEST(test_carried_table_against_brute_force) {
       item_of[k] = rng_next(ITEMS);
     }
     int32_t renumber[ITEMS];
-    bool renumbered = rng_next(4) != 0;
+    int mode = (int)rng_next(4); // 0: as they were, 1 and 2: renumbered, 3: numbers kept
+    bool renumbered = mode != 0, keeps_numbers = mode == 3;
     for (size_t i = 0; i < ITEMS; ++i) {
-      renumber[i] = !renumbered ? (int32_t)i : rng_next(3) == 0 ? -1 : (int32_t)rng_next(ITEMS);
+      renumber[i] = !renumbered        ? (int32_t)i
+                    : rng_next(3) == 0 ? -1
+                    : keeps_numbers    ? (int32_t)i
+                                       : (int32_t)rng_next(ITEMS);
     }
     an_cell_buckets old, carried;
     ck_assert_int_eq(an_cell_buckets_init(&old, cells, &alloc), ARCNAV_OK);
@@ -299,14 +304,14 @@ START_TEST(test_carried_table_against_brute_force) {
     }
     // Half the time the cells that lose an entry are marked, with a few others besides.
     uint8_t dropping[10] = {0};
-    bool marked = rng_next(2) == 0;
+    bool marked = keeps_numbers || rng_next(2) == 0;
     for (size_t k = 0; k < puts; ++k) {
       dropping[cell_of[k]] |= renumber[item_of[k]] < 0 || rng_next(8) == 0;
     }
     ck_assert_int_eq(an_cell_buckets_init(&carried, cells, &alloc), ARCNAV_OK);
     for (int pass = 0; pass < 2; ++pass) {
       an_cell_buckets_put_carried(&carried, old.cell_start, old.items, renumbered ? renumber : NULL,
-                                  marked ? dropping : NULL);
+                                  marked ? dropping : NULL, keeps_numbers);
       for (size_t k = puts; k < puts + more; ++k) {
         an_cell_buckets_put(&carried, cell_of[k], item_of[k]);
       }

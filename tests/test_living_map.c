@@ -1244,6 +1244,24 @@ static void check_corner_grid_as_built(const an_tangent_engine *engine, const ch
   an_corner_grid_destroy(&want, &alloc);
 }
 
+// The sight mesh's filing likewise: as a build of it over the same triangulation and corners
+// files them.
+static void check_sight_mesh_as_built(const an_tangent_engine *engine, const arcnav_map *map,
+                                      const char *label) {
+  if (!engine->sight_mesh) {
+    return;
+  }
+  an_allocator alloc = an_allocator_from(NULL);
+  an_sight_mesh *want = NULL;
+  ck_assert_int_eq(an_sight_mesh_build(map, engine->corners, engine->corner_count, engine->radius,
+                                       an_sight_mesh_polygons(engine->sight_mesh), NULL, &alloc,
+                                       &want),
+                   ARCNAV_OK);
+  ck_assert_msg(an_sight_mesh_same_filing(engine->sight_mesh, want),
+                "%s: the sight mesh files its corners otherwise than a build", label);
+  an_sight_mesh_destroy(want);
+}
+
 static void check_parts_as_fresh(const arcnav_planner *planner, const arcnav_planner *fresh,
                                  const char *label) {
   double *got_corners, *want_corners, *got_items, *want_items;
@@ -1355,6 +1373,7 @@ START_TEST(carried_parts_are_a_fresh_builds) {
       const an_tangent_engine *interval = planner->engine.state;
       ck_assert_uint_eq(interval->item_corner != NULL, engines[e] == ARCNAV_ENGINE_INTERVAL);
       check_parts_as_fresh(planner, fresh, label);
+      check_sight_mesh_as_built(planner->engine.state, map, label);
       arcnav_planner_destroy(fresh);
     }
     arcnav_planner_destroy(planner);
@@ -1461,6 +1480,7 @@ START_TEST(units_change_locally_as_fresh_builds) {
         }
         ck_assert_int_ne(arcnav_planner_engine(planners[k]), ARCNAV_ENGINE_FUNNEL);
         check_parts_as_fresh(planners[k], fresh, label);
+        check_sight_mesh_as_built(planners[k]->engine.state, map, label);
         compare_at_radii(queries[k], fresh, &m, &kinds[k], &rng, 2, 6, label, &t);
         arcnav_planner_destroy(fresh);
       }

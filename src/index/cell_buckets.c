@@ -19,10 +19,13 @@ arcnav_status an_cell_buckets_init(an_cell_buckets *buckets, size_t cell_count,
 
 void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start,
                                  const uint32_t *items, const int32_t *renumber,
-                                 const uint8_t *dropping) {
+                                 const uint8_t *dropping, bool marks_every_change) {
   // What an_cell_buckets_put() does per entry, a cell at a time: a large map's tables hold
-  // hundreds of thousands of entries, and this runs on every local update.
+  // hundreds of thousands of entries, and this runs on every local update. A cell that keeps
+  // every entry as it was (no renumbering, or an unmarked cell when the marks cover every change)
+  // is counted without reading its entries and copied with its neighbours in one go.
   uint32_t *at = buckets->cell_start;
+  bool marks_all = marks_every_change && dropping;
   if (!buckets->filling) {
     size_t total = 0;
     for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
@@ -38,12 +41,13 @@ void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start
     return;
   }
   uint32_t *to = buckets->items;
-  if (!renumber) {
-    // First in the pass, every cell's group begins with the old entries, and a cell that gets
-    // nothing else is exactly as long as before: a run of such cells is copied in one go.
-    uint32_t run_from = start[0], run_to = at[0];
-    for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
-      uint32_t count = start[cell + 1] - start[cell];
+  // First in the pass, every cell's group begins with the old entries, and a cell that gets
+  // nothing else and keeps its entries as they were is exactly as long as before: a run of such
+  // cells is copied in one go.
+  uint32_t run_from = start[0], run_to = at[0];
+  for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
+    uint32_t count = start[cell + 1] - start[cell];
+    if (!renumber || (marks_all && !dropping[cell])) {
       bool more = at[cell + 1] - at[cell] != count;
       at[cell] += count;
       if (more) {
@@ -51,27 +55,22 @@ void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start
         run_from = start[cell + 1];
         run_to = at[cell + 1];
       }
+      continue;
     }
-    memcpy(to + run_to, items + run_from, (start[buckets->cell_count] - run_from) * sizeof *to);
-    return;
-  }
-  for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
+    memcpy(to + run_to, items + run_from, (start[cell] - run_from) * sizeof *to);
     uint32_t next = at[cell];
-    if (dropping && !dropping[cell]) {
-      for (uint32_t k = start[cell]; k < start[cell + 1]; ++k) {
-        assert(renumber[items[k]] >= 0); // dropped only where marked
-        to[next++] = (uint32_t)renumber[items[k]];
-      }
-    } else {
-      for (uint32_t k = start[cell]; k < start[cell + 1]; ++k) {
-        int32_t now = renumber[items[k]];
-        if (now >= 0) {
-          to[next++] = (uint32_t)now;
-        }
+    for (uint32_t k = start[cell]; k < start[cell + 1]; ++k) {
+      int32_t now = renumber[items[k]];
+      assert(now >= 0 || !dropping || dropping[cell]); // dropped only where marked
+      if (now >= 0) {
+        to[next++] = (uint32_t)now;
       }
     }
     at[cell] = next;
+    run_from = start[cell + 1];
+    run_to = at[cell + 1];
   }
+  memcpy(to + run_to, items + run_from, (start[buckets->cell_count] - run_from) * sizeof *to);
 }
 
 arcnav_status an_cell_buckets_end_pass(an_cell_buckets *buckets, const an_allocator *alloc) {

@@ -201,17 +201,19 @@ arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, 
 }
 
 // The cell tables of `grid` with its entries of kept items renumbered by `renumber` (-1: gone,
-// only in the cells `dropping` marks; NULL: all kept as they are) and, per cell, the entries of
-// `added` new items (numbered from first_added) after them. Filing every item again by its box
+// only in the cells `dropping` marks; NULL: all kept as they are; with `marks_every_change` the
+// marks hold every entry renumbered at all) and, per cell, the entries of `added` new items
+// (numbered from first_added) after them. Filing every item again by its box
 // (an_grid_file_boxes()) cost 0.45 ms more on Expedition.
 static arcnav_status refile(const an_grid *grid, const int32_t *renumber, const uint8_t *dropping,
-                            const an_item *added, uint32_t added_count, uint32_t first_added,
-                            const an_allocator *alloc, an_grid *out) {
+                            bool marks_every_change, const an_item *added, uint32_t added_count,
+                            uint32_t first_added, const an_allocator *alloc, an_grid *out) {
   size_t cells = (size_t)grid->columns * (size_t)grid->rows;
   an_cell_buckets buckets;
   arcnav_status status = an_cell_buckets_init(&buckets, cells, alloc);
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
-    an_cell_buckets_put_carried(&buckets, grid->cell_start, grid->cell_items, renumber, dropping);
+    an_cell_buckets_put_carried(&buckets, grid->cell_start, grid->cell_items, renumber, dropping,
+                                marks_every_change);
     for (uint32_t i = 0; i < added_count; ++i) {
       vec2 lo, hi;
       an_item_box(&added[i], grid->reach, &lo, &hi);
@@ -318,6 +320,10 @@ static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, ui
   // move keeps them.
   int shift = (int)in_new - (int)out_old;
   uint32_t kept = 0;
+  // When the obstacle's old items were the last (a unit moved or taken away after it last
+  // changed), the items it leaves keep their numbers, and the marks of its old items hold
+  // every entry that changes.
+  bool last_dropped = true;
   for (uint32_t i = 0; status == ARCNAV_OK && i < grid->item_count; ++i) {
     const an_item *item = &grid->items[i];
     if (out_old && item->owner == index) {
@@ -327,6 +333,7 @@ static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, ui
       an_grid_mark_box(grid, lo, hi, dropping);
       continue;
     }
+    last_dropped = last_dropped && kept == i;
     if (renumber) {
       renumber[i] = (int32_t)kept;
     }
@@ -340,7 +347,8 @@ static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, ui
     status = add_obstacle_items(map, index, out->items + kept, &n, alloc);
   }
   if (status == ARCNAV_OK) {
-    status = refile(grid, renumber, dropping, out->items + kept, (uint32_t)n, kept, alloc, out);
+    status = refile(grid, renumber, dropping, last_dropped, out->items + kept, (uint32_t)n, kept,
+                    alloc, out);
   }
   an_free(alloc, renumber);
   an_free(alloc, dropping);

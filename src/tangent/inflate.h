@@ -48,6 +48,12 @@ static inline bool an_carried_same_numbers(const an_carried_corners *carried) {
   return carried->carried == carried->previous_count;
 }
 
+/// Does every carried corner keep its number (the change dropped the last corners: a unit moved
+/// or taken away after it last changed, whose corners the change before put last)? Tables by
+/// corner number then change only in the cells of the corners dropped
+/// (an_cell_buckets_put_carried()).
+bool an_carried_keeps_numbers(const an_carried_corners *carried);
+
 /// Collect the corner circles of `map` for agent radius `radius`. *out_corners is allocated with
 /// `alloc` (NULL when there are none).
 arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_allocator *alloc,

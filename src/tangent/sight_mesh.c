@@ -57,9 +57,10 @@ typedef struct disk_flood {
 
 // Free triangles that the disk (centre, reach) overlaps, found by a flood from the triangle
 // holding the centre across edges the disk reaches. Puts corner `corner` in each, in the
-// per-free-triangle table `table`. Returns false when out of memory.
+// per-free-triangle table `table`, or marks each in `marks` (table NULL): the triangles a corner
+// was filed in. Returns false when out of memory.
 static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double reach,
-                      uint32_t corner, an_cell_buckets *table) {
+                      uint32_t corner, an_cell_buckets *table, uint8_t *marks) {
   const an_cdt *cdt = &sm->mesh->cdt;
   int32_t first = an_navmesh_locate_cdt(sm->mesh, centre);
   if (first < 0) {
@@ -78,8 +79,10 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
   while (head < tail) {
     int32_t t = flood->queue[head++];
     int32_t f = sm->mesh->free_of[t];
-    if (f >= 0) {
+    if (f >= 0 && table) {
       an_cell_buckets_put(table, (size_t)f, corner);
+    } else if (f >= 0) {
+      marks[f] = 1;
     }
     for (int k = 0; k < 3; ++k) {
       int32_t u = cdt->tris[t].n[k];
@@ -100,6 +103,40 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
     }
   }
   return true;
+}
+
+// Marks, per table (by vertex, by free triangle, wide), the cells the previous sight mesh filed
+// the corners the change dropped in: the same floods as their filing, on the same triangulation.
+static arcnav_status mark_dropped(an_sight_mesh *sm, const an_sight_mesh *previous,
+                                  const an_carried_corners *carried, disk_flood *flood,
+                                  double slack, uint8_t *marks[3]) {
+  size_t cells[3] = {sm->mesh->cdt.point_count, sm->mesh->free_count, sm->mesh->free_count};
+  for (int t = 0; t < 3; ++t) {
+    marks[t] = an_calloc(&sm->alloc, cells[t] + 1, sizeof *marks[t]);
+    if (!marks[t]) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  for (size_t c = 0; c < carried->previous_count; ++c) {
+    if (carried->to[c] >= 0) {
+      continue;
+    }
+    const an_corner *corner = &previous->corners[c];
+    double material = an_corner_material_radius(corner, previous->radius);
+    int32_t v = previous->corner_vertex[c];
+    if (v >= 0) {
+      marks[0][v] = 1;
+    } else if (!file_disk(sm, flood, corner->center, material + slack, (uint32_t)c, NULL,
+                          marks[1])) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+    if (previous->wide_filed &&
+        !file_disk(sm, flood, corner->center, material + 2.0 * previous->radius + slack,
+                   (uint32_t)c, NULL, marks[2])) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  return ARCNAV_OK;
 }
 
 // Files every corner: by its vertex where the triangulation has one, otherwise by the free
@@ -137,14 +174,22 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   const int32_t *renumber =
       carried_tables && !an_carried_same_numbers(carry->corners) ? carry->corners->to : NULL;
   sm->wide_filed = circles;
+  // When the corners dropped were the last ones (a unit moved or taken away after it last
+  // changed), every other keeps its number: only the cells the dropped ones were filed in
+  // change, and those are found as they were filed.
+  uint8_t *marks[3] = {NULL, NULL, NULL};
+  bool marked = renumber && status == ARCNAV_OK && an_carried_keeps_numbers(carry->corners);
+  if (marked) {
+    status = mark_dropped(sm, previous, carry->corners, &flood, slack, marks);
+  }
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     if (carried_tables) {
       an_cell_buckets_put_carried(&at_vertex, previous->vertex_start, previous->vertex_corners,
-                                  renumber, NULL);
+                                  renumber, marks[0], marked);
       an_cell_buckets_put_carried(&at_triangle, previous->triangle_start,
-                                  previous->triangle_corners, renumber, NULL);
+                                  previous->triangle_corners, renumber, marks[1], marked);
       an_cell_buckets_put_carried(&wide, previous->wide_start, previous->wide_corners, renumber,
-                                  NULL);
+                                  marks[2], marked);
     }
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
       const an_corner *corner = &corners[c];
@@ -161,13 +206,13 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       int32_t v = sm->corner_vertex[c];
       if (v >= 0) {
         an_cell_buckets_put(&at_vertex, (size_t)v, (uint32_t)c);
-      } else if (!file_disk(sm, &flood, corner->center, material + slack, (uint32_t)c,
-                            &at_triangle)) {
+      } else if (!file_disk(sm, &flood, corner->center, material + slack, (uint32_t)c, &at_triangle,
+                            NULL)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
       if (status == ARCNAV_OK && circles &&
           !file_disk(sm, &flood, corner->center, material + 2.0 * sm->radius + slack, (uint32_t)c,
-                     &wide)) {
+                     &wide, NULL)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
     }
@@ -192,6 +237,9 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     an_cell_buckets_free(&at_vertex, &sm->alloc);
     an_cell_buckets_free(&at_triangle, &sm->alloc);
     an_cell_buckets_free(&wide, &sm->alloc);
+  }
+  for (int t = 0; t < 3; ++t) {
+    an_free(&sm->alloc, marks[t]);
   }
   an_free(&sm->alloc, flood.seen);
   an_free(&sm->alloc, flood.queue);
@@ -283,6 +331,25 @@ void an_sight_mesh_destroy(an_sight_mesh *sm) {
 
 int32_t an_sight_mesh_corner_vertex(const an_sight_mesh *sm, size_t corner) {
   return sm->corner_vertex[corner];
+}
+
+static bool same_table(const uint32_t *a_start, const uint32_t *a_items, const uint32_t *b_start,
+                       const uint32_t *b_items, size_t cells) {
+  return memcmp(a_start, b_start, (cells + 1) * sizeof *a_start) == 0 &&
+         memcmp(a_items, b_items, a_start[cells] * sizeof *a_items) == 0;
+}
+
+bool an_sight_mesh_same_filing(const an_sight_mesh *a, const an_sight_mesh *b) {
+  size_t vertices = a->mesh->cdt.point_count, free_count = a->mesh->free_count;
+  return a->corner_count == b->corner_count && a->wide_filed == b->wide_filed &&
+         vertices == b->mesh->cdt.point_count && free_count == b->mesh->free_count &&
+         memcmp(a->corner_vertex, b->corner_vertex, a->corner_count * sizeof *a->corner_vertex) ==
+             0 &&
+         same_table(a->vertex_start, a->vertex_corners, b->vertex_start, b->vertex_corners,
+                    vertices) &&
+         same_table(a->triangle_start, a->triangle_corners, b->triangle_start, b->triangle_corners,
+                    free_count) &&
+         same_table(a->wide_start, a->wide_corners, b->wide_start, b->wide_corners, free_count);
 }
 
 const an_navmesh *an_sight_mesh_polygons(const an_sight_mesh *sm) {

@@ -61,6 +61,9 @@ arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corner
                                   const an_allocator *alloc, an_sight_mesh **out);
 /// The mesh vertex the sight mesh filed corner `corner` at, -1 for none (circle corners, strays).
 int32_t an_sight_mesh_corner_vertex(const an_sight_mesh *sight_mesh, size_t corner);
+/// Do the two file the same corners at the same vertices and in the same triangles, each cell's
+/// in the same order? (A sight mesh a local change carried against one built afresh.)
+bool an_sight_mesh_same_filing(const an_sight_mesh *a, const an_sight_mesh *b);
 void an_sight_mesh_destroy(an_sight_mesh *sight_mesh);
 /// The triangulation of the polygons the sight mesh expands across (circles left out).
 const an_navmesh *an_sight_mesh_polygons(const an_sight_mesh *sight_mesh);

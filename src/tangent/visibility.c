@@ -52,6 +52,8 @@ arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners
     an_free(alloc, dropping);
     return status;
   }
+  // The marks of the corners gone hold every change when the others keep their numbers.
+  bool keeps_numbers = !same_numbers && an_carried_keeps_numbers(carried);
   corner_boxes gone = {previous_corners, radius};
   for (size_t c = 0; dropping && c < carried->previous_count; ++c) {
     if (carried->to[c] < 0) {
@@ -63,7 +65,7 @@ arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners
   corner_boxes boxes = {corners, radius};
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     an_cell_buckets_put_carried(&buckets, previous->cell_start, previous->cell_corners,
-                                same_numbers ? NULL : carried->to, dropping);
+                                same_numbers ? NULL : carried->to, dropping, keeps_numbers);
     for (size_t c = carried->carried; c < count; ++c) {
       vec2 lo, hi;
       corner_box(&boxes, c, &lo, &hi);
