@@ -200,6 +200,10 @@ arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, 
   return status;
 }
 
+// Items from a changed obstacle's first on, at most this many, have their cells marked when the
+// tables are carried over (change_items); with more, every entry is renumbered.
+#define AN_GRID_MARKED_ITEMS_MAX 1024
+
 // The cell tables of `grid` with its entries of kept items renumbered by `renumber` (-1: gone,
 // only in the cells `dropping` marks; NULL: all kept as they are; with `marks_every_change` the
 // marks hold every entry renumbered at all) and, per cell, the entries of `added` new items
@@ -320,20 +324,27 @@ static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, ui
   // move keeps them.
   int shift = (int)in_new - (int)out_old;
   uint32_t kept = 0;
-  // When the obstacle's old items were the last (a unit moved or taken away after it last
-  // changed), the items it leaves keep their numbers, and the marks of its old items hold
-  // every entry that changes.
-  bool last_dropped = true;
+  // The items before the obstacle's first keep their numbers. When few come from it on (a unit
+  // moved or taken away among the last changed: each change puts its obstacle's items last), the
+  // cells of all of them are marked, which then hold every entry that changes, and the other
+  // cells are copied whole; otherwise only the cells of the obstacle's own lose entries.
+  uint32_t first_changed = 0;
+  while (out_old && first_changed < grid->item_count && grid->items[first_changed].owner != index) {
+    ++first_changed;
+  }
+  bool marks_every_change = out_old && grid->item_count - first_changed <= AN_GRID_MARKED_ITEMS_MAX;
   for (uint32_t i = 0; status == ARCNAV_OK && i < grid->item_count; ++i) {
     const an_item *item = &grid->items[i];
-    if (out_old && item->owner == index) {
-      renumber[i] = -1;
+    bool gone = out_old && item->owner == index;
+    if (gone || (marks_every_change && i >= first_changed)) {
       vec2 lo, hi;
       an_item_box(item, grid->reach, &lo, &hi);
       an_grid_mark_box(grid, lo, hi, dropping);
+    }
+    if (gone) {
+      renumber[i] = -1;
       continue;
     }
-    last_dropped = last_dropped && kept == i;
     if (renumber) {
       renumber[i] = (int32_t)kept;
     }
@@ -347,8 +358,8 @@ static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, ui
     status = add_obstacle_items(map, index, out->items + kept, &n, alloc);
   }
   if (status == ARCNAV_OK) {
-    status = refile(grid, renumber, dropping, last_dropped, out->items + kept, (uint32_t)n, kept,
-                    alloc, out);
+    status = refile(grid, renumber, dropping, marks_every_change, out->items + kept, (uint32_t)n,
+                    kept, alloc, out);
   }
   an_free(alloc, renumber);
   an_free(alloc, dropping);

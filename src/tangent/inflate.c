@@ -125,11 +125,10 @@ arcnav_status an_inflate_obstacle_corners(const arcnav_map *map, size_t index, d
   return ARCNAV_OK;
 }
 
-bool an_carried_keeps_numbers(const an_carried_corners *carried) {
-  for (size_t c = 0; c < carried->previous_count; ++c) {
-    if (carried->to[c] >= 0 && carried->to[c] != (int32_t)c) {
-      return false;
-    }
+size_t an_carried_first_changed(const an_carried_corners *carried) {
+  size_t c = 0;
+  while (c < carried->previous_count && carried->to[c] == (int32_t)c) {
+    ++c;
   }
-  return true;
+  return c;
 }

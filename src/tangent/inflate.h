@@ -48,11 +48,16 @@ static inline bool an_carried_same_numbers(const an_carried_corners *carried) {
   return carried->carried == carried->previous_count;
 }
 
-/// Does every carried corner keep its number (the change dropped the last corners: a unit moved
-/// or taken away after it last changed, whose corners the change before put last)? Tables by
-/// corner number then change only in the cells of the corners dropped
-/// (an_cell_buckets_put_carried()).
-bool an_carried_keeps_numbers(const an_carried_corners *carried);
+/// The first previous corner whose number the change takes away or moves (previous_count when
+/// none does): every corner before it keeps its number. After a unit's move or removal only the
+/// corners from it on change, few when the unit was among the last changed (each change puts its
+/// obstacle's corners last), and tables by corner number change only in the cells those were
+/// filed in (an_cell_buckets_put_carried()).
+size_t an_carried_first_changed(const an_carried_corners *carried);
+
+/// Previous corners from the first changed on, at most this many, have their cells marked in the
+/// tables carried over; with more, every entry is renumbered.
+#define AN_CARRIED_MARKED_MAX 256
 
 /// Collect the corner circles of `map` for agent radius `radius`. *out_corners is allocated with
 /// `alloc` (NULL when there are none).

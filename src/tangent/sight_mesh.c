@@ -106,10 +106,10 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
 }
 
 // Marks, per table (by vertex, by free triangle, wide), the cells the previous sight mesh filed
-// the corners the change dropped in: the same floods as their filing, on the same triangulation.
-static arcnav_status mark_dropped(an_sight_mesh *sm, const an_sight_mesh *previous,
-                                  const an_carried_corners *carried, disk_flood *flood,
-                                  double slack, uint8_t *marks[3]) {
+// its corners from `first` on in (those the change drops or renumbers): the same floods as their
+// filing, on the same triangulation.
+static arcnav_status mark_changed(an_sight_mesh *sm, const an_sight_mesh *previous, size_t first,
+                                  disk_flood *flood, double slack, uint8_t *marks[3]) {
   size_t cells[3] = {sm->mesh->cdt.point_count, sm->mesh->free_count, sm->mesh->free_count};
   for (int t = 0; t < 3; ++t) {
     marks[t] = an_calloc(&sm->alloc, cells[t] + 1, sizeof *marks[t]);
@@ -117,10 +117,7 @@ static arcnav_status mark_dropped(an_sight_mesh *sm, const an_sight_mesh *previo
       return ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
-  for (size_t c = 0; c < carried->previous_count; ++c) {
-    if (carried->to[c] >= 0) {
-      continue;
-    }
+  for (size_t c = first; c < previous->corner_count; ++c) {
     const an_corner *corner = &previous->corners[c];
     double material = an_corner_material_radius(corner, previous->radius);
     int32_t v = previous->corner_vertex[c];
@@ -174,13 +171,15 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   const int32_t *renumber =
       carried_tables && !an_carried_same_numbers(carry->corners) ? carry->corners->to : NULL;
   sm->wide_filed = circles;
-  // When the corners dropped were the last ones (a unit moved or taken away after it last
-  // changed), every other keeps its number: only the cells the dropped ones were filed in
-  // change, and those are found as they were filed.
+  // When few corners from the first one the change drops or renumbers on (a unit moved or taken
+  // away among the last changed), only the cells they were filed in change: those are found as
+  // they were filed, and the others are copied whole.
   uint8_t *marks[3] = {NULL, NULL, NULL};
-  bool marked = renumber && status == ARCNAV_OK && an_carried_keeps_numbers(carry->corners);
+  size_t first_changed = renumber ? an_carried_first_changed(carry->corners) : 0;
+  bool marked = renumber && status == ARCNAV_OK &&
+                carry->corners->previous_count - first_changed <= AN_CARRIED_MARKED_MAX;
   if (marked) {
-    status = mark_dropped(sm, previous, carry->corners, &flood, slack, marks);
+    status = mark_changed(sm, previous, first_changed, &flood, slack, marks);
   }
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     if (carried_tables) {

@@ -52,11 +52,14 @@ arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners
     an_free(alloc, dropping);
     return status;
   }
-  // The marks of the corners gone hold every change when the others keep their numbers.
-  bool keeps_numbers = !same_numbers && an_carried_keeps_numbers(carried);
+  // The cells of the corners gone lose entries; when few corners from the first changed on move
+  // or go, marking their cells too marks every change, and the other cells are copied whole.
+  size_t first_changed = an_carried_first_changed(carried);
+  bool marks_every_change =
+      !same_numbers && carried->previous_count - first_changed <= AN_CARRIED_MARKED_MAX;
   corner_boxes gone = {previous_corners, radius};
   for (size_t c = 0; dropping && c < carried->previous_count; ++c) {
-    if (carried->to[c] < 0) {
+    if (carried->to[c] < 0 || (marks_every_change && c >= first_changed)) {
       vec2 lo, hi;
       corner_box(&gone, c, &lo, &hi);
       an_grid_mark_box(grid, lo, hi, dropping);
@@ -65,7 +68,7 @@ arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners
   corner_boxes boxes = {corners, radius};
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     an_cell_buckets_put_carried(&buckets, previous->cell_start, previous->cell_corners,
-                                same_numbers ? NULL : carried->to, dropping, keeps_numbers);
+                                same_numbers ? NULL : carried->to, dropping, marks_every_change);
     for (size_t c = carried->carried; c < count; ++c) {
       vec2 lo, hi;
       corner_box(&boxes, c, &lo, &hi);
