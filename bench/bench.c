@@ -1380,10 +1380,12 @@ static int run_living(const char *stem, const options *opt) {
          "moved a step and removed at %zu free places (\"unit:\" rows: a unit %g across, on a\n"
          "map with one unit standing); each change is the map call plus\n"
          "arcnav_planner_update() (median and largest, ms); then the first query after the\n"
-         "update (median, us).\n",
+         "update (median, us). turns_med_ms: the standing unit and the new one moved a step\n"
+         "each in turn, four times, so that each moved is not the last one changed.\n",
          stem, generated.polygon_count, vertices, size, found_places, 0.5 * size);
-  printf("  %-26s %9s %11s %11s %11s %11s %11s %8s %14s\n", "planner", "build_ms", "add_med_ms",
-         "add_max_ms", "move_med_ms", "rem_med_ms", "rem_max_ms", "speedup", "first_query_us");
+  printf("  %-26s %9s %11s %11s %11s %11s %11s %8s %14s %13s\n", "planner", "build_ms",
+         "add_med_ms", "add_max_ms", "move_med_ms", "rem_med_ms", "rem_max_ms", "speedup",
+         "first_query_us", "turns_med_ms");
   static const living_config configs[] = {
       {"auto, one for R <= 8", 0.5, 8.0, false}, {"auto R = 0.5", 0.5, 0.0, false},
       {"auto R = 0", 0.0, 0.0, false},           {"unit: auto, one for R <= 8", 0.5, 8.0, true},
@@ -1404,8 +1406,9 @@ static int run_living(const char *stem, const options *opt) {
     def.radius = configs[c].radius;
     def.max_radius = configs[c].max_radius;
     arcnav_status st = to_arcnav(&generated, NULL, &map);
+    arcnav_obstacle_id standing_id = 0;
     if (st == ARCNAV_OK && configs[c].unit) {
-      st = arcnav_map_add_unit(map, standing, 0.25 * size, NULL);
+      st = arcnav_map_add_unit(map, standing, 0.25 * size, &standing_id);
     }
     double build_ms = INFINITY;
     for (int r = 0; st == ARCNAV_OK && r < opt->repeat; ++r) {
@@ -1425,6 +1428,7 @@ static int run_living(const char *stem, const options *opt) {
     double *remove_ms = xcalloc(found_places + 1, sizeof *remove_ms);
     double *move_ms = xcalloc(found_places + 1, sizeof *move_ms);
     double *first_us = xcalloc(found_places + 1, sizeof *first_us);
+    double *turns_ms = xcalloc(4 * found_places + 1, sizeof *turns_ms);
     for (size_t i = 0; st == ARCNAV_OK && i < found_places; ++i) {
       arcnav_vec2 ring[20];
       building_ring(centers[i], size, ring);
@@ -1451,6 +1455,17 @@ static int run_living(const char *stem, const options *opt) {
         st = arcnav_planner_update(planner, map);
       }
       move_ms[i] = (seconds_now() - t_move) * 1e3;
+      // Units taking turns: a small step of the standing one, then of the new one, and back.
+      for (int turn = 0; configs[c].unit && st == ARCNAV_OK && turn < 4; ++turn) {
+        double step = (turn < 2 ? 0.02 : -0.02) * size;
+        double t_turn = seconds_now();
+        st = arcnav_map_move_obstacle(map, turn % 2 == 0 ? standing_id : building,
+                                      (arcnav_vec2){step, 0.0}, NULL);
+        if (st == ARCNAV_OK) {
+          st = arcnav_planner_update(planner, map);
+        }
+        turns_ms[4 * i + (size_t)turn] = (seconds_now() - t_turn) * 1e3;
+      }
       double t2 = seconds_now();
       if (st == ARCNAV_OK) {
         st = arcnav_map_remove_obstacle(map, building);
@@ -1478,15 +1493,22 @@ static int run_living(const char *stem, const options *opt) {
         add_max = fmax(add_max, add_ms[i]);
         remove_max = fmax(remove_max, remove_ms[i]);
       }
-      printf("  %-26s %9.2f %11.3f %11.3f %11.3f %11.3f %11.3f %7.1fx %14.1f\n", configs[c].name,
-             build_ms, add_med, add_max, move_med, remove_med, remove_max,
-             build_ms / fmax(add_med, remove_med), first_med);
+      char turns[32] = "-";
+      if (configs[c].unit) {
+        double turns_med, turns_p90, turns_p99;
+        time_percentiles(turns_ms, 4 * found_places, &turns_med, &turns_p90, &turns_p99);
+        snprintf(turns, sizeof turns, "%.3f", turns_med);
+      }
+      printf("  %-26s %9.2f %11.3f %11.3f %11.3f %11.3f %11.3f %7.1fx %14.1f %13s\n",
+             configs[c].name, build_ms, add_med, add_max, move_med, remove_med, remove_max,
+             build_ms / fmax(add_med, remove_med), first_med, turns);
       fflush(stdout);
     }
     free(add_ms);
     free(remove_ms);
     free(move_ms);
     free(first_us);
+    free(turns_ms);
     arcnav_path_destroy(path);
     arcnav_query_destroy(query);
     arcnav_planner_destroy(planner);
@@ -2041,7 +2063,7 @@ static void usage(FILE *to) {
       "  --living MAP    place, move a step and remove a building of 20 vertices, then a\n"
       "                  unit, on MAP (rect300 or a game map) at --queries places (at most\n"
       "                  40): the cost of the map change and the planner update against a\n"
-      "                  full build\n"
+      "                  full build; units also move in turn with a standing one\n"
       "  --probes MAP    time the probes (clearance, raycast, nearest free point) on game map\n"
       "                  MAP at R = 0.5 and 2, from the starts of its .scen queries\n"
       "  --sliced MAP    game map MAP's .scen queries at R = 0, 0.5 and 2, whole and as sliced\n"
