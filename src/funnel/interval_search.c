@@ -841,8 +841,10 @@ void an_interval_set_min_width(an_interval_scratch *s, double width) {
   s->min_width = width;
 }
 
-arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, vec2 start,
-                                vec2 goal, an_funnel_result *out) {
+/// an_interval_begin(), the search measuring from its start nodes on when `measuring` (the
+/// scratch's lengths made by the caller).
+static arcnav_status begin_search(const an_navmesh *mesh, an_interval_scratch *s, vec2 start,
+                                  vec2 goal, bool measuring, an_funnel_result *out) {
   if (!mesh || !s || !out || s->mesh != mesh) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
@@ -887,7 +889,12 @@ arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, 
       return ARCNAV_OK;
     }
   }
-  return start_run(s, start, goal, false, true) ? ARCNAV_IN_PROGRESS : ARCNAV_ERR_OUT_OF_MEMORY;
+  return start_run(s, start, goal, measuring, true) ? ARCNAV_IN_PROGRESS : ARCNAV_ERR_OUT_OF_MEMORY;
+}
+
+arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *s, vec2 start,
+                                vec2 goal, an_funnel_result *out) {
+  return begin_search(mesh, s, start, goal, false, out);
 }
 
 arcnav_status an_interval_begin_measure(const an_navmesh *mesh, an_interval_scratch *s, vec2 start,
@@ -899,22 +906,13 @@ arcnav_status an_interval_begin_measure(const an_navmesh *mesh, an_interval_scra
   if (s && !reach_room(s)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  arcnav_status status = an_interval_begin(mesh, s, start, goal, out);
+  arcnav_status status = begin_search(mesh, s, start, goal, true, out);
   if (status != ARCNAV_IN_PROGRESS || s->delegated) {
     return status; // nothing measured: every bound is 0
   }
   s->measured = true;
-  s->run.measuring = true;
   s->run.extend_relative = relative;
   s->run.extend_absolute = absolute;
-  // The start's corners, which the start nodes see (as an_interval_distances() notes them).
-  const an_navmesh *m = s->mesh;
-  for (size_t i = 0; i < s->start_count; ++i) {
-    for (int k = 0; k < 3; ++k) {
-      int32_t v = m->fv[3 * (size_t)s->starts[i] + (size_t)k];
-      note_reach(&s->run, -1, 0.0, vertex_place(0.0, m->cdt.points[v], -1, v));
-    }
-  }
   return status;
 }
 

@@ -125,10 +125,15 @@ arcnav_status an_inflate_obstacle_corners(const arcnav_map *map, size_t index, d
   return ARCNAV_OK;
 }
 
-size_t an_carried_first_changed(const an_carried_corners *carried) {
+// Corners from the first changed on, at most this many, have their cells marked in the tables
+// carried over (an_carried_few_changed()).
+#define CARRIED_MARKED_MAX 256
+
+bool an_carried_few_changed(const an_carried_corners *carried, size_t *first_changed) {
   size_t c = 0;
   while (c < carried->previous_count && carried->to[c] == (int32_t)c) {
     ++c;
   }
-  return c;
+  *first_changed = c;
+  return c < carried->previous_count && carried->previous_count - c <= CARRIED_MARKED_MAX;
 }

@@ -48,16 +48,13 @@ static inline bool an_carried_same_numbers(const an_carried_corners *carried) {
   return carried->carried == carried->previous_count;
 }
 
-/// The first previous corner whose number the change takes away or moves (previous_count when
-/// none does): every corner before it keeps its number. After a unit's move or removal only the
-/// corners from it on change, few when the unit was among the last changed (each change puts its
-/// obstacle's corners last), and tables by corner number change only in the cells those were
-/// filed in (an_cell_buckets_put_carried()).
-size_t an_carried_first_changed(const an_carried_corners *carried);
-
-/// Previous corners from the first changed on, at most this many, have their cells marked in the
-/// tables carried over; with more, every entry is renumbered.
-#define AN_CARRIED_MARKED_MAX 256
+/// Does the change take away or renumber few corners: some, and at most 256 from the first that
+/// it does (*first_changed) on? Every corner before that one keeps its number. After a unit's
+/// move or removal only the corners from it on change, few when the unit was among the last
+/// changed (each change puts its obstacle's corners last); tables by corner number then change
+/// only in the cells those were filed in, which are marked (an_cell_buckets_put_carried()).
+/// Beyond that many, marking costs more than renumbering every entry saves.
+bool an_carried_few_changed(const an_carried_corners *carried, size_t *first_changed);
 
 /// Collect the corner circles of `map` for agent radius `radius`. *out_corners is allocated with
 /// `alloc` (NULL when there are none).

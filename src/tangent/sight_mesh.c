@@ -105,56 +105,68 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
   return true;
 }
 
-// Marks, per table (by vertex, by free triangle, wide), the cells the previous sight mesh filed
-// its corners from `first` on in (those the change drops or renumbers): the same floods as their
-// filing, on the same triangulation.
+// The sight mesh's three tables of corners: by vertex, by free triangle, and by free triangle for
+// rays off a circle's rim (the wide filing).
+enum { BY_VERTEX, BY_TRIANGLE, WIDE, TABLES };
+
+// Files corner `c` (at vertex `v`, or -1) of a sight mesh for radius `radius`: at its vertex,
+// otherwise in the free triangles its material grown by the slack overlaps; and, with `wide`, in
+// those its material grown by 2R overlaps. Into `tables`, or, with tables NULL, marks those
+// cells in `marks`: the cells a corner was filed in. False when out of memory.
+static bool file_corner(an_sight_mesh *sm, disk_flood *flood, const an_corner *corner, uint32_t c,
+                        int32_t v, double radius, bool wide, double slack, an_cell_buckets *tables,
+                        uint8_t *marks[TABLES]) {
+  double material = an_corner_material_radius(corner, radius);
+  if (v >= 0 && tables) {
+    an_cell_buckets_put(&tables[BY_VERTEX], (size_t)v, c);
+  } else if (v >= 0) {
+    marks[BY_VERTEX][v] = 1;
+  } else if (!file_disk(sm, flood, corner->center, material + slack, c,
+                        tables ? &tables[BY_TRIANGLE] : NULL, tables ? NULL : marks[BY_TRIANGLE])) {
+    return false;
+  }
+  return !wide || file_disk(sm, flood, corner->center, material + 2.0 * radius + slack, c,
+                            tables ? &tables[WIDE] : NULL, tables ? NULL : marks[WIDE]);
+}
+
+// Marks, per table, the cells the previous sight mesh filed its corners from `first` on in (those
+// the change drops or renumbers), as it filed them, on the same triangulation.
 static arcnav_status mark_changed(an_sight_mesh *sm, const an_sight_mesh *previous, size_t first,
-                                  disk_flood *flood, double slack, uint8_t *marks[3]) {
-  size_t cells[3] = {sm->mesh->cdt.point_count, sm->mesh->free_count, sm->mesh->free_count};
-  for (int t = 0; t < 3; ++t) {
+                                  disk_flood *flood, double slack, uint8_t *marks[TABLES]) {
+  size_t cells[TABLES] = {sm->mesh->cdt.point_count, sm->mesh->free_count, sm->mesh->free_count};
+  for (int t = 0; t < TABLES; ++t) {
     marks[t] = an_calloc(&sm->alloc, cells[t] + 1, sizeof *marks[t]);
     if (!marks[t]) {
       return ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
   for (size_t c = first; c < previous->corner_count; ++c) {
-    const an_corner *corner = &previous->corners[c];
-    double material = an_corner_material_radius(corner, previous->radius);
-    int32_t v = previous->corner_vertex[c];
-    if (v >= 0) {
-      marks[0][v] = 1;
-    } else if (!file_disk(sm, flood, corner->center, material + slack, (uint32_t)c, NULL,
-                          marks[1])) {
-      return ARCNAV_ERR_OUT_OF_MEMORY;
-    }
-    if (previous->wide_filed &&
-        !file_disk(sm, flood, corner->center, material + 2.0 * previous->radius + slack,
-                   (uint32_t)c, NULL, marks[2])) {
+    if (!file_corner(sm, flood, &previous->corners[c], (uint32_t)c, previous->corner_vertex[c],
+                     previous->radius, previous->wide_filed, slack, NULL, marks)) {
       return ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
   return ARCNAV_OK;
 }
 
-// Files every corner: by its vertex where the triangulation has one, otherwise by the free
-// triangles its material (grown by the slack) overlaps; and, when the map has circles, every
-// corner by the free triangles its material grown by 2R overlaps. With `carry`, a carried corner
-// keeps its vertex, and on the same triangulation its filing: only the new corners are filed,
-// after the carried ones, so each cell lists its corners in their order as a build would.
+// Files every corner (file_corner()); when the map has circles, in the wide filing too. With
+// `carry`, a carried corner keeps its vertex, and on the same triangulation its filing: only the
+// new corners are filed, after the carried ones, so each cell lists its corners in their order as
+// a build would.
 static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count,
                                   const an_sight_carry *carry) {
   const an_navmesh *mesh = sm->mesh;
-  size_t vertex_count = mesh->cdt.point_count, free_count = mesh->free_count;
+  size_t cells[TABLES] = {mesh->cdt.point_count, mesh->free_count, mesh->free_count};
   sm->corner_vertex = an_alloc(&sm->alloc, count ? count : 1, sizeof *sm->corner_vertex);
-  // By vertex, by free triangle, and by free triangle for rays off a circle's rim.
-  an_cell_buckets at_vertex, at_triangle, wide;
+  an_cell_buckets tables[TABLES];
   arcnav_status status = sm->corner_vertex ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
-  arcnav_status vertex_status = an_cell_buckets_init(&at_vertex, vertex_count, &sm->alloc);
-  arcnav_status triangle_status = an_cell_buckets_init(&at_triangle, free_count, &sm->alloc);
-  arcnav_status wide_status = an_cell_buckets_init(&wide, free_count, &sm->alloc);
+  for (int t = 0; t < TABLES; ++t) {
+    if (an_cell_buckets_init(&tables[t], cells[t], &sm->alloc) != ARCNAV_OK) {
+      status = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
   disk_flood flood = {an_calloc(&sm->alloc, mesh->cdt.tri_count, sizeof *flood.seen), 0, NULL, 0};
-  if (vertex_status != ARCNAV_OK || triangle_status != ARCNAV_OK || wide_status != ARCNAV_OK ||
-      !flood.seen) {
+  if (!flood.seen) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   double slack = an_sight_margin(0.0, sm->eps);
@@ -174,21 +186,26 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   // When few corners from the first one the change drops or renumbers on (a unit moved or taken
   // away among the last changed), only the cells they were filed in change: those are found as
   // they were filed, and the others are copied whole.
-  uint8_t *marks[3] = {NULL, NULL, NULL};
-  size_t first_changed = renumber ? an_carried_first_changed(carry->corners) : 0;
-  bool marked = renumber && status == ARCNAV_OK &&
-                carry->corners->previous_count - first_changed <= AN_CARRIED_MARKED_MAX;
+  uint8_t *marks[TABLES] = {NULL, NULL, NULL};
+  size_t first_changed = 0;
+  bool marked =
+      renumber && status == ARCNAV_OK && an_carried_few_changed(carry->corners, &first_changed);
   if (marked) {
     status = mark_changed(sm, previous, first_changed, &flood, slack, marks);
   }
+  const uint32_t *old_start[TABLES] = {NULL}, *old_items[TABLES] = {NULL};
+  if (carried_tables) {
+    old_start[BY_VERTEX] = previous->vertex_start;
+    old_items[BY_VERTEX] = previous->vertex_corners;
+    old_start[BY_TRIANGLE] = previous->triangle_start;
+    old_items[BY_TRIANGLE] = previous->triangle_corners;
+    old_start[WIDE] = previous->wide_start;
+    old_items[WIDE] = previous->wide_corners;
+  }
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
-    if (carried_tables) {
-      an_cell_buckets_put_carried(&at_vertex, previous->vertex_start, previous->vertex_corners,
-                                  renumber, marks[0], marked);
-      an_cell_buckets_put_carried(&at_triangle, previous->triangle_start,
-                                  previous->triangle_corners, renumber, marks[1], marked);
-      an_cell_buckets_put_carried(&wide, previous->wide_start, previous->wide_corners, renumber,
-                                  marks[2], marked);
+    for (int t = 0; carried_tables && t < TABLES; ++t) {
+      an_cell_buckets_put_carried(&tables[t], old_start[t], old_items[t], renumber, marks[t],
+                                  marked);
     }
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
       const an_corner *corner = &corners[c];
@@ -201,43 +218,28 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       if (carried_tables && from >= 0) {
         continue; // filed with the old tables
       }
-      double material = an_corner_material_radius(corner, sm->radius);
-      int32_t v = sm->corner_vertex[c];
-      if (v >= 0) {
-        an_cell_buckets_put(&at_vertex, (size_t)v, (uint32_t)c);
-      } else if (!file_disk(sm, &flood, corner->center, material + slack, (uint32_t)c, &at_triangle,
-                            NULL)) {
-        status = ARCNAV_ERR_OUT_OF_MEMORY;
-      }
-      if (status == ARCNAV_OK && circles &&
-          !file_disk(sm, &flood, corner->center, material + 2.0 * sm->radius + slack, (uint32_t)c,
-                     &wide, NULL)) {
+      if (!file_corner(sm, &flood, corner, (uint32_t)c, sm->corner_vertex[c], sm->radius, circles,
+                       slack, tables, NULL)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
     }
-    if (status == ARCNAV_OK) {
-      status = an_cell_buckets_end_pass(&at_vertex, &sm->alloc);
-    }
-    if (status == ARCNAV_OK) {
-      status = an_cell_buckets_end_pass(&at_triangle, &sm->alloc);
-    }
-    if (status == ARCNAV_OK) {
-      status = an_cell_buckets_end_pass(&wide, &sm->alloc);
+    for (int t = 0; t < TABLES && status == ARCNAV_OK; ++t) {
+      status = an_cell_buckets_end_pass(&tables[t], &sm->alloc);
     }
   }
   if (status == ARCNAV_OK) {
-    sm->vertex_start = at_vertex.cell_start;
-    sm->vertex_corners = at_vertex.items;
-    sm->triangle_start = at_triangle.cell_start;
-    sm->triangle_corners = at_triangle.items;
-    sm->wide_start = wide.cell_start;
-    sm->wide_corners = wide.items;
+    sm->vertex_start = tables[BY_VERTEX].cell_start;
+    sm->vertex_corners = tables[BY_VERTEX].items;
+    sm->triangle_start = tables[BY_TRIANGLE].cell_start;
+    sm->triangle_corners = tables[BY_TRIANGLE].items;
+    sm->wide_start = tables[WIDE].cell_start;
+    sm->wide_corners = tables[WIDE].items;
   } else {
-    an_cell_buckets_free(&at_vertex, &sm->alloc);
-    an_cell_buckets_free(&at_triangle, &sm->alloc);
-    an_cell_buckets_free(&wide, &sm->alloc);
+    for (int t = 0; t < TABLES; ++t) {
+      an_cell_buckets_free(&tables[t], &sm->alloc);
+    }
   }
-  for (int t = 0; t < 3; ++t) {
+  for (int t = 0; t < TABLES; ++t) {
     an_free(&sm->alloc, marks[t]);
   }
   an_free(&sm->alloc, flood.seen);

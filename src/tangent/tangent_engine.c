@@ -466,6 +466,14 @@ static bool may_bound_corners(const an_tangent_query *q) {
   return q->corner_bound && q->radius > AN_LANDMARK_MIN_RADIUS_TOLERANCES * q->engine->eps;
 }
 
+// The corners' bounds made so far were for another search, or another measure: made again when
+// next asked for.
+static void forget_corner_bounds(an_tangent_query *q) {
+  if (an_stamp_next(&q->bound_stamp)) {
+    memset(q->corner_bound_stamp, 0, q->engine->corner_count * sizeof *q->corner_bound_stamp);
+  }
+}
+
 // The running search's goal as the landmarks see it: from the free triangle of the engine's
 // polygons that holds it (`tri`, located by the free test, or -1 to locate it here).
 static void bound_goal(an_tangent_query *q, vec2 goal, int32_t tri) {
@@ -482,9 +490,7 @@ static void bound_goal(an_tangent_query *q, vec2 goal, int32_t tri) {
   an_landmark_goal_start(&mesh->landmarks, &q->goal_bounds);
   an_landmark_goal_add(&mesh->landmarks, mesh->cdt.points, &mesh->fv[3 * (size_t)tri], goal,
                        &q->goal_bounds);
-  if (an_stamp_next(&q->bound_stamp)) {
-    memset(q->corner_bound_stamp, 0, q->engine->corner_count * sizeof *q->corner_bound_stamp);
-  }
+  forget_corner_bounds(q);
 }
 
 void an_tangent_set_measure(an_tangent_query *q, const an_interval_scratch *measure) {
@@ -492,9 +498,7 @@ void an_tangent_set_measure(an_tangent_query *q, const an_interval_scratch *meas
     return;
   }
   q->measure = measure;
-  if (an_stamp_next(&q->bound_stamp)) {
-    memset(q->corner_bound_stamp, 0, q->engine->corner_count * sizeof *q->corner_bound_stamp);
-  }
+  forget_corner_bounds(q);
 }
 
 double an_tangent_corner_bound(an_tangent_query *q, uint32_t corner) {

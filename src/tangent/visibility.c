@@ -54,9 +54,8 @@ arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners
   }
   // The cells of the corners gone lose entries; when few corners from the first changed on move
   // or go, marking their cells too marks every change, and the other cells are copied whole.
-  size_t first_changed = an_carried_first_changed(carried);
-  bool marks_every_change =
-      !same_numbers && carried->previous_count - first_changed <= AN_CARRIED_MARKED_MAX;
+  size_t first_changed = 0;
+  bool marks_every_change = an_carried_few_changed(carried, &first_changed);
   corner_boxes gone = {previous_corners, radius};
   for (size_t c = 0; dropping && c < carried->previous_count; ++c) {
     if (carried->to[c] < 0 || (marks_every_change && c >= first_changed)) {
