@@ -1070,8 +1070,8 @@ static void disk_engine_records(const arcnav_planner *planner, double **corners,
     const an_corner *corner = c == AN_NONE ? NULL : &engine->corners[c];
     double record[ITEM_FIELDS] = {item->a.x,
                                   item->a.y,
-                                  item->b.x,
-                                  item->b.y,
+                                  an_item_end(item).x,
+                                  an_item_end(item).y,
                                   item->owner,
                                   corner ? corner->obstacle : -2.0,
                                   corner ? corner->wedge_start : -1.0};

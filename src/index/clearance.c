@@ -86,7 +86,7 @@ static bool probe_point(const an_clearance *cl, const an_item *item, const void 
         an_min(probe->circle_distance, v2_dist(probe->p, item->a) - item->radius);
     return true;
   }
-  double distance = an_point_segment_dist(probe->p, item->a, item->b);
+  double distance = an_point_segment_dist(probe->p, item->a, an_item_end(item));
   if (probe->scratch->owner_parity[item->owner] & HOLDS_POINT) {
     double *depth = &probe->scratch->owner_depth[item->owner];
     *depth = an_min(*depth, distance);
@@ -119,7 +119,7 @@ static size_t owners_holding(const an_clearance *cl, an_clearance_scratch *scrat
         continue;
       }
       scratch->item_stamps[index] = stamp;
-      vec2 a = item->a, b = item->b;
+      vec2 a = item->a, b = an_item_end(item);
       if ((a.y > p.y) != (b.y > p.y)) {
         double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
         if (x > p.x) {
@@ -206,10 +206,11 @@ bool an_item_material_at(const an_item *item, vec2 p, double eps, double *start,
     *start = v2_angle(to_center) - 0.5 * AN_PI;
     *sweep = AN_PI;
   } else if (v2_dist(p, item->a) <= eps) {
-    *start = v2_angle(v2_sub(item->b, item->a));
+    *start = v2_angle(v2_sub(an_item_end(item), item->a));
     *sweep = an_wrap_angle(v2_angle(v2_sub(an_item_before(item), item->a)) - *start);
-  } else if (v2_dist(p, item->b) > eps && an_point_segment_dist(p, item->a, item->b) <= eps) {
-    *start = v2_angle(v2_sub(item->b, item->a));
+  } else if (v2_dist(p, an_item_end(item)) > eps &&
+             an_point_segment_dist(p, item->a, an_item_end(item)) <= eps) {
+    *start = v2_angle(v2_sub(an_item_end(item), item->a));
     *sweep = AN_PI;
   } else {
     return false;
@@ -396,7 +397,7 @@ typedef struct segment_shape {
 // Does direction `dir` from vertex item->a point strictly into the material there? Material lies
 // counter-clockwise from the outgoing edge up to the reversed incoming edge.
 static bool heads_into_material(const an_item *item, vec2 dir) {
-  double out_angle = v2_angle(v2_sub(item->b, item->a));
+  double out_angle = v2_angle(v2_sub(an_item_end(item), item->a));
   double span = an_wrap_angle(v2_angle(v2_sub(an_item_before(item), item->a)) - out_angle);
   double offset = an_wrap_angle(v2_angle(dir) - out_angle);
   return offset > AN_DIRECTION_SLACK && offset < span - AN_DIRECTION_SLACK;
@@ -411,11 +412,12 @@ static bool point_segment_blocks(const an_clearance *cl, const an_item *item,
   if (s->length <= eps) {
     return false; // a point: its own test decides
   }
+  vec2 item_end = an_item_end(item);
   vec2 along = v2_sub(s->b, s->a);
-  vec2 edge = v2_sub(item->b, item->a);
+  vec2 edge = v2_sub(item_end, item->a);
   double edge_length = v2_len(edge);
   double side_a = v2_cross(along, v2_sub(item->a, s->a)) / s->length;
-  double side_b = v2_cross(along, v2_sub(item->b, s->a)) / s->length;
+  double side_b = v2_cross(along, v2_sub(item_end, s->a)) / s->length;
   if (edge_length > 0.0) {
     double side_p = v2_cross(edge, v2_sub(s->a, item->a)) / edge_length;
     double side_q = v2_cross(edge, v2_sub(s->b, item->a)) / edge_length;
@@ -469,9 +471,10 @@ static void record_touch(const an_clearance *cl, const an_item *item, const segm
     }
     return;
   }
-  double side_b = v2_dot(s->unit_normal, v2_sub(item->b, s->a));
+  vec2 item_end = an_item_end(item);
+  double side_b = v2_dot(s->unit_normal, v2_sub(item_end, s->a));
   if (fabs(side_a) <= eps && fabs(side_b) <= eps) {
-    double along_b = v2_dot(unit, v2_sub(item->b, s->a));
+    double along_b = v2_dot(unit, v2_sub(item_end, s->a));
     double from = an_max(an_min(along_a, along_b), 0.0);
     double to = an_min(an_max(along_a, along_b), length);
     if (to - from > eps) {
@@ -494,7 +497,7 @@ static void record_touch(const an_clearance *cl, const an_item *item, const segm
   if (fabs(side_a) <= eps && along_a > eps && along_a < length - eps) {
     // The vertex's wedge does not hold the segment's direction (point_segment_blocks), so it lies
     // on one side of the segment, where both of its edges leave.
-    double out_side = v2_cross(unit, v2_normalize(v2_sub(item->b, item->a)));
+    double out_side = v2_cross(unit, v2_normalize(v2_sub(item_end, item->a)));
     double in_side = v2_cross(unit, v2_normalize(v2_sub(an_item_before(item), item->a)));
     *out = (an_touch){.from = along_a, .to = along_a, .left = out_side + in_side > 0.0};
     ++*s->touch_count;
@@ -581,11 +584,12 @@ static bool segment_item_is_clear(const an_clearance *cl, const an_item *item, c
     return fabs(side_a) >= item->radius + limit ||
            an_point_segment_dist(item->a, s->a, s->b) >= item->radius + limit;
   }
-  double side_b = v2_dot(s->unit_normal, v2_sub(item->b, s->a));
+  vec2 item_end = an_item_end(item);
+  double side_b = v2_dot(s->unit_normal, v2_sub(item_end, s->a));
   if ((side_a >= limit && side_b >= limit) || (side_a <= -limit && side_b <= -limit)) {
     return true;
   }
-  return an_segment_segment_dist(s->a, s->b, item->a, item->b) >= limit;
+  return an_segment_segment_dist(s->a, s->b, item->a, item_end) >= limit;
 }
 
 typedef struct segment_walk {
@@ -647,12 +651,13 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
   const an_arc *arc = &shape->arc;
   double eps = cl->eps;
   double angle_slack = arc->radius > 0.0 ? eps / arc->radius : 0.0;
-  double edge_length = v2_dist(item->a, item->b);
+  vec2 item_end = an_item_end(item);
+  double edge_length = v2_dist(item->a, item_end);
   double t[2];
-  int hits = an_segment_circle_intersections(item->a, item->b, arc->center, arc->radius, t);
+  int hits = an_segment_circle_intersections(item->a, item_end, arc->center, arc->radius, t);
   // The edge's line only grazes the circle when it passes at distance r from the centre; any
   // other meeting point is a crossing.
-  vec2 edge_dir = v2_normalize(v2_sub(item->b, item->a));
+  vec2 edge_dir = v2_normalize(v2_sub(item_end, item->a));
   double centre_side = v2_cross(edge_dir, v2_sub(arc->center, item->a));
   double line_distance = fabs(centre_side);
   bool grazing = fabs(line_distance - arc->radius) <= eps;
@@ -693,7 +698,7 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
       if (t[k] <= t_margin || t[k] >= 1.0 - t_margin) {
         continue;
       }
-      double angle = v2_angle(v2_sub(v2_lerp(item->a, item->b, t[k]), arc->center));
+      double angle = v2_angle(v2_sub(v2_lerp(item->a, item_end, t[k]), arc->center));
       double offset = an_wrap_angle(angle - arc->start_angle);
       if (offset > angle_slack && offset < arc->sweep - angle_slack) {
         return true;
@@ -711,7 +716,7 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
       return true;
     }
     // A vertex on the rim inside the arc whose wedge reaches outside the circle touches it there.
-    double wedge_start = v2_angle(v2_sub(item->b, item->a));
+    double wedge_start = v2_angle(v2_sub(item_end, item->a));
     double wedge_sweep =
         an_wrap_angle(v2_angle(v2_sub(an_item_before(item), item->a)) - wedge_start);
     double outside_start = an_wrap_angle(v2_angle(radial) - 0.5 * AN_PI);
@@ -747,8 +752,9 @@ static bool arc_item_is_clear(const an_clearance *cl, const an_item *item, const
     return v2_dist(item->a, arc->center) >= arc->radius + beyond ||
            an_point_arc_dist_ends(item->a, arc, &checked->ends) >= beyond;
   }
-  return an_point_segment_dist(arc->center, item->a, item->b) >= arc->radius + limit ||
-         an_segment_arc_dist_ends(item->a, item->b, arc, &checked->ends) >= limit;
+  vec2 item_end = an_item_end(item);
+  return an_point_segment_dist(arc->center, item->a, item_end) >= arc->radius + limit ||
+         an_segment_arc_dist_ends(item->a, item_end, arc, &checked->ends) >= limit;
 }
 
 static void arc_box(const an_arc *arc, const an_arc_ends *ends, vec2 *lo, vec2 *hi) {

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Every grid holds one item per obstacle edge or circle: its size is most of the grid's memory.
+_Static_assert(sizeof(an_item) == 32, "an_item grew past 32 bytes");
+
 static size_t count_items(const arcnav_map *map) {
   size_t count = map->has_bounds ? map->bounds.count : 0;
   for (size_t o = 0; o < map->obstacle_count; ++o) {
@@ -25,8 +28,8 @@ static size_t add_ring_items(const arcnav_map *map, const an_ring *ring, uint32_
                              an_item *out) {
   for (size_t i = 0; i < ring->count; ++i) {
     out[i] = (an_item){.a = an_ring_vertex(map, ring, i),
-                       .b = an_ring_vertex(map, ring, i + 1),
                        .before_offset = i == 0 ? (int32_t)ring->count - 1 : -1,
+                       .after_offset = i + 1 == ring->count ? 1 - (int32_t)ring->count : 1,
                        .owner = owner,
                        .kind = AN_ITEM_EDGE};
   }
@@ -67,11 +70,8 @@ static arcnav_status add_obstacle_items(const arcnav_map *map, size_t index, an_
                                         size_t *count, const an_allocator *alloc) {
   const an_obstacle *ob = &map->obstacles[index];
   if (ob->kind == AN_OBSTACLE_CIRCLE) {
-    out[0] = (an_item){.a = ob->center,
-                       .b = ob->center,
-                       .radius = ob->radius,
-                       .owner = (uint32_t)index,
-                       .kind = AN_ITEM_CIRCLE};
+    out[0] = (an_item){
+        .a = ob->center, .radius = ob->radius, .owner = (uint32_t)index, .kind = AN_ITEM_CIRCLE};
     *count = 1;
     return ARCNAV_OK;
   }
@@ -89,8 +89,9 @@ void an_item_box(const an_item *item, double reach, vec2 *lo, vec2 *hi) {
     *lo = v2(item->a.x - r, item->a.y - r);
     *hi = v2(item->a.x + r, item->a.y + r);
   } else {
-    *lo = v2(an_min(item->a.x, item->b.x) - reach, an_min(item->a.y, item->b.y) - reach);
-    *hi = v2(an_max(item->a.x, item->b.x) + reach, an_max(item->a.y, item->b.y) + reach);
+    vec2 b = an_item_end(item);
+    *lo = v2(an_min(item->a.x, b.x) - reach, an_min(item->a.y, b.y) - reach);
+    *hi = v2(an_max(item->a.x, b.x) + reach, an_max(item->a.y, b.y) + reach);
   }
 }
 

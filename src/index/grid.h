@@ -16,15 +16,19 @@
 typedef enum an_item_kind { AN_ITEM_EDGE = 0, AN_ITEM_CIRCLE = 1 } an_item_kind;
 
 typedef struct an_item {
-  vec2 a;         ///< edge start / circle centre
-  vec2 b;         ///< edge end
-  double radius;  ///< circles
+  vec2 a; ///< edge start / circle centre
+  union {
+    double radius; ///< circles
+    /// Edges: where the ring's previous and next edges lie in the same array, relative to this
+    /// one (the vertex before `a`, for the material wedge at `a`: an_item_before(); the edge's
+    /// end: an_item_end()). Offsets rather than points keep an item at 32 bytes.
+    struct {
+      int32_t before_offset;
+      int32_t after_offset;
+    };
+  };
   uint32_t owner; ///< obstacle index; map->obstacle_count for the bounds
-  /// Edges: where the ring's previous edge lies in the same array, relative to this one (its
-  /// start is the vertex before `a`, for the material wedge at `a`: an_item_before()); 0 for
-  /// circles. An offset rather than the point: a third of the item's size, kept per item.
-  int32_t before_offset;
-  an_item_kind kind;
+  uint8_t kind;   ///< an_item_kind
   /// Edges: `a` is also a vertex of another ring of the same polygon (a hole touching its shell
   /// or another hole there), so the material at `a` is what the rings leave between them, not
   /// this ring's wedge alone.
@@ -37,6 +41,11 @@ void an_item_box(const an_item *item, double reach, vec2 *lo, vec2 *hi);
 /// The ring vertex before an edge's start `a`. The item must be in its grid's array.
 static inline vec2 an_item_before(const an_item *item) {
   return item[item->before_offset].a;
+}
+
+/// An edge's end (the next ring vertex); a circle's centre. The item must be in its grid's array.
+static inline vec2 an_item_end(const an_item *item) {
+  return item->kind == AN_ITEM_CIRCLE ? item->a : item[item->after_offset].a;
 }
 
 typedef struct an_grid {

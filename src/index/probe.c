@@ -199,7 +199,7 @@ static bool inside_material(const an_clearance *cl, an_probe_scratch *scratch, v
 // Nearest point of item `item` to p, outside its material.
 static vec2 item_nearest(const an_item *item, vec2 p) {
   if (item->kind == AN_ITEM_EDGE) {
-    return an_closest_on_segment(p, item->a, item->b);
+    return an_closest_on_segment(p, item->a, an_item_end(item));
   }
   vec2 away = v2_sub(p, item->a);
   double d = v2_len(away);
@@ -385,7 +385,7 @@ static bool disk_ray_cell(void *context, int32_t column, int32_t row) {
     const an_item *item = &grid->items[items[i]];
     span s = item->kind == AN_ITEM_CIRCLE
                  ? disk_span(ray->from, ray->unit, item->a, item->radius + ray->limit)
-                 : stadium_span(ray->from, ray->unit, item->a, item->b, ray->limit);
+                 : stadium_span(ray->from, ray->unit, item->a, an_item_end(item), ray->limit);
     double enter = an_max(s.from, 0.0);
     if (s.to - enter > ray->graze && enter < ray->best) {
       ray->best = enter;
@@ -413,8 +413,9 @@ static bool disk_raycast(const an_clearance *cl, an_probe_scratch *scratch, vec2
   }
   vec2 centre = v2_mul_add(from, ray.best, unit);
   const an_item *item = ray.hit_item;
-  vec2 contact =
-      item->kind == AN_ITEM_CIRCLE ? item->a : an_closest_on_segment(centre, item->a, item->b);
+  vec2 contact = item->kind == AN_ITEM_CIRCLE
+                     ? item->a
+                     : an_closest_on_segment(centre, item->a, an_item_end(item));
   vec2 normal = v2_normalize(v2_sub(centre, contact));
   *out_distance = ray.best;
   *out_normal = normal.x == 0.0 && normal.y == 0.0 ? v2_scale(unit, -1.0) : normal;
@@ -457,7 +458,7 @@ static void item_events(point_ray *ray, const an_item *item) {
     }
     return;
   }
-  vec2 fb = v2_sub(item->b, ray->from);
+  vec2 fb = v2_sub(an_item_end(item), ray->from);
   double along_b = v2_dot(unit, fb), side_b = v2_cross(unit, fb);
   if (fabs(side_a) <= ray->slack) {
     add_event(ray, along_a);
@@ -515,10 +516,11 @@ static vec2 point_contact_normal(const an_clearance *cl, vec2 at, vec2 unit) {
       }
       continue;
     }
-    if (an_point_segment_dist(at, item->a, item->b) <= 2.0 * cl->eps &&
-        v2_dist(at, item->a) > 2.0 * cl->eps && v2_dist(at, item->b) > 2.0 * cl->eps) {
+    vec2 item_end = an_item_end(item);
+    if (an_point_segment_dist(at, item->a, item_end) <= 2.0 * cl->eps &&
+        v2_dist(at, item->a) > 2.0 * cl->eps && v2_dist(at, item_end) > 2.0 * cl->eps) {
       // Material lies left of every stored edge.
-      vec2 edge = v2_normalize(v2_sub(item->b, item->a));
+      vec2 edge = v2_normalize(v2_sub(item_end, item->a));
       return v2(edge.y, -edge.x);
     }
   }
@@ -703,8 +705,9 @@ static int item_curves(const an_item *item, double offset, curve out[2]) {
     out[0] = (curve){false, item->a, v2(0.0, 0.0), item->radius + offset, 0.0};
     return 1;
   }
-  double length = v2_dist(item->a, item->b);
-  vec2 e = v2_normalize(v2_sub(item->b, item->a));
+  vec2 item_end = an_item_end(item);
+  double length = v2_dist(item->a, item_end);
+  vec2 e = v2_normalize(v2_sub(item_end, item->a));
   out[0] = (curve){false, item->a, v2(0.0, 0.0), offset, 0.0};
   if (e.x == 0.0 && e.y == 0.0) {
     return 1;
@@ -897,10 +900,11 @@ static void add_meetings(nearest_search *s, const curve *a, const curve *b, int3
 static bool items_may_meet(const an_item *a, const an_item *b, double offset) {
   double grow_a = offset + (a->kind == AN_ITEM_CIRCLE ? a->radius : 0.0);
   double grow_b = offset + (b->kind == AN_ITEM_CIRCLE ? b->radius : 0.0);
-  double lo_ax = an_min(a->a.x, a->b.x) - grow_a, hi_ax = an_max(a->a.x, a->b.x) + grow_a;
-  double lo_ay = an_min(a->a.y, a->b.y) - grow_a, hi_ay = an_max(a->a.y, a->b.y) + grow_a;
-  double lo_bx = an_min(b->a.x, b->b.x) - grow_b, hi_bx = an_max(b->a.x, b->b.x) + grow_b;
-  double lo_by = an_min(b->a.y, b->b.y) - grow_b, hi_by = an_max(b->a.y, b->b.y) + grow_b;
+  vec2 a_end = an_item_end(a), b_end = an_item_end(b);
+  double lo_ax = an_min(a->a.x, a_end.x) - grow_a, hi_ax = an_max(a->a.x, a_end.x) + grow_a;
+  double lo_ay = an_min(a->a.y, a_end.y) - grow_a, hi_ay = an_max(a->a.y, a_end.y) + grow_a;
+  double lo_bx = an_min(b->a.x, b_end.x) - grow_b, hi_bx = an_max(b->a.x, b_end.x) + grow_b;
+  double lo_by = an_min(b->a.y, b_end.y) - grow_b, hi_by = an_max(b->a.y, b_end.y) + grow_b;
   double slack = AN_GEOM_RELATIVE * (1.0 + fabs(lo_ax) + fabs(hi_ax) + fabs(lo_ay) + fabs(hi_ay)) +
                  AN_GEOM_RELATIVE * offset;
   return lo_ax <= hi_bx + slack && lo_bx <= hi_ax + slack && lo_ay <= hi_by + slack &&

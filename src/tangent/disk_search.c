@@ -381,7 +381,7 @@ static const uint32_t *features_of(const an_tangent_query *q, an_disk_search *s,
         }
         double reach = q->radius + margin, d;
         if (item->kind == AN_ITEM_EDGE) {
-          d = segment_triangle_dist(item->a, item->b, v);
+          d = segment_triangle_dist(item->a, an_item_end(item), v);
         } else {
           reach += item->radius;
           d = segment_triangle_dist(item->a, item->a, v);
@@ -410,13 +410,14 @@ static bool item_within(const an_item *item, double limit, vec2 a, vec2 b) {
   if (item->kind != AN_ITEM_EDGE) {
     return an_point_segment_dist(item->a, a, b) < limit + item->radius;
   }
-  if (an_min(item->a.x, item->b.x) >= an_max(a.x, b.x) + limit ||
-      an_max(item->a.x, item->b.x) <= an_min(a.x, b.x) - limit ||
-      an_min(item->a.y, item->b.y) >= an_max(a.y, b.y) + limit ||
-      an_max(item->a.y, item->b.y) <= an_min(a.y, b.y) - limit) {
+  vec2 item_end = an_item_end(item);
+  if (an_min(item->a.x, item_end.x) >= an_max(a.x, b.x) + limit ||
+      an_max(item->a.x, item_end.x) <= an_min(a.x, b.x) - limit ||
+      an_min(item->a.y, item_end.y) >= an_max(a.y, b.y) + limit ||
+      an_max(item->a.y, item_end.y) <= an_min(a.y, b.y) - limit) {
     return false;
   }
-  return an_segment_segment_dist(a, b, item->a, item->b) < limit;
+  return an_segment_segment_dist(a, b, item->a, item_end) < limit;
 }
 
 /// Does segment ab come closer than R - eps to one of the features (the disk's free test, with
@@ -454,12 +455,11 @@ typedef struct dk_rim {
 
 static dk_rim rim_of(const an_item *item, double limit) {
   bool edge = item->kind == AN_ITEM_EDGE;
-  dk_rim rim = {{item->a, edge ? item->b : item->a},
-                edge ? 2 : 1,
-                edge ? limit : limit + item->radius,
-                v2(0.0, 0.0)};
+  vec2 item_end = an_item_end(item);
+  dk_rim rim = {
+      {item->a, item_end}, edge ? 2 : 1, edge ? limit : limit + item->radius, v2(0.0, 0.0)};
   if (edge) {
-    rim.offset = v2_scale(v2_perp(v2_normalize(v2_sub(item->b, item->a))), rim.r);
+    rim.offset = v2_scale(v2_perp(v2_normalize(v2_sub(item_end, item->a))), rim.r);
   }
   return rim;
 }
@@ -964,7 +964,7 @@ static const uint32_t *features_in_reach(const an_tangent_query *q, an_disk_sear
   uint32_t out = 0;
   for (uint32_t i = 0; i < count; ++i) {
     const an_item *item = &items[features[i]];
-    vec2 b = item->kind == AN_ITEM_EDGE ? item->b : item->a;
+    vec2 b = an_item_end(item);
     double rim = item->kind == AN_ITEM_EDGE ? 0.0 : item->radius;
     if (own >= 0 && item->owner == (uint32_t)own && v2_equal(item->a, root->center)) {
       continue;

@@ -63,7 +63,8 @@ static bool visit_nearest(void *context, int32_t column, int32_t row) {
     const an_item *item = &grid->items[grid->cell_items[k]];
     bool edge = item->kind == AN_ITEM_EDGE;
     double reach = walk->nearest + (edge ? 0.0 : item->radius);
-    vec2 pa = v2_sub(item->a, walk->a), pb = v2_sub(edge ? item->b : item->a, walk->a);
+    vec2 item_end = an_item_end(item);
+    vec2 pa = v2_sub(item->a, walk->a), pb = v2_sub(item_end, walk->a);
     double side_a = v2_dot(across, pa), side_b = v2_dot(across, pb);
     double on_a = v2_dot(walk->along, pa), on_b = v2_dot(walk->along, pb);
     if ((side_a >= reach && side_b >= reach) || (side_a <= -reach && side_b <= -reach) ||
@@ -71,7 +72,7 @@ static bool visit_nearest(void *context, int32_t column, int32_t row) {
         (on_a >= walk->length + reach && on_b >= walk->length + reach)) {
       continue;
     }
-    double d = edge ? an_segment_segment_dist(walk->a, walk->b, item->a, item->b)
+    double d = edge ? an_segment_segment_dist(walk->a, walk->b, item->a, item_end)
                     : an_point_segment_dist(item->a, walk->a, walk->b) - item->radius;
     walk->nearest = an_min(walk->nearest, d);
   }

@@ -207,7 +207,7 @@ static void mark_circle_pinches(an_tangent_engine *engine, size_t first) {
             continue;
           }
           vec2 touch = item->kind == AN_ITEM_EDGE
-                           ? an_closest_on_segment(corner->center, item->a, item->b)
+                           ? an_closest_on_segment(corner->center, item->a, an_item_end(item))
                            : item->a;
           double rim = item->kind == AN_ITEM_EDGE ? 0.0 : item->radius;
           double gap = v2_dist(corner->center, touch) - corner->radius - rim;
@@ -324,7 +324,8 @@ static bool corner_draws_item(const an_corner *c, const an_item *item, uint32_t 
   if (c->wedge_sweep >= AN_TWO_PI) {
     return false;
   }
-  vec2 normal = v2_normalize(v2(item->b.y - item->a.y, item->a.x - item->b.x));
+  vec2 item_end = an_item_end(item);
+  vec2 normal = v2_normalize(v2(item_end.y - item->a.y, item->a.x - item_end.x));
   return v2_dot(normal, c->normal_end) > 1.0 - 1e-12;
 }
 
@@ -385,7 +386,7 @@ static double disk_box_margin(const an_tangent_engine *engine) {
   for (uint32_t i = 0; i < grid->item_count; ++i) {
     const an_item *item = &grid->items[i];
     double r = item->kind == AN_ITEM_EDGE ? 0.0 : item->radius;
-    vec2 ends[2] = {item->a, item->kind == AN_ITEM_EDGE ? item->b : item->a};
+    vec2 ends[2] = {item->a, an_item_end(item)};
     for (int e = 0; e < 2; ++e) {
       margin = an_min(margin, an_min(ends[e].x - r - box_lo.x, box_hi.x - ends[e].x - r));
       margin = an_min(margin, an_min(ends[e].y - r - box_lo.y, box_hi.y - ends[e].y - r));

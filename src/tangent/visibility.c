@@ -370,7 +370,7 @@ static void visit_cell(const an_grid *grid, const an_corner_grid *cgrid, an_sigh
     if (item->kind == AN_ITEM_CIRCLE) {
       occlude_circle(&scratch->sight, item->a, item->radius, eps);
     } else {
-      occlude_edge(&scratch->sight, item->a, item->b, eps);
+      occlude_edge(&scratch->sight, item->a, an_item_end(item), eps);
     }
   }
   for (uint32_t k = cgrid->cell_start[cell]; k < cgrid->cell_start[cell + 1]; ++k) {
