@@ -1220,6 +1220,9 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
       an_sight_mesh_memory_bytes(engine->sight_mesh) +
       (engine->own_polygons ? an_navmesh_memory_bytes(engine->own_polygons) : 0) +
       (engine->corner_vertex ? (engine->corner_count + 1) * sizeof *engine->corner_vertex : 0) +
+      (engine->item_corner
+           ? ((size_t)engine->space.grid.item_count + 1) * sizeof *engine->item_corner
+           : 0) +
       an_sure_passages_memory_bytes(&engine->sure);
 }
 
