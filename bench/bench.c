@@ -1543,8 +1543,8 @@ static int run_scaling(const options *opt) {
   const double radius = 2.0;
   printf("\nBuild scaling: random rectangles at rect300's density, R = %g, fastest of %d builds\n",
          radius, opt->repeat);
-  printf("  %-15s %9s %11s %10s %12s\n", "engine", "vertices", "build_ms", "held_MB",
-         "bytes/vertex");
+  printf("  %-15s %9s %11s %10s %12s %14s\n", "engine", "vertices", "build_ms", "held_MB",
+         "bytes/vertex", "planner_B/vtx");
   double seconds[ENGINE_COUNT][SIZE_COUNT];
   int exit_code = 0;
   for (size_t k = 0; k < SIZE_COUNT && exit_code == 0; ++k) {
@@ -1564,7 +1564,7 @@ static int run_scaling(const options *opt) {
       def.engine = ENGINES[e].engine;
       def.tangent_graph = ENGINES[e].tangent_graph;
       double best = INFINITY;
-      size_t held = 0;
+      size_t held = 0, planner_bytes = 0;
       for (int r = 0; st == ARCNAV_OK && r < opt->repeat; ++r) {
         size_t before = mem.current;
         arcnav_planner *planner = NULL;
@@ -1577,6 +1577,9 @@ static int run_scaling(const options *opt) {
         }
         best = fmin(best, t1 - t0);
         held = mem.current - before;
+        arcnav_planner_info info;
+        arcnav_planner_get_info(planner, &info);
+        planner_bytes = info.memory_bytes;
         arcnav_query_destroy(query);
         arcnav_planner_destroy(planner);
       }
@@ -1588,8 +1591,9 @@ static int run_scaling(const options *opt) {
         break;
       }
       seconds[e][k] = best;
-      printf("  %-15s %9zu %11.2f %10.2f %12.0f\n", ENGINES[e].name, sizes[k], 1e3 * best,
-             (double)held / 1e6, (double)held / (double)sizes[k]);
+      printf("  %-15s %9zu %11.2f %10.2f %12.0f %14.0f\n", ENGINES[e].name, sizes[k], 1e3 * best,
+             (double)held / 1e6, (double)held / (double)sizes[k],
+             (double)planner_bytes / (double)sizes[k]);
       fflush(stdout);
     }
     sup_map_free(&generated);
