@@ -34,10 +34,13 @@ typedef struct fixture {
   double eps;
 } fixture;
 
+static void check_vertex_tables(const an_navmesh *mesh);
+
 static fixture make_fixture(const sup_map *desc) {
   fixture f;
   ck_assert_int_eq(sup_map_to_arcnav(desc, &f.map), ARCNAV_OK);
   ck_assert_int_eq(an_navmesh_build(f.map, &plain_alloc, &f.mesh), ARCNAV_OK);
+  check_vertex_tables(f.mesh);
   // Always, where the engines skip open maps: the searches' keys use them (TA*'s do not).
   ck_assert_int_eq(an_landmarks_build(f.mesh, AN_LANDMARKS_DEFAULT, false), ARCNAV_OK);
   ck_assert_int_eq(an_funnel_scratch_create(f.mesh, &plain_alloc, &f.funnel), ARCNAV_OK);
@@ -404,6 +407,44 @@ START_TEST(test_landmark_bounds_hold) {
 }
 END_TEST
 
+/// The mesh's vertex tables (an_navmesh.corner and dead_apex) against their definitions, read off
+/// each vertex's own triangles: they must follow every change of the free triangles.
+static void check_vertex_tables(const an_navmesh *mesh) {
+  size_t points = mesh->cdt.point_count;
+  uint8_t *walled = calloc(points + 1, 1);
+  int32_t *apex = malloc((points + 1) * sizeof *apex);
+  size_t *apex_count = calloc(points + 1, sizeof *apex_count);
+  ck_assert(walled && apex && apex_count);
+  for (size_t t = 0; t < mesh->free_count; ++t) {
+    const int32_t *v = &mesh->fv[3 * t], *n = &mesh->fn[3 * t];
+    int open = 0;
+    for (int k = 0; k < 3; ++k) {
+      open += n[k] >= 0;
+      // Edge k runs between the two vertices other than v[k].
+      for (int end = 1; end <= 2 && n[k] < 0; ++end) {
+        walled[v[(k + end) % 3]] = 1;
+      }
+    }
+    for (int k = 0; k < 3 && open <= 1; ++k) {
+      // A dead end's apex: the vertex across its one way in, or every vertex without one.
+      if (open == 0 || n[k] >= 0) {
+        size_t at = (size_t)v[k];
+        apex[at] = open == 0 ? -2 : (int32_t)t;
+        apex_count[at] += open == 0 ? 2 : 1;
+      }
+    }
+  }
+  for (size_t v = 0; v < points; ++v) {
+    ck_assert_msg(mesh->corner[v] == walled[v], "vertex %zu: corner %d", v, mesh->corner[v]);
+    int32_t want = apex_count[v] == 0 ? -1 : apex_count[v] == 1 ? apex[v] : -2;
+    ck_assert_msg(mesh->dead_apex[v] == want, "vertex %zu: dead apex %d, want %d", v,
+                  mesh->dead_apex[v], want);
+  }
+  free(walled);
+  free(apex);
+  free(apex_count);
+}
+
 typedef struct change_tally {
   bound_tally bounds;
   size_t added;
@@ -430,6 +471,7 @@ static void check_bounds_after_additions(fixture *f, uint64_t seed, size_t kind,
     if (st == ARCNAV_OK) {
       memcpy(last, vertices, sizeof last);
       here++;
+      check_vertex_tables(f->mesh);
     }
   }
   ck_assert_uint_ge(here, 1);
@@ -441,6 +483,7 @@ static void check_bounds_after_additions(fixture *f, uint64_t seed, size_t kind,
   check_bounds(f, seed, kind, rng, &c->bounds);
   an_navmesh_rings gone = {ring_counts, 1, last};
   ck_assert_int_eq(an_navmesh_change_polygon(f->mesh, &gone, NULL, NULL, NULL), ARCNAV_OK);
+  check_vertex_tables(f->mesh);
   ck_assert_uint_eq(f->mesh->landmarks.count, 0);
 }
 

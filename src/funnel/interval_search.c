@@ -94,11 +94,6 @@ struct an_interval_scratch {
   an_allocator alloc;
   const an_navmesh *mesh;
   size_t tri_count, vertex_count, near_count;
-  uint8_t *corner;   ///< per vertex: 1 when a wall edge of the free mesh ends there
-  uint8_t *dead_end; ///< per free triangle: 1 when one free neighbour at most leads out of it
-  /// Per vertex: the dead end whose far corner it is (its vertex opposite the way in), -1 for
-  /// none, -2 for several (a pinch of dead ends) or a dead end with no way in.
-  int32_t *dead_apex;
   uint32_t stamp;
   uint32_t *goal_mark;  ///< per free triangle: the stamp when it holds the goal
   uint32_t *root_stamp; ///< per vertex: the stamp when root_g is this query's
@@ -137,9 +132,6 @@ void an_interval_scratch_destroy(an_interval_scratch *s) {
     return;
   }
   an_allocator a = s->alloc;
-  an_free(&a, s->corner);
-  an_free(&a, s->dead_end);
-  an_free(&a, s->dead_apex);
   an_free(&a, s->goal_mark);
   an_free(&a, s->root_stamp);
   an_free(&a, s->root_g);
@@ -155,35 +147,12 @@ void an_interval_scratch_destroy(an_interval_scratch *s) {
   an_free(&a, s);
 }
 
-/// A vertex is a corner when a wall edge (no free neighbour across it) ends there: only there can
-/// a shortest path turn. A triangle with one way out at most is a dead end: a path that enters it
-/// leaves through the edge it came in by, which is never shortest unless the goal is inside.
-static void mark_corners(an_interval_scratch *s) {
-  const an_navmesh *mesh = s->mesh;
-  for (size_t v = 0; v < s->vertex_count; ++v) {
-    s->dead_apex[v] = -1;
-  }
-  for (size_t t = 0; t < s->tri_count; ++t) {
-    int ways = 0, way_in = -1;
-    for (int k = 0; k < 3; ++k) {
-      if (mesh->fn[3 * t + (size_t)k] < 0) {
-        s->corner[mesh->fv[3 * t + (size_t)(k + 1) % 3]] = 1;
-        s->corner[mesh->fv[3 * t + (size_t)(k + 2) % 3]] = 1;
-      } else {
-        ways++;
-        way_in = k;
-      }
-    }
-    s->dead_end[t] = ways <= 1;
-    if (ways == 1) {
-      int32_t *apex = &s->dead_apex[mesh->fv[3 * t + (size_t)way_in]];
-      *apex = *apex == -1 ? (int32_t)t : -2;
-    } else if (ways == 0) {
-      for (int k = 0; k < 3; ++k) {
-        s->dead_apex[mesh->fv[3 * t + (size_t)k]] = -2;
-      }
-    }
-  }
+// A triangle with one way out at most is a dead end: a path that enters it leaves through the
+// edge it came in by, which is never shortest unless the goal is inside. Only at a corner
+// (an_navmesh.corner) can a shortest path turn.
+static bool dead_end(const an_navmesh *mesh, int32_t t) {
+  const int32_t *n = &mesh->fn[3 * (size_t)t];
+  return (n[0] >= 0) + (n[1] >= 0) + (n[2] >= 0) <= 1;
 }
 
 arcnav_status an_interval_scratch_create(const an_navmesh *mesh, const an_allocator *alloc,
@@ -217,9 +186,6 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
                      : node_capacity > NODE_LIMIT ? NODE_LIMIT
                                                   : node_capacity;
   size_t nt = s->tri_count + 1, nv = s->vertex_count + 1;
-  s->corner = an_calloc(alloc, nv, sizeof *s->corner);
-  s->dead_end = an_calloc(alloc, nt, sizeof *s->dead_end);
-  s->dead_apex = an_alloc(alloc, nv, sizeof *s->dead_apex);
   s->goal_mark = an_calloc(alloc, nt, sizeof *s->goal_mark);
   s->root_stamp = an_calloc(alloc, nv, sizeof *s->root_stamp);
   s->root_g = an_alloc(alloc, nv, sizeof *s->root_g);
@@ -228,8 +194,8 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
   s->near_queue = an_alloc(alloc, s->near_count, sizeof *s->near_queue);
   s->nodes = an_alloc(alloc, s->node_capacity, sizeof *s->nodes);
   s->points = an_alloc(alloc, nv + 3, sizeof *s->points);
-  bool ok = s->corner && s->dead_end && s->dead_apex && s->goal_mark && s->root_stamp &&
-            s->root_g && s->starts && s->near_stamp && s->near_queue && s->nodes && s->points &&
+  bool ok = s->goal_mark && s->root_stamp && s->root_g && s->starts && s->near_stamp &&
+            s->near_queue && s->nodes && s->points &&
             an_heap_init_sized(&s->heap, s->node_capacity, 0, alloc) == ARCNAV_OK;
   if (ok && mesh->whole_plane) {
     ok = an_funnel_scratch_create_with_capacity(mesh, alloc, 1024, &s->beyond) == ARCNAV_OK;
@@ -238,15 +204,14 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
     an_interval_scratch_destroy(s);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  mark_corners(s);
   *out = s;
   return ARCNAV_OK;
 }
 
 size_t an_interval_scratch_memory_bytes(const an_interval_scratch *s) {
   size_t nt = s->tri_count + 1, nv = s->vertex_count + 1;
-  return sizeof *s + nv * (sizeof(uint8_t) + sizeof(int32_t) + sizeof(uint32_t) + sizeof(double)) +
-         nt * (sizeof(uint8_t) + sizeof(uint32_t) + sizeof(int32_t)) +
+  return sizeof *s + nv * (sizeof(uint32_t) + sizeof(double)) +
+         nt * (sizeof(uint32_t) + sizeof(int32_t)) +
          s->near_count * (sizeof(uint32_t) + sizeof(int32_t)) + s->node_capacity * sizeof(iv_node) +
          an_heap_memory_bytes(&s->heap) + (nv + 3) * sizeof(vec2) +
          (s->reach ? nv * (sizeof *s->reach + sizeof *s->reach_stamp) : 0) +
@@ -459,7 +424,7 @@ HOT void add_successor(iv_search *x, const tri_view *t, int side, far_point righ
   int32_t edge = (t->edge + 1 + side) % 3;
   int32_t u = mesh->fn[3 * (size_t)t->tri + (size_t)edge];
   if (u < 0 || v2_equal(right_end.p, left_end.p) ||
-      (s->dead_end[u] && s->goal_mark[u] != s->stamp && x->to_goal)) {
+      (dead_end(mesh, u) && s->goal_mark[u] != s->stamp && x->to_goal)) {
     return;
   }
   // A root at an end of the edge is a corner that turned onto it; no other root stands on the
@@ -521,9 +486,9 @@ static void reach_goal(iv_search *x, const iv_node *n, const tri_view *t, vec2 r
   double left_side = ray_side(x, n->left_ray, goal), right_side = ray_side(x, n->right_ray, goal);
   if (left_side <= 0.0 && right_side >= 0.0) {
     offer_goal(x, n, -1, n->g + v2_dist(r, goal));
-  } else if (left_side > 0.0 && v2_equal(n->left, t->P1) && x->s->corner[t->p1]) {
+  } else if (left_side > 0.0 && v2_equal(n->left, t->P1) && x->s->mesh->corner[t->p1]) {
     offer_goal(x, n, t->p1, n->g + v2_dist(r, t->P1) + v2_dist(t->P1, goal));
-  } else if (right_side < 0.0 && v2_equal(n->right, t->P2) && x->s->corner[t->p2]) {
+  } else if (right_side < 0.0 && v2_equal(n->right, t->P2) && x->s->mesh->corner[t->p2]) {
     offer_goal(x, n, t->p2, n->g + v2_dist(r, t->P2) + v2_dist(t->P2, goal));
   }
 }
@@ -584,13 +549,13 @@ static void expand(iv_search *x, int32_t id) {
   far_point right_exit = ray_exit(x, n.right_ray, &t), left_exit = ray_exit(x, n.left_ray, &t);
   add_far_range(x, &t, right_exit, left_exit, n.root, n.g, n.prev, n.f);
   // Beyond a ray through a corner end of the interval, the corner sees what the root does not.
-  if (v2_equal(n.left, t.P1) && s->corner[t.p1]) {
+  if (v2_equal(n.left, t.P1) && s->mesh->corner[t.p1]) {
     double g = n.g + v2_dist(r, t.P1);
     if (root_worth(s, t.p1, g)) {
       add_far_range(x, &t, left_exit, vertex_place(2.0, t.P1, t.p1, t.p1), t.p1, g, id, n.f);
     }
   }
-  if (v2_equal(n.right, t.P2) && s->corner[t.p2]) {
+  if (v2_equal(n.right, t.P2) && s->mesh->corner[t.p2]) {
     double g = n.g + v2_dist(r, t.P2);
     if (root_worth(s, t.p2, g)) {
       add_far_range(x, &t, vertex_place(0.0, t.P2, t.p2, t.p2), right_exit, t.p2, g, id, n.f);
@@ -933,7 +898,7 @@ double an_interval_measured_bound(const an_interval_scratch *s, int32_t vertex) 
     return 0.0;
   }
   double bound = measured_outside_dead_ends(s, vertex);
-  int32_t dead_end = s->dead_apex[vertex];
+  int32_t dead_end = s->mesh->dead_apex[vertex];
   if (dead_end == -1) {
     return bound;
   }

@@ -15,6 +15,8 @@ void an_navmesh_free_triangle_arrays(an_navmesh *mesh) {
     an_free(&mesh->alloc, mesh->fv);
     an_free(&mesh->alloc, mesh->fn);
     an_free(&mesh->alloc, mesh->component);
+    an_free(&mesh->alloc, mesh->corner);
+    an_free(&mesh->alloc, mesh->dead_apex);
   }
 }
 
@@ -58,6 +60,7 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
   copy->portal_width = NULL;
   copy->borrows_triangulation = to_change;
   size_t tris = mesh->cdt.tri_count, free_count = mesh->free_count;
+  size_t points = mesh->corner ? mesh->cdt.point_count : 0;
   size_t cells = (size_t)mesh->grid_w * (size_t)mesh->grid_h;
   size_t distances = mesh->landmarks.vertex_count * mesh->landmarks.count;
   arcnav_status status = ARCNAV_OK;
@@ -68,6 +71,8 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
     copy->fv = an_duplicate(alloc, mesh->fv, 3 * free_count, sizeof *copy->fv);
     copy->fn = an_duplicate(alloc, mesh->fn, 3 * free_count, sizeof *copy->fn);
     copy->component = an_duplicate(alloc, mesh->component, free_count, sizeof *copy->component);
+    copy->corner = an_duplicate(alloc, mesh->corner, points, sizeof *copy->corner);
+    copy->dead_apex = an_duplicate(alloc, mesh->dead_apex, points, sizeof *copy->dead_apex);
     status = an_cdt_copy(&mesh->cdt, 0, &copy->cdt);
     if (mesh->passages.nodes) {
       copy->passages.node_count = mesh->passages.node_count;
@@ -86,7 +91,8 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
   copy->landmarks.capacity = copy->landmarks.distance ? distances : 0;
   bool copied = copy->free_of && (copy->tri_of || free_count == 0) &&
                 (copy->fv || free_count == 0) && (copy->fn || free_count == 0) &&
-                (copy->component || free_count == 0) && copy->grid &&
+                (copy->component || free_count == 0) && (copy->corner || points == 0) &&
+                (copy->dead_apex || points == 0) && copy->grid &&
                 (copy->landmarks.distance || distances == 0);
   if (status != ARCNAV_OK || !copied) {
     an_navmesh_destroy(copy);
@@ -203,6 +209,7 @@ size_t an_navmesh_memory_bytes(const an_navmesh *mesh) {
          (c->tri_capacity + s->tri_capacity) * sizeof(an_cdt_tri) +
          (c->stack_capacity + s->stack_capacity) * sizeof(int32_t) +
          c->tri_count * sizeof(int32_t) + mesh->free_count * 8 * sizeof(int32_t) +
+         (mesh->corner ? c->point_count * (sizeof *mesh->corner + sizeof *mesh->dead_apex) : 0) +
          an_widest_forest_memory_bytes(&mesh->passages) +
          (mesh->portal_width ? 3 * mesh->free_count * sizeof *mesh->portal_width : 0) +
          an_landmarks_memory_bytes(&mesh->landmarks) +

@@ -70,6 +70,13 @@ struct an_navmesh {
   /// ends whose triangles lie in different parts have no path on the mesh, for a point nor, since
   /// a disk's path is a point's, for a disk among the same obstacles.
   int32_t *component;
+  /// Per vertex of cdt.points, for the interval search (funnel/interval_search.c), numbered with
+  /// the free triangles (an_navmesh_mark_corners()): whether the blocked edge of a free triangle
+  /// ends there (a corner a path may turn around); and the one dead end (a free triangle with one
+  /// free neighbour at most) whose apex the vertex is, opposite its way out: -1 none, -2 several,
+  /// or one with no way out. Made once per mesh instead of once per query object.
+  uint8_t *corner;
+  int32_t *dead_apex;
   /// The widest passages between free triangles, for every disk at once (docs/DESIGN.md, "No
   /// path for a disk without a search"): the forest of the widest portals over the free
   /// triangles and, for a map without bounds, one more node (index free_count) for the plane

@@ -34,6 +34,45 @@ void an_navmesh_find_box_edges(an_navmesh *mesh) {
   }
 }
 
+arcnav_status an_navmesh_mark_corners(const int32_t *fv, const int32_t *fn, size_t free_count,
+                                      size_t point_count, const an_allocator *alloc,
+                                      uint8_t **out_corner, int32_t **out_dead_apex) {
+  uint8_t *corner = an_calloc(alloc, point_count + 1, sizeof *corner);
+  int32_t *dead_apex = an_alloc(alloc, point_count + 1, sizeof *dead_apex);
+  if (!corner || !dead_apex) {
+    an_free(alloc, corner);
+    an_free(alloc, dead_apex);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t v = 0; v < point_count; ++v) {
+    dead_apex[v] = -1;
+  }
+  for (size_t t = 0; t < free_count; ++t) {
+    const int32_t *v = &fv[3 * t], *n = &fn[3 * t];
+    int ways = 0, way_in = -1;
+    for (int k = 0; k < 3; ++k) {
+      if (n[k] < 0) {
+        corner[v[(k + 1) % 3]] = 1;
+        corner[v[(k + 2) % 3]] = 1;
+      } else {
+        ways++;
+        way_in = k;
+      }
+    }
+    if (ways == 1) {
+      int32_t *apex = &dead_apex[v[way_in]];
+      *apex = *apex == -1 ? (int32_t)t : -2;
+    } else if (ways == 0) {
+      for (int k = 0; k < 3; ++k) {
+        dead_apex[v[k]] = -2;
+      }
+    }
+  }
+  *out_corner = corner;
+  *out_dead_apex = dead_apex;
+  return ARCNAV_OK;
+}
+
 // Numbers the connected parts of the free mesh (docs/DESIGN.md, "A living map": no_path
 // without a search), by a flood across fn from each triangle not yet numbered.
 arcnav_status an_navmesh_label_components(const int32_t *fn, size_t n, const an_allocator *alloc,
@@ -324,6 +363,10 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
     an_navmesh_find_box_edges(mesh);
     mesh->whole_plane = !map->has_bounds;
     st = an_navmesh_label_components(mesh->fn, mesh->free_count, &mesh->alloc, &mesh->component);
+  }
+  if (st == ARCNAV_OK) {
+    st = an_navmesh_mark_corners(mesh->fv, mesh->fn, mesh->free_count, mesh->cdt.point_count,
+                                 &mesh->alloc, &mesh->corner, &mesh->dead_apex);
   }
   if (st == ARCNAV_OK && how->passages) {
     st = an_navmesh_build_passages(mesh, NULL);

@@ -96,6 +96,13 @@ void an_navmesh_refresh_grid(an_navmesh *mesh, vec2 lo, vec2 hi);
 /// The free triangle on each edge of the box (box_tri, box_edge).
 void an_navmesh_find_box_edges(an_navmesh *mesh);
 
+/// The interval search's tables of the vertices (an_navmesh.corner and dead_apex) for the
+/// `free_count` free triangles `fv` and `fn` over `point_count` vertices, into *corner and
+/// *dead_apex (made with `alloc`). @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (nothing made).
+arcnav_status an_navmesh_mark_corners(const int32_t *fv, const int32_t *fn, size_t free_count,
+                                      size_t point_count, const an_allocator *alloc,
+                                      uint8_t **corner, int32_t **dead_apex);
+
 /// Numbers the connected parts of the `n` free triangles joined across `fn` into *out (made
 /// with `alloc`). @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (*out untouched).
 arcnav_status an_navmesh_label_components(const int32_t *fn, size_t n, const an_allocator *alloc,

@@ -142,9 +142,14 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
                            vec2 hi) {
   free_arrays f;
   arcnav_status st = number_free(work, &mesh->alloc, &f);
-  int32_t *component = NULL;
+  int32_t *component = NULL, *dead_apex = NULL;
+  uint8_t *corner = NULL;
   if (st == ARCNAV_OK) {
     st = label_parts(mesh, work, &f, edited, &component);
+  }
+  if (st == ARCNAV_OK) {
+    st = an_navmesh_mark_corners(f.fv, f.fn, f.free_count, work->point_count, &mesh->alloc, &corner,
+                                 &dead_apex);
   }
   // The last step that may fail: from here on the mesh takes the edit.
   if (st == ARCNAV_OK && edited->count[0] == 0) {
@@ -154,6 +159,8 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   if (st != ARCNAV_OK) {
     free_arrays_release(&f, &mesh->alloc);
     an_free(&mesh->alloc, component);
+    an_free(&mesh->alloc, corner);
+    an_free(&mesh->alloc, dead_apex);
     return st;
   }
   // The old triangulation becomes the spare arrays, unless it was borrowed (an_navmesh_clone()).
@@ -168,6 +175,8 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   mesh->fn = f.fn;
   mesh->free_count = f.free_count;
   mesh->component = component;
+  mesh->corner = corner;
+  mesh->dead_apex = dead_apex;
   an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
   an_free(&mesh->alloc, mesh->portal_width);
   mesh->portal_width = NULL;
