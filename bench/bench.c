@@ -1381,8 +1381,9 @@ static int run_living(const char *stem, const options *opt) {
          "map with one unit standing); each change is the map call plus\n"
          "arcnav_planner_update() (median and largest, ms); then the first query after the\n"
          "update (median, us), and after the move the query object's working memory made\n"
-         "again alone (rebind_us, median; no search). turns_med_ms: the standing unit and the new one moved a step\n"
-         "each in turn, four times, so that each moved is not the last one changed.\n",
+         "again alone (rebind_us, median; no search). turns_med_ms: the standing unit and\n"
+         "the new one moved a step each in turn, four times, so that each moved is not the\n"
+         "last one changed.\n",
          stem, generated.polygon_count, vertices, size, found_places, 0.5 * size);
   printf("  %-26s %9s %11s %11s %11s %11s %11s %8s %14s %10s %13s\n", "planner", "build_ms",
          "add_med_ms", "add_max_ms", "move_med_ms", "rem_med_ms", "rem_max_ms", "speedup",
