@@ -73,8 +73,9 @@ struct an_navmesh {
   /// Per vertex of cdt.points, for the interval search (funnel/interval_search.c), numbered with
   /// the free triangles (an_navmesh_mark_corners()): whether the blocked edge of a free triangle
   /// ends there (a corner a path may turn around); and the one dead end (a free triangle with one
-  /// free neighbour at most) whose apex the vertex is, opposite its way out: -1 none, -2 several,
-  /// or one with no way out. Made once per mesh instead of once per query object.
+  /// free neighbour at most) whose apex the vertex is, across from the edge that neighbour lies
+  /// beyond: -1 none, -2 several, or one with no neighbour. Made once per mesh instead of once
+  /// per query object.
   uint8_t *corner;
   int32_t *dead_apex;
   /// The widest passages between free triangles, for every disk at once (docs/DESIGN.md, "No
