@@ -147,14 +147,6 @@ void an_interval_scratch_destroy(an_interval_scratch *s) {
   an_free(&a, s);
 }
 
-// A triangle with one way out at most is a dead end: a path that enters it leaves through the
-// edge it came in by, which is never shortest unless the goal is inside. Only at a corner
-// (an_navmesh.corner) can a shortest path turn.
-static bool dead_end(const an_navmesh *mesh, int32_t t) {
-  const int32_t *n = &mesh->fn[3 * (size_t)t];
-  return (n[0] >= 0) + (n[1] >= 0) + (n[2] >= 0) <= 1;
-}
-
 arcnav_status an_interval_scratch_create(const an_navmesh *mesh, const an_allocator *alloc,
                                          an_interval_scratch **out) {
   if (!mesh) {
@@ -424,7 +416,7 @@ HOT void add_successor(iv_search *x, const tri_view *t, int side, far_point righ
   int32_t edge = (t->edge + 1 + side) % 3;
   int32_t u = mesh->fn[3 * (size_t)t->tri + (size_t)edge];
   if (u < 0 || v2_equal(right_end.p, left_end.p) ||
-      (dead_end(mesh, u) && s->goal_mark[u] != s->stamp && x->to_goal)) {
+      (an_navmesh_dead_end(mesh->fn, (size_t)u) && s->goal_mark[u] != s->stamp && x->to_goal)) {
     return;
   }
   // A root at an end of the edge is a corner that turned onto it; no other root stands on the

@@ -328,16 +328,16 @@ static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, ui
   // The items before the obstacle's first keep their numbers. When few come from it on (a unit
   // moved or taken away among the last changed: each change puts its obstacle's items last), the
   // cells of all of them are marked, which then hold every entry that changes, and the other
-  // cells are copied whole; otherwise only the cells of the obstacle's own lose entries.
-  uint32_t first_changed = 0;
-  while (out_old && first_changed < grid->item_count && grid->items[first_changed].owner != index) {
-    ++first_changed;
-  }
-  bool marks_every_change = out_old && grid->item_count - first_changed <= AN_GRID_MARKED_ITEMS_MAX;
+  // cells are copied whole; otherwise only the cells of the obstacle's own lose entries. Decided
+  // at its first item, where every item before has been kept.
+  bool marks_every_change = false;
   for (uint32_t i = 0; status == ARCNAV_OK && i < grid->item_count; ++i) {
     const an_item *item = &grid->items[i];
     bool gone = out_old && item->owner == index;
-    if (gone || (marks_every_change && i >= first_changed)) {
+    if (gone && kept == i) {
+      marks_every_change = grid->item_count - i <= AN_GRID_MARKED_ITEMS_MAX;
+    }
+    if (gone || marks_every_change) {
       vec2 lo, hi;
       an_item_box(item, grid->reach, &lo, &hi);
       an_grid_mark_box(grid, lo, hi, dropping);

@@ -103,6 +103,14 @@ struct an_navmesh {
   int8_t box_edge[4]; ///< the edge of box_tri[e] on the box edge
 };
 
+/// Is free triangle t, of the free neighbours `fn` (3 per triangle), a dead end: one free
+/// neighbour at most? A path that enters it leaves through the edge it came in by, never shortest
+/// unless the goal is inside (an_navmesh.dead_apex).
+static inline bool an_navmesh_dead_end(const int32_t *fn, size_t t) {
+  const int32_t *n = &fn[3 * t];
+  return (n[0] >= 0) + (n[1] >= 0) + (n[2] >= 0) <= 1;
+}
+
 /// How an_navmesh_build_ex() builds.
 typedef struct an_navmesh_options {
   /// Past this many proper crossings between obstacle edges (0: no limit) the free space is

@@ -49,20 +49,19 @@ arcnav_status an_navmesh_mark_corners(const int32_t *fv, const int32_t *fn, size
   }
   for (size_t t = 0; t < free_count; ++t) {
     const int32_t *v = &fv[3 * t], *n = &fn[3 * t];
-    int ways = 0, way_in = -1;
+    int way_in = -1; // the last free neighbour's edge
     for (int k = 0; k < 3; ++k) {
       if (n[k] < 0) {
         corner[v[(k + 1) % 3]] = 1;
         corner[v[(k + 2) % 3]] = 1;
       } else {
-        ways++;
         way_in = k;
       }
     }
-    if (ways == 1) {
+    if (an_navmesh_dead_end(fn, t) && way_in >= 0) {
       int32_t *apex = &dead_apex[v[way_in]];
       *apex = *apex == -1 ? (int32_t)t : -2;
-    } else if (ways == 0) {
+    } else if (way_in < 0) {
       for (int k = 0; k < 3; ++k) {
         dead_apex[v[k]] = -2;
       }

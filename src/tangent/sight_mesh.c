@@ -10,25 +10,35 @@
 #include <assert.h>
 #include <string.h>
 
+// The sight mesh's three tables of corners: by mesh vertex (the corners at it); by free triangle
+// (circle corners and strays whose material overlaps it); and, for rays from a circle's rim (see
+// ray_through), by free triangle again, every corner whose material comes within 2R of it, since
+// such a ray ends R from the touching point (see an_sight_mesh_gather): the wide filing.
+enum { BY_VERTEX, BY_TRIANGLE, WIDE, TABLES };
+
+// A table over cells: per cell + 1, offsets into `corners`.
+typedef struct corner_table {
+  uint32_t *start;
+  uint32_t *corners;
+} corner_table;
+
 struct an_sight_mesh {
   an_allocator alloc;
   const an_navmesh *mesh; ///< the polygons' free space; circle obstacles left out
   an_navmesh *own_mesh;   ///< the mesh when the sight mesh built it (not borrowed)
   double eps;
-  double radius;              ///< the largest R it files circle corners for
-  const an_corner *corners;   ///< the planner's, which outlive the mesh
-  int32_t *corner_vertex;     ///< per corner: its mesh vertex, -1 for circle corners and strays
-  uint32_t *vertex_start;     ///< per mesh vertex + 1: offsets into vertex_corners
-  uint32_t *vertex_corners;   ///< corners at each vertex
-  uint32_t *triangle_start;   ///< per free triangle + 1: offsets into triangle_corners
-  uint32_t *triangle_corners; ///< corners (circles, strays) whose material overlaps the triangle
-  // For rays from a circle's rim (see ray_through): every corner whose material comes within 2R
-  // of the triangle, since such a ray ends R from the touching point (see an_sight_mesh_gather).
-  uint32_t *wide_start;   ///< per free triangle + 1: offsets into wide_corners
-  uint32_t *wide_corners; ///< corners whose material grown by 2R overlaps the triangle
-  bool wide_filed;        ///< the map has circles: the wide filing holds every corner
+  double radius;            ///< the largest R it files circle corners for
+  const an_corner *corners; ///< the planner's, which outlive the mesh
+  int32_t *corner_vertex;   ///< per corner: its mesh vertex, -1 for circle corners and strays
+  corner_table tables[TABLES];
+  bool wide_filed; ///< the map has circles: the wide filing holds every corner
   size_t corner_count;
 };
+
+// Cells of each table: mesh vertices, then free triangles.
+static size_t table_cells(const an_sight_mesh *sm, int table) {
+  return table == BY_VERTEX ? sm->mesh->cdt.point_count : sm->mesh->free_count;
+}
 
 // ---- build ---------------------------------------------------------------------------------
 
@@ -105,10 +115,6 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
   return true;
 }
 
-// The sight mesh's three tables of corners: by vertex, by free triangle, and by free triangle for
-// rays off a circle's rim (the wide filing).
-enum { BY_VERTEX, BY_TRIANGLE, WIDE, TABLES };
-
 // Files corner `c` (at vertex `v`, or -1) of a sight mesh for radius `radius`: at its vertex,
 // otherwise in the free triangles its material grown by the slack overlaps; and, with `wide`, in
 // those its material grown by 2R overlaps. Into `tables`, or, with tables NULL, marks those
@@ -133,9 +139,8 @@ static bool file_corner(an_sight_mesh *sm, disk_flood *flood, const an_corner *c
 // the change drops or renumbers), as it filed them, on the same triangulation.
 static arcnav_status mark_changed(an_sight_mesh *sm, const an_sight_mesh *previous, size_t first,
                                   disk_flood *flood, double slack, uint8_t *marks[TABLES]) {
-  size_t cells[TABLES] = {sm->mesh->cdt.point_count, sm->mesh->free_count, sm->mesh->free_count};
   for (int t = 0; t < TABLES; ++t) {
-    marks[t] = an_calloc(&sm->alloc, cells[t] + 1, sizeof *marks[t]);
+    marks[t] = an_calloc(&sm->alloc, table_cells(sm, t) + 1, sizeof *marks[t]);
     if (!marks[t]) {
       return ARCNAV_ERR_OUT_OF_MEMORY;
     }
@@ -156,12 +161,11 @@ static arcnav_status mark_changed(an_sight_mesh *sm, const an_sight_mesh *previo
 static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count,
                                   const an_sight_carry *carry) {
   const an_navmesh *mesh = sm->mesh;
-  size_t cells[TABLES] = {mesh->cdt.point_count, mesh->free_count, mesh->free_count};
   sm->corner_vertex = an_alloc(&sm->alloc, count ? count : 1, sizeof *sm->corner_vertex);
   an_cell_buckets tables[TABLES];
   arcnav_status status = sm->corner_vertex ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
   for (int t = 0; t < TABLES; ++t) {
-    if (an_cell_buckets_init(&tables[t], cells[t], &sm->alloc) != ARCNAV_OK) {
+    if (an_cell_buckets_init(&tables[t], table_cells(sm, t), &sm->alloc) != ARCNAV_OK) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
@@ -193,19 +197,10 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   if (marked) {
     status = mark_changed(sm, previous, first_changed, &flood, slack, marks);
   }
-  const uint32_t *old_start[TABLES] = {NULL}, *old_items[TABLES] = {NULL};
-  if (carried_tables) {
-    old_start[BY_VERTEX] = previous->vertex_start;
-    old_items[BY_VERTEX] = previous->vertex_corners;
-    old_start[BY_TRIANGLE] = previous->triangle_start;
-    old_items[BY_TRIANGLE] = previous->triangle_corners;
-    old_start[WIDE] = previous->wide_start;
-    old_items[WIDE] = previous->wide_corners;
-  }
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     for (int t = 0; carried_tables && t < TABLES; ++t) {
-      an_cell_buckets_put_carried(&tables[t], old_start[t], old_items[t], renumber, marks[t],
-                                  marked);
+      an_cell_buckets_put_carried(&tables[t], previous->tables[t].start,
+                                  previous->tables[t].corners, renumber, marks[t], marked);
     }
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
       const an_corner *corner = &corners[c];
@@ -227,19 +222,12 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       status = an_cell_buckets_end_pass(&tables[t], &sm->alloc);
     }
   }
-  if (status == ARCNAV_OK) {
-    sm->vertex_start = tables[BY_VERTEX].cell_start;
-    sm->vertex_corners = tables[BY_VERTEX].items;
-    sm->triangle_start = tables[BY_TRIANGLE].cell_start;
-    sm->triangle_corners = tables[BY_TRIANGLE].items;
-    sm->wide_start = tables[WIDE].cell_start;
-    sm->wide_corners = tables[WIDE].items;
-  } else {
-    for (int t = 0; t < TABLES; ++t) {
+  for (int t = 0; t < TABLES; ++t) {
+    if (status == ARCNAV_OK) {
+      sm->tables[t] = (corner_table){tables[t].cell_start, tables[t].items};
+    } else {
       an_cell_buckets_free(&tables[t], &sm->alloc);
     }
-  }
-  for (int t = 0; t < TABLES; ++t) {
     an_free(&sm->alloc, marks[t]);
   }
   an_free(&sm->alloc, flood.seen);
@@ -321,12 +309,10 @@ void an_sight_mesh_destroy(an_sight_mesh *sm) {
   an_allocator alloc = sm->alloc;
   an_navmesh_destroy(sm->own_mesh);
   an_free(&alloc, sm->corner_vertex);
-  an_free(&alloc, sm->vertex_start);
-  an_free(&alloc, sm->vertex_corners);
-  an_free(&alloc, sm->triangle_start);
-  an_free(&alloc, sm->triangle_corners);
-  an_free(&alloc, sm->wide_start);
-  an_free(&alloc, sm->wide_corners);
+  for (int t = 0; t < TABLES; ++t) {
+    an_free(&alloc, sm->tables[t].start);
+    an_free(&alloc, sm->tables[t].corners);
+  }
   an_free(&alloc, sm);
 }
 
@@ -334,23 +320,20 @@ int32_t an_sight_mesh_corner_vertex(const an_sight_mesh *sm, size_t corner) {
   return sm->corner_vertex[corner];
 }
 
-static bool same_table(const uint32_t *a_start, const uint32_t *a_items, const uint32_t *b_start,
-                       const uint32_t *b_items, size_t cells) {
-  return memcmp(a_start, b_start, (cells + 1) * sizeof *a_start) == 0 &&
-         memcmp(a_items, b_items, a_start[cells] * sizeof *a_items) == 0;
-}
-
 bool an_sight_mesh_same_filing(const an_sight_mesh *a, const an_sight_mesh *b) {
-  size_t vertices = a->mesh->cdt.point_count, free_count = a->mesh->free_count;
-  return a->corner_count == b->corner_count && a->wide_filed == b->wide_filed &&
-         vertices == b->mesh->cdt.point_count && free_count == b->mesh->free_count &&
-         memcmp(a->corner_vertex, b->corner_vertex, a->corner_count * sizeof *a->corner_vertex) ==
-             0 &&
-         same_table(a->vertex_start, a->vertex_corners, b->vertex_start, b->vertex_corners,
-                    vertices) &&
-         same_table(a->triangle_start, a->triangle_corners, b->triangle_start, b->triangle_corners,
-                    free_count) &&
-         same_table(a->wide_start, a->wide_corners, b->wide_start, b->wide_corners, free_count);
+  if (a->corner_count != b->corner_count || a->wide_filed != b->wide_filed ||
+      memcmp(a->corner_vertex, b->corner_vertex, a->corner_count * sizeof *a->corner_vertex) != 0) {
+    return false;
+  }
+  for (int t = 0; t < TABLES; ++t) {
+    size_t cells = table_cells(a, t);
+    const corner_table *x = &a->tables[t], *y = &b->tables[t];
+    if (cells != table_cells(b, t) || memcmp(x->start, y->start, (cells + 1) * sizeof *x->start) ||
+        memcmp(x->corners, y->corners, x->start[cells] * sizeof *x->corners)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 const an_navmesh *an_sight_mesh_polygons(const an_sight_mesh *sm) {
@@ -361,12 +344,13 @@ size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sm) {
   if (!sm) {
     return 0;
   }
-  size_t vertices = sm->mesh->cdt.point_count, free_count = sm->mesh->free_count;
-  return sizeof *sm + (sm->own_mesh ? an_navmesh_memory_bytes(sm->own_mesh) : 0) +
-         sm->corner_count * sizeof *sm->corner_vertex +
-         (vertices + 1 + sm->vertex_start[vertices] + 2 * (free_count + 1) +
-          sm->triangle_start[free_count] + sm->wide_start[free_count]) *
-             sizeof(uint32_t);
+  size_t bytes = sizeof *sm + (sm->own_mesh ? an_navmesh_memory_bytes(sm->own_mesh) : 0) +
+                 sm->corner_count * sizeof *sm->corner_vertex;
+  for (int t = 0; t < TABLES; ++t) {
+    size_t cells = table_cells(sm, t);
+    bytes += (cells + 1 + sm->tables[t].start[cells]) * sizeof(uint32_t);
+  }
+  return bytes;
 }
 
 void an_sight_mesh_scratch_free(an_sight_mesh_scratch *scratch, const an_allocator *alloc) {
@@ -437,27 +421,21 @@ static inline bool ray_through(const expansion *x, vec2 p, vec2 *direction, doub
 
 // Rays from a rim offer by the wide filing of the triangles they enter, which holds the corners
 // at their vertices too.
-static void offer_vertex(expansion *x, int32_t v) {
-  const an_sight_mesh *sm = x->sm;
-  if (x->rim > 0.0) {
-    return;
+static void offer_cell(expansion *x, int table, int32_t cell) {
+  const corner_table *at = &x->sm->tables[table];
+  for (uint32_t k = at->start[cell]; k < at->start[cell + 1]; ++k) {
+    an_sight_offer(x->out, at->corners[k]);
   }
-  for (uint32_t k = sm->vertex_start[v]; k < sm->vertex_start[v + 1]; ++k) {
-    an_sight_offer(x->out, sm->vertex_corners[k]);
+}
+
+static void offer_vertex(expansion *x, int32_t v) {
+  if (x->rim <= 0.0) {
+    offer_cell(x, BY_VERTEX, v);
   }
 }
 
 static void offer_triangle(expansion *x, int32_t f) {
-  const an_sight_mesh *sm = x->sm;
-  if (x->rim > 0.0) {
-    for (uint32_t k = sm->wide_start[f]; k < sm->wide_start[f + 1]; ++k) {
-      an_sight_offer(x->out, sm->wide_corners[k]);
-    }
-    return;
-  }
-  for (uint32_t k = sm->triangle_start[f]; k < sm->triangle_start[f + 1]; ++k) {
-    an_sight_offer(x->out, sm->triangle_corners[k]);
-  }
+  offer_cell(x, x->rim > 0.0 ? WIDE : BY_TRIANGLE, f);
 }
 
 // Slack on a window boundary through a vertex `length` away: shifting the vertex sideways by
