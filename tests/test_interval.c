@@ -13,6 +13,7 @@
 #include "mapgen.h"
 #include "mesh/landmarks.h"
 #include "mesh/navmesh.h"
+#include "mesh/navmesh_build.h"
 #include "navmesh_test.h"
 #include "reference.h"
 #include "verify.h"
@@ -35,11 +36,13 @@ typedef struct fixture {
 } fixture;
 
 static void check_vertex_tables(const an_navmesh *mesh);
+static void check_free_arrays(const an_navmesh *mesh);
 
 static fixture make_fixture(const sup_map *desc) {
   fixture f;
   ck_assert_int_eq(sup_map_to_arcnav(desc, &f.map), ARCNAV_OK);
   ck_assert_int_eq(an_navmesh_build(f.map, &plain_alloc, &f.mesh), ARCNAV_OK);
+  check_free_arrays(f.mesh);
   check_vertex_tables(f.mesh);
   // Always, where the engines skip open maps: the searches' keys use them (TA*'s do not).
   ck_assert_int_eq(an_landmarks_build(f.mesh, AN_LANDMARKS_DEFAULT, false), ARCNAV_OK);
@@ -445,10 +448,143 @@ static void check_vertex_tables(const an_navmesh *mesh) {
   free(apex_count);
 }
 
+// The free triangles' arrays against the triangulation they number, read off it alone: every
+// free slot (tagged free, the others blocked) numbered once, its rows its corners and its free
+// neighbours' numbers, and its part that of every triangle joined to it and of no other (the
+// parts of a fresh labelling, whatever their numbers).
+static void check_free_arrays(const an_navmesh *mesh) {
+  const an_cdt *cdt = &mesh->cdt;
+  size_t n = mesh->free_count, free_slots = 0;
+  for (size_t t = 0; t < cdt->tri_count; ++t) {
+    int32_t f = mesh->free_of[t];
+    ck_assert_msg(f >= -1 && f < (int32_t)n, "slot %zu: free number %d of %zu", t, f, n);
+    ck_assert_msg(cdt->tris[t].tag == (f >= 0 ? AN_NAVMESH_TAG_FREE : AN_NAVMESH_TAG_BLOCKED),
+                  "slot %zu: tag %d, free number %d", t, cdt->tris[t].tag, f);
+    if (f < 0) {
+      continue;
+    }
+    free_slots++;
+    ck_assert_msg(mesh->tri_of[f] == (int32_t)t, "free %d: slot %d, numbered from slot %zu", f,
+                  mesh->tri_of[f], t);
+    for (int k = 0; k < 3; ++k) {
+      int32_t u = cdt->tris[t].n[k];
+      ck_assert_int_eq(mesh->fv[3 * (size_t)f + (size_t)k], cdt->tris[t].v[k]);
+      ck_assert_msg(mesh->fn[3 * (size_t)f + (size_t)k] == (u >= 0 ? mesh->free_of[u] : -1),
+                    "free %d, edge %d: neighbour %d, the slot across holds %d", f, k,
+                    mesh->fn[3 * (size_t)f + (size_t)k], u >= 0 ? mesh->free_of[u] : -1);
+    }
+  }
+  ck_assert_uint_eq(free_slots, n);
+  int32_t *fresh = NULL;
+  ck_assert_int_eq(an_navmesh_label_components(mesh->fn, n, &plain_alloc, &fresh), ARCNAV_OK);
+  int32_t top = 0;
+  for (size_t f = 0; f < n; ++f) {
+    ck_assert_int_ge(mesh->component[f], 0);
+    top = mesh->component[f] > top ? mesh->component[f] : top;
+  }
+  int32_t *as_fresh = malloc(((size_t)top + 1) * sizeof *as_fresh);
+  int32_t *as_kept = malloc((n + 1) * sizeof *as_kept);
+  ck_assert(as_fresh && as_kept);
+  for (int32_t c = 0; c <= top; ++c) {
+    as_fresh[c] = -1;
+  }
+  for (size_t c = 0; c <= n; ++c) {
+    as_kept[c] = -1;
+  }
+  for (size_t f = 0; f < n; ++f) {
+    int32_t kept = mesh->component[f], made = fresh[f];
+    if (as_fresh[kept] < 0) {
+      as_fresh[kept] = made;
+    }
+    if (as_kept[made] < 0) {
+      as_kept[made] = kept;
+    }
+    ck_assert_msg(as_fresh[kept] == made && as_kept[made] == kept,
+                  "free %zu: part %d, which the fresh parts %d and %d share", f, kept,
+                  as_fresh[kept], made);
+  }
+  free(fresh);
+  free(as_fresh);
+  free(as_kept);
+}
+
 typedef struct change_tally {
   bound_tally bounds;
   size_t added;
 } change_tally;
+
+typedef struct renumber_tally {
+  size_t changes, grew, shrank;
+} renumber_tally;
+
+// Squares put into the mesh, taken out again (any of them, not only the last) or moved, in a
+// random order: after each change the free triangles' arrays and the vertex tables are checked
+// against the triangulation, and the interval search against TA*.
+static void check_arrays_through_changes(fixture *f, uint64_t seed, size_t kind, sup_rng *rng,
+                                         void *context) {
+  renumber_tally *c = context;
+  (void)seed;
+  (void)kind;
+  vec2 lo = f->mesh->cdt.points[0], hi = f->mesh->cdt.points[2];
+  enum { SQUARES = 8 };
+  int32_t vertices[SQUARES][4];
+  size_t here = 0;
+  uint32_t ring_counts[1] = {4};
+  for (int step = 0; step < 40; ++step) {
+    size_t before = f->mesh->free_count;
+    size_t pick = here > 0 ? sup_rng_below(rng, here) : 0;
+    int what = here == 0         ? 0
+               : here == SQUARES ? 1 + (int)sup_rng_below(rng, 2)
+                                 : (int)sup_rng_below(rng, 3);
+    arcnav_status st;
+    if (what == 1) { // taken out
+      an_navmesh_rings gone = {ring_counts, 1, vertices[pick]};
+      st = an_navmesh_change_polygon(f->mesh, &gone, NULL, NULL, NULL);
+      ck_assert_int_eq(st, ARCNAV_OK);
+      memmove(vertices[pick], vertices[here - 1], sizeof vertices[pick]);
+      here--;
+    } else {
+      vec2 m = v2(sup_rng_uniform(rng, lo.x, hi.x), sup_rng_uniform(rng, lo.y, hi.y));
+      vec2 square[4] = {{m.x - 0.2, m.y - 0.2},
+                        {m.x + 0.2, m.y - 0.2},
+                        {m.x + 0.2, m.y + 0.2},
+                        {m.x - 0.2, m.y + 0.2}};
+      an_navmesh_rings added = {ring_counts, 1, NULL};
+      an_navmesh_rings gone = {ring_counts, 1, what == 2 ? vertices[pick] : NULL};
+      size_t slot = what == 2 ? pick : here;
+      int32_t made[4];
+      st = an_navmesh_change_polygon(f->mesh, what == 2 ? &gone : NULL, square, &added, made);
+      ck_assert(st == ARCNAV_OK || st == ARCNAV_ERR_INVALID_ARGUMENT);
+      if (st == ARCNAV_OK) {
+        memcpy(vertices[slot], made, sizeof made);
+        here += what == 0;
+      }
+    }
+    if (st != ARCNAV_OK) {
+      continue;
+    }
+    c->changes++;
+    c->grew += f->mesh->free_count > before;
+    c->shrank += f->mesh->free_count < before;
+    check_free_arrays(f->mesh);
+    check_vertex_tables(f->mesh);
+    if (step % 8 == 7) {
+      an_funnel_scratch_destroy(f->funnel); // both sized for the mesh before
+      an_interval_scratch_destroy(f->interval);
+      ck_assert_int_eq(an_funnel_scratch_create(f->mesh, &plain_alloc, &f->funnel), ARCNAV_OK);
+      ck_assert_int_eq(an_interval_scratch_create(f->mesh, &plain_alloc, &f->interval), ARCNAV_OK);
+      for (int q = 0; q < 20; ++q) {
+        vec2 a = random_end(f, rng, lo, hi), b = random_end(f, rng, lo, hi);
+        an_funnel_result want, got;
+        arcnav_status ws = an_funnel_find_path_within(f->mesh, f->funnel, a, b, true, 0, &want);
+        double want_length = want.length;
+        ck_assert_int_eq(an_interval_find_path_within(f->mesh, f->interval, a, b, 0, &got), ws);
+        ck_assert(ws != ARCNAV_OK ||
+                  fabs(got.length - want_length) <= 1e-9 * fmax(want_length, 1e-300));
+      }
+    }
+  }
+}
 
 /// Squares put into the mesh one by one, the bounds checked on the changed mesh, then the last
 /// square taken out again.
@@ -471,6 +607,7 @@ static void check_bounds_after_additions(fixture *f, uint64_t seed, size_t kind,
     if (st == ARCNAV_OK) {
       memcpy(last, vertices, sizeof last);
       here++;
+      check_free_arrays(f->mesh);
       check_vertex_tables(f->mesh);
     }
   }
@@ -483,6 +620,7 @@ static void check_bounds_after_additions(fixture *f, uint64_t seed, size_t kind,
   check_bounds(f, seed, kind, rng, &c->bounds);
   an_navmesh_rings gone = {ring_counts, 1, last};
   ck_assert_int_eq(an_navmesh_change_polygon(f->mesh, &gone, NULL, NULL, NULL), ARCNAV_OK);
+  check_free_arrays(f->mesh);
   check_vertex_tables(f->mesh);
   ck_assert_uint_eq(f->mesh->landmarks.count, 0);
 }
@@ -525,6 +663,19 @@ START_TEST(test_landmarks_after_local_changes) {
          c.bounds.checked, c.bounds.beyond_straight);
   ck_assert_uint_ge(c.bounds.checked, test_scaled_minimum(500, 4));
   ck_assert_uint_ge(c.bounds.beyond_straight, test_scaled_minimum(50, 4));
+}
+END_TEST
+
+START_TEST(test_local_changes_keep_the_arrays_whole) {
+  // A local change numbers the edited triangulation's free triangles from the mesh's, making
+  // again only what it touched: whatever it kept must still be what the triangulation says.
+  renumber_tally c = {0, 0, 0};
+  for_landmark_maps(5, check_arrays_through_changes, &c);
+  printf("free arrays after %zu local changes: %zu grew, %zu shrank\n", c.changes, c.grew,
+         c.shrank);
+  ck_assert_uint_ge(c.changes, test_scaled_minimum(300, 20));
+  ck_assert_uint_ge(c.grew, 1);
+  ck_assert_uint_ge(c.shrank, 1);
 }
 END_TEST
 
@@ -840,6 +991,7 @@ static Suite *interval_suite(void) {
   tcase_add_test(tc, test_landmark_bounds_hold);
   tcase_add_test(tc, test_measured_bounds_hold);
   tcase_add_test(tc, test_landmarks_after_local_changes);
+  tcase_add_test(tc, test_local_changes_keep_the_arrays_whole);
   tcase_add_test(tc, test_landmarks_only_where_walls_make_paths_long);
   tcase_add_test(tc, test_beyond_the_box_is_the_funnels);
   tcase_add_test(tc, test_against_reference);

@@ -108,7 +108,12 @@ arcnav_status an_navmesh_mark_corners(const int32_t *fv, const int32_t *fn, size
 arcnav_status an_navmesh_label_components(const int32_t *fn, size_t n, const an_allocator *alloc,
                                           int32_t **out);
 
+/// The label a triangle of the mesh's triangulation carries as its tag (an_cdt_tri.tag), which
+/// the kernel's edits keep: a local change edits a copy and reads what it did from the tags
+/// (navmesh_update.c).
+enum { AN_NAVMESH_TAG_FREE = 0, AN_NAVMESH_TAG_BLOCKED = 1 };
+
 /// The free triangles' arrays from their numbering free_of (per triangle of cdt, -1 blocked):
-/// tri_of, and fv and fn, neighbours across any edge, constraint or not.
-void an_navmesh_fill_free(const an_cdt *cdt, const int32_t *free_of, int32_t *tri_of, int32_t *fv,
+/// tri_of, and fv and fn, neighbours across any edge, constraint or not; and every triangle's tag.
+void an_navmesh_fill_free(an_cdt *cdt, const int32_t *free_of, int32_t *tri_of, int32_t *fv,
                           int32_t *fn);

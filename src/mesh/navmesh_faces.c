@@ -171,10 +171,11 @@ static arcnav_status label_faces(an_navmesh *mesh, const arcnav_map *map, blocke
   return ARCNAV_OK;
 }
 
-void an_navmesh_fill_free(const an_cdt *cdt, const int32_t *free_of, int32_t *tri_of, int32_t *fv,
+void an_navmesh_fill_free(an_cdt *cdt, const int32_t *free_of, int32_t *tri_of, int32_t *fv,
                           int32_t *fn) {
   for (size_t t = 0; t < cdt->tri_count; ++t) {
     int32_t f = free_of[t];
+    cdt->tris[t].tag = f >= 0 ? AN_NAVMESH_TAG_FREE : AN_NAVMESH_TAG_BLOCKED;
     if (f < 0) {
       continue;
     }
@@ -235,7 +236,7 @@ arcnav_status an_navmesh_classify(an_navmesh *mesh, const arcnav_map *map, bool 
     an_free(&mesh->alloc, pinch_list);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  an_navmesh_fill_free(cdt, mesh->free_of, mesh->tri_of, mesh->fv, mesh->fn);
+  an_navmesh_fill_free(&mesh->cdt, mesh->free_of, mesh->tri_of, mesh->fv, mesh->fn);
   an_navmesh_link_pinches(mesh, pinch_list, pinch_count, &nf);
   an_free(&mesh->alloc, pinch_list);
   return ARCNAV_OK;

@@ -2,21 +2,22 @@
 // Local changes of a point agent's navmesh: a polygon that touches nothing put in, taken out
 // again, or moved, by edits of the triangulation instead of a new build (docs/DESIGN.md, "A living
 // map"). The triangles carry their label as the kernel's tag, which its edits keep; the free
-// triangles' arrays are then numbered again from the tags.
+// triangles the edit left as they were keep their numbers, and only what it touched is made again.
 #include "mesh/navmesh_build.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
-
-enum { TAG_FREE = 0, TAG_BLOCKED = 1 };
 
 bool an_navmesh_may_change_locally(const an_navmesh *mesh) {
   return mesh->connector_count == 0 && mesh->free_count > 0;
 }
 
-/// The arrays a mesh numbers its free triangles in, made from a triangulation's tags.
+/// The arrays a mesh numbers its free triangles in, their parts and the vertex tables, for an
+/// edited triangulation.
 typedef struct free_arrays {
-  int32_t *free_of, *tri_of, *fv, *fn;
+  int32_t *free_of, *tri_of, *fv, *fn, *component, *dead_apex;
+  uint8_t *corner;
   size_t free_count;
 } free_arrays;
 
@@ -25,28 +26,10 @@ static void free_arrays_release(free_arrays *f, const an_allocator *alloc) {
   an_free(alloc, f->tri_of);
   an_free(alloc, f->fv);
   an_free(alloc, f->fn);
+  an_free(alloc, f->component);
+  an_free(alloc, f->dead_apex);
+  an_free(alloc, f->corner);
   memset(f, 0, sizeof *f);
-}
-
-static arcnav_status number_free(const an_cdt *cdt, const an_allocator *alloc, free_arrays *f) {
-  memset(f, 0, sizeof *f);
-  size_t nt = cdt->tri_count, nf = 0;
-  for (size_t t = 0; t < nt; ++t) {
-    nf += cdt->tris[t].tag == TAG_FREE;
-  }
-  f->free_of = an_alloc(alloc, nt, sizeof *f->free_of);
-  f->tri_of = an_alloc(alloc, nf > 0 ? nf : 1, sizeof *f->tri_of);
-  f->fv = an_alloc(alloc, 3 * (nf > 0 ? nf : 1), sizeof *f->fv);
-  f->fn = an_alloc(alloc, 3 * (nf > 0 ? nf : 1), sizeof *f->fn);
-  if (!f->free_of || !f->tri_of || !f->fv || !f->fn) {
-    free_arrays_release(f, alloc);
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  for (size_t t = 0; t < nt; ++t) {
-    f->free_of[t] = cdt->tris[t].tag == TAG_FREE ? (int32_t)f->free_count++ : -1;
-  }
-  an_navmesh_fill_free(cdt, f->free_of, f->tri_of, f->fv, f->fn);
-  return ARCNAV_OK;
 }
 
 /// The vertices an edit took out ([0]) and put in ([1]); a put-in one may have a taken-out one's
@@ -56,80 +39,346 @@ typedef struct edited_vertices {
   size_t count[2];
 } edited_vertices;
 
-// The parts of the edited triangulation's free triangles, numbered from the mesh's where the
-// edit left them (docs/DESIGN.md, "A living map"): a free triangle in a slot that held the same
-// corners, free, none of them edited, keeps its part; the triangles the edit made are flooded
-// across fn through each other and take the one part they meet, or a new number when they meet none
-// (a courtyard). Where they meet two parts (an edit that joined them), everything is numbered
-// again.
-static arcnav_status label_parts(const an_navmesh *mesh, const an_cdt *work, const free_arrays *f,
-                                 const edited_vertices *edited, int32_t **out) {
+/// The work of numbering an edited triangulation's free triangles from the mesh's: which slots the
+/// edit changed, the free triangles whose rows are made again, and the vertices whose tables are.
+typedef struct renumbering {
+  const an_navmesh *mesh;
+  const an_cdt *work;
+  size_t count;           ///< free triangles after the edit
+  uint8_t *changed;       ///< per slot of `work`: not as the mesh had it
+  int32_t *changed_slots; ///< those slots, in order
+  size_t changed_count;
+  uint8_t *redo; ///< per new free number: its rows are made again
+  int32_t *rows; ///< those numbers
+  size_t row_count;
+  uint8_t *touched; ///< per vertex of `work`: its tables are made again
+  int32_t *vertices;
+  size_t vertex_count;
+} renumbering;
+
+static void renumbering_release(renumbering *r, const an_allocator *alloc) {
+  an_free(alloc, r->changed);
+  an_free(alloc, r->changed_slots);
+  an_free(alloc, r->redo);
+  an_free(alloc, r->rows);
+  an_free(alloc, r->touched);
+  an_free(alloc, r->vertices);
+}
+
+static int compare_numbers(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+// Numbers past the new count are those of triangles still to take a freed number: their rows are
+// made again under that one.
+static void redo_row(renumbering *r, int32_t number) {
+  if (number >= 0 && (size_t)number < r->count && !r->redo[number]) {
+    r->redo[number] = 1;
+    r->rows[r->row_count++] = number;
+  }
+}
+
+static void touch_vertex(renumbering *r, int32_t v) {
+  if (v >= 0 && !r->touched[v]) {
+    r->touched[v] = 1;
+    r->vertices[r->vertex_count++] = v;
+  }
+}
+
+// Calls visit(context, t) for every triangle t of `cdt` round vertex v: walked from one of them,
+// and the other way too when the walk meets the box. Nothing for a vertex taken out.
+static void each_triangle_round(const an_cdt *cdt, int32_t v, void (*visit)(void *, int32_t),
+                                void *context) {
+  int32_t start = cdt->vertex_tri[v], t = start;
+  if (start < 0) {
+    return;
+  }
+  do {
+    visit(context, t);
+    const an_cdt_tri *tri = &cdt->tris[t];
+    t = tri->n[(an_cdt_vertex_index(tri, v) + 1) % 3];
+  } while (t >= 0 && t != start);
+  if (t >= 0) {
+    return;
+  }
+  const an_cdt_tri *tri = &cdt->tris[start];
+  for (t = tri->n[(an_cdt_vertex_index(tri, v) + 2) % 3]; t >= 0;) {
+    visit(context, t);
+    tri = &cdt->tris[t];
+    t = tri->n[(an_cdt_vertex_index(tri, v) + 2) % 3];
+  }
+}
+
+// The slots the edit changed, listed in order: past the mesh's, or holding other corners or
+// neighbours or another label. Every other slot is the triangle it was as far as the free
+// triangles' arrays go (they hold indices only: a corner the edit took out and put in again at
+// another place, under the same index, changes none of them), and so are its free number's rows
+// where no neighbour changed.
+static void mark_changed(renumbering *r) {
+  const an_cdt *old = &r->mesh->cdt;
+  size_t slots = r->work->tri_count, common = old->tri_count < slots ? old->tri_count : slots;
+  memset(r->changed, 0, slots * sizeof *r->changed);
+  // Whole triangles compared (their tags the labels), a run at a time: most runs are as they were.
+  // A slot rewritten as it was, but for the padding, counts as changed, which only costs a row.
+  enum { RUN = 64 };
+  for (size_t from = 0; from < common; from += RUN) {
+    size_t to = from + RUN < common ? from + RUN : common;
+    if (memcmp(&r->work->tris[from], &old->tris[from], (to - from) * sizeof *old->tris) == 0) {
+      continue;
+    }
+    for (size_t t = from; t < to; ++t) {
+      if (memcmp(&r->work->tris[t], &old->tris[t], sizeof *old->tris) != 0) {
+        r->changed[t] = 1;
+        r->changed_slots[r->changed_count++] = (int32_t)t;
+      }
+    }
+  }
+  for (size_t t = common; t < slots; ++t) {
+    r->changed[t] = 1;
+    r->changed_slots[r->changed_count++] = (int32_t)t;
+  }
+}
+
+// What free triangle t (a slot) of the edited triangulation adds to vertex v's tables, as
+// an_navmesh_mark_corners() has it.
+static void add_to_tables(const free_arrays *f, int32_t v, int32_t t) {
+  int32_t number = f->free_of[t];
+  if (number < 0) {
+    return;
+  }
+  const int32_t *fv = &f->fv[3 * (size_t)number], *fn = &f->fn[3 * (size_t)number];
+  int way_in = -1; // the last free neighbour's edge
+  for (int k = 0; k < 3; ++k) {
+    if (fn[k] >= 0) {
+      way_in = k;
+    } else if (fv[(k + 1) % 3] == v || fv[(k + 2) % 3] == v) {
+      f->corner[v] = 1;
+    }
+  }
+  if (way_in < 0) {
+    f->dead_apex[v] = -2;
+  } else if (an_navmesh_dead_end(f->fn, (size_t)number) && fv[way_in] == v) {
+    f->dead_apex[v] = f->dead_apex[v] == -1 ? number : -2;
+  }
+}
+
+typedef struct vertex_tables_at {
+  free_arrays *f;
+  int32_t v;
+} vertex_tables_at;
+
+static void add_to_vertex_tables(void *context, int32_t t) {
+  vertex_tables_at *at = context;
+  add_to_tables(at->f, at->v, t);
+}
+
+// Vertex v's tables (an_navmesh.corner, dead_apex) from the free triangles round it.
+static void vertex_tables(const renumbering *r, free_arrays *f, int32_t v) {
+  f->corner[v] = 0;
+  f->dead_apex[v] = -1;
+  vertex_tables_at at = {f, v};
+  each_triangle_round(r->work, v, add_to_vertex_tables, &at);
+}
+
+// The parts of the new free triangles (those in changed slots), flooded across fn through each
+// other: each takes the one part it meets, or a new number when it meets none (a courtyard).
+// Where they meet two parts (an edit that joined them), everything is numbered again.
+static arcnav_status label_new_parts(const an_navmesh *mesh, const renumbering *r, free_arrays *f,
+                                     size_t fresh_count) {
   size_t n = f->free_count;
-  int32_t *part = an_alloc(&mesh->alloc, n > 0 ? n : 1, sizeof *part);
-  int32_t *queue = an_alloc(&mesh->alloc, n > 0 ? n : 1, sizeof *queue);
-  uint8_t *changed = an_calloc(&mesh->alloc, work->point_count, sizeof *changed);
-  if (!part || !queue || !changed) {
-    an_free(&mesh->alloc, part);
-    an_free(&mesh->alloc, queue);
-    an_free(&mesh->alloc, changed);
+  enum { UNKNOWN = -1, QUEUED = -2 };
+  int32_t *queue = an_alloc(&mesh->alloc, fresh_count > 0 ? fresh_count : 1, sizeof *queue);
+  if (!queue) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  for (int e = 0; e < 2; ++e) {
-    for (size_t k = 0; k < edited->count[e]; ++k) {
-      changed[edited->vertices[e][k]] = 1;
-    }
-  }
-  enum { UNKNOWN = -1, QUEUED = -2 };
-  int32_t next = 0; // past every part number kept
+  int32_t next = 0; // past every part number
   for (size_t k = 0; k < n; ++k) {
-    size_t t = (size_t)f->tri_of[k];
-    const int32_t *now = work->tris[t].v;
-    int32_t before = t < mesh->cdt.tri_count ? mesh->free_of[t] : -1;
-    part[k] = UNKNOWN;
-    if (before >= 0 && memcmp(now, mesh->cdt.tris[t].v, sizeof work->tris[t].v) == 0 &&
-        !changed[now[0]] && !changed[now[1]] && !changed[now[2]]) {
-      part[k] = mesh->component[before];
-      next = part[k] >= next ? part[k] + 1 : next;
-    }
+    next = f->component[k] >= next ? f->component[k] + 1 : next;
   }
   bool joined = false;
-  for (size_t seed = 0; seed < n && !joined; ++seed) {
-    if (part[seed] != UNKNOWN) {
+  for (size_t i = 0; i < r->row_count && !joined; ++i) {
+    int32_t seed = r->rows[i];
+    if (f->component[seed] != UNKNOWN) {
       continue;
     }
     size_t tail = 0;
     int32_t met = UNKNOWN;
-    queue[tail++] = (int32_t)seed;
-    part[seed] = QUEUED;
+    queue[tail++] = seed;
+    f->component[seed] = QUEUED;
     for (size_t head = 0; head < tail; ++head) {
-      for (int i = 0; i < 3; ++i) {
-        int32_t u = f->fn[3 * (size_t)queue[head] + (size_t)i];
-        if (u < 0 || part[u] == QUEUED) {
+      for (int k = 0; k < 3; ++k) {
+        int32_t u = f->fn[3 * (size_t)queue[head] + (size_t)k];
+        if (u < 0 || f->component[u] == QUEUED) {
           continue;
         }
-        if (part[u] == UNKNOWN) {
-          part[u] = QUEUED;
+        if (f->component[u] == UNKNOWN) {
+          f->component[u] = QUEUED;
           queue[tail++] = u;
         } else if (met == UNKNOWN) {
-          met = part[u];
-        } else if (met != part[u]) {
+          met = f->component[u];
+        } else if (met != f->component[u]) {
           joined = true;
         }
       }
     }
     int32_t label = met != UNKNOWN ? met : next++;
     for (size_t k = 0; k < tail; ++k) {
-      part[queue[k]] = label;
+      f->component[queue[k]] = label;
     }
   }
   an_free(&mesh->alloc, queue);
-  an_free(&mesh->alloc, changed);
   if (joined) {
-    an_free(&mesh->alloc, part);
-    return an_navmesh_label_components(f->fn, n, &mesh->alloc, out);
+    an_free(&mesh->alloc, f->component);
+    f->component = NULL;
+    return an_navmesh_label_components(f->fn, n, &mesh->alloc, &f->component);
   }
-  *out = part;
   return ARCNAV_OK;
+}
+
+// The free triangles of the edited triangulation `work`, numbered from the mesh's (docs/DESIGN.md,
+// "A living map"): a free triangle the edit left as it was keeps its number, its rows, its part,
+// and its corners' tables; the new ones take the numbers the edit freed, lowest first, then the
+// numbers past the mesh's; when fewer are made than freed, the highest-numbered triangles take the
+// freed numbers below the new count. Only the rows of the triangles so numbered and of their
+// neighbours are made again, and the tables of the corners those touch; the rest is copied.
+static arcnav_status renumber_free(const an_navmesh *mesh, const an_cdt *work,
+                                   const edited_vertices *edited, free_arrays *f) {
+  const an_allocator *alloc = &mesh->alloc;
+  memset(f, 0, sizeof *f);
+  renumbering r = {.mesh = mesh, .work = work};
+  size_t slots = work->tri_count, old_slots = mesh->cdt.tri_count, old_count = mesh->free_count;
+  size_t points = work->point_count, old_points = mesh->cdt.point_count;
+  r.changed = an_alloc(alloc, slots + 1, sizeof *r.changed);
+  r.changed_slots = an_alloc(alloc, slots + 1, sizeof *r.changed_slots);
+  int32_t *freed = an_alloc(alloc, old_count + 1, sizeof *freed);
+  f->free_of = an_alloc(alloc, slots + 1, sizeof *f->free_of);
+  arcnav_status st =
+      r.changed && r.changed_slots && freed && f->free_of ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  size_t freed_count = 0, fresh_count = 0;
+  if (st == ARCNAV_OK) {
+    mark_changed(&r);
+    for (size_t i = 0; i < r.changed_count; ++i) {
+      size_t t = (size_t)r.changed_slots[i];
+      if (t < old_slots && mesh->free_of[t] >= 0) {
+        freed[freed_count++] = mesh->free_of[t];
+      }
+      fresh_count += work->tris[t].tag == AN_NAVMESH_TAG_FREE;
+    }
+    for (size_t t = slots; t < old_slots; ++t) {
+      if (mesh->free_of[t] >= 0) {
+        freed[freed_count++] = mesh->free_of[t];
+      }
+    }
+    qsort(freed, freed_count, sizeof *freed, compare_numbers);
+  }
+  size_t count = old_count - freed_count + fresh_count;
+  f->free_count = count;
+  r.count = count;
+  size_t rows = count > 0 ? count : 1;
+  if (st == ARCNAV_OK) {
+    f->tri_of = an_alloc(alloc, rows, sizeof *f->tri_of);
+    f->fv = an_alloc(alloc, 3 * rows, sizeof *f->fv);
+    f->fn = an_alloc(alloc, 3 * rows, sizeof *f->fn);
+    f->component = an_alloc(alloc, rows, sizeof *f->component);
+    f->corner = an_alloc(alloc, points + 1, sizeof *f->corner);
+    f->dead_apex = an_alloc(alloc, points + 1, sizeof *f->dead_apex);
+    r.redo = an_calloc(alloc, rows, sizeof *r.redo);
+    r.rows = an_alloc(alloc, rows, sizeof *r.rows);
+    r.touched = an_calloc(alloc, points + 1, sizeof *r.touched);
+    r.vertices = an_alloc(alloc, points + 1, sizeof *r.vertices);
+    if (!f->tri_of || !f->fv || !f->fn || !f->component || !f->corner || !f->dead_apex || !r.redo ||
+        !r.rows || !r.touched || !r.vertices) {
+      st = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  if (st == ARCNAV_OK) {
+    // What stays is copied: the free index of every slot, the rows, parts and tables of every
+    // number both have.
+    size_t kept = old_count < count ? old_count : count;
+    memcpy(f->free_of, mesh->free_of, (old_slots < slots ? old_slots : slots) * sizeof *f->free_of);
+    memcpy(f->tri_of, mesh->tri_of, kept * sizeof *f->tri_of);
+    memcpy(f->fv, mesh->fv, 3 * kept * sizeof *f->fv);
+    memcpy(f->fn, mesh->fn, 3 * kept * sizeof *f->fn);
+    memcpy(f->component, mesh->component, kept * sizeof *f->component);
+    size_t old_tables = old_points < points ? old_points : points;
+    memcpy(f->corner, mesh->corner, old_tables * sizeof *f->corner);
+    memcpy(f->dead_apex, mesh->dead_apex, old_tables * sizeof *f->dead_apex);
+    for (size_t v = old_tables; v < points; ++v) {
+      f->corner[v] = 0;
+      f->dead_apex[v] = -1;
+    }
+    // The numbers to give: the freed ones below the new count, then those past the mesh's.
+    size_t give = 0, given = 0;
+    while (give < freed_count && (size_t)freed[give] < count) {
+      give++;
+    }
+    size_t past = old_count;
+    for (size_t i = 0; i < r.changed_count; ++i) {
+      size_t t = (size_t)r.changed_slots[i];
+      int32_t number = -1;
+      if (work->tris[t].tag == AN_NAVMESH_TAG_FREE) {
+        number = given < give ? freed[given++] : (int32_t)past++;
+        f->tri_of[number] = (int32_t)t;
+        f->component[number] = -1; // flooded below
+        redo_row(&r, number);
+      }
+      f->free_of[t] = number;
+    }
+    // The triangles numbered past the new count, lowest first, take the freed numbers left.
+    size_t next_freed = give;
+    for (size_t number = count; number < old_count && given < give; ++number) {
+      while (next_freed < freed_count && (size_t)freed[next_freed] < number) {
+        next_freed++;
+      }
+      if (next_freed < freed_count && (size_t)freed[next_freed] == number) {
+        continue; // freed itself
+      }
+      int32_t to = freed[given++];
+      int32_t t = mesh->tri_of[number];
+      f->tri_of[to] = t;
+      f->free_of[t] = to;
+      f->component[to] = mesh->component[number];
+      redo_row(&r, to);
+      const int32_t *v = work->tris[t].v;
+      for (int k = 0; k < 3; ++k) {
+        touch_vertex(&r, v[k]);
+        int32_t u = work->tris[t].n[k];
+        redo_row(&r, u >= 0 ? f->free_of[u] : -1);
+      }
+    }
+    // Every changed slot's free neighbours have rows to make again, and its corners tables.
+    for (size_t i = 0; i < r.changed_count; ++i) {
+      size_t t = (size_t)r.changed_slots[i];
+      for (int k = 0; k < 3; ++k) {
+        touch_vertex(&r, work->tris[t].v[k]);
+        int32_t u = work->tris[t].n[k];
+        redo_row(&r, u >= 0 ? f->free_of[u] : -1);
+      }
+    }
+    for (size_t k = 0; k < edited->count[0]; ++k) {
+      touch_vertex(&r, edited->vertices[0][k]);
+    }
+    for (size_t i = 0; i < r.row_count; ++i) {
+      int32_t number = r.rows[i];
+      const an_cdt_tri *tri = &work->tris[f->tri_of[number]];
+      for (int k = 0; k < 3; ++k) {
+        f->fv[3 * (size_t)number + (size_t)k] = tri->v[k];
+        f->fn[3 * (size_t)number + (size_t)k] = tri->n[k] >= 0 ? f->free_of[tri->n[k]] : -1;
+        touch_vertex(&r, tri->v[k]);
+      }
+    }
+    for (size_t i = 0; i < r.vertex_count; ++i) {
+      vertex_tables(&r, f, r.vertices[i]);
+    }
+    st = label_new_parts(mesh, &r, f, fresh_count);
+  }
+  an_free(alloc, freed);
+  renumbering_release(&r, alloc);
+  if (st != ARCNAV_OK) {
+    free_arrays_release(f, alloc);
+  }
+  return st;
 }
 
 // The edited triangulation `work` (in the mesh's spare arrays) replaces the mesh's, whose arrays
@@ -141,16 +390,7 @@ static arcnav_status label_parts(const an_navmesh *mesh, const an_cdt *work, con
 static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices *edited, vec2 lo,
                            vec2 hi) {
   free_arrays f;
-  arcnav_status st = number_free(work, &mesh->alloc, &f);
-  int32_t *component = NULL, *dead_apex = NULL;
-  uint8_t *corner = NULL;
-  if (st == ARCNAV_OK) {
-    st = label_parts(mesh, work, &f, edited, &component);
-  }
-  if (st == ARCNAV_OK) {
-    st = an_navmesh_mark_corners(f.fv, f.fn, f.free_count, work->point_count, &mesh->alloc, &corner,
-                                 &dead_apex);
-  }
+  arcnav_status st = renumber_free(mesh, work, edited, &f);
   // The last step that may fail: from here on the mesh takes the edit.
   if (st == ARCNAV_OK && edited->count[0] == 0) {
     st = an_landmarks_after_addition(&mesh->landmarks, work->point_count, edited->vertices[1],
@@ -158,9 +398,6 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   }
   if (st != ARCNAV_OK) {
     free_arrays_release(&f, &mesh->alloc);
-    an_free(&mesh->alloc, component);
-    an_free(&mesh->alloc, corner);
-    an_free(&mesh->alloc, dead_apex);
     return st;
   }
   // The old triangulation becomes the spare arrays, unless it was borrowed (an_navmesh_clone()).
@@ -174,9 +411,9 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   mesh->fv = f.fv;
   mesh->fn = f.fn;
   mesh->free_count = f.free_count;
-  mesh->component = component;
-  mesh->corner = corner;
-  mesh->dead_apex = dead_apex;
+  mesh->component = f.component;
+  mesh->corner = f.corner;
+  mesh->dead_apex = f.dead_apex;
   an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
   an_free(&mesh->alloc, mesh->portal_width);
   mesh->portal_width = NULL;
@@ -244,7 +481,7 @@ static arcnav_status take_out(an_cdt *work, const an_navmesh_rings *rings, vec2 
     do {
       an_cdt_tri *tri = &work->tris[t];
       int m = an_cdt_vertex_index(tri, v);
-      tri->tag = TAG_FREE;
+      tri->tag = AN_NAVMESH_TAG_FREE;
       t = tri->n[(m + 1) % 3];
     } while (t >= 0 && t != work->vertex_tri[v]);
   }
@@ -271,8 +508,9 @@ static arcnav_status put_in(an_cdt *work, const an_allocator *alloc, const vec2 
     int32_t fresh = an_cdt_next_vertex(work);
     widen(points[k], lo, hi);
     st = an_cdt_insert_point(work, points[k], &out_vertices[k]);
-    if (st == ARCNAV_OK && (out_vertices[k] != fresh ||
-                            work->tris[work->vertex_tri[out_vertices[k]]].tag != TAG_FREE)) {
+    if (st == ARCNAV_OK &&
+        (out_vertices[k] != fresh ||
+         work->tris[work->vertex_tri[out_vertices[k]]].tag != AN_NAVMESH_TAG_FREE)) {
       st = ARCNAV_ERR_INVALID_ARGUMENT;
     }
   }
@@ -290,8 +528,8 @@ static arcnav_status put_in(an_cdt *work, const an_allocator *alloc, const vec2 
     int32_t t = left_of(work, out_vertices[k], out_vertices[next_in_ring(rings, k)]);
     if (t < 0) {
       st = ARCNAV_ERR_INVALID_ARGUMENT; // the edge did not go in whole
-    } else if (work->tris[t].tag == TAG_FREE) {
-      work->tris[t].tag = TAG_BLOCKED;
+    } else if (work->tris[t].tag == AN_NAVMESH_TAG_FREE) {
+      work->tris[t].tag = AN_NAVMESH_TAG_BLOCKED;
       queue[tail++] = t;
     }
   }
@@ -299,8 +537,8 @@ static arcnav_status put_in(an_cdt *work, const an_allocator *alloc, const vec2 
     const an_cdt_tri *tri = &work->tris[queue[head]];
     for (int i = 0; i < 3; ++i) {
       int32_t u = tri->n[i];
-      if (u >= 0 && !((tri->constrained >> i) & 1u) && work->tris[u].tag == TAG_FREE) {
-        work->tris[u].tag = TAG_BLOCKED;
+      if (u >= 0 && !((tri->constrained >> i) & 1u) && work->tris[u].tag == AN_NAVMESH_TAG_FREE) {
+        work->tris[u].tag = AN_NAVMESH_TAG_BLOCKED;
         queue[tail++] = u;
       }
     }
@@ -319,11 +557,9 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   an_cdt *work = &mesh->spare;
+  // The copy's tags are the labels (an_navmesh_fill_free(), and every edit since), which its
+  // edits keep.
   arcnav_status st = an_cdt_copy(&mesh->cdt, added_count, work);
-  // The labels go into the copy's tags, which its edits keep.
-  for (size_t t = 0; st == ARCNAV_OK && t < work->tri_count; ++t) {
-    work->tris[t].tag = mesh->free_of[t] >= 0 ? TAG_FREE : TAG_BLOCKED;
-  }
   vec2 lo = v2(INFINITY, INFINITY), hi = v2(-INFINITY, -INFINITY);
   if (st == ARCNAV_OK && gone) {
     st = take_out(work, gone, &lo, &hi);
