@@ -508,6 +508,15 @@ static void check_free_arrays(const an_navmesh *mesh) {
   free(as_kept);
 }
 
+/// A square 0.4 across, counter-clockwise, somewhere in [lo, hi].
+static void random_square(sup_rng *rng, vec2 lo, vec2 hi, vec2 square[4]) {
+  vec2 m = v2(sup_rng_uniform(rng, lo.x, hi.x), sup_rng_uniform(rng, lo.y, hi.y));
+  square[0] = v2(m.x - 0.2, m.y - 0.2);
+  square[1] = v2(m.x + 0.2, m.y - 0.2);
+  square[2] = v2(m.x + 0.2, m.y + 0.2);
+  square[3] = v2(m.x - 0.2, m.y + 0.2);
+}
+
 typedef struct change_tally {
   bound_tally bounds;
   size_t added;
@@ -544,11 +553,8 @@ static void check_arrays_through_changes(fixture *f, uint64_t seed, size_t kind,
       memmove(vertices[pick], vertices[here - 1], sizeof vertices[pick]);
       here--;
     } else {
-      vec2 m = v2(sup_rng_uniform(rng, lo.x, hi.x), sup_rng_uniform(rng, lo.y, hi.y));
-      vec2 square[4] = {{m.x - 0.2, m.y - 0.2},
-                        {m.x + 0.2, m.y - 0.2},
-                        {m.x + 0.2, m.y + 0.2},
-                        {m.x - 0.2, m.y + 0.2}};
+      vec2 square[4];
+      random_square(rng, lo, hi, square);
       an_navmesh_rings added = {ring_counts, 1, NULL};
       an_navmesh_rings gone = {ring_counts, 1, what == 2 ? vertices[pick] : NULL};
       size_t slot = what == 2 ? pick : here;
@@ -596,11 +602,8 @@ static void check_bounds_after_additions(fixture *f, uint64_t seed, size_t kind,
   size_t here = 0;
   uint32_t ring_counts[1] = {4};
   for (int attempt = 0; attempt < 60 && here < 6; ++attempt) {
-    vec2 m = v2(sup_rng_uniform(rng, lo.x, hi.x), sup_rng_uniform(rng, lo.y, hi.y));
-    vec2 square[4] = {{m.x - 0.2, m.y - 0.2},
-                      {m.x + 0.2, m.y - 0.2},
-                      {m.x + 0.2, m.y + 0.2},
-                      {m.x - 0.2, m.y + 0.2}};
+    vec2 square[4];
+    random_square(rng, lo, hi, square);
     an_navmesh_rings ring = {ring_counts, 1, NULL};
     arcnav_status st = an_navmesh_change_polygon(f->mesh, NULL, square, &ring, vertices);
     ck_assert(st == ARCNAV_OK || st == ARCNAV_ERR_INVALID_ARGUMENT);
