@@ -45,8 +45,7 @@ typedef struct renumbering {
   const an_navmesh *mesh;
   const an_cdt *work;
   size_t count;           ///< free triangles after the edit
-  uint8_t *changed;       ///< per slot of `work`: not as the mesh had it
-  int32_t *changed_slots; ///< those slots, in order
+  int32_t *changed_slots; ///< the slots of `work` not as the mesh had them, in order
   size_t changed_count;
   uint8_t *redo; ///< per new free number: its rows are made again
   int32_t *rows; ///< those numbers
@@ -57,7 +56,6 @@ typedef struct renumbering {
 } renumbering;
 
 static void renumbering_release(renumbering *r, const an_allocator *alloc) {
-  an_free(alloc, r->changed);
   an_free(alloc, r->changed_slots);
   an_free(alloc, r->redo);
   an_free(alloc, r->rows);
@@ -118,7 +116,6 @@ static void each_triangle_round(const an_cdt *cdt, int32_t v, void (*visit)(void
 static void mark_changed(renumbering *r) {
   const an_cdt *old = &r->mesh->cdt;
   size_t slots = r->work->tri_count, common = old->tri_count < slots ? old->tri_count : slots;
-  memset(r->changed, 0, slots * sizeof *r->changed);
   // Whole triangles compared (their tags the labels), a run at a time: most runs are as they were.
   // A slot rewritten as it was, but for the padding, counts as changed, which only costs a row.
   enum { RUN = 64 };
@@ -129,13 +126,11 @@ static void mark_changed(renumbering *r) {
     }
     for (size_t t = from; t < to; ++t) {
       if (memcmp(&r->work->tris[t], &old->tris[t], sizeof *old->tris) != 0) {
-        r->changed[t] = 1;
         r->changed_slots[r->changed_count++] = (int32_t)t;
       }
     }
   }
   for (size_t t = common; t < slots; ++t) {
-    r->changed[t] = 1;
     r->changed_slots[r->changed_count++] = (int32_t)t;
   }
 }
@@ -249,12 +244,10 @@ static arcnav_status renumber_free(const an_navmesh *mesh, const an_cdt *work,
   renumbering r = {.mesh = mesh, .work = work};
   size_t slots = work->tri_count, old_slots = mesh->cdt.tri_count, old_count = mesh->free_count;
   size_t points = work->point_count, old_points = mesh->cdt.point_count;
-  r.changed = an_alloc(alloc, slots + 1, sizeof *r.changed);
   r.changed_slots = an_alloc(alloc, slots + 1, sizeof *r.changed_slots);
   int32_t *freed = an_alloc(alloc, old_count + 1, sizeof *freed);
   f->free_of = an_alloc(alloc, slots + 1, sizeof *f->free_of);
-  arcnav_status st =
-      r.changed && r.changed_slots && freed && f->free_of ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  arcnav_status st = r.changed_slots && freed && f->free_of ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
   size_t freed_count = 0, fresh_count = 0;
   if (st == ARCNAV_OK) {
     mark_changed(&r);
