@@ -331,7 +331,15 @@ static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, ui
   // cells are copied whole; otherwise only the cells of the obstacle's own lose entries. Decided
   // at its first item, where every item before has been kept.
   bool marks_every_change = false;
-  for (uint32_t i = 0; status == ARCNAV_OK && i < grid->item_count; ++i) {
+  if (status == ARCNAV_OK && !out_old) {
+    // An addition keeps every item: copied whole, the owners from the new one's on moved up.
+    memcpy(out->items, grid->items, grid->item_count * sizeof *out->items);
+    kept = grid->item_count;
+    for (uint32_t i = 0; shift != 0 && i < kept; ++i) {
+      out->items[i].owner += out->items[i].owner >= index ? (uint32_t)shift : 0;
+    }
+  }
+  for (uint32_t i = 0; status == ARCNAV_OK && out_old && i < grid->item_count; ++i) {
     const an_item *item = &grid->items[i];
     bool gone = out_old && item->owner == index;
     if (gone && kept == i) {
