@@ -6,6 +6,7 @@
 #include "mesh/navmesh_build.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,21 +114,19 @@ static void each_triangle_round(const an_cdt *cdt, int32_t v, void (*visit)(void
 // triangles' arrays go (they hold indices only: a corner the edit took out and put in again at
 // another place, under the same index, changes none of them), and so are its free number's rows
 // where no neighbour changed.
+_Static_assert(offsetof(an_cdt_tri, constrained) == sizeof(int32_t[6]) &&
+                   offsetof(an_cdt_tri, tag) == offsetof(an_cdt_tri, constrained) + 1,
+               "a triangle's fields lie first, one after the other");
+
 static void mark_changed(renumbering *r) {
   const an_cdt *old = &r->mesh->cdt;
   size_t slots = r->work->tri_count, common = old->tri_count < slots ? old->tri_count : slots;
-  // Whole triangles compared (their tags the labels), a run at a time: most runs are as they were.
-  // A slot rewritten as it was, but for the padding, counts as changed, which only costs a row.
-  enum { RUN = 64 };
-  for (size_t from = 0; from < common; from += RUN) {
-    size_t to = from + RUN < common ? from + RUN : common;
-    if (memcmp(&r->work->tris[from], &old->tris[from], (to - from) * sizeof *old->tris) == 0) {
-      continue;
-    }
-    for (size_t t = from; t < to; ++t) {
-      if (memcmp(&r->work->tris[t], &old->tris[t], sizeof *old->tris) != 0) {
-        r->changed_slots[r->changed_count++] = (int32_t)t;
-      }
+  // Corners, neighbours, constraint marks and tag (the label), which lie first in a triangle with
+  // nothing between them; not the padding after them, which a new triangle leaves undefined.
+  const size_t fields = offsetof(an_cdt_tri, tag) + sizeof old->tris->tag;
+  for (size_t t = 0; t < common; ++t) {
+    if (memcmp(&r->work->tris[t], &old->tris[t], fields) != 0) {
+      r->changed_slots[r->changed_count++] = (int32_t)t;
     }
   }
   for (size_t t = common; t < slots; ++t) {
