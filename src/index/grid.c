@@ -335,32 +335,27 @@ static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, ui
     // An addition keeps every item: copied whole, the owners from the new one's on moved up.
     memcpy(out->items, grid->items, grid->item_count * sizeof *out->items);
     kept = grid->item_count;
-    for (uint32_t i = 0; shift != 0 && i < kept; ++i) {
+    for (uint32_t i = 0; i < kept; ++i) {
       out->items[i].owner += out->items[i].owner >= index ? (uint32_t)shift : 0;
     }
-  }
-  for (uint32_t i = 0; status == ARCNAV_OK && out_old && i < grid->item_count; ++i) {
-    const an_item *item = &grid->items[i];
-    bool gone = out_old && item->owner == index;
-    if (gone && kept == i) {
-      marks_every_change = grid->item_count - i <= AN_GRID_MARKED_ITEMS_MAX;
+  } else if (status == ARCNAV_OK) {
+    for (uint32_t i = 0; i < grid->item_count; ++i) {
+      const an_item *item = &grid->items[i];
+      bool gone = item->owner == index;
+      if (gone && kept == i) {
+        marks_every_change = grid->item_count - i <= AN_GRID_MARKED_ITEMS_MAX;
+      }
+      if (gone || marks_every_change) {
+        vec2 lo, hi;
+        an_item_box(item, grid->reach, &lo, &hi);
+        an_grid_mark_box(grid, lo, hi, dropping);
+      }
+      renumber[i] = gone ? -1 : (int32_t)kept;
+      if (!gone) {
+        out->items[kept] = *item;
+        out->items[kept++].owner += item->owner > index ? (uint32_t)shift : 0;
+      }
     }
-    if (gone || marks_every_change) {
-      vec2 lo, hi;
-      an_item_box(item, grid->reach, &lo, &hi);
-      an_grid_mark_box(grid, lo, hi, dropping);
-    }
-    if (gone) {
-      renumber[i] = -1;
-      continue;
-    }
-    if (renumber) {
-      renumber[i] = (int32_t)kept;
-    }
-    out->items[kept] = *item;
-    out->items[kept].owner +=
-        item->owner > index || (item->owner == index && !out_old) ? (uint32_t)shift : 0;
-    ++kept;
   }
   size_t n = 0;
   if (status == ARCNAV_OK && now) {

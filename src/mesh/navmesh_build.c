@@ -34,6 +34,34 @@ void an_navmesh_find_box_edges(an_navmesh *mesh) {
   }
 }
 
+void an_navmesh_mark_triangle(const int32_t *fv, const int32_t *fn, size_t t, int32_t at,
+                              uint8_t *corner, int32_t *dead_apex) {
+  const int32_t *v = &fv[3 * t], *n = &fn[3 * t];
+  int way_in = -1; // the last free neighbour's edge
+  for (int k = 0; k < 3; ++k) {
+    if (n[k] >= 0) {
+      way_in = k;
+      continue;
+    }
+    for (int end = 1; end <= 2; ++end) {
+      int32_t w = v[(k + end) % 3];
+      if (at < 0 || w == at) {
+        corner[w] = 1;
+      }
+    }
+  }
+  if (way_in < 0) {
+    for (int k = 0; k < 3; ++k) {
+      if (at < 0 || v[k] == at) {
+        dead_apex[v[k]] = -2;
+      }
+    }
+  } else if (an_navmesh_dead_end(fn, t) && (at < 0 || v[way_in] == at)) {
+    int32_t *apex = &dead_apex[v[way_in]];
+    *apex = *apex == -1 ? (int32_t)t : -2;
+  }
+}
+
 arcnav_status an_navmesh_mark_corners(const int32_t *fv, const int32_t *fn, size_t free_count,
                                       size_t point_count, const an_allocator *alloc,
                                       uint8_t **out_corner, int32_t **out_dead_apex) {
@@ -48,24 +76,7 @@ arcnav_status an_navmesh_mark_corners(const int32_t *fv, const int32_t *fn, size
     dead_apex[v] = -1;
   }
   for (size_t t = 0; t < free_count; ++t) {
-    const int32_t *v = &fv[3 * t], *n = &fn[3 * t];
-    int way_in = -1; // the last free neighbour's edge
-    for (int k = 0; k < 3; ++k) {
-      if (n[k] < 0) {
-        corner[v[(k + 1) % 3]] = 1;
-        corner[v[(k + 2) % 3]] = 1;
-      } else {
-        way_in = k;
-      }
-    }
-    if (an_navmesh_dead_end(fn, t) && way_in >= 0) {
-      int32_t *apex = &dead_apex[v[way_in]];
-      *apex = *apex == -1 ? (int32_t)t : -2;
-    } else if (way_in < 0) {
-      for (int k = 0; k < 3; ++k) {
-        dead_apex[v[k]] = -2;
-      }
-    }
+    an_navmesh_mark_triangle(fv, fn, t, -1, corner, dead_apex);
   }
   *out_corner = corner;
   *out_dead_apex = dead_apex;

@@ -96,6 +96,12 @@ void an_navmesh_refresh_grid(an_navmesh *mesh, vec2 lo, vec2 hi);
 /// The free triangle on each edge of the box (box_tri, box_edge).
 void an_navmesh_find_box_edges(an_navmesh *mesh);
 
+/// What free triangle t (of `fv` and `fn`) adds to its vertices' tables (an_navmesh.corner and
+/// dead_apex, the latter -1 where nothing was added yet): to all three with `at` -1, else to
+/// vertex `at` only (a local change making one vertex's tables again).
+void an_navmesh_mark_triangle(const int32_t *fv, const int32_t *fn, size_t t, int32_t at,
+                              uint8_t *corner, int32_t *dead_apex);
+
 /// The interval search's tables of the vertices (an_navmesh.corner and dead_apex) for the
 /// `free_count` free triangles `fv` and `fn` over `point_count` vertices, into *corner and
 /// *dead_apex (made with `alloc`). @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (nothing made).

@@ -109,15 +109,15 @@ static void each_triangle_round(const an_cdt *cdt, int32_t v, void (*visit)(void
   }
 }
 
+_Static_assert(offsetof(an_cdt_tri, constrained) == sizeof(int32_t[6]) &&
+                   offsetof(an_cdt_tri, tag) == offsetof(an_cdt_tri, constrained) + 1,
+               "a triangle's fields lie first, one after the other");
+
 // The slots the edit changed, listed in order: past the mesh's, or holding other corners or
 // neighbours or another label. Every other slot is the triangle it was as far as the free
 // triangles' arrays go (they hold indices only: a corner the edit took out and put in again at
 // another place, under the same index, changes none of them), and so are its free number's rows
 // where no neighbour changed.
-_Static_assert(offsetof(an_cdt_tri, constrained) == sizeof(int32_t[6]) &&
-                   offsetof(an_cdt_tri, tag) == offsetof(an_cdt_tri, constrained) + 1,
-               "a triangle's fields lie first, one after the other");
-
 static void mark_changed(renumbering *r) {
   const an_cdt *old = &r->mesh->cdt;
   size_t slots = r->work->tri_count, common = old->tri_count < slots ? old->tri_count : slots;
@@ -134,29 +134,6 @@ static void mark_changed(renumbering *r) {
   }
 }
 
-// What free triangle t (a slot) of the edited triangulation adds to vertex v's tables, as
-// an_navmesh_mark_corners() has it.
-static void add_to_tables(const free_arrays *f, int32_t v, int32_t t) {
-  int32_t number = f->free_of[t];
-  if (number < 0) {
-    return;
-  }
-  const int32_t *fv = &f->fv[3 * (size_t)number], *fn = &f->fn[3 * (size_t)number];
-  int way_in = -1; // the last free neighbour's edge
-  for (int k = 0; k < 3; ++k) {
-    if (fn[k] >= 0) {
-      way_in = k;
-    } else if (fv[(k + 1) % 3] == v || fv[(k + 2) % 3] == v) {
-      f->corner[v] = 1;
-    }
-  }
-  if (way_in < 0) {
-    f->dead_apex[v] = -2;
-  } else if (an_navmesh_dead_end(f->fn, (size_t)number) && fv[way_in] == v) {
-    f->dead_apex[v] = f->dead_apex[v] == -1 ? number : -2;
-  }
-}
-
 typedef struct vertex_tables_at {
   free_arrays *f;
   int32_t v;
@@ -164,7 +141,11 @@ typedef struct vertex_tables_at {
 
 static void add_to_vertex_tables(void *context, int32_t t) {
   vertex_tables_at *at = context;
-  add_to_tables(at->f, at->v, t);
+  int32_t number = at->f->free_of[t];
+  if (number >= 0) {
+    an_navmesh_mark_triangle(at->f->fv, at->f->fn, (size_t)number, at->v, at->f->corner,
+                             at->f->dead_apex);
+  }
 }
 
 // Vertex v's tables (an_navmesh.corner, dead_apex) from the free triangles round it.
@@ -331,10 +312,8 @@ static arcnav_status renumber_free(const an_navmesh *mesh, const an_cdt *work,
       f->tri_of[to] = t;
       f->free_of[t] = to;
       f->component[to] = mesh->component[number];
-      redo_row(&r, to);
-      const int32_t *v = work->tris[t].v;
+      redo_row(&r, to); // which touches its corners
       for (int k = 0; k < 3; ++k) {
-        touch_vertex(&r, v[k]);
         int32_t u = work->tris[t].n[k];
         redo_row(&r, u >= 0 ? f->free_of[u] : -1);
       }
@@ -453,6 +432,10 @@ static void widen(vec2 p, vec2 *lo, vec2 *hi) {
   *hi = v2(an_max(hi->x, p.x), an_max(hi->y, p.y));
 }
 
+static void tag_free(void *cdt, int32_t t) {
+  ((an_cdt *)cdt)->tris[t].tag = AN_NAVMESH_TAG_FREE;
+}
+
 // Takes a polygon an_navmesh_change_polygon() put in out of `work`; its box widens [lo, hi].
 static arcnav_status take_out(an_cdt *work, const an_navmesh_rings *rings, vec2 *lo, vec2 *hi) {
   arcnav_status st = ARCNAV_OK;
@@ -470,12 +453,7 @@ static arcnav_status take_out(an_cdt *work, const an_navmesh_rings *rings, vec2 
       break;
     }
     widen(work->points[v], lo, hi);
-    do {
-      an_cdt_tri *tri = &work->tris[t];
-      int m = an_cdt_vertex_index(tri, v);
-      tri->tag = AN_NAVMESH_TAG_FREE;
-      t = tri->n[(m + 1) % 3];
-    } while (t >= 0 && t != work->vertex_tri[v]);
+    each_triangle_round(work, v, tag_free, work);
   }
   for (size_t k = 0; st == ARCNAV_OK && k < count; ++k) {
     st = an_cdt_unconstrain_edge(work, vertices[k], vertices[next_in_ring(rings, k)]);
