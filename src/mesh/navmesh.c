@@ -27,6 +27,7 @@ static void free_mesh_arrays(an_navmesh *mesh) {
   }
   an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
   an_free(&mesh->alloc, mesh->portal_width);
+  an_free(&mesh->alloc, mesh->renewed);
   an_landmarks_free(&mesh->landmarks, &mesh->alloc);
   an_free(&mesh->alloc, mesh->grid);
   an_cdt_free(&mesh->spare);
@@ -58,6 +59,9 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
   copy->spare = (an_cdt){0};
   copy->passages = (an_widest_forest){0};
   copy->portal_width = NULL;
+  copy->cloned_from = mesh;
+  copy->renewed = NULL;
+  copy->renewed_count = 0;
   copy->borrows_triangulation = to_change;
   size_t tris = mesh->cdt.tri_count, free_count = mesh->free_count;
   size_t points = mesh->corner ? mesh->cdt.point_count : 0;
@@ -105,29 +109,24 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
   return ARCNAV_OK;
 }
 
-uint8_t *an_navmesh_same_points(const an_navmesh *before, const an_navmesh *mesh) {
-  size_t count = mesh->cdt.point_count;
-  uint8_t *same = an_alloc(&mesh->alloc, count + 1, sizeof *same);
-  size_t both = count < before->cdt.point_count ? count : before->cdt.point_count;
-  for (size_t v = 0; same && v < count; ++v) {
-    same[v] = v < both && v2_equal(mesh->cdt.points[v], before->cdt.points[v]);
+uint8_t *an_navmesh_kept_triangles(const an_navmesh *before, const an_navmesh *mesh) {
+  size_t count = mesh->free_count;
+  uint8_t *kept = an_alloc(&mesh->alloc, count + 1, sizeof *kept);
+  if (!kept) {
+    return NULL;
   }
-  return same;
-}
-
-int32_t an_navmesh_kept_triangle(const an_navmesh *before, const an_navmesh *mesh,
-                                 const uint8_t *same_point, int32_t t) {
-  int32_t slot = mesh->tri_of[t];
-  if ((size_t)slot >= before->cdt.tri_count || before->free_of[slot] < 0) {
-    return -1;
+  size_t both = 0;
+  if (mesh->cloned_from == before) {
+    both = before->free_count < count ? before->free_count : count;
   }
-  const int32_t *v = mesh->cdt.tris[slot].v, *was = before->cdt.tris[slot].v;
-  for (int k = 0; k < 3; ++k) {
-    if (v[k] != was[k] || !same_point[v[k]]) {
-      return -1;
+  memset(kept, 1, both);
+  memset(kept + both, 0, count - both);
+  for (size_t k = 0; k < mesh->renewed_count; ++k) {
+    if ((size_t)mesh->renewed[k] < count) {
+      kept[mesh->renewed[k]] = 0;
     }
   }
-  return before->free_of[slot];
+  return kept;
 }
 
 double an_navmesh_passage_width(const an_navmesh *mesh, int32_t a, int32_t b) {
@@ -212,6 +211,6 @@ size_t an_navmesh_memory_bytes(const an_navmesh *mesh) {
          (mesh->corner ? c->point_count * (sizeof *mesh->corner + sizeof *mesh->dead_apex) : 0) +
          an_widest_forest_memory_bytes(&mesh->passages) +
          (mesh->portal_width ? 3 * mesh->free_count * sizeof *mesh->portal_width : 0) +
-         an_landmarks_memory_bytes(&mesh->landmarks) +
+         mesh->renewed_count * sizeof *mesh->renewed + an_landmarks_memory_bytes(&mesh->landmarks) +
          (size_t)mesh->grid_w * (size_t)mesh->grid_h * sizeof(int32_t);
 }

@@ -94,6 +94,14 @@ struct an_navmesh {
   double cell_w, cell_h;
   int32_t grid_w, grid_h;
   int32_t *grid;
+  /// The mesh this one is a copy of (an_navmesh_clone()), compared only, never read: NULL for a
+  /// mesh built. With it, `renewed` lists the free numbers whose triangle the local changes since
+  /// the copy may have made other than the original's (navmesh_update.c; docs/DESIGN.md, "A
+  /// living map"), each at least once: a number below both free counts and not listed is the
+  /// same triangle there, the same corners at the same points and the same neighbours.
+  const an_navmesh *cloned_from;
+  int32_t *renewed;
+  size_t renewed_count;
   /// A copy made to be changed (an_navmesh_clone()): `cdt` and the free triangles' arrays
   /// (free_of, tri_of, fv, fn, component) are the original's, read but never written or freed
   /// here, until the change puts its own in their place.
@@ -221,22 +229,17 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
 arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmesh **out);
 /// Builds the forest of the widest passages (an_navmesh_passage_width()) of a mesh that has none.
 /// With `before` (NULL: none), the mesh this one was cloned from before a local change, a portal
-/// whose two triangles the change left as they were, their edges' neighbours free or not as
-/// before, keeps the width it had there: the width depends on nothing else.
+/// whose two triangles the change left as they were (an_navmesh_kept_triangles()) keeps the width
+/// it had there: the width depends on nothing else.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (the mesh as it was).
 arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *before);
 
-/// Per vertex of `mesh` (`before` after a local change): 1 where `before` has that vertex at the
-/// same point (a removed vertex's number may have been taken again by another point), else 0.
-/// One pass over the points, so that testing every triangle (an_navmesh_kept_triangle()) reads no
-/// points. NULL when out of memory; free with the mesh's allocator.
-uint8_t *an_navmesh_same_points(const an_navmesh *before, const an_navmesh *mesh);
-
-/// The free triangle of `before` that free triangle t of `mesh` (`before` after a local change)
-/// still is: the same corners, at the same points (`same_point`, an_navmesh_same_points()), in the
-/// same slot of the triangulation; -1 when the change made t.
-int32_t an_navmesh_kept_triangle(const an_navmesh *before, const an_navmesh *mesh,
-                                 const uint8_t *same_point, int32_t t);
+/// Which free triangles of `mesh` are the same as in `before` (the same corners at the same points,
+/// the same neighbours): per free number of `mesh`, 1 where the number is below `before`'s count
+/// and `mesh` is a copy of `before` changed locally since (an_navmesh.cloned_from) that left it
+/// as it was (an_navmesh.renewed), else 0. NULL when out of memory; free with the mesh's
+/// allocator.
+uint8_t *an_navmesh_kept_triangles(const an_navmesh *before, const an_navmesh *mesh);
 
 /// Number of free (walkable) triangles, without the connectors (which have no area).
 size_t an_navmesh_triangle_count(const an_navmesh *mesh);

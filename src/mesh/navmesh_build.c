@@ -187,43 +187,20 @@ double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i) {
   return an_min(width, sampled);
 }
 
-// Per free triangle t, the triangle of `before` it still is (an_navmesh_kept_triangle()), when
-// each of its edges has a free triangle beyond or none as before; else -1. (A triangle beside a
-// polygon put in or taken out clear of everything has one of its corners, so it is never kept;
-// the edges are checked all the same, since the width reads them.)
-static void find_kept(const an_navmesh *before, const an_navmesh *mesh, const uint8_t *same_point,
-                      int32_t *kept) {
-  for (size_t t = 0; t < mesh->free_count; ++t) {
-    int32_t was = an_navmesh_kept_triangle(before, mesh, same_point, (int32_t)t);
-    for (int k = 0; k < 3 && was >= 0; ++k) {
-      if ((mesh->fn[3 * t + (size_t)k] < 0) != (before->fn[3 * (size_t)was + (size_t)k] < 0)) {
-        was = -1;
-      }
-    }
-    kept[t] = was;
-  }
-}
-
 // The forest of the widest passages (an_navmesh_passage_width; docs/DESIGN.md, "No path for a
 // disk without a search"): each portal as wide as twice a bound on its points' clearance.
 arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *before) {
   size_t n = mesh->free_count, count = 0;
   int32_t outside = (int32_t)n;
-  bool carry = before && before->portal_width;
+  bool carry = before && before->portal_width && mesh->cloned_from == before;
   an_widest_link *portals = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *portals);
   float *width = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *width);
-  int32_t *kept = carry ? an_alloc(&mesh->alloc, n + 1, sizeof *kept) : NULL;
-  uint8_t *same_point = carry ? an_navmesh_same_points(before, mesh) : NULL;
-  if (!portals || !width || (carry && (!kept || !same_point))) {
+  uint8_t *kept = carry ? an_navmesh_kept_triangles(before, mesh) : NULL;
+  if (!portals || !width || (carry && !kept)) {
     an_free(&mesh->alloc, portals);
     an_free(&mesh->alloc, width);
     an_free(&mesh->alloc, kept);
-    an_free(&mesh->alloc, same_point);
     return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  if (carry) {
-    find_kept(before, mesh, same_point, kept);
-    an_free(&mesh->alloc, same_point);
   }
   for (size_t t = 0; t < n; ++t) {
     for (int i = 0; i < 3; ++i) {
@@ -235,8 +212,8 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *befo
       // The width depends on both triangles beside the portal: carried when both were left as
       // they were.
       width[3 * t + (size_t)i] =
-          carry && kept[t] >= 0 && kept[u] >= 0
-              ? before->portal_width[3 * (size_t)kept[t] + (size_t)i]
+          carry && kept[t] && kept[u]
+              ? before->portal_width[3 * t + (size_t)i]
               : an_float_at_least(an_navmesh_portal_width(mesh, (int32_t)t, i));
     }
   }

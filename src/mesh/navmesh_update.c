@@ -20,6 +20,8 @@ typedef struct free_arrays {
   int32_t *free_of, *tri_of, *fv, *fn, *component, *dead_apex;
   uint8_t *corner;
   size_t free_count;
+  int32_t *renewed; ///< the mesh's list (an_navmesh.renewed) and this edit's rows after it
+  size_t renewed_count;
 } free_arrays;
 
 static void free_arrays_release(free_arrays *f, const an_allocator *alloc) {
@@ -30,6 +32,7 @@ static void free_arrays_release(free_arrays *f, const an_allocator *alloc) {
   an_free(alloc, f->component);
   an_free(alloc, f->dead_apex);
   an_free(alloc, f->corner);
+  an_free(alloc, f->renewed);
   memset(f, 0, sizeof *f);
 }
 
@@ -46,6 +49,7 @@ typedef struct renumbering {
   const an_navmesh *mesh;
   const an_cdt *work;
   size_t count;           ///< free triangles after the edit
+  const int32_t *free_of; ///< per slot of `work`: its free number after the edit, or -1
   int32_t *changed_slots; ///< the slots of `work` not as the mesh had them, in order
   size_t changed_count;
   uint8_t *redo; ///< per new free number: its rows are made again
@@ -76,6 +80,11 @@ static void redo_row(renumbering *r, int32_t number) {
     r->redo[number] = 1;
     r->rows[r->row_count++] = number;
   }
+}
+
+static void redo_free_row(void *context, int32_t t) {
+  renumbering *r = context;
+  redo_row(r, r->free_of[t]);
 }
 
 static void touch_vertex(renumbering *r, int32_t v) {
@@ -266,6 +275,7 @@ static arcnav_status renumber_free(const an_navmesh *mesh, const an_cdt *work,
     }
   }
   if (st == ARCNAV_OK) {
+    r.free_of = f->free_of;
     // What stays is copied: the free index of every slot, the rows, parts and tables of every
     // number both have.
     size_t kept = old_count < count ? old_count : count;
@@ -330,6 +340,11 @@ static arcnav_status renumber_free(const an_navmesh *mesh, const an_cdt *work,
     for (size_t k = 0; k < edited->count[0]; ++k) {
       touch_vertex(&r, edited->vertices[0][k]);
     }
+    // A vertex put in under a taken-out one's index moves it: a triangle round it whose slot
+    // happens to hold what it held is another triangle all the same.
+    for (size_t k = 0; k < edited->count[1]; ++k) {
+      each_triangle_round(work, edited->vertices[1][k], redo_free_row, &r);
+    }
     for (size_t i = 0; i < r.row_count; ++i) {
       int32_t number = r.rows[i];
       const an_cdt_tri *tri = &work->tris[f->tri_of[number]];
@@ -343,6 +358,18 @@ static arcnav_status renumber_free(const an_navmesh *mesh, const an_cdt *work,
       vertex_tables(&r, f, r.vertices[i]);
     }
     st = label_new_parts(mesh, &r, f, fresh_count);
+  }
+  // A copy's record of what its changes made again (an_navmesh.renewed), for the builds that
+  // carry what it kept from the original.
+  if (st == ARCNAV_OK && mesh->cloned_from) {
+    f->renewed = an_alloc(alloc, mesh->renewed_count + r.row_count + 1, sizeof *f->renewed);
+    if (f->renewed) {
+      memcpy(f->renewed, mesh->renewed, mesh->renewed_count * sizeof *f->renewed);
+      memcpy(f->renewed + mesh->renewed_count, r.rows, r.row_count * sizeof *f->renewed);
+      f->renewed_count = mesh->renewed_count + r.row_count;
+    } else {
+      st = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
   }
   an_free(alloc, freed);
   renumbering_release(&r, alloc);
@@ -385,6 +412,11 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   mesh->component = f.component;
   mesh->corner = f.corner;
   mesh->dead_apex = f.dead_apex;
+  if (mesh->cloned_from) {
+    an_free(&mesh->alloc, mesh->renewed);
+    mesh->renewed = f.renewed;
+    mesh->renewed_count = f.renewed_count;
+  }
   an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
   an_free(&mesh->alloc, mesh->portal_width);
   mesh->portal_width = NULL;

@@ -94,12 +94,11 @@ static double segment_clearance(const an_grid *grid, vec2 a, vec2 b, double cap)
 }
 
 // The previous build's widths of free triangle t's links, when the change left the triangle as it
-// was and far from what it changed (an_sure_carry); NULL otherwise.
+// was (`kept`, an_navmesh_kept_triangles()) and far from what it changed (an_sure_carry); NULL
+// otherwise.
 static const float *carried_widths(const an_sure_carry *carry, const an_navmesh *mesh,
-                                   const uint8_t *same_point, int32_t t, double cap) {
-  const an_sure_passages *before = carry ? carry->previous : NULL;
-  int32_t was = before ? an_navmesh_kept_triangle(before->mesh, mesh, same_point, t) : -1;
-  if (was < 0) {
+                                   const uint8_t *kept, int32_t t, double cap) {
+  if (!carry || !kept[t]) {
     return NULL;
   }
   const int32_t *v = &mesh->fv[3 * (size_t)t];
@@ -111,7 +110,7 @@ static const float *carried_widths(const an_sure_carry *carry, const an_navmesh 
   }
   double gap = an_max(an_max(carry->lo.x - hi.x, lo.x - carry->hi.x),
                       an_max(carry->lo.y - hi.y, lo.y - carry->hi.y));
-  return gap > cap ? &before->link_width[3 * (size_t)was] : NULL;
+  return gap > cap ? &carry->previous->link_width[3 * (size_t)t] : NULL;
 }
 
 arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid, double cap,
@@ -122,10 +121,10 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
   an_widest_link *links = an_alloc(alloc, 3 * n + 1, sizeof *links);
   out->portal_first = an_alloc(alloc, n > 0 ? n : 1, sizeof *out->portal_first);
   out->link_width = an_alloc(alloc, 3 * n + 1, sizeof *out->link_width);
-  uint8_t *same_point = carry ? an_navmesh_same_points(carry->previous->mesh, mesh) : NULL;
-  if (!links || !out->portal_first || !out->link_width || (carry && !same_point)) {
+  uint8_t *kept = carry ? an_navmesh_kept_triangles(carry->previous->mesh, mesh) : NULL;
+  if (!links || !out->portal_first || !out->link_width || (carry && !kept)) {
     an_free(alloc, links);
-    an_free(&mesh->alloc, same_point);
+    an_free(&mesh->alloc, kept);
     an_sure_passages_destroy(out, alloc);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
@@ -141,7 +140,7 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
     for (int i = 0; i < 3; ++i) {
       node[i] = portal_node(out, (int32_t)t, i);
     }
-    const float *carried = carried_widths(carry, mesh, same_point, (int32_t)t, cap);
+    const float *carried = carried_widths(carry, mesh, kept, (int32_t)t, cap);
     float *width = &out->link_width[3 * t];
     for (int i = 0; i < 3; ++i) {
       int j = (i + 1) % 3;
@@ -174,7 +173,7 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
       }
     }
   }
-  an_free(&mesh->alloc, same_point);
+  an_free(&mesh->alloc, kept);
   arcnav_status status = an_widest_forest_build(portals, links, count, alloc, &out->forest);
   an_free(alloc, links);
   if (status != ARCNAV_OK) {
