@@ -364,8 +364,12 @@ static arcnav_status renumber_free(const an_navmesh *mesh, const an_cdt *work,
   if (st == ARCNAV_OK && mesh->cloned_from) {
     f->renewed = an_alloc(alloc, mesh->renewed_count + r.row_count + 1, sizeof *f->renewed);
     if (f->renewed) {
-      memcpy(f->renewed, mesh->renewed, mesh->renewed_count * sizeof *f->renewed);
-      memcpy(f->renewed + mesh->renewed_count, r.rows, r.row_count * sizeof *f->renewed);
+      if (mesh->renewed_count > 0) {
+        memcpy(f->renewed, mesh->renewed, mesh->renewed_count * sizeof *f->renewed);
+      }
+      if (r.row_count > 0) {
+        memcpy(f->renewed + mesh->renewed_count, r.rows, r.row_count * sizeof *f->renewed);
+      }
       f->renewed_count = mesh->renewed_count + r.row_count;
     } else {
       st = ARCNAV_ERR_OUT_OF_MEMORY;
