@@ -37,9 +37,18 @@ void an_navmesh_destroy(an_navmesh *mesh) {
   if (!mesh) {
     return;
   }
+  if (mesh->sharers > 0) {
+    mesh->sharers--;
+    return;
+  }
   an_allocator alloc = mesh->alloc;
   free_mesh_arrays(mesh);
   an_free(&alloc, mesh);
+}
+
+an_navmesh *an_navmesh_share(an_navmesh *mesh) {
+  mesh->sharers++;
+  return mesh;
 }
 
 // Every array copied but the spare ones (the copy makes its own at its first local change). To be
@@ -60,6 +69,7 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
   copy->passages = (an_widest_forest){0};
   copy->portal_width = NULL;
   copy->cloned_from = mesh;
+  copy->sharers = 0;
   copy->renewed = NULL;
   copy->renewed_count = 0;
   copy->borrows_triangulation = to_change;
@@ -116,7 +126,9 @@ uint8_t *an_navmesh_kept_triangles(const an_navmesh *before, const an_navmesh *m
     return NULL;
   }
   size_t both = 0;
-  if (mesh->cloned_from == before) {
+  if (mesh == before) {
+    both = count;
+  } else if (mesh->cloned_from == before) {
     both = before->free_count < count ? before->free_count : count;
   }
   memset(kept, 1, both);

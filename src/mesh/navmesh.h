@@ -100,6 +100,8 @@ struct an_navmesh {
   /// living map"), each at least once: a number below both free counts and not listed is the
   /// same triangle there, the same corners at the same points and the same neighbours.
   const an_navmesh *cloned_from;
+  /// Owners besides the first (an_navmesh_share()): a destroy while there are some drops one.
+  uint32_t sharers;
   int32_t *renewed;
   size_t renewed_count;
   /// A copy made to be changed (an_navmesh_clone()): `cdt` and the free triangles' arrays
@@ -227,6 +229,10 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
 /// again after the change). Without, the copy is whole, with `mesh`'s forest and portal widths.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (*out NULL).
 arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmesh **out);
+/// `mesh` again, for one more owner that will destroy it (an engine built beside another after a
+/// change that leaves the triangulation alone: a unit's). Owners must not change it; they are
+/// updated one at a time (arcnav_planner_update()), so the count needs no lock.
+an_navmesh *an_navmesh_share(an_navmesh *mesh);
 /// Builds the forest of the widest passages (an_navmesh_passage_width()) of a mesh that has none.
 /// With `before` (NULL: none), the mesh this one was cloned from before a local change, a portal
 /// whose two triangles the change left as they were (an_navmesh_kept_triangles()) keeps the width
@@ -235,10 +241,10 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
 arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *before);
 
 /// Which free triangles of `mesh` are the same as in `before` (the same corners at the same points,
-/// the same neighbours): per free number of `mesh`, 1 where the number is below `before`'s count
-/// and `mesh` is a copy of `before` changed locally since (an_navmesh.cloned_from) that left it
-/// as it was (an_navmesh.renewed), else 0. NULL when out of memory; free with the mesh's
-/// allocator.
+/// the same neighbours): every one when `mesh` is `before`; else per free number of `mesh`, 1
+/// where the number is below `before`'s count and `mesh` is a copy of `before` changed locally
+/// since (an_navmesh.cloned_from) that left it as it was (an_navmesh.renewed), else 0. NULL when
+/// out of memory; free with the mesh's allocator.
 uint8_t *an_navmesh_kept_triangles(const an_navmesh *before, const an_navmesh *mesh);
 
 /// Number of free (walkable) triangles, without the connectors (which have no area).

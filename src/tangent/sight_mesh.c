@@ -57,13 +57,29 @@ static int32_t vertex_at(const an_navmesh *mesh, vec2 p) {
   return -1;
 }
 
-// Work space for filing corners by disk: a queue of triangles and a per-triangle stamp.
+// Work space for filing corners by disk: a queue of triangles and a per-triangle stamp. And for a
+// build that files a few corners (after a local change), a log of what each flood of the counting
+// pass put its corner in, [how many, free triangles...] per flood, which the filing pass reads
+// back instead of flooding again: both passes must put the same in the same order, and a unit's
+// floods at the largest radius were a third of its move.
 typedef struct disk_flood {
   uint32_t *seen;
   uint32_t stamp;
   int32_t *queue;
   size_t queue_capacity;
+  bool logging, replaying;
+  int32_t *log;
+  size_t log_length, log_capacity, log_read;
 } disk_flood;
+
+static bool log_push(const an_sight_mesh *sm, disk_flood *flood, int32_t value) {
+  if (!an_reserve(&sm->alloc, (void **)&flood->log, &flood->log_capacity, flood->log_length,
+                  flood->log_length + 1, sizeof *flood->log)) {
+    return false;
+  }
+  flood->log[flood->log_length++] = value;
+  return true;
+}
 
 // Free triangles that the disk (centre, reach) overlaps, found by a flood from the triangle
 // holding the centre across edges the disk reaches. Puts corner `corner` in each, in the
@@ -72,6 +88,18 @@ typedef struct disk_flood {
 static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double reach,
                       uint32_t corner, an_cell_buckets *table, uint8_t *marks) {
   const an_cdt *cdt = &sm->mesh->cdt;
+  if (flood->replaying && table) {
+    int32_t count = flood->log[flood->log_read++];
+    for (int32_t k = 0; k < count; ++k) {
+      an_cell_buckets_put(table, (size_t)flood->log[flood->log_read++], corner);
+    }
+    return true;
+  }
+  bool logging = flood->logging && table;
+  size_t count_at = flood->log_length;
+  if (logging && !log_push(sm, flood, 0)) {
+    return false;
+  }
   int32_t first = an_navmesh_locate_cdt(sm->mesh, centre);
   if (first < 0) {
     return true;
@@ -91,6 +119,12 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
     int32_t f = sm->mesh->free_of[t];
     if (f >= 0 && table) {
       an_cell_buckets_put(table, (size_t)f, corner);
+      if (logging) {
+        if (!log_push(sm, flood, f)) {
+          return false;
+        }
+        flood->log[count_at]++;
+      }
     } else if (f >= 0) {
       marks[f] = 1;
     }
@@ -169,7 +203,7 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
-  disk_flood flood = {an_calloc(&sm->alloc, mesh->cdt.tri_count, sizeof *flood.seen), 0, NULL, 0};
+  disk_flood flood = {.seen = an_calloc(&sm->alloc, mesh->cdt.tri_count, sizeof *flood.seen)};
   if (!flood.seen) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
@@ -198,6 +232,9 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     status = mark_changed(sm, previous, first_changed, &flood, slack, marks);
   }
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
+    // With the old tables carried only the new corners are filed: few enough to log.
+    flood.logging = carried_tables && pass == 0;
+    flood.replaying = carried_tables && pass == 1;
     for (int t = 0; carried_tables && t < TABLES; ++t) {
       an_cell_buckets_put_carried(&tables[t], previous->tables[t].start,
                                   previous->tables[t].corners, renumber, marks[t], marked);
@@ -232,6 +269,7 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   }
   an_free(&sm->alloc, flood.seen);
   an_free(&sm->alloc, flood.queue);
+  an_free(&sm->alloc, flood.log);
   return status;
 }
 

@@ -595,9 +595,15 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
   // changes it.
   *same_triangulation = !polygon;
   if (!engine->lent_polygons) {
+    // A circle's change shares the triangulation the old engine owns (copying it was a tenth of
+    // a unit's move on Expedition); a polygon's changes a copy.
+    if (!polygon && before->own_polygons && before->own_polygons == before->polygons) {
+      engine->own_polygons = an_navmesh_share(before->own_polygons);
+    } else {
+      status = an_navmesh_clone(before->polygons, polygon, &engine->own_polygons);
+    }
     // The records go on whatever changed, so a polygon put in before a unit moved can still be
     // taken out locally after.
-    status = an_navmesh_clone(before->polygons, polygon, &engine->own_polygons);
     if (status == ARCNAV_OK) {
       status = an_local_polygons_copy(&before->locals, &engine->locals, alloc);
     }
@@ -789,7 +795,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   if (status == ARCNAV_OK && !engine->space.clearance.point_agent && polygons) {
     // The links keep away from the changed obstacle's material, where it was (its items in the
     // old grid) and where it is.
-    bool carry = previous && previous->sure.link_width && previous->sure.mesh != polygons;
+    bool carry = previous && previous->sure.link_width;
     an_sure_carry sure_carry = {previous ? &previous->sure : NULL, was.lo, was.hi};
     if (carry && args->change->kind != AN_CHANGE_REMOVED) {
       const an_obstacle *now = &args->map->obstacles[args->change->index];
