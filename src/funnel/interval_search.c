@@ -31,6 +31,8 @@
 /// An expansion makes at most two successors per side of the interval and two between its rays;
 /// only a walk round a fan can make more (one per triangle of the fan), and makes room for them.
 #define SUCCESSORS_MAX 6
+/// How often a chain of single successors looks at its key (chain_waits()).
+#define CHAIN_CHECK_STEPS 8
 
 /// The line from point `from` through point `through` (mesh vertices, or -1 for the start), taken
 /// in that direction: the ray from a node's root through one end of its interval lies on such a
@@ -70,6 +72,7 @@ typedef struct iv_search {
   /// A node whose single successor a slice's end stopped from being expanded on the spot: the
   /// next slice goes on with it before taking a node off the queue; -1 for none.
   int32_t chain;
+  size_t chain_steps; ///< steps expanded on the spot since a node came off the queue
   /// For the best path so far: the root expanded nearest the goal (NO_ROOT: none nearer than
   /// the start) and its `prev`.
   int32_t near_root, near_prev;
@@ -644,25 +647,45 @@ static void finish_path(iv_search *x, vec2 end, int32_t via, int32_t root, int32
 /// Queues the successors of an expansion that are still worth it, with their f: the heuristic is
 /// computed only here, a successor expanded on the spot never needing it (its f is kept as its
 /// parent's, a lower bound for its own successors).
+static double successor_key(const iv_search *x, const iv_node *c) {
+  vec2 r = root_point(x, c->root);
+  // A search without a goal goes by the length at which its wave reaches the interval.
+  double f = an_max(c->f, c->g + (x->to_goal ? an_least_distance_sum(r, x->goal, c->left, c->right)
+                                             : an_point_segment_dist(r, c->left, c->right)));
+  if (c->root >= 0 && x->to_goal) {
+    f = an_max(f,
+               c->g + an_landmarks_bound(&x->s->mesh->landmarks, &x->s->goal_bounds, c->root, 0.0));
+  }
+  return f;
+}
+
 static void queue_successors(iv_search *x) {
   an_interval_scratch *s = x->s;
   iv_node *made = &s->nodes[s->node_count];
   size_t kept = 0;
   for (size_t i = 0; i < x->made; ++i) {
     iv_node c = made[i];
-    vec2 r = root_point(x, c.root);
-    // A search without a goal goes by the length at which its wave reaches the interval.
-    c.f = an_max(c.f, c.g + (x->to_goal ? an_least_distance_sum(r, x->goal, c.left, c.right)
-                                        : an_point_segment_dist(r, c.left, c.right)));
-    if (c.root >= 0 && x->to_goal) {
-      c.f =
-          an_max(c.f, c.g + an_landmarks_bound(&s->mesh->landmarks, &s->goal_bounds, c.root, 0.0));
-    }
+    c.f = successor_key(x, &c);
     if (c.f < stop_key(x)) {
       made[kept++] = c;
       an_heap_push(&s->heap, (uint32_t)s->node_count++, c.f);
     }
   }
+}
+
+/// Does the single successor just made wait in the queue instead of being expanded on the spot?
+/// When its key, looked at every CHAIN_CHECK_STEPS steps of a chain, is above the least key
+/// queued: a chain that only heads away from the goal would otherwise run on through every
+/// triangle ahead, such as a corner's fan of slivers beside a long smooth outline, each of whose
+/// vertices starts such a chain (the wrap round half a regular 100,000-gon took 95 s, a chain
+/// of tens of thousands of triangles from each of its vertices). Any node may be expanded early
+/// or late without changing the answer; the count lives in the search, so slices do the same.
+static bool chain_waits(iv_search *x) {
+  if (++x->chain_steps % CHAIN_CHECK_STEPS != 0) {
+    return false;
+  }
+  double key = successor_key(x, &x->s->nodes[x->s->node_count]);
+  return key >= stop_key(x) || (!an_heap_empty(&x->s->heap) && key > an_heap_top_key(&x->s->heap));
 }
 
 /// Runs the search an_interval_begin() set up until it answers, or pauses when the count of
@@ -696,6 +719,7 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
       if (dominated(s, &s->nodes[id])) {
         continue;
       }
+      x->chain_steps = 0;
     }
     for (;;) {
       if (!an_may_expand(out->nodes_expanded, max_expansions)) {
@@ -724,7 +748,7 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
         x->measure_until =
             out->nodes_expanded + out->nodes_expanded / MEASURE_SPEND_PART + MEASURE_SPEND_EXTRA;
       }
-      if (x->made != 1) {
+      if (x->made != 1 || chain_waits(x)) {
         queue_successors(x);
         break;
       }
