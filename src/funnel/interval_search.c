@@ -644,9 +644,9 @@ static void finish_path(iv_search *x, vec2 end, int32_t via, int32_t root, int32
   }
 }
 
-/// Queues the successors of an expansion that are still worth it, with their f: the heuristic is
-/// computed only here, a successor expanded on the spot never needing it (its f is kept as its
-/// parent's, a lower bound for its own successors).
+/// A successor's key: its parent's (which a successor expanded on the spot keeps, a lower bound for
+/// its own successors), raised by the shortest way from its root through its interval to the goal
+/// and by the landmarks' bound at its root.
 static double successor_key(const iv_search *x, const iv_node *c) {
   vec2 r = root_point(x, c->root);
   // A search without a goal goes by the length at which its wave reaches the interval.
@@ -659,6 +659,7 @@ static double successor_key(const iv_search *x, const iv_node *c) {
   return f;
 }
 
+/// Queues the successors of an expansion that are still worth it, with their keys.
 static void queue_successors(iv_search *x) {
   an_interval_scratch *s = x->s;
   iv_node *made = &s->nodes[s->node_count];

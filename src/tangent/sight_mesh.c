@@ -24,8 +24,7 @@ typedef struct corner_table {
 
 struct an_sight_mesh {
   an_allocator alloc;
-  const an_navmesh *mesh; ///< the polygons' free space; circle obstacles left out
-  an_navmesh *own_mesh;   ///< the mesh when the sight mesh built it (not borrowed)
+  const an_navmesh *mesh; ///< the polygons' free space (borrowed); circle obstacles left out
   double eps;
   double radius;            ///< the largest R it files circle corners for
   const an_corner *corners; ///< the planner's, which outlive the mesh
@@ -84,20 +83,20 @@ static bool log_push(const an_sight_mesh *sm, disk_flood *flood, int32_t value) 
 // Free triangles that the disk (centre, reach) overlaps, found by a flood from the triangle
 // holding the centre across edges the disk reaches. Puts corner `corner` in each, in the
 // per-free-triangle table `table`, or marks each in `marks` (table NULL): the triangles a corner
-// was filed in. Returns false when out of memory.
+// was filed in. Only filing logs and replays (mark_changed() runs before either pass). Returns
+// false when out of memory.
 static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double reach,
                       uint32_t corner, an_cell_buckets *table, uint8_t *marks) {
   const an_cdt *cdt = &sm->mesh->cdt;
-  if (flood->replaying && table) {
+  if (flood->replaying) {
     int32_t count = flood->log[flood->log_read++];
     for (int32_t k = 0; k < count; ++k) {
       an_cell_buckets_put(table, (size_t)flood->log[flood->log_read++], corner);
     }
     return true;
   }
-  bool logging = flood->logging && table;
   size_t count_at = flood->log_length;
-  if (logging && !log_push(sm, flood, 0)) {
+  if (flood->logging && !log_push(sm, flood, 0)) {
     return false;
   }
   int32_t first = an_navmesh_locate_cdt(sm->mesh, centre);
@@ -119,7 +118,7 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
     int32_t f = sm->mesh->free_of[t];
     if (f >= 0 && table) {
       an_cell_buckets_put(table, (size_t)f, corner);
-      if (logging) {
+      if (flood->logging) {
         if (!log_push(sm, flood, f)) {
           return false;
         }
@@ -311,22 +310,12 @@ arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corner
                                   const an_navmesh *polygon_mesh, const an_sight_carry *carry,
                                   const an_allocator *alloc, an_sight_mesh **out) {
   *out = NULL;
-  an_navmesh *own_mesh = NULL;
-  if (!polygon_mesh) {
-    arcnav_status status = an_polygon_mesh_build(map, alloc, &own_mesh);
-    if (status != ARCNAV_OK || !own_mesh) {
-      return status;
-    }
-    polygon_mesh = own_mesh;
-  }
   an_sight_mesh *sm = an_calloc(alloc, 1, sizeof *sm);
   if (!sm) {
-    an_navmesh_destroy(own_mesh);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   sm->alloc = *alloc;
   sm->mesh = polygon_mesh;
-  sm->own_mesh = own_mesh;
   sm->eps = an_map_tolerance(map);
   sm->radius = radius;
   sm->corners = corners;
@@ -345,7 +334,6 @@ void an_sight_mesh_destroy(an_sight_mesh *sm) {
     return;
   }
   an_allocator alloc = sm->alloc;
-  an_navmesh_destroy(sm->own_mesh);
   an_free(&alloc, sm->corner_vertex);
   for (int t = 0; t < TABLES; ++t) {
     an_free(&alloc, sm->tables[t].start);
@@ -382,8 +370,7 @@ size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sm) {
   if (!sm) {
     return 0;
   }
-  size_t bytes = sizeof *sm + (sm->own_mesh ? an_navmesh_memory_bytes(sm->own_mesh) : 0) +
-                 sm->corner_count * sizeof *sm->corner_vertex;
+  size_t bytes = sizeof *sm + sm->corner_count * sizeof *sm->corner_vertex;
   for (int t = 0; t < TABLES; ++t) {
     size_t cells = table_cells(sm, t);
     bytes += (cells + 1 + sm->tables[t].start[cells]) * sizeof(uint32_t);

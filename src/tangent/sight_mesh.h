@@ -34,8 +34,8 @@
 typedef struct an_sight_mesh an_sight_mesh;
 
 /// What a sight mesh built after a local change may carry over from the one it replaces: each
-/// carried corner's vertex (the change left it where it was) and, on the same triangulation (a
-/// copy of the old one, for a circle's change: circles are not in it), its filing.
+/// carried corner's vertex (the change left it where it was) and, on the same triangulation (the
+/// old one's, for a circle's change: circles are not in it), its filing.
 typedef struct an_sight_carry {
   const an_sight_mesh *previous;
   const an_carried_corners *corners; ///< how the corners number previous's
@@ -48,13 +48,12 @@ typedef struct an_sight_carry {
 arcnav_status an_polygon_mesh_build(const arcnav_map *map, const an_allocator *alloc,
                                     an_navmesh **out);
 
-/// Triangulates the polygons of `map` (or borrows `polygon_mesh`, that same triangulation built
-/// elsewhere, which must outlive the sight mesh) and files the corners by vertex and by triangle.
-/// With `carry` (NULL: none), a build after a local change takes over what it can (see
+/// Files the corners of `map` by vertex and by triangle of `polygon_mesh`, the polygons'
+/// triangulation (an_polygon_mesh_build()), which it borrows: the mesh must outlive it. With
+/// `carry` (NULL: none), a build after a local change takes over what it can (see
 /// an_sight_carry).
-/// When the triangulation cannot be built for this input, the result is ARCNAV_OK with *out NULL:
-/// callers then gather from the grid alone. ARCNAV_ERR_OUT_OF_MEMORY otherwise, or
-/// ARCNAV_ERR_TOO_LARGE when the filed corners would not fit 32-bit offsets.
+/// @return ARCNAV_OK, ARCNAV_ERR_OUT_OF_MEMORY, or ARCNAV_ERR_TOO_LARGE when the filed corners
+/// would not fit 32-bit offsets.
 arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corners,
                                   size_t corner_count, double radius,
                                   const an_navmesh *polygon_mesh, const an_sight_carry *carry,

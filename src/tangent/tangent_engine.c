@@ -264,28 +264,25 @@ static arcnav_status order_corners_in_space(an_tangent_engine *engine) {
 // (over the same cells) and the vertex its sight mesh filed them at: the change left them where
 // they were.
 // The sight mesh's filing is carried too when the triangulation is the one `previous` filed on
-// (`same_triangulation`: a copy, after a circle's change).
+// (`same_triangulation`: the old one's, after a circle's change).
 static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_args *args,
                                      const an_tangent_engine *previous,
                                      const an_carried_corners *carried, bool same_triangulation) {
-  // The polygons' triangulation another engine lends, or the copy this one made of its old one's.
-  const an_navmesh *lent = args->polygon_mesh ? args->polygon_mesh : engine->own_polygons;
   // Carried corners keep the order they were built in, the new ones last: a few out of place
   // cost nothing measurable, and sorting them all would cost most of what carrying saves.
   arcnav_status status = previous ? ARCNAV_OK : order_corners_in_space(engine);
-  if (status == ARCNAV_OK && engine->intervals && args->map->has_bounds) {
-    // Lean: the polygons' triangulation alone, borrowed or its own. One the triangulation cannot
-    // take leaves the engine to the tangents on demand after all.
-    if (lent) {
-      engine->polygons = lent;
-    } else {
-      status = an_polygon_mesh_build(args->map, &engine->alloc, &engine->own_polygons);
-      engine->polygons = engine->own_polygons;
-    }
-    engine->lean = engine->polygons != NULL;
-    if (status != ARCNAV_OK || engine->lean) {
-      return status;
-    }
+  // The polygons' triangulation another engine lends, or the engine's own: taken over from its
+  // old one (carry_own_parts()), or built here. The engine owns it, the sight mesh borrows it, so
+  // that a circle's change can share it. NULL where the triangulation cannot take the input.
+  if (status == ARCNAV_OK && !args->polygon_mesh && !engine->own_polygons) {
+    status = an_polygon_mesh_build(args->map, &engine->alloc, &engine->own_polygons);
+  }
+  const an_navmesh *polygons = args->polygon_mesh ? args->polygon_mesh : engine->own_polygons;
+  if (status == ARCNAV_OK && engine->intervals && args->map->has_bounds && polygons) {
+    // Lean: the triangulation alone. Without one the engine is left to the tangents on demand.
+    engine->polygons = polygons;
+    engine->lean = true;
+    return status;
   }
   const an_corner_grid *corners_before =
       previous && previous->graph.corner_grid.cell_start &&
@@ -301,10 +298,10 @@ static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_
                                   engine->radius, &engine->alloc, &engine->graph.corner_grid);
   }
   an_sight_carry carry = {previous ? previous->sight_mesh : NULL, carried, same_triangulation};
-  if (status == ARCNAV_OK) {
-    status =
-        an_sight_mesh_build(args->map, engine->corners, engine->corner_count, engine->radius, lent,
-                            carry.previous ? &carry : NULL, &engine->alloc, &engine->sight_mesh);
+  if (status == ARCNAV_OK && polygons) {
+    status = an_sight_mesh_build(args->map, engine->corners, engine->corner_count, engine->radius,
+                                 polygons, carry.previous ? &carry : NULL, &engine->alloc,
+                                 &engine->sight_mesh);
   }
   return status;
 }
@@ -597,7 +594,8 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
   if (!engine->lent_polygons) {
     // A circle's change shares the triangulation the old engine owns (copying it was a tenth of
     // a unit's move on Expedition); a polygon's changes a copy.
-    if (!polygon && before->own_polygons && before->own_polygons == before->polygons) {
+    if (!polygon) {
+      assert(before->own_polygons == before->polygons);
       engine->own_polygons = an_navmesh_share(before->own_polygons);
     } else {
       status = an_navmesh_clone(before->polygons, polygon, &engine->own_polygons);
