@@ -541,14 +541,16 @@ bool sup_verify_pieces(const sup_map *map, double R, double eps, arcnav_vec2 sta
     hi.x = fmax(hi.x, fmax(start.x, goal.x));
     hi.y = fmax(hi.y, fmax(start.y, goal.y));
     double extent = fmax(hi.x - lo.x, hi.y - lo.y);
-    double spacing = extent / 2000.0;
-    if (R > 0.0) {
-      spacing = fmin(spacing, R / 8.0);
+    // Arcs are sampled at an eighth of R at most. A line piece is measured exactly against every
+    // edge and circle besides (check_line_exact): its samples, at the map's spacing, are a second
+    // look, and a small R would only multiply them.
+    double line_spacing = extent / 2000.0;
+    if (!(line_spacing > 0.0)) {
+      line_spacing = 1e-3;
     }
-    if (!(spacing > 0.0)) {
-      spacing = 1e-3;
-    }
+    double arc_spacing = R > 0.0 ? fmin(line_spacing, R / 8.0) : line_spacing;
     for (size_t i = 0; i < count; ++i) {
+      double spacing = pieces[i].type == ARCNAV_PIECE_LINE ? line_spacing : arc_spacing;
       sample_piece(map, R, eps, spacing, &pieces[i], i, r);
       if (pieces[i].type == ARCNAV_PIECE_LINE) {
         check_line_exact(map, R, eps, &pieces[i], i, r);

@@ -82,11 +82,10 @@ typedef struct run {
   double build_seconds;
   /// The verifier costs samples times edges: beside a polygon of more than 5,000 edges it would
   /// add minutes to the sanitizer and valgrind runs (measured: 2.5 minutes of CI with only the
-  /// short wrap and the straight line verified). Those queries are checked by their hand-derived
-  /// lengths alone: a path entering the polygon would be shorter than the detour around its hull,
-  /// and a path of the straight line's length between its ends is that line, which passes beside
-  /// the polygon. test_funnel pins the same kind of long channel corner by corner at 4,000
-  /// vertices.
+  /// short wrap and the straight line verified). Wraps round such a polygon are verified by
+  /// sectors of it instead (verify_by_sectors); a straight line beside it by its hand-derived
+  /// length alone: a path of the straight line's length between its ends is that line, which
+  /// passes beside the polygon.
   bool length_only;
 } run;
 
@@ -479,6 +478,90 @@ static void wrap_query(double rho, double h, double a, vec *s, vec *g) {
   *g = (vec){(rho + h) * cos(TEST_PI + a), (rho + h) * sin(TEST_PI + a)};
 }
 
+/// Angle of p seen from the centre, measured from the direction pi: in (-pi, pi].
+static double angle_from_pi(vec p) {
+  return atan2(p.y, -p.x);
+}
+
+/// The ring vertices (vertex k at angle 2 pi k / n, as sup_star_ring makes them) whose angles
+/// from pi lie within [lo, hi] (any reals, less than a turn apart), closed through the centre: a
+/// sector of the star-shaped ring, holding exactly the ring's points in those angles.
+static sup_map sector_map(const vec *ring, size_t n, double lo, double hi) {
+  // Angles from pi turn the other way round: vertex k lies at pi - 2 pi k / n from pi.
+  double per_vertex = (double)n / (2.0 * TEST_PI);
+  long count_n = (long)n;
+  long first = (long)floor((double)n / 2.0 - hi * per_vertex);
+  long last = (long)ceil((double)n / 2.0 - lo * per_vertex);
+  ck_assert(first < last && last - first < count_n);
+  size_t count = (size_t)(last - first + 1);
+  vec *piece = malloc((count + 1) * sizeof *piece);
+  ck_assert_ptr_nonnull(piece);
+  piece[0] = (vec){0.0, 0.0};
+  double middle = 0.5 * (lo + hi), half = 0.5 * (hi - lo) + 2.0 / per_vertex;
+  for (long k = first; k <= last; ++k) {
+    vec p = ring[((k % count_n) + count_n) % count_n];
+    // What the sector holds lies within a vertex's step or two of [lo, hi].
+    ck_assert_msg(fabs(remainder(angle_from_pi(p) - middle, 2.0 * TEST_PI)) <= half,
+                  "vertex %ld at %.17g from pi is not within [%.17g, %.17g]", k, angle_from_pi(p),
+                  lo, hi);
+    piece[k - first + 1] = p;
+  }
+  sup_map m;
+  sup_map_init(&m);
+  sup_map_add_polygon(&m, piece, count + 1, NULL, NULL, 0);
+  free(piece);
+  return m;
+}
+
+/// The verifier scans every edge per sample, which beside a polygon of 100,000 vertices costs
+/// minutes. Here it checks the path's shape once against no obstacles, then its clearance in runs
+/// of pieces, each against the sector of the ring within `margin` rad of the run's angles. The
+/// rest of the ring is then farther than R from the run: the run lies outside the polygon's inner
+/// radius r (or inside the sector, which the check catches) and the rest is margin rad away, at
+/// least r sin(margin). Lines lie within the angles of their ends (the wedge is convex), arcs
+/// within those of their disks.
+static void verify_by_sectors(const run *r, const vec *ring, size_t n, double inner_radius,
+                              vec start, vec goal) {
+  const double margin = 0.05;
+  ck_assert(inner_radius * sin(margin) > 2.0 * (r->R + r->eps));
+  sup_map none;
+  sup_map_init(&none);
+  sup_verify_report report;
+  ck_assert_msg(sup_verify_path(&none, r->R, r->eps, start, goal, r->path, &report),
+                "R=%g: path shape: %s", r->R, report.message);
+  size_t count = arcnav_path_piece_count(r->path);
+  enum { RUN = 256 };
+  arcnav_piece pieces[RUN];
+  for (size_t first = 0; first < count; first += RUN) {
+    size_t run_count = count - first < RUN ? count - first : RUN;
+    double lo = INFINITY, hi = -INFINITY;
+    // Angles counted from the run's first point, so that a run across the direction 0 (where
+    // angles from pi jump by a turn) has one range.
+    double base = angle_from_pi(arcnav_path_piece(r->path, first).from);
+    for (size_t k = 0; k < run_count; ++k) {
+      pieces[k] = arcnav_path_piece(r->path, first + k);
+      const arcnav_piece *pc = &pieces[k];
+      vec points[3] = {pc->from, pc->to, pc->center};
+      for (int e = 0; e < (pc->type == ARCNAV_PIECE_ARC ? 3 : 2); ++e) {
+        double spread =
+            e == 2 ? asin(fmin(1.0, pc->radius / hypot(points[e].x, points[e].y))) : 0.0;
+        double angle = base + remainder(angle_from_pi(points[e]) - base, 2.0 * TEST_PI);
+        lo = fmin(lo, angle - spread);
+        hi = fmax(hi, angle + spread);
+      }
+    }
+    // A narrow wedge is convex, which the reasoning above needs.
+    ck_assert_msg(hi - lo < 1.0, "R=%g: pieces %zu.. turn %.17g rad round the centre", r->R, first,
+                  hi - lo);
+    sup_map sector = sector_map(ring, n, lo - margin, hi + margin);
+    ck_assert_msg(sup_verify_pieces(&sector, r->R, r->eps, pieces[0].from, pieces[run_count - 1].to,
+                                    pieces, run_count, -1.0, &report),
+                  "R=%g: pieces %zu..%zu: %s", r->R, first, first + run_count - 1, report.message);
+    sup_map_free(&sector);
+  }
+  sup_map_free(&none);
+}
+
 static void big_polygon_point_engines(size_t n, double inner, bool auto_too, bool straight,
                                       bool long_wrap) {
   const double rho = 100.0;
@@ -510,8 +593,14 @@ static void big_polygon_point_engines(size_t n, double inner, bool auto_too, boo
     printf("extreme: %s of %zu vertices: %s R=0 planner build %.3f s\n",
            inner > 0 ? "star" : "regular polygon", n, engine_name(POINT_ENGINES[e]),
            r.build_seconds);
-    r.length_only = n > 5000;
+    // The wraps are verified by sectors of the ring (at every size: the whole ring per sample
+    // took minutes under valgrind at 4,000 vertices), the straight line beside it whole up to
+    // 5,000 vertices and by its length above.
+    double inner_radius = inner > 0.0 ? inner * cos(2.0 * TEST_PI / (double)n) : rho;
+    r.length_only = true;
     expect_length(&r, s, g, expected, 1e-9 * expected + r.eps);
+    verify_by_sectors(&r, ring, n, inner_radius, s, g);
+    r.length_only = n > 5000;
     if (straight) {
       // Beside the polygon in a straight line.
       double t1 = seconds_now();
@@ -524,7 +613,9 @@ static void big_polygon_point_engines(size_t n, double inner, bool auto_too, boo
       // Around half the polygon: tens of thousands of corners in one path.
       vec ls = {-110, 1}, lg = {110, -1};
       double t1 = seconds_now();
+      r.length_only = true;
       expect_length(&r, ls, lg, convex_detour(hull, hull_n, ls, lg), 1e-9 * 400.0 + r.eps);
+      verify_by_sectors(&r, ring, n, inner_radius, ls, lg);
       printf("extreme: %s of %zu vertices: %s long wrap query %.3f s\n",
              inner > 0 ? "star" : "regular polygon", n, engine_name(POINT_ENGINES[e]),
              seconds_now() - t1);
@@ -564,73 +655,6 @@ START_TEST(test_big_star_straight_funnel) {
   big_polygon_point_engines(scaled_count(100000, 1000), 90.0, false, true, false);
 }
 END_TEST
-
-/// Angle of p seen from the centre, measured from the direction pi: in (-pi, pi].
-static double angle_from_pi(vec p) {
-  return atan2(p.y, -p.x);
-}
-
-/// The ring vertices whose angles lie within [lo, hi] (measured from pi), closed through the
-/// centre: a sector of the star-shaped ring, holding exactly the ring's points in those angles.
-static sup_map sector_map(const vec *ring, size_t n, double lo, double hi) {
-  double per_vertex = (double)n / (2.0 * TEST_PI);
-  size_t first = (size_t)floor((double)(n / 2) + lo * per_vertex);
-  size_t last = (size_t)ceil((double)(n / 2) + hi * per_vertex);
-  ck_assert(first < last && last < n);
-  size_t count = last - first + 1;
-  vec *piece = malloc((count + 1) * sizeof *piece);
-  ck_assert_ptr_nonnull(piece);
-  piece[0] = (vec){0.0, 0.0};
-  memcpy(piece + 1, ring + first, count * sizeof *piece);
-  sup_map m;
-  sup_map_init(&m);
-  sup_map_add_polygon(&m, piece, count + 1, NULL, NULL, 0);
-  free(piece);
-  return m;
-}
-
-/// The verifier scans every edge per sample, which beside a polygon of 100,000 vertices costs
-/// minutes. Here it checks the path's shape once against no obstacles, then its clearance in runs
-/// of pieces, each against the sector of the ring within `margin` rad of the run's angles. The
-/// rest of the ring is then farther than R from the run: the run lies outside the polygon's inner
-/// radius r (or inside the sector, which the check catches) and the rest is margin rad away, at
-/// least r sin(margin). Lines lie within the angles of their ends (the wedge is convex), arcs
-/// within those of their disks.
-static void verify_by_sectors(const run *r, const vec *ring, size_t n, double inner_radius,
-                              vec start, vec goal) {
-  const double margin = 0.05;
-  ck_assert(inner_radius * sin(margin) > 2.0 * (r->R + r->eps));
-  sup_map none;
-  sup_map_init(&none);
-  sup_verify_report report;
-  ck_assert_msg(sup_verify_path(&none, r->R, r->eps, start, goal, r->path, &report),
-                "R=%g: path shape: %s", r->R, report.message);
-  size_t count = arcnav_path_piece_count(r->path);
-  enum { RUN = 256 };
-  arcnav_piece pieces[RUN];
-  for (size_t first = 0; first < count; first += RUN) {
-    size_t run_count = count - first < RUN ? count - first : RUN;
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t k = 0; k < run_count; ++k) {
-      pieces[k] = arcnav_path_piece(r->path, first + k);
-      const arcnav_piece *pc = &pieces[k];
-      vec points[3] = {pc->from, pc->to, pc->center};
-      for (int e = 0; e < (pc->type == ARCNAV_PIECE_ARC ? 3 : 2); ++e) {
-        double spread =
-            e == 2 ? asin(fmin(1.0, pc->radius / hypot(points[e].x, points[e].y))) : 0.0;
-        lo = fmin(lo, angle_from_pi(points[e]) - spread);
-        hi = fmax(hi, angle_from_pi(points[e]) + spread);
-      }
-    }
-    ck_assert_msg(lo > -1.0 && hi < 1.0, "R=%g: pieces %zu.. leave the wrap's side", r->R, first);
-    sup_map sector = sector_map(ring, n, lo - margin, hi + margin);
-    ck_assert_msg(sup_verify_pieces(&sector, r->R, r->eps, pieces[0].from, pieces[run_count - 1].to,
-                                    pieces, run_count, -1.0, &report),
-                  "R=%g: pieces %zu..%zu: %s", r->R, first, first + run_count - 1, report.message);
-    sup_map_free(&sector);
-  }
-  sup_map_free(&none);
-}
 
 static void big_polygon_tangent(size_t n, double inner) {
   const double rho = 100.0;
