@@ -50,8 +50,10 @@ static void *xcalloc(size_t n, size_t size) {
   return p;
 }
 
+// As verify.c measures (sqrt, not hypot: see its vlen).
 static double dist(vec a, vec b) {
-  return hypot(a.x - b.x, a.y - b.y);
+  double dx = a.x - b.x, dy = a.y - b.y;
+  return sqrt(dx * dx + dy * dy);
 }
 
 sup_reference_options sup_reference_default_options(const sup_map *map) {
@@ -297,10 +299,14 @@ static bool segment_free_point_agent(const sup_reference *ref, vec p, vec q) {
   ts[n++] = 1.0;
   vec d = {q.x - p.x, q.y - p.y};
   double dd = d.x * d.x + d.y * d.y;
+  // A vertex within tol of pq lies within tol of its box: the box screens the distances.
+  vec lo = {fmin(p.x, q.x) - ref->tol, fmin(p.y, q.y) - ref->tol};
+  vec hi = {fmax(p.x, q.x) + ref->tol, fmax(p.y, q.y) + ref->tol};
   for (size_t i = 0; i < ref->edge_count; ++i) {
     const edge *e = &ref->edges[i];
     // Every vertex starts exactly one edge, so this visits each once.
-    if (dd > 0.0 && sup_point_segment_distance(e->a, p, q) <= ref->tol) {
+    bool near_box = e->a.x >= lo.x && e->a.x <= hi.x && e->a.y >= lo.y && e->a.y <= hi.y;
+    if (dd > 0.0 && near_box && sup_point_segment_distance(e->a, p, q) <= ref->tol) {
       double t = ((e->a.x - p.x) * d.x + (e->a.y - p.y) * d.y) / dd;
       if (t > 0.0 && t < 1.0) {
         ts[n++] = t;
