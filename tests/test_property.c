@@ -123,6 +123,37 @@ START_TEST(verify_rejects_cut_corner) {
 }
 END_TEST
 
+// Arcs are checked by their samples alone: among many squares, which the verifier screens by
+// their boxes for each piece, an arc too near one of them, or through one, is still seen.
+START_TEST(verify_samples_arcs_among_many_squares) {
+  sup_map m;
+  sup_map_init(&m);
+  for (int k = 0; k < 8; ++k) {
+    for (int j = 0; j < 8; ++j) {
+      sup_map_add_rect(&m, 20.0 * k, 20.0 * j, 20.0 * k + 10.0, 20.0 * j + 10.0);
+    }
+  }
+  double eps = sup_map_tolerance(&m);
+  sup_verify_report r;
+  arcnav_piece p[1];
+  // A quarter of radius 0.5 round the corner (70, 70) of the square [60, 70]^2: 0.5 from it all
+  // along, so a disk of radius 1 is too near and one of radius 0.5 fits.
+  p[0] = test_arc_piece((vec){70, 70}, 0.5, (vec){70.5, 70}, (vec){70, 70.5}, PI / 2, true);
+  ck_assert(!sup_verify_pieces(&m, 1.0, eps, p[0].from, p[0].to, p, 1, -1.0, &r));
+  ck_assert_double_eq_tol(r.min_distance, 0.5, 1e-9);
+  ck_assert_msg(sup_verify_pieces(&m, 0.5, eps, p[0].from, p[0].to, p, 1, -1.0, &r), "%s",
+                r.message);
+  // A half turn of radius 3 round (85, 65), from (88, 65) through (85, 68) to (82, 65): wholly
+  // inside the square [80, 90] x [60, 70], 5 - 3 / sqrt(2) = 2.88 deep at its deepest (45 degrees
+  // either side of the top).
+  p[0] = test_arc_piece((vec){85, 65}, 3.0, (vec){88, 65}, (vec){82, 65}, PI, true);
+  ck_assert(!sup_verify_pieces(&m, 0.0, eps, p[0].from, p[0].to, p, 1, -1.0, &r));
+  ck_assert_double_lt(r.min_distance, -2.8);
+  ck_assert_double_ge(r.min_distance, -5.0 + 3.0 / sqrt(2.0) - 1e-9);
+  sup_map_free(&m);
+}
+END_TEST
+
 START_TEST(verify_rejects_malformed_pieces) {
   sup_map m = square_map();
   double eps = sup_map_tolerance(&m);
@@ -814,6 +845,7 @@ static Suite *property_suite(void) {
   tcase_add_test(unit, verify_accepts_valid_corner_path);
   tcase_add_test(unit, verify_rejects_cut_corner);
   tcase_add_test(unit, verify_rejects_malformed_pieces);
+  tcase_add_test(unit, verify_samples_arcs_among_many_squares);
   tcase_add_test(unit, verify_point_agent_and_circles);
   tcase_add_test(unit, verify_bounds_and_holes);
   tcase_add_test(unit, generators_make_valid_maps);
