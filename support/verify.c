@@ -371,8 +371,8 @@ typedef struct screened_polygon {
 
 typedef struct polygon_screen {
   size_t count;
-  vec *lo, *hi;             ///< per polygon, its outer ring's box
-  screened_polygon *order;  ///< the polygons for the piece at hand, nearest box first
+  vec *lo, *hi;            ///< per polygon, its outer ring's box
+  screened_polygon *order; ///< the polygons for the piece at hand, nearest box first
 } polygon_screen;
 
 static bool polygon_screen_init(const sup_map *map, polygon_screen *screen) {

@@ -93,24 +93,72 @@ static double segment_clearance(const an_grid *grid, vec2 a, vec2 b, double cap)
   return walk.nearest;
 }
 
-// The previous build's widths of free triangle t's links, when the change left the triangle as it
-// was (`kept`, an_navmesh_kept_triangles()) and far from what it changed (an_sure_carry); NULL
-// otherwise.
-static const float *carried_widths(const an_sure_carry *carry, const an_navmesh *mesh,
-                                   const uint8_t *kept, int32_t t, double cap) {
-  if (!carry || !kept[t]) {
-    return NULL;
+// Does the box of the triangle with corners `v` (indices into `points`) meet [lo, hi]?
+static bool triangle_box_meets(const vec2 *points, const int32_t v[3], vec2 lo, vec2 hi) {
+  vec2 a = points[v[0]], b = points[v[1]], c = points[v[2]];
+  return an_max(a.x, an_max(b.x, c.x)) >= lo.x && an_min(a.x, an_min(b.x, c.x)) <= hi.x &&
+         an_max(a.y, an_max(b.y, c.y)) >= lo.y && an_min(a.y, an_min(b.y, c.y)) <= hi.y;
+}
+
+// Takes out of `kept` the free triangles whose links may pass within the cap of what the change
+// touched: every triangle that meets the carry's box grown by the cap. Those form one piece across
+// the triangulation's edges (the grown box is convex and the triangles tile it), so a walk from the
+// triangle holding the box's middle through the triangles whose own boxes meet it finds them all,
+// and reads no other triangle's corners; the zero-area connectors are judged by their boxes. A
+// triangle that does not meet the grown box holds its links beyond the cap. False when out of
+// memory.
+static bool forget_near_change(const an_navmesh *mesh, const an_sure_carry *carry, double cap,
+                               uint8_t *kept) {
+  vec2 lo = v2(carry->lo.x - cap, carry->lo.y - cap), hi = v2(carry->hi.x + cap, carry->hi.y + cap);
+  const vec2 *points = mesh->cdt.points;
+  size_t regular = mesh->free_count - mesh->connector_count;
+  for (size_t t = regular; t < mesh->free_count; ++t) {
+    if (triangle_box_meets(points, &mesh->fv[3 * t], lo, hi)) {
+      kept[t] = 0;
+    }
   }
-  const int32_t *v = &mesh->fv[3 * (size_t)t];
-  vec2 lo = mesh->cdt.points[v[0]], hi = lo;
-  for (int k = 1; k < 3; ++k) {
-    vec2 p = mesh->cdt.points[v[k]];
-    lo = v2(an_min(lo.x, p.x), an_min(lo.y, p.y));
-    hi = v2(an_max(hi.x, p.x), an_max(hi.y, p.y));
+  int32_t first = an_navmesh_locate_cdt(mesh, v2_lerp(carry->lo, carry->hi, 0.5));
+  if (first < 0) {
+    // The box's middle lies beyond the triangulation: every triangle is judged by its box.
+    for (size_t t = 0; t < regular; ++t) {
+      if (triangle_box_meets(points, &mesh->fv[3 * t], lo, hi)) {
+        kept[t] = 0;
+      }
+    }
+    return true;
   }
-  double gap = an_max(an_max(carry->lo.x - hi.x, lo.x - carry->hi.x),
-                      an_max(carry->lo.y - hi.y, lo.y - carry->hi.y));
-  return gap > cap ? &carry->previous->link_width[3 * (size_t)t] : NULL;
+  const an_cdt *cdt = &mesh->cdt;
+  uint8_t *seen = an_calloc(&mesh->alloc, cdt->tri_count, sizeof *seen);
+  int32_t *stack = an_alloc(&mesh->alloc, cdt->tri_count, sizeof *stack);
+  if (!seen || !stack) {
+    an_free(&mesh->alloc, seen);
+    an_free(&mesh->alloc, stack);
+    return false;
+  }
+  size_t depth = 0;
+  stack[depth++] = first;
+  seen[first] = 1;
+  while (depth > 0) {
+    int32_t ct = stack[--depth];
+    const an_cdt_tri *tri = &cdt->tris[ct];
+    if (!triangle_box_meets(points, tri->v, lo, hi)) {
+      continue;
+    }
+    int32_t t = mesh->free_of[ct];
+    if (t >= 0) {
+      kept[t] = 0;
+    }
+    for (int i = 0; i < 3; ++i) {
+      int32_t next = tri->n[i];
+      if (next >= 0 && !seen[next]) {
+        seen[next] = 1;
+        stack[depth++] = next;
+      }
+    }
+  }
+  an_free(&mesh->alloc, seen);
+  an_free(&mesh->alloc, stack);
+  return true;
 }
 
 arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid, double cap,
@@ -122,7 +170,8 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
   out->portal_first = an_alloc(alloc, n > 0 ? n : 1, sizeof *out->portal_first);
   out->link_width = an_alloc(alloc, 3 * n + 1, sizeof *out->link_width);
   uint8_t *kept = carry ? an_navmesh_kept_triangles(carry->previous->mesh, mesh) : NULL;
-  if (!links || !out->portal_first || !out->link_width || (carry && !kept)) {
+  if (!links || !out->portal_first || !out->link_width || (carry && !kept) ||
+      (kept && !forget_near_change(mesh, carry, cap, kept))) {
     an_free(alloc, links);
     an_free(&mesh->alloc, kept);
     an_sure_passages_destroy(out, alloc);
@@ -140,7 +189,8 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
     for (int i = 0; i < 3; ++i) {
       node[i] = portal_node(out, (int32_t)t, i);
     }
-    const float *carried = carried_widths(carry, mesh, kept, (int32_t)t, cap);
+    // What the change left as it was and far from it keeps its widths.
+    const float *carried = kept && kept[t] ? &carry->previous->link_width[3 * t] : NULL;
     float *width = &out->link_width[3 * t];
     for (int i = 0; i < 3; ++i) {
       int j = (i + 1) % 3;

@@ -37,8 +37,8 @@ typedef struct an_sure_passages {
 /// What a build after a local change may carry over: the passages of the mesh before it (whose
 /// mesh and grid are still alive), and a box holding the material the change took away or put
 /// in. A triangle the change left as it was (an_navmesh_kept_triangles()) keeps its links' widths
-/// when its box stays farther than the cap from that box: no item that changed comes near enough
-/// to change them.
+/// when it does not meet that box grown by the cap: no item that changed comes near enough to
+/// change them.
 typedef struct an_sure_carry {
   const an_sure_passages *previous;
   vec2 lo, hi;
