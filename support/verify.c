@@ -152,18 +152,70 @@ static double polygon_edge_distance(const sup_polygon *poly, vec p) {
   return best;
 }
 
-double sup_signed_distance_to_obstacles(const sup_map *map, arcnav_vec2 p) {
+// The polygons screened for one piece's samples: a polygon whose box is farther from the piece's
+// box than the nearest boundary a sample has met can neither hold the sample nor come nearer to
+// it, so the sample's signed distance is the same without it. Nearest boxes first, so that the
+// rest fall away early.
+typedef struct screened_polygon {
+  double lower; ///< the distance between its box and the piece's
+  size_t index;
+} screened_polygon;
+
+typedef struct polygon_screen {
+  size_t count;
+  vec *lo, *hi;            ///< per polygon, its outer ring's box
+  screened_polygon *order; ///< the polygons for the piece at hand, nearest box first
+} polygon_screen;
+
+static bool polygon_screen_init(const sup_map *map, polygon_screen *screen) {
+  size_t n = map->polygon_count, room = n ? n : 1;
+  *screen = (polygon_screen){n, malloc(room * sizeof(vec)), malloc(room * sizeof(vec)),
+                             malloc(room * sizeof(screened_polygon))};
+  if (!screen->lo || !screen->hi || !screen->order) {
+    return false;
+  }
+  for (size_t k = 0; k < n; ++k) {
+    const sup_ring *ring = &map->polygons[k].outer;
+    vec lo = {INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY};
+    for (size_t i = 0; i < ring->count; ++i) {
+      lo = (vec){fmin(lo.x, ring->points[i].x), fmin(lo.y, ring->points[i].y)};
+      hi = (vec){fmax(hi.x, ring->points[i].x), fmax(hi.y, ring->points[i].y)};
+    }
+    screen->lo[k] = lo;
+    screen->hi[k] = hi;
+  }
+  return true;
+}
+
+static void polygon_screen_free(polygon_screen *screen) {
+  free(screen->lo);
+  free(screen->hi);
+  free(screen->order);
+}
+
+static int by_lower(const void *a, const void *b) {
+  const screened_polygon *pa = a, *pb = b;
+  if (pa->lower != pb->lower) {
+    return pa->lower < pb->lower ? -1 : 1;
+  }
+  return pa->index < pb->index ? -1 : pa->index > pb->index;
+}
+
+// The screen for a piece within the box [lo, hi].
+static void polygon_screen_aim(polygon_screen *screen, vec lo, vec hi) {
+  for (size_t k = 0; k < screen->count; ++k) {
+    double dx = fmax(0.0, fmax(screen->lo[k].x - hi.x, lo.x - screen->hi[k].x));
+    double dy = fmax(0.0, fmax(screen->lo[k].y - hi.y, lo.y - screen->hi[k].y));
+    screen->order[k] = (screened_polygon){vlen((vec){dx, dy}), k};
+  }
+  qsort(screen->order, screen->count, sizeof *screen->order, by_lower);
+}
+
+// The signed distance from p to the obstacles, leaving out the polygons `screen` (NULL: none)
+// shows cannot matter.
+static double signed_distance(const sup_map *map, const polygon_screen *screen, vec p) {
   double outside = INFINITY; // nearest blocked boundary while p is free
   double depth = -1.0;       // deepest containment found, < 0 while none
-  for (size_t i = 0; i < map->polygon_count; ++i) {
-    const sup_polygon *poly = &map->polygons[i];
-    double d = polygon_edge_distance(poly, p);
-    if (polygon_contains(poly, p)) {
-      depth = fmax(depth, d);
-    } else {
-      outside = fmin(outside, d);
-    }
-  }
   for (size_t i = 0; i < map->circle_count; ++i) {
     double d = vdist(p, map->circles[i].center) - map->circles[i].radius;
     if (d < 0.0) {
@@ -180,10 +232,24 @@ double sup_signed_distance_to_obstacles(const sup_map *map, arcnav_vec2 p) {
       depth = fmax(depth, d);
     }
   }
-  if (depth >= 0.0) {
-    return -depth;
+  for (size_t j = 0; j < map->polygon_count; ++j) {
+    // Strictly farther: a box at distance 0 may hold p, whatever was met before.
+    if (screen && screen->order[j].lower > outside) {
+      break;
+    }
+    const sup_polygon *poly = &map->polygons[screen ? screen->order[j].index : j];
+    double d = polygon_edge_distance(poly, p);
+    if (polygon_contains(poly, p)) {
+      depth = fmax(depth, d);
+    } else {
+      outside = fmin(outside, d);
+    }
   }
-  return outside;
+  return depth >= 0.0 ? -depth : outside;
+}
+
+double sup_signed_distance_to_obstacles(const sup_map *map, arcnav_vec2 p) {
+  return signed_distance(map, NULL, p);
 }
 
 double sup_distance_to_obstacles(const sup_map *map, arcnav_vec2 p) {
@@ -360,100 +426,6 @@ static void check_line_exact(const sup_map *map, double R, double eps, const arc
   }
 }
 
-// The polygons screened for one piece's samples: a polygon whose box is farther from the piece's
-// box than the nearest boundary a sample has met can neither hold the sample nor come nearer to
-// it, so the sample's signed distance is the same without it. Nearest boxes first, so that the
-// rest fall away early.
-typedef struct screened_polygon {
-  double lower; ///< the distance between its box and the piece's
-  size_t index;
-} screened_polygon;
-
-typedef struct polygon_screen {
-  size_t count;
-  vec *lo, *hi;            ///< per polygon, its outer ring's box
-  screened_polygon *order; ///< the polygons for the piece at hand, nearest box first
-} polygon_screen;
-
-static bool polygon_screen_init(const sup_map *map, polygon_screen *screen) {
-  size_t n = map->polygon_count, room = n ? n : 1;
-  *screen = (polygon_screen){n, malloc(room * sizeof(vec)), malloc(room * sizeof(vec)),
-                             malloc(room * sizeof(screened_polygon))};
-  if (!screen->lo || !screen->hi || !screen->order) {
-    return false;
-  }
-  for (size_t k = 0; k < n; ++k) {
-    const sup_ring *ring = &map->polygons[k].outer;
-    vec lo = {INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY};
-    for (size_t i = 0; i < ring->count; ++i) {
-      lo = (vec){fmin(lo.x, ring->points[i].x), fmin(lo.y, ring->points[i].y)};
-      hi = (vec){fmax(hi.x, ring->points[i].x), fmax(hi.y, ring->points[i].y)};
-    }
-    screen->lo[k] = lo;
-    screen->hi[k] = hi;
-  }
-  return true;
-}
-
-static void polygon_screen_free(polygon_screen *screen) {
-  free(screen->lo);
-  free(screen->hi);
-  free(screen->order);
-}
-
-static int by_lower(const void *a, const void *b) {
-  const screened_polygon *pa = a, *pb = b;
-  if (pa->lower != pb->lower) {
-    return pa->lower < pb->lower ? -1 : 1;
-  }
-  return pa->index < pb->index ? -1 : pa->index > pb->index;
-}
-
-// The screen for a piece within the box [lo, hi].
-static void polygon_screen_aim(polygon_screen *screen, vec lo, vec hi) {
-  for (size_t k = 0; k < screen->count; ++k) {
-    double dx = fmax(0.0, fmax(screen->lo[k].x - hi.x, lo.x - screen->hi[k].x));
-    double dy = fmax(0.0, fmax(screen->lo[k].y - hi.y, lo.y - screen->hi[k].y));
-    screen->order[k] = (screened_polygon){vlen((vec){dx, dy}), k};
-  }
-  qsort(screen->order, screen->count, sizeof *screen->order, by_lower);
-}
-
-// sup_signed_distance_to_obstacles(), leaving out the polygons the screen shows cannot matter.
-static double screened_signed_distance(const sup_map *map, const polygon_screen *screen, vec p) {
-  double outside = INFINITY, depth = -1.0;
-  for (size_t i = 0; i < map->circle_count; ++i) {
-    double d = vdist(p, map->circles[i].center) - map->circles[i].radius;
-    if (d < 0.0) {
-      depth = fmax(depth, -d);
-    } else {
-      outside = fmin(outside, d);
-    }
-  }
-  if (map->has_bounds) {
-    double d = ring_edge_distance(&map->bounds, p);
-    if (sup_point_in_ring(&map->bounds, p)) {
-      outside = fmin(outside, d);
-    } else {
-      depth = fmax(depth, d);
-    }
-  }
-  for (size_t j = 0; j < screen->count; ++j) {
-    // Strictly farther: a box at distance 0 may hold p, whatever was met before.
-    if (screen->order[j].lower > outside) {
-      break;
-    }
-    const sup_polygon *poly = &map->polygons[screen->order[j].index];
-    double d = polygon_edge_distance(poly, p);
-    if (polygon_contains(poly, p)) {
-      depth = fmax(depth, d);
-    } else {
-      outside = fmin(outside, d);
-    }
-  }
-  return depth >= 0.0 ? -depth : outside;
-}
-
 static bool sample_piece(const sup_map *map, polygon_screen *screen, double R, double eps,
                          double spacing, const arcnav_piece *pc, size_t index,
                          sup_verify_report *r) {
@@ -494,8 +466,7 @@ static bool sample_piece(const sup_map *map, polygon_screen *screen, double R, d
       double ang = a0 + dir * pc->sweep * t;
       s = (vec){pc->center.x + pc->radius * cos(ang), pc->center.y + pc->radius * sin(ang)};
     }
-    double d = screen ? screened_signed_distance(map, screen, s)
-                      : sup_signed_distance_to_obstacles(map, s);
+    double d = signed_distance(map, screen, s);
     r->samples++;
     note_distance(r, d, s, index);
     if (d < R - eps && ok) {
