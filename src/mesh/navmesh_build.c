@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 arcnav_status an_navmesh_build(const arcnav_map *map, const an_allocator *alloc, an_navmesh **out) {
   an_navmesh_options options = {.crossing_limit = AN_NAVMESH_DEFAULT_LIMIT, .passages = true};
@@ -187,6 +188,28 @@ double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i) {
   return an_min(width, sampled);
 }
 
+// The width kept for the portal across edge i of free triangle t: NaN where no free triangle lies
+// across, else an_navmesh_portal_width() rounded up to a float.
+static float portal_width_kept(const an_navmesh *mesh, size_t t, int i) {
+  return mesh->fn[3 * t + (size_t)i] < 0
+             ? NAN
+             : an_float_at_least(an_navmesh_portal_width(mesh, (int32_t)t, i));
+}
+
+// Measures again the portals of free triangle t, which a local change renewed, and the portal of
+// each neighbour that faces it, from that neighbour's side as a build measures it.
+static void measure_renewed(const an_navmesh *mesh, size_t t, float *width) {
+  for (int i = 0; i < 3; ++i) {
+    width[3 * t + (size_t)i] = portal_width_kept(mesh, t, i);
+    int32_t u = mesh->fn[3 * t + (size_t)i];
+    for (int j = 0; u >= 0 && j < 3; ++j) {
+      if (mesh->fn[3 * (size_t)u + (size_t)j] == (int32_t)t) {
+        width[3 * (size_t)u + (size_t)j] = portal_width_kept(mesh, (size_t)u, j);
+      }
+    }
+  }
+}
+
 // The forest of the widest passages (an_navmesh_passage_width; docs/DESIGN.md, "No path for a
 // disk without a search"): each portal as wide as twice a bound on its points' clearance.
 arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *before) {
@@ -195,29 +218,29 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *befo
   bool carry = before && before->portal_width && mesh->cloned_from == before;
   an_widest_link *portals = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *portals);
   float *width = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *width);
-  uint8_t *kept = carry ? an_navmesh_kept_triangles(before, mesh) : NULL;
-  if (!portals || !width || (carry && !kept)) {
+  if (!portals || !width) {
     an_free(&mesh->alloc, portals);
     an_free(&mesh->alloc, width);
-    an_free(&mesh->alloc, kept);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  for (size_t t = 0; t < n; ++t) {
+  // A portal's width depends on its two triangles alone. After a local change the widths are
+  // copied whole, and the triangles the change renewed (an_navmesh.renewed, and the numbers the
+  // old mesh had none of) measure theirs, with their neighbours' portals facing them: what is left
+  // lies between two triangles the change kept.
+  size_t kept_below = carry ? (before->free_count < n ? before->free_count : n) : 0;
+  if (kept_below > 0) {
+    memcpy(width, before->portal_width, 3 * kept_below * sizeof *width);
+  }
+  for (size_t t = kept_below; t < n; ++t) {
     for (int i = 0; i < 3; ++i) {
-      int32_t u = mesh->fn[3 * t + (size_t)i];
-      width[3 * t + (size_t)i] = NAN;
-      if (u < 0) {
-        continue;
-      }
-      // The width depends on both triangles beside the portal: carried when both were left as
-      // they were.
-      width[3 * t + (size_t)i] =
-          carry && kept[t] && kept[u]
-              ? before->portal_width[3 * t + (size_t)i]
-              : an_float_at_least(an_navmesh_portal_width(mesh, (int32_t)t, i));
+      width[3 * t + (size_t)i] = portal_width_kept(mesh, t, i);
     }
   }
-  an_free(&mesh->alloc, kept);
+  for (size_t k = 0; carry && k < mesh->renewed_count; ++k) {
+    if ((size_t)mesh->renewed[k] < kept_below) {
+      measure_renewed(mesh, (size_t)mesh->renewed[k], width);
+    }
+  }
   for (size_t t = 0; t < n; ++t) {
     for (int i = 0; i < 3; ++i) {
       int32_t u = mesh->fn[3 * t + (size_t)i];
