@@ -39,6 +39,10 @@ struct sup_reference {
   sup_sector *sectors; ///< per sample: the directions a path may leave it in (R = 0)
   size_t sample_count;
   uint8_t *vis; // sample_count^2: 0 unknown, 1 free, 2 blocked
+  // The last flood (sup_reference_flood): its start, and per sample whether a path reaches it.
+  vec flood_start;
+  bool flood_start_free;
+  uint8_t *flooded;
 };
 
 static void *xcalloc(size_t n, size_t size) {
@@ -269,6 +273,7 @@ void sup_reference_destroy(sup_reference *ref) {
   free(ref->samples);
   free(ref->sectors);
   free(ref->vis);
+  free(ref->flooded);
   free(ref);
 }
 
@@ -412,6 +417,72 @@ static bool leaves_within_sector(const sup_reference *ref, size_t from, vec from
   return sup_sector_holds(&ref->sectors[from], dir);
 }
 
+/// Are nodes u and v (samples below sample_count, else the start or the goal) joined by an edge
+/// of the graph the search runs on? Uncached.
+static bool joined(const sup_reference *ref, size_t u, vec pu, size_t v, vec pv) {
+  return leaves_within_sector(ref, u, pu, pv) && leaves_within_sector(ref, v, pv, pu) &&
+         segment_free(ref, pu, pv);
+}
+
+/// Sample pair (u, v) joined? Through the cache.
+static bool samples_joined(sup_reference *ref, size_t u, size_t v) {
+  size_t n = ref->sample_count;
+  uint8_t *slot = &ref->vis[u * n + v];
+  if (*slot == 0) {
+    *slot = joined(ref, u, ref->samples[u], v, ref->samples[v]) ? 1 : 2;
+    ref->vis[v * n + u] = *slot;
+  }
+  return *slot == 1;
+}
+
+void sup_reference_flood(sup_reference *ref, arcnav_vec2 start) {
+  size_t n = ref->sample_count;
+  if (!ref->flooded) {
+    ref->flooded = xcalloc(n, 1);
+  }
+  memset(ref->flooded, 0, n);
+  ref->flood_start = start;
+  ref->flood_start_free = end_is_free(ref, start);
+  if (!ref->flood_start_free) {
+    return;
+  }
+  size_t *queue = xcalloc(n, sizeof *queue);
+  size_t head = 0, tail = 0;
+  for (size_t v = 0; v < n; ++v) {
+    if (joined(ref, n, start, v, ref->samples[v])) {
+      ref->flooded[v] = 1;
+      queue[tail++] = v;
+    }
+  }
+  while (head < tail) {
+    size_t u = queue[head++];
+    for (size_t v = 0; v < n; ++v) {
+      if (!ref->flooded[v] && v != u && samples_joined(ref, u, v)) {
+        ref->flooded[v] = 1;
+        queue[tail++] = v;
+      }
+    }
+  }
+  free(queue);
+}
+
+bool sup_reference_reaches(sup_reference *ref, arcnav_vec2 goal) {
+  size_t n = ref->sample_count;
+  vec start = ref->flood_start;
+  if (!ref->flooded || !ref->flood_start_free || !end_is_free(ref, goal)) {
+    return false;
+  }
+  if ((start.x == goal.x && start.y == goal.y) || joined(ref, n, start, n + 1, goal)) {
+    return true;
+  }
+  for (size_t v = 0; v < n; ++v) {
+    if (ref->flooded[v] && joined(ref, v, ref->samples[v], n + 1, goal)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 sup_reference_result sup_reference_query(sup_reference *ref, arcnav_vec2 start, arcnav_vec2 goal) {
   sup_reference_result res = {0};
   res.length = INFINITY;
@@ -487,9 +558,7 @@ sup_reference_result sup_reference_query(sup_reference *ref, arcnav_vec2 start, 
         slot = &vis_goal[u == G ? v : u];
       }
       if (*slot == 0) {
-        bool ok = leaves_within_sector(ref, u, pu, pv) && leaves_within_sector(ref, v, pv, pu) &&
-                  segment_free(ref, pu, pv);
-        *slot = ok ? 1 : 2;
+        *slot = joined(ref, u, pu, v, pv) ? 1 : 2;
         if (u < n && v < n) {
           ref->vis[v * n + u] = *slot;
         }

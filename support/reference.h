@@ -84,6 +84,13 @@ typedef struct sup_reference_result {
 /// reference's visibility cache.
 sup_reference_result sup_reference_query(sup_reference *ref, arcnav_vec2 start, arcnav_vec2 goal);
 
+/// Many goals from one start: every sample a path from `start` reaches, kept in the reference
+/// for sup_reference_reaches(). Not thread-safe.
+void sup_reference_flood(sup_reference *ref, arcnav_vec2 start);
+/// Whether sup_reference_query() from the last flood's start to `goal` finds a path (the same
+/// graph, searched once for every goal): false before any flood.
+bool sup_reference_reaches(sup_reference *ref, arcnav_vec2 goal);
+
 /// One-shot convenience: create, query, destroy.
 sup_reference_result sup_reference_shortest(const sup_map *map, double R, arcnav_vec2 start,
                                             arcnav_vec2 goal, const sup_reference_options *options);

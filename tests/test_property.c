@@ -425,6 +425,48 @@ START_TEST(reference_gaps) {
 }
 END_TEST
 
+// A flood from one start reaches a goal exactly when a query between them finds a path: beside a
+// room sealed in a square ring, and through a door in another, for a point and a disk.
+START_TEST(reference_flood_agrees_with_queries) {
+  sup_map m;
+  sup_map_init(&m);
+  const vec sealed[4] = {{20, 20}, {40, 20}, {40, 40}, {20, 40}};
+  const vec sealed_hole[4] = {{24, 24}, {24, 36}, {36, 36}, {36, 24}};
+  const vec *holes[1] = {sealed_hole};
+  const size_t hole_counts[1] = {4};
+  sup_map_add_polygon(&m, sealed, 4, holes, hole_counts, 1);
+  sup_map_add_rect(&m, 50, 20, 52, 40); // a room with a door 3 wide in its east wall
+  sup_map_add_rect(&m, 50, 20, 70, 22);
+  sup_map_add_rect(&m, 50, 38, 70, 40);
+  sup_map_add_rect(&m, 68, 20, 70, 29);
+  sup_map_add_rect(&m, 68, 32, 70, 40);
+  size_t reached = 0, not_reached = 0;
+  for (int k = 0; k < 2; ++k) {
+    double R = k == 0 ? 0.0 : 1.0;
+    sup_reference *ref = sup_reference_create(&m, R, NULL);
+    const vec starts[3] = {{10, 10}, {30, 30}, {60, 30}};
+    for (int i = 0; i < 3; ++i) {
+      sup_reference_flood(ref, starts[i]);
+      for (double x = 5.0; x <= 80.0; x += 5.0) {
+        for (double y = 5.0; y <= 45.0; y += 5.0) {
+          vec goal = {x, y};
+          bool found = sup_reference_query(ref, starts[i], goal).found;
+          ck_assert_msg(sup_reference_reaches(ref, goal) == found,
+                        "R %g: (%g, %g) to (%g, %g): the query says %d", R, starts[i].x,
+                        starts[i].y, x, y, found);
+          reached += found;
+          not_reached += !found;
+        }
+      }
+    }
+    sup_reference_destroy(ref);
+  }
+  ck_assert_uint_gt(reached, 100);
+  ck_assert_uint_gt(not_reached, 100);
+  sup_map_free(&m);
+}
+END_TEST
+
 // --- property test against the planner -----------------------------------------------------------
 
 typedef struct prop_stats {
@@ -852,6 +894,7 @@ static Suite *property_suite(void) {
   tcase_add_test(unit, reference_square);
   tcase_add_test(unit, reference_circle_and_enclosure);
   tcase_add_test(unit, reference_gaps);
+  tcase_add_test(unit, reference_flood_agrees_with_queries);
   suite_add_tcase(s, unit);
   TCase *prop = tcase_create("planner");
   tcase_set_timeout(prop, 600);
