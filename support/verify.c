@@ -152,27 +152,37 @@ static double polygon_edge_distance(const sup_polygon *poly, vec p) {
   return best;
 }
 
-// The polygons screened for one piece's samples: a polygon whose box is farther from the piece's
-// box than the nearest boundary a sample has met can neither hold the sample nor come nearer to
-// it, so the sample's signed distance is the same without it. Nearest boxes first, so that the
-// rest fall away early.
+// The polygons screened for the points of one box (sup_obstacle_screen_create()): a polygon whose
+// box is farther from that box than the nearest boundary a point has met can neither hold the
+// point nor come nearer to it, so the point's signed distance is the same without it. Nearest
+// boxes first, so that the rest fall away early.
 typedef struct screened_polygon {
-  double lower; ///< the distance between its box and the piece's
+  double lower; ///< the distance between its box and the box aimed at
   size_t index;
 } screened_polygon;
 
-typedef struct polygon_screen {
+struct sup_obstacle_screen {
   size_t count;
   vec *lo, *hi;            ///< per polygon, its outer ring's box
-  screened_polygon *order; ///< the polygons for the piece at hand, nearest box first
-} polygon_screen;
+  screened_polygon *order; ///< the polygons for the box aimed at, nearest first
+  vec aim_lo, aim_hi;      ///< that box (empty before the first aim)
+};
 
-static bool polygon_screen_init(const sup_map *map, polygon_screen *screen) {
+sup_obstacle_screen *sup_obstacle_screen_create(const sup_map *map) {
   size_t n = map->polygon_count, room = n ? n : 1;
-  *screen = (polygon_screen){n, malloc(room * sizeof(vec)), malloc(room * sizeof(vec)),
-                             malloc(room * sizeof(screened_polygon))};
+  sup_obstacle_screen *screen = malloc(sizeof *screen);
+  if (!screen) {
+    return NULL;
+  }
+  *screen = (sup_obstacle_screen){n,
+                                  malloc(room * sizeof(vec)),
+                                  malloc(room * sizeof(vec)),
+                                  malloc(room * sizeof(screened_polygon)),
+                                  {INFINITY, INFINITY},
+                                  {-INFINITY, -INFINITY}};
   if (!screen->lo || !screen->hi || !screen->order) {
-    return false;
+    sup_obstacle_screen_destroy(screen);
+    return NULL;
   }
   for (size_t k = 0; k < n; ++k) {
     const sup_ring *ring = &map->polygons[k].outer;
@@ -184,13 +194,17 @@ static bool polygon_screen_init(const sup_map *map, polygon_screen *screen) {
     screen->lo[k] = lo;
     screen->hi[k] = hi;
   }
-  return true;
+  return screen;
 }
 
-static void polygon_screen_free(polygon_screen *screen) {
+void sup_obstacle_screen_destroy(sup_obstacle_screen *screen) {
+  if (!screen) {
+    return;
+  }
   free(screen->lo);
   free(screen->hi);
   free(screen->order);
+  free(screen);
 }
 
 static int by_lower(const void *a, const void *b) {
@@ -201,8 +215,9 @@ static int by_lower(const void *a, const void *b) {
   return pa->index < pb->index ? -1 : pa->index > pb->index;
 }
 
-// The screen for a piece within the box [lo, hi].
-static void polygon_screen_aim(polygon_screen *screen, vec lo, vec hi) {
+void sup_obstacle_screen_aim(sup_obstacle_screen *screen, arcnav_vec2 lo, arcnav_vec2 hi) {
+  screen->aim_lo = lo;
+  screen->aim_hi = hi;
   for (size_t k = 0; k < screen->count; ++k) {
     double dx = fmax(0.0, fmax(screen->lo[k].x - hi.x, lo.x - screen->hi[k].x));
     double dy = fmax(0.0, fmax(screen->lo[k].y - hi.y, lo.y - screen->hi[k].y));
@@ -212,8 +227,12 @@ static void polygon_screen_aim(polygon_screen *screen, vec lo, vec hi) {
 }
 
 // The signed distance from p to the obstacles, leaving out the polygons `screen` (NULL: none)
-// shows cannot matter.
-static double signed_distance(const sup_map *map, const polygon_screen *screen, vec p) {
+// shows cannot matter; a point outside the box it was aimed at is measured against every one.
+static double signed_distance(const sup_map *map, const sup_obstacle_screen *screen, vec p) {
+  if (screen && !(p.x >= screen->aim_lo.x && p.x <= screen->aim_hi.x && p.y >= screen->aim_lo.y &&
+                  p.y <= screen->aim_hi.y)) {
+    screen = NULL;
+  }
   double outside = INFINITY; // nearest blocked boundary while p is free
   double depth = -1.0;       // deepest containment found, < 0 while none
   for (size_t i = 0; i < map->circle_count; ++i) {
@@ -250,6 +269,11 @@ static double signed_distance(const sup_map *map, const polygon_screen *screen, 
 
 double sup_signed_distance_to_obstacles(const sup_map *map, arcnav_vec2 p) {
   return signed_distance(map, NULL, p);
+}
+
+double sup_screened_signed_distance(const sup_map *map, const sup_obstacle_screen *screen,
+                                    arcnav_vec2 p) {
+  return signed_distance(map, screen, p);
 }
 
 double sup_distance_to_obstacles(const sup_map *map, arcnav_vec2 p) {
@@ -426,7 +450,7 @@ static void check_line_exact(const sup_map *map, double R, double eps, const arc
   }
 }
 
-static bool sample_piece(const sup_map *map, polygon_screen *screen, double R, double eps,
+static bool sample_piece(const sup_map *map, sup_obstacle_screen *screen, double R, double eps,
                          double spacing, const arcnav_piece *pc, size_t index,
                          sup_verify_report *r) {
   double len = pc->type == ARCNAV_PIECE_LINE ? vdist(pc->from, pc->to) : pc->radius * pc->sweep;
@@ -448,7 +472,7 @@ static bool sample_piece(const sup_map *map, polygon_screen *screen, double R, d
                   : (vec){pc->center.x - pc->radius, pc->center.y - pc->radius};
     vec hi = line ? (vec){fmax(pc->from.x, pc->to.x), fmax(pc->from.y, pc->to.y)}
                   : (vec){pc->center.x + pc->radius, pc->center.y + pc->radius};
-    polygon_screen_aim(screen, lo, hi);
+    sup_obstacle_screen_aim(screen, lo, hi);
   }
   double a0 = atan2(pc->from.y - pc->center.y, pc->from.x - pc->center.x);
   double dir = pc->ccw ? 1.0 : -1.0;
@@ -629,16 +653,15 @@ bool sup_verify_pieces(const sup_map *map, double R, double eps, arcnav_vec2 sta
     }
     double arc_spacing = R > 0.0 ? fmin(line_spacing, R / 8.0) : line_spacing;
     // Without memory for the screen every sample is measured against every polygon.
-    polygon_screen screen;
-    bool screened = polygon_screen_init(map, &screen);
+    sup_obstacle_screen *screen = sup_obstacle_screen_create(map);
     for (size_t i = 0; i < count; ++i) {
       double spacing = pieces[i].type == ARCNAV_PIECE_LINE ? line_spacing : arc_spacing;
-      sample_piece(map, screened ? &screen : NULL, R, eps, spacing, &pieces[i], i, r);
+      sample_piece(map, screen, R, eps, spacing, &pieces[i], i, r);
       if (pieces[i].type == ARCNAV_PIECE_LINE) {
         check_line_exact(map, R, eps, &pieces[i], i, r);
       }
     }
-    polygon_screen_free(&screen);
+    sup_obstacle_screen_destroy(screen);
     if (R <= 2.0 * eps) {
       check_touching_rule(map, eps, start, goal, pieces, count, r);
     }

@@ -36,6 +36,19 @@ double sup_distance_to_obstacles(const sup_map *map, arcnav_vec2 p);
 /// inside an obstacle.
 double sup_signed_distance_to_obstacles(const sup_map *map, arcnav_vec2 p);
 
+/// The polygons of a map ordered for many distances measured in one box: a polygon whose box is
+/// farther from it than the nearest boundary a point has met is left out, which changes no
+/// distance. The map must outlive the screen and stay as it was. NULL when out of memory.
+typedef struct sup_obstacle_screen sup_obstacle_screen;
+sup_obstacle_screen *sup_obstacle_screen_create(const sup_map *map);
+void sup_obstacle_screen_destroy(sup_obstacle_screen *screen);
+/// Aims the screen at the box [lo, hi], where the next points lie.
+void sup_obstacle_screen_aim(sup_obstacle_screen *screen, arcnav_vec2 lo, arcnav_vec2 hi);
+/// sup_signed_distance_to_obstacles() through the screen (NULL: none) of the same map; a point
+/// outside the box aimed at is measured against every polygon.
+double sup_screened_signed_distance(const sup_map *map, const sup_obstacle_screen *screen,
+                                    arcnav_vec2 p);
+
 // --- path verification ---------------------------------------------------------------------------
 
 typedef struct sup_verify_report {
