@@ -115,6 +115,15 @@ void sup_map_add_rect(sup_map *map, double x0, double y0, double x1, double y1) 
   sup_map_add_polygon(map, r, 4, NULL, NULL, 0);
 }
 
+void sup_map_add_sealed_room(sup_map *map, arcnav_vec2 corner, double size, double wall) {
+  double x = corner.x, y = corner.y, in = size - wall;
+  vec outer[4] = {{x, y}, {x + size, y}, {x + size, y + size}, {x, y + size}};
+  vec hole[4] = {{x + wall, y + wall}, {x + wall, y + in}, {x + in, y + in}, {x + in, y + wall}};
+  const vec *holes[1] = {hole};
+  size_t counts[1] = {4};
+  sup_map_add_polygon(map, outer, 4, holes, counts, 1);
+}
+
 void sup_map_add_circle(sup_map *map, arcnav_vec2 center, double radius) {
   if (map->circle_count == map->circle_capacity) {
     map->circle_capacity = map->circle_capacity ? 2 * map->circle_capacity : 8;

@@ -76,6 +76,9 @@ void sup_map_add_polygon(sup_map *map, const arcnav_vec2 *outer, size_t outer_co
                          size_t hole_count);
 /// Axis-parallel rectangle [x0, x1] x [y0, y1] (x0 < x1, y0 < y1).
 void sup_map_add_rect(sup_map *map, double x0, double y0, double x1, double y1);
+/// A square room sealed all round: the square of side `size` from `corner` up, with walls `wall`
+/// thick round a free square hole.
+void sup_map_add_sealed_room(sup_map *map, arcnav_vec2 corner, double size, double wall);
 void sup_map_add_circle(sup_map *map, arcnav_vec2 center, double radius);
 /// Set (or replace) the bounds ring.
 void sup_map_set_bounds(sup_map *map, const arcnav_vec2 *ring, size_t count);

@@ -549,22 +549,19 @@ sup_reference_result sup_reference_query(sup_reference *ref, arcnav_vec2 start, 
         continue;
       }
       // Cached visibility: sample pairs in ref->vis, pairs with the start or goal per query.
-      uint8_t *slot;
+      bool free_pair;
       if (u < n && v < n) {
-        slot = &ref->vis[u * n + v];
-      } else if (u == S || v == S) {
-        slot = &vis_start[u == S ? v : u];
+        res.pairs_checked += ref->vis[u * n + v] == 0;
+        free_pair = samples_joined(ref, u, v);
       } else {
-        slot = &vis_goal[u == G ? v : u];
-      }
-      if (*slot == 0) {
-        *slot = joined(ref, u, pu, v, pv) ? 1 : 2;
-        if (u < n && v < n) {
-          ref->vis[v * n + u] = *slot;
+        uint8_t *slot = u == S || v == S ? &vis_start[u == S ? v : u] : &vis_goal[u == G ? v : u];
+        if (*slot == 0) {
+          *slot = joined(ref, u, pu, v, pv) ? 1 : 2;
+          res.pairs_checked++;
         }
-        res.pairs_checked++;
+        free_pair = *slot == 1;
       }
-      if (*slot == 1) {
+      if (free_pair) {
         g[v] = nd;
         parent[v] = u;
       }

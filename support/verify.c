@@ -162,7 +162,7 @@ typedef struct screened_polygon {
 } screened_polygon;
 
 struct sup_obstacle_screen {
-  size_t count;
+  const sup_map *map;
   vec *lo, *hi;            ///< per polygon, its outer ring's box
   screened_polygon *order; ///< the polygons for the box aimed at, nearest first
   vec aim_lo, aim_hi;      ///< that box (empty before the first aim)
@@ -174,7 +174,7 @@ sup_obstacle_screen *sup_obstacle_screen_create(const sup_map *map) {
   if (!screen) {
     return NULL;
   }
-  *screen = (sup_obstacle_screen){n,
+  *screen = (sup_obstacle_screen){map,
                                   malloc(room * sizeof(vec)),
                                   malloc(room * sizeof(vec)),
                                   malloc(room * sizeof(screened_polygon)),
@@ -218,12 +218,12 @@ static int by_lower(const void *a, const void *b) {
 void sup_obstacle_screen_aim(sup_obstacle_screen *screen, arcnav_vec2 lo, arcnav_vec2 hi) {
   screen->aim_lo = lo;
   screen->aim_hi = hi;
-  for (size_t k = 0; k < screen->count; ++k) {
+  for (size_t k = 0; k < screen->map->polygon_count; ++k) {
     double dx = fmax(0.0, fmax(screen->lo[k].x - hi.x, lo.x - screen->hi[k].x));
     double dy = fmax(0.0, fmax(screen->lo[k].y - hi.y, lo.y - screen->hi[k].y));
     screen->order[k] = (screened_polygon){vlen((vec){dx, dy}), k};
   }
-  qsort(screen->order, screen->count, sizeof *screen->order, by_lower);
+  qsort(screen->order, screen->map->polygon_count, sizeof *screen->order, by_lower);
 }
 
 // The signed distance from p to the obstacles, leaving out the polygons `screen` (NULL: none)
@@ -271,9 +271,8 @@ double sup_signed_distance_to_obstacles(const sup_map *map, arcnav_vec2 p) {
   return signed_distance(map, NULL, p);
 }
 
-double sup_screened_signed_distance(const sup_map *map, const sup_obstacle_screen *screen,
-                                    arcnav_vec2 p) {
-  return signed_distance(map, screen, p);
+double sup_screened_signed_distance(const sup_obstacle_screen *screen, arcnav_vec2 p) {
+  return signed_distance(screen->map, screen, p);
 }
 
 double sup_distance_to_obstacles(const sup_map *map, arcnav_vec2 p) {

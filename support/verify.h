@@ -44,10 +44,9 @@ sup_obstacle_screen *sup_obstacle_screen_create(const sup_map *map);
 void sup_obstacle_screen_destroy(sup_obstacle_screen *screen);
 /// Aims the screen at the box [lo, hi], where the next points lie.
 void sup_obstacle_screen_aim(sup_obstacle_screen *screen, arcnav_vec2 lo, arcnav_vec2 hi);
-/// sup_signed_distance_to_obstacles() through the screen (NULL: none) of the same map; a point
-/// outside the box aimed at is measured against every polygon.
-double sup_screened_signed_distance(const sup_map *map, const sup_obstacle_screen *screen,
-                                    arcnav_vec2 p);
+/// sup_signed_distance_to_obstacles() of the screen's map through the screen; a point outside
+/// the box aimed at is measured against every polygon.
+double sup_screened_signed_distance(const sup_obstacle_screen *screen, arcnav_vec2 p);
 
 // --- path verification ---------------------------------------------------------------------------
 

@@ -190,9 +190,8 @@ static bool free_at(const sup_map *map, double radius, double eps, vec p) {
 }
 
 // free_at() for many points of one box, through a screen aimed at it (support/verify.h).
-static bool free_at_screened(const sup_map *map, const sup_obstacle_screen *screen, double radius,
-                             double eps, vec p) {
-  return sup_screened_signed_distance(map, screen, p) >= radius - eps;
+static bool free_at_screened(const sup_obstacle_screen *screen, double radius, double eps, vec p) {
+  return sup_screened_signed_distance(screen, p) >= radius - eps;
 }
 
 // The reference stop of a ray: a march in steps of `step` to the first position that is not free,
@@ -688,7 +687,7 @@ static void check_nearest(const test_map *t, double radius, uint64_t seed, size_
         vec x = {p.x + d * gx / n, p.y + d * gy / n};
         double dx = dist(x, p);
         if (dx < d - 2.0 * d / n) {
-          ck_assert_msg(!free_at_screened(&t->map, screen, radius, s.eps, x),
+          ck_assert_msg(!free_at_screened(screen, radius, s.eps, x),
                         "%s R %g: (%.17g, %.17g) is free and nearer to (%.17g, %.17g) than %.17g",
                         t->label, radius, x.x, x.y, p.x, p.y, d);
         }
@@ -934,21 +933,12 @@ END_TEST
 // Random rectangles with two sealed rooms (square rings) and bounds, so that some free places
 // cannot be reached from others.
 // A square room `size` across with its lower left corner at `corner`, walls `wall` thick, no door.
-static void add_sealed_room(sup_map *m, vec corner, double size, double wall) {
-  double x = corner.x, y = corner.y, in = size - wall;
-  vec outer[4] = {{x, y}, {x + size, y}, {x + size, y + size}, {x, y + size}};
-  vec hole[4] = {{x + wall, y + wall}, {x + wall, y + in}, {x + in, y + in}, {x + in, y + wall}};
-  const vec *holes[1] = {hole};
-  size_t counts[1] = {4};
-  sup_map_add_polygon(m, outer, 4, holes, counts, 1);
-}
-
 static sup_map rooms_map(uint64_t seed) {
   sup_map m = sup_gen_random_rectangles(seed, 8, 80.0, 3.0, 10.0);
   vec bounds[4] = {{-6.0, -6.0}, {86.0, -6.0}, {86.0, 86.0}, {-6.0, 86.0}};
   sup_map_set_bounds(&m, bounds, 4);
   for (int k = 0; k < 2; ++k) {
-    add_sealed_room(&m, (vec){10.0 + 45.0 * k, 45.0 - 30.0 * k}, 20.0, 4.0);
+    sup_map_add_sealed_room(&m, (vec){10.0 + 45.0 * k, 45.0 - 30.0 * k}, 20.0, 4.0);
   }
   return m;
 }
@@ -961,7 +951,7 @@ static sup_map many_rooms_map(uint64_t seed) {
   vec bounds[4] = {{-6.0, -6.0}, {96.0, -6.0}, {96.0, 96.0}, {-6.0, 96.0}};
   sup_map_set_bounds(&m, bounds, 4);
   for (int k = 0; k < 9; ++k) {
-    add_sealed_room(&m, (vec){2.0 + 31.0 * (k % 3), 2.0 + 31.0 * (k / 3)}, 22.0, 2.0);
+    sup_map_add_sealed_room(&m, (vec){2.0 + 31.0 * (k % 3), 2.0 + 31.0 * (k / 3)}, 22.0, 2.0);
   }
   return m;
 }

@@ -430,11 +430,7 @@ END_TEST
 START_TEST(reference_flood_agrees_with_queries) {
   sup_map m;
   sup_map_init(&m);
-  const vec sealed[4] = {{20, 20}, {40, 20}, {40, 40}, {20, 40}};
-  const vec sealed_hole[4] = {{24, 24}, {24, 36}, {36, 36}, {36, 24}};
-  const vec *holes[1] = {sealed_hole};
-  const size_t hole_counts[1] = {4};
-  sup_map_add_polygon(&m, sealed, 4, holes, hole_counts, 1);
+  sup_map_add_sealed_room(&m, (vec){20, 20}, 20, 4);
   sup_map_add_rect(&m, 50, 20, 52, 40); // a room with a door 3 wide in its east wall
   sup_map_add_rect(&m, 50, 20, 70, 22);
   sup_map_add_rect(&m, 50, 38, 70, 40);

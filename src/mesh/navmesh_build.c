@@ -188,9 +188,9 @@ double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i) {
   return an_min(width, sampled);
 }
 
-// The width kept for the portal across edge i of free triangle t: NaN where no free triangle lies
-// across, else an_navmesh_portal_width() rounded up to a float.
-static float portal_width_kept(const an_navmesh *mesh, size_t t, int i) {
+// The width a mesh stores for the portal across edge i of free triangle t: NaN where no free
+// triangle lies across, else an_navmesh_portal_width() rounded up to a float.
+static float stored_portal_width(const an_navmesh *mesh, size_t t, int i) {
   return mesh->fn[3 * t + (size_t)i] < 0
              ? NAN
              : an_float_at_least(an_navmesh_portal_width(mesh, (int32_t)t, i));
@@ -200,11 +200,11 @@ static float portal_width_kept(const an_navmesh *mesh, size_t t, int i) {
 // each neighbour that faces it, from that neighbour's side as a build measures it.
 static void measure_renewed(const an_navmesh *mesh, size_t t, float *width) {
   for (int i = 0; i < 3; ++i) {
-    width[3 * t + (size_t)i] = portal_width_kept(mesh, t, i);
+    width[3 * t + (size_t)i] = stored_portal_width(mesh, t, i);
     int32_t u = mesh->fn[3 * t + (size_t)i];
     for (int j = 0; u >= 0 && j < 3; ++j) {
       if (mesh->fn[3 * (size_t)u + (size_t)j] == (int32_t)t) {
-        width[3 * (size_t)u + (size_t)j] = portal_width_kept(mesh, (size_t)u, j);
+        width[3 * (size_t)u + (size_t)j] = stored_portal_width(mesh, (size_t)u, j);
       }
     }
   }
@@ -233,7 +233,7 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *befo
   }
   for (size_t t = kept_below; t < n; ++t) {
     for (int i = 0; i < 3; ++i) {
-      width[3 * t + (size_t)i] = portal_width_kept(mesh, t, i);
+      width[3 * t + (size_t)i] = stored_portal_width(mesh, t, i);
     }
   }
   for (size_t k = 0; carry && k < mesh->renewed_count; ++k) {
