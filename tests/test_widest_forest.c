@@ -23,7 +23,7 @@ static float random_width(sup_rng *rng) {
 
 // The widest chain's narrowest width between every two of `nodes` nodes (row-major into
 // `widest`), by Floyd and Warshall's closure over bottleneck widths: INFINITY from a node to
-// itself, -1 where nothing joins two (the forest's answer). NaN links join nothing.
+// itself, -INFINITY where nothing joins two (the forest's answer). NaN links join nothing.
 static void widest_by_closure(size_t nodes, const an_widest_link *links, size_t count,
                               double *widest) {
   for (size_t a = 0; a < nodes; ++a) {
@@ -44,9 +44,6 @@ static void widest_by_closure(size_t nodes, const an_widest_link *links, size_t 
         widest[a * nodes + b] = fmax(widest[a * nodes + b], through);
       }
     }
-  }
-  for (size_t k = 0; k < nodes * nodes; ++k) {
-    widest[k] = widest[k] == -INFINITY ? -1.0 : widest[k];
   }
 }
 
@@ -112,11 +109,162 @@ START_TEST(test_many_links_against_brute_force) {
 }
 END_TEST
 
+// ---- in blocks ---------------------------------------------------------------------------------
+
+enum { BLOCKED_NODES = 24, BLOCKED_LINKS = 48 };
+
+// A graph whose nodes are split in blocks of consecutive numbers (some empty), and its blocked
+// forest built from the global list of links as a caller builds it: each block's links among its
+// nodes, and each link between two blocks given to both.
+typedef struct blocked_graph {
+  size_t nodes, blocks;
+  uint32_t block_of[BLOCKED_NODES], index_of[BLOCKED_NODES], first[BLOCKED_NODES + 1];
+  an_widest_link links[BLOCKED_LINKS];
+  size_t count;
+} blocked_graph;
+
+static void split_in_blocks(blocked_graph *g, sup_rng *rng) {
+  g->blocks = 0;
+  size_t node = 0;
+  while (node < g->nodes) {
+    size_t size = sup_rng_below(rng, 7); // 0: an empty block
+    g->first[g->blocks] = (uint32_t)node;
+    for (size_t k = 0; k < size && node < g->nodes; ++k, ++node) {
+      g->block_of[node] = (uint32_t)g->blocks;
+      g->index_of[node] = (uint32_t)k;
+    }
+    g->blocks++;
+  }
+  g->first[g->blocks] = (uint32_t)node;
+}
+
+static an_widest_link random_link(blocked_graph *g, sup_rng *rng) {
+  return (an_widest_link){random_width(rng), (int32_t)sup_rng_below(rng, g->nodes),
+                          (int32_t)sup_rng_below(rng, g->nodes)};
+}
+
+// Sets block b of `forest` from the graph's links.
+static void set_block_from(const blocked_graph *g, size_t b, an_blocked_forest *forest) {
+  an_widest_link inner[BLOCKED_LINKS];
+  an_cross_link cross[2 * BLOCKED_LINKS];
+  size_t inner_count = 0, cross_count = 0;
+  for (size_t k = 0; k < g->count; ++k) {
+    an_widest_link link = g->links[k];
+    uint32_t ba = g->block_of[link.a], bb = g->block_of[link.b];
+    uint32_t ia = g->index_of[link.a], ib = g->index_of[link.b];
+    if (ba == b && bb == b) {
+      inner[inner_count++] = (an_widest_link){link.width, (int32_t)ia, (int32_t)ib};
+    } else if (ba == b) {
+      cross[cross_count++] = (an_cross_link){link.width, ia, {bb, ib}};
+    } else if (bb == b) {
+      cross[cross_count++] = (an_cross_link){link.width, ib, {ba, ia}};
+    }
+  }
+  an_allocator alloc = an_allocator_from(NULL);
+  ck_assert_int_eq(an_blocked_forest_set_block(forest, b, g->first[b + 1] - g->first[b], inner,
+                                               inner_count, cross, cross_count, &alloc),
+                   ARCNAV_OK);
+}
+
+// The blocked forest answers as the closure does, for every two nodes and at every width asked.
+static void check_blocked(const blocked_graph *g, const an_blocked_forest *forest,
+                          const char *label) {
+  double widest[BLOCKED_NODES * BLOCKED_NODES];
+  widest_by_closure(g->nodes, g->links, g->count, widest);
+  static const double asked[] = {0.0, 1.0, 2.0, 1e31, INFINITY};
+  for (size_t a = 0; a < g->nodes; ++a) {
+    an_forest_ref ra = {g->block_of[a], g->index_of[a]};
+    for (size_t b = 0; b < g->nodes; ++b) {
+      an_forest_ref rb = {g->block_of[b], g->index_of[b]};
+      // Asserted only when wrong: every assertion passed is a write of Check's, and these are
+      // many.
+      double got = an_blocked_forest_width(forest, ra, rb), want = widest[a * g->nodes + b];
+      if (got != want) {
+        ck_abort_msg("%s: nodes %zu and %zu joined %g wide, the blocked forest says %g", label, a,
+                     b, want, got);
+      }
+      for (size_t w = 0; w < sizeof asked / sizeof asked[0]; ++w) {
+        bool same_top = an_blocked_forest_top(forest, ra, asked[w]) ==
+                        an_blocked_forest_top(forest, rb, asked[w]);
+        if ((want >= asked[w]) != same_top) {
+          ck_abort_msg("%s: nodes %zu and %zu at width %g", label, a, b, asked[w]);
+        }
+      }
+    }
+  }
+}
+
+// Random graphs in random blocks; then links of a few nodes changed again and again, each time
+// only the blocks holding an end of a link taken out or put in built again, the others taken over
+// from the forest before, which is destroyed first (the blocks it shares must outlive it).
+START_TEST(test_blocked_against_brute_force) {
+  sup_rng rng = sup_rng_seed(0x51afd7ed558ccdull + (uint64_t)_i);
+  an_allocator alloc = an_allocator_from(NULL);
+  uint64_t rounds = test_scaled_count(150);
+  for (uint64_t round = 0; round < rounds; ++round) {
+    blocked_graph g = {.nodes = 1 + sup_rng_below(&rng, BLOCKED_NODES)};
+    split_in_blocks(&g, &rng);
+    g.count = sup_rng_below(&rng, BLOCKED_LINKS / 2 + 1);
+    for (size_t k = 0; k < g.count; ++k) {
+      g.links[k] = random_link(&g, &rng);
+    }
+    an_blocked_forest forest;
+    ck_assert_int_eq(an_blocked_forest_begin(g.blocks, NULL, NULL, &alloc, &forest), ARCNAV_OK);
+    for (size_t b = 0; b < g.blocks; ++b) {
+      set_block_from(&g, b, &forest);
+    }
+    ck_assert_int_eq(an_blocked_forest_finish(&forest, &alloc), ARCNAV_OK);
+    char label[48];
+    snprintf(label, sizeof label, "round %llu", (unsigned long long)round);
+    check_blocked(&g, &forest, label);
+    for (int change = 0; change < 4; ++change) {
+      uint8_t dirty[BLOCKED_NODES] = {0};
+      // Links of a random node out, others in (some of them its own).
+      int32_t node = (int32_t)sup_rng_below(&rng, g.nodes);
+      size_t kept = 0;
+      for (size_t k = 0; k < g.count; ++k) {
+        an_widest_link link = g.links[k];
+        if (link.a == node || link.b == node || sup_rng_below(&rng, 8) == 0) {
+          dirty[g.block_of[link.a]] = dirty[g.block_of[link.b]] = 1;
+        } else {
+          g.links[kept++] = link;
+        }
+      }
+      g.count = kept;
+      size_t added = sup_rng_below(&rng, 6);
+      for (size_t k = 0; k < added && g.count < BLOCKED_LINKS; ++k) {
+        an_widest_link link = random_link(&g, &rng);
+        link.a = sup_rng_below(&rng, 2) ? node : link.a;
+        g.links[g.count++] = link;
+        dirty[g.block_of[link.a]] = dirty[g.block_of[link.b]] = 1;
+      }
+      an_blocked_forest next;
+      ck_assert_int_eq(an_blocked_forest_begin(g.blocks, &forest, dirty, &alloc, &next), ARCNAV_OK);
+      for (size_t b = 0; b < g.blocks; ++b) {
+        if (dirty[b]) {
+          set_block_from(&g, b, &next);
+        }
+      }
+      ck_assert_int_eq(an_blocked_forest_finish(&next, &alloc), ARCNAV_OK);
+      an_blocked_forest_destroy(&forest, &alloc);
+      snprintf(label, sizeof label, "round %llu, change %d", (unsigned long long)round, change);
+      check_blocked(&g, &next, label);
+      // A share answers the same after the forest it shares is gone.
+      ck_assert_int_eq(an_blocked_forest_share(&next, &alloc, &forest), ARCNAV_OK);
+      an_blocked_forest_destroy(&next, &alloc);
+      check_blocked(&g, &forest, label);
+    }
+    an_blocked_forest_destroy(&forest, &alloc);
+  }
+}
+END_TEST
+
 static Suite *widest_forest_suite(void) {
   Suite *s = suite_create("widest_forest");
   TCase *tc = tcase_create("core");
   tcase_add_loop_test(tc, test_widths_against_brute_force, 0, 4);
   tcase_add_test(tc, test_many_links_against_brute_force);
+  tcase_add_loop_test(tc, test_blocked_against_brute_force, 0, 4);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -4,6 +4,7 @@
 
 #include "geom/geom.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
@@ -18,45 +19,36 @@ static uint32_t widest_first_key(float width) {
   return ~ascending;
 }
 
-enum {
-  DIGIT_BITS = 11,
-  DIGIT_VALUES = 1 << DIGIT_BITS,
-  DIGITS = (32 + DIGIT_BITS - 1) / DIGIT_BITS
-};
+enum { DIGIT_BITS = 8, DIGIT_VALUES = 1 << DIGIT_BITS, DIGITS = 32 / DIGIT_BITS };
 
-// Sorts the links widest first, equal widths in the order given (so the forest is the same for
-// the same list): a radix sort of each link's key and place, packed in 64 bits, 11 bits of the key
-// at a time, with every digit counted in one pass and the digits every key shares skipped; then
-// the links are moved once. A comparison sort took a fifth of a local update on the game maps.
-// False when out of memory.
-static bool sort_widest_first(an_widest_link *links, size_t count, const an_allocator *alloc) {
-  if (count < 2) {
-    return true;
-  }
-  uint64_t *packed = an_alloc(alloc, 2 * count, sizeof *packed);
-  an_widest_link *sorted = an_alloc(alloc, count, sizeof *sorted);
-  uint32_t *starts = an_calloc(alloc, (size_t)DIGITS * DIGIT_VALUES, sizeof *starts);
-  if (!packed || !sorted || !starts) {
-    an_free(alloc, packed);
-    an_free(alloc, sorted);
-    an_free(alloc, starts);
-    return false;
-  }
-  uint64_t *from = packed, *to = packed + count;
+// The links that are not NaN, widest first, equal widths in the order given (so the forest is the
+// same for the same list): a radix sort of each link's key and place, packed in 64 bits, 8 bits of
+// the key at a time, with every digit counted in one pass and the digits every key shares skipped
+// (digits of 8 bits keep the counts on the stack, which matters for the small lists of a block).
+// The places are the low 32 bits of `sorted`'s words; `spare` holds as many words. Returns how many
+// links it sorted.
+static size_t sort_widest_first(const an_widest_link *links, size_t count, uint64_t *sorted,
+                                uint64_t *spare) {
+  uint32_t starts[DIGITS][DIGIT_VALUES] = {{0}};
+  uint64_t *from = sorted, *to = spare;
+  size_t kept = 0;
   for (size_t k = 0; k < count; ++k) {
+    if (isnan(links[k].width)) {
+      continue;
+    }
     uint32_t key = widest_first_key(links[k].width);
-    from[k] = (uint64_t)key << 32 | (uint64_t)k;
+    from[kept++] = (uint64_t)key << 32 | (uint64_t)k;
     for (unsigned d = 0; d < DIGITS; ++d) {
-      starts[(size_t)d * DIGIT_VALUES + ((key >> (d * DIGIT_BITS)) & (DIGIT_VALUES - 1))]++;
+      starts[d][(key >> (d * DIGIT_BITS)) & (DIGIT_VALUES - 1)]++;
     }
   }
   for (unsigned d = 0; d < DIGITS; ++d) {
-    uint32_t *start = starts + (size_t)d * DIGIT_VALUES;
+    uint32_t *start = starts[d];
     unsigned shift = 32 + d * DIGIT_BITS;
     bool shared = false;
     uint32_t sum = 0;
     for (size_t v = 0; v < DIGIT_VALUES; ++v) {
-      shared |= start[v] == count;
+      shared |= start[v] == kept;
       uint32_t here = start[v];
       start[v] = sum;
       sum += here;
@@ -64,21 +56,17 @@ static bool sort_widest_first(an_widest_link *links, size_t count, const an_allo
     if (shared) {
       continue;
     }
-    for (size_t k = 0; k < count; ++k) {
+    for (size_t k = 0; k < kept; ++k) {
       to[start[(from[k] >> shift) & (DIGIT_VALUES - 1)]++] = from[k];
     }
     uint64_t *swap = from;
     from = to;
     to = swap;
   }
-  for (size_t k = 0; k < count; ++k) {
-    sorted[k] = links[from[k] & UINT32_MAX];
+  if (from != sorted) {
+    memcpy(sorted, from, kept * sizeof *sorted);
   }
-  memcpy(links, sorted, count * sizeof *links);
-  an_free(alloc, packed);
-  an_free(alloc, sorted);
-  an_free(alloc, starts);
-  return true;
+  return kept;
 }
 
 // The root of t's part while the forest is built: `part` mirrors the forest's links, halved on
@@ -91,40 +79,33 @@ static int32_t root_of(int32_t *part, int32_t t) {
   return t;
 }
 
-arcnav_status an_widest_forest_build(size_t node_count, an_widest_link *links, size_t link_count,
-                                     const an_allocator *alloc, an_widest_forest *out) {
+arcnav_status an_widest_forest_build(size_t node_count, const an_widest_link *links,
+                                     size_t link_count, const an_allocator *alloc,
+                                     an_widest_forest *out) {
   an_widest_forest forest = {node_count, NULL};
   size_t nodes = node_count > 0 ? node_count : 1;
   forest.nodes = an_alloc(alloc, nodes, sizeof *forest.nodes);
   uint8_t *rank = an_calloc(alloc, nodes, sizeof *rank);
   int32_t *part = an_alloc(alloc, nodes, sizeof *part);
-  if (!forest.nodes || !rank || !part) {
+  uint64_t *sorted = an_alloc(alloc, 2 * link_count + 1, sizeof *sorted);
+  if (!forest.nodes || !rank || !part || !sorted) {
     an_free(alloc, rank);
     an_free(alloc, part);
+    an_free(alloc, sorted);
     an_widest_forest_destroy(&forest, alloc);
     *out = (an_widest_forest){0, NULL};
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  size_t kept = 0;
-  for (size_t k = 0; k < link_count; ++k) {
-    if (!isnan(links[k].width)) {
-      links[kept++] = links[k];
-    }
-  }
-  if (!sort_widest_first(links, kept, alloc)) {
-    an_free(alloc, rank);
-    an_free(alloc, part);
-    an_widest_forest_destroy(&forest, alloc);
-    *out = (an_widest_forest){0, NULL};
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
+  size_t kept = sort_widest_first(links, link_count, sorted, sorted + link_count);
   for (size_t t = 0; t < node_count; ++t) {
     forest.nodes[t] = (an_widest_node){-1.0f, (int32_t)t, UINT32_MAX};
     part[t] = (int32_t)t;
   }
+  // A forest of n nodes has at most n - 1 links: the narrower links after the last are not read.
   uint32_t steps = 0;
-  for (size_t k = 0; k < kept; ++k) {
-    int32_t ra = root_of(part, links[k].a), rb = root_of(part, links[k].b);
+  for (size_t k = 0; k < kept && steps + 1 < node_count; ++k) {
+    const an_widest_link *link = &links[sorted[k] & UINT32_MAX];
+    int32_t ra = root_of(part, link->a), rb = root_of(part, link->b);
     if (ra == rb) {
       continue;
     }
@@ -133,12 +114,13 @@ arcnav_status an_widest_forest_build(size_t node_count, an_widest_link *links, s
       ra = rb;
       rb = swap;
     }
-    forest.nodes[rb] = (an_widest_node){links[k].width, ra, steps++};
+    forest.nodes[rb] = (an_widest_node){link->width, ra, steps++};
     part[rb] = ra;
     rank[ra] += rank[ra] == rank[rb];
   }
   an_free(alloc, rank);
   an_free(alloc, part);
+  an_free(alloc, sorted);
   *out = forest;
   return ARCNAV_OK;
 }
@@ -155,7 +137,7 @@ double an_widest_forest_width(const an_widest_forest *forest, int32_t a, int32_t
   while (a != b) {
     const an_widest_node *na = &forest->nodes[a], *nb = &forest->nodes[b];
     if (na->step == UINT32_MAX && nb->step == UINT32_MAX) {
-      return -1.0;
+      return -INFINITY;
     }
     if (na->step < nb->step) {
       width = an_min(width, na->width);
@@ -178,4 +160,359 @@ int32_t an_widest_forest_top(const an_widest_forest *forest, int32_t node, doubl
 
 size_t an_widest_forest_memory_bytes(const an_widest_forest *forest) {
   return forest->nodes ? forest->node_count * sizeof *forest->nodes : 0;
+}
+
+// ---- in blocks ---------------------------------------------------------------------------------
+
+/// A node of a block's own forest: as an_widest_node, numbered in the block (8 bytes a node).
+typedef struct block_node {
+  float width;     ///< the width of the link to its parent (-1 at a root)
+  uint16_t parent; ///< its parent, itself at a root
+  uint16_t step;   ///< when that link was made (NO_STEP at a root)
+} block_node;
+
+enum { NO_STEP = UINT16_MAX, NO_BOUNDARY = UINT16_MAX };
+
+/// A link from node `index` of a block to node `other_index` of the higher block `other_block`.
+typedef struct upward_link {
+  float width;
+  uint16_t index, other_index;
+  uint32_t other_block;
+} upward_link;
+
+struct an_forest_block {
+  uint32_t holders; ///< forests holding it: the last to let go frees it
+  uint32_t node_count, boundary_count, compressed_count, cross_count;
+  size_t bytes;
+  block_node *nodes;
+  /// Per node: the width at which the block's links first join it to a boundary node (INFINITY at
+  /// a boundary node, -1 when they never do), and that boundary node's number among the block's.
+  float *reach_width;
+  uint16_t *reach;
+  /// The block's links among its boundary nodes (by their numbers), as its forest joins them: the
+  /// widest chain inside the block between two boundary nodes is the widest chain of these.
+  an_widest_link *compressed;
+  /// The block's links to higher blocks (the lower block of a link between two keeps it).
+  upward_link *cross;
+};
+
+static void block_release(an_forest_block *block, const an_allocator *alloc) {
+  if (block && --block->holders == 0) {
+    an_free(alloc, block);
+  }
+}
+
+// One allocation: the struct, then its arrays, widest alignment first.
+static an_forest_block *block_allocate(uint32_t nodes, uint32_t boundary, uint32_t cross,
+                                       const an_allocator *alloc) {
+  size_t compressed = boundary > 0 ? boundary - 1 : 0;
+  size_t bytes = sizeof(an_forest_block) + cross * sizeof(upward_link) +
+                 nodes * sizeof(block_node) + nodes * sizeof(float) +
+                 compressed * sizeof(an_widest_link) + nodes * sizeof(uint16_t);
+  an_forest_block *block = an_alloc(alloc, 1, bytes);
+  if (!block) {
+    return NULL;
+  }
+  unsigned char *at = (unsigned char *)(block + 1);
+  *block = (an_forest_block){.holders = 1,
+                             .node_count = nodes,
+                             .boundary_count = boundary,
+                             .cross_count = cross,
+                             .bytes = bytes};
+  block->cross = (upward_link *)at;
+  at += cross * sizeof(upward_link);
+  block->nodes = (block_node *)at;
+  at += nodes * sizeof(block_node);
+  block->reach_width = (float *)at;
+  at += nodes * sizeof(float);
+  block->compressed = (an_widest_link *)at;
+  at += compressed * sizeof(an_widest_link);
+  block->reach = (uint16_t *)at;
+  return block;
+}
+
+arcnav_status an_blocked_forest_begin(size_t block_count, const an_blocked_forest *previous,
+                                      const uint8_t *changed, const an_allocator *alloc,
+                                      an_blocked_forest *out) {
+  *out = (an_blocked_forest){0};
+  out->blocks = an_calloc(alloc, block_count > 0 ? block_count : 1, sizeof *out->blocks);
+  if (!out->blocks) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  out->block_count = block_count;
+  for (size_t b = 0; previous && b < block_count && b < previous->block_count; ++b) {
+    if (!changed[b] && previous->blocks[b]) {
+      out->blocks[b] = previous->blocks[b];
+      out->blocks[b]->holders++;
+    }
+  }
+  return ARCNAV_OK;
+}
+
+// The members of each part of the block's nodes that no boundary node has joined yet, as lists
+// through `next` from `head` to `last` of the part's root: when a boundary node joins the part,
+// each learns its width to it once.
+typedef struct block_scratch {
+  int32_t *part, *boundary_of, *head, *last, *next;
+  uint8_t *rank;
+  uint64_t *sorted;
+} block_scratch;
+
+static void block_scratch_free(block_scratch *s, const an_allocator *alloc) {
+  an_free(alloc, s->part);
+  an_free(alloc, s->boundary_of);
+  an_free(alloc, s->head);
+  an_free(alloc, s->last);
+  an_free(alloc, s->next);
+  an_free(alloc, s->rank);
+  an_free(alloc, s->sorted);
+}
+
+// Kruskal's algorithm over the block's links, as an_widest_forest_build(), that also follows which
+// parts hold a boundary node: when two such parts join, the link joins their boundary nodes in the
+// compressed links; when one joins a part without, that part's members reach its boundary node at
+// the link's width.
+static void block_join(an_forest_block *block, const an_widest_link *inner, size_t sorted_count,
+                       block_scratch *s) {
+  uint32_t n = block->node_count;
+  for (uint32_t x = 0; x < n; ++x) {
+    block->nodes[x] = (block_node){-1.0f, (uint16_t)x, NO_STEP};
+    s->part[x] = (int32_t)x;
+    s->head[x] = s->last[x] = (int32_t)x;
+    s->next[x] = -1;
+    bool boundary = s->boundary_of[x] >= 0;
+    block->reach[x] = boundary ? (uint16_t)s->boundary_of[x] : NO_BOUNDARY;
+    block->reach_width[x] = boundary ? INFINITY : -1.0f;
+  }
+  uint32_t steps = 0, compressed = 0;
+  for (size_t k = 0; k < sorted_count && steps + 1 < n; ++k) {
+    const an_widest_link *link = &inner[s->sorted[k] & UINT32_MAX];
+    int32_t ra = root_of(s->part, link->a), rb = root_of(s->part, link->b);
+    if (ra == rb) {
+      continue;
+    }
+    if (s->rank[ra] < s->rank[rb]) {
+      int32_t swap = ra;
+      ra = rb;
+      rb = swap;
+    }
+    block->nodes[rb] = (block_node){link->width, (uint16_t)ra, (uint16_t)steps++};
+    s->part[rb] = ra;
+    s->rank[ra] += s->rank[ra] == s->rank[rb];
+    int32_t ga = s->boundary_of[ra], gb = s->boundary_of[rb];
+    if (ga >= 0 && gb >= 0) {
+      block->compressed[compressed++] = (an_widest_link){link->width, ga, gb};
+      continue;
+    }
+    if (ga < 0 && gb < 0) {
+      s->next[s->last[ra]] = s->head[rb];
+      s->last[ra] = s->last[rb];
+      continue;
+    }
+    int32_t joined = ga >= 0 ? ga : gb, members = ga >= 0 ? rb : ra;
+    for (int32_t x = s->head[members]; x >= 0; x = s->next[x]) {
+      block->reach[x] = (uint16_t)joined;
+      block->reach_width[x] = link->width;
+    }
+    s->boundary_of[ra] = joined;
+  }
+  block->compressed_count = compressed;
+}
+
+arcnav_status an_blocked_forest_set_block(an_blocked_forest *forest, size_t block,
+                                          uint32_t node_count, const an_widest_link *inner,
+                                          size_t inner_count, const an_cross_link *cross,
+                                          size_t cross_count, const an_allocator *alloc) {
+  if (node_count > AN_FOREST_BLOCK_MAX_NODES || cross_count > UINT32_MAX) {
+    return ARCNAV_ERR_TOO_LARGE;
+  }
+  size_t n = node_count > 0 ? node_count : 1;
+  block_scratch s = {
+      .part = an_alloc(alloc, n, sizeof *s.part),
+      .boundary_of = an_alloc(alloc, n, sizeof *s.boundary_of),
+      .head = an_alloc(alloc, n, sizeof *s.head),
+      .last = an_alloc(alloc, n, sizeof *s.last),
+      .next = an_alloc(alloc, n, sizeof *s.next),
+      .rank = an_calloc(alloc, n, sizeof *s.rank),
+      .sorted = an_alloc(alloc, 2 * inner_count + 1, sizeof *s.sorted),
+  };
+  if (!s.part || !s.boundary_of || !s.head || !s.last || !s.next || !s.rank || !s.sorted) {
+    block_scratch_free(&s, alloc);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  // The boundary nodes, numbered in the order of the block's.
+  for (uint32_t x = 0; x < node_count; ++x) {
+    s.boundary_of[x] = -1;
+  }
+  uint32_t upward = 0;
+  for (size_t k = 0; k < cross_count; ++k) {
+    if (!isnan(cross[k].width)) {
+      assert(cross[k].index < node_count && cross[k].other.block != block &&
+             cross[k].other.index < AN_FOREST_BLOCK_MAX_NODES);
+      s.boundary_of[cross[k].index] = 0;
+      upward += cross[k].other.block > block;
+    }
+  }
+  uint32_t boundary = 0;
+  for (uint32_t x = 0; x < node_count; ++x) {
+    s.boundary_of[x] = s.boundary_of[x] >= 0 ? (int32_t)boundary++ : -1;
+  }
+  an_forest_block *made = block_allocate(node_count, boundary, upward, alloc);
+  if (!made) {
+    block_scratch_free(&s, alloc);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t k = 0, c = 0; k < cross_count; ++k) {
+    if (!isnan(cross[k].width) && cross[k].other.block > block) {
+      made->cross[c++] = (upward_link){cross[k].width, (uint16_t)cross[k].index,
+                                       (uint16_t)cross[k].other.index, cross[k].other.block};
+    }
+  }
+  size_t sorted = sort_widest_first(inner, inner_count, s.sorted, s.sorted + inner_count);
+  block_join(made, inner, sorted, &s);
+  block_scratch_free(&s, alloc);
+  block_release(forest->blocks[block], alloc);
+  forest->blocks[block] = made;
+  return ARCNAV_OK;
+}
+
+arcnav_status an_blocked_forest_finish(an_blocked_forest *forest, const an_allocator *alloc) {
+  size_t blocks = forest->block_count, count = 0;
+  forest->top_base = an_alloc(alloc, blocks > 0 ? blocks : 1, sizeof *forest->top_base);
+  if (!forest->top_base) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  uint32_t total = 0;
+  for (size_t b = 0; b < blocks; ++b) {
+    const an_forest_block *block = forest->blocks[b];
+    assert(block);
+    forest->top_base[b] = total;
+    total += block->boundary_count;
+    count += block->compressed_count + block->cross_count;
+  }
+  an_widest_link *links = an_alloc(alloc, count + 1, sizeof *links);
+  if (!links) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  count = 0;
+  for (size_t b = 0; b < blocks; ++b) {
+    const an_forest_block *block = forest->blocks[b];
+    int32_t base = (int32_t)forest->top_base[b];
+    for (uint32_t k = 0; k < block->compressed_count; ++k) {
+      an_widest_link link = block->compressed[k];
+      links[count++] = (an_widest_link){link.width, base + link.a, base + link.b};
+    }
+    for (uint32_t k = 0; k < block->cross_count; ++k) {
+      const upward_link *cross = &block->cross[k];
+      const an_forest_block *other = forest->blocks[cross->other_block];
+      assert(cross->other_index < other->node_count &&
+             other->reach[cross->other_index] != NO_BOUNDARY &&
+             other->reach_width[cross->other_index] == INFINITY);
+      links[count++] = (an_widest_link){
+          cross->width, base + block->reach[cross->index],
+          (int32_t)(forest->top_base[cross->other_block] + other->reach[cross->other_index])};
+    }
+  }
+  arcnav_status status = an_widest_forest_build(total, links, count, alloc, &forest->top);
+  an_free(alloc, links);
+  return status;
+}
+
+arcnav_status an_blocked_forest_share(const an_blocked_forest *forest, const an_allocator *alloc,
+                                      an_blocked_forest *out) {
+  *out = (an_blocked_forest){0};
+  size_t blocks = forest->block_count;
+  out->blocks = an_duplicate(alloc, forest->blocks, blocks, sizeof *out->blocks);
+  out->top_base = an_duplicate(alloc, forest->top_base, blocks, sizeof *out->top_base);
+  out->top.nodes =
+      an_duplicate(alloc, forest->top.nodes, forest->top.node_count, sizeof *out->top.nodes);
+  if ((blocks > 0 && (!out->blocks || !out->top_base)) ||
+      (forest->top.node_count > 0 && !out->top.nodes)) {
+    an_free(alloc, out->blocks);
+    an_free(alloc, out->top_base);
+    an_free(alloc, out->top.nodes);
+    *out = (an_blocked_forest){0};
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  out->block_count = blocks;
+  out->top.node_count = forest->top.node_count;
+  for (size_t b = 0; b < blocks; ++b) {
+    out->blocks[b]->holders++;
+  }
+  return ARCNAV_OK;
+}
+
+void an_blocked_forest_destroy(an_blocked_forest *forest, const an_allocator *alloc) {
+  for (size_t b = 0; forest->blocks && b < forest->block_count; ++b) {
+    block_release(forest->blocks[b], alloc);
+  }
+  an_free(alloc, forest->blocks);
+  an_free(alloc, forest->top_base);
+  an_widest_forest_destroy(&forest->top, alloc);
+  *forest = (an_blocked_forest){0};
+}
+
+// an_widest_forest_width() inside one block.
+static double block_width(const an_forest_block *block, uint32_t a, uint32_t b) {
+  double width = INFINITY;
+  while (a != b) {
+    const block_node *na = &block->nodes[a], *nb = &block->nodes[b];
+    if (na->step == NO_STEP && nb->step == NO_STEP) {
+      return -INFINITY;
+    }
+    if (na->step < nb->step) {
+      width = an_min(width, na->width);
+      a = na->parent;
+    } else {
+      width = an_min(width, nb->width);
+      b = nb->parent;
+    }
+  }
+  return width;
+}
+
+double an_blocked_forest_width(const an_blocked_forest *forest, an_forest_ref a, an_forest_ref b) {
+  const an_forest_block *ba = forest->blocks[a.block], *bb = forest->blocks[b.block];
+  double width = a.block == b.block ? block_width(ba, a.index, b.index) : -INFINITY;
+  uint16_t ra = ba->reach[a.index], rb = bb->reach[b.index];
+  if (ra == NO_BOUNDARY || rb == NO_BOUNDARY) {
+    return width;
+  }
+  double through = an_min(ba->reach_width[a.index], bb->reach_width[b.index]);
+  if (through <= width) {
+    return width;
+  }
+  through = an_min(through,
+                   an_widest_forest_width(&forest->top, (int32_t)(forest->top_base[a.block] + ra),
+                                          (int32_t)(forest->top_base[b.block] + rb)));
+  return an_max(width, through);
+}
+
+uint64_t an_blocked_forest_top(const an_blocked_forest *forest, an_forest_ref node, double width) {
+  const an_forest_block *block = forest->blocks[node.block];
+  uint16_t reach = block->reach[node.index];
+  if (reach != NO_BOUNDARY && block->reach_width[node.index] >= width) {
+    // Its part holds a boundary node: the part is the top forest's.
+    int32_t top =
+        an_widest_forest_top(&forest->top, (int32_t)(forest->top_base[node.block] + reach), width);
+    return UINT64_C(1) << 63 | (uint64_t)top;
+  }
+  // Its part lies inside the block.
+  uint32_t x = node.index;
+  while (block->nodes[x].step != NO_STEP && block->nodes[x].width >= width) {
+    x = block->nodes[x].parent;
+  }
+  return (uint64_t)node.block << 32 | x;
+}
+
+size_t an_blocked_forest_memory_bytes(const an_blocked_forest *forest) {
+  if (!forest->blocks) {
+    return 0;
+  }
+  size_t bytes = forest->block_count * (sizeof *forest->blocks + sizeof *forest->top_base) +
+                 an_widest_forest_memory_bytes(&forest->top);
+  for (size_t b = 0; b < forest->block_count; ++b) {
+    bytes += forest->blocks[b] ? forest->blocks[b]->bytes : 0;
+  }
+  return bytes;
 }
