@@ -681,7 +681,7 @@ START_TEST(test_whole_clone_keeps_the_passages) {
     an_navmesh *mesh;
     ck_assert_int_eq(an_navmesh_clone(original, false, &mesh), ARCNAV_OK);
     an_navmesh_destroy(original);
-    ck_assert_ptr_nonnull(mesh->passages.nodes);
+    ck_assert_ptr_nonnull(mesh->passages.blocks);
     ck_assert_ptr_nonnull(mesh->portal_width);
     size_t n = mesh->free_count;
     int32_t *queue = malloc((n + 1) * sizeof *queue);

@@ -421,7 +421,7 @@ static arcnav_status changed_copy(const funnel_engine *engine, const arcnav_map 
     status = change_mesh(copy, map, change);
   }
   assert(status != ARCNAV_OK || !copy->navmesh->borrows_triangulation);
-  if (status == ARCNAV_OK && engine->navmesh->passages.nodes) {
+  if (status == ARCNAV_OK && engine->navmesh->passages.blocks) {
     status = an_navmesh_build_passages(copy->navmesh, engine->navmesh);
   }
   if (status != ARCNAV_OK) {

@@ -25,7 +25,7 @@ static void free_mesh_arrays(an_navmesh *mesh) {
   if (!mesh->borrows_triangulation) {
     an_cdt_free(&mesh->cdt);
   }
-  an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
+  an_blocked_forest_destroy(&mesh->passages, &mesh->alloc);
   an_free(&mesh->alloc, mesh->portal_width);
   an_free(&mesh->alloc, mesh->renewed);
   an_landmarks_free(&mesh->landmarks, &mesh->alloc);
@@ -66,7 +66,7 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
   }
   *copy = *mesh;
   copy->spare = (an_cdt){0};
-  copy->passages = (an_widest_forest){0};
+  copy->passages = (an_blocked_forest){0};
   copy->portal_width = NULL;
   copy->cloned_from = mesh;
   copy->sharers = 0;
@@ -88,13 +88,11 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
     copy->corner = an_duplicate(alloc, mesh->corner, points, sizeof *copy->corner);
     copy->dead_apex = an_duplicate(alloc, mesh->dead_apex, points, sizeof *copy->dead_apex);
     status = an_cdt_copy(&mesh->cdt, 0, &copy->cdt);
-    if (mesh->passages.nodes) {
-      copy->passages.node_count = mesh->passages.node_count;
-      copy->passages.nodes = an_duplicate(alloc, mesh->passages.nodes, mesh->passages.node_count,
-                                          sizeof *copy->passages.nodes);
+    if (mesh->passages.blocks) {
       copy->portal_width =
           an_duplicate(alloc, mesh->portal_width, 3 * free_count, sizeof *copy->portal_width);
-      if (!copy->passages.nodes || (!copy->portal_width && free_count > 0)) {
+      if (an_blocked_forest_share(&mesh->passages, alloc, &copy->passages) != ARCNAV_OK ||
+          (!copy->portal_width && free_count > 0)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
     }
@@ -142,7 +140,10 @@ uint8_t *an_navmesh_kept_triangles(const an_navmesh *before, const an_navmesh *m
 }
 
 double an_navmesh_passage_width(const an_navmesh *mesh, int32_t a, int32_t b) {
-  return mesh->passages.nodes ? an_widest_forest_width(&mesh->passages, a, b) : INFINITY;
+  return mesh->passages.blocks
+             ? an_blocked_forest_width(&mesh->passages, an_navmesh_passage_node(mesh, a),
+                                       an_navmesh_passage_node(mesh, b))
+             : INFINITY;
 }
 
 void an_passage_flood_free(an_passage_flood *flood, const an_allocator *alloc) {
@@ -172,14 +173,14 @@ static bool passage_flood_ready(an_passage_flood *flood, size_t triangles,
 size_t an_navmesh_flood_passages(const an_navmesh *mesh, int32_t start, double width, size_t limit,
                                  an_passage_flood *flood, const an_allocator *alloc,
                                  void (*visit)(void *context, int32_t triangle), void *context) {
-  if (!mesh->passages.nodes || mesh->whole_plane ||
+  if (!mesh->passages.blocks || mesh->whole_plane ||
       !passage_flood_ready(flood, mesh->free_count, alloc)) {
     return SIZE_MAX;
   }
   // The part is the forest's: a triangle belongs when it hangs from the same top at this width.
   // The part is joined across portals, so a flood over neighbours that belong finds all of it.
-  const an_widest_forest *forest = &mesh->passages;
-  int32_t top = an_widest_forest_top(forest, start, width);
+  const an_blocked_forest *forest = &mesh->passages;
+  uint64_t top = an_blocked_forest_top(forest, an_navmesh_passage_node(mesh, start), width);
   uint32_t stamp = flood->stamp;
   size_t depth = 0, visited = 0;
   flood->seen[start] = stamp;
@@ -194,7 +195,7 @@ size_t an_navmesh_flood_passages(const an_navmesh *mesh, int32_t start, double w
       int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
       if (u >= 0 && flood->seen[u] != stamp) {
         flood->seen[u] = stamp;
-        if (an_widest_forest_top(forest, u, width) == top) {
+        if (an_blocked_forest_top(forest, an_navmesh_passage_node(mesh, u), width) == top) {
           flood->stack[depth++] = u;
         }
       }
@@ -221,7 +222,7 @@ size_t an_navmesh_memory_bytes(const an_navmesh *mesh) {
          (c->stack_capacity + s->stack_capacity) * sizeof(int32_t) +
          c->tri_count * sizeof(int32_t) + mesh->free_count * 8 * sizeof(int32_t) +
          (mesh->corner ? c->point_count * (sizeof *mesh->corner + sizeof *mesh->dead_apex) : 0) +
-         an_widest_forest_memory_bytes(&mesh->passages) +
+         an_blocked_forest_memory_bytes(&mesh->passages) +
          (mesh->portal_width ? 3 * mesh->free_count * sizeof *mesh->portal_width : 0) +
          mesh->renewed_count * sizeof *mesh->renewed + an_landmarks_memory_bytes(&mesh->landmarks) +
          (size_t)mesh->grid_w * (size_t)mesh->grid_h * sizeof(int32_t);

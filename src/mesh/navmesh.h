@@ -81,8 +81,9 @@ struct an_navmesh {
   /// The widest passages between free triangles, for every disk at once (docs/DESIGN.md, "No
   /// path for a disk without a search"): the forest of the widest portals over the free
   /// triangles and, for a map without bounds, one more node (index free_count) for the plane
-  /// beyond the box; empty (nodes NULL) when not built (an_navmesh_options.passages).
-  an_widest_forest passages;
+  /// beyond the box, in blocks (an_navmesh_passage_node()) so that a local change builds only
+  /// the blocks it touched again; empty (blocks NULL) when not built (an_navmesh_options.passages).
+  an_blocked_forest passages;
   /// With the passages: per free triangle, 3 each, the width of the portal across edge i
   /// (an_navmesh_portal_width()) rounded up to a float, NaN where no free triangle lies across;
   /// kept for a build after a local change to carry over (an_navmesh_build_passages()).
@@ -173,9 +174,9 @@ double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i);
 
 /// An upper bound on the diameter of the disks that can pass between free triangles `a` and `b`:
 /// the largest w such that a chain of portals at least w wide (an_navmesh_portal_width()) joins
-/// them. -1 when nothing
-/// joins them; INFINITY for a mesh built without the forest (an_navmesh_options.passages). A disk
-/// of radius R whose checks admit R - eps needs at least 2 (R - eps).
+/// them. -INFINITY when
+/// nothing joins them; INFINITY for a mesh built without the forest (an_navmesh_options.passages).
+/// A disk of radius R whose checks admit R - eps needs at least 2 (R - eps).
 double an_navmesh_passage_width(const an_navmesh *mesh, int32_t a, int32_t b);
 /// Working memory of an_navmesh_flood_passages(), made on first use; zero it to start.
 typedef struct an_passage_flood {
@@ -233,10 +234,23 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
 /// change that leaves the triangulation alone: a unit's). Owners must not change it; they are
 /// updated one at a time (arcnav_planner_update()), so the count needs no lock.
 an_navmesh *an_navmesh_share(an_navmesh *mesh);
+/// The passages' forest holds free triangle t in block 1 + t / 2^AN_PASSAGE_BLOCK_SHIFT; block 0
+/// holds the plane beyond the box (t = free_count) alone, so that its links keep their blocks
+/// when the count changes.
+#define AN_PASSAGE_BLOCK_SHIFT 8
+static inline an_forest_ref an_navmesh_passage_node(const an_navmesh *mesh, int32_t t) {
+  if ((size_t)t == mesh->free_count) {
+    return (an_forest_ref){0, 0};
+  }
+  return (an_forest_ref){1 + ((uint32_t)t >> AN_PASSAGE_BLOCK_SHIFT),
+                         (uint32_t)t & ((1u << AN_PASSAGE_BLOCK_SHIFT) - 1)};
+}
+
 /// Builds the forest of the widest passages (an_navmesh_passage_width()) of a mesh that has none.
 /// With `before` (NULL: none), the mesh this one was cloned from before a local change, a portal
 /// whose two triangles the change left as they were (an_navmesh_kept_triangles()) keeps the width
-/// it had there: the width depends on nothing else.
+/// it had there: the width depends on nothing else; and the forest's blocks that hold none of the
+/// triangles the change renewed, nor a neighbour of one, are taken over from `before`'s.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (the mesh as it was).
 arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *before);
 

@@ -210,55 +210,148 @@ static void measure_renewed(const an_navmesh *mesh, size_t t, float *width) {
   }
 }
 
-// The forest of the widest passages (an_navmesh_passage_width; docs/DESIGN.md, "No path for a
-// disk without a search"): each portal as wide as twice a bound on its points' clearance.
-arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *before) {
-  size_t n = mesh->free_count, count = 0;
-  int32_t outside = (int32_t)n;
-  bool carry = before && before->portal_width && mesh->cloned_from == before;
-  an_widest_link *portals = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *portals);
-  float *width = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *width);
-  if (!portals || !width) {
-    an_free(&mesh->alloc, portals);
-    an_free(&mesh->alloc, width);
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  // A portal's width depends on its two triangles alone. After a local change the widths are
-  // copied whole, and the triangles the change renewed (an_navmesh.renewed, and the numbers the
-  // old mesh had none of) measure theirs, with their neighbours' portals facing them: what is left
-  // lies between two triangles the change kept.
-  size_t kept_below = carry ? (before->free_count < n ? before->free_count : n) : 0;
-  if (kept_below > 0) {
-    memcpy(width, before->portal_width, 3 * kept_below * sizeof *width);
-  }
-  for (size_t t = kept_below; t < n; ++t) {
-    for (int i = 0; i < 3; ++i) {
-      width[3 * t + (size_t)i] = stored_portal_width(mesh, t, i);
+// Does the edge i of free triangle t lie on the box of a map without bounds, where the plane
+// beyond is free (the passages' node free_count)?
+static bool opens_beyond_box(const an_navmesh *mesh, size_t t, int i) {
+  return mesh->fn[3 * t + (size_t)i] < 0 && mesh->whole_plane &&
+         mesh->fv[3 * t + (size_t)(i + 1) % 3] < 4 && mesh->fv[3 * t + (size_t)(i + 2) % 3] < 4;
+}
+
+enum { PASSAGE_BLOCK = 1 << AN_PASSAGE_BLOCK_SHIFT };
+
+// The portals of block `block` of the passages' forest (docs/DESIGN.md, "The widest passages in
+// blocks"), each as wide as the lower-numbered of its triangles measured it, and set there; the
+// links to other blocks given to both ends' blocks. `inner` and `cross` hold 3 PASSAGE_BLOCK
+// links each.
+static arcnav_status set_passage_block(an_navmesh *mesh, const float *width, size_t block,
+                                       an_widest_link *inner, an_cross_link *cross) {
+  size_t inner_count = 0, cross_count = 0;
+  if (block == 0) {
+    // The plane beyond the box, linked to the triangle on each edge of the box.
+    for (int e = 0; e < 4 && mesh->whole_plane; ++e) {
+      int32_t t = mesh->box_tri[e];
+      if (t >= 0 && opens_beyond_box(mesh, (size_t)t, mesh->box_edge[e])) {
+        cross[cross_count++] = (an_cross_link){INFINITY, 0, an_navmesh_passage_node(mesh, t)};
+      }
     }
+    return an_blocked_forest_set_block(&mesh->passages, 0, 1, inner, 0, cross, cross_count,
+                                       &mesh->alloc);
   }
-  for (size_t k = 0; carry && k < mesh->renewed_count; ++k) {
-    if ((size_t)mesh->renewed[k] < kept_below) {
-      measure_renewed(mesh, (size_t)mesh->renewed[k], width);
-    }
-  }
-  for (size_t t = 0; t < n; ++t) {
+  size_t first = (block - 1) * PASSAGE_BLOCK;
+  size_t end = an_min(first + PASSAGE_BLOCK, mesh->free_count);
+  for (size_t t = first; t < end; ++t) {
+    uint32_t here = (uint32_t)(t - first);
     for (int i = 0; i < 3; ++i) {
       int32_t u = mesh->fn[3 * t + (size_t)i];
-      if (u > (int32_t)t) {
-        portals[count++] = (an_widest_link){width[3 * t + (size_t)i], (int32_t)t, u};
-      } else if (u < 0 && mesh->whole_plane && mesh->fv[3 * t + (size_t)(i + 1) % 3] < 4 &&
-                 mesh->fv[3 * t + (size_t)(i + 2) % 3] < 4) {
-        portals[count++] = (an_widest_link){INFINITY, (int32_t)t, outside}; // beyond the box
+      if (u < 0) {
+        if (opens_beyond_box(mesh, t, i)) {
+          cross[cross_count++] = (an_cross_link){INFINITY, here, {0, 0}};
+        }
+        continue;
+      }
+      float w = width[3 * t + (size_t)i];
+      if (u < (int32_t)t) {
+        for (int j = 0; j < 3; ++j) {
+          if (mesh->fn[3 * (size_t)u + (size_t)j] == (int32_t)t) {
+            w = width[3 * (size_t)u + (size_t)j];
+          }
+        }
+      }
+      an_forest_ref other = an_navmesh_passage_node(mesh, u);
+      if (other.block != block) {
+        cross[cross_count++] = (an_cross_link){w, here, other};
+      } else if (u > (int32_t)t) {
+        inner[inner_count++] = (an_widest_link){w, (int32_t)here, (int32_t)other.index};
       }
     }
   }
-  arcnav_status status =
-      an_widest_forest_build(n + 1, portals, count, &mesh->alloc, &mesh->passages);
-  an_free(&mesh->alloc, portals);
+  return an_blocked_forest_set_block(&mesh->passages, block, (uint32_t)(end - first), inner,
+                                     inner_count, cross, cross_count, &mesh->alloc);
+}
+
+// Which blocks of the passages' forest a build after a local change makes again: those holding a
+// triangle the change renewed or a neighbour of one, or numbers the old mesh had not, or had
+// more of; the block beyond the box always (one node). NULL when out of memory.
+static uint8_t *changed_passage_blocks(const an_navmesh *mesh, const an_navmesh *before,
+                                       size_t blocks) {
+  uint8_t *changed = an_calloc(&mesh->alloc, blocks, sizeof *changed);
+  if (!changed) {
+    return NULL;
+  }
+  changed[0] = 1;
+  size_t n = mesh->free_count, kept_below = an_min(before->free_count, n);
+  for (size_t b = 1 + (kept_below >> AN_PASSAGE_BLOCK_SHIFT); n != before->free_count && b < blocks;
+       ++b) {
+    changed[b] = 1;
+  }
+  for (size_t k = 0; k <= mesh->renewed_count; ++k) {
+    // The renewed triangles, then every number from kept_below on.
+    size_t from = k < mesh->renewed_count ? (size_t)mesh->renewed[k] : kept_below;
+    size_t to = k < mesh->renewed_count ? from + 1 : n;
+    for (size_t t = from; t < to && t < n; ++t) {
+      changed[an_navmesh_passage_node(mesh, (int32_t)t).block] = 1;
+      for (int i = 0; i < 3; ++i) {
+        int32_t u = mesh->fn[3 * t + (size_t)i];
+        if (u >= 0) {
+          changed[an_navmesh_passage_node(mesh, u).block] = 1;
+        }
+      }
+    }
+  }
+  return changed;
+}
+
+// The forest of the widest passages (an_navmesh_passage_width; docs/DESIGN.md, "No path for a
+// disk without a search"): each portal as wide as twice a bound on its points' clearance.
+arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *before) {
+  size_t n = mesh->free_count;
+  bool carry = before && before->portal_width && mesh->cloned_from == before;
+  size_t blocks = 1 + (n + PASSAGE_BLOCK - 1) / PASSAGE_BLOCK;
+  float *width = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *width);
+  an_widest_link *inner = an_alloc(&mesh->alloc, 3 * PASSAGE_BLOCK, sizeof *inner);
+  an_cross_link *cross = an_alloc(&mesh->alloc, 3 * PASSAGE_BLOCK, sizeof *cross);
+  uint8_t *changed = carry ? changed_passage_blocks(mesh, before, blocks) : NULL;
+  arcnav_status status = width && inner && cross && (changed || !carry)
+                             ? an_blocked_forest_begin(blocks, carry ? &before->passages : NULL,
+                                                       changed, &mesh->alloc, &mesh->passages)
+                             : ARCNAV_ERR_OUT_OF_MEMORY;
+  if (status == ARCNAV_OK) {
+    // A portal's width depends on its two triangles alone. After a local change the widths are
+    // copied whole, and the triangles the change renewed (an_navmesh.renewed, and the numbers the
+    // old mesh had none of) measure theirs, with their neighbours' portals facing them: what is
+    // left lies between two triangles the change kept.
+    size_t kept_below = carry ? (before->free_count < n ? before->free_count : n) : 0;
+    if (kept_below > 0) {
+      memcpy(width, before->portal_width, 3 * kept_below * sizeof *width);
+    }
+    for (size_t t = kept_below; t < n; ++t) {
+      for (int i = 0; i < 3; ++i) {
+        width[3 * t + (size_t)i] = stored_portal_width(mesh, t, i);
+      }
+    }
+    for (size_t k = 0; carry && k < mesh->renewed_count; ++k) {
+      if ((size_t)mesh->renewed[k] < kept_below) {
+        measure_renewed(mesh, (size_t)mesh->renewed[k], width);
+      }
+    }
+    // The change's blocks were left empty by the begin: `changed` marks what it did not keep.
+    for (size_t b = 0; status == ARCNAV_OK && b < blocks; ++b) {
+      if (!changed || changed[b]) {
+        status = set_passage_block(mesh, width, b, inner, cross);
+      }
+    }
+  }
+  if (status == ARCNAV_OK) {
+    status = an_blocked_forest_finish(&mesh->passages, &mesh->alloc);
+  }
+  an_free(&mesh->alloc, inner);
+  an_free(&mesh->alloc, cross);
+  an_free(&mesh->alloc, changed);
   if (status == ARCNAV_OK) {
     mesh->portal_width = width;
   } else {
     an_free(&mesh->alloc, width);
+    an_blocked_forest_destroy(&mesh->passages, &mesh->alloc);
   }
   return status;
 }

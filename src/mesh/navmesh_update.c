@@ -421,7 +421,7 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
     mesh->renewed = f.renewed;
     mesh->renewed_count = f.renewed_count;
   }
-  an_widest_forest_destroy(&mesh->passages, &mesh->alloc);
+  an_blocked_forest_destroy(&mesh->passages, &mesh->alloc);
   an_free(&mesh->alloc, mesh->portal_width);
   mesh->portal_width = NULL;
   if (edited->count[0] != 0) {

@@ -611,7 +611,7 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
     }
     assert(status != ARCNAV_OK || !engine->own_polygons->borrows_triangulation);
     // A circle's change keeps the forest the copy took over with the triangulation.
-    if (status == ARCNAV_OK && polygon && before->polygons->passages.nodes) {
+    if (status == ARCNAV_OK && polygon && before->polygons->passages.blocks) {
       status = an_navmesh_build_passages(engine->own_polygons, before->polygons);
     }
   }
