@@ -464,10 +464,52 @@ START_TEST(updates_equal_fresh_builds) {
 }
 END_TEST
 
+// A pair of free triangles to compare the forests on: each with a triangle spread from it.
+static size_t spread_partner(size_t t, size_t count) {
+  return (size_t)(((uint64_t)t * 2654435761u + 12345u) % count);
+}
+
+// The forests a planner for several radii keeps in blocks, some taken over from the planner before
+// its local updates, against forests built afresh on the same mesh and widths: the widest chain
+// between each free triangle's portals (the sure passages') or the triangle itself (the passages'
+// of the triangulation) and a triangle spread from it.
+static void check_forests_afresh(const an_tangent_engine *engine, const an_sure_passages *fresh,
+                                 const char *label) {
+  const an_sure_passages *sure = &engine->sure;
+  const an_navmesh *mesh = engine->polygons;
+  size_t n = mesh->free_count;
+  an_navmesh *copy = NULL;
+  ck_assert_int_eq(an_navmesh_clone(mesh, false, &copy), ARCNAV_OK);
+  an_blocked_forest_destroy(&copy->passages, &copy->alloc);
+  an_free(&copy->alloc, copy->portal_width);
+  copy->portal_width = NULL;
+  ck_assert_int_eq(an_navmesh_build_passages(copy, NULL), ARCNAV_OK);
+  size_t compared = 0;
+  for (size_t t = 0; t < n; ++t) {
+    size_t u = spread_partner(t, n);
+    double got = an_navmesh_passage_width(mesh, (int32_t)t, (int32_t)u),
+           want = an_navmesh_passage_width(copy, (int32_t)t, (int32_t)u);
+    if (got != want) {
+      ck_abort_msg("%s: triangles %zu and %zu joined %g wide, afresh %g", label, t, u, want, got);
+    }
+    for (int i = 0; i < 3; ++i) {
+      got = an_sure_passages_width(sure, (int32_t)t, i, (int32_t)u, (int)(t % 3));
+      want = an_sure_passages_width(fresh, (int32_t)t, i, (int32_t)u, (int)(t % 3));
+      if (!(got == want || (isnan(got) && isnan(want)))) {
+        ck_abort_msg("%s: portals %d of %zu and %d of %zu joined %g wide, afresh %g", label, i, t,
+                     (int)(t % 3), u, got, want);
+      }
+      compared += !isnan(want) && want > 0.0;
+    }
+  }
+  ck_assert_uint_gt(compared, n / 4);
+  an_navmesh_destroy(copy);
+}
+
 // The widths a planner for several radii keeps for its next local update against those measured
 // afresh on the same mesh and grid, bit for bit (NaN where there is nothing to measure): the sure
 // passages' links (its disk engine's) and the portals of the triangulation (its point funnel's,
-// rounded up to a float).
+// rounded up to a float); then the forests over them.
 static void check_widths_measured(const arcnav_planner *planner, const char *label) {
   const an_tangent_engine *engine = planner->engine.state;
   const an_sure_passages *sure = &engine->sure;
@@ -483,6 +525,7 @@ static void check_widths_measured(const arcnav_planner *planner, const char *lab
                   "%s: link %zu of triangle %zu is %.9g wide, measured afresh %.9g", label, k % 3,
                   k / 3, (double)got, (double)want);
   }
+  check_forests_afresh(engine, &measured, label);
   an_sure_passages_destroy(&measured, &alloc);
   const an_navmesh *mesh = engine->polygons;
   ck_assert_ptr_nonnull(mesh->portal_width);
@@ -1382,6 +1425,60 @@ START_TEST(carried_parts_are_a_fresh_builds) {
 }
 END_TEST
 
+// A map of many triangles, whose forests of widest links span many blocks (the triangulation's
+// AN_PASSAGE_BLOCK_SHIFT): small buildings go up in the gaps of a grid of squares, come down and
+// move, each a local update that takes most blocks over from the planner before. The forests must
+// answer as forests built afresh (check_widths_measured), the blocks kept included.
+START_TEST(forests_in_many_blocks_follow_local_changes) {
+  enum { COLUMNS = 24, ROWS = 18 };
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  for (int i = 0; i < COLUMNS; ++i) {
+    for (int j = 0; j < ROWS; ++j) {
+      // Squares of two sizes, so that passages come in several widths.
+      double size = (i + j) % 3 == 0 ? 1.5 : 1.0;
+      add_rect(map, (vec){4.0 * i, 4.0 * j}, (vec){4.0 * i + size, 4.0 * j + size});
+    }
+  }
+  planner_kind kind = {"ranged", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0};
+  arcnav_planner *planner = build_planner(map, &kind);
+  const an_tangent_engine *engine = planner->engine.state;
+  ck_assert_uint_gt(engine->polygons->free_count, 8u << AN_PASSAGE_BLOCK_SHIFT);
+  sup_rng rng = sup_rng_seed(0x6a09e667f3bcc908ull);
+  arcnav_obstacle_id standing[3] = {0, 0, 0};
+  size_t standing_count = 0;
+  uint64_t local = 0;
+  int steps = (int)test_scaled_count(24);
+  for (int step = 0; step < steps; ++step) {
+    // Up in a random gap; down, or moved to the next gap, once three stand.
+    int i = (int)sup_rng_below(&rng, COLUMNS - 1), j = (int)sup_rng_below(&rng, ROWS - 1);
+    vec lo = {4.0 * i + 2.25, 4.0 * j + 2.25}, hi = {lo.x + 0.5, lo.y + 0.5};
+    char label[64];
+    if (standing_count < 3) {
+      standing[standing_count++] = add_rect(map, lo, hi);
+      snprintf(label, sizeof label, "step %d: up at gap (%d, %d)", step, i, j);
+    } else if (step % 2 == 0) {
+      ck_assert_int_eq(arcnav_map_remove_obstacle(map, standing[0]), ARCNAV_OK);
+      memmove(standing, standing + 1, 2 * sizeof *standing);
+      standing_count--;
+      snprintf(label, sizeof label, "step %d: down", step);
+    } else {
+      ck_assert_int_eq(arcnav_map_move_obstacle(map, standing[1], (vec){4.0, 0.0}, NULL),
+                       ARCNAV_OK);
+      snprintf(label, sizeof label, "step %d: moved", step);
+    }
+    uint64_t before = arcnav_planner_local_updates(planner);
+    arcnav_status status = arcnav_planner_update(planner, map);
+    ck_assert_int_eq(status, ARCNAV_OK);
+    local += arcnav_planner_local_updates(planner) - before;
+    check_widths_measured(planner, label);
+  }
+  ck_assert_uint_ge(local, (uint64_t)steps / 2);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
 // A rectangle at a random place of the world, 2 to 2 + `widths` / 4 wide and 2 to
 // 2 + `heights` / 4 high, on the quarter grid.
 static void add_building(world *w, arcnav_map *map, sup_rng *rng, unsigned widths,
@@ -1653,6 +1750,7 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, carried_parts_are_a_fresh_builds);
   tcase_add_test(tc, a_house_narrows_a_link_it_does_not_touch);
   tcase_add_test(tc, units_change_locally_as_fresh_builds);
+  tcase_add_test(tc, forests_in_many_blocks_follow_local_changes);
   tcase_add_test(tc, a_unit_taken_away_widens_a_link);
   tcase_add_test(tc, a_changed_map_finds_tangents_on_demand);
   tcase_add_test(tc, a_building_outlives_a_units_change);

@@ -4,26 +4,45 @@
 #include "tangent/sure_passages.h"
 
 #include <math.h>
+#include <string.h>
 
-/// The node of the portal across edge i of free triangle t, or -1 when no free triangle lies
-/// across it: portals are numbered on the lower-numbered of their two triangles, in its edges'
-/// order, from portal_first of that triangle on.
-static int32_t portal_node(const an_sure_passages *sure, int32_t t, int i) {
+enum { BLOCK = 1 << AN_PASSAGE_BLOCK_SHIFT };
+
+static uint32_t block_of(size_t t) {
+  return (uint32_t)(t >> AN_PASSAGE_BLOCK_SHIFT);
+}
+
+/// The node of the portal across edge i of free triangle t, when a free triangle lies across it:
+/// portals are numbered on the lower-numbered of their two triangles, in that triangle's block.
+static bool portal_node(const an_sure_passages *sure, int32_t t, int i, an_forest_ref *node) {
   const int32_t *fn = sure->mesh->fn;
   int32_t u = fn[3 * (size_t)t + (size_t)i];
   if (u < 0) {
-    return -1;
+    return false;
   }
   int32_t owner = t < u ? t : u, other = t < u ? u : t;
-  int32_t node = (int32_t)sure->portal_first[owner];
   for (int k = 0; k < 3; ++k) {
-    int32_t across = fn[3 * (size_t)owner + (size_t)k];
-    if (across == other) {
-      return node;
+    if (fn[3 * (size_t)owner + (size_t)k] == other) {
+      *node = (an_forest_ref){block_of((size_t)owner), sure->portal_index[3 * (size_t)owner + k]};
+      return true;
     }
-    node += across > owner;
   }
-  return -1;
+  return false;
+}
+
+// A triangle with three portals links them in a cycle, whose narrowest link no widest chain
+// needs (the other two join its ends at least as wide): the forest gets the other two, a third
+// fewer links to sort. Is link i of the triangle with these widths one the forest gets?
+static bool link_in_forest(const float width[3], int i) {
+  if (isnan(width[i])) {
+    return false;
+  }
+  if (isnan(width[0]) || isnan(width[1]) || isnan(width[2])) {
+    return true;
+  }
+  int narrowest = width[1] < width[0] ? 1 : 0;
+  narrowest = width[2] < width[narrowest] ? 2 : narrowest;
+  return i != narrowest;
 }
 
 static vec2 portal_middle(const an_navmesh *mesh, int32_t t, int i) {
@@ -100,13 +119,18 @@ static bool triangle_box_meets(const vec2 *points, const int32_t v[3], vec2 lo, 
          an_max(a.y, an_max(b.y, c.y)) >= lo.y && an_min(a.y, an_min(b.y, c.y)) <= hi.y;
 }
 
-// Takes out of `kept` the free triangles whose links may pass within the cap of what the change
-// touched: every triangle that meets the carry's box grown by the cap. Those form one piece across
-// the triangulation's edges (the grown box is convex and the triangles tile it), so a walk from the
-// triangle holding the box's middle through the triangles whose own boxes meet it finds them all,
-// and reads no other triangle's corners; the zero-area connectors are judged by their boxes. A
-// triangle that does not meet the grown box holds its links beyond the cap. False when out of
-// memory.
+// What a build after a change knows of each free triangle: new (numbered anew, or made by the
+// change), the same as before (an_navmesh_kept_triangles()) and far from the change (its links
+// carried over), or the same but near it (its links measured again).
+enum { TRIANGLE_NEW = 0, TRIANGLE_SAME = 1, TRIANGLE_SAME_NEAR = 2 };
+
+// Marks in `kept` the same triangles whose links may pass within the cap of what the change
+// touched as near: every triangle that meets the carry's box grown by the cap. Those form one piece
+// across the triangulation's edges (the grown box is convex and the triangles tile it), so a walk
+// from the triangle holding the box's middle through the triangles whose own boxes meet it finds
+// them all, and reads no other triangle's corners; the zero-area connectors are judged by their
+// boxes. A triangle that does not meet the grown box holds its links beyond the cap. False when out
+// of memory.
 static bool forget_near_change(const an_navmesh *mesh, const an_sure_carry *carry, double cap,
                                uint8_t *kept) {
   vec2 lo = v2(carry->lo.x - cap, carry->lo.y - cap), hi = v2(carry->hi.x + cap, carry->hi.y + cap);
@@ -114,7 +138,7 @@ static bool forget_near_change(const an_navmesh *mesh, const an_sure_carry *carr
   size_t regular = mesh->free_count - mesh->connector_count;
   for (size_t t = regular; t < mesh->free_count; ++t) {
     if (triangle_box_meets(points, &mesh->fv[3 * t], lo, hi)) {
-      kept[t] = 0;
+      kept[t] = kept[t] ? TRIANGLE_SAME_NEAR : TRIANGLE_NEW;
     }
   }
   int32_t first = an_navmesh_locate_cdt(mesh, v2_lerp(carry->lo, carry->hi, 0.5));
@@ -122,7 +146,7 @@ static bool forget_near_change(const an_navmesh *mesh, const an_sure_carry *carr
     // The box's middle lies beyond the triangulation: every triangle is judged by its box.
     for (size_t t = 0; t < regular; ++t) {
       if (triangle_box_meets(points, &mesh->fv[3 * t], lo, hi)) {
-        kept[t] = 0;
+        kept[t] = kept[t] ? TRIANGLE_SAME_NEAR : TRIANGLE_NEW;
       }
     }
     return true;
@@ -146,7 +170,7 @@ static bool forget_near_change(const an_navmesh *mesh, const an_sure_carry *carr
     }
     int32_t t = mesh->free_of[ct];
     if (t >= 0) {
-      kept[t] = 0;
+      kept[t] = kept[t] ? TRIANGLE_SAME_NEAR : TRIANGLE_NEW;
     }
     for (int i = 0; i < 3; ++i) {
       int32_t next = tri->n[i];
@@ -161,71 +185,220 @@ static bool forget_near_change(const an_navmesh *mesh, const an_sure_carry *carr
   return true;
 }
 
+// The width of each link of free triangle t, from the portal across edge i to the one across
+// edge i + 1: NaN where either is missing.
+static void measure_links(const an_navmesh *mesh, const an_sure_passages *sure, const an_grid *grid,
+                          double cap, size_t t, float *width) {
+  for (int i = 0; i < 3; ++i) {
+    int j = (i + 1) % 3;
+    an_forest_ref a, b;
+    width[i] = NAN;
+    if (!portal_node(sure, (int32_t)t, i, &a) || !portal_node(sure, (int32_t)t, j, &b)) {
+      continue;
+    }
+    // The link passes through both midpoints: a tight bound from the start dismisses most items.
+    double bound =
+        an_min(cap, an_min(half_portal(mesh, (int32_t)t, i), half_portal(mesh, (int32_t)t, j)));
+    width[i] = an_float_at_most(segment_clearance(grid, portal_middle(mesh, (int32_t)t, i),
+                                                  portal_middle(mesh, (int32_t)t, j), bound));
+  }
+}
+
+enum { NO_PORTAL = UINT16_MAX };
+
+// Numbers the portals that the new triangles of block `block` own (all of them without `kept`),
+// in the numbers the others' portals leave free, lowest first. `used` holds 3 BLOCK bytes.
+static void number_new_portals(const an_navmesh *mesh, const uint8_t *kept, size_t block,
+                               uint16_t *portal_index, uint8_t *used) {
+  size_t first = block * BLOCK, end = an_min(first + BLOCK, mesh->free_count);
+  memset(used, 0, 3 * BLOCK);
+  for (size_t t = first; kept && t < end; ++t) {
+    for (int i = 0; kept[t] != TRIANGLE_NEW && i < 3; ++i) {
+      if (mesh->fn[3 * t + (size_t)i] > (int32_t)t) {
+        used[portal_index[3 * t + (size_t)i]] = 1;
+      }
+    }
+  }
+  uint16_t next = 0;
+  for (size_t t = first; t < end; ++t) {
+    for (int i = 0; (!kept || kept[t] == TRIANGLE_NEW) && i < 3; ++i) {
+      if (mesh->fn[3 * t + (size_t)i] > (int32_t)t) {
+        while (used[next]) {
+          ++next;
+        }
+        used[next] = 1;
+        portal_index[3 * t + (size_t)i] = next;
+      } else {
+        portal_index[3 * t + (size_t)i] = NO_PORTAL;
+      }
+    }
+  }
+}
+
+typedef struct block_links {
+  size_t block;
+  an_widest_link *inner; ///< both ends in the block
+  an_cross_link *cross;  ///< one end in the block
+  size_t inner_count, cross_count;
+} block_links;
+
+// The links free triangle g gives the forest that touch the block's portals.
+static void gather_links(const an_sure_passages *sure, int32_t g, block_links *out) {
+  an_forest_ref node[3];
+  for (int i = 0; i < 3; ++i) {
+    node[i] = (an_forest_ref){UINT32_MAX, 0};
+    portal_node(sure, g, i, &node[i]);
+  }
+  const float *width = &sure->link_width[3 * (size_t)g];
+  for (int i = 0; i < 3; ++i) {
+    if (!link_in_forest(width, i)) {
+      continue;
+    }
+    an_forest_ref a = node[i], b = node[(i + 1) % 3];
+    bool in_a = a.block == out->block, in_b = b.block == out->block;
+    if (in_a && in_b) {
+      out->inner[out->inner_count++] =
+          (an_widest_link){width[i], (int32_t)a.index, (int32_t)b.index};
+    } else if (in_a || in_b) {
+      out->cross[out->cross_count++] =
+          (an_cross_link){width[i], in_a ? a.index : b.index, in_a ? b : a};
+    }
+  }
+}
+
+// Sets block `block` of the forest: its portals (numbers no portal holds are nodes without
+// links), the links among them and the links from them to other blocks' portals. A link touching
+// a portal belongs to one of the portal's two triangles: one of the block's, or a higher-numbered
+// one across a portal the block owns, taken from the lowest such portal's triangle. `inner` and
+// `cross` hold 9 BLOCK links each: each triangle gives at most three, the block's and those across.
+static arcnav_status set_block(an_sure_passages *sure, size_t block, an_widest_link *inner,
+                               an_cross_link *cross, const an_allocator *alloc) {
+  const an_navmesh *mesh = sure->mesh;
+  size_t first = block * BLOCK, end = an_min(first + BLOCK, mesh->free_count);
+  block_links links = {block, inner, cross, 0, 0};
+  uint32_t portals = 0;
+  for (size_t t = first; t < end; ++t) {
+    gather_links(sure, (int32_t)t, &links);
+    for (int i = 0; i < 3; ++i) {
+      int32_t u = mesh->fn[3 * t + (size_t)i];
+      if (u <= (int32_t)t) {
+        continue;
+      }
+      uint32_t here = sure->portal_index[3 * t + (size_t)i];
+      portals = here + 1 > portals ? here + 1 : portals;
+      if ((size_t)u < end) {
+        continue; // the block's own
+      }
+      bool lowest = true;
+      for (int k = 0; k < 3; ++k) {
+        int32_t v = mesh->fn[3 * (size_t)u + (size_t)k];
+        lowest &= v < (int32_t)first || v >= (int32_t)t;
+      }
+      if (lowest) {
+        gather_links(sure, u, &links);
+      }
+    }
+  }
+  return an_blocked_forest_set_block(&sure->forest, block, portals, inner, links.inner_count, cross,
+                                     links.cross_count, alloc);
+}
+
+// Marks the blocks holding the portals of free triangle t.
+static void mark_portal_blocks(const an_navmesh *mesh, size_t t, uint8_t *changed) {
+  for (int i = 0; i < 3; ++i) {
+    int32_t u = mesh->fn[3 * t + (size_t)i];
+    if (u >= 0) {
+      changed[block_of((size_t)an_min(u, (int32_t)t))] = 1;
+    }
+  }
+}
+
+// Which blocks a build after a local change makes again (`kept` as forget_near_change leaves it):
+// those holding a portal of a triangle whose links are measured again, or of a neighbour of a new
+// one (whose links name the new one's portals, numbered anew); those holding a new triangle or
+// numbers the mesh no longer has. NULL when out of memory.
+static uint8_t *changed_blocks(const an_navmesh *mesh, const an_navmesh *before,
+                               const uint8_t *kept, size_t blocks, const an_allocator *alloc) {
+  size_t n = mesh->free_count;
+  uint8_t *changed = an_calloc(alloc, blocks + 1, sizeof *changed);
+  if (!changed) {
+    return NULL;
+  }
+  if (n < before->free_count && n % BLOCK != 0) {
+    changed[block_of(n)] = 1;
+  }
+  for (size_t t = 0; t < n; ++t) {
+    if (kept[t] == TRIANGLE_SAME) {
+      continue;
+    }
+    mark_portal_blocks(mesh, t, changed);
+    if (kept[t] != TRIANGLE_NEW) {
+      continue;
+    }
+    changed[block_of(t)] = 1;
+    for (int i = 0; i < 3; ++i) {
+      int32_t u = mesh->fn[3 * t + (size_t)i];
+      if (u >= 0) {
+        mark_portal_blocks(mesh, (size_t)u, changed);
+      }
+    }
+  }
+  return changed;
+}
+
 arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid, double cap,
                                      const an_sure_carry *carry, const an_allocator *alloc,
                                      an_sure_passages *out) {
-  size_t n = mesh->free_count, count = 0;
-  *out = (an_sure_passages){mesh, NULL, NULL, {0, NULL}};
-  an_widest_link *links = an_alloc(alloc, 3 * n + 1, sizeof *links);
-  out->portal_first = an_alloc(alloc, n > 0 ? n : 1, sizeof *out->portal_first);
+  size_t n = mesh->free_count, blocks = (n + BLOCK - 1) / BLOCK;
+  *out = (an_sure_passages){mesh, NULL, NULL, {0}};
+  const an_sure_passages *previous = carry ? carry->previous : NULL;
+  out->portal_index = an_alloc(alloc, 3 * n + 1, sizeof *out->portal_index);
   out->link_width = an_alloc(alloc, 3 * n + 1, sizeof *out->link_width);
-  uint8_t *kept = carry ? an_navmesh_kept_triangles(carry->previous->mesh, mesh) : NULL;
-  if (!links || !out->portal_first || !out->link_width || (carry && !kept) ||
-      (kept && !forget_near_change(mesh, carry, cap, kept))) {
-    an_free(alloc, links);
-    an_free(&mesh->alloc, kept);
-    an_sure_passages_destroy(out, alloc);
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  uint32_t portals = 0;
-  for (size_t t = 0; t < n; ++t) {
-    out->portal_first[t] = portals;
-    for (int i = 0; i < 3; ++i) {
-      portals += mesh->fn[3 * t + (size_t)i] > (int32_t)t;
+  an_widest_link *inner = an_alloc(alloc, 9 * BLOCK, sizeof *inner);
+  an_cross_link *cross = an_alloc(alloc, 9 * BLOCK, sizeof *cross);
+  uint8_t *used = an_alloc(alloc, 3 * BLOCK, sizeof *used);
+  uint8_t *kept = previous ? an_navmesh_kept_triangles(previous->mesh, mesh) : NULL;
+  uint8_t *changed = NULL;
+  bool ready = out->portal_index && out->link_width && inner && cross && used &&
+               (!previous || kept) && (!kept || forget_near_change(mesh, carry, cap, kept)) &&
+               (!kept || (changed = changed_blocks(mesh, previous->mesh, kept, blocks, alloc)));
+  arcnav_status status = ready
+                             ? an_blocked_forest_begin(blocks, previous ? &previous->forest : NULL,
+                                                       changed, alloc, &out->forest)
+                             : ARCNAV_ERR_OUT_OF_MEMORY;
+  if (status == ARCNAV_OK) {
+    // The numbers first (a link is filed by its portals' numbers): the kept triangles keep theirs,
+    // the new ones take what is free in their blocks.
+    size_t carried = previous ? an_min(n, previous->mesh->free_count) : 0;
+    if (carried > 0) {
+      memcpy(out->portal_index, previous->portal_index, 3 * carried * sizeof *out->portal_index);
+      memcpy(out->link_width, previous->link_width, 3 * carried * sizeof *out->link_width);
     }
-  }
-  for (size_t t = 0; t < n; ++t) {
-    int32_t node[3];
-    for (int i = 0; i < 3; ++i) {
-      node[i] = portal_node(out, (int32_t)t, i);
+    for (size_t b = 0; b < blocks; ++b) {
+      if (!changed || changed[b]) {
+        number_new_portals(mesh, kept, b, out->portal_index, used);
+      }
     }
     // What the change left as it was and far from it keeps its widths.
-    const float *carried = kept && kept[t] ? &carry->previous->link_width[3 * t] : NULL;
-    float *width = &out->link_width[3 * t];
-    for (int i = 0; i < 3; ++i) {
-      int j = (i + 1) % 3;
-      width[i] = NAN;
-      if (node[i] < 0 || node[j] < 0) {
-        continue;
-      }
-      if (carried && !isnan(carried[i])) {
-        width[i] = carried[i];
-      } else {
-        // The link passes through both midpoints: a tight bound from the start dismisses most
-        // items.
-        double bound =
-            an_min(cap, an_min(half_portal(mesh, (int32_t)t, i), half_portal(mesh, (int32_t)t, j)));
-        width[i] = an_float_at_most(segment_clearance(grid, portal_middle(mesh, (int32_t)t, i),
-                                                      portal_middle(mesh, (int32_t)t, j), bound));
+    for (size_t t = 0; t < n; ++t) {
+      if (!kept || kept[t] != TRIANGLE_SAME) {
+        measure_links(mesh, out, grid, cap, t, &out->link_width[3 * t]);
       }
     }
-    // A triangle with three portals links them in a cycle, whose narrowest link no widest chain
-    // needs (the other two join its ends at least as wide): the forest gets the other two, a
-    // third fewer links to sort.
-    int narrowest = -1;
-    if (!isnan(width[0]) && !isnan(width[1]) && !isnan(width[2])) {
-      narrowest = width[1] < width[0] ? 1 : 0;
-      narrowest = width[2] < width[narrowest] ? 2 : narrowest;
-    }
-    for (int i = 0; i < 3; ++i) {
-      if (!isnan(width[i]) && i != narrowest) {
-        links[count++] = (an_widest_link){width[i], node[i], node[(i + 1) % 3]};
+    for (size_t b = 0; status == ARCNAV_OK && b < blocks; ++b) {
+      if (!changed || changed[b]) {
+        status = set_block(out, b, inner, cross, alloc);
       }
     }
   }
+  if (status == ARCNAV_OK) {
+    status = an_blocked_forest_finish(&out->forest, alloc);
+  }
   an_free(&mesh->alloc, kept);
-  arcnav_status status = an_widest_forest_build(portals, links, count, alloc, &out->forest);
-  an_free(alloc, links);
+  an_free(alloc, changed);
+  an_free(alloc, inner);
+  an_free(alloc, cross);
+  an_free(alloc, used);
   if (status != ARCNAV_OK) {
     an_sure_passages_destroy(out, alloc);
   }
@@ -233,43 +406,52 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
 }
 
 void an_sure_passages_destroy(an_sure_passages *sure, const an_allocator *alloc) {
-  an_widest_forest_destroy(&sure->forest, alloc);
-  an_free(alloc, sure->portal_first);
+  an_blocked_forest_destroy(&sure->forest, alloc);
+  an_free(alloc, sure->portal_index);
   an_free(alloc, sure->link_width);
-  sure->portal_first = NULL;
+  sure->portal_index = NULL;
   sure->link_width = NULL;
 }
 
 size_t an_sure_passages_memory_bytes(const an_sure_passages *sure) {
-  return an_widest_forest_memory_bytes(&sure->forest) +
-         (sure->portal_first
-              ? sure->mesh->free_count * (sizeof *sure->portal_first + 3 * sizeof *sure->link_width)
+  return an_blocked_forest_memory_bytes(&sure->forest) +
+         (sure->portal_index
+              ? 3 * sure->mesh->free_count * (sizeof *sure->portal_index + sizeof *sure->link_width)
               : 0);
 }
 
+double an_sure_passages_width(const an_sure_passages *sure, int32_t ta, int ia, int32_t tb,
+                              int ib) {
+  an_forest_ref a, b;
+  if (!portal_node(sure, ta, ia, &a) || !portal_node(sure, tb, ib, &b)) {
+    return NAN;
+  }
+  return an_blocked_forest_width(&sure->forest, a, b);
+}
+
 /// The first portal of the triangle holding p whose midpoint p sees along a free segment: its
-/// node, or -1.
-static int32_t seen_portal(const an_sure_passages *sure, const an_clearance *settings,
-                           an_clearance_scratch *scratch, int32_t tri, vec2 p) {
+/// node, if any.
+static bool seen_portal(const an_sure_passages *sure, const an_clearance *settings,
+                        an_clearance_scratch *scratch, int32_t tri, vec2 p, an_forest_ref *node) {
   for (int i = 0; i < 3; ++i) {
-    int32_t node = portal_node(sure, tri, i);
-    if (node >= 0 && an_segment_is_free(settings, scratch, p, portal_middle(sure->mesh, tri, i))) {
-      return node;
+    if (portal_node(sure, tri, i, node) &&
+        an_segment_is_free(settings, scratch, p, portal_middle(sure->mesh, tri, i))) {
+      return true;
     }
   }
-  return -1;
+  return false;
 }
 
 bool an_sure_passages_join(const an_sure_passages *sure, const an_clearance *settings,
                            an_clearance_scratch *scratch, vec2 a, int32_t ta, vec2 b, int32_t tb) {
-  if (!sure->forest.nodes) {
+  if (!sure->forest.blocks) {
     return false;
   }
   if (ta == tb && an_segment_is_free(settings, scratch, a, b)) {
     return true;
   }
-  int32_t na = seen_portal(sure, settings, scratch, ta, a);
-  int32_t nb = na >= 0 ? seen_portal(sure, settings, scratch, tb, b) : -1;
-  return nb >= 0 &&
-         an_widest_forest_width(&sure->forest, na, nb) >= settings->radius - settings->eps;
+  an_forest_ref na, nb;
+  return seen_portal(sure, settings, scratch, ta, a, &na) &&
+         seen_portal(sure, settings, scratch, tb, b, &nb) &&
+         an_blocked_forest_width(&sure->forest, na, nb) >= settings->radius - settings->eps;
 }

@@ -24,21 +24,27 @@
 
 typedef struct an_sure_passages {
   const an_navmesh *mesh; ///< borrowed: the polygons' triangulation
-  /// Per free triangle: the number of the first portal it owns. A portal belongs to
-  /// the lower-numbered of its two triangles, which numbers its own in the order of its edges.
-  uint32_t *portal_first;
+  /// Per free triangle, 3 each: the number of the portal across edge i among its block's, when
+  /// the triangle owns it. A portal belongs to the lower-numbered of its two triangles; the
+  /// portals of free triangles t with the same t / 2^AN_PASSAGE_BLOCK_SHIFT are one block of the
+  /// forest. A triangle a change kept keeps its portals' numbers, so that the blocks around a
+  /// change name them as before.
+  uint16_t *portal_index;
   /// Per free triangle, 3 each: the width of the link from the portal across edge i to the one
   /// across edge i + 1, rounded down to a float (NaN: no link), kept for a build after a local
   /// change to carry over (an_sure_carry).
   float *link_width;
-  an_widest_forest forest; ///< over the portals
+  /// Over the portals, in blocks: a build after a local change makes again only the blocks whose
+  /// portals or links it changed (docs/DESIGN.md, "The widest passages in blocks").
+  an_blocked_forest forest;
 } an_sure_passages;
 
 /// What a build after a local change may carry over: the passages of the mesh before it (whose
 /// mesh and grid are still alive), and a box holding the material the change took away or put
 /// in. A triangle the change left as it was (an_navmesh_kept_triangles()) keeps its links' widths
 /// when it does not meet that box grown by the cap: no item that changed comes near enough to
-/// change them.
+/// change them. The forest's blocks that hold none of the portals of the other triangles (and, for
+/// a triangle the change made, of its neighbours) are taken over.
 typedef struct an_sure_carry {
   const an_sure_passages *previous;
   vec2 lo, hi;
@@ -55,6 +61,10 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
 void an_sure_passages_destroy(an_sure_passages *sure, const an_allocator *alloc);
 
 size_t an_sure_passages_memory_bytes(const an_sure_passages *sure);
+
+/// The widest chain of links between the portal across edge ia of free triangle ta and the one
+/// across edge ib of tb (an_widest_forest_width()); NaN when either edge has no portal.
+double an_sure_passages_width(const an_sure_passages *sure, int32_t ta, int ia, int32_t tb, int ib);
 
 /// Does the disk of `settings` (R > 0) surely get from `a` to `b`, both free for it, in the
 /// mesh's free triangles `ta` and `tb` (an_navmesh_locate())? True only when it does; false when
