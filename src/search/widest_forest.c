@@ -69,6 +69,52 @@ static size_t sort_widest_first(const an_widest_link *links, size_t count, uint6
   return kept;
 }
 
+/// A node of a block's own forest (below): as an_widest_node, numbered in the block (8 bytes).
+typedef struct block_node {
+  float width;     ///< the width of the link to its parent (-1 at a root)
+  uint16_t parent; ///< its parent, itself at a root
+  uint16_t step;   ///< when that link was made (NO_STEP at a root)
+} block_node;
+
+enum { NO_STEP = UINT16_MAX };
+
+// The walks up a forest, written once for both kinds of node: `nodes` with a width, a parent and
+// a step, ROOT_STEP at a root.
+//
+// The widest chain between a and b: links made later lie higher up, so stepping up from the end
+// linked earlier never passes the node where the two paths meet, and the narrowest link stepped
+// over joined them last.
+//
+// The top of node's part at `width`: the widths do not grow going up, so the first link narrower
+// than `width` ends the part.
+#define DEFINE_WALKS(WALK, TOP, NODE, INDEX, ROOT_STEP)                                            \
+  static double WALK(const NODE *nodes, INDEX a, INDEX b) {                                        \
+    double width = INFINITY;                                                                       \
+    while (a != b) {                                                                               \
+      const NODE *na = &nodes[a], *nb = &nodes[b];                                                 \
+      if (na->step == (ROOT_STEP) && nb->step == (ROOT_STEP)) {                                    \
+        return -INFINITY;                                                                          \
+      }                                                                                            \
+      if (na->step < nb->step) {                                                                   \
+        width = an_min(width, na->width);                                                          \
+        a = na->parent;                                                                            \
+      } else {                                                                                     \
+        width = an_min(width, nb->width);                                                          \
+        b = nb->parent;                                                                            \
+      }                                                                                            \
+    }                                                                                              \
+    return width;                                                                                  \
+  }                                                                                                \
+  static INDEX TOP(const NODE *nodes, INDEX node, double width) {                                  \
+    while (nodes[node].step != (ROOT_STEP) && nodes[node].width >= width) {                        \
+      node = nodes[node].parent;                                                                   \
+    }                                                                                              \
+    return node;                                                                                   \
+  }
+
+DEFINE_WALKS(walk_forest, top_in_forest, an_widest_node, int32_t, UINT32_MAX)
+DEFINE_WALKS(walk_block, top_in_block, block_node, uint32_t, NO_STEP)
+
 // The root of t's part while the forest is built: `part` mirrors the forest's links, halved on
 // every walk. The forest itself keeps its links as made (its depth is what bounds a query's walk).
 static int32_t root_of(int32_t *part, int32_t t) {
@@ -131,31 +177,11 @@ void an_widest_forest_destroy(an_widest_forest *forest, const an_allocator *allo
 }
 
 double an_widest_forest_width(const an_widest_forest *forest, int32_t a, int32_t b) {
-  // Links made later lie higher up: stepping up from the end linked earlier never passes the
-  // node where the two paths meet. The narrowest link stepped over joined them last.
-  double width = INFINITY;
-  while (a != b) {
-    const an_widest_node *na = &forest->nodes[a], *nb = &forest->nodes[b];
-    if (na->step == UINT32_MAX && nb->step == UINT32_MAX) {
-      return -INFINITY;
-    }
-    if (na->step < nb->step) {
-      width = an_min(width, na->width);
-      a = na->parent;
-    } else {
-      width = an_min(width, nb->width);
-      b = nb->parent;
-    }
-  }
-  return width;
+  return walk_forest(forest->nodes, a, b);
 }
 
 int32_t an_widest_forest_top(const an_widest_forest *forest, int32_t node, double width) {
-  // The widths do not grow going up: the first link narrower than `width` ends the part.
-  while (forest->nodes[node].step != UINT32_MAX && forest->nodes[node].width >= width) {
-    node = forest->nodes[node].parent;
-  }
-  return node;
+  return top_in_forest(forest->nodes, node, width);
 }
 
 size_t an_widest_forest_memory_bytes(const an_widest_forest *forest) {
@@ -164,14 +190,7 @@ size_t an_widest_forest_memory_bytes(const an_widest_forest *forest) {
 
 // ---- in blocks ---------------------------------------------------------------------------------
 
-/// A node of a block's own forest: as an_widest_node, numbered in the block (8 bytes a node).
-typedef struct block_node {
-  float width;     ///< the width of the link to its parent (-1 at a root)
-  uint16_t parent; ///< its parent, itself at a root
-  uint16_t step;   ///< when that link was made (NO_STEP at a root)
-} block_node;
-
-enum { NO_STEP = UINT16_MAX, NO_BOUNDARY = UINT16_MAX };
+enum { NO_BOUNDARY = UINT16_MAX };
 
 /// A link from node `index` of a block to node `other_index` of the higher block `other_block`.
 typedef struct upward_link {
@@ -452,28 +471,9 @@ void an_blocked_forest_destroy(an_blocked_forest *forest, const an_allocator *al
   *forest = (an_blocked_forest){0};
 }
 
-// an_widest_forest_width() inside one block.
-static double block_width(const an_forest_block *block, uint32_t a, uint32_t b) {
-  double width = INFINITY;
-  while (a != b) {
-    const block_node *na = &block->nodes[a], *nb = &block->nodes[b];
-    if (na->step == NO_STEP && nb->step == NO_STEP) {
-      return -INFINITY;
-    }
-    if (na->step < nb->step) {
-      width = an_min(width, na->width);
-      a = na->parent;
-    } else {
-      width = an_min(width, nb->width);
-      b = nb->parent;
-    }
-  }
-  return width;
-}
-
 double an_blocked_forest_width(const an_blocked_forest *forest, an_forest_ref a, an_forest_ref b) {
   const an_forest_block *ba = forest->blocks[a.block], *bb = forest->blocks[b.block];
-  double width = a.block == b.block ? block_width(ba, a.index, b.index) : -INFINITY;
+  double width = a.block == b.block ? walk_block(ba->nodes, a.index, b.index) : -INFINITY;
   uint16_t ra = ba->reach[a.index], rb = bb->reach[b.index];
   if (ra == NO_BOUNDARY || rb == NO_BOUNDARY) {
     return width;
@@ -498,11 +498,7 @@ uint64_t an_blocked_forest_top(const an_blocked_forest *forest, an_forest_ref no
     return UINT64_C(1) << 63 | (uint64_t)top;
   }
   // Its part lies inside the block.
-  uint32_t x = node.index;
-  while (block->nodes[x].step != NO_STEP && block->nodes[x].width >= width) {
-    x = block->nodes[x].parent;
-  }
-  return (uint64_t)node.block << 32 | x;
+  return (uint64_t)node.block << 32 | top_in_block(block->nodes, node.index, width);
 }
 
 size_t an_blocked_forest_memory_bytes(const an_blocked_forest *forest) {
