@@ -1426,7 +1426,7 @@ START_TEST(carried_parts_are_a_fresh_builds) {
 END_TEST
 
 // A map of many triangles, whose forests of widest links span many blocks (the triangulation's
-// AN_PASSAGE_BLOCK_SHIFT): small buildings go up in the gaps of a grid of squares, come down and
+// an_navmesh.block_shift): small buildings go up in the gaps of a grid of squares, come down and
 // move, each a local update that takes most blocks over from the planner before. The forests must
 // answer as forests built afresh (check_widths_measured), the blocks kept included.
 START_TEST(forests_in_many_blocks_follow_local_changes) {
@@ -1443,7 +1443,7 @@ START_TEST(forests_in_many_blocks_follow_local_changes) {
   planner_kind kind = {"ranged", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0};
   arcnav_planner *planner = build_planner(map, &kind);
   const an_tangent_engine *engine = planner->engine.state;
-  ck_assert_uint_gt(engine->polygons->free_count, 8u << AN_PASSAGE_BLOCK_SHIFT);
+  ck_assert_uint_gt(engine->polygons->free_count, (size_t)4 << engine->polygons->block_shift);
   sup_rng rng = sup_rng_seed(0x6a09e667f3bcc908ull);
   arcnav_obstacle_id standing[3] = {0, 0, 0};
   size_t standing_count = 0;

@@ -109,6 +109,10 @@ struct an_navmesh {
   /// (free_of, tri_of, fv, fn, component) are the original's, read but never written or freed
   /// here, until the change puts its own in their place.
   bool borrows_triangulation;
+  /// The forests of widest links over the free triangles (the passages', the sure passages') are
+  /// kept in blocks of 2^block_shift consecutive free numbers: chosen by a build from its count
+  /// (docs/DESIGN.md, "The widest passages in blocks"), kept by copies and local changes.
+  uint8_t block_shift;
   bool whole_plane;   ///< no bounds: everything beyond the box is free
   int32_t box_tri[4]; ///< per box edge, corner e to corner e + 1: its free triangle, or -1
   int8_t box_edge[4]; ///< the edge of box_tri[e] on the box edge
@@ -234,16 +238,15 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
 /// change that leaves the triangulation alone: a unit's). Owners must not change it; they are
 /// updated one at a time (arcnav_planner_update()), so the count needs no lock.
 an_navmesh *an_navmesh_share(an_navmesh *mesh);
-/// The passages' forest holds free triangle t in block 1 + t / 2^AN_PASSAGE_BLOCK_SHIFT; block 0
-/// holds the plane beyond the box (t = free_count) alone, so that its links keep their blocks
-/// when the count changes.
-#define AN_PASSAGE_BLOCK_SHIFT 8
+/// The passages' forest holds free triangle t in block 1 + t / 2^block_shift; block 0 holds the
+/// plane beyond the box (t = free_count) alone, so that its links keep their blocks when the
+/// count changes.
 static inline an_forest_ref an_navmesh_passage_node(const an_navmesh *mesh, int32_t t) {
   if ((size_t)t == mesh->free_count) {
     return (an_forest_ref){0, 0};
   }
-  return (an_forest_ref){1 + ((uint32_t)t >> AN_PASSAGE_BLOCK_SHIFT),
-                         (uint32_t)t & ((1u << AN_PASSAGE_BLOCK_SHIFT) - 1)};
+  return (an_forest_ref){1 + ((uint32_t)t >> mesh->block_shift),
+                         (uint32_t)t & ((1u << mesh->block_shift) - 1)};
 }
 
 /// Builds the forest of the widest passages (an_navmesh_passage_width()) of a mesh that has none.

@@ -217,12 +217,10 @@ static bool opens_beyond_box(const an_navmesh *mesh, size_t t, int i) {
          mesh->fv[3 * t + (size_t)(i + 1) % 3] < 4 && mesh->fv[3 * t + (size_t)(i + 2) % 3] < 4;
 }
 
-enum { PASSAGE_BLOCK = 1 << AN_PASSAGE_BLOCK_SHIFT };
-
 // The portals of block `block` of the passages' forest (docs/DESIGN.md, "The widest passages in
 // blocks"), each as wide as the lower-numbered of its triangles measured it, and set there; the
-// links to other blocks given to both ends' blocks. `inner` and `cross` hold 3 PASSAGE_BLOCK
-// links each.
+// links to other blocks given to both ends' blocks. `inner` and `cross` hold 3 links a triangle
+// of a block each.
 static arcnav_status set_passage_block(an_navmesh *mesh, const float *width, size_t block,
                                        an_widest_link *inner, an_cross_link *cross) {
   size_t inner_count = 0, cross_count = 0;
@@ -237,8 +235,8 @@ static arcnav_status set_passage_block(an_navmesh *mesh, const float *width, siz
     return an_blocked_forest_set_block(&mesh->passages, 0, 1, inner, 0, cross, cross_count,
                                        &mesh->alloc);
   }
-  size_t first = (block - 1) * PASSAGE_BLOCK;
-  size_t end = an_min(first + PASSAGE_BLOCK, mesh->free_count);
+  size_t first = (block - 1) << mesh->block_shift;
+  size_t end = an_min(first + ((size_t)1 << mesh->block_shift), mesh->free_count);
   for (size_t t = first; t < end; ++t) {
     uint32_t here = (uint32_t)(t - first);
     for (int i = 0; i < 3; ++i) {
@@ -280,7 +278,7 @@ static uint8_t *changed_passage_blocks(const an_navmesh *mesh, const an_navmesh 
   }
   changed[0] = 1;
   size_t n = mesh->free_count, kept_below = an_min(before->free_count, n);
-  for (size_t b = 1 + (kept_below >> AN_PASSAGE_BLOCK_SHIFT); n != before->free_count && b < blocks;
+  for (size_t b = 1 + (kept_below >> mesh->block_shift); n != before->free_count && b < blocks;
        ++b) {
     changed[b] = 1;
   }
@@ -301,15 +299,30 @@ static uint8_t *changed_passage_blocks(const an_navmesh *mesh, const an_navmesh 
   return changed;
 }
 
+// The blocks of a mesh of `count` free triangles: as large as balances the two parts of a local
+// change's work on the forests, the changed blocks (a few, each as large as a block) and the forest
+// over every block's boundary nodes (about 4 count / sqrt(block) of them on a map's patches): a
+// block of about (4 count / 3)^(2/3), a power of two from 256 to 4,096 (docs/DESIGN.md, "The widest
+// passages in blocks").
+static uint8_t block_shift_for(size_t count) {
+  uint8_t shift = 8;
+  double balance = 16.0 / 9.0 * (double)count * (double)count;
+  while (shift < 12 && ldexp(1.0, 3 * shift) < balance) {
+    ++shift;
+  }
+  return shift;
+}
+
 // The forest of the widest passages (an_navmesh_passage_width; docs/DESIGN.md, "No path for a
 // disk without a search"): each portal as wide as twice a bound on its points' clearance.
 arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *before) {
   size_t n = mesh->free_count;
-  bool carry = before && before->portal_width && mesh->cloned_from == before;
-  size_t blocks = 1 + (n + PASSAGE_BLOCK - 1) / PASSAGE_BLOCK;
+  bool carry = before && before->portal_width && mesh->cloned_from == before &&
+               before->block_shift == mesh->block_shift;
+  size_t block = (size_t)1 << mesh->block_shift, blocks = 1 + (n + block - 1) / block;
   float *width = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *width);
-  an_widest_link *inner = an_alloc(&mesh->alloc, 3 * PASSAGE_BLOCK, sizeof *inner);
-  an_cross_link *cross = an_alloc(&mesh->alloc, 3 * PASSAGE_BLOCK, sizeof *cross);
+  an_widest_link *inner = an_alloc(&mesh->alloc, 3 * block, sizeof *inner);
+  an_cross_link *cross = an_alloc(&mesh->alloc, 3 * block, sizeof *cross);
   uint8_t *changed = carry ? changed_passage_blocks(mesh, before, blocks) : NULL;
   arcnav_status status = width && inner && cross && (changed || !carry)
                              ? an_blocked_forest_begin(blocks, carry ? &before->passages : NULL,
@@ -470,6 +483,9 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
   if (st == ARCNAV_OK) {
     st = an_navmesh_mark_corners(mesh->fv, mesh->fn, mesh->free_count, mesh->cdt.point_count,
                                  &mesh->alloc, &mesh->corner, &mesh->dead_apex);
+  }
+  if (st == ARCNAV_OK) {
+    mesh->block_shift = block_shift_for(mesh->free_count);
   }
   if (st == ARCNAV_OK && how->passages) {
     st = an_navmesh_build_passages(mesh, NULL);

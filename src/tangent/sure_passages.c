@@ -6,10 +6,13 @@
 #include <math.h>
 #include <string.h>
 
-enum { BLOCK = 1 << AN_PASSAGE_BLOCK_SHIFT };
+// The forest's blocks: the portals owned by the free triangles of one block of the mesh's.
+static uint32_t block_of(const an_navmesh *mesh, size_t t) {
+  return (uint32_t)(t >> mesh->block_shift);
+}
 
-static uint32_t block_of(size_t t) {
-  return (uint32_t)(t >> AN_PASSAGE_BLOCK_SHIFT);
+static size_t block_size(const an_navmesh *mesh) {
+  return (size_t)1 << mesh->block_shift;
 }
 
 /// The node of the portal across edge i of free triangle t, when a free triangle lies across it:
@@ -23,7 +26,8 @@ static bool portal_node(const an_sure_passages *sure, int32_t t, int i, an_fores
   int32_t owner = t < u ? t : u, other = t < u ? u : t;
   for (int k = 0; k < 3; ++k) {
     if (fn[3 * (size_t)owner + (size_t)k] == other) {
-      *node = (an_forest_ref){block_of((size_t)owner), sure->portal_index[3 * (size_t)owner + k]};
+      *node = (an_forest_ref){block_of(sure->mesh, (size_t)owner),
+                              sure->portal_index[3 * (size_t)owner + k]};
       return true;
     }
   }
@@ -207,11 +211,12 @@ static void measure_links(const an_navmesh *mesh, const an_sure_passages *sure, 
 enum { NO_PORTAL = UINT16_MAX };
 
 // Numbers the portals that the new triangles of block `block` own (all of them without `kept`),
-// in the numbers the others' portals leave free, lowest first. `used` holds 3 BLOCK bytes.
+// in the numbers the others' portals leave free, lowest first. `used` holds 3 bytes a triangle of
+// a block.
 static void number_new_portals(const an_navmesh *mesh, const uint8_t *kept, size_t block,
                                uint16_t *portal_index, uint8_t *used) {
-  size_t first = block * BLOCK, end = an_min(first + BLOCK, mesh->free_count);
-  memset(used, 0, 3 * BLOCK);
+  size_t first = block * block_size(mesh), end = an_min(first + block_size(mesh), mesh->free_count);
+  memset(used, 0, 3 * block_size(mesh));
   for (size_t t = first; kept && t < end; ++t) {
     for (int i = 0; kept[t] != TRIANGLE_NEW && i < 3; ++i) {
       if (mesh->fn[3 * t + (size_t)i] > (int32_t)t) {
@@ -270,11 +275,12 @@ static void gather_links(const an_sure_passages *sure, int32_t g, block_links *o
 // links), the links among them and the links from them to other blocks' portals. A link touching
 // a portal belongs to one of the portal's two triangles: one of the block's, or a higher-numbered
 // one across a portal the block owns, taken from the lowest such portal's triangle. `inner` and
-// `cross` hold 9 BLOCK links each: each triangle gives at most three, the block's and those across.
+// `cross` hold 9 links a triangle of a block each: each triangle gives at most three, the block's
+// and those across.
 static arcnav_status set_block(an_sure_passages *sure, size_t block, an_widest_link *inner,
                                an_cross_link *cross, const an_allocator *alloc) {
   const an_navmesh *mesh = sure->mesh;
-  size_t first = block * BLOCK, end = an_min(first + BLOCK, mesh->free_count);
+  size_t first = block * block_size(mesh), end = an_min(first + block_size(mesh), mesh->free_count);
   block_links links = {block, inner, cross, 0, 0};
   uint32_t portals = 0;
   for (size_t t = first; t < end; ++t) {
@@ -308,7 +314,7 @@ static void mark_portal_blocks(const an_navmesh *mesh, size_t t, uint8_t *change
   for (int i = 0; i < 3; ++i) {
     int32_t u = mesh->fn[3 * t + (size_t)i];
     if (u >= 0) {
-      changed[block_of((size_t)an_min(u, (int32_t)t))] = 1;
+      changed[block_of(mesh, (size_t)an_min(u, (int32_t)t))] = 1;
     }
   }
 }
@@ -324,8 +330,8 @@ static uint8_t *changed_blocks(const an_navmesh *mesh, const an_navmesh *before,
   if (!changed) {
     return NULL;
   }
-  if (n < before->free_count && n % BLOCK != 0) {
-    changed[block_of(n)] = 1;
+  if (n < before->free_count && n % block_size(mesh) != 0) {
+    changed[block_of(mesh, n)] = 1;
   }
   for (size_t t = 0; t < n; ++t) {
     if (kept[t] == TRIANGLE_SAME) {
@@ -335,7 +341,7 @@ static uint8_t *changed_blocks(const an_navmesh *mesh, const an_navmesh *before,
     if (kept[t] != TRIANGLE_NEW) {
       continue;
     }
-    changed[block_of(t)] = 1;
+    changed[block_of(mesh, t)] = 1;
     for (int i = 0; i < 3; ++i) {
       int32_t u = mesh->fn[3 * t + (size_t)i];
       if (u >= 0) {
@@ -349,14 +355,16 @@ static uint8_t *changed_blocks(const an_navmesh *mesh, const an_navmesh *before,
 arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid, double cap,
                                      const an_sure_carry *carry, const an_allocator *alloc,
                                      an_sure_passages *out) {
-  size_t n = mesh->free_count, blocks = (n + BLOCK - 1) / BLOCK;
+  size_t n = mesh->free_count, blocks = (n + block_size(mesh) - 1) / block_size(mesh);
   *out = (an_sure_passages){mesh, NULL, NULL, {0}};
-  const an_sure_passages *previous = carry ? carry->previous : NULL;
+  // A mesh and its copies keep their blocks; another mesh carries nothing over.
+  const an_sure_passages *previous =
+      carry && carry->previous->mesh->block_shift == mesh->block_shift ? carry->previous : NULL;
   out->portal_index = an_alloc(alloc, 3 * n + 1, sizeof *out->portal_index);
   out->link_width = an_alloc(alloc, 3 * n + 1, sizeof *out->link_width);
-  an_widest_link *inner = an_alloc(alloc, 9 * BLOCK, sizeof *inner);
-  an_cross_link *cross = an_alloc(alloc, 9 * BLOCK, sizeof *cross);
-  uint8_t *used = an_alloc(alloc, 3 * BLOCK, sizeof *used);
+  an_widest_link *inner = an_alloc(alloc, 9 * block_size(mesh), sizeof *inner);
+  an_cross_link *cross = an_alloc(alloc, 9 * block_size(mesh), sizeof *cross);
+  uint8_t *used = an_alloc(alloc, 3 * block_size(mesh), sizeof *used);
   uint8_t *kept = previous ? an_navmesh_kept_triangles(previous->mesh, mesh) : NULL;
   uint8_t *changed = NULL;
   bool ready = out->portal_index && out->link_width && inner && cross && used &&

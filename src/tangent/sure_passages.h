@@ -26,7 +26,7 @@ typedef struct an_sure_passages {
   const an_navmesh *mesh; ///< borrowed: the polygons' triangulation
   /// Per free triangle, 3 each: the number of the portal across edge i among its block's, when
   /// the triangle owns it. A portal belongs to the lower-numbered of its two triangles; the
-  /// portals of free triangles t with the same t / 2^AN_PASSAGE_BLOCK_SHIFT are one block of the
+  /// portals of free triangles t with the same t / 2^an_navmesh.block_shift are one block of the
   /// forest. A triangle a change kept keeps its portals' numbers, so that the blocks around a
   /// change name them as before.
   uint16_t *portal_index;
