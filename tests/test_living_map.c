@@ -1430,7 +1430,7 @@ END_TEST
 // move, each a local update that takes most blocks over from the planner before. The forests must
 // answer as forests built afresh (check_widths_measured), the blocks kept included.
 START_TEST(forests_in_many_blocks_follow_local_changes) {
-  enum { COLUMNS = 24, ROWS = 18 };
+  enum { COLUMNS = 16, ROWS = 12 };
   arcnav_map *map = NULL;
   ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
   for (int i = 0; i < COLUMNS; ++i) {
