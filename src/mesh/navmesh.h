@@ -126,6 +126,12 @@ static inline bool an_navmesh_dead_end(const int32_t *fn, size_t t) {
   return (n[0] >= 0) + (n[1] >= 0) + (n[2] >= 0) <= 1;
 }
 
+/// The edge of free triangle t with the free triangle u across it (`fn`: 3 per triangle), or -1.
+static inline int an_navmesh_edge_across(const int32_t *fn, size_t t, int32_t u) {
+  const int32_t *n = &fn[3 * t];
+  return n[0] == u ? 0 : n[1] == u ? 1 : n[2] == u ? 2 : -1;
+}
+
 /// How an_navmesh_build_ex() builds.
 typedef struct an_navmesh_options {
   /// Past this many proper crossings between obstacle edges (0: no limit) the free space is
@@ -238,14 +244,30 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
 /// change that leaves the triangulation alone: a unit's). Owners must not change it; they are
 /// updated one at a time (arcnav_planner_update()), so the count needs no lock.
 an_navmesh *an_navmesh_share(an_navmesh *mesh);
-/// The passages' forest holds free triangle t in block 1 + t / 2^block_shift; block 0 holds the
-/// plane beyond the box (t = free_count) alone, so that its links keep their blocks when the
+/// The block of free triangle t (an_navmesh.block_shift), and how many blocks the mesh's free
+/// triangles fill.
+static inline uint32_t an_navmesh_block_of(const an_navmesh *mesh, size_t t) {
+  return (uint32_t)(t >> mesh->block_shift);
+}
+static inline size_t an_navmesh_block_count(const an_navmesh *mesh) {
+  return (mesh->free_count + ((size_t)1 << mesh->block_shift) - 1) >> mesh->block_shift;
+}
+/// The free triangles of block b: [*first, *end).
+static inline void an_navmesh_block_triangles(const an_navmesh *mesh, size_t b, size_t *first,
+                                              size_t *end) {
+  *first = b << mesh->block_shift;
+  *end = *first + ((size_t)1 << mesh->block_shift);
+  *end = *end < mesh->free_count ? *end : mesh->free_count;
+}
+
+/// The passages' forest holds free triangle t in block 1 + an_navmesh_block_of(t); block 0 holds
+/// the plane beyond the box (t = free_count) alone, so that its links keep their blocks when the
 /// count changes.
 static inline an_forest_ref an_navmesh_passage_node(const an_navmesh *mesh, int32_t t) {
   if ((size_t)t == mesh->free_count) {
     return (an_forest_ref){0, 0};
   }
-  return (an_forest_ref){1 + ((uint32_t)t >> mesh->block_shift),
+  return (an_forest_ref){1 + an_navmesh_block_of(mesh, (size_t)t),
                          (uint32_t)t & ((1u << mesh->block_shift) - 1)};
 }
 

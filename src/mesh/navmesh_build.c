@@ -202,10 +202,9 @@ static void measure_renewed(const an_navmesh *mesh, size_t t, float *width) {
   for (int i = 0; i < 3; ++i) {
     width[3 * t + (size_t)i] = stored_portal_width(mesh, t, i);
     int32_t u = mesh->fn[3 * t + (size_t)i];
-    for (int j = 0; u >= 0 && j < 3; ++j) {
-      if (mesh->fn[3 * (size_t)u + (size_t)j] == (int32_t)t) {
-        width[3 * (size_t)u + (size_t)j] = stored_portal_width(mesh, (size_t)u, j);
-      }
+    if (u >= 0) {
+      int j = an_navmesh_edge_across(mesh->fn, (size_t)u, (int32_t)t);
+      width[3 * (size_t)u + (size_t)j] = stored_portal_width(mesh, (size_t)u, j);
     }
   }
 }
@@ -235,8 +234,8 @@ static arcnav_status set_passage_block(an_navmesh *mesh, const float *width, siz
     return an_blocked_forest_set_block(&mesh->passages, 0, 1, inner, 0, cross, cross_count,
                                        &mesh->alloc);
   }
-  size_t first = (block - 1) << mesh->block_shift;
-  size_t end = an_min(first + ((size_t)1 << mesh->block_shift), mesh->free_count);
+  size_t first, end;
+  an_navmesh_block_triangles(mesh, block - 1, &first, &end);
   for (size_t t = first; t < end; ++t) {
     uint32_t here = (uint32_t)(t - first);
     for (int i = 0; i < 3; ++i) {
@@ -247,14 +246,10 @@ static arcnav_status set_passage_block(an_navmesh *mesh, const float *width, siz
         }
         continue;
       }
-      float w = width[3 * t + (size_t)i];
-      if (u < (int32_t)t) {
-        for (int j = 0; j < 3; ++j) {
-          if (mesh->fn[3 * (size_t)u + (size_t)j] == (int32_t)t) {
-            w = width[3 * (size_t)u + (size_t)j];
-          }
-        }
-      }
+      float w = u > (int32_t)t
+                    ? width[3 * t + (size_t)i]
+                    : width[3 * (size_t)u +
+                            (size_t)an_navmesh_edge_across(mesh->fn, (size_t)u, (int32_t)t)];
       an_forest_ref other = an_navmesh_passage_node(mesh, u);
       if (other.block != block) {
         cross[cross_count++] = (an_cross_link){w, here, other};
@@ -265,6 +260,17 @@ static arcnav_status set_passage_block(an_navmesh *mesh, const float *width, siz
   }
   return an_blocked_forest_set_block(&mesh->passages, block, (uint32_t)(end - first), inner,
                                      inner_count, cross, cross_count, &mesh->alloc);
+}
+
+// Marks the passages' blocks of free triangle t and of its neighbours.
+static void mark_around(const an_navmesh *mesh, size_t t, uint8_t *changed) {
+  changed[an_navmesh_passage_node(mesh, (int32_t)t).block] = 1;
+  for (int i = 0; i < 3; ++i) {
+    int32_t u = mesh->fn[3 * t + (size_t)i];
+    if (u >= 0) {
+      changed[an_navmesh_passage_node(mesh, u).block] = 1;
+    }
+  }
 }
 
 // Which blocks of the passages' forest a build after a local change makes again: those holding a
@@ -278,23 +284,17 @@ static uint8_t *changed_passage_blocks(const an_navmesh *mesh, const an_navmesh 
   }
   changed[0] = 1;
   size_t n = mesh->free_count, kept_below = an_min(before->free_count, n);
-  for (size_t b = 1 + (kept_below >> mesh->block_shift); n != before->free_count && b < blocks;
+  for (size_t b = 1 + an_navmesh_block_of(mesh, kept_below); n != before->free_count && b < blocks;
        ++b) {
     changed[b] = 1;
   }
-  for (size_t k = 0; k <= mesh->renewed_count; ++k) {
-    // The renewed triangles, then every number from kept_below on.
-    size_t from = k < mesh->renewed_count ? (size_t)mesh->renewed[k] : kept_below;
-    size_t to = k < mesh->renewed_count ? from + 1 : n;
-    for (size_t t = from; t < to && t < n; ++t) {
-      changed[an_navmesh_passage_node(mesh, (int32_t)t).block] = 1;
-      for (int i = 0; i < 3; ++i) {
-        int32_t u = mesh->fn[3 * t + (size_t)i];
-        if (u >= 0) {
-          changed[an_navmesh_passage_node(mesh, u).block] = 1;
-        }
-      }
+  for (size_t k = 0; k < mesh->renewed_count; ++k) {
+    if ((size_t)mesh->renewed[k] < n) {
+      mark_around(mesh, (size_t)mesh->renewed[k], changed);
     }
+  }
+  for (size_t t = kept_below; t < n; ++t) {
+    mark_around(mesh, t, changed);
   }
   return changed;
 }
@@ -319,7 +319,7 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *befo
   size_t n = mesh->free_count;
   bool carry = before && before->portal_width && mesh->cloned_from == before &&
                before->block_shift == mesh->block_shift;
-  size_t block = (size_t)1 << mesh->block_shift, blocks = 1 + (n + block - 1) / block;
+  size_t block = (size_t)1 << mesh->block_shift, blocks = 1 + an_navmesh_block_count(mesh);
   float *width = an_alloc(&mesh->alloc, 3 * n + 1, sizeof *width);
   an_widest_link *inner = an_alloc(&mesh->alloc, 3 * block, sizeof *inner);
   an_cross_link *cross = an_alloc(&mesh->alloc, 3 * block, sizeof *cross);

@@ -125,6 +125,26 @@ static int32_t root_of(int32_t *part, int32_t t) {
   return t;
 }
 
+// Kruskal's step for a link between a and b: false when they are in one part already; else the
+// parts are joined by rank, *root the part's root after, *child the root hung under it.
+static bool join_parts(int32_t *part, uint8_t *rank, int32_t a, int32_t b, int32_t *root,
+                       int32_t *child) {
+  int32_t ra = root_of(part, a), rb = root_of(part, b);
+  if (ra == rb) {
+    return false;
+  }
+  if (rank[ra] < rank[rb]) {
+    int32_t swap = ra;
+    ra = rb;
+    rb = swap;
+  }
+  part[rb] = ra;
+  rank[ra] += rank[ra] == rank[rb];
+  *root = ra;
+  *child = rb;
+  return true;
+}
+
 arcnav_status an_widest_forest_build(size_t node_count, const an_widest_link *links,
                                      size_t link_count, const an_allocator *alloc,
                                      an_widest_forest *out) {
@@ -151,18 +171,10 @@ arcnav_status an_widest_forest_build(size_t node_count, const an_widest_link *li
   uint32_t steps = 0;
   for (size_t k = 0; k < kept && steps + 1 < node_count; ++k) {
     const an_widest_link *link = &links[sorted[k] & UINT32_MAX];
-    int32_t ra = root_of(part, link->a), rb = root_of(part, link->b);
-    if (ra == rb) {
-      continue;
+    int32_t root, child;
+    if (join_parts(part, rank, link->a, link->b, &root, &child)) {
+      forest.nodes[child] = (an_widest_node){link->width, root, steps++};
     }
-    if (rank[ra] < rank[rb]) {
-      int32_t swap = ra;
-      ra = rb;
-      rb = swap;
-    }
-    forest.nodes[rb] = (an_widest_node){link->width, ra, steps++};
-    part[rb] = ra;
-    rank[ra] += rank[ra] == rank[rb];
   }
   an_free(alloc, rank);
   an_free(alloc, part);
@@ -202,7 +214,6 @@ typedef struct upward_link {
 struct an_forest_block {
   uint32_t holders; ///< forests holding it: the last to let go frees it
   uint32_t node_count, boundary_count, compressed_count, cross_count;
-  size_t bytes;
   block_node *nodes;
   /// Per node: the width at which the block's links first join it to a boundary node (INFINITY at
   /// a boundary node, -1 when they never do), and that boundary node's number among the block's.
@@ -221,23 +232,24 @@ static void block_release(an_forest_block *block, const an_allocator *alloc) {
   }
 }
 
-// One allocation: the struct, then its arrays, widest alignment first.
+// A block's one allocation: the struct, then its arrays, widest alignment first (the compressed
+// links, one fewer than the boundary nodes at most).
+static size_t block_bytes(size_t nodes, size_t boundary, size_t cross) {
+  size_t compressed = boundary > 0 ? boundary - 1 : 0;
+  return sizeof(an_forest_block) + cross * sizeof(upward_link) + nodes * sizeof(block_node) +
+         nodes * sizeof(float) + compressed * sizeof(an_widest_link) + nodes * sizeof(uint16_t);
+}
+
 static an_forest_block *block_allocate(uint32_t nodes, uint32_t boundary, uint32_t cross,
                                        const an_allocator *alloc) {
   size_t compressed = boundary > 0 ? boundary - 1 : 0;
-  size_t bytes = sizeof(an_forest_block) + cross * sizeof(upward_link) +
-                 nodes * sizeof(block_node) + nodes * sizeof(float) +
-                 compressed * sizeof(an_widest_link) + nodes * sizeof(uint16_t);
-  an_forest_block *block = an_alloc(alloc, 1, bytes);
+  an_forest_block *block = an_alloc(alloc, 1, block_bytes(nodes, boundary, cross));
   if (!block) {
     return NULL;
   }
   unsigned char *at = (unsigned char *)(block + 1);
-  *block = (an_forest_block){.holders = 1,
-                             .node_count = nodes,
-                             .boundary_count = boundary,
-                             .cross_count = cross,
-                             .bytes = bytes};
+  *block = (an_forest_block){
+      .holders = 1, .node_count = nodes, .boundary_count = boundary, .cross_count = cross};
   block->cross = (upward_link *)at;
   at += cross * sizeof(upward_link);
   block->nodes = (block_node *)at;
@@ -272,19 +284,29 @@ arcnav_status an_blocked_forest_begin(size_t block_count, const an_blocked_fores
 // through `next` from `head` to `last` of the part's root: when a boundary node joins the part,
 // each learns its width to it once.
 typedef struct block_scratch {
+  uint64_t *sorted; ///< the allocation, which the others are carved from
   int32_t *part, *boundary_of, *head, *last, *next;
   uint8_t *rank;
-  uint64_t *sorted;
 } block_scratch;
 
-static void block_scratch_free(block_scratch *s, const an_allocator *alloc) {
-  an_free(alloc, s->part);
-  an_free(alloc, s->boundary_of);
-  an_free(alloc, s->head);
-  an_free(alloc, s->last);
-  an_free(alloc, s->next);
-  an_free(alloc, s->rank);
-  an_free(alloc, s->sorted);
+// The scratch of a block of n nodes and `links` inner links, in one allocation; false when out of
+// memory.
+static bool block_scratch_make(block_scratch *s, size_t n, size_t links,
+                               const an_allocator *alloc) {
+  size_t words = 2 * links + 1;
+  s->sorted = an_alloc(alloc, 1, words * sizeof(uint64_t) + n * (5 * sizeof(int32_t) + 1));
+  if (!s->sorted) {
+    return false;
+  }
+  int32_t *at = (int32_t *)(s->sorted + words);
+  s->part = at;
+  s->boundary_of = at + n;
+  s->head = at + 2 * n;
+  s->last = at + 3 * n;
+  s->next = at + 4 * n;
+  s->rank = (uint8_t *)(at + 5 * n);
+  memset(s->rank, 0, n);
+  return true;
 }
 
 // Kruskal's algorithm over the block's links, as an_widest_forest_build(), that also follows which
@@ -306,18 +328,11 @@ static void block_join(an_forest_block *block, const an_widest_link *inner, size
   uint32_t steps = 0, compressed = 0;
   for (size_t k = 0; k < sorted_count && steps + 1 < n; ++k) {
     const an_widest_link *link = &inner[s->sorted[k] & UINT32_MAX];
-    int32_t ra = root_of(s->part, link->a), rb = root_of(s->part, link->b);
-    if (ra == rb) {
+    int32_t ra, rb;
+    if (!join_parts(s->part, s->rank, link->a, link->b, &ra, &rb)) {
       continue;
     }
-    if (s->rank[ra] < s->rank[rb]) {
-      int32_t swap = ra;
-      ra = rb;
-      rb = swap;
-    }
     block->nodes[rb] = (block_node){link->width, (uint16_t)ra, (uint16_t)steps++};
-    s->part[rb] = ra;
-    s->rank[ra] += s->rank[ra] == s->rank[rb];
     int32_t ga = s->boundary_of[ra], gb = s->boundary_of[rb];
     if (ga >= 0 && gb >= 0) {
       block->compressed[compressed++] = (an_widest_link){link->width, ga, gb};
@@ -345,18 +360,8 @@ arcnav_status an_blocked_forest_set_block(an_blocked_forest *forest, size_t bloc
   if (node_count > AN_FOREST_BLOCK_MAX_NODES || cross_count > UINT32_MAX) {
     return ARCNAV_ERR_TOO_LARGE;
   }
-  size_t n = node_count > 0 ? node_count : 1;
-  block_scratch s = {
-      .part = an_alloc(alloc, n, sizeof *s.part),
-      .boundary_of = an_alloc(alloc, n, sizeof *s.boundary_of),
-      .head = an_alloc(alloc, n, sizeof *s.head),
-      .last = an_alloc(alloc, n, sizeof *s.last),
-      .next = an_alloc(alloc, n, sizeof *s.next),
-      .rank = an_calloc(alloc, n, sizeof *s.rank),
-      .sorted = an_alloc(alloc, 2 * inner_count + 1, sizeof *s.sorted),
-  };
-  if (!s.part || !s.boundary_of || !s.head || !s.last || !s.next || !s.rank || !s.sorted) {
-    block_scratch_free(&s, alloc);
+  block_scratch s;
+  if (!block_scratch_make(&s, node_count, inner_count, alloc)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   // The boundary nodes, numbered in the order of the block's.
@@ -378,7 +383,7 @@ arcnav_status an_blocked_forest_set_block(an_blocked_forest *forest, size_t bloc
   }
   an_forest_block *made = block_allocate(node_count, boundary, upward, alloc);
   if (!made) {
-    block_scratch_free(&s, alloc);
+    an_free(alloc, s.sorted);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t k = 0, c = 0; k < cross_count; ++k) {
@@ -389,7 +394,7 @@ arcnav_status an_blocked_forest_set_block(an_blocked_forest *forest, size_t bloc
   }
   size_t sorted = sort_widest_first(inner, inner_count, s.sorted, s.sorted + inner_count);
   block_join(made, inner, sorted, &s);
-  block_scratch_free(&s, alloc);
+  an_free(alloc, s.sorted);
   block_release(forest->blocks[block], alloc);
   forest->blocks[block] = made;
   return ARCNAV_OK;
@@ -508,7 +513,8 @@ size_t an_blocked_forest_memory_bytes(const an_blocked_forest *forest) {
   size_t bytes = forest->block_count * (sizeof *forest->blocks + sizeof *forest->top_base) +
                  an_widest_forest_memory_bytes(&forest->top);
   for (size_t b = 0; b < forest->block_count; ++b) {
-    bytes += forest->blocks[b] ? forest->blocks[b]->bytes : 0;
+    const an_forest_block *block = forest->blocks[b];
+    bytes += block ? block_bytes(block->node_count, block->boundary_count, block->cross_count) : 0;
   }
   return bytes;
 }

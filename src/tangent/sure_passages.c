@@ -6,11 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-// The forest's blocks: the portals owned by the free triangles of one block of the mesh's.
-static uint32_t block_of(const an_navmesh *mesh, size_t t) {
-  return (uint32_t)(t >> mesh->block_shift);
-}
-
+// The forest's blocks: the portals owned by the free triangles of one block of the mesh's
+// (an_navmesh_block_of()).
 static size_t block_size(const an_navmesh *mesh) {
   return (size_t)1 << mesh->block_shift;
 }
@@ -24,14 +21,10 @@ static bool portal_node(const an_sure_passages *sure, int32_t t, int i, an_fores
     return false;
   }
   int32_t owner = t < u ? t : u, other = t < u ? u : t;
-  for (int k = 0; k < 3; ++k) {
-    if (fn[3 * (size_t)owner + (size_t)k] == other) {
-      *node = (an_forest_ref){block_of(sure->mesh, (size_t)owner),
-                              sure->portal_index[3 * (size_t)owner + k]};
-      return true;
-    }
-  }
-  return false;
+  int k = an_navmesh_edge_across(fn, (size_t)owner, other);
+  *node = (an_forest_ref){an_navmesh_block_of(sure->mesh, (size_t)owner),
+                          sure->portal_index[3 * (size_t)owner + (size_t)k]};
+  return true;
 }
 
 // A triangle with three portals links them in a cycle, whose narrowest link no widest chain
@@ -215,7 +208,8 @@ enum { NO_PORTAL = UINT16_MAX };
 // a block.
 static void number_new_portals(const an_navmesh *mesh, const uint8_t *kept, size_t block,
                                uint16_t *portal_index, uint8_t *used) {
-  size_t first = block * block_size(mesh), end = an_min(first + block_size(mesh), mesh->free_count);
+  size_t first, end;
+  an_navmesh_block_triangles(mesh, block, &first, &end);
   memset(used, 0, 3 * block_size(mesh));
   for (size_t t = first; kept && t < end; ++t) {
     for (int i = 0; kept[t] != TRIANGLE_NEW && i < 3; ++i) {
@@ -280,7 +274,8 @@ static void gather_links(const an_sure_passages *sure, int32_t g, block_links *o
 static arcnav_status set_block(an_sure_passages *sure, size_t block, an_widest_link *inner,
                                an_cross_link *cross, const an_allocator *alloc) {
   const an_navmesh *mesh = sure->mesh;
-  size_t first = block * block_size(mesh), end = an_min(first + block_size(mesh), mesh->free_count);
+  size_t first, end;
+  an_navmesh_block_triangles(mesh, block, &first, &end);
   block_links links = {block, inner, cross, 0, 0};
   uint32_t portals = 0;
   for (size_t t = first; t < end; ++t) {
@@ -314,7 +309,7 @@ static void mark_portal_blocks(const an_navmesh *mesh, size_t t, uint8_t *change
   for (int i = 0; i < 3; ++i) {
     int32_t u = mesh->fn[3 * t + (size_t)i];
     if (u >= 0) {
-      changed[block_of(mesh, (size_t)an_min(u, (int32_t)t))] = 1;
+      changed[an_navmesh_block_of(mesh, (size_t)an_min(u, (int32_t)t))] = 1;
     }
   }
 }
@@ -331,7 +326,7 @@ static uint8_t *changed_blocks(const an_navmesh *mesh, const an_navmesh *before,
     return NULL;
   }
   if (n < before->free_count && n % block_size(mesh) != 0) {
-    changed[block_of(mesh, n)] = 1;
+    changed[an_navmesh_block_of(mesh, n)] = 1;
   }
   for (size_t t = 0; t < n; ++t) {
     if (kept[t] == TRIANGLE_SAME) {
@@ -341,7 +336,7 @@ static uint8_t *changed_blocks(const an_navmesh *mesh, const an_navmesh *before,
     if (kept[t] != TRIANGLE_NEW) {
       continue;
     }
-    changed[block_of(mesh, t)] = 1;
+    changed[an_navmesh_block_of(mesh, t)] = 1;
     for (int i = 0; i < 3; ++i) {
       int32_t u = mesh->fn[3 * t + (size_t)i];
       if (u >= 0) {
@@ -355,7 +350,7 @@ static uint8_t *changed_blocks(const an_navmesh *mesh, const an_navmesh *before,
 arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid, double cap,
                                      const an_sure_carry *carry, const an_allocator *alloc,
                                      an_sure_passages *out) {
-  size_t n = mesh->free_count, blocks = (n + block_size(mesh) - 1) / block_size(mesh);
+  size_t n = mesh->free_count, blocks = an_navmesh_block_count(mesh);
   *out = (an_sure_passages){mesh, NULL, NULL, {0}};
   // A mesh and its copies keep their blocks; another mesh carries nothing over.
   const an_sure_passages *previous =
