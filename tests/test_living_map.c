@@ -1337,24 +1337,29 @@ static void check_parts_as_fresh(const arcnav_planner *planner, const arcnav_pla
 // over (tangent_engine.c, carry_corners): the corners, their obstacles' numbers, and which corner
 // each grid item draws must be those a fresh build makes. Removing a house before another one
 // renumbers the later house's corners. The links of the sure passages far from the change are
-// carried too (sure_passages.c): each must be as wide as measured afresh.
+// carried too (sure_passages.c): each must be as wide as measured afresh. With a unit standing
+// (a circle: the point engine is then a tangent engine that lends its triangulation, and the
+// sight mesh files every corner wide) each change must still be followed locally.
 START_TEST(carried_parts_are_a_fresh_builds) {
   static const vec bounds[] = {{0, 0}, {60, 0}, {60, 40}, {0, 40}};
   static const vec house[] = {{20, 20}, {26, 20}, {26, 24}, {23, 27}, {20, 24}};
   static const arcnav_engine engines[] = {ARCNAV_ENGINE_AUTO, ARCNAV_ENGINE_INTERVAL};
-  for (size_t e = 0; e < 2; ++e) {
+  for (size_t variant = 0; variant < 4; ++variant) {
+    size_t e = variant % 2;
+    bool unit = variant >= 2;
     arcnav_map *map = NULL;
     ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
     ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
     add_rect(map, (vec){5, 5}, (vec){9, 30});
     add_rect(map, (vec){45, 10}, (vec){50, 35});
+    if (unit) {
+      ck_assert_int_eq(arcnav_map_add_unit(map, (vec){41, 31}, 1.0, NULL), ARCNAV_OK);
+    }
     // Small blocks all round, so the triangles the edits leave alone come within the cap of the
     // houses.
-    static const vec kept_clear[][2] = {{{4.5, 4.5}, {9.5, 30.5}},
-                                        {{44.5, 9.5}, {50.5, 35.5}},
-                                        {{19.5, 19.5}, {26.5, 27.5}},
-                                        {{31.5, 9.5}, {38.5, 17.5}},
-                                        {{27.5, 17.5}, {34.5, 25.5}}};
+    static const vec kept_clear[][2] = {{{4.5, 4.5}, {9.5, 30.5}},    {{44.5, 9.5}, {50.5, 35.5}},
+                                        {{19.5, 19.5}, {26.5, 27.5}}, {{31.5, 9.5}, {38.5, 17.5}},
+                                        {{27.5, 17.5}, {34.5, 25.5}}, {{39.5, 29.5}, {42.5, 32.5}}};
     for (double x = 1.5; x < 58; x += 4) {
       for (double y = 1.5; y < 38; y += 4) {
         bool clear = true;
@@ -1406,11 +1411,13 @@ START_TEST(carried_parts_are_a_fresh_builds) {
       default:
         ck_assert_int_eq(arcnav_map_remove_obstacle(map, second), ARCNAV_OK);
       }
+      char label[64];
+      snprintf(label, sizeof label, "engine %d%s step %d", (int)engines[e],
+               unit ? " with a unit" : "", step);
       uint64_t local = arcnav_planner_local_updates(planner);
       ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
-      ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 1);
-      char label[64];
-      snprintf(label, sizeof label, "engine %d step %d", (int)engines[e], step);
+      ck_assert_msg(arcnav_planner_local_updates(planner) == local + 1,
+                    "%s: the update was not a local one", label);
       check_widths_measured(planner, label);
       arcnav_planner *fresh = build_planner(map, &kind);
       const an_tangent_engine *interval = planner->engine.state;

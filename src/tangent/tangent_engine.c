@@ -569,7 +569,11 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
   const an_local_change *change = args->change;
   bool out = change->kind != AN_CHANGE_ADDED, in = change->kind != AN_CHANGE_REMOVED;
   bool local = an_local_polygons_has(&before->locals, change->id);
-  bool polygon = in ? map->obstacles[change->index].kind == AN_OBSTACLE_POLYGON : local;
+  // What was taken out: a polygon this engine put in, or, in a triangulation lent to it (whose
+  // lender keeps the records and followed the change), whatever its old items say is no circle.
+  bool polygon = in                      ? map->obstacles[change->index].kind == AN_OBSTACLE_POLYGON
+                 : engine->lent_polygons ? was->count > 0 && !was->circle
+                                         : local;
   if (engine->has_extent != before->has_extent ||
       !v2_equal(engine->extent_min, before->extent_min) ||
       !v2_equal(engine->extent_max, before->extent_max) || (out && !polygon && !was->circle) ||
