@@ -270,8 +270,9 @@ END_TEST
 // A table built from random puts, carried into a new one under a random renumbering (some items
 // gone, with or without a renumbering at all, the cells that lose entries marked or not; or only
 // some items gone, the others keeping their numbers, with every cell that loses an entry marked
-// and the marks said to hold every change) with more puts after it: each cell lists the kept
-// entries of the old one under their new numbers, in their order, then its new puts.
+// and the marks said to hold every change) with more puts after it, into as many cells or fewer
+// (the entries of the cells left out gone) or more: each cell lists the kept entries of the old
+// one under their new numbers, in their order, then its new puts.
 START_TEST(test_carried_table_against_brute_force) {
   rng_state = 0x853c49e6748fea9bull + (uint64_t)_i;
   an_allocator alloc = an_allocator_from(NULL);
@@ -279,20 +280,29 @@ START_TEST(test_carried_table_against_brute_force) {
   enum { MAX_PUTS = 48, ITEMS = 12 };
   for (uint64_t round = 0; round < rounds; ++round) {
     size_t cells = 1 + rng_next(10), puts = rng_next(MAX_PUTS + 1), more = rng_next(8);
+    // A third of the time the new table has other cells than the old: fewer or more.
+    size_t new_cells = rng_next(3) == 0 ? 1 + rng_next(12) : cells;
     size_t cell_of[MAX_PUTS + 8];
     uint32_t item_of[MAX_PUTS + 8];
     for (size_t k = 0; k < puts + more; ++k) {
-      cell_of[k] = rng_next((uint32_t)cells);
+      cell_of[k] = rng_next((uint32_t)(k < puts ? cells : new_cells));
       item_of[k] = rng_next(ITEMS);
     }
     int32_t renumber[ITEMS];
     int mode = (int)rng_next(4); // 0: as they were, 1 and 2: renumbered, 3: numbers kept
+    // The entries of old cells the new table lacks must go: those items are renumbered to -1.
+    mode = mode == 0 && new_cells < cells ? 1 : mode;
     bool renumbered = mode != 0, keeps_numbers = mode == 3;
     for (size_t i = 0; i < ITEMS; ++i) {
       renumber[i] = !renumbered        ? (int32_t)i
                     : rng_next(3) == 0 ? -1
                     : keeps_numbers    ? (int32_t)i
                                        : (int32_t)rng_next(ITEMS);
+    }
+    for (size_t k = 0; k < puts; ++k) {
+      if (cell_of[k] >= new_cells) {
+        renumber[item_of[k]] = -1;
+      }
     }
     an_cell_buckets old, carried;
     ck_assert_int_eq(an_cell_buckets_init(&old, cells, &alloc), ARCNAV_OK);
@@ -303,15 +313,18 @@ START_TEST(test_carried_table_against_brute_force) {
       ck_assert_int_eq(an_cell_buckets_end_pass(&old, &alloc), ARCNAV_OK);
     }
     // Half the time the cells that lose an entry are marked, with a few others besides.
-    uint8_t dropping[10] = {0};
+    uint8_t dropping[12] = {0};
     bool marked = keeps_numbers || rng_next(2) == 0;
     for (size_t k = 0; k < puts; ++k) {
-      dropping[cell_of[k]] |= renumber[item_of[k]] < 0 || rng_next(8) == 0;
+      if (cell_of[k] < new_cells) {
+        dropping[cell_of[k]] |= renumber[item_of[k]] < 0 || rng_next(8) == 0;
+      }
     }
-    ck_assert_int_eq(an_cell_buckets_init(&carried, cells, &alloc), ARCNAV_OK);
+    ck_assert_int_eq(an_cell_buckets_init(&carried, new_cells, &alloc), ARCNAV_OK);
     for (int pass = 0; pass < 2; ++pass) {
-      an_cell_buckets_put_carried(&carried, old.cell_start, old.items, renumbered ? renumber : NULL,
-                                  marked ? dropping : NULL, keeps_numbers);
+      an_cell_buckets_put_carried(&carried, old.cell_start, old.items, cells,
+                                  renumbered ? renumber : NULL, marked ? dropping : NULL,
+                                  keeps_numbers);
       for (size_t k = puts; k < puts + more; ++k) {
         an_cell_buckets_put(&carried, cell_of[k], item_of[k]);
       }
@@ -319,7 +332,7 @@ START_TEST(test_carried_table_against_brute_force) {
     }
     uint32_t expected[MAX_PUTS + 8];
     size_t total = 0;
-    for (size_t cell = 0; cell < cells; ++cell) {
+    for (size_t cell = 0; cell < new_cells; ++cell) {
       size_t n = 0;
       for (size_t k = 0; k < puts + more; ++k) {
         int32_t now = k < puts ? renumber[item_of[k]] : (int32_t)item_of[k];
@@ -330,7 +343,7 @@ START_TEST(test_carried_table_against_brute_force) {
       assert_cell_lists(carried.cell_start, carried.items, cell, expected, n);
       total += n;
     }
-    ck_assert_uint_eq(carried.cell_start[cells], total);
+    ck_assert_uint_eq(carried.cell_start[new_cells], total);
     an_cell_buckets_free(&old, &alloc);
     an_cell_buckets_free(&carried, &alloc);
   }

@@ -18,7 +18,7 @@ arcnav_status an_cell_buckets_init(an_cell_buckets *buckets, size_t cell_count,
 }
 
 void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start,
-                                 const uint32_t *items, const int32_t *renumber,
+                                 const uint32_t *items, size_t old_cells, const int32_t *renumber,
                                  const uint8_t *dropping, bool marks_every_change) {
   // What an_cell_buckets_put() does per entry, a cell at a time: a large map's tables hold
   // hundreds of thousands of entries, and this runs on every local update. A cell that keeps
@@ -26,9 +26,17 @@ void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start
   // is counted without reading its entries and copied with its neighbours in one go.
   uint32_t *at = buckets->cell_start;
   bool marks_all = marks_every_change && dropping;
+  // Cells past the old table's have no old entries; the old table's cells past this one's must
+  // hold none that stay.
+  size_t cells = old_cells < buckets->cell_count ? old_cells : buckets->cell_count;
+#ifndef NDEBUG
+  for (size_t k = start[cells]; k < start[old_cells]; ++k) {
+    assert(renumber && renumber[items[k]] < 0);
+  }
+#endif
   if (!buckets->filling) {
     size_t total = 0;
-    for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
+    for (size_t cell = 0; cell < cells; ++cell) {
       uint32_t count = start[cell + 1] - start[cell];
       bool drops = renumber && (!dropping || dropping[cell]);
       for (uint32_t k = start[cell]; drops && k < start[cell + 1]; ++k) {
@@ -45,7 +53,7 @@ void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start
   // nothing else and keeps its entries as they were is exactly as long as before: a run of such
   // cells is copied in one go.
   uint32_t run_from = start[0], run_to = at[0];
-  for (size_t cell = 0; cell < buckets->cell_count; ++cell) {
+  for (size_t cell = 0; cell < cells; ++cell) {
     uint32_t count = start[cell + 1] - start[cell];
     if (!renumber || (marks_all && !dropping[cell])) {
       bool more = at[cell + 1] - at[cell] != count;
@@ -70,7 +78,7 @@ void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start
     run_from = start[cell + 1];
     run_to = at[cell + 1];
   }
-  memcpy(to + run_to, items + run_from, (start[buckets->cell_count] - run_from) * sizeof *to);
+  memcpy(to + run_to, items + run_from, (start[cells] - run_from) * sizeof *to);
 }
 
 arcnav_status an_cell_buckets_end_pass(an_cell_buckets *buckets, const an_allocator *alloc) {

@@ -55,17 +55,18 @@ static inline void an_cell_buckets_put_rect(an_cell_buckets *buckets, int32_t co
   }
 }
 
-/// Puts, cell by cell, the entries of an older table over the same cells (`start`, `items`) under
-/// their new numbers: renumber[item], left out where that is -1; with `renumber` NULL every entry
-/// as it was. `dropping` (NULL: every cell) marks the cells that may hold an entry renumbered to
-/// -1; the others are counted without reading their entries. With `marks_every_change` it marks
-/// every cell that holds an entry the renumbering changes at all (moves or leaves out), and the
-/// cells it leaves unmarked are copied as they are. It must be the first put of each pass: the
-/// puts after it follow the old entries in each cell. Copying a table this way, rather than
-/// filing every item again by its box, is what keeps a local update of a large map cheap
-/// (docs/DESIGN.md, "Several radii, locally").
+/// Puts, cell by cell, the entries of an older table (`start`, `items`, over `old_cells` cells, the
+/// same places as this one's first cells) under their new numbers: renumber[item], left out where
+/// that is -1; with `renumber` NULL every entry as it was. Cells past the old table's get none;
+/// the old table's cells past this one's must hold no entry that stays. `dropping` (NULL: every
+/// cell) marks the cells that may hold an entry renumbered to -1; the others are counted without
+/// reading their entries. With `marks_every_change` it marks every cell that holds an entry the
+/// renumbering changes at all (moves or leaves out), and the cells it leaves unmarked are copied as
+/// they are. It must be the first put of each pass: the puts after it follow the old entries in
+/// each cell. Copying a table this way, rather than filing every item again by its box, is what
+/// keeps a local update of a large map cheap (docs/DESIGN.md, "Several radii, locally").
 void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start,
-                                 const uint32_t *items, const int32_t *renumber,
+                                 const uint32_t *items, size_t old_cells, const int32_t *renumber,
                                  const uint8_t *dropping, bool marks_every_change);
 
 /// Ends a pass. After the counting pass: turns the counts into offsets and allocates the items

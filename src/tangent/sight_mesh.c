@@ -61,6 +61,12 @@ static int32_t vertex_at(const an_navmesh *mesh, vec2 p) {
 // pass put its corner in, [how many, free triangles...] per flood, which the filing pass reads
 // back instead of flooding again: both passes must put the same in the same order, and a unit's
 // floods at the largest radius were a third of its move.
+/// A cell of one of the tables the filing pass puts corners in.
+typedef struct filed_cell {
+  int table;
+  uint32_t cell;
+} filed_cell;
+
 typedef struct disk_flood {
   uint32_t *seen;
   uint32_t stamp;
@@ -69,6 +75,14 @@ typedef struct disk_flood {
   bool logging, replaying;
   int32_t *log;
   size_t log_length, log_capacity, log_read;
+  /// While set, the filing pass lists the cells its floods put in (`unsorted`, each once:
+  /// `listed` per cell of each table, from `tables`): corners filed again after the carried
+  /// ones, which each such cell must list in corner order.
+  bool listing;
+  const an_cell_buckets *tables;
+  uint8_t *listed[TABLES];
+  filed_cell *unsorted;
+  size_t unsorted_count, unsorted_capacity;
 } disk_flood;
 
 static bool log_push(const an_sight_mesh *sm, disk_flood *flood, int32_t value) {
@@ -85,13 +99,24 @@ static bool log_push(const an_sight_mesh *sm, disk_flood *flood, int32_t value) 
 // per-free-triangle table `table`, or marks each in `marks` (table NULL): the triangles a corner
 // was filed in. Only filing logs and replays (mark_changed() runs before either pass). Returns
 // false when out of memory.
-static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double reach,
+static bool file_disk(const an_sight_mesh *sm, disk_flood *flood, vec2 centre, double reach,
                       uint32_t corner, an_cell_buckets *table, uint8_t *marks) {
   const an_cdt *cdt = &sm->mesh->cdt;
   if (flood->replaying) {
     int32_t count = flood->log[flood->log_read++];
     for (int32_t k = 0; k < count; ++k) {
-      an_cell_buckets_put(table, (size_t)flood->log[flood->log_read++], corner);
+      size_t cell = (size_t)flood->log[flood->log_read++];
+      an_cell_buckets_put(table, cell, corner);
+      int t = flood->listing ? (int)(table - flood->tables) : 0;
+      if (flood->listing && !flood->listed[t][cell]) {
+        if (!an_reserve(&sm->alloc, (void **)&flood->unsorted, &flood->unsorted_capacity,
+                        flood->unsorted_count, flood->unsorted_count + 1,
+                        sizeof *flood->unsorted)) {
+          return false;
+        }
+        flood->listed[t][cell] = 1;
+        flood->unsorted[flood->unsorted_count++] = (filed_cell){t, (uint32_t)cell};
+      }
     }
     return true;
   }
@@ -148,49 +173,129 @@ static bool file_disk(an_sight_mesh *sm, disk_flood *flood, vec2 centre, double 
   return true;
 }
 
-// Files corner `c` (at vertex `v`, or -1) of a sight mesh for radius `radius`: at its vertex,
-// otherwise in the free triangles its material grown by the slack overlaps; and, with `wide`, in
-// those its material grown by 2R overlaps. Into `tables`, or, with tables NULL, marks those
-// cells in `marks`: the cells a corner was filed in. False when out of memory.
-static bool file_corner(an_sight_mesh *sm, disk_flood *flood, const an_corner *corner, uint32_t c,
-                        int32_t v, double radius, bool wide, double slack, an_cell_buckets *tables,
-                        uint8_t *marks[TABLES]) {
+// Files corner `c` (at vertex `v`, or -1) of a sight mesh for radius `radius` by triangle: when
+// it has no vertex, in the free triangles its material grown by the slack overlaps; and, with
+// `wide`, in those its material grown by 2R overlaps. Into `tables`, or, with tables NULL, marks
+// those cells in `marks`. False when out of memory.
+static bool file_by_triangle(const an_sight_mesh *sm, disk_flood *flood, const an_corner *corner,
+                             uint32_t c, int32_t v, double radius, bool wide, double slack,
+                             an_cell_buckets *tables, uint8_t *marks[TABLES]) {
   double material = an_corner_material_radius(corner, radius);
-  if (v >= 0 && tables) {
-    an_cell_buckets_put(&tables[BY_VERTEX], (size_t)v, c);
-  } else if (v >= 0) {
-    marks[BY_VERTEX][v] = 1;
-  } else if (!file_disk(sm, flood, corner->center, material + slack, c,
-                        tables ? &tables[BY_TRIANGLE] : NULL, tables ? NULL : marks[BY_TRIANGLE])) {
+  if (v < 0 &&
+      !file_disk(sm, flood, corner->center, material + slack, c,
+                 tables ? &tables[BY_TRIANGLE] : NULL, tables ? NULL : marks[BY_TRIANGLE])) {
     return false;
   }
   return !wide || file_disk(sm, flood, corner->center, material + 2.0 * radius + slack, c,
                             tables ? &tables[WIDE] : NULL, tables ? NULL : marks[WIDE]);
 }
 
+// Files corner `c` as file_by_triangle() does, and at its vertex `v` when it has one: the cells a
+// corner is filed in.
+static bool file_corner(const an_sight_mesh *sm, disk_flood *flood, const an_corner *corner,
+                        uint32_t c, int32_t v, double radius, bool wide, double slack,
+                        an_cell_buckets *tables, uint8_t *marks[TABLES]) {
+  if (v >= 0 && tables) {
+    an_cell_buckets_put(&tables[BY_VERTEX], (size_t)v, c);
+  } else if (v >= 0) {
+    marks[BY_VERTEX][v] = 1;
+  }
+  return file_by_triangle(sm, flood, corner, c, v, radius, wide, slack, tables, marks);
+}
+
 // Marks, per table, the cells the previous sight mesh filed its corners from `first` on in (those
-// the change drops or renumbers), as it filed them, on the same triangulation.
+// the change drops or renumbers), and those it filed by triangle that `refile` (NULL: none) marks,
+// as it filed them: on its own triangulation (sm's, or the one a local change made sm's from).
+// The marks cover the cells of both tables.
 static arcnav_status mark_changed(an_sight_mesh *sm, const an_sight_mesh *previous, size_t first,
-                                  disk_flood *flood, double slack, uint8_t *marks[TABLES]) {
+                                  const uint8_t *refile, disk_flood *flood, double slack,
+                                  uint8_t *marks[TABLES]) {
   for (int t = 0; t < TABLES; ++t) {
-    marks[t] = an_calloc(&sm->alloc, table_cells(sm, t) + 1, sizeof *marks[t]);
+    size_t cells = table_cells(sm, t), before = table_cells(previous, t);
+    cells = cells > before ? cells : before;
+    marks[t] = an_calloc(&sm->alloc, cells + 1, sizeof *marks[t]);
     if (!marks[t]) {
       return ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
+  for (size_t c = 0; refile && c < first; ++c) {
+    if (refile[c] && !file_by_triangle(previous, flood, &previous->corners[c], (uint32_t)c,
+                                       previous->corner_vertex[c], previous->radius,
+                                       previous->wide_filed, slack, NULL, marks)) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
   for (size_t c = first; c < previous->corner_count; ++c) {
-    if (!file_corner(sm, flood, &previous->corners[c], (uint32_t)c, previous->corner_vertex[c],
-                     previous->radius, previous->wide_filed, slack, NULL, marks)) {
+    if (!file_corner(previous, flood, &previous->corners[c], (uint32_t)c,
+                     previous->corner_vertex[c], previous->radius, previous->wide_filed, slack,
+                     NULL, marks)) {
       return ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
   return ARCNAV_OK;
 }
 
+// The old corners that a local change of the triangulation makes the sight mesh file again by
+// triangle (1 each in the result, by old number): those the previous one filed in a free
+// triangle the change renewed (an_navmesh_kept_triangles()) or numbered past the new count. A
+// corner whose floods met only triangles the change left as they were meets the same ones again
+// (docs/DESIGN.md, "A living map"). NULL when out of memory.
+static uint8_t *corners_to_refile(const an_sight_mesh *sm, const an_sight_mesh *previous) {
+  const an_navmesh *mesh = sm->mesh;
+  uint8_t *kept = an_navmesh_kept_triangles(previous->mesh, mesh);
+  uint8_t *refile = an_calloc(&sm->alloc, previous->corner_count + 1, sizeof *refile);
+  if (kept && refile) {
+    for (int t = BY_TRIANGLE; t <= WIDE; ++t) {
+      const corner_table *table = &previous->tables[t];
+      for (size_t f = 0; f < table_cells(previous, t); ++f) {
+        if (f < mesh->free_count && kept[f]) {
+          continue;
+        }
+        for (uint32_t k = table->start[f]; k < table->start[f + 1]; ++k) {
+          refile[table->corners[k]] = 1;
+        }
+      }
+    }
+  }
+  an_free(&mesh->alloc, kept);
+  if (!kept) {
+    an_free(&sm->alloc, refile);
+    return NULL;
+  }
+  return refile;
+}
+
+// Puts in order a cell's list of corners made of two ascending runs: the carried corners, then
+// those filed after them (the corners filed again, among the carried ones, and the new ones). The
+// second run goes to `scratch` (grown as needed) and the two are merged from the back. False when
+// out of memory.
+static bool merge_runs(const an_allocator *alloc, uint32_t *list, size_t n, uint32_t **scratch,
+                       size_t *capacity) {
+  size_t second = 1;
+  while (second < n && list[second - 1] < list[second]) {
+    ++second;
+  }
+  if (second >= n) {
+    return true;
+  }
+  size_t tail = n - second;
+  if (!an_reserve(alloc, (void **)scratch, capacity, 0, tail, sizeof **scratch)) {
+    return false;
+  }
+  memcpy(*scratch, list + second, tail * sizeof *list);
+  size_t i = second, j = tail, k = n;
+  while (j > 0) {
+    list[--k] = i > 0 && list[i - 1] > (*scratch)[j - 1] ? list[--i] : (*scratch)[--j];
+  }
+  return true;
+}
+
 // Files every corner (file_corner()); when the map has circles, in the wide filing too. With
-// `carry`, a carried corner keeps its vertex, and on the same triangulation its filing: only the
-// new corners are filed, after the carried ones, so each cell lists its corners in their order as
-// a build would.
+// `carry`, a carried corner keeps its vertex, and its filing: on the same triangulation all of
+// it, only the new corners are filed, after the carried ones, so each cell lists its corners in
+// their order as a build would; on a triangulation a local change made from the old one, the
+// filing at vertices too, and by triangle where its floods met nothing the change renewed
+// (corners_to_refile()): the others are filed by triangle again, and the cells they go in sorted.
 static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count,
                                   const an_sight_carry *carry) {
   const an_navmesh *mesh = sm->mesh;
@@ -202,7 +307,13 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
-  disk_flood flood = {.seen = an_calloc(&sm->alloc, mesh->cdt.tri_count, sizeof *flood.seen)};
+  const an_sight_mesh *previous = carry ? carry->previous : NULL;
+  // Floods run on this triangulation, and on the previous one's to mark what changed there.
+  size_t flooded = mesh->cdt.tri_count;
+  if (previous && previous->mesh->cdt.tri_count > flooded) {
+    flooded = previous->mesh->cdt.tri_count;
+  }
+  disk_flood flood = {.seen = an_calloc(&sm->alloc, flooded, sizeof *flood.seen)};
   if (!flood.seen) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
@@ -212,31 +323,54 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   for (size_t c = 0; c < count && !circles; ++c) {
     circles = an_corner_material_radius(&corners[c], sm->radius) > 0.0;
   }
-  const an_sight_mesh *previous = carry ? carry->previous : NULL;
-  // The old corners' new numbers, when the old tables can be carried (their cells are this
-  // triangulation's, and the wide one was filed as this one must be).
-  bool carried_tables = previous && carry->same_triangulation && previous->wide_filed == circles;
-  // Every old corner carried keeps its number (an add): the tables are copied as they are.
+  // The old tables can be carried when the wide one was filed as this one must be, and their
+  // cells are this triangulation's, or, with the wide filing, those of one a local change made
+  // from it. (Without it, corners are filed at their vertices, one entry each, but for a few
+  // strays: filing them all again costs less than carrying tables over every triangle.)
+  bool carried_tables =
+      previous && previous->wide_filed == circles &&
+      (carry->same_triangulation || (circles && mesh->cloned_from == previous->mesh));
+  // The old corners' new numbers; NULL when every old corner carried keeps its number (an add).
   const int32_t *renumber =
       carried_tables && !an_carried_same_numbers(carry->corners) ? carry->corners->to : NULL;
   sm->wide_filed = circles;
+  // On a changed triangulation, the old corners filed by triangle again leave the old triangle
+  // tables (renumber_by_triangle).
+  uint8_t *refile = NULL;
+  int32_t *renumber_by_triangle = NULL;
+  if (carried_tables && !carry->same_triangulation && status == ARCNAV_OK) {
+    refile = corners_to_refile(sm, previous);
+    renumber_by_triangle =
+        an_alloc(&sm->alloc, previous->corner_count + 1, sizeof *renumber_by_triangle);
+    flood.tables = tables;
+    flood.listed[BY_TRIANGLE] = an_calloc(&sm->alloc, table_cells(sm, BY_TRIANGLE) + 1, 1);
+    flood.listed[WIDE] = an_calloc(&sm->alloc, table_cells(sm, WIDE) + 1, 1);
+    status = refile && renumber_by_triangle && flood.listed[BY_TRIANGLE] && flood.listed[WIDE]
+                 ? ARCNAV_OK
+                 : ARCNAV_ERR_OUT_OF_MEMORY;
+    for (size_t c = 0; status == ARCNAV_OK && c < previous->corner_count; ++c) {
+      renumber_by_triangle[c] = refile[c] ? -1 : renumber ? renumber[c] : (int32_t)c;
+    }
+  }
   // When few corners from the first one the change drops or renumbers on (a unit moved or taken
-  // away among the last changed), only the cells they were filed in change: those are found as
-  // they were filed, and the others are copied whole.
+  // away among the last changed, or none), and those filed again: only the cells they were filed
+  // in change. Those are found as they were filed, and the others are copied whole.
   uint8_t *marks[TABLES] = {NULL, NULL, NULL};
-  size_t first_changed = 0;
-  bool marked =
-      renumber && status == ARCNAV_OK && an_carried_few_changed(carry->corners, &first_changed);
+  size_t first_changed = previous ? previous->corner_count : 0;
+  bool marked = carried_tables && (renumber || refile) && status == ARCNAV_OK &&
+                (!renumber || an_carried_few_changed(carry->corners, &first_changed));
   if (marked) {
-    status = mark_changed(sm, previous, first_changed, &flood, slack, marks);
+    status = mark_changed(sm, previous, first_changed, refile, &flood, slack, marks);
   }
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     // With the old tables carried only the new corners are filed: few enough to log.
     flood.logging = carried_tables && pass == 0;
     flood.replaying = carried_tables && pass == 1;
     for (int t = 0; carried_tables && t < TABLES; ++t) {
+      bool by_triangle = t != BY_VERTEX && renumber_by_triangle;
       an_cell_buckets_put_carried(&tables[t], previous->tables[t].start,
-                                  previous->tables[t].corners, renumber, marks[t], marked);
+                                  previous->tables[t].corners, table_cells(previous, t),
+                                  by_triangle ? renumber_by_triangle : renumber, marks[t], marked);
     }
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
       const an_corner *corner = &corners[c];
@@ -247,10 +381,17 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
                                                                   : vertex_at(mesh, corner->center);
       }
       if (carried_tables && from >= 0) {
-        continue; // filed with the old tables
-      }
-      if (!file_corner(sm, &flood, corner, (uint32_t)c, sm->corner_vertex[c], sm->radius, circles,
-                       slack, tables, NULL)) {
+        // Filed with the old tables, but by triangle again where the change renewed one it was
+        // filed in: among the carried corners, so its cells are sorted after.
+        flood.listing = flood.replaying;
+        if (refile && refile[from] &&
+            !file_by_triangle(sm, &flood, corner, (uint32_t)c, sm->corner_vertex[c], sm->radius,
+                              circles, slack, tables, NULL)) {
+          status = ARCNAV_ERR_OUT_OF_MEMORY;
+        }
+        flood.listing = false;
+      } else if (!file_corner(sm, &flood, corner, (uint32_t)c, sm->corner_vertex[c], sm->radius,
+                              circles, slack, tables, NULL)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
     }
@@ -258,6 +399,17 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       status = an_cell_buckets_end_pass(&tables[t], &sm->alloc);
     }
   }
+  uint32_t *scratch = NULL;
+  size_t scratch_capacity = 0;
+  for (size_t k = 0; status == ARCNAV_OK && k < flood.unsorted_count; ++k) {
+    const an_cell_buckets *table = &tables[flood.unsorted[k].table];
+    size_t cell = flood.unsorted[k].cell;
+    uint32_t first = table->cell_start[cell], end = table->cell_start[cell + 1];
+    if (!merge_runs(&sm->alloc, table->items + first, end - first, &scratch, &scratch_capacity)) {
+      status = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
+  an_free(&sm->alloc, scratch);
   for (int t = 0; t < TABLES; ++t) {
     if (status == ARCNAV_OK) {
       sm->tables[t] = (corner_table){tables[t].cell_start, tables[t].items};
@@ -266,9 +418,15 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     }
     an_free(&sm->alloc, marks[t]);
   }
+  an_free(&sm->alloc, refile);
+  an_free(&sm->alloc, renumber_by_triangle);
   an_free(&sm->alloc, flood.seen);
   an_free(&sm->alloc, flood.queue);
   an_free(&sm->alloc, flood.log);
+  an_free(&sm->alloc, flood.unsorted);
+  for (int t = 0; t < TABLES; ++t) {
+    an_free(&sm->alloc, flood.listed[t]);
+  }
   return status;
 }
 
