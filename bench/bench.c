@@ -1336,7 +1336,12 @@ typedef struct living_config {
   /// The change is a unit a quarter of the building's size (a circle), on a map with one unit
   /// standing from the start, instead of the building.
   bool unit;
+  /// The change is the building, on a map with CROWD units standing (a game's units among its
+  /// buildings: every corner's filing then reaches 2R round it).
+  bool crowd;
 } living_config;
+
+enum { CROWD = 50 };
 
 // What a game pays when a building is placed and destroyed: the map change and the planner
 // update, each planner's full build beside them, and the first query after an update (which
@@ -1376,6 +1381,38 @@ static int run_living(const char *stem, const options *opt) {
       break;
     }
   }
+  static const living_config configs[] = {
+      {"auto, one for R <= 8", 0.5, 8.0, false, false},
+      {"auto R = 0.5", 0.5, 0.0, false, false},
+      {"auto R = 0", 0.0, 0.0, false, false},
+      {"unit: auto, one for R <= 8", 0.5, 8.0, true, false},
+      {"unit: auto R = 0.5", 0.5, 0.0, true, false},
+      {"unit: auto R = 0", 0.0, 0.0, true, false},
+      {"crowd: auto, one for R <= 8", 0.5, 8.0, false, true},
+      {"crowd: auto R = 0.5", 0.5, 0.0, false, true},
+  };
+  arcnav_vec2 standing = {0.0, 0.0};
+  if (!sup_random_free_point(&generated, 0.3 * size, &rng, lo, hi, 0.0, 2000, &standing)) {
+    fprintf(stderr, "arcnav_bench: --living %s: no place for a unit\n", stem);
+    return 1;
+  }
+  // The crowd stands clear of the buildings' places (where they stand and where they move), so
+  // that each building's change stays a local one.
+  arcnav_vec2 crowd[CROWD];
+  size_t crowd_count = 0;
+  for (int tries = 0; crowd_count < CROWD && tries < 100 * CROWD; ++tries) {
+    arcnav_vec2 p;
+    if (!sup_random_free_point(&generated, 0.3 * size, &rng, lo, hi, 0.0, 2000, &p)) {
+      break;
+    }
+    bool clear = true;
+    for (size_t i = 0; i < found_places && clear; ++i) {
+      clear = hypot(p.x - centers[i].x, p.y - centers[i].y) > 1.2 * size;
+    }
+    if (clear) {
+      crowd[crowd_count++] = p;
+    }
+  }
   printf("\n%s: %zu polygons, %zu vertices; a building of 20 vertices, %g across, placed,\n"
          "moved a step and removed at %zu free places (\"unit:\" rows: a unit %g across, on a\n"
          "map with one unit standing); each change is the map call plus\n"
@@ -1383,21 +1420,11 @@ static int run_living(const char *stem, const options *opt) {
          "update (median, us), and after the move the query object's working memory made\n"
          "again alone (rebind_us, median; no search). turns_med_ms: the standing unit and\n"
          "the new one moved a step each in turn, four times, so that each moved is not the\n"
-         "last one changed.\n",
-         stem, generated.polygon_count, vertices, size, found_places, 0.5 * size);
-  printf("  %-26s %9s %11s %11s %11s %11s %11s %8s %14s %10s %13s\n", "planner", "build_ms",
+         "last one changed. \"crowd:\" rows: the building, on a map with %zu units standing.\n",
+         stem, generated.polygon_count, vertices, size, found_places, 0.5 * size, crowd_count);
+  printf("  %-27s %9s %11s %11s %11s %11s %11s %8s %14s %10s %13s\n", "planner", "build_ms",
          "add_med_ms", "add_max_ms", "move_med_ms", "rem_med_ms", "rem_max_ms", "speedup",
          "first_query_us", "rebind_us", "turns_med_ms");
-  static const living_config configs[] = {
-      {"auto, one for R <= 8", 0.5, 8.0, false}, {"auto R = 0.5", 0.5, 0.0, false},
-      {"auto R = 0", 0.0, 0.0, false},           {"unit: auto, one for R <= 8", 0.5, 8.0, true},
-      {"unit: auto R = 0.5", 0.5, 0.0, true},    {"unit: auto R = 0", 0.0, 0.0, true},
-  };
-  arcnav_vec2 standing = {0.0, 0.0};
-  if (!sup_random_free_point(&generated, 0.3 * size, &rng, lo, hi, 0.0, 2000, &standing)) {
-    fprintf(stderr, "arcnav_bench: --living %s: no place for a unit\n", stem);
-    return 1;
-  }
   int exit_code = 0;
   for (size_t c = 0; c < sizeof configs / sizeof configs[0] && exit_code == 0; ++c) {
     arcnav_map *map = NULL;
@@ -1411,6 +1438,9 @@ static int run_living(const char *stem, const options *opt) {
     arcnav_obstacle_id standing_id = 0;
     if (st == ARCNAV_OK && configs[c].unit) {
       st = arcnav_map_add_unit(map, standing, 0.25 * size, &standing_id);
+    }
+    for (size_t u = 0; st == ARCNAV_OK && configs[c].crowd && u < crowd_count; ++u) {
+      st = arcnav_map_add_unit(map, crowd[u], 0.25 * size, NULL);
     }
     double build_ms = INFINITY;
     for (int r = 0; st == ARCNAV_OK && r < opt->repeat; ++r) {
@@ -1510,7 +1540,7 @@ static int run_living(const char *stem, const options *opt) {
         time_percentiles(turns_ms, 4 * found_places, &turns_med, &turns_p90, &turns_p99);
         snprintf(turns, sizeof turns, "%.3f", turns_med);
       }
-      printf("  %-26s %9.2f %11.3f %11.3f %11.3f %11.3f %11.3f %7.1fx %14.1f %10.1f %13s\n",
+      printf("  %-27s %9.2f %11.3f %11.3f %11.3f %11.3f %11.3f %7.1fx %14.1f %10.1f %13s\n",
              configs[c].name, build_ms, add_med, add_max, move_med, remove_med, remove_max,
              build_ms / fmax(add_med, remove_med), first_med, rebind_med, turns);
       fflush(stdout);
