@@ -603,6 +603,13 @@ START_TEST(test_portal_widths_bound_the_clearance) {
         ck_assert_msg((double)kept >= width && (double)nextafterf(kept, 0.0f) < width,
                       "seed %llu: portal %zu/%d is %.17g wide, kept as %.9g",
                       (unsigned long long)seed, t, i, width, (double)kept);
+        // The same from the other side, as measured and as kept.
+        int32_t u = mesh->fn[3 * t + (size_t)i];
+        if (u >= 0) {
+          int j = an_navmesh_edge_across(mesh->fn, (size_t)u, (int32_t)t);
+          ck_assert_double_eq(an_navmesh_portal_width(mesh, u, j), width);
+          ck_assert_float_eq(mesh->portal_width[3 * (size_t)u + (size_t)j], kept);
+        }
         tighter += width < rule * (1.0 - 1e-9);
         portals++;
         vec2 a = mesh->cdt.points[mesh->fv[3 * t + (size_t)(i + 1) % 3]];

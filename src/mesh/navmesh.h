@@ -180,6 +180,7 @@ void an_navmesh_free_triangle_arrays(an_navmesh *mesh);
 /// from the material the two triangles beside it show (their vertices but the box's corners,
 /// their edges with no free triangle beyond), sampled along the portal with the slack the
 /// distance's Lipschitz bound asks. For a boundary edge (no free neighbour), the length rule alone.
+/// The same from either side of the portal: measured from the lower-numbered of its triangles.
 double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i);
 
 /// An upper bound on the diameter of the disks that can pass between free triangles `a` and `b`:

@@ -161,6 +161,13 @@ enum { PORTAL_SAMPLES = 8 };
 
 double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i) {
   int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
+  if (u >= 0 && u < t) {
+    // From the lower-numbered side, so that both sides give the same number (the samples would
+    // otherwise run the other way, and may round otherwise).
+    i = an_navmesh_edge_across(mesh->fn, (size_t)u, t);
+    t = u;
+    u = mesh->fn[3 * (size_t)t + (size_t)i];
+  }
   int32_t va = mesh->fv[3 * (size_t)t + (size_t)(i + 1) % 3],
           vb = mesh->fv[3 * (size_t)t + (size_t)(i + 2) % 3];
   vec2 a = mesh->cdt.points[va], b = mesh->cdt.points[vb];
@@ -196,16 +203,14 @@ static float stored_portal_width(const an_navmesh *mesh, size_t t, int i) {
              : an_float_at_least(an_navmesh_portal_width(mesh, (int32_t)t, i));
 }
 
-// Measures again the portals of free triangle t, which a local change renewed, and the portal of
-// each neighbour that faces it, from that neighbour's side as a build measures it.
-static void measure_renewed(const an_navmesh *mesh, size_t t, float *width) {
-  for (int i = 0; i < 3; ++i) {
-    width[3 * t + (size_t)i] = stored_portal_width(mesh, t, i);
-    int32_t u = mesh->fn[3 * t + (size_t)i];
-    if (u >= 0) {
-      int j = an_navmesh_edge_across(mesh->fn, (size_t)u, (int32_t)t);
-      width[3 * (size_t)u + (size_t)j] = stored_portal_width(mesh, (size_t)u, j);
-    }
+// Measures the portal across edge i of free triangle t once, for both its sides (the same width
+// from either: an_navmesh_portal_width()).
+static void measure_portal(const an_navmesh *mesh, size_t t, int i, float *width) {
+  float w = stored_portal_width(mesh, t, i);
+  width[3 * t + (size_t)i] = w;
+  int32_t u = mesh->fn[3 * t + (size_t)i];
+  if (u >= 0) {
+    width[3 * (size_t)u + (size_t)an_navmesh_edge_across(mesh->fn, (size_t)u, (int32_t)t)] = w;
   }
 }
 
@@ -337,14 +342,20 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *befo
     if (kept_below > 0) {
       memcpy(width, before->portal_width, 3 * kept_below * sizeof *width);
     }
+    // Each portal once: from the lower-numbered of two triangles measured here, and from the one
+    // measured here beside a triangle whose portals were copied.
     for (size_t t = kept_below; t < n; ++t) {
       for (int i = 0; i < 3; ++i) {
-        width[3 * t + (size_t)i] = stored_portal_width(mesh, t, i);
+        int32_t u = mesh->fn[3 * t + (size_t)i];
+        if (u < 0 || (size_t)u > t || (size_t)u < kept_below) {
+          measure_portal(mesh, t, i, width);
+        }
       }
     }
     for (size_t k = 0; carry && k < mesh->renewed_count; ++k) {
-      if ((size_t)mesh->renewed[k] < kept_below) {
-        measure_renewed(mesh, (size_t)mesh->renewed[k], width);
+      size_t t = (size_t)mesh->renewed[k];
+      for (int i = 0; t < kept_below && i < 3; ++i) {
+        measure_portal(mesh, t, i, width);
       }
     }
     // The change's blocks were left empty by the begin: `changed` marks what it did not keep.
