@@ -26,6 +26,7 @@ static void set_tri(an_cdt *cdt, int32_t t, int32_t v0, int32_t v1, int32_t v2, 
   assert(v0 != v1 && v1 != v2 && v2 != v0);
   assert(n0 >= -1 && n1 >= -1 && n2 >= -1 && (size_t)(n0 + 1) <= cdt->tri_count &&
          (size_t)(n1 + 1) <= cdt->tri_count && (size_t)(n2 + 1) <= cdt->tri_count);
+  an_cdt_wrote(cdt, t);
   an_cdt_tri *tri = &cdt->tris[t];
   tri->v[0] = v0;
   tri->v[1] = v1;
@@ -46,6 +47,7 @@ static void relink(an_cdt *cdt, int32_t nb, int32_t old, int32_t fresh) {
   }
   int k = an_cdt_neighbour_index(&cdt->tris[nb], old);
   if (k >= 0) {
+    an_cdt_wrote(cdt, nb);
     cdt->tris[nb].n[k] = fresh;
   }
 }
@@ -150,7 +152,29 @@ arcnav_status an_cdt_shrink(an_cdt *cdt) {
   return shrunk ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
 }
 
+arcnav_status an_cdt_follow_writes(an_cdt *cdt) {
+  an_cdt_unfollow_writes(cdt);
+  size_t slots = cdt->tri_count;
+  cdt->written_mark = an_calloc(&cdt->alloc, slots + 1, sizeof *cdt->written_mark);
+  cdt->written = an_alloc(&cdt->alloc, slots + 1, sizeof *cdt->written);
+  if (!cdt->written_mark || !cdt->written) {
+    an_cdt_unfollow_writes(cdt);
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  cdt->followed = slots;
+  return ARCNAV_OK;
+}
+
+void an_cdt_unfollow_writes(an_cdt *cdt) {
+  an_free(&cdt->alloc, cdt->written_mark);
+  an_free(&cdt->alloc, cdt->written);
+  cdt->written_mark = NULL;
+  cdt->written = NULL;
+  cdt->written_count = cdt->followed = 0;
+}
+
 void an_cdt_free(an_cdt *cdt) {
+  an_cdt_unfollow_writes(cdt);
   an_free(&cdt->alloc, cdt->points);
   an_free(&cdt->alloc, cdt->vertex_tri);
   an_free(&cdt->alloc, cdt->tris);
@@ -423,11 +447,13 @@ int an_cdt_find_edge(const an_cdt *cdt, int32_t a, int32_t b, int32_t *out_tri) 
 }
 
 static void mark_constrained(an_cdt *cdt, int32_t t, int i) {
+  an_cdt_wrote(cdt, t);
   cdt->tris[t].constrained |= (uint8_t)(1u << i);
   int32_t u = cdt->tris[t].n[i];
   if (u >= 0) {
     int j = an_cdt_neighbour_index(&cdt->tris[u], t);
     assert(j >= 0); // neighbour links are symmetric
+    an_cdt_wrote(cdt, u);
     cdt->tris[u].constrained |= (uint8_t)(1u << j);
   }
 }
@@ -532,11 +558,13 @@ static arcnav_status flip_out_crossings(an_cdt *cdt, int32_t a, int32_t e, size_
 static arcnav_status insert_segment_depth(an_cdt *cdt, int32_t a, int32_t b, int depth);
 
 static void unmark_constrained(an_cdt *cdt, int32_t t, int i) {
+  an_cdt_wrote(cdt, t);
   cdt->tris[t].constrained &= (uint8_t) ~(1u << i);
   int32_t u = cdt->tris[t].n[i];
   if (u >= 0) {
     int j = an_cdt_neighbour_index(&cdt->tris[u], t);
     assert(j >= 0); // neighbour links are symmetric
+    an_cdt_wrote(cdt, u);
     cdt->tris[u].constrained &= (uint8_t) ~(1u << j);
   }
 }
@@ -992,6 +1020,7 @@ static arcnav_status star_cut_ears(const an_cdt *cdt, vertex_star *star) {
 
 // Points the edge from -> to of triangle t (from its side) at `fresh`.
 static void set_neighbour_across(an_cdt *cdt, int32_t t, int32_t from, int32_t to, int32_t fresh) {
+  an_cdt_wrote(cdt, t);
   an_cdt_tri *tri = &cdt->tris[t];
   for (int m = 0; m < 3; ++m) {
     if (tri->v[an_cdt_next3(m)] == from && tri->v[an_cdt_prev3(m)] == to) {
@@ -1006,6 +1035,7 @@ static void set_neighbour_across(an_cdt *cdt, int32_t t, int32_t from, int32_t t
 static void release_triangle(an_cdt *cdt, int32_t s) {
   int32_t last = (int32_t)cdt->tri_count - 1;
   if (s != last) {
+    an_cdt_wrote(cdt, s);
     cdt->tris[s] = cdt->tris[last];
     const an_cdt_tri *moved = &cdt->tris[s];
     for (int m = 0; m < 3; ++m) {

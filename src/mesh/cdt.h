@@ -57,7 +57,29 @@ typedef struct an_cdt {
   uint32_t rng;        ///< deterministic choice of the first edge tested in a walk
   size_t flips;        ///< Delaunay flips made so far (a measure of the work done)
   int32_t dead_vertex; ///< the last vertex removed and not yet taken again, or -1
+  /// While edits are followed (an_cdt_follow_writes()): which of the first `followed` slots they
+  /// wrote, marked and listed (`written`, `written_count`) in the order first written.
+  uint8_t *written_mark;
+  int32_t *written;
+  size_t written_count, followed;
 } an_cdt;
+
+/// Follows the writes of the edits to come to the triangles now in `cdt` (an_cdt_wrote()), so
+/// that the slots they changed are found without comparing every slot with a copy. Replaces what
+/// was followed before. ARCNAV_ERR_OUT_OF_MEMORY (nothing followed then).
+arcnav_status an_cdt_follow_writes(an_cdt *cdt);
+
+/// Stops following writes and frees the record.
+void an_cdt_unfollow_writes(an_cdt *cdt);
+
+/// Records a write to triangle slot t, when writes are followed: every write to a slot of the
+/// triangulation goes through it. Inline: edits write slots in their inner loops.
+static inline void an_cdt_wrote(an_cdt *cdt, int32_t t) {
+  if ((size_t)t < cdt->followed && !cdt->written_mark[t]) {
+    cdt->written_mark[t] = 1;
+    cdt->written[cdt->written_count++] = t;
+  }
+}
 
 /// Start a triangulation of the box [box_min, box_max] (non-empty in both axes). Nothing to free on
 /// failure.

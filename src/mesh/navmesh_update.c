@@ -5,6 +5,7 @@
 // triangles the edit left as they were keep their numbers, and only what it touched is made again.
 #include "mesh/navmesh_build.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -126,18 +127,27 @@ _Static_assert(offsetof(an_cdt_tri, constrained) == sizeof(int32_t[6]) &&
 // neighbours or another label. Every other slot is the triangle it was as far as the free
 // triangles' arrays go (they hold indices only: a corner the edit took out and put in again at
 // another place, under the same index, changes none of them), and so are its free number's rows
-// where no neighbour changed.
+// where no neighbour changed. Only the slots the edit wrote (an_cdt_follow_writes()) are compared.
 static void mark_changed(renumbering *r) {
   const an_cdt *old = &r->mesh->cdt;
   size_t slots = r->work->tri_count, common = old->tri_count < slots ? old->tri_count : slots;
+  assert(r->work->followed >= common);
   // Corners, neighbours, constraint marks and tag (the label), which lie first in a triangle with
   // nothing between them; not the padding after them, which a new triangle leaves undefined.
   const size_t fields = offsetof(an_cdt_tri, tag) + sizeof old->tris->tag;
+#ifndef NDEBUG
+  // Every slot the edit changed was recorded as written.
   for (size_t t = 0; t < common; ++t) {
-    if (memcmp(&r->work->tris[t], &old->tris[t], fields) != 0) {
-      r->changed_slots[r->changed_count++] = (int32_t)t;
+    assert(r->work->written_mark[t] || memcmp(&r->work->tris[t], &old->tris[t], fields) == 0);
+  }
+#endif
+  for (size_t k = 0; k < r->work->written_count; ++k) {
+    int32_t t = r->work->written[k];
+    if ((size_t)t < common && memcmp(&r->work->tris[t], &old->tris[t], fields) != 0) {
+      r->changed_slots[r->changed_count++] = t;
     }
   }
+  qsort(r->changed_slots, r->changed_count, sizeof *r->changed_slots, compare_numbers);
   for (size_t t = common; t < slots; ++t) {
     r->changed_slots[r->changed_count++] = (int32_t)t;
   }
@@ -393,6 +403,7 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
                            vec2 hi) {
   free_arrays f;
   arcnav_status st = renumber_free(mesh, work, edited, &f);
+  an_cdt_unfollow_writes(work);
   // The last step that may fail: from here on the mesh takes the edit.
   if (st == ARCNAV_OK && edited->count[0] == 0) {
     st = an_landmarks_after_addition(&mesh->landmarks, work->point_count, edited->vertices[1],
@@ -469,6 +480,7 @@ static void widen(vec2 p, vec2 *lo, vec2 *hi) {
 }
 
 static void tag_free(void *cdt, int32_t t) {
+  an_cdt_wrote(cdt, t);
   ((an_cdt *)cdt)->tris[t].tag = AN_NAVMESH_TAG_FREE;
 }
 
@@ -535,6 +547,7 @@ static arcnav_status put_in(an_cdt *work, const an_allocator *alloc, const vec2 
     if (t < 0) {
       st = ARCNAV_ERR_INVALID_ARGUMENT; // the edge did not go in whole
     } else if (work->tris[t].tag == AN_NAVMESH_TAG_FREE) {
+      an_cdt_wrote(work, t);
       work->tris[t].tag = AN_NAVMESH_TAG_BLOCKED;
       queue[tail++] = t;
     }
@@ -544,6 +557,7 @@ static arcnav_status put_in(an_cdt *work, const an_allocator *alloc, const vec2 
     for (int i = 0; i < 3; ++i) {
       int32_t u = tri->n[i];
       if (u >= 0 && !((tri->constrained >> i) & 1u) && work->tris[u].tag == AN_NAVMESH_TAG_FREE) {
+        an_cdt_wrote(work, u);
         work->tris[u].tag = AN_NAVMESH_TAG_BLOCKED;
         queue[tail++] = u;
       }
@@ -566,6 +580,9 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
   // The copy's tags are the labels (an_navmesh_fill_free(), and every edit since), which its
   // edits keep.
   arcnav_status st = an_cdt_copy(&mesh->cdt, added_count, work);
+  if (st == ARCNAV_OK) {
+    st = an_cdt_follow_writes(work);
+  }
   vec2 lo = v2(INFINITY, INFINITY), hi = v2(-INFINITY, -INFINITY);
   if (st == ARCNAV_OK && gone) {
     st = take_out(work, gone, &lo, &hi);
