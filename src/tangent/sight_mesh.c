@@ -34,9 +34,12 @@ struct an_sight_mesh {
   size_t corner_count;
 };
 
-// Cells of each table: mesh vertices, then free triangles.
+// Cells of each table: mesh vertices, then free triangles; none in the wide filing of a map
+// without circles, which no ray reads.
 static size_t table_cells(const an_sight_mesh *sm, int table) {
-  return table == BY_VERTEX ? sm->mesh->cdt.point_count : sm->mesh->free_count;
+  return table == BY_VERTEX                 ? sm->mesh->cdt.point_count
+         : table == WIDE && !sm->wide_filed ? 0
+                                            : sm->mesh->free_count;
 }
 
 // ---- build ---------------------------------------------------------------------------------
@@ -300,6 +303,12 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
                                   const an_sight_carry *carry) {
   const an_navmesh *mesh = sm->mesh;
   sm->corner_vertex = an_alloc(&sm->alloc, count ? count : 1, sizeof *sm->corner_vertex);
+  // Only rays off a circle's rim read the wide filing.
+  bool circles = false;
+  for (size_t c = 0; c < count && !circles; ++c) {
+    circles = an_corner_material_radius(&corners[c], sm->radius) > 0.0;
+  }
+  sm->wide_filed = circles;
   an_cell_buckets tables[TABLES];
   arcnav_status status = sm->corner_vertex ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
   for (int t = 0; t < TABLES; ++t) {
@@ -318,11 +327,6 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   double slack = an_sight_margin(0.0, sm->eps);
-  // Only rays off a circle's rim read the wide filing.
-  bool circles = false;
-  for (size_t c = 0; c < count && !circles; ++c) {
-    circles = an_corner_material_radius(&corners[c], sm->radius) > 0.0;
-  }
   // The old tables can be carried when the wide one was filed as this one must be, and their
   // cells are this triangulation's, or, with the wide filing, those of one a local change made
   // from it. (Without it, corners are filed at their vertices, one entry each, but for a few
@@ -333,7 +337,6 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   // The old corners' new numbers; NULL when every old corner carried keeps its number (an add).
   const int32_t *renumber =
       carried_tables && !an_carried_same_numbers(carry->corners) ? carry->corners->to : NULL;
-  sm->wide_filed = circles;
   // On a changed triangulation, the old corners filed by triangle again leave the old triangle
   // tables (renumber_by_triangle).
   uint8_t *refile = NULL;
@@ -605,6 +608,7 @@ static inline bool ray_through(const expansion *x, vec2 p, vec2 *direction, doub
 // Rays from a rim offer by the wide filing of the triangles they enter, which holds the corners
 // at their vertices too.
 static void offer_cell(expansion *x, int table, int32_t cell) {
+  assert(cell >= 0 && (size_t)cell < table_cells(x->sm, table));
   const corner_table *at = &x->sm->tables[table];
   for (uint32_t k = at->start[cell]; k < at->start[cell + 1]; ++k) {
     an_sight_offer(x->out, at->corners[k]);
