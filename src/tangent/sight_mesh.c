@@ -59,17 +59,17 @@ static int32_t vertex_at(const an_navmesh *mesh, vec2 p) {
   return -1;
 }
 
-// Work space for filing corners by disk: a queue of triangles and a per-triangle stamp. And for a
-// build that files a few corners (after a local change), a log of what each flood of the counting
-// pass put its corner in, [how many, free triangles...] per flood, which the filing pass reads
-// back instead of flooding again: both passes must put the same in the same order, and a unit's
-// floods at the largest radius were a third of its move.
 /// A cell of one of the tables the filing pass puts corners in.
 typedef struct filed_cell {
   int table;
   uint32_t cell;
 } filed_cell;
 
+// Work space for filing corners by disk: a queue of triangles and a per-triangle stamp. And for a
+// build that files a few corners (after a local change), a log of what each flood of the counting
+// pass put its corner in, [how many, free triangles...] per flood, which the filing pass reads
+// back instead of flooding again: both passes must put the same in the same order, and a unit's
+// floods at the largest radius were a third of its move.
 typedef struct disk_flood {
   uint32_t *seen;
   uint32_t stamp;
@@ -242,7 +242,7 @@ static arcnav_status mark_changed(an_sight_mesh *sm, const an_sight_mesh *previo
 // triangle (1 each in the result, by old number): those the previous one filed in a free
 // triangle the change renewed (an_navmesh_kept_triangles()) or numbered past the new count. A
 // corner whose floods met only triangles the change left as they were meets the same ones again
-// (docs/DESIGN.md, "A living map"). NULL when out of memory.
+// (docs/DESIGN.md, "Units, locally"). NULL when out of memory.
 static uint8_t *corners_to_refile(const an_sight_mesh *sm, const an_sight_mesh *previous) {
   const an_navmesh *mesh = sm->mesh;
   uint8_t *kept = an_navmesh_kept_triangles(previous->mesh, mesh);
@@ -298,7 +298,8 @@ static bool merge_runs(const an_allocator *alloc, uint32_t *list, size_t n, uint
 // it, only the new corners are filed, after the carried ones, so each cell lists its corners in
 // their order as a build would; on a triangulation a local change made from the old one, the
 // filing at vertices too, and by triangle where its floods met nothing the change renewed
-// (corners_to_refile()): the others are filed by triangle again, and the cells they go in sorted.
+// (corners_to_refile()): the others are filed by triangle again, and the cells they go in put
+// back in order (merge_runs()).
 static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count,
                                   const an_sight_carry *carry) {
   const an_navmesh *mesh = sm->mesh;
