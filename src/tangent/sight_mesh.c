@@ -110,16 +110,16 @@ static bool file_disk(const an_sight_mesh *sm, disk_flood *flood, vec2 centre, d
     for (int32_t k = 0; k < count; ++k) {
       size_t cell = (size_t)flood->log[flood->log_read++];
       an_cell_buckets_put(table, cell, corner);
-      int t = flood->listing ? (int)(table - flood->tables) : 0;
-      if (flood->listing && !flood->listed[t][cell]) {
-        if (!an_reserve(&sm->alloc, (void **)&flood->unsorted, &flood->unsorted_capacity,
-                        flood->unsorted_count, flood->unsorted_count + 1,
-                        sizeof *flood->unsorted)) {
-          return false;
-        }
-        flood->listed[t][cell] = 1;
-        flood->unsorted[flood->unsorted_count++] = (filed_cell){t, (uint32_t)cell};
+      int t = (int)(table - flood->tables);
+      if (!flood->listing || flood->listed[t][cell]) {
+        continue;
       }
+      if (!an_reserve(&sm->alloc, (void **)&flood->unsorted, &flood->unsorted_capacity,
+                      flood->unsorted_count, flood->unsorted_count + 1, sizeof *flood->unsorted)) {
+        return false;
+      }
+      flood->listed[t][cell] = 1;
+      flood->unsorted[flood->unsorted_count++] = (filed_cell){t, (uint32_t)cell};
     }
     return true;
   }

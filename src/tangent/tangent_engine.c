@@ -569,11 +569,10 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
   const an_local_change *change = args->change;
   bool out = change->kind != AN_CHANGE_ADDED, in = change->kind != AN_CHANGE_REMOVED;
   bool local = an_local_polygons_has(&before->locals, change->id);
-  // What was taken out: a polygon this engine put in, or, in a triangulation lent to it (whose
-  // lender keeps the records and followed the change), whatever its old items say is no circle.
-  bool polygon = in                      ? map->obstacles[change->index].kind == AN_OBSTACLE_POLYGON
-                 : engine->lent_polygons ? was->count > 0 && !was->circle
-                                         : local;
+  // What was taken out is read from its items in the old grid: an engine lent its triangulation
+  // keeps no records of the polygons put in (its lender does, and followed the change).
+  bool polygon = in ? map->obstacles[change->index].kind == AN_OBSTACLE_POLYGON
+                    : was->count > 0 && !was->circle;
   if (engine->has_extent != before->has_extent ||
       !v2_equal(engine->extent_min, before->extent_min) ||
       !v2_equal(engine->extent_max, before->extent_max) || (out && !polygon && !was->circle) ||
