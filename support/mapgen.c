@@ -905,3 +905,99 @@ sup_kind_map sup_gen_kind(int kind, uint64_t seed) {
 bool sup_kind_touches_nothing(int kind) {
   return kind != 2 && kind != 3 && kind != 4;
 }
+
+// --- grids of cells -----------------------------------------------------------------------------
+
+static bool cell_blocked(const sup_cell_grid *g, int x, int y) {
+  return x < 0 || y < 0 || x >= g->w || y >= g->h || g->blocked[y][x];
+}
+
+void sup_cell_grid_cave(sup_rng *rng, sup_cell_grid *g) {
+  for (int y = 0; y < g->h; ++y) {
+    for (int x = 0; x < g->w; ++x) {
+      g->blocked[y][x] = sup_rng_unit(rng) < 0.42;
+    }
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    sup_cell_grid next = *g;
+    for (int y = 0; y < g->h; ++y) {
+      for (int x = 0; x < g->w; ++x) {
+        int n = 0;
+        for (int dy = -1; dy <= 1; ++dy) {
+          for (int dx = -1; dx <= 1; ++dx) {
+            n += (dx != 0 || dy != 0) && cell_blocked(g, x + dx, y + dy);
+          }
+        }
+        next.blocked[y][x] = n >= 5 || (g->blocked[y][x] && n >= 4);
+      }
+    }
+    *g = next;
+  }
+}
+
+void sup_cell_grid_rooms(sup_rng *rng, sup_cell_grid *g) {
+  memset(g->blocked, 0, sizeof g->blocked);
+  int count = g->w * g->h / 30;
+  for (int k = 0; k < count; ++k) {
+    int x0 = (int)sup_rng_below(rng, (size_t)g->w), y0 = (int)sup_rng_below(rng, (size_t)g->h);
+    int sw = 1 + (int)sup_rng_below(rng, k % 3 == 0 ? 1 : 6);
+    int sh = 1 + (int)sup_rng_below(rng, k % 3 == 0 ? 1 : 6);
+    for (int y = y0; y < y0 + sh && y < g->h; ++y) {
+      for (int x = x0; x < x0 + sw && x < g->w; ++x) {
+        g->blocked[y][x] = true;
+      }
+    }
+  }
+}
+
+void sup_cell_grid_from_rows(sup_cell_grid *g, const char *const *rows, int h) {
+  memset(g, 0, sizeof *g);
+  g->h = h;
+  g->w = (int)strlen(rows[0]);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < g->w; ++x) {
+      g->blocked[y][x] = rows[y][x] == '#';
+    }
+  }
+}
+
+sup_map sup_cell_grid_to_map(const sup_cell_grid *g, bool bounds) {
+  sup_map m;
+  sup_map_init(&m);
+  for (int y = 0; y < g->h; ++y) {
+    for (int x = 0; x < g->w;) {
+      if (!g->blocked[y][x]) {
+        ++x;
+        continue;
+      }
+      int end = x;
+      while (end < g->w && g->blocked[y][end]) {
+        ++end;
+      }
+      sup_map_add_rect(&m, x, y, end, y + 1);
+      x = end;
+    }
+  }
+  if (bounds) {
+    arcnav_vec2 ring[4] = {{0, 0}, {g->w, 0}, {g->w, g->h}, {0, g->h}};
+    sup_map_set_bounds(&m, ring, 4);
+  }
+  return m;
+}
+
+bool sup_cell_grid_end(const sup_cell_grid *g, const sup_map *m, double R, bool fits, sup_rng *rng,
+                       arcnav_vec2 *out) {
+  double eps = sup_map_tolerance(m);
+  for (int attempt = 0; attempt < 400; ++attempt) {
+    int x = (int)sup_rng_below(rng, (size_t)g->w), y = (int)sup_rng_below(rng, (size_t)g->h);
+    if (g->blocked[y][x]) {
+      continue;
+    }
+    arcnav_vec2 p = {x + 0.5, y + 0.5};
+    if (!fits || sup_signed_distance_to_obstacles(m, p) >= R - 0.5 * eps) {
+      *out = p;
+      return true;
+    }
+  }
+  return false;
+}

@@ -147,6 +147,37 @@ sup_map sup_gen_corner_squares(void);
 /// its outer ring and each other at one vertex each.
 sup_map sup_gen_touching(uint64_t seed, bool touching_holes);
 
+/// A grid of square cells, blocked or free, like a game's tile map: cell (x, y) is
+/// [x, x + 1] x [y, y + 1].
+enum { SUP_CELL_GRID_MAX = 48 };
+
+typedef struct sup_cell_grid {
+  int w, h;                                           ///< at most SUP_CELL_GRID_MAX each
+  bool blocked[SUP_CELL_GRID_MAX][SUP_CELL_GRID_MAX]; ///< [y][x]
+} sup_cell_grid;
+
+/// A cave on a grid of g->w x g->h cells: random fill, then two smoothing passes (cells outside
+/// the grid count as rock).
+void sup_cell_grid_cave(sup_rng *rng, sup_cell_grid *g);
+
+/// Rooms and pillars on a grid of g->w x g->h cells: random rectangles of blocked cells and single
+/// blocked cells.
+void sup_cell_grid_rooms(sup_rng *rng, sup_cell_grid *g);
+
+/// A grid from rows of '#' (blocked) and '.' (free), row y = 0 first, all as long as the first.
+void sup_cell_grid_from_rows(sup_cell_grid *g, const char *const *rows, int h);
+
+/// The grid traced as a map: each maximal horizontal run of blocked cells in a row becomes a
+/// rectangle, so runs of neighbouring rows share edges (seams) and meet at single corners. With
+/// `bounds`, the grid's outline is the bounds.
+sup_map sup_cell_grid_to_map(const sup_cell_grid *g, bool bounds);
+
+/// The centre of a random free cell of `g` (traced as `m`); with `fits`, one where the disk of
+/// radius R fits (by the verifier's distance, to half a tolerance: in a corridor one cell wide at
+/// R = 0.5 the disk touches both sides). False after 400 tries.
+bool sup_cell_grid_end(const sup_cell_grid *g, const sup_map *m, double R, bool fits, sup_rng *rng,
+                       arcnav_vec2 *out);
+
 /// One map of each kind the tests of the probes and of reachability sweep, with its name and the
 /// radius it is meant for: random rectangles (R 1), mixed shapes with circles (R 2), a maze
 /// (R 2.5), a town whose alleys are 1 to 4 wide (R 1.2, so some are narrower than 2R), touching

@@ -394,119 +394,22 @@ END_TEST
 
 // --- 2. traced game grids ------------------------------------------------------------------------
 
-enum { GRID_MAX = 48 };
-
-typedef struct grid {
-  int w, h;
-  bool blocked[GRID_MAX][GRID_MAX]; ///< [y][x]
-} grid;
-
-static bool grid_at(const grid *g, int x, int y) {
-  return x < 0 || y < 0 || x >= g->w || y >= g->h || g->blocked[y][x];
-}
-
-/// A cave: random fill, then two smoothing passes (cells outside the grid count as rock).
-static void grid_cave(sup_rng *rng, grid *g) {
-  for (int y = 0; y < g->h; ++y) {
-    for (int x = 0; x < g->w; ++x) {
-      g->blocked[y][x] = sup_rng_unit(rng) < 0.42;
-    }
-  }
-  for (int pass = 0; pass < 2; ++pass) {
-    grid next = *g;
-    for (int y = 0; y < g->h; ++y) {
-      for (int x = 0; x < g->w; ++x) {
-        int n = 0;
-        for (int dy = -1; dy <= 1; ++dy) {
-          for (int dx = -1; dx <= 1; ++dx) {
-            n += (dx != 0 || dy != 0) && grid_at(g, x + dx, y + dy);
-          }
-        }
-        next.blocked[y][x] = n >= 5 || (g->blocked[y][x] && n >= 4);
-      }
-    }
-    *g = next;
-  }
-}
-
-/// Rooms and pillars: random rectangles of blocked cells and single blocked cells.
-static void grid_rooms(sup_rng *rng, grid *g) {
-  memset(g->blocked, 0, sizeof g->blocked);
-  int count = g->w * g->h / 30;
-  for (int k = 0; k < count; ++k) {
-    int x0 = (int)sup_rng_below(rng, (size_t)g->w), y0 = (int)sup_rng_below(rng, (size_t)g->h);
-    int sw = 1 + (int)sup_rng_below(rng, k % 3 == 0 ? 1 : 6);
-    int sh = 1 + (int)sup_rng_below(rng, k % 3 == 0 ? 1 : 6);
-    for (int y = y0; y < y0 + sh && y < g->h; ++y) {
-      for (int x = x0; x < x0 + sw && x < g->w; ++x) {
-        g->blocked[y][x] = true;
-      }
-    }
-  }
-}
-
-/// Each maximal horizontal run of blocked cells in a row becomes a rectangle: runs of
-/// neighbouring rows share edges (seams) and meet at single corners. Cell (x, y) is
-/// [x, x + 1] x [y, y + 1]. With `bounds`, the grid's outline is the bounds.
-static sup_map grid_to_map(const grid *g, bool bounds) {
-  sup_map m;
-  sup_map_init(&m);
-  for (int y = 0; y < g->h; ++y) {
-    for (int x = 0; x < g->w;) {
-      if (!g->blocked[y][x]) {
-        ++x;
-        continue;
-      }
-      int end = x;
-      while (end < g->w && g->blocked[y][end]) {
-        ++end;
-      }
-      sup_map_add_rect(&m, x, y, end, y + 1);
-      x = end;
-    }
-  }
-  if (bounds) {
-    vec ring[4] = {{0, 0}, {g->w, 0}, {g->w, g->h}, {0, g->h}};
-    sup_map_set_bounds(&m, ring, 4);
-  }
-  return m;
-}
-
-/// The centre of a random free cell; with `fits`, one where the disk of radius R fits (by the
-/// verifier's distance, to half a tolerance: in a corridor one cell wide at R = 0.5 the disk
-/// touches both sides).
-static bool grid_end(const grid *g, const sup_map *m, double R, bool fits, sup_rng *rng, vec *out) {
-  double eps = sup_map_tolerance(m);
-  for (int attempt = 0; attempt < 400; ++attempt) {
-    int x = (int)sup_rng_below(rng, (size_t)g->w), y = (int)sup_rng_below(rng, (size_t)g->h);
-    if (g->blocked[y][x]) {
-      continue;
-    }
-    vec p = {x + 0.5, y + 0.5};
-    if (!fits || sup_signed_distance_to_obstacles(m, p) >= R - 0.5 * eps) {
-      *out = p;
-      return true;
-    }
-  }
-  return false;
-}
-
 START_TEST(test_traced_grids) {
   tally t = {0};
   const double radii[] = {0.5, 0.75, 1.0, 2.0};
   enum { RADII = sizeof radii / sizeof radii[0] };
   for (uint64_t seed = 1; seed <= test_scaled_count(10); ++seed) {
     sup_rng rng = sup_rng_seed(seed * 4241 + 3);
-    static grid g;
+    static sup_cell_grid g;
     g.w = 24 + (int)sup_rng_below(&rng, 25);
     g.h = 24 + (int)sup_rng_below(&rng, 25);
     if (seed % 2) {
-      grid_cave(&rng, &g);
+      sup_cell_grid_cave(&rng, &g);
     } else {
-      grid_rooms(&rng, &g);
+      sup_cell_grid_rooms(&rng, &g);
     }
     bool bounds = (seed / 2) % 2 == 0;
-    sup_map m = grid_to_map(&g, bounds);
+    sup_map m = sup_cell_grid_to_map(&g, bounds);
     arcnav_map *map = NULL;
     ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
     for (size_t r = 0; r < RADII; ++r) {
@@ -516,7 +419,8 @@ START_TEST(test_traced_grids) {
       for (int q = 0; q < 6; ++q) {
         vec s, e;
         // One query in six may start in a free cell where the disk does not fit.
-        if (!grid_end(&g, &m, R, q != 5, &rng, &s) || !grid_end(&g, &m, R, true, &rng, &e)) {
+        if (!sup_cell_grid_end(&g, &m, R, q != 5, &rng, &s) ||
+            !sup_cell_grid_end(&g, &m, R, true, &rng, &e)) {
           continue;
         }
         char label[64];
@@ -712,18 +616,6 @@ START_TEST(test_gaps_of_two_r) {
 }
 END_TEST
 
-/// A grid from rows of '#' (blocked) and '.' (free), row y = 0 first.
-static void grid_from_rows(grid *g, const char *const *rows, int h) {
-  memset(g, 0, sizeof *g);
-  g->h = h;
-  g->w = (int)strlen(rows[0]);
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < g->w; ++x) {
-      g->blocked[y][x] = rows[y][x] == '#';
-    }
-  }
-}
-
 // Traced grids worked by hand: corridors one cell wide at R = 0.5 (gaps of exactly 2R, the disk
 // touching both sides) are open, a hair wider disk fits nowhere, and cells meeting at a corner
 // only (a pinch) let nothing through.
@@ -762,13 +654,13 @@ START_TEST(test_tiny_disk_along_a_wall) {
 END_TEST
 
 START_TEST(test_grid_corridors_by_hand) {
-  static grid g;
+  static sup_cell_grid g;
   // Along row 2 from cell (0, 2), up column 5 to cell (5, 4): straight 4.5, a quarter turn of
   // radius R round the inner corner (5, 3), straight 1.5.
   static const char *const bend[5] = {"#######", "#######", "......#", "#####.#", "#####.#"};
-  grid_from_rows(&g, bend, 5);
+  sup_cell_grid_from_rows(&g, bend, 5);
   for (int bounded = 0; bounded < 2; ++bounded) {
-    sup_map m = grid_to_map(&g, bounded);
+    sup_map m = sup_cell_grid_to_map(&g, bounded);
     vec s = {0.5, 2.5}, e = {5.5, 4.5};
     double sweeps = check_hand_length(&m, 0.5, s, e, 6.0 + TEST_PI / 4.0, "bent corridor");
     ck_assert(fabs(sweeps - TEST_PI / 2.0) <= 1e-9);
@@ -791,9 +683,9 @@ START_TEST(test_grid_corridors_by_hand) {
   // Two rooms in the bounds, joined only where two blocked cells meet at their corner (4, 2): no
   // disk passes.
   static const char *const pinch[5] = {"....#...", "....#...", "...#....", "...#....", "...#...."};
-  grid_from_rows(&g, pinch, 5);
+  sup_cell_grid_from_rows(&g, pinch, 5);
   {
-    sup_map m = grid_to_map(&g, true);
+    sup_map m = sup_cell_grid_to_map(&g, true);
     arcnav_map *map = NULL;
     ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
     const double radii[] = {0.5, 0.25, 0.01};
