@@ -42,6 +42,8 @@ typedef struct tally {
   size_t queries, found, no_path;
   size_t at_once;   ///< no_path on demand with nothing expanded, where a point's path exists
   bool gather_late; ///< the on-demand searches gather late (an_lazy_search_gather_late())
+  /// Ends at the centres of this grid's free cells, the map its tracing (NULL: random free points).
+  const sup_cell_grid *cells;
 } tally;
 
 // Does a point agent find a path between the ends (the optimal funnel)?
@@ -84,8 +86,10 @@ static void compare_on(const sup_map *generated, const char *label, uint64_t see
     sup_rng rng = sup_rng_seed(seed * 31 + r);
     for (size_t q = 0; q < queries; ++q) {
       vec s, g;
-      if (!sup_random_free_point(generated, R, &rng, box_lo, box_hi, 0.0, 500, &s) ||
-          !sup_random_free_point(generated, R, &rng, box_lo, box_hi, 0.0, 500, &g)) {
+      if (t->cells ? !sup_cell_grid_end(t->cells, generated, R, true, &rng, &s) ||
+                         !sup_cell_grid_end(t->cells, generated, R, true, &rng, &g)
+                   : !sup_random_free_point(generated, R, &rng, box_lo, box_hi, 0.0, 500, &s) ||
+                         !sup_random_free_point(generated, R, &rng, box_lo, box_hi, 0.0, 500, &g)) {
         continue;
       }
       arcnav_status want = arcnav_find_path(prebuilt.query, s, g, prebuilt.path);
@@ -156,6 +160,33 @@ START_TEST(test_rectangles_mazes_towns) {
   }
   printf("on demand, rectangles/mazes/towns: %zu queries, %zu found\n", t.queries, t.found);
   ck_assert_uint_ge(t.found, test_scaled_minimum(100, 3));
+}
+END_TEST
+
+// Caves and rooms traced from grids of cells, like the game maps: corridors one cell wide, where
+// the disk of radius 0.5 touches both sides, and for larger disks corners whose wedge's arc is
+// not wholly free, so that the arcs from an arrival to its departures are checked one by one.
+START_TEST(test_traced_grids) {
+  static sup_cell_grid cells;
+  tally t = {.cells = &cells};
+  for (uint64_t seed = 1; seed <= test_scaled_count(8); ++seed) {
+    sup_rng rng = sup_rng_seed(seed * 977 + 5);
+    cells.w = 24 + (int)sup_rng_below(&rng, 25);
+    cells.h = 24 + (int)sup_rng_below(&rng, 25);
+    if (seed % 2) {
+      sup_cell_grid_cave(&rng, &cells);
+    } else {
+      sup_cell_grid_rooms(&rng, &cells);
+    }
+    sup_map m = sup_cell_grid_to_map(&cells, (seed / 2) % 2 == 0);
+    double radii[4] = {0.5, 1.0, 1.5, 2.0};
+    compare_on(&m, seed % 2 ? "cave" : "rooms", seed, radii, 4, 12, &t);
+    sup_map_free(&m);
+  }
+  printf("on demand, traced grids: %zu queries, %zu found, %zu no path\n", t.queries, t.found,
+         t.no_path);
+  ck_assert_uint_ge(t.found, test_scaled_minimum(200, 8));
+  ck_assert_uint_ge(t.no_path, test_scaled_minimum(5, 8));
 }
 END_TEST
 
@@ -340,6 +371,7 @@ static Suite *on_demand_suite(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_mixed_maps);
   tcase_add_test(tc, test_rectangles_mazes_towns);
+  tcase_add_test(tc, test_traced_grids);
   tcase_add_test(tc, test_second_arrival_at_a_corner);
   tcase_add_test(tc, test_departures_behind_arrivals);
   tcase_add_test(tc, test_no_path_costs_a_point_search);

@@ -734,6 +734,10 @@ static bool expand(an_tangent_query *q, an_lazy_search *s, uint32_t id, vec2 sta
   // The edge array may have moved while gathering.
   lazy_edge *arrival = &s->edges[id];
   bool whole_free = !v.corner || v.radius <= 0.0 || wedge_is_free(q, s, v.corner_index);
+  // Every arc relaxed here starts where the arrival touches: one that holds a free arc's sweep or
+  // less is part of it, so free, and one that reaches a blocked arc's sweep holds it, so blocked.
+  // Each check answers for the others on its side (docs/DESIGN.md, "Tangents on demand").
+  double free_upto = 0.0, blocked_from = INFINITY;
   uint32_t block =
       arrival->last_block == AN_NONE ? s->group_head[group] : s->blocks[arrival->last_block].next;
   for (; block != AN_NONE; block = s->blocks[block].next) {
@@ -753,11 +757,16 @@ static bool expand(an_tangent_query *q, an_lazy_search *s, uint32_t id, vec2 sta
       if (cost >= departure->cost) {
         continue;
       }
-      if (!whole_free && sweep > 0.0) {
-        an_arc arc = an_corner_arc(v.corner, arrival->arrive_angle, sweep, v.ccw);
-        if (!an_arc_is_free(&q->settings, &q->clearance, &arc)) {
+      if (!whole_free && sweep > free_upto) {
+        if (sweep >= blocked_from) {
           continue;
         }
+        an_arc arc = an_corner_arc(v.corner, arrival->arrive_angle, sweep, v.ccw);
+        if (!an_arc_is_free(&q->settings, &q->clearance, &arc)) {
+          blocked_from = sweep;
+          continue;
+        }
+        free_upto = sweep;
       }
       if (!relax(q, s, d, cost, id, goal)) {
         return false;
