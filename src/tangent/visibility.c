@@ -368,6 +368,7 @@ static void visit_cell(const an_grid *grid, const an_corner_grid *cgrid, an_sigh
     if (scratch->ignored && scratch->ignored[item->owner]) {
       continue;
     }
+    scratch->occluded++;
     if (item->kind == AN_ITEM_CIRCLE) {
       occlude_circle(&scratch->sight, item->a, item->radius, eps);
     } else {
@@ -454,10 +455,12 @@ static void visit_ring(const an_grid *grid, const an_corner_grid *cgrid, an_sigh
   }
 }
 
-static bool all_closed(const an_sight *sight, const an_sight_mask *mask, const double *exits,
-                       double need) {
+// The farthest any direction in `mask` is still open (capped by `exits`): every direction is
+// closed for targets `need` away exactly when this is below need. NaN reaches count as open.
+static double open_reach(const an_sight *sight, const an_sight_mask *mask, const double *exits) {
   // A viewpoint without a radius has one set of bins for both turning directions.
   int reach_lanes = sight->lane_offset == 0.0 ? 1 : 2;
+  double widest = -INFINITY;
   for (int lane = 0; lane < 2; ++lane) {
     const double *reaches = sight->reach[lane < reach_lanes ? lane : 0];
     for (int bin = 0; bin < AN_SIGHT_BINS; ++bin) {
@@ -468,12 +471,10 @@ static bool all_closed(const an_sight *sight, const an_sight_mask *mask, const d
       if (exits && exits[bin] < reach) {
         reach = exits[bin];
       }
-      if (!(reach < need)) {
-        return false;
-      }
+      widest = reach <= widest ? widest : reach == reach ? reach : INFINITY;
     }
   }
-  return true;
+  return widest;
 }
 
 bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t corner_count,
@@ -502,6 +503,10 @@ bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
   int32_t last_ring = an_grid_last_ring(grid, cx, cy);
   double exits[AN_SIGHT_BINS];
   bool have_exits = false;
+  // What the rings closed so far leave open, worked out again only after a ring that occluded
+  // something (or brought the exits): a map's empty cells cost nothing more than their visit.
+  double widest_open = INFINITY;
+  uint64_t occluded_before = UINT64_MAX;
   // Cells of ring k are at least (k - 1) cells from the origin, so their distance sums exceed
   // 2 (k - 1) cells - |origin - goal|: beyond some ring every cell is past the limit.
   double goal_distance = limit ? v2_dist(origin, limit->goal) : 0.0;
@@ -521,8 +526,13 @@ bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
       double grow = radius + lane_offset;
       exit_bounds(origin, v2(lo.x - grow, lo.y - grow), v2(hi.x + grow, hi.y + grow), exits);
       have_exits = true;
+      occluded_before = UINT64_MAX;
     }
-    if (all_closed(sight, mask, have_exits ? exits : NULL, need)) {
+    if (scratch->occluded != occluded_before) {
+      widest_open = open_reach(sight, mask, have_exits ? exits : NULL);
+      occluded_before = scratch->occluded;
+    }
+    if (widest_open < need) {
       break;
     }
   }

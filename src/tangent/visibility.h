@@ -71,7 +71,8 @@ typedef struct an_sight_scratch {
   uint32_t stamp;
   uint32_t *candidates; ///< corners met by the last gather, each once
   uint32_t candidate_count;
-  bool limited; ///< the last gather left out cells beyond its limit
+  bool limited;      ///< the last gather left out cells beyond its limit
+  uint64_t occluded; ///< items occluding so far, over every gather: tells a ring that closed none
   /// Per owner: nonzero for units the running query ignores (an_clearance.ignored), which then
   /// hide nothing; NULL for none.
   const uint8_t *ignored;
