@@ -393,12 +393,31 @@ static double distance_sum(const an_grid *grid, vec2 origin, const an_sight_limi
   return an_grid_cell_distance_sum(grid, column, row, origin, limit->goal);
 }
 
+// Does no cell of the run hold an item or a corner? Such a run neither occludes nor leaves a
+// target out, whatever the limit.
+static bool run_is_empty(const an_grid *grid, const an_corner_grid *cgrid, an_cell_run run) {
+  for (int32_t t = run.first; t <= run.last; ++t) {
+    int32_t column, row;
+    an_cell_run_cell(run, t, &column, &row);
+    size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
+    if (grid->cell_start[cell] != grid->cell_start[cell + 1] ||
+        cgrid->cell_start[cell] != cgrid->cell_start[cell + 1]) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Visits the cells of a run; with a limit, only those within it. The distance sum is convex
 // along a run (each distance to a sliding box is), so the cells within the limit are one interval
-// around its minimum: found by a ternary search, then walked outwards.
+// around its minimum: found by a ternary search, then walked outwards. An empty run is passed
+// over: the rings of a grid stretched by a far obstacle are mostly empty.
 static void visit_run(const an_grid *grid, const an_corner_grid *cgrid, an_sight_scratch *scratch,
                       const an_sight_limit *limit, uint32_t stamp, an_cell_run run, double eps) {
   int32_t column, row, t0 = run.first, t1 = run.last;
+  if (run_is_empty(grid, cgrid, run)) {
+    return;
+  }
   if (!limit) {
     for (int32_t t = t0; t <= t1; ++t) {
       an_cell_run_cell(run, t, &column, &row);

@@ -102,9 +102,9 @@ typedef struct an_sight_limit {
 
 /// Walks rings of cells from `origin` until the directions in `mask` are closed, filling
 /// scratch->sight and scratch->candidates. `radius` is R; `lane_offset` is rp. With a `limit`,
-/// cells beyond it are left out, and the result is false when any cell was: a target not met then
-/// lies on a circle whose every point x has |x - origin| + |x - goal| > limit->bound. Without a
-/// limit the result is always true.
+/// cells beyond it are left out, and the result is false when any cell that holds something was:
+/// a target not met then lies on a circle whose every point x has |x - origin| + |x - goal| >
+/// limit->bound. Without a limit the result is always true.
 bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t corner_count,
                      an_sight_scratch *scratch, vec2 origin, double lane_offset, double radius,
                      const an_sight_mask *mask, const an_sight_limit *limit, double eps);
