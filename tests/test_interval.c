@@ -333,6 +333,44 @@ typedef struct bound_tally {
   size_t checked, beyond_straight;
 } bound_tally;
 
+/// A slot's bound on the way between the places two goals' bounds describe.
+static double slot_gain(const an_landmark_goal *goal, const an_landmark_goal *from, size_t k) {
+  double gain = fmax(from->below[k] - goal->above[k], goal->below[k] - from->above[k]);
+  return gain == gain ? gain : -INFINITY;
+}
+
+/// Focusing the goal's bounds on a start keeps AN_LANDMARKS_ACTIVE slots as they were (the same
+/// landmark's column and range), and none dropped bounds the way between the two better than one
+/// kept.
+static void check_focus(fixture *f, const an_landmark_goal *bounds, vec2 start,
+                        uint32_t *near_stamp, uint32_t *near_mark, int32_t *near_queue) {
+  int32_t tri = an_navmesh_locate(f->mesh, start);
+  if (tri < 0 || bounds->count <= AN_LANDMARKS_ACTIVE) {
+    return;
+  }
+  goal_bounds_context sc = {f->mesh, start, {0}};
+  an_landmark_goal_start(&f->mesh->landmarks, &sc.bounds);
+  an_funnel_near_triangles(f->mesh, start, tri, near_stamp, near_mark, near_queue,
+                           add_goal_triangle, &sc);
+  an_landmark_goal focused = *bounds;
+  an_landmark_goal_focus(&focused, &sc.bounds, AN_LANDMARKS_ACTIVE);
+  ck_assert_uint_eq(focused.count, AN_LANDMARKS_ACTIVE);
+  bool kept[AN_LANDMARKS_MAX] = {false};
+  double least_kept = INFINITY;
+  for (size_t i = 0; i < focused.count; ++i) {
+    size_t k = focused.column[i];
+    ck_assert(k < bounds->count && bounds->column[k] == k && !kept[k]);
+    ck_assert(focused.below[i] == bounds->below[k] && focused.above[i] == bounds->above[k]);
+    kept[k] = true;
+    least_kept = fmin(least_kept, slot_gain(bounds, &sc.bounds, k));
+  }
+  for (size_t k = 0; k < bounds->count; ++k) {
+    ck_assert_msg(kept[k] || slot_gain(bounds, &sc.bounds, k) <= least_kept,
+                  "landmark %zu dropped with a bound of %.17g, one kept has %.17g", k,
+                  slot_gain(bounds, &sc.bounds, k), least_kept);
+  }
+}
+
 /// Checks what the landmarks of fixture f's mesh say against TA* on it, for goals drawn by `rng`:
 /// from vertices (every third) and points a little way from them that see them; counts the pairs
 /// checked and those where the bound beats the straight line.
@@ -356,6 +394,7 @@ static void check_bounds(fixture *f, uint64_t seed, size_t kind, sup_rng *rng, v
     an_funnel_near_triangles(f->mesh, goal, tri, near_stamp, &near_mark, near_queue,
                              add_goal_triangle, &gc);
     const an_landmark_goal bounds = gc.bounds;
+    check_focus(f, &bounds, random_end(f, rng, lo, hi), near_stamp, &near_mark, near_queue);
     for (size_t v = 0; v < f->mesh->cdt.point_count; v += 3) {
       vec2 p = f->mesh->cdt.points[v];
       double reach = sup_rng_uniform(rng, 0.0, 0.5);

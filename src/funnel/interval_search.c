@@ -855,6 +855,8 @@ static arcnav_status begin_search(const an_navmesh *mesh, an_interval_scratch *s
                            s);
   an_funnel_near_triangles(mesh, goal, gt, s->near_stamp, &s->near_mark, s->near_queue, add_goal,
                            s);
+  an_landmark_goal_focus_on(&mesh->landmarks, mesh->cdt.points, mesh->fv, s->starts, s->start_count,
+                            start, &s->goal_bounds);
   // Ends in different connected parts of the mesh, or joined only through passages too narrow
   // for the disk this search guides: no path, known without a search.
   if (!s->ends_meet) {

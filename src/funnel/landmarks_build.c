@@ -112,9 +112,12 @@ arcnav_status an_landmarks_build(an_navmesh *mesh, size_t count, bool engine_rul
   an_interval_scratch *scratch = NULL;
   double *distances = an_alloc(alloc, nv, sizeof *distances);
   double *nearest = an_alloc(alloc, nv, sizeof *nearest);
+  // Kept as floats, one landmark after another, then coded once the longest is known (the float's
+  // rounding is within the codes' allowance for the sums', AN_LANDMARK_ROUNDING).
   float *table = an_alloc(alloc, nv * count, sizeof *table);
+  uint16_t *codes = an_alloc(alloc, nv * count, sizeof *codes);
   uint8_t *fans = an_calloc(alloc, nv, sizeof *fans);
-  arcnav_status status = distances && nearest && table && fans
+  arcnav_status status = distances && nearest && table && codes && fans
                              ? an_interval_scratch_create(mesh, alloc, &scratch)
                              : ARCNAV_ERR_OUT_OF_MEMORY;
   // The first run, from a triangle of the part, only finds where the first landmark goes.
@@ -135,22 +138,39 @@ arcnav_status an_landmarks_build(an_navmesh *mesh, size_t count, bool engine_rul
     }
     status = an_interval_distances(mesh, scratch, centroid(mesh, tri), budget, distances);
     for (size_t v = 0; v < nv && status == ARCNAV_OK; ++v) {
-      table[v * count + k] = fans[v] > 1 ? -(float)distances[v] : (float)distances[v];
+      table[v * count + k] = (float)distances[v];
       nearest[v] = k == 0 ? distances[v] : an_min(nearest[v], distances[v]);
     }
   }
   an_interval_scratch_destroy(scratch);
   an_free(alloc, distances);
   an_free(alloc, nearest);
-  an_free(alloc, fans);
   if (status != ARCNAV_OK || !worth) {
     an_free(alloc, table);
+    an_free(alloc, codes);
+    an_free(alloc, fans);
     return status == ARCNAV_START_BLOCKED || status == ARCNAV_SEARCH_LIMIT ? ARCNAV_OK : status;
   }
+  double longest = 0.0;
+  for (size_t i = 0; i < nv * count; ++i) {
+    longest = table[i] < INFINITY ? an_max(longest, table[i]) : longest;
+  }
+  double step = longest > 0.0 ? longest / (AN_LANDMARK_UNKNOWN - 1) : 1.0;
+  for (size_t v = 0; v < nv; ++v) {
+    for (size_t k = 0; k < count; ++k) {
+      double at = table[v * count + k];
+      uint16_t code = at < INFINITY ? (uint16_t)an_min(round(at / step), AN_LANDMARK_UNKNOWN - 1)
+                                    : AN_LANDMARK_UNKNOWN;
+      codes[v * count + k] = (uint16_t)(code | (fans[v] > 1 ? AN_LANDMARK_PINCH : 0u));
+    }
+  }
+  an_free(alloc, table);
+  an_free(alloc, fans);
   mesh->landmarks = (an_landmarks){.count = count,
                                    .vertex_count = nv,
-                                   .distance = table,
+                                   .code = codes,
                                    .capacity = nv * count,
+                                   .step = step,
                                    .slack = 4.0 * mesh->eps};
   return ARCNAV_OK;
 }

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 /// How many landmarks a planner measures (DESIGN.md, "Landmarks").
-#define AN_LANDMARKS_DEFAULT 4
+#define AN_LANDMARKS_DEFAULT 8
 /// The expansions each landmark's measure may take, per free triangle (and 4096 more).
 #define AN_LANDMARK_EXPANSIONS_PER_TRIANGLE 8
 /// The engines measure landmarks only where paths from a place of the map are on average at least

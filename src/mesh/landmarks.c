@@ -9,7 +9,52 @@ void an_landmark_goal_start(const an_landmarks *landmarks, an_landmark_goal *out
   for (size_t k = 0; k < out->count; ++k) {
     out->below[k] = INFINITY;
     out->above[k] = -INFINITY;
+    out->column[k] = (uint8_t)k;
   }
+}
+
+void an_landmark_goal_focus(an_landmark_goal *goal, const an_landmark_goal *from, size_t keep) {
+  if (goal->count <= keep || from->count != goal->count) {
+    return;
+  }
+  // Each slot's bound on the way between the two places, from their ranges of lengths to the
+  // landmark (an unknown range bounds nothing); the best `keep` move to the front, in order.
+  double gain[AN_LANDMARKS_MAX];
+  for (size_t k = 0; k < goal->count; ++k) {
+    double g = an_max(from->below[k] - goal->above[k], goal->below[k] - from->above[k]);
+    gain[k] = g == g ? g : -INFINITY;
+  }
+  for (size_t i = 0; i < keep; ++i) {
+    size_t best = i;
+    for (size_t k = i + 1; k < goal->count; ++k) {
+      best = gain[k] > gain[best] ? k : best;
+    }
+    double swap_gain = gain[i], swap_below = goal->below[i], swap_above = goal->above[i];
+    uint8_t swap_column = goal->column[i];
+    gain[i] = gain[best];
+    goal->below[i] = goal->below[best];
+    goal->above[i] = goal->above[best];
+    goal->column[i] = goal->column[best];
+    gain[best] = swap_gain;
+    goal->below[best] = swap_below;
+    goal->above[best] = swap_above;
+    goal->column[best] = swap_column;
+  }
+  goal->count = keep;
+}
+
+void an_landmark_goal_focus_on(const an_landmarks *landmarks, const vec2 *points, const int32_t *fv,
+                               const int32_t *tris, size_t count, vec2 start,
+                               an_landmark_goal *goal) {
+  if (goal->count <= AN_LANDMARKS_ACTIVE || count == 0) {
+    return;
+  }
+  an_landmark_goal from;
+  an_landmark_goal_start(landmarks, &from);
+  for (size_t k = 0; k < count; ++k) {
+    an_landmark_goal_add(landmarks, points, &fv[3 * (size_t)tris[k]], start, &from);
+  }
+  an_landmark_goal_focus(goal, &from, AN_LANDMARKS_ACTIVE);
 }
 
 void an_landmark_goal_add(const an_landmarks *landmarks, const vec2 *points,
@@ -19,12 +64,13 @@ void an_landmark_goal_add(const an_landmarks *landmarks, const vec2 *points,
     // within the length between them.
     double below = -INFINITY, above = INFINITY;
     for (int c = 0; c < 3; ++c) {
-      float stored = landmarks->distance[(size_t)corners[c] * landmarks->count + k];
-      double at = fabs(stored);
+      uint16_t stored = landmarks->code[(size_t)corners[c] * landmarks->count + out->column[k]];
+      double at = an_landmark_length(landmarks, stored);
       if (at < INFINITY) {
         double error = an_landmark_error(landmarks, at, v2_dist(points[corners[c]], goal));
         below = an_max(below, at - error);
-        if (!signbit(stored)) { // at a pinch the goal's side may not be the one measured
+        if (!(stored &
+              AN_LANDMARK_PINCH)) { // at a pinch the goal's side may not be the one measured
           above = an_min(above, at + error);
         }
       }
@@ -42,16 +88,16 @@ arcnav_status an_landmarks_after_addition(an_landmarks *landmarks, size_t point_
     return ARCNAV_OK;
   }
   size_t used = landmarks->vertex_count * k;
-  if (!an_reserve(alloc, (void **)&landmarks->distance, &landmarks->capacity, used, point_count * k,
-                  sizeof *landmarks->distance)) {
+  if (!an_reserve(alloc, (void **)&landmarks->code, &landmarks->capacity, used, point_count * k,
+                  sizeof *landmarks->code)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t i = used; i < point_count * k; ++i) {
-    landmarks->distance[i] = INFINITY;
+    landmarks->code[i] = AN_LANDMARK_UNKNOWN;
   }
   for (size_t i = 0; i < count; ++i) {
     for (size_t j = 0; j < k; ++j) {
-      landmarks->distance[(size_t)vertices[i] * k + j] = INFINITY;
+      landmarks->code[(size_t)vertices[i] * k + j] = AN_LANDMARK_UNKNOWN;
     }
   }
   landmarks->vertex_count = point_count;
@@ -59,10 +105,10 @@ arcnav_status an_landmarks_after_addition(an_landmarks *landmarks, size_t point_
 }
 
 void an_landmarks_free(an_landmarks *landmarks, const an_allocator *alloc) {
-  an_free(alloc, landmarks->distance);
+  an_free(alloc, landmarks->code);
   *landmarks = (an_landmarks){0};
 }
 
 size_t an_landmarks_memory_bytes(const an_landmarks *landmarks) {
-  return landmarks->capacity * sizeof(float);
+  return landmarks->capacity * sizeof *landmarks->code;
 }

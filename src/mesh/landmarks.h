@@ -23,21 +23,38 @@
 /// At most this many landmarks (a goal's bounds are kept on the stack).
 #define AN_LANDMARKS_MAX 16
 
-/// A stored length is a float, within a relative 2^-24 of the length it was rounded from; 2^-22
-/// leaves room for the rounding of the sums that made that length.
+/// A search between two places reads at most this many landmarks' bounds: those that bound the
+/// way between them best (an_landmark_goal_focus()).
+#define AN_LANDMARKS_ACTIVE 4
+
+/// A stored length: its length in steps of an_landmarks.step in the low 15 bits, rounded to the
+/// nearest (AN_LANDMARK_UNKNOWN: no length, no path joins them or nothing is known), and
+/// AN_LANDMARK_PINCH set at a vertex where free space meets itself (a pinch: two fans of free
+/// triangles), whose length is the shorter of its sides', a lower bound for every side but not an
+/// upper one. Two bytes a length: the table keeps twice the landmarks floats would in the same
+/// room.
+#define AN_LANDMARK_UNKNOWN 0x7FFFu
+#define AN_LANDMARK_PINCH 0x8000u
+
+/// The rounding of the sums that made a measured length, relative to it.
 #define AN_LANDMARK_ROUNDING 0x1p-22
 
 typedef struct an_landmarks {
   size_t count;        ///< 0: no landmarks, every bound is 0
   size_t vertex_count; ///< the mesh's points when measured
-  /// Vertex-major: distance[v * count + k], the length from landmark k to vertex v rounded to a
-  /// float, or INFINITY when no path joins them (another part of the mesh). Negative (the length
-  /// negated) at a vertex where free space meets itself (a pinch: two fans of free triangles):
-  /// the length is the shorter of its sides', a lower bound for every side but not an upper one.
-  float *distance;
-  size_t capacity; ///< floats `distance` has room for
+  /// Vertex-major: code[v * count + k], the length from landmark k to vertex v (see
+  /// AN_LANDMARK_UNKNOWN).
+  uint16_t *code;
+  size_t capacity; ///< codes `code` has room for
+  double step;     ///< the length of a code's step: the longest length measured / 32,766
   double slack;    ///< absolute: a few of the mesh's eps, for its points' snapping
 } an_landmarks;
+
+/// The length a code holds (INFINITY: none).
+static inline double an_landmark_length(const an_landmarks *landmarks, uint16_t code) {
+  unsigned steps = code & AN_LANDMARK_UNKNOWN;
+  return steps == AN_LANDMARK_UNKNOWN ? INFINITY : steps * landmarks->step;
+}
 
 /// What the goal's place says of its distance to each landmark: at least `below[k]`, at most
 /// `above[k]` (-INFINITY and INFINITY when unknown).
@@ -45,7 +62,19 @@ typedef struct an_landmark_goal {
   size_t count; ///< 0: no bound (no landmarks, or a goal beyond the mesh)
   double below[AN_LANDMARKS_MAX];
   double above[AN_LANDMARKS_MAX];
+  uint8_t column[AN_LANDMARKS_MAX]; ///< slot k's landmark: the table's column
 } an_landmark_goal;
+
+/// Keeps the `keep` landmarks whose bounds on the way between the goal and the place `from`
+/// describes (built as a goal's) are the largest: a search between the two reads only those.
+void an_landmark_goal_focus(an_landmark_goal *goal, const an_landmark_goal *from, size_t keep);
+
+/// Focuses the goal's bounds (an_landmark_goal_focus()) on a search's start `start`, which the
+/// free triangles `tris` (`count` of them; their corners `fv`, 3 each, into `points`) hold, to
+/// AN_LANDMARKS_ACTIVE landmarks. Nothing to do for fewer landmarks or no triangle.
+void an_landmark_goal_focus_on(const an_landmarks *landmarks, const vec2 *points, const int32_t *fv,
+                               const int32_t *tris, size_t count, vec2 start,
+                               an_landmark_goal *goal);
 
 /// Begins a goal's bounds: none yet, for an_landmark_goal_add() to widen. A goal needs at least
 /// one triangle added before its bounds are used.
@@ -58,9 +87,10 @@ void an_landmark_goal_add(const an_landmarks *landmarks, const vec2 *points,
                           const int32_t corners[3], vec2 goal, an_landmark_goal *out);
 
 /// How far a stored length `at` may lie from the truth, for a point within `reach` of its vertex:
-/// the float's rounding, the snapping of the mesh's points, and the reach.
+/// a step (the code's rounding, half a step, and more), the sums' rounding, the snapping of the
+/// mesh's points, and the reach.
 static inline double an_landmark_error(const an_landmarks *landmarks, double at, double reach) {
-  return at * AN_LANDMARK_ROUNDING + landmarks->slack + reach;
+  return landmarks->step + at * AN_LANDMARK_ROUNDING + landmarks->slack + reach;
 }
 
 /// The least length of a path from any point a point agent joins to mesh vertex `vertex` within
@@ -71,13 +101,14 @@ static inline double an_landmarks_bound(const an_landmarks *landmarks, const an_
   if (goal->count == 0) {
     return bound;
   }
-  const float *d = &landmarks->distance[(size_t)vertex * landmarks->count];
+  const uint16_t *d = &landmarks->code[(size_t)vertex * landmarks->count];
   for (size_t k = 0; k < goal->count; ++k) {
-    double at = fabs(d[k]);
+    uint16_t stored = d[goal->column[k]];
+    double at = an_landmark_length(landmarks, stored);
     if (at < INFINITY) {
       double error = an_landmark_error(landmarks, at, reach);
       bound = an_max(bound, at - error - goal->above[k]);
-      if (!signbit(d[k])) {
+      if (!(stored & AN_LANDMARK_PINCH)) {
         bound = an_max(bound, goal->below[k] - at - error);
       }
     }
@@ -97,9 +128,9 @@ static inline double an_landmarks_allowance(const an_landmarks *landmarks,
   if (goal->count == 0) {
     return allowance;
   }
-  const float *d = &landmarks->distance[(size_t)vertex * landmarks->count];
+  const uint16_t *d = &landmarks->code[(size_t)vertex * landmarks->count];
   for (size_t k = 0; k < goal->count; ++k) {
-    double at = fabs(d[k]);
+    double at = an_landmark_length(landmarks, d[goal->column[k]]);
     if (!(at < INFINITY)) {
       // No path joins the vertex and landmark k: a vertex r the landmark reaches has no path to
       // it either, and one it does not reach got no bound from k.

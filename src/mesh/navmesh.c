@@ -98,14 +98,14 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
     }
   }
   copy->grid = an_duplicate(alloc, mesh->grid, cells, sizeof *copy->grid);
-  copy->landmarks.distance =
-      an_duplicate(alloc, mesh->landmarks.distance, distances, sizeof *copy->landmarks.distance);
-  copy->landmarks.capacity = copy->landmarks.distance ? distances : 0;
+  copy->landmarks.code =
+      an_duplicate(alloc, mesh->landmarks.code, distances, sizeof *copy->landmarks.code);
+  copy->landmarks.capacity = copy->landmarks.code ? distances : 0;
   bool copied = copy->free_of && (copy->tri_of || free_count == 0) &&
                 (copy->fv || free_count == 0) && (copy->fn || free_count == 0) &&
                 (copy->component || free_count == 0) && (copy->corner || points == 0) &&
                 (copy->dead_apex || points == 0) && copy->grid &&
-                (copy->landmarks.distance || distances == 0);
+                (copy->landmarks.code || distances == 0);
   if (status != ARCNAV_OK || !copied) {
     an_navmesh_destroy(copy);
     return ARCNAV_ERR_OUT_OF_MEMORY;

@@ -473,8 +473,9 @@ static void forget_corner_bounds(an_tangent_query *q) {
 }
 
 // The running search's goal as the landmarks see it: from the free triangle of the engine's
-// polygons that holds it (`tri`, located by the free test, or -1 to locate it here).
-static void bound_goal(an_tangent_query *q, vec2 goal, int32_t tri) {
+// polygons that holds it (`tri`, located by the free test, or -1 to locate it here), with the
+// landmarks that bound the way from the start best (the start's triangle `start_tri`, likewise).
+static void bound_goal(an_tangent_query *q, vec2 start, int32_t start_tri, vec2 goal, int32_t tri) {
   const an_navmesh *mesh = q->engine->polygons;
   q->goal_bounds.count = 0;
   q->measure = NULL;
@@ -488,6 +489,9 @@ static void bound_goal(an_tangent_query *q, vec2 goal, int32_t tri) {
   an_landmark_goal_start(&mesh->landmarks, &q->goal_bounds);
   an_landmark_goal_add(&mesh->landmarks, mesh->cdt.points, &mesh->fv[3 * (size_t)tri], goal,
                        &q->goal_bounds);
+  start_tri = start_tri >= 0 ? start_tri : an_navmesh_locate(mesh, start);
+  an_landmark_goal_focus_on(&mesh->landmarks, mesh->cdt.points, mesh->fv, &start_tri,
+                            start_tri >= 0 ? 1 : 0, start, &q->goal_bounds);
   forget_corner_bounds(q);
 }
 
@@ -1017,7 +1021,7 @@ begin_with(void *query, vec2 start, vec2 goal, an_search_control *control, arcna
   if (status != ARCNAV_OK || v2_equal(start, goal)) {
     return status;
   }
-  bound_goal(q, goal, tb);
+  bound_goal(q, start, ta, goal, tb);
   return begin(q, start, goal, path);
 }
 
