@@ -950,6 +950,16 @@ void sup_cell_grid_rooms(sup_rng *rng, sup_cell_grid *g) {
   }
 }
 
+void sup_cell_grid_random(sup_rng *rng, bool cave, sup_cell_grid *g) {
+  g->w = 24 + (int)sup_rng_below(rng, 25);
+  g->h = 24 + (int)sup_rng_below(rng, 25);
+  if (cave) {
+    sup_cell_grid_cave(rng, g);
+  } else {
+    sup_cell_grid_rooms(rng, g);
+  }
+}
+
 void sup_cell_grid_from_rows(sup_cell_grid *g, const char *const *rows, int h) {
   memset(g, 0, sizeof *g);
   g->h = h;

@@ -164,6 +164,9 @@ void sup_cell_grid_cave(sup_rng *rng, sup_cell_grid *g);
 /// blocked cells.
 void sup_cell_grid_rooms(sup_rng *rng, sup_cell_grid *g);
 
+/// A cave (`cave`) or rooms and pillars on a grid of 24 to 48 cells a side, its size drawn too.
+void sup_cell_grid_random(sup_rng *rng, bool cave, sup_cell_grid *g);
+
 /// A grid from rows of '#' (blocked) and '.' (free), row y = 0 first, all as long as the first.
 void sup_cell_grid_from_rows(sup_cell_grid *g, const char *const *rows, int h);
 

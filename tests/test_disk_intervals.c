@@ -401,13 +401,7 @@ START_TEST(test_traced_grids) {
   for (uint64_t seed = 1; seed <= test_scaled_count(10); ++seed) {
     sup_rng rng = sup_rng_seed(seed * 4241 + 3);
     static sup_cell_grid g;
-    g.w = 24 + (int)sup_rng_below(&rng, 25);
-    g.h = 24 + (int)sup_rng_below(&rng, 25);
-    if (seed % 2) {
-      sup_cell_grid_cave(&rng, &g);
-    } else {
-      sup_cell_grid_rooms(&rng, &g);
-    }
+    sup_cell_grid_random(&rng, seed % 2, &g);
     bool bounds = (seed / 2) % 2 == 0;
     sup_map m = sup_cell_grid_to_map(&g, bounds);
     arcnav_map *map = NULL;

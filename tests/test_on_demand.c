@@ -171,13 +171,7 @@ START_TEST(test_traced_grids) {
   tally t = {.cells = &cells};
   for (uint64_t seed = 1; seed <= test_scaled_count(8); ++seed) {
     sup_rng rng = sup_rng_seed(seed * 977 + 5);
-    cells.w = 24 + (int)sup_rng_below(&rng, 25);
-    cells.h = 24 + (int)sup_rng_below(&rng, 25);
-    if (seed % 2) {
-      sup_cell_grid_cave(&rng, &cells);
-    } else {
-      sup_cell_grid_rooms(&rng, &cells);
-    }
+    sup_cell_grid_random(&rng, seed % 2, &cells);
     sup_map m = sup_cell_grid_to_map(&cells, (seed / 2) % 2 == 0);
     double radii[4] = {0.5, 1.0, 1.5, 2.0};
     compare_on(&m, seed % 2 ? "cave" : "rooms", seed, radii, 4, 12, &t);
