@@ -44,8 +44,9 @@ static fixture make_fixture(const sup_map *desc) {
   ck_assert_int_eq(an_navmesh_build(f.map, &plain_alloc, &f.mesh), ARCNAV_OK);
   check_free_arrays(f.mesh);
   check_vertex_tables(f.mesh);
-  // Always, where the engines skip open maps: the searches' keys use them (TA*'s do not).
-  ck_assert_int_eq(an_landmarks_build(f.mesh, AN_LANDMARKS_DEFAULT, false), ARCNAV_OK);
+  // Always, where the engines skip open maps, and as many as on the largest maps, which the
+  // searches read four at a time: the searches' keys use them (TA*'s do not).
+  ck_assert_int_eq(an_landmarks_build(f.mesh, AN_LANDMARKS_MANY, false), ARCNAV_OK);
   ck_assert_int_eq(an_funnel_scratch_create(f.mesh, &plain_alloc, &f.funnel), ARCNAV_OK);
   ck_assert_int_eq(an_interval_scratch_create(f.mesh, &plain_alloc, &f.interval), ARCNAV_OK);
   f.eps = arcnav_map_tolerance(f.map);
@@ -432,7 +433,7 @@ static void check_bounds(fixture *f, uint64_t seed, size_t kind, sup_rng *rng, v
 
 static void check_fresh_bounds(fixture *f, uint64_t seed, size_t kind, sup_rng *rng,
                                void *context) {
-  ck_assert_uint_eq(f->mesh->landmarks.count, AN_LANDMARKS_DEFAULT);
+  ck_assert_uint_eq(f->mesh->landmarks.count, AN_LANDMARKS_MANY);
   ck_assert_uint_eq(f->mesh->landmarks.vertex_count, f->mesh->cdt.point_count);
   check_bounds(f, seed, kind, rng, context);
 }
@@ -655,7 +656,7 @@ static void check_bounds_after_additions(fixture *f, uint64_t seed, size_t kind,
   }
   ck_assert_uint_ge(here, 1);
   c->added += here;
-  ck_assert_uint_eq(f->mesh->landmarks.count, AN_LANDMARKS_DEFAULT);
+  ck_assert_uint_eq(f->mesh->landmarks.count, AN_LANDMARKS_MANY);
   ck_assert_uint_eq(f->mesh->landmarks.vertex_count, f->mesh->cdt.point_count);
   an_funnel_scratch_destroy(f->funnel); // sized for the mesh before
   ck_assert_int_eq(an_funnel_scratch_create(f->mesh, &plain_alloc, &f->funnel), ARCNAV_OK);
@@ -680,14 +681,16 @@ START_TEST(test_landmarks_only_where_walls_make_paths_long) {
   arcnav_vec2 b[] = {{-50, -50}, {550, -50}, {550, 350}, {-50, 350}};
   sup_map_set_bounds(&field, b, 4);
   sup_map *maps[3] = {&large, &small, &field};
-  size_t want[3] = {AN_LANDMARKS_DEFAULT, 0, 0};
+  size_t want[3] = {AN_LANDMARKS_FEW, 0, 0};
   for (int m = 0; m < 3; ++m) {
     fixture f = make_fixture(maps[m]);
     // The small maze is below the size rule; the other two are above it, so that the field is
     // left out for its straight paths.
     ck_assert(m == 1 ? f.mesh->cdt.point_count < AN_LANDMARK_MIN_POINTS
                      : f.mesh->cdt.point_count >= AN_LANDMARK_MIN_POINTS);
-    ck_assert_int_eq(an_landmarks_build(f.mesh, AN_LANDMARKS_DEFAULT, true), ARCNAV_OK);
+    ck_assert_int_eq(
+        an_landmarks_build(f.mesh, an_landmarks_count_for(f.mesh->cdt.point_count), true),
+        ARCNAV_OK);
     ck_assert_msg(f.mesh->landmarks.count == want[m], "map %d (%zu points): %zu landmarks", m,
                   f.mesh->cdt.point_count, f.mesh->landmarks.count);
     free_fixture(&f);

@@ -113,7 +113,8 @@ arcnav_status an_funnel_engine_build(const an_engine_args *args, an_engine *out)
       status = an_navmesh_build(args->map, &engine->alloc, &engine->navmesh);
     }
     if (status == ARCNAV_OK && engine->optimal) {
-      status = an_landmarks_build(engine->navmesh, AN_LANDMARKS_DEFAULT, true);
+      status = an_landmarks_build(engine->navmesh,
+                                  an_landmarks_count_for(engine->navmesh->cdt.point_count), true);
     }
   }
   if (status != ARCNAV_OK) {

@@ -456,7 +456,7 @@ arcnav_status an_polygon_mesh_build(const arcnav_map *map, const an_allocator *a
   an_free(alloc, obstacles);
   // Its landmarks bound the disk searches' remaining lengths (mesh/landmarks.h).
   if (status == ARCNAV_OK) {
-    status = an_landmarks_build(*out, AN_LANDMARKS_DEFAULT, true);
+    status = an_landmarks_build(*out, an_landmarks_count_for((*out)->cdt.point_count), true);
     if (status != ARCNAV_OK) {
       an_navmesh_destroy(*out);
       *out = NULL;
