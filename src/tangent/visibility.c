@@ -411,18 +411,18 @@ static bool run_is_empty(const an_grid *grid, const an_corner_grid *cgrid, an_ce
 // Visits the cells of a run; with a limit, only those within it. The distance sum is convex
 // along a run (each distance to a sliding box is), so the cells within the limit are one interval
 // around its minimum: found by a ternary search, then walked outwards. An empty run is passed
-// over: the rings of a grid stretched by a far obstacle are mostly empty.
+// over, without the search: the rings of a grid stretched by a far obstacle are mostly empty.
 static void visit_run(const an_grid *grid, const an_corner_grid *cgrid, an_sight_scratch *scratch,
                       const an_sight_limit *limit, uint32_t stamp, an_cell_run run, double eps) {
   int32_t column, row, t0 = run.first, t1 = run.last;
-  if (run_is_empty(grid, cgrid, run)) {
-    return;
-  }
   if (!limit) {
     for (int32_t t = t0; t <= t1; ++t) {
       an_cell_run_cell(run, t, &column, &row);
       visit_cell(grid, cgrid, scratch, stamp, column, row, eps);
     }
+    return;
+  }
+  if (run_is_empty(grid, cgrid, run)) {
     return;
   }
   vec2 origin = scratch->sight.origin;
@@ -474,12 +474,14 @@ static void visit_ring(const an_grid *grid, const an_corner_grid *cgrid, an_sigh
   }
 }
 
-// The farthest any direction in `mask` is still open (capped by `exits`): every direction is
-// closed for targets `need` away exactly when this is below need. NaN reaches count as open.
-static double open_reach(const an_sight *sight, const an_sight_mask *mask, const double *exits) {
+// Is every direction in `mask` closed for targets `need` away (reaches capped by `exits`)? When
+// one is not, *witness (reset by the caller) is how far one is open, at least `need`, the farthest
+// of all with `widest`: until something occludes again, they stay open that far. NaN reaches
+// count as open.
+static bool all_closed(const an_sight *sight, const an_sight_mask *mask, const double *exits,
+                       double need, bool widest, double *witness) {
   // A viewpoint without a radius has one set of bins for both turning directions.
   int reach_lanes = sight->lane_offset == 0.0 ? 1 : 2;
-  double widest = -INFINITY;
   for (int lane = 0; lane < 2; ++lane) {
     const double *reaches = sight->reach[lane < reach_lanes ? lane : 0];
     for (int bin = 0; bin < AN_SIGHT_BINS; ++bin) {
@@ -490,10 +492,15 @@ static double open_reach(const an_sight *sight, const an_sight_mask *mask, const
       if (exits && exits[bin] < reach) {
         reach = exits[bin];
       }
-      widest = reach <= widest ? widest : reach == reach ? reach : INFINITY;
+      if (!(reach < need)) {
+        *witness = an_max(*witness, reach == reach ? reach : INFINITY);
+        if (!widest) {
+          return false;
+        }
+      }
     }
   }
-  return widest;
+  return !(*witness >= need);
 }
 
 bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t corner_count,
@@ -522,9 +529,10 @@ bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
   int32_t last_ring = an_grid_last_ring(grid, cx, cy);
   double exits[AN_SIGHT_BINS];
   bool have_exits = false;
-  // What the rings closed so far leave open, worked out again only after a ring that occluded
-  // something (or brought the exits): a map's empty cells cost nothing more than their visit.
-  double widest_open = INFINITY;
+  // A direction the rings so far leave open, and how far: only a ring that occluded something (or
+  // the exits) can close it, so until then the rings within that need no test of every direction
+  // (a grid stretched by a far obstacle is mostly empty rings).
+  double open_witness = -INFINITY;
   uint64_t occluded_before = UINT64_MAX;
   // Cells of ring k are at least (k - 1) cells from the origin, so their distance sums exceed
   // 2 (k - 1) cells - |origin - goal|: beyond some ring every cell is past the limit.
@@ -547,12 +555,15 @@ bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
       have_exits = true;
       occluded_before = UINT64_MAX;
     }
-    if (scratch->occluded != occluded_before) {
-      widest_open = open_reach(sight, mask, have_exits ? exits : NULL);
+    if (scratch->occluded != occluded_before || !(need <= open_witness)) {
+      // After a ring that occluded, the first open direction will do (the next ring most often
+      // occludes again); after empty rings outgrew the witness, the farthest open one.
+      bool widest = scratch->occluded == occluded_before;
       occluded_before = scratch->occluded;
-    }
-    if (widest_open < need) {
-      break;
+      open_witness = -INFINITY;
+      if (all_closed(sight, mask, have_exits ? exits : NULL, need, widest, &open_witness)) {
+        break;
+      }
     }
   }
   if (lane_offset == 0.0) {
