@@ -855,8 +855,6 @@ static arcnav_status begin_search(const an_navmesh *mesh, an_interval_scratch *s
                            s);
   an_funnel_near_triangles(mesh, goal, gt, s->near_stamp, &s->near_mark, s->near_queue, add_goal,
                            s);
-  an_landmark_goal_focus_on(&mesh->landmarks, mesh->cdt.points, mesh->fv, s->starts, s->start_count,
-                            start, &s->goal_bounds);
   // Ends in different connected parts of the mesh, or joined only through passages too narrow
   // for the disk this search guides: no path, known without a search.
   if (!s->ends_meet) {
@@ -873,6 +871,9 @@ static arcnav_status begin_search(const an_navmesh *mesh, an_interval_scratch *s
       return ARCNAV_OK;
     }
   }
+  // The searches' keys read the four landmarks that bound the way between the ends best.
+  an_landmark_goal_focus_on(&mesh->landmarks, mesh->cdt.points, mesh->fv, s->starts, s->start_count,
+                            start, &s->goal_bounds);
   return start_run(s, start, goal, measuring, true) ? ARCNAV_IN_PROGRESS : ARCNAV_ERR_OUT_OF_MEMORY;
 }
 

@@ -158,10 +158,7 @@ arcnav_status an_landmarks_build(an_navmesh *mesh, size_t count, bool engine_rul
   double step = longest > 0.0 ? longest / (AN_LANDMARK_UNKNOWN - 1) : 1.0;
   for (size_t v = 0; v < nv; ++v) {
     for (size_t k = 0; k < count; ++k) {
-      double at = table[v * count + k];
-      uint16_t code = at < INFINITY ? (uint16_t)an_min(round(at / step), AN_LANDMARK_UNKNOWN - 1)
-                                    : AN_LANDMARK_UNKNOWN;
-      codes[v * count + k] = (uint16_t)(code | (fans[v] > 1 ? AN_LANDMARK_PINCH : 0u));
+      codes[v * count + k] = an_landmark_code(table[v * count + k], step, fans[v] > 1);
     }
   }
   an_free(alloc, table);

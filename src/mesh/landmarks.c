@@ -3,6 +3,7 @@
 #include "mesh/landmarks.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 void an_landmark_goal_start(const an_landmarks *landmarks, an_landmark_goal *out) {
   out->count = landmarks->count;
@@ -18,29 +19,25 @@ void an_landmark_goal_focus(an_landmark_goal *goal, const an_landmark_goal *from
     return;
   }
   // Each slot's bound on the way between the two places, from their ranges of lengths to the
-  // landmark (an unknown range bounds nothing); the best `keep` move to the front, in order.
+  // landmark (an unknown range bounds nothing); the best `keep`, best first, make the new slots.
   double gain[AN_LANDMARKS_MAX];
   for (size_t k = 0; k < goal->count; ++k) {
     double g = an_max(from->below[k] - goal->above[k], goal->below[k] - from->above[k]);
     gain[k] = g == g ? g : -INFINITY;
   }
+  an_landmark_goal kept = {.count = keep};
+  bool taken[AN_LANDMARKS_MAX] = {false};
   for (size_t i = 0; i < keep; ++i) {
-    size_t best = i;
-    for (size_t k = i + 1; k < goal->count; ++k) {
-      best = gain[k] > gain[best] ? k : best;
+    size_t best = goal->count;
+    for (size_t k = 0; k < goal->count; ++k) {
+      best = !taken[k] && (best == goal->count || gain[k] > gain[best]) ? k : best;
     }
-    double swap_gain = gain[i], swap_below = goal->below[i], swap_above = goal->above[i];
-    uint8_t swap_column = goal->column[i];
-    gain[i] = gain[best];
-    goal->below[i] = goal->below[best];
-    goal->above[i] = goal->above[best];
-    goal->column[i] = goal->column[best];
-    gain[best] = swap_gain;
-    goal->below[best] = swap_below;
-    goal->above[best] = swap_above;
-    goal->column[best] = swap_column;
+    taken[best] = true;
+    kept.below[i] = goal->below[best];
+    kept.above[i] = goal->above[best];
+    kept.column[i] = goal->column[best];
   }
-  goal->count = keep;
+  *goal = kept;
 }
 
 void an_landmark_goal_focus_on(const an_landmarks *landmarks, const vec2 *points, const int32_t *fv,

@@ -17,6 +17,7 @@
 #include "geom/geom.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,13 @@ typedef struct an_landmarks {
 static inline double an_landmark_length(const an_landmarks *landmarks, uint16_t code) {
   unsigned steps = code & AN_LANDMARK_UNKNOWN;
   return steps == AN_LANDMARK_UNKNOWN ? INFINITY : steps * landmarks->step;
+}
+
+/// The code of length `at` (INFINITY: none) in steps of `step`, at a pinch or not.
+static inline uint16_t an_landmark_code(double at, double step, bool pinch) {
+  double steps =
+      at < INFINITY ? fmin(round(at / step), AN_LANDMARK_UNKNOWN - 1) : AN_LANDMARK_UNKNOWN;
+  return (uint16_t)((unsigned)steps | (pinch ? AN_LANDMARK_PINCH : 0u));
 }
 
 /// What the goal's place says of its distance to each landmark: at least `below[k]`, at most

@@ -489,9 +489,12 @@ static void bound_goal(an_tangent_query *q, vec2 start, int32_t start_tri, vec2 
   an_landmark_goal_start(&mesh->landmarks, &q->goal_bounds);
   an_landmark_goal_add(&mesh->landmarks, mesh->cdt.points, &mesh->fv[3 * (size_t)tri], goal,
                        &q->goal_bounds);
-  start_tri = start_tri >= 0 ? start_tri : an_navmesh_locate(mesh, start);
-  an_landmark_goal_focus_on(&mesh->landmarks, mesh->cdt.points, mesh->fv, &start_tri,
-                            start_tri >= 0 ? 1 : 0, start, &q->goal_bounds);
+  // The start is located again only where there is a choice of landmarks to make from it.
+  if (q->goal_bounds.count > AN_LANDMARKS_ACTIVE) {
+    start_tri = start_tri >= 0 ? start_tri : an_navmesh_locate(mesh, start);
+    an_landmark_goal_focus_on(&mesh->landmarks, mesh->cdt.points, mesh->fv, &start_tri,
+                              start_tri >= 0 ? 1 : 0, start, &q->goal_bounds);
+  }
   forget_corner_bounds(q);
 }
 

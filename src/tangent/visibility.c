@@ -475,11 +475,11 @@ static void visit_ring(const an_grid *grid, const an_corner_grid *cgrid, an_sigh
 }
 
 // Is every direction in `mask` closed for targets `need` away (reaches capped by `exits`)? When
-// one is not, *witness (reset by the caller) is how far one is open, at least `need`, the farthest
-// of all with `widest`: until something occludes again, they stay open that far. NaN reaches
-// count as open.
+// one is not, *witness is how far one is open, at least `need`, the farthest of all with
+// `widest`: until something occludes again, they stay open that far. NaN reaches count as open.
 static bool all_closed(const an_sight *sight, const an_sight_mask *mask, const double *exits,
                        double need, bool widest, double *witness) {
+  *witness = -INFINITY;
   // A viewpoint without a radius has one set of bins for both turning directions.
   int reach_lanes = sight->lane_offset == 0.0 ? 1 : 2;
   for (int lane = 0; lane < 2; ++lane) {
@@ -560,7 +560,6 @@ bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
       // occludes again); after empty rings outgrew the witness, the farthest open one.
       bool widest = scratch->occluded == occluded_before;
       occluded_before = scratch->occluded;
-      open_witness = -INFINITY;
       if (all_closed(sight, mask, have_exits ? exits : NULL, need, widest, &open_witness)) {
         break;
       }
