@@ -7,6 +7,7 @@
 #include "mapgen.h"
 #include "planner/planner.h"
 #include "tangent/tangent_lazy.h"
+#include "tangent/tangent_state.h"
 #include "verify.h"
 
 #include <stdio.h>
@@ -181,6 +182,124 @@ START_TEST(test_traced_grids) {
          t.no_path);
   ck_assert_uint_ge(t.found, test_scaled_minimum(200, 8));
   ck_assert_uint_ge(t.no_path, test_scaled_minimum(5, 8));
+}
+END_TEST
+
+typedef struct bound_tally {
+  size_t checked;  ///< touching points whose bound was held to the prebuilt graph's length
+  size_t shutting; ///< searches whose guide shut narrow portals
+} bound_tally;
+
+// After a search on demand, its bounds on the way on from points of corner circles (the keys of
+// arrivals touching there) against the prebuilt graph's length from there to the goal.
+static void check_touch_bounds(const mode_run *on_demand, const mode_run *prebuilt, vec g,
+                               sup_rng *rng, bound_tally *t) {
+  an_tangent_query *q = on_demand->query->engine_query;
+  t->shutting += q->measure_shuts;
+  size_t corners = q->engine->corner_count;
+  for (int k = 0; k < 24 && corners > 0; ++k) {
+    uint32_t c = (uint32_t)sup_rng_below(rng, corners);
+    const an_corner *corner = &q->corners[c];
+    double a = corner->wedge_start + sup_rng_uniform(rng, 0.0, corner->wedge_sweep);
+    vec x = {corner->center.x + corner->radius * cos(a),
+             corner->center.y + corner->radius * sin(a)};
+    if (!arcnav_planner_point_is_free(prebuilt->planner, x) ||
+        arcnav_find_path(prebuilt->query, x, g, prebuilt->path) != ARCNAV_OK) {
+      continue;
+    }
+    double length = arcnav_path_length(prebuilt->path);
+    double bound = an_tangent_touch_bound(q, c, x);
+    ck_assert_msg(bound <= length * (1.0 + 1e-9) + 1e-9,
+                  "corner %u at (%.17g, %.17g) R %g: bound %.17g on the way on from (%.17g, "
+                  "%.17g), which is %.17g",
+                  c, corner->center.x, corner->center.y, corner->radius, bound, x.x, x.y, length);
+    t->checked++;
+  }
+}
+
+// A random end where the disk fits: at a free cell's centre of the grid `traced` the map was
+// traced from, or anywhere in the map's 100 x 100 square.
+static bool free_end(const sup_map *m, const sup_cell_grid *traced, double R, sup_rng *rng,
+                     vec *end) {
+  return traced ? sup_cell_grid_end(traced, m, R, true, rng, end)
+                : sup_random_free_point(m, R, rng, (vec){0, 0}, (vec){100, 100}, 0.0, 500, end);
+}
+
+// The guide of a disk's search keeps off the portals too narrow for it, so what it measured at a
+// corner's vertex may not hold on the far side of one: every touching point's bound must still
+// be at most the way on from there (docs/DESIGN.md, "The guide keeps to the disk's passages").
+// Traced grids at radii where many of their portals are shut, and mixed maps.
+START_TEST(test_guide_bounds_hold_at_touching_points) {
+  static sup_cell_grid cells;
+  bound_tally t = {0};
+  for (uint64_t seed = 1; seed <= test_scaled_count(12); ++seed) {
+    sup_rng rng = sup_rng_seed(seed * 7919 + 3);
+    sup_map m;
+    if (seed % 3 == 0) {
+      m = sup_gen_mixed(seed, 8 + seed % 10, 100.0, 3.0);
+    } else {
+      sup_cell_grid_random(&rng, seed % 2, &cells);
+      m = sup_cell_grid_to_map(&cells, true);
+    }
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+    double radii[3] = {0.9, 1.4, 2.2};
+    for (size_t r = 0; r < 3; ++r) {
+      double R = radii[r] * (seed % 3 == 0 ? 2.0 : 1.0);
+      mode_run prebuilt = open_mode(map, R, ARCNAV_TANGENT_GRAPH_PREBUILT);
+      mode_run on_demand = open_mode(map, R, ARCNAV_TANGENT_GRAPH_ON_DEMAND);
+      for (int k = 0; k < 6; ++k) {
+        vec s, g;
+        const sup_cell_grid *traced = seed % 3 == 0 ? NULL : &cells;
+        if (!free_end(&m, traced, R, &rng, &s) || !free_end(&m, traced, R, &rng, &g) ||
+            arcnav_find_path(on_demand.query, s, g, on_demand.path) != ARCNAV_OK) {
+          continue;
+        }
+        check_touch_bounds(&on_demand, &prebuilt, g, &rng, &t);
+      }
+      close_mode(&prebuilt);
+      close_mode(&on_demand);
+    }
+    arcnav_map_destroy(map);
+    sup_map_free(&m);
+  }
+  // Slits narrower than the disk between two wedges, a spike's tip just below each, whose circle
+  // reaches above the slit: the guide goes round the wedges to the tip, far longer than the way
+  // from above the slit.
+  for (uint64_t seed = 1; seed <= test_scaled_count(40); ++seed) {
+    sup_rng rng = sup_rng_seed(seed * 104729 + 11);
+    double R = 1.0, gap = sup_rng_uniform(&rng, 1.2, 1.9);
+    vec tip = {sup_rng_uniform(&rng, -0.3, 0.3) * gap, -sup_rng_uniform(&rng, 0.05, 0.5)};
+    sup_map m = {0};
+    vec left[3] = {{-8.0, -0.4}, {-0.5 * gap, 0.0}, {-8.0, 0.4}};
+    vec right[3] = {{8.0, 0.4}, {0.5 * gap, 0.0}, {8.0, -0.4}};
+    vec spike[3] = {{tip.x - 0.5, tip.y - 3.0}, {tip.x + 0.5, tip.y - 3.0}, tip};
+    sup_map_add_polygon(&m, left, 3, NULL, NULL, 0);
+    sup_map_add_polygon(&m, right, 3, NULL, NULL, 0);
+    sup_map_add_polygon(&m, spike, 3, NULL, NULL, 0);
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+    mode_run prebuilt = open_mode(map, R, ARCNAV_TANGENT_GRAPH_PREBUILT);
+    mode_run on_demand = open_mode(map, R, ARCNAV_TANGENT_GRAPH_ON_DEMAND);
+    for (int k = 0; k < 8; ++k) {
+      vec s, g;
+      if (!sup_random_free_point(&m, R, &rng, (vec){-12.0, -8.0}, (vec){12.0, -2.0}, 0.0, 500,
+                                 &s) ||
+          !sup_random_free_point(&m, R, &rng, (vec){-1.5, 0.0}, (vec){1.5, 2.5}, 0.0, 500, &g) ||
+          arcnav_find_path(on_demand.query, s, g, on_demand.path) != ARCNAV_OK) {
+        continue;
+      }
+      check_touch_bounds(&on_demand, &prebuilt, g, &rng, &t);
+    }
+    close_mode(&prebuilt);
+    close_mode(&on_demand);
+    arcnav_map_destroy(map);
+    sup_map_free(&m);
+  }
+  printf("on demand, touching points' bounds: %zu checked, %zu searches shut portals\n", t.checked,
+         t.shutting);
+  ck_assert_uint_ge(t.checked, test_scaled_minimum(1000, 12));
+  ck_assert_uint_ge(t.shutting, test_scaled_minimum(20, 12));
 }
 END_TEST
 
@@ -366,6 +485,7 @@ static Suite *on_demand_suite(void) {
   tcase_add_test(tc, test_mixed_maps);
   tcase_add_test(tc, test_rectangles_mazes_towns);
   tcase_add_test(tc, test_traced_grids);
+  tcase_add_test(tc, test_guide_bounds_hold_at_touching_points);
   tcase_add_test(tc, test_second_arrival_at_a_corner);
   tcase_add_test(tc, test_departures_behind_arrivals);
   tcase_add_test(tc, test_no_path_costs_a_point_search);

@@ -106,6 +106,7 @@ struct an_interval_scratch {
   bool ends_meet;               ///< a goal triangle lies in the connected part of a start triangle
   an_landmark_goal goal_bounds; ///< what the mesh's landmarks say of the goal, in all its triangles
   double min_width;     ///< an_interval_set_min_width(): passages narrower than this are shut
+  bool shuts;           ///< and the mesh has portals that narrow (an_navmesh.narrowest_portal)
   uint32_t *near_stamp; ///< an_funnel_near_triangles()' walk: per cdt triangle, and its queue
   uint32_t near_mark;
   int32_t *near_queue;
@@ -370,6 +371,12 @@ static bool dominated(const an_interval_scratch *s, const iv_node *n) {
   return n->root >= 0 && n->g > s->root_g[n->root] * (1.0 + AN_DOMINANCE_RELATIVE);
 }
 
+/// Whether the searches shut the portal across edge `edge` of free triangle `tri`: narrower than
+/// an_interval_set_min_width() asks (NaN, no free triangle across, is never narrower).
+static inline bool portal_shut(const an_interval_scratch *s, int32_t tri, int edge) {
+  return s->shuts && s->mesh->portal_width[3 * (size_t)tri + (size_t)edge] < s->min_width;
+}
+
 /// The edge of triangle u across which its neighbour is t.
 static int32_t edge_towards(const an_navmesh *mesh, int32_t u, int32_t t) {
   const int32_t *n = &mesh->fn[3 * (size_t)u];
@@ -418,7 +425,7 @@ HOT void add_successor(iv_search *x, const tri_view *t, int side, far_point righ
   }
   int32_t edge = (t->edge + 1 + side) % 3;
   int32_t u = mesh->fn[3 * (size_t)t->tri + (size_t)edge];
-  if (u < 0 || v2_equal(right_end.p, left_end.p) ||
+  if (u < 0 || v2_equal(right_end.p, left_end.p) || portal_shut(s, t->tri, edge) ||
       (an_navmesh_dead_end(mesh->fn, (size_t)u) && s->goal_mark[u] != s->stamp && x->to_goal)) {
     return;
   }
@@ -571,7 +578,7 @@ static bool push_start_nodes(iv_search *x) {
     }
     for (int k = 0; k < 3; ++k) {
       int32_t u = mesh->fn[3 * (size_t)st + (size_t)k];
-      if (u < 0) {
+      if (u < 0 || portal_shut(s, st, k)) {
         continue;
       }
       int32_t edge = edge_towards(mesh, u, st);
@@ -821,6 +828,11 @@ static bool start_run(an_interval_scratch *s, vec2 start, vec2 goal, bool measur
 
 void an_interval_set_min_width(an_interval_scratch *s, double width) {
   s->min_width = width;
+  s->shuts = s->mesh->portal_width && width > s->mesh->narrowest_portal;
+}
+
+bool an_interval_shuts_portals(const an_interval_scratch *s) {
+  return s->shuts;
 }
 
 /// an_interval_begin(), the search measuring from its start nodes on when `measuring` (the
@@ -937,6 +949,26 @@ double an_interval_measured_bound(const an_interval_scratch *s, int32_t vertex) 
     }
   }
   return an_min(bound, through);
+}
+
+double an_interval_measured_bound_at(const an_interval_scratch *s, vec2 p, int32_t near_vertex) {
+  if (!s->measured || near_vertex < 0 || (size_t)near_vertex >= s->vertex_count) {
+    return 0.0;
+  }
+  const an_cdt *cdt = &s->mesh->cdt;
+  int32_t first = cdt->vertex_tri[near_vertex];
+  int32_t t = first >= 0 ? an_cdt_locate(cdt, p, first) : -1;
+  if (t < 0 || s->mesh->free_of[t] < 0) {
+    return 0.0;
+  }
+  // p sees the three corners of its free triangle, within it: no nearer the start than any of
+  // them less the way to it.
+  double bound = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    int32_t w = cdt->tris[t].v[k];
+    bound = an_max(bound, an_interval_measured_bound(s, w) - v2_dist(p, cdt->points[w]));
+  }
+  return bound;
 }
 
 arcnav_status an_interval_distances(const an_navmesh *mesh, an_interval_scratch *s, vec2 source,

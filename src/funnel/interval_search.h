@@ -72,11 +72,17 @@ arcnav_status an_interval_find_path_within(const an_navmesh *mesh, an_interval_s
 /// the start, in out->points) to the root it has expanded nearest the goal, or the start alone.
 arcnav_status an_interval_begin(const an_navmesh *mesh, an_interval_scratch *scratch, vec2 start,
                                 vec2 goal, an_funnel_result *out);
-/// Later searches on `scratch` answer ARCNAV_NO_PATH at once, with nothing expanded, for ends the
-/// mesh joins only through passages narrower than `width` (an_navmesh_passage_width()): the guide
-/// of a disk's search, whose path must cross every portal where the disk fits. 0 (the default): a
-/// point's search, which only ends in different parts answer so.
+/// Later searches on `scratch` keep to the passages at least `width` wide: they answer
+/// ARCNAV_NO_PATH at once, with nothing expanded, for ends the mesh joins only through passages
+/// narrower (an_navmesh_passage_width()), and cross no portal narrower
+/// (an_navmesh_portal_width()). That is the guide of a disk's search, whose centre crosses only
+/// portals where the disk fits: its length is the shortest of a point kept off the narrower
+/// portals, no longer than the disk's (DESIGN.md, "The guide keeps to the disk's passages"). 0
+/// (the default): a point's search, which only ends in different parts answer so.
 void an_interval_set_min_width(an_interval_scratch *scratch, double width);
+/// Whether the searches on `scratch` shut portals: a width is set and the mesh has portals
+/// narrower (an_navmesh.narrowest_portal).
+bool an_interval_shuts_portals(const an_interval_scratch *scratch);
 arcnav_status an_interval_resume(an_interval_scratch *scratch, size_t max_expansions,
                                  size_t pause_at, an_funnel_result *out);
 arcnav_status an_interval_best_so_far(an_interval_scratch *scratch, an_funnel_result *out);
@@ -100,8 +106,18 @@ arcnav_status an_interval_begin_measure(const an_navmesh *mesh, an_interval_scra
 /// expanded every node and m(v) the length it noted, m(v) where m(v) + a(v) < K, else
 /// K - a(v) (or 0), a(v) the larger of |v - goal| and the landmarks' allowance; a dead end's far
 /// corner capped through its way in. 0 when nothing was measured, or the search has not finished.
-/// Valid until the scratch's next search.
+/// Valid until the scratch's next search. For a search that shut portals
+/// (an_interval_shuts_portals()) the length is that of a path kept off them, which bounds the
+/// length to a point near the vertex only where the point sees the vertex without crossing one:
+/// an_interval_measured_bound_at() tells where.
 double an_interval_measured_bound(const an_interval_scratch *scratch, int32_t vertex);
+/// After a measuring search has answered: a lower bound on the length of a point agent's path
+/// kept off the portals the search shut from its start to point `p` of the free space near
+/// vertex `near_vertex` (where the walk that locates p starts): the largest of the vertices' of
+/// the free triangle holding p, an_interval_measured_bound() less the way from p (0 when p lies
+/// in no free triangle, or nothing was measured).
+double an_interval_measured_bound_at(const an_interval_scratch *scratch, vec2 p,
+                                     int32_t near_vertex);
 
 /// The shortest length for a point agent from `source` to every vertex of the mesh, into
 /// `distances` (one per cdt point; INFINITY for a vertex no path reaches): the search above with

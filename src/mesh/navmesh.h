@@ -88,6 +88,10 @@ struct an_navmesh {
   /// (an_navmesh_portal_width()) rounded up to a float, NaN where no free triangle lies across;
   /// kept for a build after a local change to carry over (an_navmesh_build_passages()).
   float *portal_width;
+  /// With them: no wider than the narrowest portal (after a local change, the narrowest of the
+  /// mesh before and of the portals measured again), so that searches that shut the portals
+  /// narrower than a width know when none is.
+  float narrowest_portal;
   /// Lengths from a few points to every vertex, for the searches' bounds (mesh/landmarks.h):
   /// measured by the engines that search this mesh (funnel/landmarks_build.h), none until then.
   an_landmarks landmarks;

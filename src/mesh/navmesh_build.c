@@ -204,9 +204,11 @@ static float stored_portal_width(const an_navmesh *mesh, size_t t, int i) {
 }
 
 // Measures the portal across edge i of free triangle t once, for both its sides (the same width
-// from either: an_navmesh_portal_width()).
-static void measure_portal(const an_navmesh *mesh, size_t t, int i, float *width) {
+// from either: an_navmesh_portal_width()), and keeps *narrowest no wider.
+static void measure_portal(const an_navmesh *mesh, size_t t, int i, float *width,
+                           float *narrowest) {
   float w = stored_portal_width(mesh, t, i);
+  *narrowest = fminf(*narrowest, w); // NaN, no portal, leaves it
   width[3 * t + (size_t)i] = w;
   int32_t u = mesh->fn[3 * t + (size_t)i];
   if (u >= 0) {
@@ -342,20 +344,22 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *befo
     if (kept_below > 0) {
       memcpy(width, before->portal_width, 3 * kept_below * sizeof *width);
     }
+    // The copied widths' least is not looked for: the mesh before's stands for it.
+    mesh->narrowest_portal = carry ? before->narrowest_portal : INFINITY;
     // Each portal once: from the lower-numbered of two triangles measured here, and from the one
     // measured here beside a triangle whose portals were copied.
     for (size_t t = kept_below; t < n; ++t) {
       for (int i = 0; i < 3; ++i) {
         int32_t u = mesh->fn[3 * t + (size_t)i];
         if (u < 0 || (size_t)u > t || (size_t)u < kept_below) {
-          measure_portal(mesh, t, i, width);
+          measure_portal(mesh, t, i, width, &mesh->narrowest_portal);
         }
       }
     }
     for (size_t k = 0; carry && k < mesh->renewed_count; ++k) {
       size_t t = (size_t)mesh->renewed[k];
       for (int i = 0; t < kept_below && i < 3; ++i) {
-        measure_portal(mesh, t, i, width);
+        measure_portal(mesh, t, i, width, &mesh->narrowest_portal);
       }
     }
     // The change's blocks were left empty by the begin: `changed` marks what it did not keep.

@@ -479,6 +479,7 @@ static void bound_goal(an_tangent_query *q, vec2 start, int32_t start_tri, vec2 
   const an_navmesh *mesh = q->engine->polygons;
   q->goal_bounds.count = 0;
   q->measure = NULL;
+  q->measure_shuts = false;
   if (!may_bound_corners(q)) {
     return;
   }
@@ -503,7 +504,13 @@ void an_tangent_set_measure(an_tangent_query *q, const an_interval_scratch *meas
     return;
   }
   q->measure = measure;
+  q->measure_shuts = measure && an_interval_shuts_portals(measure);
   forget_corner_bounds(q);
+}
+
+// A measured length less `reach`, the mesh's snapping and the rounding of the sums that made it.
+static double measured_less(const an_tangent_query *q, double length, double reach) {
+  return length * (1.0 - AN_MEASURE_ROUNDING) - reach - 4.0 * q->engine->polygons->eps;
 }
 
 double an_tangent_corner_bound(an_tangent_query *q, uint32_t corner) {
@@ -518,17 +525,25 @@ double an_tangent_corner_bound(an_tangent_query *q, uint32_t corner) {
     double bound = q->goal_bounds.count > 0
                        ? an_landmarks_bound(landmarks, &q->goal_bounds, vertex, reach)
                        : 0.0;
-    if (q->measure) {
+    if (q->measure && !q->measure_shuts) {
       // Every point of the circle sees its centre, the vertex (DESIGN.md, "The guide measures"):
-      // no nearer the goal than the vertex's length less the radius, the mesh's snapping and
-      // the rounding of the sums that made the length.
-      double at = an_interval_measured_bound(q->measure, vertex);
+      // no nearer the goal than the vertex's length less the radius. Unless the guide shut
+      // portals, one of which may pass between: then an_tangent_touch_bound().
       bound =
-          an_max(bound, at * (1.0 - AN_MEASURE_ROUNDING) - reach - 4.0 * q->engine->polygons->eps);
+          an_max(bound, measured_less(q, an_interval_measured_bound(q->measure, vertex), reach));
     }
     q->corner_bound[corner] = bound;
   }
   return q->corner_bound[corner];
+}
+
+double an_tangent_touch_bound(an_tangent_query *q, uint32_t corner, vec2 touch) {
+  double bound = an_tangent_corner_bound(q, corner);
+  if (q->measure_shuts) {
+    double at = an_interval_measured_bound_at(q->measure, touch, corner_vertex(q->engine, corner));
+    bound = an_max(bound, measured_less(q, at, 0.0));
+  }
+  return bound;
 }
 
 static const an_engine_ops graph_ops, on_demand_ops, ranged_ops, interval_ops, ranged_interval_ops;

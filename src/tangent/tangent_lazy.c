@@ -649,7 +649,7 @@ static bool relax(an_tangent_query *q, an_lazy_search *s, uint32_t id, double co
   if (e->rest < 0.0) {
     e->rest = v2_dist(e->to, goal);
     if (e->to_corner < q->engine->corner_count && an_tangent_bounds_corners(q)) {
-      e->rest = an_max(e->rest, an_tangent_corner_bound(q, e->to_corner));
+      e->rest = an_max(e->rest, an_tangent_touch_bound(q, e->to_corner, e->to));
     }
   }
   return open_push(s, cost + e->rest, id, false);

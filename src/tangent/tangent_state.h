@@ -160,6 +160,7 @@ typedef struct an_tangent_query {
   /// The guide's measure of the running search (an_tangent_set_measure()): a point agent's
   /// lengths from the goal to the polygons' vertices, or NULL.
   const struct an_interval_scratch *measure;
+  bool measure_shuts; ///< its guide shut narrow portals (an_interval_shuts_portals())
   // The goal's attachment: touching point on the parent's corner and the arc sweep to it.
   vec2 goal_touch;
   double goal_sweep;
@@ -215,10 +216,16 @@ static inline bool an_tangent_ignores(const an_tangent_query *query, const an_co
 }
 
 /// The least length from any point of corner `corner`'s circle (at the query's radius) to the
-/// running search's goal that the landmarks (mesh/landmarks.h) or the guide's measure know of:
-/// 0 when they know nothing (a point agent, no landmarks and no measure, a goal off the mesh).
-/// Computed once per corner and search.
+/// running search's goal that the landmarks (mesh/landmarks.h) or the guide's measure (where the
+/// guide shut no portal: an_tangent_touch_bound()) know of: 0 when they know nothing (a point
+/// agent, no landmarks and no measure, a goal off the mesh). Computed once per corner and search.
 double an_tangent_corner_bound(an_tangent_query *query, uint32_t corner);
+
+/// A lower bound on the length from `touch`, a point of corner `corner`'s circle, to the running
+/// search's goal: an_tangent_corner_bound(), and where the guide shut narrow portals (its measure
+/// then bounds nothing for the whole circle), the measure at `touch` (DESIGN.md, "The guide keeps
+/// to the disk's passages").
+double an_tangent_touch_bound(an_tangent_query *query, uint32_t corner, vec2 touch);
 
 /// Do the running search's corners have bounds beyond the straight line?
 static inline bool an_tangent_bounds_corners(const an_tangent_query *query) {
