@@ -851,15 +851,22 @@ static double batch_matches_single_runs(const char *dir, const char *map, const 
   cJSON *objects[RADII_QUERIES + 1];
   ck_assert_uint_eq(parse_lines(r.out, objects, RADII_QUERIES + 1), RADII_QUERIES + 1);
   size_t found = 0;
+  // A scaled share of the lines is run again alone (each run of the tool, which valgrind traces,
+  // costs it a second and a half); every line is counted in the summary.
+  size_t alone = (size_t)test_scaled_count(RADII_QUERIES);
   for (size_t i = 0; i < RADII_QUERIES; i++) {
     ck_assert_double_eq(json_double(objects[i], "query"), i);
     ck_assert_double_eq(json_double(objects[i], "radius"), radii_queries[i].radius);
+    const char *status = json_string(objects[i], "status");
+    found += strcmp(status, "ok") == 0;
+    if (i >= alone) {
+      continue;
+    }
     char radius[32];
     snprintf(radius, sizeof radius, "%.17g", radii_queries[i].radius);
     arcnav_vec2 a = {radii_queries[i].from[0], radii_queries[i].from[1]};
     arcnav_vec2 b = {radii_queries[i].to[0], radii_queries[i].to[1]};
     path_answer single = run_path(dir, map, planner, radius, a, b);
-    const char *status = json_string(objects[i], "status");
     ck_assert_msg(strcmp(status, single.status) == 0, "%s, query %zu at R = %g: batch %s, path %s",
                   planner, i, radii_queries[i].radius, status, single.status);
     double length = json_double(objects[i], "length"), expected = single.length;
@@ -867,7 +874,6 @@ static double batch_matches_single_runs(const char *dir, const char *map, const 
                   "%s, query %zu at R = %g: batch %.17g, path %.17g", planner, i,
                   radii_queries[i].radius, length, expected);
     if (strcmp(status, "ok") == 0) {
-      found++;
       ck_assert_double_eq_tol(pieces_length(objects[i], a, b), length, 1e-9);
     }
   }
