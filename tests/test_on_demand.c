@@ -217,58 +217,70 @@ static void check_touch_bounds(const mode_run *on_demand, const mode_run *prebui
   }
 }
 
-// A random end where the disk fits: at a free cell's centre of the grid `traced` the map was
-// traced from, or anywhere in the map's 100 x 100 square.
-static bool free_end(const sup_map *m, const sup_cell_grid *traced, double R, sup_rng *rng,
+// Where a test draws the ends of its queries: at the centres of free cells of the grid `traced`
+// the map was traced from, or else anywhere in a box, one for the start [0] and one for the goal
+// [1]; always where the disk fits.
+typedef struct end_draw {
+  const sup_cell_grid *traced;
+  vec lo[2], hi[2];
+} end_draw;
+
+static bool free_end(const sup_map *m, const end_draw *draw, int which, double R, sup_rng *rng,
                      vec *end) {
-  return traced ? sup_cell_grid_end(traced, m, R, true, rng, end)
-                : sup_random_free_point(m, R, rng, (vec){0, 0}, (vec){100, 100}, 0.0, 500, end);
+  return draw->traced
+             ? sup_cell_grid_end(draw->traced, m, R, true, rng, end)
+             : sup_random_free_point(m, R, rng, draw->lo[which], draw->hi[which], 0.0, 500, end);
+}
+
+// `queries` searches on demand at radius R on map m, each followed by check_touch_bounds().
+static void check_bounds_on(const sup_map *m, const end_draw *draw, double R, int queries,
+                            sup_rng *rng, bound_tally *t) {
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(m, &map), ARCNAV_OK);
+  mode_run prebuilt = open_mode(map, R, ARCNAV_TANGENT_GRAPH_PREBUILT);
+  mode_run on_demand = open_mode(map, R, ARCNAV_TANGENT_GRAPH_ON_DEMAND);
+  for (int k = 0; k < queries; ++k) {
+    vec s, g;
+    if (free_end(m, draw, 0, R, rng, &s) && free_end(m, draw, 1, R, rng, &g) &&
+        arcnav_find_path(on_demand.query, s, g, on_demand.path) == ARCNAV_OK) {
+      check_touch_bounds(&on_demand, &prebuilt, g, rng, t);
+    }
+  }
+  close_mode(&prebuilt);
+  close_mode(&on_demand);
+  arcnav_map_destroy(map);
 }
 
 // The guide of a disk's search keeps off the portals too narrow for it, so what it measured at a
 // corner's vertex may not hold on the far side of one: every touching point's bound must still
 // be at most the way on from there (docs/DESIGN.md, "The guide keeps to the disk's passages").
-// Traced grids at radii where many of their portals are shut, and mixed maps.
 START_TEST(test_guide_bounds_hold_at_touching_points) {
   static sup_cell_grid cells;
   bound_tally t = {0};
+  // Traced grids at radii where many of their portals are shut, and mixed maps.
   for (uint64_t seed = 1; seed <= test_scaled_count(12); ++seed) {
     sup_rng rng = sup_rng_seed(seed * 7919 + 3);
+    bool mixed = seed % 3 == 0;
+    end_draw draw = {mixed ? NULL : &cells, {{0, 0}, {0, 0}}, {{100, 100}, {100, 100}}};
     sup_map m;
-    if (seed % 3 == 0) {
+    if (mixed) {
       m = sup_gen_mixed(seed, 8 + seed % 10, 100.0, 3.0);
     } else {
       sup_cell_grid_random(&rng, seed % 2, &cells);
       m = sup_cell_grid_to_map(&cells, true);
     }
-    arcnav_map *map = NULL;
-    ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
     double radii[3] = {0.9, 1.4, 2.2};
     for (size_t r = 0; r < 3; ++r) {
-      double R = radii[r] * (seed % 3 == 0 ? 2.0 : 1.0);
-      mode_run prebuilt = open_mode(map, R, ARCNAV_TANGENT_GRAPH_PREBUILT);
-      mode_run on_demand = open_mode(map, R, ARCNAV_TANGENT_GRAPH_ON_DEMAND);
-      for (int k = 0; k < 6; ++k) {
-        vec s, g;
-        const sup_cell_grid *traced = seed % 3 == 0 ? NULL : &cells;
-        if (!free_end(&m, traced, R, &rng, &s) || !free_end(&m, traced, R, &rng, &g) ||
-            arcnav_find_path(on_demand.query, s, g, on_demand.path) != ARCNAV_OK) {
-          continue;
-        }
-        check_touch_bounds(&on_demand, &prebuilt, g, &rng, &t);
-      }
-      close_mode(&prebuilt);
-      close_mode(&on_demand);
+      check_bounds_on(&m, &draw, radii[r] * (mixed ? 2.0 : 1.0), 6, &rng, &t);
     }
-    arcnav_map_destroy(map);
     sup_map_free(&m);
   }
   // Slits narrower than the disk between two wedges, a spike's tip just below each, whose circle
-  // reaches above the slit: the guide goes round the wedges to the tip, far longer than the way
-  // from above the slit.
+  // reaches above the slit: from the goal above the slit the guide goes round the wedges to the
+  // tip, far longer than the way from above the slit.
   for (uint64_t seed = 1; seed <= test_scaled_count(40); ++seed) {
     sup_rng rng = sup_rng_seed(seed * 104729 + 11);
-    double R = 1.0, gap = sup_rng_uniform(&rng, 1.2, 1.9);
+    double gap = sup_rng_uniform(&rng, 1.2, 1.9);
     vec tip = {sup_rng_uniform(&rng, -0.3, 0.3) * gap, -sup_rng_uniform(&rng, 0.05, 0.5)};
     sup_map m = {0};
     vec left[3] = {{-8.0, -0.4}, {-0.5 * gap, 0.0}, {-8.0, 0.4}};
@@ -277,23 +289,8 @@ START_TEST(test_guide_bounds_hold_at_touching_points) {
     sup_map_add_polygon(&m, left, 3, NULL, NULL, 0);
     sup_map_add_polygon(&m, right, 3, NULL, NULL, 0);
     sup_map_add_polygon(&m, spike, 3, NULL, NULL, 0);
-    arcnav_map *map = NULL;
-    ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
-    mode_run prebuilt = open_mode(map, R, ARCNAV_TANGENT_GRAPH_PREBUILT);
-    mode_run on_demand = open_mode(map, R, ARCNAV_TANGENT_GRAPH_ON_DEMAND);
-    for (int k = 0; k < 8; ++k) {
-      vec s, g;
-      if (!sup_random_free_point(&m, R, &rng, (vec){-12.0, -8.0}, (vec){12.0, -2.0}, 0.0, 500,
-                                 &s) ||
-          !sup_random_free_point(&m, R, &rng, (vec){-1.5, 0.0}, (vec){1.5, 2.5}, 0.0, 500, &g) ||
-          arcnav_find_path(on_demand.query, s, g, on_demand.path) != ARCNAV_OK) {
-        continue;
-      }
-      check_touch_bounds(&on_demand, &prebuilt, g, &rng, &t);
-    }
-    close_mode(&prebuilt);
-    close_mode(&on_demand);
-    arcnav_map_destroy(map);
+    end_draw draw = {NULL, {{-12.0, -8.0}, {-1.5, 0.0}}, {{12.0, -2.0}, {1.5, 2.5}}};
+    check_bounds_on(&m, &draw, 1.0, 8, &rng, &t);
     sup_map_free(&m);
   }
   printf("on demand, touching points' bounds: %zu checked, %zu searches shut portals\n", t.checked,
