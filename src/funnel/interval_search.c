@@ -384,12 +384,11 @@ static int32_t edge_towards(const an_navmesh *mesh, int32_t u, int32_t t) {
 }
 
 /// A measuring search spends on going past the goal at most a MEASURE_SPEND_PART-th of the
-/// expansions it took to find it, and MEASURE_SPEND_EXTRA more: around a dense outline the nodes
-/// keyed a little above the path's length can be many times those below, and on open maps, where
-/// the guide finds its goal in a few hundred expansions, more than 64 cost the disk's search more
-/// than they saved it.
+/// expansions it took to find it: around a dense outline the nodes keyed a little above the
+/// path's length can be many times those below, and where the goal is found in a few dozen or
+/// hundred expansions (open maps, small ones), a fixed number more cost the disk's search more
+/// than they saved it (DESIGN.md, "The guide measures").
 #define MEASURE_SPEND_PART 4
-#define MEASURE_SPEND_EXTRA 64
 
 /// The key below which the search expands every node: the best path's length, or more for a
 /// measuring search (iv_search.extend_relative).
@@ -754,8 +753,7 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
       }
       x->offers += x->best < before;
       if (!(before < INFINITY) && x->best < INFINITY) {
-        x->measure_until =
-            out->nodes_expanded + out->nodes_expanded / MEASURE_SPEND_PART + MEASURE_SPEND_EXTRA;
+        x->measure_until = out->nodes_expanded + out->nodes_expanded / MEASURE_SPEND_PART;
       }
       if (x->made != 1 || chain_waits(x)) {
         queue_successors(x);

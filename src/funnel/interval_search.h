@@ -92,7 +92,7 @@ arcnav_status an_interval_best_so_far(an_interval_scratch *scratch, an_funnel_re
 /// measure and kept), the shortest length it finds from the start to every vertex it sees, keyed
 /// and pruned as the search for the goal is (landmarks, dead ends left out), and after finding
 /// the goal goes on until no node is keyed below best * (1 + relative) + absolute, or until it
-/// has spent a quarter of the expansions it took to find the goal, and 64 more. Then
+/// has spent a quarter of the expansions it took to find the goal. Then
 /// an_interval_measured_bound() holds. Where begin answers at once (ends in one triangle, in
 /// parts apart, or beyond the box), nothing is measured. ARCNAV_ERR_INVALID_ARGUMENT for a
 /// negative or NaN extension, ARCNAV_ERR_OUT_OF_MEMORY when the first measure cannot make its

@@ -138,7 +138,7 @@ struct an_lazy_search {
 /// longer than the point's by some radii where it rounds corners and keeps off walls, and the
 /// corners it turns at are known exactly when their length and the way on stay below the guide's
 /// stop key. The guide's spending caps it (MEASURE_SPEND_PART in interval_search.c); 8 took the
-/// fewest instructions on the game maps and rect300 (DESIGN.md, "The guide measures").
+/// fewest instructions on the game maps (DESIGN.md, "The guide measures").
 #define GUIDE_MEASURE_RADII 8.0
 
 arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_search **out) {
