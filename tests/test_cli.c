@@ -1121,7 +1121,9 @@ START_TEST(movingai_grid_is_a_map) {
   ck_assert_int_eq(r.code, 1);
   ck_assert_ptr_nonnull(strstr(r.out, "\"start_blocked\""));
   free_result(&r);
-  const char *render[] = {"render", "--map", map, "--radius", "0.25", "--out", "grid.svg", NULL};
+  char svg[1024];
+  join(svg, sizeof svg, dir, "grid.svg");
+  const char *render[] = {"render", "--map", map, "--radius", "0.25", "--out", svg, NULL};
   r = run_cli(dir, NULL, render);
   ck_assert_msg(r.code == 0, "exit %d: %s", r.code, r.err);
   free_result(&r);
