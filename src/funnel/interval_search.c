@@ -961,11 +961,12 @@ double an_interval_measured_bound_at(const an_interval_scratch *s, vec2 p, int32
     return 0.0;
   }
   // p sees the three corners of its free triangle, within it: no nearer the start than any of
-  // them less the way to it.
+  // them less the way to it. Each length less its sums' rounding first, where it belongs.
   double bound = 0.0;
   for (int k = 0; k < 3; ++k) {
     int32_t w = cdt->tris[t].v[k];
-    bound = an_max(bound, an_interval_measured_bound(s, w) - v2_dist(p, cdt->points[w]));
+    double at = an_interval_measured_bound(s, w) * (1.0 - AN_MEASURE_ROUNDING);
+    bound = an_max(bound, at - v2_dist(p, cdt->points[w]));
   }
   return bound;
 }

@@ -114,8 +114,9 @@ double an_interval_measured_bound(const an_interval_scratch *scratch, int32_t ve
 /// After a measuring search has answered: a lower bound on the length of a point agent's path
 /// kept off the portals the search shut from its start to point `p` of the free space near
 /// vertex `near_vertex` (where the walk that locates p starts): the largest of the vertices' of
-/// the free triangle holding p, an_interval_measured_bound() less the way from p (0 when p lies
-/// in no free triangle, or nothing was measured).
+/// the free triangle holding p, an_interval_measured_bound() less the rounding of the sums that
+/// made it (AN_MEASURE_ROUNDING) and the way from p (0 when p lies in no free triangle, or nothing
+/// was measured).
 double an_interval_measured_bound_at(const an_interval_scratch *scratch, vec2 p,
                                      int32_t near_vertex);
 

@@ -66,8 +66,8 @@ void an_landmark_goal_add(const an_landmarks *landmarks, const vec2 *points,
       if (at < INFINITY) {
         double error = an_landmark_error(landmarks, at, v2_dist(points[corners[c]], goal));
         below = an_max(below, at - error);
-        if (!(stored &
-              AN_LANDMARK_PINCH)) { // at a pinch the goal's side may not be the one measured
+        // At a pinch the goal's side may not be the one measured.
+        if (!(stored & AN_LANDMARK_PINCH)) {
           above = an_min(above, at + error);
         }
       }

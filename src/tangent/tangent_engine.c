@@ -508,9 +508,9 @@ void an_tangent_set_measure(an_tangent_query *q, const an_interval_scratch *meas
   forget_corner_bounds(q);
 }
 
-// A measured length less `reach`, the mesh's snapping and the rounding of the sums that made it.
-static double measured_less(const an_tangent_query *q, double length, double reach) {
-  return length * (1.0 - AN_MEASURE_ROUNDING) - reach - 4.0 * q->engine->polygons->eps;
+// How far the polygons' mesh may have snapped a point a measured length ends at.
+static double measure_snapping(const an_tangent_query *q) {
+  return 4.0 * q->engine->polygons->eps;
 }
 
 double an_tangent_corner_bound(an_tangent_query *q, uint32_t corner) {
@@ -527,10 +527,11 @@ double an_tangent_corner_bound(an_tangent_query *q, uint32_t corner) {
                        : 0.0;
     if (q->measure && !q->measure_shuts) {
       // Every point of the circle sees its centre, the vertex (DESIGN.md, "The guide measures"):
-      // no nearer the goal than the vertex's length less the radius. Unless the guide shut
-      // portals, one of which may pass between: then an_tangent_touch_bound().
-      bound =
-          an_max(bound, measured_less(q, an_interval_measured_bound(q->measure, vertex), reach));
+      // no nearer the goal than the vertex's length (less its sums' rounding and the snapping)
+      // less the radius. Unless the guide shut portals, one of which may pass between: then
+      // an_tangent_touch_bound().
+      double at = an_interval_measured_bound(q->measure, vertex) * (1.0 - AN_MEASURE_ROUNDING);
+      bound = an_max(bound, at - reach - measure_snapping(q));
     }
     q->corner_bound[corner] = bound;
   }
@@ -541,7 +542,7 @@ double an_tangent_touch_bound(an_tangent_query *q, uint32_t corner, vec2 touch) 
   double bound = an_tangent_corner_bound(q, corner);
   if (q->measure_shuts) {
     double at = an_interval_measured_bound_at(q->measure, touch, corner_vertex(q->engine, corner));
-    bound = an_max(bound, measured_less(q, at, 0.0));
+    bound = an_max(bound, at - measure_snapping(q));
   }
   return bound;
 }
