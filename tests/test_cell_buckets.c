@@ -29,14 +29,14 @@ static an_allocator counting_allocator(test_allocator *t) {
 }
 
 // The brute force: cell `cell` must list exactly `expected[0 .. count)`, in that order.
-static void assert_cell_lists(const uint32_t *cell_start, const uint32_t *items, size_t cell,
-                              const uint32_t *expected, size_t count) {
-  ck_assert_uint_le(cell_start[cell], cell_start[cell + 1]);
-  ck_assert_uint_eq(cell_start[cell + 1] - cell_start[cell], count);
+static void assert_cell_lists(const an_cell_table *table, size_t cell, const uint32_t *expected,
+                              size_t count) {
+  uint32_t listed;
+  const uint32_t *items = an_cell_table_list(table, cell, &listed);
+  ck_assert_uint_eq(listed, count);
   for (size_t k = 0; k < count; ++k) {
-    ck_assert_msg(items[cell_start[cell] + k] == expected[k],
-                  "cell %zu entry %zu is item %u, expected %u", cell, k,
-                  items[cell_start[cell] + k], expected[k]);
+    ck_assert_msg(items[k] == expected[k], "cell %zu entry %zu is item %u, expected %u", cell, k,
+                  items[k], expected[k]);
   }
 }
 
@@ -72,8 +72,7 @@ START_TEST(test_rectangles_against_brute_force) {
       }
       ck_assert_int_eq(an_cell_buckets_end_pass(&buckets, &alloc), ARCNAV_OK);
     }
-    ck_assert_uint_eq(buckets.cell_start[0], 0);
-    ck_assert_uint_eq(buckets.cell_start[cells], area);
+    ck_assert_uint_eq(an_cell_table_entries(&buckets.table), area);
     uint32_t expected[40];
     for (int32_t r = 0; r < rows; ++r) {
       for (int32_t c = 0; c < columns; ++c) {
@@ -83,12 +82,11 @@ START_TEST(test_rectangles_against_brute_force) {
             expected[n++] = (uint32_t)i;
           }
         }
-        assert_cell_lists(buckets.cell_start, buckets.items, (size_t)r * (size_t)columns + c,
-                          expected, n);
+        assert_cell_lists(&buckets.table, (size_t)r * (size_t)columns + c, expected, n);
       }
     }
     an_cell_buckets_free(&buckets, &alloc);
-    ck_assert_ptr_null(buckets.cell_start);
+    ck_assert_ptr_null(buckets.table.chunks);
     free(rects);
   }
 }
@@ -118,7 +116,7 @@ START_TEST(test_put_order_is_kept) {
       }
       ck_assert_int_eq(an_cell_buckets_end_pass(&buckets, &alloc), ARCNAV_OK);
     }
-    ck_assert_uint_eq(buckets.cell_start[cells], puts);
+    ck_assert_uint_eq(an_cell_table_entries(&buckets.table), puts);
     for (size_t cell = 0; cell < cells; ++cell) {
       uint32_t expected[MAX_PUTS];
       size_t n = 0;
@@ -127,7 +125,7 @@ START_TEST(test_put_order_is_kept) {
           expected[n++] = item_of[k];
         }
       }
-      assert_cell_lists(buckets.cell_start, buckets.items, cell, expected, n);
+      assert_cell_lists(&buckets.table, cell, expected, n);
     }
     an_cell_buckets_free(&buckets, &alloc);
   }
@@ -141,11 +139,11 @@ START_TEST(test_empty_table) {
   for (int pass = 0; pass < 2; ++pass) {
     ck_assert_int_eq(an_cell_buckets_end_pass(&buckets, &alloc), ARCNAV_OK);
   }
-  for (size_t c = 0; c <= 6; ++c) {
-    ck_assert_uint_eq(buckets.cell_start[c], 0);
+  for (size_t c = 0; c < 6; ++c) {
+    assert_cell_lists(&buckets.table, c, NULL, 0);
   }
-  // Still an array, so that owners can tell a built table from a missing one.
-  ck_assert_ptr_nonnull(buckets.items);
+  // Still built, so that owners can tell a built table from a missing one.
+  ck_assert_ptr_nonnull(buckets.table.chunks);
   an_cell_buckets_free(&buckets, &alloc);
 }
 END_TEST
@@ -208,8 +206,7 @@ START_TEST(test_grid_boxes_against_brute_force) {
             expected[n++] = (uint32_t)i;
           }
         }
-        assert_cell_lists(grid.cell_start, grid.cell_items, (size_t)r * (size_t)grid.columns + c,
-                          expected, n);
+        assert_cell_lists(&grid.cells, (size_t)r * (size_t)grid.columns + c, expected, n);
       }
     }
     an_grid_destroy(&grid, &alloc);
@@ -232,8 +229,9 @@ START_TEST(test_failed_allocations) {
       status = an_cell_buckets_end_pass(&buckets, &alloc);
     }
     if (status == ARCNAV_OK) {
-      ck_assert_int_eq(fail_at, 2); // the starts and the items: two allocations
-      ck_assert_uint_eq(buckets.cell_start[4], 4);
+      // The working arrays, the chunks' list and the slab of chunks: three allocations.
+      ck_assert_int_eq(fail_at, 3);
+      ck_assert_uint_eq(an_cell_table_entries(&buckets.table), 4);
       an_cell_buckets_free(&buckets, &alloc);
       ck_assert_int_eq(t.live, 0);
       break;
@@ -248,7 +246,7 @@ END_TEST
 START_TEST(test_failed_grid_filing_leaves_no_tables) {
   vec2 lo[1] = {{0.5, 0.5}}, hi[1] = {{1.5, 1.5}};
   box_list boxes = {lo, hi};
-  for (long fail_at = 0; fail_at < 2; ++fail_at) {
+  for (long fail_at = 0; fail_at < 3; ++fail_at) {
     test_allocator t = test_allocator_make();
     t.fail_at = fail_at;
     an_allocator alloc = counting_allocator(&t);
@@ -258,8 +256,7 @@ START_TEST(test_failed_grid_filing_leaves_no_tables) {
     grid.columns = grid.rows = 3;
     ck_assert_int_eq(an_grid_file_boxes(&grid, 1, box_of, &boxes, &alloc),
                      ARCNAV_ERR_OUT_OF_MEMORY);
-    ck_assert_ptr_null(grid.cell_start);
-    ck_assert_ptr_null(grid.cell_items);
+    ck_assert_ptr_null(grid.cells.chunks);
     ck_assert_int_eq(t.live, 0);
   }
 }
@@ -279,9 +276,11 @@ START_TEST(test_carried_table_against_brute_force) {
   uint64_t rounds = test_scaled_count(200);
   enum { MAX_PUTS = 48, ITEMS = 12 };
   for (uint64_t round = 0; round < rounds; ++round) {
-    size_t cells = 1 + rng_next(10), puts = rng_next(MAX_PUTS + 1), more = rng_next(8);
+    // Half the tables span several chunks, most of which the carrying then shares.
+    size_t span = rng_next(2) == 0 ? 10 : 5 * AN_CELL_CHUNK_CELLS;
+    size_t cells = 1 + rng_next((uint32_t)span), puts = rng_next(MAX_PUTS + 1), more = rng_next(8);
     // A third of the time the new table has other cells than the old: fewer or more.
-    size_t new_cells = rng_next(3) == 0 ? 1 + rng_next(12) : cells;
+    size_t new_cells = rng_next(3) == 0 ? 1 + rng_next((uint32_t)(span + span / 5)) : cells;
     size_t cell_of[MAX_PUTS + 8];
     uint32_t item_of[MAX_PUTS + 8];
     for (size_t k = 0; k < puts + more; ++k) {
@@ -313,7 +312,7 @@ START_TEST(test_carried_table_against_brute_force) {
       ck_assert_int_eq(an_cell_buckets_end_pass(&old, &alloc), ARCNAV_OK);
     }
     // Half the time the cells that lose an entry are marked, with a few others besides.
-    uint8_t dropping[12] = {0};
+    uint8_t dropping[6 * AN_CELL_CHUNK_CELLS] = {0};
     bool marked = keeps_numbers || rng_next(2) == 0;
     for (size_t k = 0; k < puts; ++k) {
       if (cell_of[k] < new_cells) {
@@ -322,14 +321,15 @@ START_TEST(test_carried_table_against_brute_force) {
     }
     ck_assert_int_eq(an_cell_buckets_init(&carried, new_cells, &alloc), ARCNAV_OK);
     for (int pass = 0; pass < 2; ++pass) {
-      an_cell_buckets_put_carried(&carried, old.cell_start, old.items, cells,
-                                  renumbered ? renumber : NULL, marked ? dropping : NULL,
-                                  keeps_numbers);
+      an_cell_buckets_put_carried(&carried, &old.table, renumbered ? renumber : NULL,
+                                  marked ? dropping : NULL, keeps_numbers);
       for (size_t k = puts; k < puts + more; ++k) {
         an_cell_buckets_put(&carried, cell_of[k], item_of[k]);
       }
       ck_assert_int_eq(an_cell_buckets_end_pass(&carried, &alloc), ARCNAV_OK);
     }
+    // The chunks the carried table shares outlive the old one.
+    an_cell_buckets_free(&old, &alloc);
     uint32_t expected[MAX_PUTS + 8];
     size_t total = 0;
     for (size_t cell = 0; cell < new_cells; ++cell) {
@@ -340,13 +340,69 @@ START_TEST(test_carried_table_against_brute_force) {
           expected[n++] = (uint32_t)now;
         }
       }
-      assert_cell_lists(carried.cell_start, carried.items, cell, expected, n);
+      assert_cell_lists(&carried.table, cell, expected, n);
       total += n;
     }
-    ck_assert_uint_eq(carried.cell_start[new_cells], total);
-    an_cell_buckets_free(&old, &alloc);
+    ck_assert_uint_eq(an_cell_table_entries(&carried.table), total);
     an_cell_buckets_free(&carried, &alloc);
   }
+}
+END_TEST
+
+// A table of CHUNKS chunks, every cell listing itself, carried with puts in two cells and with
+// the entries of a third cell dropped: the chunks of those three cells are made afresh and every
+// other is the old table's own; each cell lists what it should, after the old table is gone too.
+START_TEST(test_carrying_shares_unchanged_chunks) {
+  enum { CHUNKS = 10 };
+  const size_t cells = CHUNKS * AN_CELL_CHUNK_CELLS;
+  const size_t put_cells[2] = {AN_CELL_CHUNK_CELLS + 6, 4 * AN_CELL_CHUNK_CELLS + 44};
+  const size_t dropped_cell = 2 * AN_CELL_CHUNK_CELLS + 2;
+  an_allocator alloc = an_allocator_from(NULL);
+  an_cell_buckets old, carried;
+  ck_assert_int_eq(an_cell_buckets_init(&old, cells, &alloc), ARCNAV_OK);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t cell = 0; cell < cells; ++cell) {
+      an_cell_buckets_put(&old, cell, (uint32_t)cell);
+    }
+    ck_assert_int_eq(an_cell_buckets_end_pass(&old, &alloc), ARCNAV_OK);
+  }
+  // Items keep their numbers but the dropped cell's, whose cell alone is marked.
+  int32_t *renumber = malloc(cells * sizeof *renumber);
+  uint8_t *dropping = calloc(cells, 1);
+  ck_assert_ptr_nonnull(renumber);
+  ck_assert_ptr_nonnull(dropping);
+  for (size_t i = 0; i < cells; ++i) {
+    renumber[i] = i == dropped_cell ? -1 : (int32_t)i;
+  }
+  dropping[dropped_cell] = 1;
+  ck_assert_int_eq(an_cell_buckets_init(&carried, cells, &alloc), ARCNAV_OK);
+  for (int pass = 0; pass < 2; ++pass) {
+    an_cell_buckets_put_carried(&carried, &old.table, renumber, dropping, true);
+    an_cell_buckets_put(&carried, put_cells[0], 7777);
+    an_cell_buckets_put(&carried, put_cells[1], 8888);
+    ck_assert_int_eq(an_cell_buckets_end_pass(&carried, &alloc), ARCNAV_OK);
+  }
+  for (size_t c = 0; c < CHUNKS; ++c) {
+    bool changed = c == put_cells[0] / AN_CELL_CHUNK_CELLS ||
+                   c == put_cells[1] / AN_CELL_CHUNK_CELLS ||
+                   c == dropped_cell / AN_CELL_CHUNK_CELLS;
+    ck_assert_msg((carried.table.chunks[c] == old.table.chunks[c]) == !changed,
+                  "chunk %zu is %s the old table's", c, changed ? "still" : "not");
+  }
+  an_cell_buckets_free(&old, &alloc);
+  for (size_t cell = 0; cell < cells; ++cell) {
+    uint32_t expected[2] = {(uint32_t)cell, 0};
+    size_t n = cell == dropped_cell ? 0 : 1;
+    for (int k = 0; k < 2; ++k) {
+      if (cell == put_cells[k]) {
+        expected[n++] = k == 0 ? 7777 : 8888;
+      }
+    }
+    assert_cell_lists(&carried.table, cell, expected, n);
+  }
+  an_cell_buckets_free(&carried, &alloc);
+  free(renumber);
+  free(dropping);
 }
 END_TEST
 
@@ -357,6 +413,7 @@ static Suite *cell_buckets_suite(void) {
   tcase_add_loop_test(tc, test_put_order_is_kept, 0, 4);
   tcase_add_test(tc, test_empty_table);
   tcase_add_loop_test(tc, test_carried_table_against_brute_force, 0, 4);
+  tcase_add_test(tc, test_carrying_shares_unchanged_chunks);
   tcase_add_loop_test(tc, test_grid_boxes_against_brute_force, 0, 4);
   tcase_add_test(tc, test_failed_allocations);
   tcase_add_test(tc, test_failed_grid_filing_leaves_no_tables);

@@ -420,8 +420,10 @@ static bool cover_from_cell(void *context, int32_t column, int32_t row) {
   an_erode_trim *trim = context;
   const an_grid *grid = &trim->grid;
   size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
-  for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
-    uint32_t index = grid->cell_items[k];
+  uint32_t count;
+  const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &count);
+  for (uint32_t k = 0; k < count; ++k) {
+    uint32_t index = ids[k];
     if (trim->piece_stamps[index] == trim->stamp) {
       continue;
     }

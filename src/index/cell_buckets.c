@@ -1,113 +1,292 @@
 // SPDX-License-Identifier: MIT
-// The two-pass builder of the per-cell item tables (cell_buckets.h).
+// The two-pass builder of the per-cell item tables, and the tables' chunks (cell_buckets.h).
 #include "index/cell_buckets.h"
 
 #include <assert.h>
-#include <stdbool.h>
+#include <stdalign.h>
 #include <string.h>
+
+struct an_cell_slab {
+  size_t holders; ///< (table, chunk) pairs holding one of its chunks: the last to let go frees it
+};
+
+// Bytes of a chunk of `entries` items, rounded so that chunks can follow one another in a slab.
+static size_t chunk_bytes(size_t entries) {
+  size_t bytes = offsetof(an_cell_chunk, items) + entries * sizeof(uint32_t);
+  return (bytes + alignof(an_cell_chunk) - 1) / alignof(an_cell_chunk) * alignof(an_cell_chunk);
+}
+
+// A slab's header, before its first chunk.
+static size_t slab_header_bytes(void) {
+  size_t align = alignof(an_cell_chunk);
+  return (sizeof(an_cell_slab) + align - 1) / align * align;
+}
+
+static size_t chunk_count_of(size_t cells) {
+  return (cells + AN_CELL_CHUNK_CELLS - 1) >> AN_CELL_CHUNK_SHIFT;
+}
+
+// How many of chunk c's cells lie in a table of `cells` cells.
+static size_t cells_in_chunk(size_t cells, size_t c) {
+  size_t first = c << AN_CELL_CHUNK_SHIFT;
+  return first >= cells                        ? 0
+         : cells - first < AN_CELL_CHUNK_CELLS ? cells - first
+                                               : AN_CELL_CHUNK_CELLS;
+}
+
+static void release_chunk(an_cell_chunk *chunk, const an_allocator *alloc) {
+  if (chunk && --chunk->slab->holders == 0) {
+    an_free(alloc, chunk->slab);
+  }
+}
+
+size_t an_cell_table_entries(const an_cell_table *table) {
+  size_t total = 0;
+  for (size_t c = 0; table->chunks && c < chunk_count_of(table->cell_count); ++c) {
+    total += table->chunks[c]->start[AN_CELL_CHUNK_CELLS];
+  }
+  return total;
+}
+
+bool an_cell_table_same(const an_cell_table *a, const an_cell_table *b) {
+  if (a->cell_count != b->cell_count) {
+    return false;
+  }
+  for (size_t cell = 0; cell < a->cell_count; ++cell) {
+    uint32_t na, nb;
+    const uint32_t *la = an_cell_table_list(a, cell, &na), *lb = an_cell_table_list(b, cell, &nb);
+    if (na != nb || (na > 0 && memcmp(la, lb, na * sizeof *la) != 0)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+size_t an_cell_table_memory_bytes(const an_cell_table *table) {
+  if (!table->chunks) {
+    return 0;
+  }
+  size_t chunks = chunk_count_of(table->cell_count), bytes = (chunks + 1) * sizeof *table->chunks;
+  for (size_t c = 0; c < chunks; ++c) {
+    bytes += chunk_bytes(table->chunks[c]->start[AN_CELL_CHUNK_CELLS]);
+  }
+  return bytes;
+}
+
+void an_cell_table_free(an_cell_table *table, const an_allocator *alloc) {
+  for (size_t c = 0; table->chunks && c < chunk_count_of(table->cell_count); ++c) {
+    release_chunk(table->chunks[c], alloc);
+  }
+  an_free(alloc, table->chunks);
+  memset(table, 0, sizeof *table);
+}
 
 arcnav_status an_cell_buckets_init(an_cell_buckets *buckets, size_t cell_count,
                                    const an_allocator *alloc) {
   memset(buckets, 0, sizeof *buckets);
-  buckets->cell_start = an_calloc(alloc, cell_count + 1, sizeof *buckets->cell_start);
-  if (!buckets->cell_start) {
+  size_t chunks = chunk_count_of(cell_count);
+  // The counts and the chunks' marks in one allocation: the builder's working arrays.
+  buckets->next = an_calloc(alloc, 1, (cell_count + 1) * sizeof *buckets->next + chunks + 1);
+  buckets->table.chunks = an_calloc(alloc, chunks + 1, sizeof *buckets->table.chunks);
+  if (!buckets->next || !buckets->table.chunks) {
+    an_free(alloc, buckets->next);
+    an_free(alloc, buckets->table.chunks);
+    memset(buckets, 0, sizeof *buckets);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  buckets->cell_count = cell_count;
+  buckets->changed = (uint8_t *)(buckets->next + cell_count + 1);
+  buckets->table.cell_count = cell_count;
   return ARCNAV_OK;
 }
 
-void an_cell_buckets_put_carried(an_cell_buckets *buckets, const uint32_t *start,
-                                 const uint32_t *items, size_t old_cells, const int32_t *renumber,
-                                 const uint8_t *dropping, bool marks_every_change) {
-  // What an_cell_buckets_put() does per entry, a cell at a time: a large map's tables hold
-  // hundreds of thousands of entries, and this runs on every local update. A cell that keeps
-  // every entry as it was (no renumbering, or an unmarked cell when the marks cover every change)
-  // is counted without reading its entries and copied with its neighbours in one go.
-  uint32_t *at = buckets->cell_start;
-  bool marks_all = marks_every_change && dropping;
-  // Cells past the old table's have no old entries; the old table's cells past this one's must
-  // hold none that stay.
-  size_t cells = old_cells < buckets->cell_count ? old_cells : buckets->cell_count;
+// Does old cell `cell` keep its entries as they were (put_carried's arguments in `buckets`)?
+static bool kept_as_it_was(const an_cell_buckets *buckets, size_t cell) {
+  return !buckets->renumber || (buckets->marks_all && !buckets->dropping[cell]);
+}
+
+// How many of old cell `cell`'s entries stay.
+static uint32_t kept_count(const an_cell_buckets *buckets, size_t cell) {
+  uint32_t count;
+  const uint32_t *list = an_cell_table_list(buckets->carried, cell, &count);
+  if (kept_as_it_was(buckets, cell) || (buckets->dropping && !buckets->dropping[cell])) {
+    return count;
+  }
+  uint32_t kept = 0;
+  for (uint32_t k = 0; k < count; ++k) {
+    kept += buckets->renumber[list[k]] >= 0;
+  }
+  return kept;
+}
+
+// The cells the old and the new table both have.
+static size_t carried_cells(const an_cell_buckets *buckets) {
+  size_t old = buckets->carried->cell_count, now = buckets->table.cell_count;
+  return old < now ? old : now;
+}
+
+void an_cell_buckets_put_carried(an_cell_buckets *buckets, const an_cell_table *old,
+                                 const int32_t *renumber, const uint8_t *dropping,
+                                 bool marks_every_change) {
+  buckets->carried = old;
+  buckets->renumber = renumber;
+  buckets->dropping = dropping;
+  buckets->marks_all = marks_every_change && dropping;
+  size_t cells = carried_cells(buckets);
 #ifndef NDEBUG
-  for (size_t k = start[cells]; k < start[old_cells]; ++k) {
-    assert(renumber && renumber[items[k]] < 0);
+  for (size_t cell = cells; cell < old->cell_count; ++cell) {
+    uint32_t count;
+    const uint32_t *list = an_cell_table_list(old, cell, &count);
+    for (uint32_t k = 0; k < count; ++k) {
+      assert(renumber && renumber[list[k]] < 0);
+    }
   }
 #endif
   if (!buckets->filling) {
-    size_t total = 0;
-    for (size_t cell = 0; cell < cells; ++cell) {
-      uint32_t count = start[cell + 1] - start[cell];
-      bool drops = renumber && (!dropping || dropping[cell]);
-      for (uint32_t k = start[cell]; drops && k < start[cell + 1]; ++k) {
-        count -= renumber[items[k]] < 0;
+    // Which chunks the carried entries change; their counts are taken when the pass ends, for the
+    // chunks made afresh only.
+    for (size_t cell = 0; renumber && cell < cells; ++cell) {
+      if (kept_as_it_was(buckets, cell) || buckets->changed[cell >> AN_CELL_CHUNK_SHIFT]) {
+        continue;
       }
-      at[cell + 1] += count;
-      total += count;
+      uint32_t count;
+      const uint32_t *list = an_cell_table_list(old, cell, &count);
+      for (uint32_t k = 0; k < count; ++k) {
+        if (renumber[list[k]] != (int32_t)list[k]) {
+          buckets->changed[cell >> AN_CELL_CHUNK_SHIFT] = 1;
+          break;
+        }
+      }
     }
-    buckets->total += total;
     return;
   }
-  uint32_t *to = buckets->items;
-  // First in the pass, every cell's group begins with the old entries, and a cell that gets
-  // nothing else and keeps its entries as they were is exactly as long as before: a run of such
-  // cells is copied in one go.
-  uint32_t run_from = start[0], run_to = at[0];
-  for (size_t cell = 0; cell < cells; ++cell) {
-    uint32_t count = start[cell + 1] - start[cell];
-    if (!renumber || (marks_all && !dropping[cell])) {
-      bool more = at[cell + 1] - at[cell] != count;
-      at[cell] += count;
-      if (more) {
-        memcpy(to + run_to, items + run_from, (start[cell + 1] - run_from) * sizeof *to);
-        run_from = start[cell + 1];
-        run_to = at[cell + 1];
-      }
-      continue;
+  for (size_t c = 0; c < chunk_count_of(cells); ++c) {
+    an_cell_chunk *chunk = buckets->table.chunks[c];
+    if (chunk->slab != buckets->slab) {
+      continue; // shared as it was
     }
-    memcpy(to + run_to, items + run_from, (start[cell] - run_from) * sizeof *to);
-    uint32_t next = at[cell];
-    for (uint32_t k = start[cell]; k < start[cell + 1]; ++k) {
-      int32_t now = renumber[items[k]];
-      assert(now >= 0 || !dropping || dropping[cell]); // dropped only where marked
-      if (now >= 0) {
-        to[next++] = (uint32_t)now;
+    size_t first = c << AN_CELL_CHUNK_SHIFT, end = first + cells_in_chunk(cells, c);
+    for (size_t cell = first; cell < end; ++cell) {
+      uint32_t count;
+      const uint32_t *list = an_cell_table_list(old, cell, &count);
+      uint32_t *to = chunk->items + buckets->next[cell];
+      if (kept_as_it_was(buckets, cell)) {
+        memcpy(to, list, count * sizeof *to);
+        buckets->next[cell] += count;
+        continue;
       }
+      uint32_t kept = 0;
+      for (uint32_t k = 0; k < count; ++k) {
+        int32_t now = renumber[list[k]];
+        assert(now >= 0 || !dropping || dropping[cell]); // dropped only where marked
+        if (now >= 0) {
+          to[kept++] = (uint32_t)now;
+        }
+      }
+      buckets->next[cell] += kept;
     }
-    at[cell] = next;
-    run_from = start[cell + 1];
-    run_to = at[cell + 1];
   }
-  memcpy(to + run_to, items + run_from, (start[cells] - run_from) * sizeof *to);
 }
 
-arcnav_status an_cell_buckets_end_pass(an_cell_buckets *buckets, const an_allocator *alloc) {
-  uint32_t *start = buckets->cell_start;
-  size_t cells = buckets->cell_count;
-  if (buckets->filling) {
-    // Filing advanced every start to where the next cell's group begins: shift back by one cell.
-    memmove(start + 1, start, cells * sizeof *start);
-    start[0] = 0;
-    return ARCNAV_OK;
+// Can chunk c be the carried table's own: nothing put in it, nothing carried into it changed, and
+// the same cells in both tables?
+static bool shares_chunk(const an_cell_buckets *buckets, size_t c) {
+  const an_cell_table *old = buckets->carried;
+  return old && !buckets->changed[c] && c < chunk_count_of(old->cell_count) &&
+         cells_in_chunk(old->cell_count, c) == cells_in_chunk(buckets->table.cell_count, c);
+}
+
+// The counting pass's end: shares what it can, and makes the other chunks in one slab with their
+// cells' offsets, `next` then where each cell's first item goes.
+static arcnav_status make_chunks(an_cell_buckets *buckets, const an_allocator *alloc) {
+  size_t cells = buckets->table.cell_count, chunks = chunk_count_of(cells);
+  size_t carried = buckets->carried ? carried_cells(buckets) : 0;
+  uint32_t *next = buckets->next;
+  size_t bytes = slab_header_bytes();
+  bool fresh = false;
+  for (size_t c = 0; c < chunks; ++c) {
+    if (shares_chunk(buckets, c)) {
+      continue;
+    }
+    size_t first = c << AN_CELL_CHUNK_SHIFT, end = first + cells_in_chunk(cells, c);
+    size_t entries = 0;
+    for (size_t cell = first; cell < end; ++cell) {
+      if (cell < carried) {
+        next[cell] += kept_count(buckets, cell);
+      }
+      entries += next[cell];
+    }
+    if (entries >= UINT32_MAX) {
+      return ARCNAV_ERR_TOO_LARGE;
+    }
+    bytes += chunk_bytes(entries);
+    fresh = true;
   }
-  // Below UINT32_MAX in total, no single cell's count can have wrapped either.
-  if (buckets->total >= UINT32_MAX) {
-    return ARCNAV_ERR_TOO_LARGE;
+  unsigned char *at = NULL;
+  if (fresh) {
+    buckets->slab = an_alloc(alloc, 1, bytes);
+    if (!buckets->slab) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+    buckets->slab->holders = 0;
+    at = (unsigned char *)buckets->slab + slab_header_bytes();
   }
-  // start[c + 1] holds cell c's count: the running sum makes start[c] the start of cell c.
-  for (size_t c = 0; c < cells; ++c) {
-    start[c + 1] += start[c];
+  for (size_t c = 0; c < chunks; ++c) {
+    if (shares_chunk(buckets, c)) {
+      buckets->table.chunks[c] = buckets->carried->chunks[c];
+      buckets->table.chunks[c]->slab->holders++;
+      continue;
+    }
+    an_cell_chunk *chunk = (an_cell_chunk *)at;
+    chunk->slab = buckets->slab;
+    buckets->slab->holders++;
+    size_t first = c << AN_CELL_CHUNK_SHIFT, in = cells_in_chunk(cells, c);
+    uint32_t offset = 0;
+    for (size_t i = 0; i < AN_CELL_CHUNK_CELLS; ++i) {
+      chunk->start[i] = offset;
+      if (i < in) {
+        uint32_t count = next[first + i];
+        next[first + i] = offset;
+        offset += count;
+      }
+    }
+    chunk->start[AN_CELL_CHUNK_CELLS] = offset;
+    buckets->table.chunks[c] = chunk;
+    at += chunk_bytes(offset);
   }
-  buckets->items = an_alloc(alloc, buckets->total > 0 ? buckets->total : 1, sizeof *buckets->items);
-  if (!buckets->items) {
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  buckets->filling = true;
   return ARCNAV_OK;
 }
 
+arcnav_status an_cell_buckets_end_pass(an_cell_buckets *buckets, const an_allocator *alloc) {
+  if (!buckets->filling) {
+    arcnav_status status = make_chunks(buckets, alloc);
+    buckets->filling = status == ARCNAV_OK;
+    return status;
+  }
+#ifndef NDEBUG
+  // Every cell of a chunk made afresh got what its count reserved.
+  for (size_t cell = 0; cell < buckets->table.cell_count; ++cell) {
+    const an_cell_chunk *chunk = buckets->table.chunks[cell >> AN_CELL_CHUNK_SHIFT];
+    size_t i = cell & (AN_CELL_CHUNK_CELLS - 1);
+    assert(chunk->slab != buckets->slab || buckets->next[cell] == chunk->start[i + 1]);
+  }
+#endif
+  an_free(alloc, buckets->next);
+  buckets->next = NULL;
+  buckets->changed = NULL;
+  buckets->carried = NULL;
+  return ARCNAV_OK;
+}
+
+uint32_t *an_cell_buckets_own_list(an_cell_buckets *buckets, size_t cell, uint32_t *count) {
+  an_cell_chunk *chunk = buckets->table.chunks[cell >> AN_CELL_CHUNK_SHIFT];
+  assert(chunk->slab == buckets->slab);
+  const uint32_t *start = &chunk->start[cell & (AN_CELL_CHUNK_CELLS - 1)];
+  *count = start[1] - start[0];
+  return chunk->items + start[0];
+}
+
 void an_cell_buckets_free(an_cell_buckets *buckets, const an_allocator *alloc) {
-  an_free(alloc, buckets->cell_start);
-  an_free(alloc, buckets->items);
+  an_free(alloc, buckets->next);
+  an_cell_table_free(&buckets->table, alloc);
   memset(buckets, 0, sizeof *buckets);
 }

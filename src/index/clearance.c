@@ -49,8 +49,10 @@ static bool visit_cell(const an_clearance *cl, an_clearance_scratch *scratch, ui
   const an_grid *grid = cl->grid;
   assert(column >= 0 && column < grid->columns && row >= 0 && row < grid->rows);
   size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
-  for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
-    uint32_t index = grid->cell_items[k];
+  uint32_t count;
+  const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &count);
+  for (uint32_t k = 0; k < count; ++k) {
+    uint32_t index = ids[k];
     assert(index < grid->item_count);
     if (scratch->item_stamps[index] == stamp) {
       continue;
@@ -111,8 +113,10 @@ static size_t owners_holding(const an_clearance *cl, an_clearance_scratch *scrat
   }
   for (int32_t column = first_column; in_grid_rows && column < grid->columns; ++column) {
     size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
-    for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
-      uint32_t index = grid->cell_items[k];
+    uint32_t count;
+    const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &count);
+    for (uint32_t k = 0; k < count; ++k) {
+      uint32_t index = ids[k];
       const an_item *item = &grid->items[index];
       if (scratch->item_stamps[index] == stamp || item->kind != AN_ITEM_EDGE ||
           an_clearance_ignores(cl, item->owner)) {

@@ -196,8 +196,7 @@ arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, 
                                  const an_allocator *alloc) {
   an_cell_buckets buckets;
   arcnav_status status = an_grid_bucket_boxes(grid, count, box_of, context, alloc, &buckets);
-  grid->cell_start = buckets.cell_start;
-  grid->cell_items = buckets.items;
+  grid->cells = buckets.table;
   return status;
 }
 
@@ -217,8 +216,7 @@ static arcnav_status refile(const an_grid *grid, const int32_t *renumber, const 
   an_cell_buckets buckets;
   arcnav_status status = an_cell_buckets_init(&buckets, cells, alloc);
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
-    an_cell_buckets_put_carried(&buckets, grid->cell_start, grid->cell_items, cells, renumber,
-                                dropping, marks_every_change);
+    an_cell_buckets_put_carried(&buckets, &grid->cells, renumber, dropping, marks_every_change);
     for (uint32_t i = 0; i < added_count; ++i) {
       vec2 lo, hi;
       an_item_box(&added[i], grid->reach, &lo, &hi);
@@ -231,8 +229,7 @@ static arcnav_status refile(const an_grid *grid, const int32_t *renumber, const 
     an_cell_buckets_free(&buckets, alloc);
     return status;
   }
-  out->cell_start = buckets.cell_start;
-  out->cell_items = buckets.items;
+  out->cells = buckets.table;
   return ARCNAV_OK;
 }
 
@@ -252,8 +249,7 @@ bool an_grid_cells_equal(const an_grid *a, const an_grid *b) {
 // A grid with the cell geometry of `grid` and none of its tables.
 static an_grid same_cells(const an_grid *grid) {
   an_grid out = *grid;
-  out.cell_start = NULL;
-  out.cell_items = NULL;
+  memset(&out.cells, 0, sizeof out.cells);
   out.items = NULL;
   return out;
 }
@@ -266,8 +262,10 @@ bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin,
   for (int32_t row = r.r0; row <= r.r1; ++row) {
     for (int32_t column = r.c0; column <= r.c1; ++column) {
       size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
-      for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
-        const an_item *item = &grid->items[grid->cell_items[k]];
+      uint32_t count;
+      const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &count);
+      for (uint32_t k = 0; k < count; ++k) {
+        const an_item *item = &grid->items[ids[k]];
         if (item->owner == except_owner) {
           continue;
         }
@@ -408,16 +406,13 @@ arcnav_status an_grid_changed_clear(const an_grid *grid, const arcnav_map *map, 
 }
 
 void an_grid_destroy(an_grid *grid, const an_allocator *alloc) {
-  an_free(alloc, grid->cell_start);
-  an_free(alloc, grid->cell_items);
+  an_cell_table_free(&grid->cells, alloc);
   an_free(alloc, grid->items);
   memset(grid, 0, sizeof *grid);
 }
 
 size_t an_grid_memory_bytes(const an_grid *grid) {
-  size_t cells = (size_t)grid->columns * (size_t)grid->rows;
-  return (cells + 1) * sizeof(uint32_t) + grid->cell_start[cells] * sizeof(uint32_t) +
-         grid->item_count * sizeof(an_item);
+  return an_cell_table_memory_bytes(&grid->cells) + grid->item_count * sizeof(an_item);
 }
 
 int an_grid_ring_runs(const an_grid *grid, int32_t cx, int32_t cy, int32_t k, an_cell_run out[4]) {

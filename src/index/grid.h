@@ -53,8 +53,7 @@ typedef struct an_grid {
   double cell_size;
   double inverse_cell_size;
   int32_t columns, rows;
-  uint32_t *cell_start; ///< columns * rows + 1 offsets into cell_items
-  uint32_t *cell_items; ///< item indices, grouped by cell
+  an_cell_table cells; ///< per cell (row-major, columns * rows), the items filed there
   an_item *items;
   uint32_t item_count;
   uint32_t owner_count; ///< obstacles + 1 (the bounds)

@@ -72,14 +72,12 @@ arcnav_status an_obstacle_index_build(const arcnav_map *map, const an_allocator 
   if (status != ARCNAV_OK) {
     an_cell_buckets_free(&buckets, alloc);
   }
-  ix->cell_start = buckets.cell_start;
-  ix->items = buckets.items;
+  ix->cells = buckets.table;
   return status;
 }
 
 void an_obstacle_index_free(an_obstacle_index *ix, const an_allocator *alloc) {
-  an_free(alloc, ix->cell_start);
-  an_free(alloc, ix->items);
+  an_cell_table_free(&ix->cells, alloc);
   an_free(alloc, ix->big);
   memset(ix, 0, sizeof *ix);
 }
@@ -89,6 +87,7 @@ void an_obstacle_index_cell(const an_obstacle_index *ix, vec2 p, const uint32_t 
   int32_t r[4];
   cell_range(ix, p, p, r);
   size_t cell = (size_t)r[1] * (size_t)ix->gw + (size_t)r[0];
-  *first = ix->items + ix->cell_start[cell];
-  *last = ix->items + ix->cell_start[cell + 1];
+  uint32_t count;
+  *first = an_cell_table_list(&ix->cells, cell, &count);
+  *last = *first + count;
 }

@@ -6,7 +6,7 @@
 // and the items of its cell.
 
 #include "geom/alloc.h"
-#include "index/cell_buckets.h" // the builder of the cell table
+#include "index/cell_buckets.h"
 #include "map/map.h"
 
 #include <stddef.h>
@@ -16,9 +16,8 @@ typedef struct an_obstacle_index {
   vec2 lo;
   double cw, ch;
   int32_t gw, gh;
-  uint32_t *cell_start; ///< gw * gh + 1
-  uint32_t *items;
-  uint32_t *big; ///< obstacles listed everywhere
+  an_cell_table cells; ///< per cell (gw * gh), the obstacles filed there
+  uint32_t *big;       ///< obstacles listed everywhere
   size_t big_count;
 } an_obstacle_index;
 

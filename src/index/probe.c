@@ -108,9 +108,8 @@ static bool first_sight(const an_clearance *cl, an_probe_scratch *scratch, uint3
 
 static const uint32_t *cell_items(const an_grid *grid, int32_t column, int32_t row,
                                   uint32_t *count) {
-  size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
-  *count = grid->cell_start[cell + 1] - grid->cell_start[cell];
-  return grid->cell_items + grid->cell_start[cell];
+  return an_cell_table_list(&grid->cells, (size_t)row * (size_t)grid->columns + (size_t)column,
+                            count);
 }
 
 // ---- rings of cells around a point -----------------------------------------------------------

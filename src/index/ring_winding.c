@@ -101,14 +101,12 @@ arcnav_status an_ring_winding_index_build(const arcnav_map *map, const an_ring *
     an_ring_winding_index_free(out, alloc);
     return status;
   }
-  out->cell_start = buckets.cell_start;
-  out->edges = buckets.items;
+  out->cells = buckets.table;
   return ARCNAV_OK;
 }
 
 void an_ring_winding_index_free(an_ring_winding_index *index, const an_allocator *alloc) {
-  an_free(alloc, index->cell_start);
-  an_free(alloc, index->edges);
+  an_cell_table_free(&index->cells, alloc);
   an_free(alloc, index->seen);
   memset(index, 0, sizeof *index);
 }
@@ -127,8 +125,10 @@ int an_ring_winding_indexed(an_ring_winding_index *ix, const arcnav_map *map, co
   int32_t r = row_of(ix, p.y);
   for (int32_t c = column_of(ix, p.x); c < ix->grid_w; ++c) {
     size_t cell = (size_t)r * (size_t)ix->grid_w + (size_t)c;
-    for (uint32_t k = ix->cell_start[cell]; k < ix->cell_start[cell + 1]; ++k) {
-      uint32_t e = ix->edges[k];
+    uint32_t count;
+    const uint32_t *edges = an_cell_table_list(&ix->cells, cell, &count);
+    for (uint32_t k = 0; k < count; ++k) {
+      uint32_t e = edges[k];
       if (ix->seen[e] == ix->query) {
         continue;
       }

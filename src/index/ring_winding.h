@@ -6,6 +6,7 @@
 // large polygon costs the edges near each point's horizontal ray, not the whole ring each time.
 
 #include "geom/alloc.h"
+#include "index/cell_buckets.h"
 #include "map/map.h"
 
 #include <stdbool.h>
@@ -24,9 +25,9 @@ typedef struct an_ring_winding_index {
   vec2 lo, hi; ///< the ring's box
   double cell_w, cell_h;
   int32_t grid_w, grid_h;
-  uint32_t *cell_start; ///< grid_w * grid_h + 1
-  uint32_t *edges;      ///< edge i runs from ring vertex i to i + 1
-  uint32_t *seen;       ///< per edge: the query that last tested it
+  /// Per cell (grid_w * grid_h), its edges: edge i runs from ring vertex i to i + 1.
+  an_cell_table cells;
+  uint32_t *seen; ///< per edge: the query that last tested it
   uint32_t query;
 } an_ring_winding_index;
 

@@ -61,8 +61,8 @@ static arcnav_status blocked_oracle_build(blocked_oracle *oracle, const arcnav_m
 
 static int oracle_winding(an_ring_winding_index *index, const arcnav_map *map, const an_ring *ring,
                           vec2 p) {
-  return index->cell_start ? an_ring_winding_indexed(index, map, ring, p)
-                           : an_ring_winding(map, ring, p);
+  return index->cells.chunks ? an_ring_winding_indexed(index, map, ring, p)
+                             : an_ring_winding(map, ring, p);
 }
 
 static bool obstacle_blocks(blocked_oracle *oracle, const arcnav_map *map, uint32_t o, vec2 p) {

@@ -161,7 +161,7 @@ arcnav_status an_navmesh_trim_input(const an_navmesh_input *in, an_navmesh_trim_
 // overlaps: a point within eps of a place is filed in the cell holding that place.
 typedef struct point_cells {
   an_grid grid; ///< cell geometry only
-  an_cell_buckets cells;
+  an_cell_table cells;
   double eps;
 } point_cells;
 
@@ -188,7 +188,11 @@ static arcnav_status file_points(const an_navmesh_input *in, double eps, const a
   out->eps = eps;
   an_grid_fit(&out->grid, v2(lo.x - eps, lo.y - eps), v2(hi.x + eps, hi.y + eps), in->np, 0.0);
   grown_points context = {in, eps};
-  return an_grid_bucket_boxes(&out->grid, in->np, grown_box, &context, alloc, &out->cells);
+  an_cell_buckets buckets;
+  arcnav_status status =
+      an_grid_bucket_boxes(&out->grid, in->np, grown_box, &context, alloc, &buckets);
+  out->cells = buckets.table;
+  return status;
 }
 
 arcnav_status an_navmesh_snap_close_points(an_navmesh_input *in, double eps,
@@ -206,8 +210,10 @@ arcnav_status an_navmesh_snap_close_points(an_navmesh_input *in, double eps,
     vec2 p = in->points[i];
     size_t cell = (size_t)an_grid_row(&pc.grid, p.y) * (size_t)pc.grid.columns +
                   (size_t)an_grid_column(&pc.grid, p.x);
-    for (uint32_t e = pc.cells.cell_start[cell]; e < pc.cells.cell_start[cell + 1]; ++e) {
-      uint32_t j = pc.cells.items[e];
+    uint32_t count;
+    const uint32_t *filed = an_cell_table_list(&pc.cells, cell, &count);
+    for (uint32_t e = 0; e < count; ++e) {
+      uint32_t j = filed[e];
       vec2 q = in->points[j];
       if (j > i && in->point_group[j] != in->point_group[i] && !v2_equal(p, q) &&
           v2_dist(p, q) <= eps) {
@@ -215,7 +221,7 @@ arcnav_status an_navmesh_snap_close_points(an_navmesh_input *in, double eps,
       }
     }
   }
-  an_cell_buckets_free(&pc.cells, alloc);
+  an_cell_table_free(&pc.cells, alloc);
   return ARCNAV_OK;
 }
 
@@ -250,8 +256,10 @@ static bool gather_close_points(void *context, int32_t column, int32_t row) {
   vec2 b = in->points[in->segments[2 * c->segment + 1]];
   vec2 along = v2_sub(b, a);
   size_t cell = (size_t)row * (size_t)c->pc->grid.columns + (size_t)column;
-  for (uint32_t e = c->pc->cells.cell_start[cell]; e < c->pc->cells.cell_start[cell + 1]; ++e) {
-    uint32_t index = c->pc->cells.items[e];
+  uint32_t count;
+  const uint32_t *filed = an_cell_table_list(&c->pc->cells, cell, &count);
+  for (uint32_t e = 0; e < count; ++e) {
+    uint32_t index = filed[e];
     vec2 p = in->points[index];
     if (in->point_group[index] == group || v2_dist(p, a) <= eps || v2_dist(p, b) <= eps ||
         an_point_segment_dist(p, a, b) > eps) {
@@ -304,7 +312,7 @@ arcnav_status an_navmesh_split_at_close_points(const an_navmesh_input *in, doubl
       c.ok = push_segment(out, from, ib, group, alloc);
     }
   }
-  an_cell_buckets_free(&pc.cells, alloc);
+  an_cell_table_free(&pc.cells, alloc);
   an_free(alloc, c.places);
   if (!c.ok) {
     an_navmesh_input_free(out, alloc);

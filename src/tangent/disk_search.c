@@ -369,8 +369,10 @@ static const uint32_t *features_of(const an_tangent_query *q, an_disk_search *s,
   for (int32_t row = cells.r0; row <= cells.r1; ++row) {
     for (int32_t column = cells.c0; column <= cells.c1; ++column) {
       size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
-      for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
-        uint32_t id = grid->cell_items[k];
+      uint32_t filed;
+      const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &filed);
+      for (uint32_t k = 0; k < filed; ++k) {
+        uint32_t id = ids[k];
         if (s->item_stamp[id] == s->item_mark) {
           continue;
         }

@@ -16,12 +16,6 @@
 // such a ray ends R from the touching point (see an_sight_mesh_gather): the wide filing.
 enum { BY_VERTEX, BY_TRIANGLE, WIDE, TABLES };
 
-// A table over cells: per cell + 1, offsets into `corners`.
-typedef struct corner_table {
-  uint32_t *start;
-  uint32_t *corners;
-} corner_table;
-
 struct an_sight_mesh {
   an_allocator alloc;
   const an_navmesh *mesh; ///< the polygons' free space (borrowed); circle obstacles left out
@@ -29,7 +23,7 @@ struct an_sight_mesh {
   double radius;            ///< the largest R it files circle corners for
   const an_corner *corners; ///< the planner's, which outlive the mesh
   int32_t *corner_vertex;   ///< per corner: its mesh vertex, -1 for circle corners and strays
-  corner_table tables[TABLES];
+  an_cell_table tables[TABLES];
   bool wide_filed; ///< the map has circles: the wide filing holds every corner
   size_t corner_count;
 };
@@ -249,13 +243,15 @@ static uint8_t *corners_to_refile(const an_sight_mesh *sm, const an_sight_mesh *
   uint8_t *refile = an_calloc(&sm->alloc, previous->corner_count + 1, sizeof *refile);
   if (kept && refile) {
     for (int t = BY_TRIANGLE; t <= WIDE; ++t) {
-      const corner_table *table = &previous->tables[t];
+      const an_cell_table *table = &previous->tables[t];
       for (size_t f = 0; f < table_cells(previous, t); ++f) {
         if (f < mesh->free_count && kept[f]) {
           continue;
         }
-        for (uint32_t k = table->start[f]; k < table->start[f + 1]; ++k) {
-          refile[table->corners[k]] = 1;
+        uint32_t count;
+        const uint32_t *corners = an_cell_table_list(table, f, &count);
+        for (uint32_t k = 0; k < count; ++k) {
+          refile[corners[k]] = 1;
         }
       }
     }
@@ -372,8 +368,7 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     flood.replaying = carried_tables && pass == 1;
     for (int t = 0; carried_tables && t < TABLES; ++t) {
       bool by_triangle = t != BY_VERTEX && renumber_by_triangle;
-      an_cell_buckets_put_carried(&tables[t], previous->tables[t].start,
-                                  previous->tables[t].corners, table_cells(previous, t),
+      an_cell_buckets_put_carried(&tables[t], &previous->tables[t],
                                   by_triangle ? renumber_by_triangle : renumber, marks[t], marked);
     }
     for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
@@ -406,17 +401,17 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   uint32_t *scratch = NULL;
   size_t scratch_capacity = 0;
   for (size_t k = 0; status == ARCNAV_OK && k < flood.unsorted_count; ++k) {
-    const an_cell_buckets *table = &tables[flood.unsorted[k].table];
-    size_t cell = flood.unsorted[k].cell;
-    uint32_t first = table->cell_start[cell], end = table->cell_start[cell + 1];
-    if (!merge_runs(&sm->alloc, table->items + first, end - first, &scratch, &scratch_capacity)) {
+    uint32_t length;
+    uint32_t *list =
+        an_cell_buckets_own_list(&tables[flood.unsorted[k].table], flood.unsorted[k].cell, &length);
+    if (!merge_runs(&sm->alloc, list, length, &scratch, &scratch_capacity)) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
   an_free(&sm->alloc, scratch);
   for (int t = 0; t < TABLES; ++t) {
     if (status == ARCNAV_OK) {
-      sm->tables[t] = (corner_table){tables[t].cell_start, tables[t].items};
+      sm->tables[t] = tables[t].table;
     } else {
       an_cell_buckets_free(&tables[t], &sm->alloc);
     }
@@ -498,8 +493,7 @@ void an_sight_mesh_destroy(an_sight_mesh *sm) {
   an_allocator alloc = sm->alloc;
   an_free(&alloc, sm->corner_vertex);
   for (int t = 0; t < TABLES; ++t) {
-    an_free(&alloc, sm->tables[t].start);
-    an_free(&alloc, sm->tables[t].corners);
+    an_cell_table_free(&sm->tables[t], &alloc);
   }
   an_free(&alloc, sm);
 }
@@ -514,10 +508,7 @@ bool an_sight_mesh_same_filing(const an_sight_mesh *a, const an_sight_mesh *b) {
     return false;
   }
   for (int t = 0; t < TABLES; ++t) {
-    size_t cells = table_cells(a, t);
-    const corner_table *x = &a->tables[t], *y = &b->tables[t];
-    if (cells != table_cells(b, t) || memcmp(x->start, y->start, (cells + 1) * sizeof *x->start) ||
-        memcmp(x->corners, y->corners, x->start[cells] * sizeof *x->corners)) {
+    if (!an_cell_table_same(&a->tables[t], &b->tables[t])) {
       return false;
     }
   }
@@ -534,8 +525,7 @@ size_t an_sight_mesh_memory_bytes(const an_sight_mesh *sm) {
   }
   size_t bytes = sizeof *sm + sm->corner_count * sizeof *sm->corner_vertex;
   for (int t = 0; t < TABLES; ++t) {
-    size_t cells = table_cells(sm, t);
-    bytes += (cells + 1 + sm->tables[t].start[cells]) * sizeof(uint32_t);
+    bytes += an_cell_table_memory_bytes(&sm->tables[t]);
   }
   return bytes;
 }
@@ -610,9 +600,10 @@ static inline bool ray_through(const expansion *x, vec2 p, vec2 *direction, doub
 // at their vertices too.
 static void offer_cell(expansion *x, int table, int32_t cell) {
   assert(cell >= 0 && (size_t)cell < table_cells(x->sm, table));
-  const corner_table *at = &x->sm->tables[table];
-  for (uint32_t k = at->start[cell]; k < at->start[cell + 1]; ++k) {
-    an_sight_offer(x->out, at->corners[k]);
+  uint32_t count;
+  const uint32_t *corners = an_cell_table_list(&x->sm->tables[table], (size_t)cell, &count);
+  for (uint32_t k = 0; k < count; ++k) {
+    an_sight_offer(x->out, corners[k]);
   }
 }
 

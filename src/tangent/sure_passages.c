@@ -75,8 +75,10 @@ static bool visit_nearest(void *context, int32_t column, int32_t row) {
   const an_grid *grid = walk->grid;
   size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
   vec2 across = v2(-walk->along.y, walk->along.x);
-  for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
-    const an_item *item = &grid->items[grid->cell_items[k]];
+  uint32_t count;
+  const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &count);
+  for (uint32_t k = 0; k < count; ++k) {
+    const an_item *item = &grid->items[ids[k]];
     bool edge = item->kind == AN_ITEM_EDGE;
     double reach = walk->nearest + (edge ? 0.0 : item->radius);
     vec2 item_end = an_item_end(item);

@@ -201,8 +201,10 @@ static void mark_circle_pinches(an_tangent_engine *engine, size_t first) {
           continue;
         }
         size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
-        for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
-          const an_item *item = &grid->items[grid->cell_items[k]];
+        uint32_t count;
+        const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &count);
+        for (uint32_t k = 0; k < count; ++k) {
+          const an_item *item = &grid->items[ids[k]];
           if (item->owner == (uint32_t)corner->obstacle) {
             continue;
           }
@@ -285,7 +287,7 @@ static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_
     return status;
   }
   const an_corner_grid *corners_before =
-      previous && previous->graph.corner_grid.cell_start &&
+      previous && previous->graph.corner_grid.cells.chunks &&
               an_grid_cells_equal(&previous->space.grid, &engine->space.grid)
           ? &previous->graph.corner_grid
           : NULL;
@@ -1246,7 +1248,7 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
   out->memory_bytes =
       sizeof *engine + engine->corner_count * sizeof(an_corner) +
       (engine->borrowed_space ? 0 : an_free_space_memory_bytes(&engine->space)) +
-      an_tangent_graph_memory_bytes(&engine->graph, engine->corner_count, &engine->space.grid) +
+      an_tangent_graph_memory_bytes(&engine->graph, engine->corner_count) +
       an_sight_mesh_memory_bytes(engine->sight_mesh) +
       (engine->own_polygons ? an_navmesh_memory_bytes(engine->own_polygons) : 0) +
       (engine->corner_vertex ? (engine->corner_count + 1) * sizeof *engine->corner_vertex : 0) +

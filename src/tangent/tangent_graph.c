@@ -312,9 +312,8 @@ void an_tangent_graph_destroy(an_tangent_graph *graph, const an_allocator *alloc
   memset(graph, 0, sizeof *graph);
 }
 
-size_t an_tangent_graph_memory_bytes(const an_tangent_graph *graph, size_t corner_count,
-                                     const an_grid *grid) {
-  return an_corner_grid_memory_bytes(&graph->corner_grid, grid) +
+size_t an_tangent_graph_memory_bytes(const an_tangent_graph *graph, size_t corner_count) {
+  return an_corner_grid_memory_bytes(&graph->corner_grid) +
          graph->node_count * sizeof(an_graph_node) + graph->edge_count * sizeof(an_graph_edge) +
          (graph->group_start ? (corner_count * 2 + 1) * sizeof(uint32_t) : 0) +
          (graph->wedge_free ? corner_count * sizeof(bool) : 0);

@@ -127,5 +127,4 @@ bool an_corner_wedge_is_free(const an_corner *corner, const an_clearance *cleara
                              an_clearance_scratch *scratch);
 
 void an_tangent_graph_destroy(an_tangent_graph *graph, const an_allocator *alloc);
-size_t an_tangent_graph_memory_bytes(const an_tangent_graph *graph, size_t corner_count,
-                                     const an_grid *grid);
+size_t an_tangent_graph_memory_bytes(const an_tangent_graph *graph, size_t corner_count);

@@ -319,8 +319,10 @@ static void enter_cells(an_tangent_query *q, vec2 start, vec2 goal) {
       return;
     }
     uint32_t cell = an_heap_pop(&q->cells, NULL);
-    for (uint32_t k = cgrid->cell_start[cell]; k < cgrid->cell_start[cell + 1]; ++k) {
-      enter_corner(q, cgrid->cell_corners[k], start, goal);
+    uint32_t count;
+    const uint32_t *corners = an_cell_table_list(&cgrid->cells, cell, &count);
+    for (uint32_t k = 0; k < count; ++k) {
+      enter_corner(q, corners[k], start, goal);
     }
     int32_t column = (int32_t)(cell % (uint32_t)grid->columns);
     int32_t row = (int32_t)(cell / (uint32_t)grid->columns);

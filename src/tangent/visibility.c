@@ -29,8 +29,7 @@ arcnav_status an_corner_grid_build(const an_grid *grid, const an_corner *corners
   corner_boxes boxes = {corners, radius};
   an_cell_buckets buckets;
   arcnav_status status = an_grid_bucket_boxes(grid, count, corner_box, &boxes, alloc, &buckets);
-  out->cell_start = buckets.cell_start;
-  out->cell_corners = buckets.items;
+  out->cells = buckets.table;
   return status;
 }
 
@@ -66,9 +65,8 @@ arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners
   }
   corner_boxes boxes = {corners, radius};
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
-    an_cell_buckets_put_carried(&buckets, previous->cell_start, previous->cell_corners,
-                                buckets.cell_count, same_numbers ? NULL : carried->to, dropping,
-                                marks_every_change);
+    an_cell_buckets_put_carried(&buckets, &previous->cells, same_numbers ? NULL : carried->to,
+                                dropping, marks_every_change);
     for (size_t c = carried->carried; c < count; ++c) {
       vec2 lo, hi;
       corner_box(&boxes, c, &lo, &hi);
@@ -82,23 +80,16 @@ arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners
     an_cell_buckets_free(&buckets, alloc);
     return status;
   }
-  out->cell_start = buckets.cell_start;
-  out->cell_corners = buckets.items;
+  out->cells = buckets.table;
   return ARCNAV_OK;
 }
 
 void an_corner_grid_destroy(an_corner_grid *cgrid, const an_allocator *alloc) {
-  an_free(alloc, cgrid->cell_start);
-  an_free(alloc, cgrid->cell_corners);
-  memset(cgrid, 0, sizeof *cgrid);
+  an_cell_table_free(&cgrid->cells, alloc);
 }
 
-size_t an_corner_grid_memory_bytes(const an_corner_grid *cgrid, const an_grid *grid) {
-  if (!cgrid->cell_start) {
-    return 0;
-  }
-  size_t cells = (size_t)grid->columns * (size_t)grid->rows;
-  return (cells + 1 + cgrid->cell_start[cells]) * sizeof(uint32_t);
+size_t an_corner_grid_memory_bytes(const an_corner_grid *cgrid) {
+  return an_cell_table_memory_bytes(&cgrid->cells);
 }
 
 // ---- scratch -------------------------------------------------------------------------------
@@ -358,8 +349,10 @@ void an_sight_begin_offers(an_sight_scratch *scratch, const an_grid *grid, size_
 static void visit_cell(const an_grid *grid, const an_corner_grid *cgrid, an_sight_scratch *scratch,
                        uint32_t stamp, int32_t column, int32_t row, double eps) {
   size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
-  for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; ++k) {
-    uint32_t index = grid->cell_items[k];
+  uint32_t count;
+  const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &count);
+  for (uint32_t k = 0; k < count; ++k) {
+    uint32_t index = ids[k];
     if (scratch->item_stamps[index] == stamp) {
       continue;
     }
@@ -375,8 +368,9 @@ static void visit_cell(const an_grid *grid, const an_corner_grid *cgrid, an_sigh
       occlude_edge(&scratch->sight, item->a, an_item_end(item), eps);
     }
   }
-  for (uint32_t k = cgrid->cell_start[cell]; k < cgrid->cell_start[cell + 1]; ++k) {
-    uint32_t corner = cgrid->cell_corners[k];
+  const uint32_t *corners = an_cell_table_list(&cgrid->cells, cell, &count);
+  for (uint32_t k = 0; k < count; ++k) {
+    uint32_t corner = corners[k];
     if (scratch->corner_stamps[corner] == stamp) {
       continue;
     }
@@ -400,8 +394,10 @@ static bool run_is_empty(const an_grid *grid, const an_corner_grid *cgrid, an_ce
     int32_t column, row;
     an_cell_run_cell(run, t, &column, &row);
     size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
-    if (grid->cell_start[cell] != grid->cell_start[cell + 1] ||
-        cgrid->cell_start[cell] != cgrid->cell_start[cell + 1]) {
+    uint32_t items, corners;
+    an_cell_table_list(&grid->cells, cell, &items);
+    an_cell_table_list(&cgrid->cells, cell, &corners);
+    if (items > 0 || corners > 0) {
       return false;
     }
   }

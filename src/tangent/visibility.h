@@ -24,6 +24,7 @@
 
 #include "geom/alloc.h"
 #include "geom/tolerances.h"
+#include "index/cell_buckets.h"
 #include "index/grid.h"
 #include "tangent/inflate.h"
 
@@ -36,8 +37,7 @@
 /// cell that its circle grown by R overlaps, so a tangent to it from a viewpoint k rings away is at
 /// least (k - 1) cells long.
 typedef struct an_corner_grid {
-  uint32_t *cell_start; ///< columns * rows + 1 offsets into cell_corners
-  uint32_t *cell_corners;
+  an_cell_table cells; ///< per cell of the obstacle grid, the corners filed there
 } an_corner_grid;
 
 arcnav_status an_corner_grid_build(const an_grid *grid, const an_corner *corners, size_t count,
@@ -52,7 +52,7 @@ arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners
                                    const an_carried_corners *carried, const an_allocator *alloc,
                                    an_corner_grid *out);
 void an_corner_grid_destroy(an_corner_grid *cgrid, const an_allocator *alloc);
-size_t an_corner_grid_memory_bytes(const an_corner_grid *cgrid, const an_grid *grid);
+size_t an_corner_grid_memory_bytes(const an_corner_grid *cgrid);
 
 /// What one viewpoint sees: per side and direction bin, the distance after which a ray has entered
 /// material. Side 0 holds tangents that leave turning counter-clockwise, side 1 clockwise.
