@@ -289,6 +289,64 @@ static bool merge_runs(const an_allocator *alloc, uint32_t *list, size_t n, uint
   return true;
 }
 
+// Sets each corner's mesh vertex: a corner `carry` carried keeps the one it had (the change left
+// it where it was), the others are located (none for a circle's corner).
+static void set_corner_vertices(an_sight_mesh *sm, const an_corner *corners, size_t count,
+                                const an_sight_carry *carry) {
+  size_t carried = 0;
+  if (carry && carry->previous) {
+    const an_carried_corners *numbers = carry->corners;
+    const int32_t *before = carry->previous->corner_vertex;
+    carried = numbers->carried;
+    if (an_carried_same_numbers(numbers)) {
+      memcpy(sm->corner_vertex, before, carried * sizeof *sm->corner_vertex);
+    } else {
+      for (size_t c = 0; c < carried; ++c) {
+        sm->corner_vertex[c] = before[numbers->from[c]];
+      }
+    }
+  }
+  for (size_t c = carried; c < count; ++c) {
+    const an_corner *corner = &corners[c];
+    sm->corner_vertex[c] =
+        corner->wedge_sweep >= AN_TWO_PI ? -1 : vertex_at(sm->mesh, corner->center);
+  }
+}
+
+// The corners (by their numbers now, ascending) that `refile` (by the previous numbers) marks, of
+// those carried: `renumber` (NULL: the same numbers) gives the numbers now. NULL when out of
+// memory.
+static uint32_t *list_refiled(const an_sight_mesh *sm, const an_sight_mesh *previous,
+                              const uint8_t *refile, const int32_t *renumber, size_t *out_count) {
+  size_t n = 0;
+  for (size_t c = 0; c < previous->corner_count; ++c) {
+    n += refile[c] && (!renumber || renumber[c] >= 0);
+  }
+  uint32_t *list = an_alloc(&sm->alloc, n + 1, sizeof *list);
+  if (!list) {
+    return NULL;
+  }
+  *out_count = 0;
+  for (size_t c = 0; c < previous->corner_count; ++c) {
+    if (refile[c] && (!renumber || renumber[c] >= 0)) {
+      list[(*out_count)++] = renumber ? (uint32_t)renumber[c] : (uint32_t)c;
+    }
+  }
+  return list;
+}
+
+// Does the map hold a circle of positive radius? Exactly then a corner has material with a rim
+// (circles' corners are never dropped as unusable, tangent_engine.c), whose rays read the wide
+// filing.
+static bool has_circles(const arcnav_map *map) {
+  for (size_t o = 0; o < map->obstacle_count; ++o) {
+    if (map->obstacles[o].kind == AN_OBSTACLE_CIRCLE && map->obstacles[o].radius > 0.0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Files every corner (file_corner()); when the map has circles, in the wide filing too. With
 // `carry`, a carried corner keeps its vertex, and its filing: on the same triangulation all of
 // it, only the new corners are filed, after the carried ones, so each cell lists its corners in
@@ -297,14 +355,14 @@ static bool merge_runs(const an_allocator *alloc, uint32_t *list, size_t n, uint
 // (corners_to_refile()): the others are filed by triangle again, and the cells they go in put
 // back in order (merge_runs()).
 static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count,
-                                  const an_sight_carry *carry) {
+                                  bool circles, const an_sight_carry *carry) {
   const an_navmesh *mesh = sm->mesh;
   sm->corner_vertex = an_alloc(&sm->alloc, count ? count : 1, sizeof *sm->corner_vertex);
-  // Only rays off a circle's rim read the wide filing.
-  bool circles = false;
-  for (size_t c = 0; c < count && !circles; ++c) {
-    circles = an_corner_material_radius(&corners[c], sm->radius) > 0.0;
+#ifndef NDEBUG
+  for (size_t c = 0; c < count; ++c) {
+    assert(circles || an_corner_material_radius(&corners[c], sm->radius) <= 0.0);
   }
+#endif
   sm->wide_filed = circles;
   an_cell_buckets tables[TABLES];
   arcnav_status status = sm->corner_vertex ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
@@ -325,12 +383,11 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   }
   double slack = an_sight_margin(0.0, sm->eps);
   // The old tables can be carried when the wide one was filed as this one must be, and their
-  // cells are this triangulation's, or, with the wide filing, those of one a local change made
-  // from it. (Without it, corners are filed at their vertices, one entry each, but for a few
-  // strays: filing them all again costs less than carrying tables over every triangle.)
-  bool carried_tables =
-      previous && previous->wide_filed == circles &&
-      (carry->same_triangulation || (circles && mesh->cloned_from == previous->mesh));
+  // cells are this triangulation's or those of one a local change made from it. (Carried in
+  // chunks, the tables cost the chunks the change touched: less than filing every corner again,
+  // even where the corners are filed at their vertices, one entry each, but for a few strays.)
+  bool carried_tables = previous && previous->wide_filed == circles &&
+                        (carry->same_triangulation || mesh->cloned_from == previous->mesh);
   // The old corners' new numbers; NULL when every old corner carried keeps its number (an add).
   const int32_t *renumber =
       carried_tables && !an_carried_same_numbers(carry->corners) ? carry->corners->to : NULL;
@@ -362,6 +419,18 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   if (marked) {
     status = mark_changed(sm, previous, first_changed, refile, &flood, slack, marks);
   }
+  // A carried corner keeps its vertex; only the new ones, from carried_count on, are located.
+  size_t carried_count = carried_tables ? carry->corners->carried : 0;
+  if (status == ARCNAV_OK) {
+    set_corner_vertices(sm, corners, count, carry);
+  }
+  // With the tables carried, the carried corners filed by triangle again (refile), in order.
+  uint32_t *refiled = NULL;
+  size_t refiled_count = 0;
+  if (refile && status == ARCNAV_OK) {
+    refiled = list_refiled(sm, previous, refile, renumber, &refiled_count);
+    status = refiled ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  }
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     // With the old tables carried only the new corners are filed: few enough to log.
     flood.logging = carried_tables && pass == 0;
@@ -371,26 +440,21 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       an_cell_buckets_put_carried(&tables[t], &previous->tables[t],
                                   by_triangle ? renumber_by_triangle : renumber, marks[t], marked);
     }
-    for (size_t c = 0; c < count && status == ARCNAV_OK; ++c) {
-      const an_corner *corner = &corners[c];
-      int32_t from = previous ? carry->corners->from[c] : -1;
-      if (pass == 0) {
-        sm->corner_vertex[c] = from >= 0                          ? previous->corner_vertex[from]
-                               : corner->wedge_sweep >= AN_TWO_PI ? -1
-                                                                  : vertex_at(mesh, corner->center);
+    // The carried corners are filed with the old tables, but by triangle again where the
+    // change renewed one they were filed in: among the carried corners, so their cells are
+    // sorted after. Then the others, in order.
+    flood.listing = flood.replaying;
+    for (size_t k = 0; k < refiled_count && status == ARCNAV_OK; ++k) {
+      uint32_t c = refiled[k];
+      if (!file_by_triangle(sm, &flood, &corners[c], c, sm->corner_vertex[c], sm->radius, circles,
+                            slack, tables, NULL)) {
+        status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
-      if (carried_tables && from >= 0) {
-        // Filed with the old tables, but by triangle again where the change renewed one it was
-        // filed in: among the carried corners, so its cells are sorted after.
-        flood.listing = flood.replaying;
-        if (refile && refile[from] &&
-            !file_by_triangle(sm, &flood, corner, (uint32_t)c, sm->corner_vertex[c], sm->radius,
-                              circles, slack, tables, NULL)) {
-          status = ARCNAV_ERR_OUT_OF_MEMORY;
-        }
-        flood.listing = false;
-      } else if (!file_corner(sm, &flood, corner, (uint32_t)c, sm->corner_vertex[c], sm->radius,
-                              circles, slack, tables, NULL)) {
+    }
+    flood.listing = false;
+    for (size_t c = carried_count; c < count && status == ARCNAV_OK; ++c) {
+      if (!file_corner(sm, &flood, &corners[c], (uint32_t)c, sm->corner_vertex[c], sm->radius,
+                       circles, slack, tables, NULL)) {
         status = ARCNAV_ERR_OUT_OF_MEMORY;
       }
     }
@@ -418,6 +482,7 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     an_free(&sm->alloc, marks[t]);
   }
   an_free(&sm->alloc, refile);
+  an_free(&sm->alloc, refiled);
   an_free(&sm->alloc, renumber_by_triangle);
   an_free(&sm->alloc, flood.seen);
   an_free(&sm->alloc, flood.queue);
@@ -477,7 +542,7 @@ arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corner
   sm->radius = radius;
   sm->corners = corners;
   sm->corner_count = corner_count;
-  arcnav_status status = file_corners(sm, corners, corner_count, carry);
+  arcnav_status status = file_corners(sm, corners, corner_count, has_circles(map), carry);
   if (status != ARCNAV_OK) {
     an_sight_mesh_destroy(sm);
     return status;
