@@ -89,9 +89,11 @@ size_t an_navmesh_link_pinches(an_navmesh *mesh, const int32_t *pinches, size_t 
 arcnav_status an_navmesh_build_grid(an_navmesh *mesh);
 
 /// Points the location grid's cells over [lo, hi] (and any cell whose triangle is gone) at
-/// triangles found again, after the triangulation changed there. (Every cell would cost a walk
-/// each; elsewhere a cell's triangle only moved slot, a start as good as any.)
-void an_navmesh_refresh_grid(an_navmesh *mesh, vec2 lo, vec2 hi);
+/// triangles found again, after the triangulation changed there; the cells were right for a
+/// triangulation of `valid_count` triangles, and only when it had more than this one may a cell's
+/// triangle be gone. (Every cell would cost a walk each; elsewhere a cell's triangle only moved
+/// slot, a start as good as any.)
+void an_navmesh_refresh_grid(an_navmesh *mesh, vec2 lo, vec2 hi, size_t valid_count);
 
 /// The free triangle on each edge of the box (box_tri, box_edge).
 void an_navmesh_find_box_edges(an_navmesh *mesh);

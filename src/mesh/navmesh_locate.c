@@ -8,7 +8,7 @@
 
 #include <math.h>
 
-void an_navmesh_refresh_grid(an_navmesh *mesh, vec2 lo, vec2 hi) {
+void an_navmesh_refresh_grid(an_navmesh *mesh, vec2 lo, vec2 hi, size_t valid_count) {
   const an_cdt *cdt = &mesh->cdt;
   int32_t i0 = (int32_t)an_max(0.0, floor((lo.x - mesh->grid_min.x) / mesh->cell_w) - 1.0);
   int32_t j0 = (int32_t)an_max(0.0, floor((lo.y - mesh->grid_min.y) / mesh->cell_h) - 1.0);
@@ -16,8 +16,10 @@ void an_navmesh_refresh_grid(an_navmesh *mesh, vec2 lo, vec2 hi) {
                                floor((hi.x - mesh->grid_min.x) / mesh->cell_w) + 1.0);
   int32_t j1 = (int32_t)an_min((double)mesh->grid_h - 1.0,
                                floor((hi.y - mesh->grid_min.y) / mesh->cell_h) + 1.0);
-  for (int32_t j = 0; j < mesh->grid_h; ++j) {
-    for (int32_t i = 0; i < mesh->grid_w; ++i) {
+  // Without fewer triangles than before no cell's triangle is gone: only [lo, hi]'s are looked at.
+  bool shrank = cdt->tri_count < valid_count;
+  for (int32_t j = shrank ? 0 : j0; j <= (shrank ? mesh->grid_h - 1 : j1); ++j) {
+    for (int32_t i = shrank ? 0 : i0; i <= (shrank ? mesh->grid_w - 1 : i1); ++i) {
       int32_t *cell = &mesh->grid[(size_t)j * (size_t)mesh->grid_w + (size_t)i];
       bool gone = *cell < 0 || (size_t)*cell >= cdt->tri_count;
       if (!gone && (i < i0 || i > i1 || j < j0 || j > j1)) {

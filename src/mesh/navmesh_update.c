@@ -439,7 +439,7 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
     an_landmarks_free(&mesh->landmarks, &mesh->alloc);
   }
   an_navmesh_find_box_edges(mesh);
-  an_navmesh_refresh_grid(mesh, lo, hi);
+  an_navmesh_refresh_grid(mesh, lo, hi, old.tri_count);
   return ARCNAV_OK;
 }
 

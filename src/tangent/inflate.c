@@ -106,23 +106,13 @@ arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_
   return ARCNAV_OK;
 }
 
-arcnav_status an_inflate_obstacle_corners(const arcnav_map *map, size_t index, double radius,
-                                          const an_allocator *alloc, const an_corner *before,
-                                          size_t before_count, an_corner **out_corners,
-                                          size_t *out_count) {
-  *out_corners = NULL;
-  *out_count = 0;
-  size_t added = count_obstacle_corners(map, index);
-  an_corner *corners = an_alloc(alloc, before_count + added, sizeof *corners);
-  if (!corners) {
-    return before_count + added == 0 ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
-  }
-  if (before_count > 0) {
-    memcpy(corners, before, before_count * sizeof *corners);
-  }
-  *out_count = before_count + add_obstacle_corners(map, index, radius, corners + before_count);
-  *out_corners = corners;
-  return ARCNAV_OK;
+size_t an_obstacle_corner_room(const arcnav_map *map, size_t index) {
+  return count_obstacle_corners(map, index);
+}
+
+size_t an_inflate_obstacle_corners(const arcnav_map *map, size_t index, double radius,
+                                   an_corner *out) {
+  return add_obstacle_corners(map, index, radius, out);
 }
 
 // Corners from the first changed on, at most this many, have their cells marked in the tables

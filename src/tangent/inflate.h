@@ -61,12 +61,13 @@ bool an_carried_few_changed(const an_carried_corners *carried, size_t *first_cha
 arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_allocator *alloc,
                                  an_corner **out_corners, size_t *out_count);
 
-/// `before_count` corners from `before`, then the corner circles of obstacle `index` of `map`, into
-/// a new array *out_corners (NULL when there are none) of *out_count; `before` stays the caller's.
-arcnav_status an_inflate_obstacle_corners(const arcnav_map *map, size_t index, double radius,
-                                          const an_allocator *alloc, const an_corner *before,
-                                          size_t before_count, an_corner **out_corners,
-                                          size_t *out_count);
+/// How many corners an_inflate_obstacle_corners() may write for obstacle `index` of `map`.
+size_t an_obstacle_corner_room(const arcnav_map *map, size_t index);
+
+/// The corner circles of obstacle `index` of `map`, written to `out` (room for
+/// an_obstacle_corner_room() of them); returns how many.
+size_t an_inflate_obstacle_corners(const arcnav_map *map, size_t index, double radius,
+                                   an_corner *out);
 
 /// Radius of the material a corner's circle wraps, `radius` (R) inside it: a circle obstacle's own
 /// radius, 0 at a polygon vertex. Tangents leave the material's rim and stay R from it.

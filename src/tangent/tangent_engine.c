@@ -664,45 +664,44 @@ static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_e
                                    an_carried_corners *carried) {
   const an_allocator *alloc = &engine->alloc;
   size_t before = previous->corner_count;
-  an_corner *kept = an_alloc(alloc, before + 1, sizeof *kept);
-  int32_t *from = an_alloc(alloc, before + 1, sizeof *from);
+  bool removed = change->kind == AN_CHANGE_REMOVED;
+  size_t room = before + (removed ? 0 : an_obstacle_corner_room(map, change->index));
+  an_corner *corners = an_alloc(alloc, room + 1, sizeof *corners);
+  int32_t *from = an_alloc(alloc, room + 1, sizeof *from);
   int32_t *to = an_alloc(alloc, before + 1, sizeof *to);
-  if (!kept || !from || !to) {
-    an_free(alloc, kept);
+  if (!corners || !from || !to) {
+    an_free(alloc, corners);
     an_free(alloc, from);
     an_free(alloc, to);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
+  // The kept corners in runs (an obstacle's corners lie together), copied a run at once.
   int32_t index = (int32_t)change->index;
+  const an_corner *old = previous->corners;
   size_t count = 0;
-  for (size_t c = 0; c < before; ++c) {
-    an_corner corner = previous->corners[c];
-    to[c] = -1;
-    if (corner.obstacle == index) {
+  for (size_t c = 0; c < before;) {
+    if (old[c].obstacle == index) {
+      to[c++] = -1;
       continue;
     }
-    // A removal moves the later obstacles down by one.
-    corner.obstacle -= change->kind == AN_CHANGE_REMOVED && corner.obstacle > index;
-    to[c] = (int32_t)count;
-    from[count] = (int32_t)c;
-    kept[count++] = corner;
+    size_t first = c;
+    for (; c < before && old[c].obstacle != index; ++c) {
+      to[c] = (int32_t)(count + c - first);
+      from[count + c - first] = (int32_t)c;
+    }
+    memcpy(corners + count, old + first, (c - first) * sizeof *corners);
+    count += c - first;
   }
-  arcnav_status status = ARCNAV_OK;
-  if (change->kind == AN_CHANGE_REMOVED) {
-    engine->corners = kept;
-    engine->corner_count = count;
-  } else {
-    status = an_inflate_obstacle_corners(map, change->index, engine->radius, alloc, kept, count,
-                                         &engine->corners, &engine->corner_count);
-    an_free(alloc, kept);
+  // A removal moves the later obstacles, if any, down by one.
+  bool renumbers = removed && change->index < map->obstacle_count;
+  for (size_t c = 0; renumbers && c < count; ++c) {
+    corners[c].obstacle -= corners[c].obstacle > index;
   }
-  size_t capacity = before + 1;
-  if (status != ARCNAV_OK ||
-      !an_reserve(alloc, (void **)&from, &capacity, count, engine->corner_count, sizeof *from)) {
-    an_free(alloc, from);
-    an_free(alloc, to);
-    return ARCNAV_ERR_OUT_OF_MEMORY;
-  }
+  engine->corners = corners;
+  engine->corner_count =
+      count +
+      (removed ? 0
+               : an_inflate_obstacle_corners(map, change->index, engine->radius, corners + count));
   for (size_t c = count; c < engine->corner_count; ++c) {
     from[c] = -1; // the new corners, last, came from nowhere
   }
