@@ -85,8 +85,10 @@ arcnav_status an_cell_buckets_init(an_cell_buckets *buckets, size_t cell_count,
                                    const an_allocator *alloc) {
   memset(buckets, 0, sizeof *buckets);
   size_t chunks = chunk_count_of(cell_count);
-  // The counts and the chunks' marks in one allocation: the builder's working arrays.
-  buckets->next = an_calloc(alloc, 1, (cell_count + 1) * sizeof *buckets->next + chunks + 1);
+  // The counts and the chunks' marks in one allocation: the builder's working arrays. Only the
+  // marks start at zero: the counts are set so a chunk at a time (an_cell_buckets_mark_chunk()),
+  // which a table carried over a local change does for the few chunks it changes.
+  buckets->next = an_alloc(alloc, 1, (cell_count + 1) * sizeof *buckets->next + chunks + 1);
   buckets->table.chunks = an_calloc(alloc, chunks + 1, sizeof *buckets->table.chunks);
   if (!buckets->next || !buckets->table.chunks) {
     an_free(alloc, buckets->next);
@@ -95,8 +97,21 @@ arcnav_status an_cell_buckets_init(an_cell_buckets *buckets, size_t cell_count,
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   buckets->changed = (uint8_t *)(buckets->next + cell_count + 1);
+  memset(buckets->changed, 0, chunks + 1);
   buckets->table.cell_count = cell_count;
   return ARCNAV_OK;
+}
+
+// Sets the counts of chunk c's cells to zero.
+static void zero_counts(an_cell_buckets *buckets, size_t c) {
+  size_t first = c << AN_CELL_CHUNK_SHIFT;
+  memset(buckets->next + first, 0,
+         cells_in_chunk(buckets->table.cell_count, c) * sizeof *buckets->next);
+}
+
+void an_cell_buckets_mark_chunk(an_cell_buckets *buckets, size_t chunk) {
+  zero_counts(buckets, chunk);
+  buckets->changed[chunk] = 1;
 }
 
 // Does old cell `cell` keep its entries as they were (put_carried's arguments in `buckets`)?
@@ -143,17 +158,31 @@ void an_cell_buckets_put_carried(an_cell_buckets *buckets, const an_cell_table *
 #endif
   if (!buckets->filling) {
     // Which chunks the carried entries change; their counts are taken when the pass ends, for the
-    // chunks made afresh only.
-    for (size_t cell = 0; renumber && cell < cells; ++cell) {
-      if (kept_as_it_was(buckets, cell) || buckets->changed[cell >> AN_CELL_CHUNK_SHIFT]) {
+    // chunks made afresh only. With the marks holding every change, the chunks holding a mark;
+    // else those holding an entry the renumbering changes.
+    for (size_t c = 0; renumber && c < chunk_count_of(cells); ++c) {
+      size_t first = c << AN_CELL_CHUNK_SHIFT, end = first + cells_in_chunk(cells, c);
+      if (buckets->changed[c]) {
         continue;
       }
-      uint32_t count;
-      const uint32_t *list = an_cell_table_list(old, cell, &count);
-      for (uint32_t k = 0; k < count; ++k) {
-        if (renumber[list[k]] != (int32_t)list[k]) {
-          buckets->changed[cell >> AN_CELL_CHUNK_SHIFT] = 1;
-          break;
+      if (buckets->marks_all) {
+        uint8_t any = 0;
+        for (size_t cell = first; cell < end; ++cell) {
+          any |= dropping[cell];
+        }
+        if (any) {
+          an_cell_buckets_mark_chunk(buckets, c);
+        }
+        continue;
+      }
+      for (size_t cell = first; cell < end && !buckets->changed[c]; ++cell) {
+        uint32_t count;
+        const uint32_t *list = an_cell_table_list(old, cell, &count);
+        for (uint32_t k = 0; k < count; ++k) {
+          if (renumber[list[k]] != (int32_t)list[k]) {
+            an_cell_buckets_mark_chunk(buckets, c);
+            break;
+          }
         }
       }
     }
@@ -208,6 +237,9 @@ static arcnav_status make_chunks(an_cell_buckets *buckets, const an_allocator *a
       continue;
     }
     size_t first = c << AN_CELL_CHUNK_SHIFT, end = first + cells_in_chunk(cells, c);
+    if (!buckets->changed[c]) {
+      zero_counts(buckets, c); // nothing put there: made afresh for want of a chunk to share
+    }
     size_t entries = 0;
     for (size_t cell = first; cell < end; ++cell) {
       if (cell < carried) {

@@ -62,7 +62,8 @@ void an_cell_table_free(an_cell_table *table, const an_allocator *alloc);
 
 typedef struct an_cell_buckets {
   an_cell_table table; ///< being built: complete after the filing pass
-  /// Per cell: its count during the counting pass, then where its next item goes in its chunk.
+  /// Per cell: its count during the counting pass, then where its next item goes in its chunk;
+  /// set to zero a chunk at a time, as the chunk is marked changed or made.
   uint32_t *next;
   /// Per chunk: it holds a put, or a carried cell that changed, so it is made afresh; the others
   /// are shared with the carried table.
@@ -87,6 +88,9 @@ typedef struct an_cell_rect {
 arcnav_status an_cell_buckets_init(an_cell_buckets *buckets, size_t cell_count,
                                    const an_allocator *alloc);
 
+/// Marks chunk `chunk` changed (during the counting pass) and sets its cells' counts to zero.
+void an_cell_buckets_mark_chunk(an_cell_buckets *buckets, size_t chunk);
+
 /// Puts `item` in `cell` (< cell_count): counted in the first pass, filed in the second. Inline:
 /// it runs once per item and cell.
 static inline void an_cell_buckets_put(an_cell_buckets *buckets, size_t cell, uint32_t item) {
@@ -94,8 +98,10 @@ static inline void an_cell_buckets_put(an_cell_buckets *buckets, size_t cell, ui
     an_cell_chunk *chunk = buckets->table.chunks[cell >> AN_CELL_CHUNK_SHIFT];
     chunk->items[buckets->next[cell]++] = item;
   } else {
+    if (!buckets->changed[cell >> AN_CELL_CHUNK_SHIFT]) {
+      an_cell_buckets_mark_chunk(buckets, cell >> AN_CELL_CHUNK_SHIFT);
+    }
     buckets->next[cell]++;
-    buckets->changed[cell >> AN_CELL_CHUNK_SHIFT] = 1;
     buckets->total++;
   }
 }

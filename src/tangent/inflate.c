@@ -120,10 +120,7 @@ size_t an_inflate_obstacle_corners(const arcnav_map *map, size_t index, double r
 #define CARRIED_MARKED_MAX 256
 
 bool an_carried_few_changed(const an_carried_corners *carried, size_t *first_changed) {
-  size_t c = 0;
-  while (c < carried->previous_count && carried->to[c] == (int32_t)c) {
-    ++c;
-  }
+  size_t c = carried->first_changed;
   *first_changed = c;
   return c < carried->previous_count && carried->previous_count - c <= CARRIED_MARKED_MAX;
 }

@@ -65,7 +65,8 @@ typedef struct filed_cell {
 // back instead of flooding again: both passes must put the same in the same order, and a unit's
 // floods at the largest radius were a third of its move.
 typedef struct disk_flood {
-  uint32_t *seen;
+  uint32_t *seen;    ///< made by the first flood: a local change's filing may flood none
+  size_t seen_count; ///< triangles it holds a stamp for
   uint32_t stamp;
   int32_t *queue;
   size_t queue_capacity;
@@ -124,6 +125,12 @@ static bool file_disk(const an_sight_mesh *sm, disk_flood *flood, vec2 centre, d
   int32_t first = an_navmesh_locate_cdt(sm->mesh, centre);
   if (first < 0) {
     return true;
+  }
+  if (!flood->seen) {
+    flood->seen = an_calloc(&sm->alloc, flood->seen_count, sizeof *flood->seen);
+    if (!flood->seen) {
+      return false;
+    }
   }
   if (an_stamp_next(&flood->stamp)) {
     memset(flood->seen, 0, cdt->tri_count * sizeof *flood->seen);
@@ -377,10 +384,7 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   if (previous && previous->mesh->cdt.tri_count > flooded) {
     flooded = previous->mesh->cdt.tri_count;
   }
-  disk_flood flood = {.seen = an_calloc(&sm->alloc, flooded, sizeof *flood.seen)};
-  if (!flood.seen) {
-    status = ARCNAV_ERR_OUT_OF_MEMORY;
-  }
+  disk_flood flood = {.seen_count = flooded};
   double slack = an_sight_margin(0.0, sm->eps);
   // The old tables can be carried when the wide one was filed as this one must be, and their
   // cells are this triangulation's or those of one a local change made from it. (Carried in

@@ -678,9 +678,10 @@ static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_e
   // The kept corners in runs (an obstacle's corners lie together), copied a run at once.
   int32_t index = (int32_t)change->index;
   const an_corner *old = previous->corners;
-  size_t count = 0;
+  size_t count = 0, first_changed = before;
   for (size_t c = 0; c < before;) {
     if (old[c].obstacle == index) {
+      first_changed = first_changed < c ? first_changed : c;
       to[c++] = -1;
       continue;
     }
@@ -705,14 +706,14 @@ static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_e
   for (size_t c = count; c < engine->corner_count; ++c) {
     from[c] = -1; // the new corners, last, came from nowhere
   }
-  *carried = (an_carried_corners){from, to, before, count};
+  *carried = (an_carried_corners){from, to, before, count, first_changed};
   return ARCNAV_OK;
 }
 
 static void free_carried_corners(an_carried_corners *carried, const an_allocator *alloc) {
   an_free(alloc, carried->from);
   an_free(alloc, carried->to);
-  *carried = (an_carried_corners){NULL, NULL, 0, 0};
+  *carried = (an_carried_corners){NULL, NULL, 0, 0, 0};
 }
 
 arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out) {
@@ -763,7 +764,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   // Point agents follow rules of their own (restricted wedges, pinches); a ranged engine serves
   // only radii above the point-agent tolerance (the planner sends point agents elsewhere).
   assert(!engine->ranged || !engine->space.clearance.point_agent);
-  an_carried_corners carried = {NULL, NULL, 0, 0}; // with `previous`
+  an_carried_corners carried = {NULL, NULL, 0, 0, 0}; // with `previous`
   if (status == ARCNAV_OK) {
     status = previous ? carry_corners(engine, previous, args->map, args->change, &carried)
                       : an_inflate_corners(args->map, engine->radius, &engine->alloc,
