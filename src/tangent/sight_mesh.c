@@ -423,12 +423,12 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   if (marked) {
     status = mark_changed(sm, previous, first_changed, refile, &flood, slack, marks);
   }
-  // A carried corner keeps its vertex; only the new ones, from carried_count on, are located.
-  size_t carried_count = carried_tables ? carry->corners->carried : 0;
   if (status == ARCNAV_OK) {
     set_corner_vertices(sm, corners, count, carry);
   }
-  // With the tables carried, the carried corners filed by triangle again (refile), in order.
+  // With the tables carried, only the new corners (from carried_count on) are filed, and those
+  // carried ones filed by triangle again (refile), in order.
+  size_t carried_count = carried_tables ? carry->corners->carried : 0;
   uint32_t *refiled = NULL;
   size_t refiled_count = 0;
   if (refile && status == ARCNAV_OK) {
