@@ -119,11 +119,11 @@ static bool kept_as_it_was(const an_cell_buckets *buckets, size_t cell) {
   return !buckets->renumber || (buckets->marks_all && !buckets->dropping[cell]);
 }
 
-// How many of old cell `cell`'s entries stay.
+// How many of old cell `cell`'s entries stay: all of them but where one may be dropped.
 static uint32_t kept_count(const an_cell_buckets *buckets, size_t cell) {
   uint32_t count;
   const uint32_t *list = an_cell_table_list(buckets->carried, cell, &count);
-  if (kept_as_it_was(buckets, cell) || (buckets->dropping && !buckets->dropping[cell])) {
+  if (!buckets->renumber || (buckets->dropping && !buckets->dropping[cell])) {
     return count;
   }
   uint32_t kept = 0;
@@ -310,11 +310,9 @@ arcnav_status an_cell_buckets_end_pass(an_cell_buckets *buckets, const an_alloca
 }
 
 uint32_t *an_cell_buckets_own_list(an_cell_buckets *buckets, size_t cell, uint32_t *count) {
-  an_cell_chunk *chunk = buckets->table.chunks[cell >> AN_CELL_CHUNK_SHIFT];
-  assert(chunk->slab == buckets->slab);
-  const uint32_t *start = &chunk->start[cell & (AN_CELL_CHUNK_CELLS - 1)];
-  *count = start[1] - start[0];
-  return chunk->items + start[0];
+  // The chunk lies in this build's slab, which the builder may write.
+  assert(buckets->table.chunks[cell >> AN_CELL_CHUNK_SHIFT]->slab == buckets->slab);
+  return (uint32_t *)an_cell_table_list(&buckets->table, cell, count);
 }
 
 void an_cell_buckets_free(an_cell_buckets *buckets, const an_allocator *alloc) {

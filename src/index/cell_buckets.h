@@ -74,7 +74,6 @@ typedef struct an_cell_buckets {
   const uint8_t *dropping;
   bool marks_all;
   an_cell_slab *slab; ///< where the counting pass made the chunks it did not share
-  size_t total;       ///< entries put during the counting pass
   bool filling;       ///< false during the counting pass, true during the filing pass
 } an_cell_buckets;
 
@@ -102,7 +101,6 @@ static inline void an_cell_buckets_put(an_cell_buckets *buckets, size_t cell, ui
       an_cell_buckets_mark_chunk(buckets, cell >> AN_CELL_CHUNK_SHIFT);
     }
     buckets->next[cell]++;
-    buckets->total++;
   }
 }
 

@@ -48,8 +48,8 @@ static size_t add_ring_corners(const arcnav_map *map, const an_ring *ring, doubl
   return count;
 }
 
-static size_t count_obstacle_corners(const arcnav_map *map, size_t o) {
-  const an_obstacle *ob = &map->obstacles[o];
+size_t an_obstacle_corner_room(const arcnav_map *map, size_t index) {
+  const an_obstacle *ob = &map->obstacles[index];
   if (ob->kind == AN_OBSTACLE_CIRCLE) {
     return 1;
   }
@@ -60,8 +60,9 @@ static size_t count_obstacle_corners(const arcnav_map *map, size_t o) {
   return count;
 }
 
-static size_t add_obstacle_corners(const arcnav_map *map, size_t o, double radius, an_corner *out) {
-  const an_obstacle *ob = &map->obstacles[o];
+size_t an_inflate_obstacle_corners(const arcnav_map *map, size_t index, double radius,
+                                   an_corner *out) {
+  const an_obstacle *ob = &map->obstacles[index];
   if (ob->kind == AN_OBSTACLE_CIRCLE) {
     out[0] = (an_corner){.center = ob->center,
                          .radius = ob->radius + radius,
@@ -69,7 +70,7 @@ static size_t add_obstacle_corners(const arcnav_map *map, size_t o, double radiu
                          .wedge_sweep = AN_TWO_PI,
                          .normal_start = v2(1.0, 0.0),
                          .normal_end = v2(1.0, 0.0),
-                         .obstacle = (int32_t)o};
+                         .obstacle = (int32_t)index};
     return 1;
   }
   size_t count = 0;
@@ -85,7 +86,7 @@ arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_
   *out_count = 0;
   size_t total = map->has_bounds ? count_ring_corners(map, &map->bounds) : 0;
   for (size_t o = 0; o < map->obstacle_count; ++o) {
-    total += count_obstacle_corners(map, o);
+    total += an_obstacle_corner_room(map, o);
   }
   if (total == 0) {
     return ARCNAV_OK;
@@ -96,7 +97,7 @@ arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_
   }
   size_t count = 0;
   for (size_t o = 0; o < map->obstacle_count; ++o) {
-    count += add_obstacle_corners(map, o, radius, corners + count);
+    count += an_inflate_obstacle_corners(map, o, radius, corners + count);
   }
   if (map->has_bounds) {
     count += add_ring_corners(map, &map->bounds, radius, corners + count);
@@ -104,15 +105,6 @@ arcnav_status an_inflate_corners(const arcnav_map *map, double radius, const an_
   *out_corners = corners;
   *out_count = count;
   return ARCNAV_OK;
-}
-
-size_t an_obstacle_corner_room(const arcnav_map *map, size_t index) {
-  return count_obstacle_corners(map, index);
-}
-
-size_t an_inflate_obstacle_corners(const arcnav_map *map, size_t index, double radius,
-                                   an_corner *out) {
-  return add_obstacle_corners(map, index, radius, out);
 }
 
 // Corners from the first changed on, at most this many, have their cells marked in the tables

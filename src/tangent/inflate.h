@@ -40,8 +40,8 @@ typedef struct an_carried_corners {
   int32_t *to;           ///< per previous corner: its index now, or -1 (gone)
   size_t previous_count; ///< the previous engine's corners
   size_t carried;        ///< how many were carried: corners 0 .. carried - 1 now
-  size_t
-      first_changed; ///< the first previous corner with another number now (previous_count: none)
+  /// The first previous corner with another number now (previous_count: none).
+  size_t first_changed;
 } an_carried_corners;
 
 /// Does every previous corner keep its number (an addition: none was dropped)? Tables by corner

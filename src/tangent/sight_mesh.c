@@ -342,18 +342,6 @@ static uint32_t *list_refiled(const an_sight_mesh *sm, const an_sight_mesh *prev
   return list;
 }
 
-// Does the map hold a circle of positive radius? Exactly then a corner has material with a rim
-// (circles' corners are never dropped as unusable, tangent_engine.c), whose rays read the wide
-// filing.
-static bool has_circles(const arcnav_map *map) {
-  for (size_t o = 0; o < map->obstacle_count; ++o) {
-    if (map->obstacles[o].kind == AN_OBSTACLE_CIRCLE && map->obstacles[o].radius > 0.0) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // Files every corner (file_corner()); when the map has circles, in the wide filing too. With
 // `carry`, a carried corner keeps its vertex, and its filing: on the same triangulation all of
 // it, only the new corners are filed, after the carried ones, so each cell lists its corners in
@@ -546,7 +534,10 @@ arcnav_status an_sight_mesh_build(const arcnav_map *map, const an_corner *corner
   sm->radius = radius;
   sm->corners = corners;
   sm->corner_count = corner_count;
-  arcnav_status status = file_corners(sm, corners, corner_count, has_circles(map), carry);
+  // Exactly a map with round obstacles has corners whose material has a rim (a circle's corner
+  // is never dropped as unusable, tangent_engine.c), and rays off a rim read the wide filing.
+  arcnav_status status =
+      file_corners(sm, corners, corner_count, an_map_has_round_obstacles(map), carry);
   if (status != ARCNAV_OK) {
     an_sight_mesh_destroy(sm);
     return status;

@@ -681,7 +681,7 @@ static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_e
   size_t count = 0, first_changed = before;
   for (size_t c = 0; c < before;) {
     if (old[c].obstacle == index) {
-      first_changed = first_changed < c ? first_changed : c;
+      first_changed = first_changed == before ? c : first_changed;
       to[c++] = -1;
       continue;
     }
