@@ -1646,6 +1646,89 @@ START_TEST(a_building_outlives_a_units_change) {
 }
 END_TEST
 
+// A shape clear of everything by a little, whose box still meets another's (a building off a
+// unit's side, on a diagonal, a unit in a building's nook): the planners follow such changes
+// locally, judged on the shapes and not their boxes. A building over a unit, or cutting into one,
+// is not clear: built in full. Each answer as a fresh planner's.
+START_TEST(shapes_clear_of_others_but_not_their_boxes_change_locally) {
+  static const planner_kind kinds[] = {
+      {"auto R=0", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0},
+      {"auto R=1.25", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 1.25, 0.0},
+      {"auto max 3", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0},
+      {"interval max 3", ARCNAV_ENGINE_INTERVAL, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0},
+  };
+  const planner_kind *kind = &kinds[_i];
+  world w;
+  arcnav_map *map = empty_world(&w, true);
+  sup_rng rng = sup_rng_seed(11);
+  shape *wall = &w.shapes[w.count++];
+  *wall = (shape){.alive = true, .lo = {10, 10}, .hi = {30, 16}};
+  wall->id = add_rect(map, wall->lo, wall->hi);
+  shape *unit = &w.shapes[w.count++];
+  *unit = (shape){.alive = true, .circle = true, .center = {50, 40}, .radius = 2};
+  ck_assert_int_eq(arcnav_map_add_unit(map, unit->center, unit->radius, &unit->id), ARCNAV_OK);
+  arcnav_planner *planner = build_planner(map, kind);
+  arcnav_query *query = NULL;
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  // Off the unit's upper right, 0.55 from it at its corner (1.9 by 1.9 from the centre) though
+  // its box reaches 0.1 into the unit's; then moved to its lower left the same way.
+  shape *building = &w.shapes[w.count++];
+  *building = (shape){.alive = true, .lo = {51.9, 41.9}, .hi = {60, 46}};
+  shape *small = &w.shapes[w.count++];
+  shape *over = &w.shapes[w.count++];
+  tally t = {0, 0, 0, 0};
+  for (int step = 0; step < 7; ++step) {
+    bool local_expected = true;
+    if (step == 0) {
+      building->id = add_rect(map, building->lo, building->hi);
+    } else if (step == 1) {
+      vec by = {-13.8, -13.8};
+      ck_assert_int_eq(arcnav_map_move_obstacle(map, building->id, by, NULL), ARCNAV_OK);
+      building->lo = (vec){building->lo.x + by.x, building->lo.y + by.y};
+      building->hi = (vec){building->hi.x + by.x, building->hi.y + by.y};
+    } else if (step == 2) {
+      // A unit in the wall's corner's nook: its box meets the wall's, it does not.
+      *small = (shape){.alive = true, .circle = true, .center = {31.2, 17.2}, .radius = 1.5};
+      ck_assert_int_eq(arcnav_map_add_unit(map, small->center, small->radius, &small->id),
+                       ARCNAV_OK);
+    } else if (step == 3) {
+      ck_assert_int_eq(arcnav_map_remove_obstacle(map, building->id), ARCNAV_OK);
+      building->alive = false;
+    } else if (step == 4) {
+      // Over the first unit, which then lies inside it: no edge comes near the unit.
+      *over = (shape){.alive = true, .lo = {44, 34}, .hi = {56, 46}};
+      over->id = add_rect(map, over->lo, over->hi);
+      local_expected = false;
+    } else if (step == 5) {
+      ck_assert_int_eq(arcnav_map_remove_obstacle(map, over->id), ARCNAV_OK);
+      over->alive = false;
+      local_expected = false; // put in by a full build, so not the engine's to take out
+    } else {
+      // Its corner 1.41 from the unit's centre, inside it.
+      *over = (shape){.alive = true, .lo = {51, 41}, .hi = {58, 47}};
+      over->id = add_rect(map, over->lo, over->hi);
+      local_expected = false;
+    }
+    char label[96];
+    snprintf(label, sizeof label, "%s, step %d", kind->name, step);
+    ck_assert_msg(update_was_local(planner, map) == local_expected, "%s: local update %s", label,
+                  local_expected ? "expected" : "not expected");
+    sup_map m = describe(&w);
+    arcnav_planner *fresh = build_planner(map, kind);
+    if (kind->radius > 0.0) {
+      check_widths_measured(planner, label);
+    }
+    compare_at_radii(query, fresh, &m, kind, &rng, 4, 10, label, &t);
+    arcnav_planner_destroy(fresh);
+    sup_map_free(&m);
+  }
+  ck_assert_uint_gt(t.found, 0);
+  arcnav_query_destroy(query);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
 // A local update (a house put up clear of everything, moved, then taken down) meets a failing
 // allocation at each of its requests in turn: it must say out_of_memory and leave the planner
 // answering for the map as it was, and done again without the failure, change it locally and
@@ -1764,6 +1847,7 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, a_changed_map_finds_tangents_on_demand);
   tcase_add_test(tc, a_building_outlives_a_units_change);
   tcase_add_loop_test(tc, failed_local_updates_change_nothing, 0, 2);
+  tcase_add_loop_test(tc, shapes_clear_of_others_but_not_their_boxes_change_locally, 0, 4);
   tcase_add_loop_test(tc, failed_changes_change_nothing, 0, KIND_COUNT);
   suite_add_tcase(suite, tc);
   return suite;

@@ -3,23 +3,25 @@
 
 #include "geom/tolerances.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 // Every grid holds one item per obstacle edge or circle: its size is most of the grid's memory.
 _Static_assert(sizeof(an_item) == 32, "an_item grew past 32 bytes");
 
+static size_t obstacle_item_count(const arcnav_map *map, const an_obstacle *ob) {
+  size_t count = ob->kind == AN_OBSTACLE_CIRCLE ? 1 : 0;
+  for (uint32_t r = 0; ob->kind == AN_OBSTACLE_POLYGON && r < ob->ring_count; ++r) {
+    count += map->rings[ob->first_ring + r].count;
+  }
+  return count;
+}
+
 static size_t count_items(const arcnav_map *map) {
   size_t count = map->has_bounds ? map->bounds.count : 0;
   for (size_t o = 0; o < map->obstacle_count; ++o) {
-    const an_obstacle *ob = &map->obstacles[o];
-    if (ob->kind == AN_OBSTACLE_CIRCLE) {
-      ++count;
-    } else {
-      for (uint32_t r = 0; r < ob->ring_count; ++r) {
-        count += map->rings[ob->first_ring + r].count;
-      }
-    }
+    count += obstacle_item_count(map, &map->obstacles[o]);
   }
   return count;
 }
@@ -254,24 +256,66 @@ static an_grid same_cells(const an_grid *grid) {
   return out;
 }
 
-bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin,
-                          uint32_t except_owner) {
-  lo = v2(lo.x - margin, lo.y - margin);
-  hi = v2(hi.x + margin, hi.y + margin);
+double an_item_segment_dist(const an_item *item, vec2 a, vec2 b) {
+  return item->kind == AN_ITEM_EDGE ? an_segment_segment_dist(a, b, item->a, an_item_end(item))
+                                    : an_point_segment_dist(item->a, a, b) - item->radius;
+}
+
+// The distance between the materials' borders of two items, negative when a circle holds the other.
+static double item_item_dist(const an_item *item, const an_item *other) {
+  return item->kind == AN_ITEM_EDGE ? an_item_segment_dist(other, item->a, an_item_end(item))
+                                    : an_item_segment_dist(other, item->a, item->a) - item->radius;
+}
+
+// Is p inside the material of a polygon's edge items (even-odd over every ring, as
+// an_point_in_ring() counts one)?
+static bool inside_edges(const an_item *edges, size_t count, vec2 p) {
+  bool inside = false;
+  for (size_t i = 0; i < count; ++i) {
+    vec2 a = edges[i].a, b = an_item_end(&edges[i]);
+    if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y)) {
+      inside = !inside;
+    }
+  }
+  return inside;
+}
+
+bool an_grid_shape_is_clear(const an_grid *grid, const an_item *shape, size_t count, double margin,
+                            uint32_t except_owner) {
+  if (count == 0) {
+    return true;
+  }
+  vec2 lo, hi;
+  an_item_box(&shape[0], margin, &lo, &hi);
+  for (size_t s = 1; s < count; ++s) {
+    vec2 item_lo, item_hi;
+    an_item_box(&shape[s], margin, &item_lo, &item_hi);
+    lo = v2(an_min(lo.x, item_lo.x), an_min(lo.y, item_lo.y));
+    hi = v2(an_max(hi.x, item_hi.x), an_max(hi.y, item_hi.y));
+  }
+  bool polygon = shape[0].kind == AN_ITEM_EDGE;
   an_cell_rect r = an_grid_box_cells(grid, lo, hi);
   for (int32_t row = r.r0; row <= r.r1; ++row) {
     for (int32_t column = r.c0; column <= r.c1; ++column) {
       size_t cell = (size_t)row * (size_t)grid->columns + (size_t)column;
-      uint32_t count;
-      const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &count);
-      for (uint32_t k = 0; k < count; ++k) {
+      uint32_t ids_count;
+      const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &ids_count);
+      for (uint32_t k = 0; k < ids_count; ++k) {
         const an_item *item = &grid->items[ids[k]];
-        if (item->owner == except_owner) {
-          continue;
-        }
         vec2 item_lo, item_hi;
         an_item_box(item, 0.0, &item_lo, &item_hi);
-        if (item_lo.x <= hi.x && item_hi.x >= lo.x && item_lo.y <= hi.y && item_hi.y >= lo.y) {
+        if (item->owner == except_owner || item_lo.x > hi.x || item_hi.x < lo.x ||
+            item_lo.y > hi.y || item_hi.y < lo.y) {
+          continue;
+        }
+        for (size_t s = 0; s < count; ++s) {
+          if (item_item_dist(&shape[s], item) < margin) {
+            return false;
+          }
+        }
+        // Clear of the shape's border, the item's whole ring or circle lies on one side of it:
+        // inside the polygon when its first point is.
+        if (polygon && inside_edges(shape, count, item->a)) {
           return false;
         }
       }
@@ -281,10 +325,12 @@ bool an_grid_box_is_clear(const an_grid *grid, vec2 lo, vec2 hi, double margin,
 }
 
 an_owner_items an_grid_owner_items(const an_grid *grid, uint32_t owner) {
-  an_owner_items found = {0, false, v2(INFINITY, INFINITY), v2(-INFINITY, -INFINITY)};
+  an_owner_items found = {0, 0, false, v2(INFINITY, INFINITY), v2(-INFINITY, -INFINITY)};
   for (uint32_t i = 0; i < grid->item_count; ++i) {
     const an_item *item = &grid->items[i];
     if (item->owner == owner) {
+      found.first = found.count == 0 ? i : found.first;
+      assert(i == found.first + found.count); // the items of one obstacle lie together
       vec2 lo, hi;
       an_item_box(item, 0.0, &lo, &hi);
       found.lo = v2(an_min(found.lo.x, lo.x), an_min(found.lo.y, lo.y));
@@ -303,10 +349,7 @@ static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, ui
                                   bool out_old, bool in_new, const an_allocator *alloc,
                                   an_grid *out) {
   const an_obstacle *now = in_new ? &map->obstacles[index] : NULL;
-  size_t added = now && now->kind == AN_OBSTACLE_CIRCLE ? 1 : 0;
-  for (uint32_t r = 0; now && now->kind == AN_OBSTACLE_POLYGON && r < now->ring_count; ++r) {
-    added += map->rings[now->first_ring + r].count;
-  }
+  size_t added = now ? obstacle_item_count(map, now) : 0;
   if ((size_t)grid->item_count + added >= UINT32_MAX / 4) {
     return ARCNAV_ERR_TOO_LARGE;
   }
@@ -386,7 +429,8 @@ arcnav_status an_grid_changed_clear(const an_grid *grid, const arcnav_map *map, 
   }
   // The obstacle's own old items do not count against it (a move may overlap where it was).
   uint32_t except = out_old ? (uint32_t)index : UINT32_MAX;
-  if (out_old && !an_grid_box_is_clear(grid, old->lo, old->hi, margin, except)) {
+  if (out_old &&
+      !an_grid_shape_is_clear(grid, grid->items + old->first, old->count, margin, except)) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   const an_obstacle *now = in_new ? &map->obstacles[index] : NULL;
@@ -397,9 +441,17 @@ arcnav_status an_grid_changed_clear(const an_grid *grid, const arcnav_map *map, 
     double cell = grid->cell_size;
     if (!(lo.x >= grid->origin.x && lo.y >= grid->origin.y &&
           hi.x < grid->origin.x + grid->columns * cell &&
-          hi.y < grid->origin.y + grid->rows * cell) ||
-        !an_grid_box_is_clear(grid, now->box_min, now->box_max, margin, except)) {
+          hi.y < grid->origin.y + grid->rows * cell)) {
       return ARCNAV_ERR_INVALID_ARGUMENT;
+    }
+    size_t count = obstacle_item_count(map, now);
+    an_item *shape = an_alloc(alloc, count, sizeof *shape);
+    arcnav_status status =
+        shape ? add_obstacle_items(map, index, shape, &count, alloc) : ARCNAV_ERR_OUT_OF_MEMORY;
+    bool clear = status == ARCNAV_OK && an_grid_shape_is_clear(grid, shape, count, margin, except);
+    an_free(alloc, shape);
+    if (status != ARCNAV_OK || !clear) {
+      return status != ARCNAV_OK ? status : ARCNAV_ERR_INVALID_ARGUMENT;
     }
   }
   return change_items(grid, map, (uint32_t)index, out_old, in_new, alloc, out);

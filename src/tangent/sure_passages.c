@@ -90,9 +90,7 @@ static bool visit_nearest(void *context, int32_t column, int32_t row) {
         (on_a >= walk->length + reach && on_b >= walk->length + reach)) {
       continue;
     }
-    double d = edge ? an_segment_segment_dist(walk->a, walk->b, item->a, item_end)
-                    : an_point_segment_dist(item->a, walk->a, walk->b) - item->radius;
-    walk->nearest = an_min(walk->nearest, d);
+    walk->nearest = an_min(walk->nearest, an_item_segment_dist(item, walk->a, walk->b));
   }
   return true;
 }

@@ -748,7 +748,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   }
   // What the changed obstacle had in the old grid (one pass over its items): its kind, and the
   // box its material held.
-  an_owner_items was = {0, false, v2(INFINITY, INFINITY), v2(-INFINITY, -INFINITY)};
+  an_owner_items was = {0, 0, false, v2(INFINITY, INFINITY), v2(-INFINITY, -INFINITY)};
   if (previous && args->change->kind != AN_CHANGE_ADDED) {
     was = an_grid_owner_items(&previous->space.grid, (uint32_t)args->change->index);
   }
