@@ -121,6 +121,22 @@ static bool triangle_box_meets(const vec2 *points, const int32_t v[3], vec2 lo, 
 // carried over), or the same but near it (its links measured again).
 enum { TRIANGLE_NEW = 0, TRIANGLE_SAME = 1, TRIANGLE_SAME_NEAR = 2 };
 
+// The first triangle from t on (n when none) that is not TRIANGLE_SAME in `kept`: after a local
+// change nearly all are, so runs of them are skipped eight at a time.
+static size_t next_not_same(const uint8_t *kept, size_t t, size_t n) {
+  const uint64_t all_same = UINT64_C(0x0101010101010101) * TRIANGLE_SAME;
+  for (uint64_t word; t + sizeof word <= n; t += sizeof word) {
+    memcpy(&word, kept + t, sizeof word);
+    if (word != all_same) {
+      break;
+    }
+  }
+  while (t < n && kept[t] == TRIANGLE_SAME) {
+    ++t;
+  }
+  return t;
+}
+
 // Marks in `kept` the same triangles whose links may pass within the cap of what the change
 // touched as near: every triangle that meets the carry's box grown by the cap. Those form one piece
 // across the triangulation's edges (the grown box is convex and the triangles tile it), so a walk
@@ -210,6 +226,9 @@ static void number_new_portals(const an_navmesh *mesh, const uint8_t *kept, size
                                uint16_t *portal_index, uint8_t *used) {
   size_t first, end;
   an_navmesh_block_triangles(mesh, block, &first, &end);
+  if (kept && !memchr(kept + first, TRIANGLE_NEW, end - first)) {
+    return; // a block changed for its neighbours' sake keeps every number
+  }
   memset(used, 0, 3 * block_size(mesh));
   for (size_t t = first; kept && t < end; ++t) {
     for (int i = 0; kept[t] != TRIANGLE_NEW && i < 3; ++i) {
@@ -328,10 +347,7 @@ static uint8_t *changed_blocks(const an_navmesh *mesh, const an_navmesh *before,
   if (n < before->free_count && n % block_size(mesh) != 0) {
     changed[an_navmesh_block_of(mesh, n)] = 1;
   }
-  for (size_t t = 0; t < n; ++t) {
-    if (kept[t] == TRIANGLE_SAME) {
-      continue;
-    }
+  for (size_t t = next_not_same(kept, 0, n); t < n; t = next_not_same(kept, t + 1, n)) {
     mark_portal_blocks(mesh, t, changed);
     if (kept[t] != TRIANGLE_NEW) {
       continue;
@@ -383,10 +399,9 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
       }
     }
     // What the change left as it was and far from it keeps its widths.
-    for (size_t t = 0; t < n; ++t) {
-      if (!kept || kept[t] != TRIANGLE_SAME) {
-        measure_links(mesh, out, grid, cap, t, &out->link_width[3 * t]);
-      }
+    for (size_t t = kept ? next_not_same(kept, 0, n) : 0; t < n;
+         t = kept ? next_not_same(kept, t + 1, n) : t + 1) {
+      measure_links(mesh, out, grid, cap, t, &out->link_width[3 * t]);
     }
     for (size_t b = 0; status == ARCNAV_OK && b < blocks; ++b) {
       if (!changed || changed[b]) {
