@@ -59,6 +59,13 @@ static void funnel_destroy(void *state) {
   an_free(&alloc, engine);
 }
 
+static void funnel_hand_down(void *state, void *successor) {
+  funnel_engine *engine = state, *next = successor;
+  if (engine->navmesh && next->navmesh) {
+    an_navmesh_hand_down(engine->navmesh, next->navmesh);
+  }
+}
+
 static arcnav_status build_eroded(funnel_engine *engine, const arcnav_map *map, double radius) {
   arcnav_map *grown = NULL;
   an_erode_trim *trim = NULL;
@@ -436,6 +443,7 @@ static arcnav_status changed_copy(const funnel_engine *engine, const arcnav_map 
 static const an_engine_ops funnel_ops = {
     .polygon_mesh = funnel_polygon_mesh,
     .destroy = funnel_destroy,
+    .hand_down = funnel_hand_down,
     .query_create = funnel_query_create,
     .query_destroy = funnel_query_destroy,
     .begin = funnel_begin,

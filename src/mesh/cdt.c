@@ -173,6 +173,17 @@ void an_cdt_unfollow_writes(an_cdt *cdt) {
   cdt->written_count = cdt->followed = 0;
 }
 
+void an_cdt_take_writes(an_cdt *cdt, an_cdt_edit *out) {
+  *out = (an_cdt_edit){cdt->written, cdt->written_count, cdt->followed};
+  cdt->written = NULL;
+  an_cdt_unfollow_writes(cdt);
+}
+
+void an_cdt_edit_free(an_cdt_edit *edit, const an_allocator *alloc) {
+  an_free(alloc, edit->written);
+  *edit = (an_cdt_edit){NULL, 0, 0};
+}
+
 void an_cdt_free(an_cdt *cdt) {
   an_cdt_unfollow_writes(cdt);
   an_free(&cdt->alloc, cdt->points);
@@ -863,9 +874,12 @@ static bool hold_at_least(const an_allocator *alloc, void **array, size_t *capac
   if (*capacity >= count) {
     return true;
   }
+  // An eighth more, so that a map that grows a building at a time finds its spare arrays large
+  // enough for the next (an_cdt_catch_up() copies whole into arrays too small).
+  size_t grown = count + count / 8;
   an_free(alloc, *array);
-  *array = an_alloc(alloc, count, size);
-  *capacity = *array ? count : 0;
+  *array = an_alloc(alloc, grown, size);
+  *capacity = *array ? grown : 0;
   return *array != NULL;
 }
 
@@ -893,6 +907,43 @@ arcnav_status an_cdt_copy(const an_cdt *src, size_t room, an_cdt *dst) {
   dst->rng = src->rng;
   dst->flips = src->flips;
   dst->dead_vertex = src->dead_vertex;
+  return ARCNAV_OK;
+}
+
+arcnav_status an_cdt_catch_up(const an_cdt *src, const an_cdt_edit *edit, size_t room,
+                              an_cdt *dst) {
+  size_t points = src->point_count + room, tris = src->tri_count + 2 * room;
+  if (dst->tri_count != edit->followed || dst->point_capacity < points ||
+      dst->vertex_tri_capacity < points || dst->tri_capacity < tris) {
+    return an_cdt_copy(src, room, dst);
+  }
+  for (size_t k = 0; k < edit->written_count; ++k) {
+    size_t t = (size_t)edit->written[k];
+    if (t < src->tri_count) {
+      dst->tris[t] = src->tris[t];
+    }
+  }
+  if (src->tri_count > edit->followed) {
+    memcpy(dst->tris + edit->followed, src->tris + edit->followed,
+           (src->tri_count - edit->followed) * sizeof *dst->tris);
+  }
+  // The edit's flips move vertices' triangles anywhere round it, unfollowed: the vertices whole.
+  memcpy(dst->points, src->points, src->point_count * sizeof *dst->points);
+  memcpy(dst->vertex_tri, src->vertex_tri, src->point_count * sizeof *dst->vertex_tri);
+  dst->point_count = src->point_count;
+  dst->tri_count = src->tri_count;
+  dst->stack_count = 0;
+  dst->hint = src->hint;
+  dst->rng = src->rng;
+  dst->flips = src->flips;
+  dst->dead_vertex = src->dead_vertex;
+#ifndef NDEBUG
+  // The slots the edit did not write are the same (corners, neighbours, marks and tag).
+  const size_t fields = offsetof(an_cdt_tri, tag) + sizeof src->tris->tag;
+  for (size_t t = 0; t < src->tri_count; ++t) {
+    assert(memcmp(&dst->tris[t], &src->tris[t], fields) == 0);
+  }
+#endif
   return ARCNAV_OK;
 }
 

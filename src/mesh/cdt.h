@@ -72,6 +72,19 @@ arcnav_status an_cdt_follow_writes(an_cdt *cdt);
 /// Stops following writes and frees the record.
 void an_cdt_unfollow_writes(an_cdt *cdt);
 
+/// What one edit of a triangulation wrote, as an_cdt_follow_writes() followed it: the slots below
+/// `followed` (the slot count when following began) it wrote, each once. With the slots past
+/// `followed` and the vertices, they are all that a copy of the triangulation before the edit
+/// lacks (an_cdt_catch_up()).
+typedef struct an_cdt_edit {
+  int32_t *written;
+  size_t written_count, followed;
+} an_cdt_edit;
+
+/// Stops following writes, the slots written kept in *out (an_cdt_edit_free()).
+void an_cdt_take_writes(an_cdt *cdt, an_cdt_edit *out);
+void an_cdt_edit_free(an_cdt_edit *edit, const an_allocator *alloc);
+
 /// Records a write to triangle slot t, when writes are followed: every write to a slot of the
 /// triangulation goes through it. Inline: edits write slots in their inner loops.
 static inline void an_cdt_wrote(an_cdt *cdt, int32_t t) {
@@ -130,6 +143,11 @@ arcnav_status an_cdt_insert_segment_kept(an_cdt *cdt, int32_t a, int32_t b, an_c
 /// so that as many insertions grow no array. ARCNAV_ERR_OUT_OF_MEMORY leaves `dst` a valid
 /// triangulation to free, its contents undefined.
 arcnav_status an_cdt_copy(const an_cdt *src, size_t room, an_cdt *dst);
+
+/// an_cdt_copy() for a `dst` that holds `src` as it was before `edit`, the one edit since: only
+/// the slots the edit wrote or added, and the vertices, are copied (docs/DESIGN.md, "A living
+/// map"). A `dst` of another slot count, or without the room, is copied whole.
+arcnav_status an_cdt_catch_up(const an_cdt *src, const an_cdt_edit *edit, size_t room, an_cdt *dst);
 
 /// Make the constraint edge between vertices a and b an ordinary edge and restore the Delaunay
 /// property round it (Lawson flips): the triangulation is then what building it without that

@@ -31,6 +31,7 @@ static void free_mesh_arrays(an_navmesh *mesh) {
   an_landmarks_free(&mesh->landmarks, &mesh->alloc);
   an_free(&mesh->alloc, mesh->grid);
   an_cdt_free(&mesh->spare);
+  an_cdt_edit_free(&mesh->last_edit, &mesh->alloc);
 }
 
 void an_navmesh_destroy(an_navmesh *mesh) {
@@ -44,6 +45,18 @@ void an_navmesh_destroy(an_navmesh *mesh) {
   an_allocator alloc = mesh->alloc;
   free_mesh_arrays(mesh);
   an_free(&alloc, mesh);
+}
+
+void an_navmesh_hand_down(an_navmesh *from, an_navmesh *to) {
+  if (to->cloned_from != from || !to->edited_borrowed || to->spare.points || to->spare.tris ||
+      from->borrows_triangulation || from->sharers > 0) {
+    return;
+  }
+  an_cdt_free(&to->spare);
+  to->spare = from->cdt;
+  an_cdt_unfollow_writes(&to->spare);
+  from->cdt = (an_cdt){.alloc = from->alloc, .dead_vertex = -1};
+  to->spare_behind = true;
 }
 
 an_navmesh *an_navmesh_share(an_navmesh *mesh) {
@@ -66,6 +79,19 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
   }
   *copy = *mesh;
   copy->spare = (an_cdt){0};
+  copy->last_edit = (an_cdt_edit){NULL, 0, 0};
+  copy->spare_behind = copy->edited_borrowed = false;
+  if (to_change && mesh->spare_behind) {
+    // The spare arrays are scratch, which `mesh` only ever writes to change: the copy to be
+    // changed takes them, behind by the same edit.
+    an_navmesh *donor = (an_navmesh *)mesh;
+    copy->spare = donor->spare;
+    copy->last_edit = donor->last_edit;
+    copy->spare_behind = true;
+    donor->spare = (an_cdt){.alloc = donor->alloc, .dead_vertex = -1};
+    donor->last_edit = (an_cdt_edit){NULL, 0, 0};
+    donor->spare_behind = false;
+  }
   copy->passages = (an_blocked_forest){0};
   copy->portal_width = NULL;
   copy->cloned_from = mesh;

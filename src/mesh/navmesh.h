@@ -59,6 +59,14 @@ struct an_navmesh {
   /// The arrays a local change edits a copy of `cdt` in, kept for the next one (navmesh_update.c):
   /// empty until the first.
   an_cdt spare;
+  /// The slots the last local change wrote, from the triangulation before it to `cdt`.
+  an_cdt_edit last_edit;
+  /// `spare` holds the triangulation before `last_edit`, so a copy of `cdt` in it catches up
+  /// with that edit alone (an_cdt_catch_up()): after a change in place, or when the mesh this
+  /// one was copied from handed its triangulation down (an_navmesh_hand_down()).
+  bool spare_behind;
+  /// The last local change was made to a copy of the triangulation borrowed from `cloned_from`.
+  bool edited_borrowed;
   double eps;             ///< the map tolerance
   int32_t *free_of;       ///< per cdt triangle: its free-triangle index, or -1 when blocked
   size_t free_count;      ///< free triangles, the zero-area connectors at pinches included (last)
@@ -242,9 +250,15 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
 /// the copy borrows `mesh`'s triangulation (an_navmesh.borrows_triangulation) instead of copying
 /// it, since the change makes its own copy to edit: it must then be changed, or destroyed, while
 /// `mesh` lives; it has no forest of the widest passages (an_navmesh_build_passages() makes one
-/// again after the change). Without, the copy is whole, with `mesh`'s forest and portal widths.
+/// again after the change), and takes `mesh`'s spare arrays (never read by `mesh` but to change).
+/// Without, the copy is whole, with `mesh`'s forest and portal widths.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (*out NULL).
 arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmesh **out);
+/// Hands `from`'s triangulation down to `to` as its spare arrays (an_navmesh.spare_behind), when
+/// `to` is a copy of it changed once (an_navmesh_clone()) and `from`, owned by one, is about to be
+/// destroyed: the next change of `to` then copies only what its last one wrote, instead of the
+/// whole triangulation. Otherwise nothing. `from` may then only be destroyed.
+void an_navmesh_hand_down(an_navmesh *from, an_navmesh *to);
 /// `mesh` again, for one more owner that will destroy it (an engine built beside another after a
 /// change that leaves the triangulation alone: a unit's). Owners must not change it; they are
 /// updated one at a time (arcnav_planner_update()), so the count needs no lock.

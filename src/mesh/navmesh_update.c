@@ -403,20 +403,27 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
                            vec2 hi) {
   free_arrays f;
   arcnav_status st = renumber_free(mesh, work, edited, &f);
-  an_cdt_unfollow_writes(work);
+  an_cdt_edit edit;
+  an_cdt_take_writes(work, &edit);
   // The last step that may fail: from here on the mesh takes the edit.
   if (st == ARCNAV_OK && edited->count[0] == 0) {
     st = an_landmarks_after_addition(&mesh->landmarks, work->point_count, edited->vertices[1],
                                      edited->count[1], &mesh->alloc);
   }
   if (st != ARCNAV_OK) {
+    an_cdt_edit_free(&edit, &mesh->alloc);
     free_arrays_release(&f, &mesh->alloc);
     return st;
   }
-  // The old triangulation becomes the spare arrays, unless it was borrowed (an_navmesh_clone()).
+  // The old triangulation becomes the spare arrays, behind by this edit, unless it was borrowed
+  // (an_navmesh_clone(): its owner may hand it down, an_navmesh_hand_down()).
   an_cdt old = mesh->cdt;
   mesh->cdt = *work;
-  *work = mesh->borrows_triangulation ? (an_cdt){0} : old;
+  *work = mesh->borrows_triangulation ? (an_cdt){.alloc = mesh->alloc, .dead_vertex = -1} : old;
+  an_cdt_edit_free(&mesh->last_edit, &mesh->alloc);
+  mesh->last_edit = edit;
+  mesh->spare_behind = !mesh->borrows_triangulation;
+  mesh->edited_borrowed = mesh->borrows_triangulation;
   an_navmesh_free_triangle_arrays(mesh);
   mesh->borrows_triangulation = false;
   mesh->free_of = f.free_of;
@@ -578,8 +585,12 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
   }
   an_cdt *work = &mesh->spare;
   // The copy's tags are the labels (an_navmesh_fill_free(), and every edit since), which its
-  // edits keep.
-  arcnav_status st = an_cdt_copy(&mesh->cdt, added_count, work);
+  // edits keep. A spare that holds the triangulation before the last edit takes that edit's
+  // writes alone; the edit below leaves it behind by no known edit until it is adopted.
+  bool behind = mesh->spare_behind;
+  mesh->spare_behind = false;
+  arcnav_status st = behind ? an_cdt_catch_up(&mesh->cdt, &mesh->last_edit, added_count, work)
+                            : an_cdt_copy(&mesh->cdt, added_count, work);
   if (st == ARCNAV_OK) {
     st = an_cdt_follow_writes(work);
   }

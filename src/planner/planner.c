@@ -124,6 +124,18 @@ static void destroy_engines(built_engines *built) {
   built->point_engine = (an_engine){NULL, NULL};
 }
 
+// Each engine of `old`, about to go, hands what it can to the one of `built` in its place.
+static void hand_down(built_engines *old, const built_engines *built) {
+  const an_engine *pairs[2][2] = {{&old->engine, &built->engine},
+                                  {&old->point_engine, &built->point_engine}};
+  for (int k = 0; k < 2; ++k) {
+    const an_engine *was = pairs[k][0], *now = pairs[k][1];
+    if (was->ops && was->ops == now->ops && was->ops->hand_down) {
+      was->ops->hand_down(was->state, now->state);
+    }
+  }
+}
+
 static void destroy_built(built_engines *built, const an_allocator *alloc) {
   destroy_engines(built);
   an_free(alloc, built->obstacles);
@@ -397,6 +409,7 @@ arcnav_status arcnav_planner_update(arcnav_planner *planner, const arcnav_map *m
   }
   built.obstacles = now;
   built.obstacle_count = map->obstacle_count;
+  hand_down(&old, &built);
   destroy_built(&old, &planner->alloc);
   adopt_engines(planner, &built);
   planner->bounds_shape = map->bounds_shape;

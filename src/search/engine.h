@@ -173,6 +173,11 @@ typedef struct an_engine_ops {
   /// engines that follow no change locally.
   arcnav_status (*change_locally)(void *state, const arcnav_map *map,
                                   const an_local_change *change);
+  /// Called on an engine an update replaced, just before it is destroyed, with the engine built
+  /// in its place (of the same table): hands that one what it can use again (the funnel's and the
+  /// tangent engine's triangulations: an_navmesh_hand_down()). NULL for engines with nothing to
+  /// hand down.
+  void (*hand_down)(void *state, void *successor);
   /// The triangles the engine searches, for drawing; NULL when it has none.
   size_t (*triangle_count)(const void *state);
   void (*triangle)(const void *state, size_t index, vec2 out[3]);

@@ -414,6 +414,13 @@ static void tangent_destroy(void *state) {
   an_free(&alloc, engine);
 }
 
+static void tangent_hand_down(void *state, void *successor) {
+  an_tangent_engine *engine = state, *next = successor;
+  if (engine->own_polygons && next->own_polygons) {
+    an_navmesh_hand_down(engine->own_polygons, next->own_polygons);
+  }
+}
+
 // an_clearance.outside_polygons from the polygons' triangulation the engine reads.
 static bool outside_polygons(const void *context, vec2 p) {
   return an_navmesh_locate_inside(context, p) >= 0;
@@ -1287,6 +1294,7 @@ static const an_engine_ops graph_ops = {
 
 static const an_engine_ops on_demand_ops = {
     .destroy = tangent_destroy,
+    .hand_down = tangent_hand_down,
     .query_create = on_demand_query_create,
     .query_destroy = tangent_query_destroy,
     .begin = on_demand_begin,
@@ -1304,6 +1312,7 @@ static const an_engine_ops on_demand_ops = {
 
 static const an_engine_ops ranged_ops = {
     .destroy = tangent_destroy,
+    .hand_down = tangent_hand_down,
     .query_create = on_demand_query_create,
     .query_destroy = tangent_query_destroy,
     .begin = on_demand_begin,
@@ -1386,6 +1395,7 @@ static void interval_rule_out(const void *state, void *query, uint32_t mark) {
 
 static const an_engine_ops interval_ops = {
     .destroy = tangent_destroy,
+    .hand_down = tangent_hand_down,
     .query_create = interval_query_create,
     .query_destroy = tangent_query_destroy,
     .begin = interval_begin,
@@ -1403,6 +1413,7 @@ static const an_engine_ops interval_ops = {
 
 static const an_engine_ops ranged_interval_ops = {
     .destroy = tangent_destroy,
+    .hand_down = tangent_hand_down,
     .query_create = interval_query_create,
     .query_destroy = tangent_query_destroy,
     .begin = interval_begin,
