@@ -20,6 +20,48 @@ void an_navmesh_free_triangle_arrays(an_navmesh *mesh) {
   }
 }
 
+void an_navmesh_rows_free(an_navmesh_rows *rows, const an_allocator *alloc) {
+  an_free(alloc, rows->free_of);
+  an_free(alloc, rows->tri_of);
+  an_free(alloc, rows->fv);
+  an_free(alloc, rows->fn);
+  an_free(alloc, rows->component);
+  an_free(alloc, rows->corner);
+  an_free(alloc, rows->dead_apex);
+  memset(rows, 0, sizeof *rows);
+}
+
+void an_navmesh_rewrites_free(an_navmesh_rewrites *rewrites, const an_allocator *alloc) {
+  an_free(alloc, rewrites->rows);
+  an_free(alloc, rewrites->vertices);
+  memset(rewrites, 0, sizeof *rewrites);
+}
+
+// The room an array has: what a local change gave it, or else what it holds.
+static size_t room_of(size_t room, size_t held) {
+  return room > held ? room : held;
+}
+
+an_navmesh_rows an_navmesh_take_rows(an_navmesh *mesh) {
+  an_navmesh_rows rows = {mesh->free_of,
+                          mesh->tri_of,
+                          mesh->fv,
+                          mesh->fn,
+                          mesh->component,
+                          mesh->dead_apex,
+                          mesh->corner,
+                          mesh->cdt.tri_count,
+                          mesh->free_count,
+                          mesh->cdt.point_count,
+                          room_of(mesh->slot_room, mesh->cdt.tri_count),
+                          room_of(mesh->row_room, mesh->free_count),
+                          room_of(mesh->vertex_room, mesh->cdt.point_count)};
+  mesh->free_of = mesh->tri_of = mesh->fv = mesh->fn = mesh->component = mesh->dead_apex = NULL;
+  mesh->corner = NULL;
+  mesh->slot_room = mesh->row_room = mesh->vertex_room = 0;
+  return rows;
+}
+
 static void free_mesh_arrays(an_navmesh *mesh) {
   an_navmesh_free_triangle_arrays(mesh);
   if (!mesh->borrows_triangulation) {
@@ -32,6 +74,8 @@ static void free_mesh_arrays(an_navmesh *mesh) {
   an_free(&mesh->alloc, mesh->grid);
   an_cdt_free(&mesh->spare);
   an_cdt_edit_free(&mesh->last_edit, &mesh->alloc);
+  an_navmesh_rows_free(&mesh->spare_rows, &mesh->alloc);
+  an_navmesh_rewrites_free(&mesh->last_rewrites, &mesh->alloc);
 }
 
 void an_navmesh_destroy(an_navmesh *mesh) {
@@ -52,6 +96,9 @@ void an_navmesh_hand_down(an_navmesh *from, an_navmesh *to) {
       from->borrows_triangulation || from->sharers > 0) {
     return;
   }
+  // The rows first: they are told by the triangulation's counts.
+  an_navmesh_rows_free(&to->spare_rows, &to->alloc);
+  to->spare_rows = an_navmesh_take_rows(from);
   an_cdt_free(&to->spare);
   to->spare = from->cdt;
   an_cdt_unfollow_writes(&to->spare);
@@ -81,15 +128,24 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
   copy->spare = (an_cdt){0};
   copy->last_edit = (an_cdt_edit){NULL, 0, 0};
   copy->spare_behind = copy->edited_borrowed = false;
+  memset(&copy->spare_rows, 0, sizeof copy->spare_rows);
+  memset(&copy->last_rewrites, 0, sizeof copy->last_rewrites);
+  if (!to_change) {
+    copy->slot_room = copy->row_room = copy->vertex_room = 0; // copied as they hold
+  }
   if (to_change && mesh->spare_behind) {
     // The spare arrays are scratch, which `mesh` only ever writes to change: the copy to be
     // changed takes them, behind by the same edit.
     an_navmesh *donor = (an_navmesh *)mesh;
     copy->spare = donor->spare;
     copy->last_edit = donor->last_edit;
+    copy->spare_rows = donor->spare_rows;
+    copy->last_rewrites = donor->last_rewrites;
     copy->spare_behind = true;
     donor->spare = (an_cdt){.alloc = donor->alloc, .dead_vertex = -1};
     donor->last_edit = (an_cdt_edit){NULL, 0, 0};
+    memset(&donor->spare_rows, 0, sizeof donor->spare_rows);
+    memset(&donor->last_rewrites, 0, sizeof donor->last_rewrites);
     donor->spare_behind = false;
   }
   copy->passages = (an_blocked_forest){0};
@@ -240,6 +296,15 @@ void an_navmesh_triangle(const an_navmesh *mesh, size_t index, vec2 out[3]) {
   }
 }
 
+// The spare free triangles' arrays (an_navmesh.spare_rows): a slot's number, a row's seven
+// numbers, a vertex's corner byte and dead apex.
+static size_t spare_rows_bytes(const an_navmesh *mesh) {
+  const an_navmesh_rows *s = &mesh->spare_rows;
+  return s->free_of ? s->slot_room * sizeof(int32_t) + s->row_room * 8 * sizeof(int32_t) +
+                          s->vertex_room * (sizeof(uint8_t) + sizeof(int32_t))
+                    : 0;
+}
+
 size_t an_navmesh_memory_bytes(const an_navmesh *mesh) {
   const an_cdt *c = &mesh->cdt, *s = &mesh->spare;
   return sizeof *mesh + (c->point_capacity + s->point_capacity) * sizeof(vec2) +
@@ -251,5 +316,5 @@ size_t an_navmesh_memory_bytes(const an_navmesh *mesh) {
          an_blocked_forest_memory_bytes(&mesh->passages) +
          (mesh->portal_width ? 3 * mesh->free_count * sizeof *mesh->portal_width : 0) +
          mesh->renewed_count * sizeof *mesh->renewed + an_landmarks_memory_bytes(&mesh->landmarks) +
-         (size_t)mesh->grid_w * (size_t)mesh->grid_h * sizeof(int32_t);
+         (size_t)mesh->grid_w * (size_t)mesh->grid_h * sizeof(int32_t) + spare_rows_bytes(mesh);
 }

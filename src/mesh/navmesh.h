@@ -53,6 +53,27 @@ typedef size_t (*an_navmesh_trim_fn)(void *context, vec2 a, vec2 b, const double
 
 typedef struct an_navmesh an_navmesh;
 
+/// The free triangles' arrays of a mesh (an_navmesh.free_of, tri_of, fv, fn, component, corner,
+/// dead_apex) held apart from it, with the counts they hold and have room for: slots of the
+/// triangulation, free rows, vertices.
+typedef struct an_navmesh_rows {
+  int32_t *free_of, *tri_of, *fv, *fn, *component, *dead_apex;
+  uint8_t *corner;
+  size_t slots, rows, vertices;
+  size_t slot_room, row_room, vertex_room;
+} an_navmesh_rows;
+
+/// What a local change wrote in the free triangles' arrays besides the slots of the triangulation
+/// it wrote (an_cdt_edit): the rows (free numbers) made again, the vertices whose tables were,
+/// and whether every part was numbered again.
+typedef struct an_navmesh_rewrites {
+  int32_t *rows;
+  size_t row_count;
+  int32_t *vertices;
+  size_t vertex_count;
+  bool parts;
+} an_navmesh_rewrites;
+
 struct an_navmesh {
   an_allocator alloc;
   an_cdt cdt; ///< the whole triangulation of the box, blocked triangles included
@@ -67,6 +88,12 @@ struct an_navmesh {
   bool spare_behind;
   /// The last local change was made to a copy of the triangulation borrowed from `cloned_from`.
   bool edited_borrowed;
+  /// The free triangles' arrays as they were before the last local change, kept and caught up
+  /// as `spare` is (NULL arrays: none), and what that change rewrote in them.
+  an_navmesh_rows spare_rows;
+  an_navmesh_rewrites last_rewrites;
+  /// Room in the free triangles' arrays a local change made (0: as much as they hold).
+  size_t slot_room, row_room, vertex_room;
   double eps;             ///< the map tolerance
   int32_t *free_of;       ///< per cdt triangle: its free-triangle index, or -1 when blocked
   size_t free_count;      ///< free triangles, the zero-area connectors at pinches included (last)
@@ -254,10 +281,15 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
 /// Without, the copy is whole, with `mesh`'s forest and portal widths.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (*out NULL).
 arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmesh **out);
+void an_navmesh_rows_free(an_navmesh_rows *rows, const an_allocator *alloc);
+void an_navmesh_rewrites_free(an_navmesh_rewrites *rewrites, const an_allocator *alloc);
+/// The mesh's free triangles' arrays, taken from it (its fields left NULL) with what they hold.
+an_navmesh_rows an_navmesh_take_rows(an_navmesh *mesh);
 /// Hands `from`'s triangulation down to `to` as its spare arrays (an_navmesh.spare_behind), when
 /// `to` is a copy of it changed once (an_navmesh_clone()) and `from`, owned by one, is about to be
 /// destroyed: the next change of `to` then copies only what its last one wrote, instead of the
-/// whole triangulation. Otherwise nothing. `from` may then only be destroyed.
+/// whole triangulation. The free triangles' arrays go down with it (an_navmesh.spare_rows).
+/// Otherwise nothing. `from` may then only be destroyed.
 void an_navmesh_hand_down(an_navmesh *from, an_navmesh *to);
 /// `mesh` again, for one more owner that will destroy it (an engine built beside another after a
 /// change that leaves the triangulation alone: a unit's). Owners must not change it; they are

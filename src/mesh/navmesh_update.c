@@ -21,8 +21,10 @@ typedef struct free_arrays {
   int32_t *free_of, *tri_of, *fv, *fn, *component, *dead_apex;
   uint8_t *corner;
   size_t free_count;
+  size_t slot_room, row_room, vertex_room; ///< entries the arrays have room for
   int32_t *renewed; ///< the mesh's list (an_navmesh.renewed) and this edit's rows after it
   size_t renewed_count;
+  an_navmesh_rewrites rewrites; ///< what the edit wrote beyond a copy of the mesh's
 } free_arrays;
 
 static void free_arrays_release(free_arrays *f, const an_allocator *alloc) {
@@ -34,7 +36,127 @@ static void free_arrays_release(free_arrays *f, const an_allocator *alloc) {
   an_free(alloc, f->dead_apex);
   an_free(alloc, f->corner);
   an_free(alloc, f->renewed);
+  an_navmesh_rewrites_free(&f->rewrites, alloc);
   memset(f, 0, sizeof *f);
+}
+
+// The spare free arrays (an_navmesh.spare_rows), which hold the mesh's as they were before its
+// last change, made the mesh's as they are: the rows and vertices that change rewrote, the slots
+// its edit of the triangulation wrote, the slots of the rows made again, and what it added. The
+// same rule as an_cdt_catch_up(), for the arrays numbered from the triangulation (docs/DESIGN.md,
+// "A living map").
+static void catch_up_rows(const an_navmesh *mesh, an_navmesh_rows *s) {
+  const an_cdt_edit *edit = &mesh->last_edit;
+  const an_navmesh_rewrites *w = &mesh->last_rewrites;
+  size_t slots = mesh->cdt.tri_count, count = mesh->free_count, points = mesh->cdt.point_count;
+  for (size_t k = 0; k < edit->written_count; ++k) {
+    size_t t = (size_t)edit->written[k];
+    if (t < slots) {
+      s->free_of[t] = mesh->free_of[t];
+    }
+  }
+  if (slots > edit->followed) {
+    memcpy(s->free_of + edit->followed, mesh->free_of + edit->followed,
+           (slots - edit->followed) * sizeof *s->free_of);
+  }
+  for (size_t k = 0; k < w->row_count; ++k) {
+    size_t row = (size_t)w->rows[k];
+    if (row >= count) {
+      continue;
+    }
+    s->tri_of[row] = mesh->tri_of[row];
+    memcpy(&s->fv[3 * row], &mesh->fv[3 * row], 3 * sizeof *s->fv);
+    memcpy(&s->fn[3 * row], &mesh->fn[3 * row], 3 * sizeof *s->fn);
+    s->component[row] = mesh->component[row];
+    // A triangle that only took another number sits in a slot its edit did not write.
+    s->free_of[mesh->tri_of[row]] = (int32_t)row;
+  }
+  if (w->parts) {
+    memcpy(s->component, mesh->component, count * sizeof *s->component);
+  }
+  for (size_t k = 0; k < w->vertex_count; ++k) {
+    size_t v = (size_t)w->vertices[k];
+    if (v < points) {
+      s->corner[v] = mesh->corner[v];
+      s->dead_apex[v] = mesh->dead_apex[v];
+    }
+  }
+  if (points > s->vertices) {
+    memcpy(s->corner + s->vertices, mesh->corner + s->vertices,
+           (points - s->vertices) * sizeof *s->corner);
+    memcpy(s->dead_apex + s->vertices, mesh->dead_apex + s->vertices,
+           (points - s->vertices) * sizeof *s->dead_apex);
+  }
+  s->slots = slots;
+  s->rows = count;
+  s->vertices = points;
+#ifndef NDEBUG
+  assert(memcmp(s->free_of, mesh->free_of, slots * sizeof *s->free_of) == 0);
+  assert(memcmp(s->tri_of, mesh->tri_of, count * sizeof *s->tri_of) == 0);
+  assert(memcmp(s->fv, mesh->fv, 3 * count * sizeof *s->fv) == 0);
+  assert(memcmp(s->fn, mesh->fn, 3 * count * sizeof *s->fn) == 0);
+  assert(memcmp(s->component, mesh->component, count * sizeof *s->component) == 0);
+  assert(memcmp(s->corner, mesh->corner, points * sizeof *s->corner) == 0);
+  assert(memcmp(s->dead_apex, mesh->dead_apex, points * sizeof *s->dead_apex) == 0);
+#endif
+}
+
+// The arrays an edit numbers the free triangles of its triangulation (`slots` slots, `count`
+// free triangles, `points` vertices) in, holding the mesh's as they are: the spare ones caught
+// up (catch_up_rows()) when they are `behind` the mesh by its last change alone and have the
+// room, else new ones with an eighth more room than both need, the mesh's copied in.
+static arcnav_status arrays_for_edit(an_navmesh *mesh, bool behind, size_t slots, size_t count,
+                                     size_t points, free_arrays *f) {
+  size_t old_slots = mesh->cdt.tri_count, old_count = mesh->free_count;
+  size_t old_points = mesh->cdt.point_count;
+  size_t need_slots = (slots > old_slots ? slots : old_slots) + 1;
+  size_t need_rows = (count > old_count ? count : old_count) + 1;
+  size_t need_points = (points > old_points ? points : old_points) + 1;
+  an_navmesh_rows *spare = &mesh->spare_rows;
+  if (behind && spare->free_of && spare->slots == mesh->last_edit.followed &&
+      spare->slot_room >= need_slots && spare->row_room >= need_rows &&
+      spare->vertex_room >= need_points) {
+    catch_up_rows(mesh, spare);
+    f->free_of = spare->free_of;
+    f->tri_of = spare->tri_of;
+    f->fv = spare->fv;
+    f->fn = spare->fn;
+    f->component = spare->component;
+    f->corner = spare->corner;
+    f->dead_apex = spare->dead_apex;
+    f->slot_room = spare->slot_room;
+    f->row_room = spare->row_room;
+    f->vertex_room = spare->vertex_room;
+    memset(spare, 0, sizeof *spare);
+    return ARCNAV_OK;
+  }
+  const an_allocator *alloc = &mesh->alloc;
+  f->slot_room = need_slots + need_slots / 8;
+  f->row_room = need_rows + need_rows / 8;
+  f->vertex_room = need_points + need_points / 8;
+  f->free_of = an_alloc(alloc, f->slot_room, sizeof *f->free_of);
+  f->tri_of = an_alloc(alloc, f->row_room, sizeof *f->tri_of);
+  f->fv = an_alloc(alloc, 3 * f->row_room, sizeof *f->fv);
+  f->fn = an_alloc(alloc, 3 * f->row_room, sizeof *f->fn);
+  f->component = an_alloc(alloc, f->row_room, sizeof *f->component);
+  f->corner = an_alloc(alloc, f->vertex_room, sizeof *f->corner);
+  f->dead_apex = an_alloc(alloc, f->vertex_room, sizeof *f->dead_apex);
+  if (!f->free_of || !f->tri_of || !f->fv || !f->fn || !f->component || !f->corner ||
+      !f->dead_apex) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  // What stays is copied: the free index of every slot, the rows, parts and tables of every
+  // number both have.
+  size_t kept = old_count < count ? old_count : count;
+  size_t old_tables = old_points < points ? old_points : points;
+  memcpy(f->free_of, mesh->free_of, (old_slots < slots ? old_slots : slots) * sizeof *f->free_of);
+  memcpy(f->tri_of, mesh->tri_of, kept * sizeof *f->tri_of);
+  memcpy(f->fv, mesh->fv, 3 * kept * sizeof *f->fv);
+  memcpy(f->fn, mesh->fn, 3 * kept * sizeof *f->fn);
+  memcpy(f->component, mesh->component, kept * sizeof *f->component);
+  memcpy(f->corner, mesh->corner, old_tables * sizeof *f->corner);
+  memcpy(f->dead_apex, mesh->dead_apex, old_tables * sizeof *f->dead_apex);
+  return ARCNAV_OK;
 }
 
 /// The vertices an edit took out ([0]) and put in ([1]); a put-in one may have a taken-out one's
@@ -180,6 +302,7 @@ static void vertex_tables(const renumbering *r, free_arrays *f, int32_t v) {
 // Where they meet two parts (an edit that joined them), everything is numbered again.
 static arcnav_status label_new_parts(const an_navmesh *mesh, const renumbering *r, free_arrays *f,
                                      size_t fresh_count) {
+  f->rewrites.parts = false;
   size_t n = f->free_count;
   enum { UNKNOWN = -1, QUEUED = -2 };
   int32_t *queue = an_alloc(&mesh->alloc, fresh_count > 0 ? fresh_count : 1, sizeof *queue);
@@ -223,8 +346,10 @@ static arcnav_status label_new_parts(const an_navmesh *mesh, const renumbering *
   }
   an_free(&mesh->alloc, queue);
   if (joined) {
+    f->rewrites.parts = true;
     an_free(&mesh->alloc, f->component);
     f->component = NULL;
+    f->row_room = n; // the rows' other arrays have more, the parts only this
     return an_navmesh_label_components(f->fn, n, &mesh->alloc, &f->component);
   }
   return ARCNAV_OK;
@@ -236,8 +361,8 @@ static arcnav_status label_new_parts(const an_navmesh *mesh, const renumbering *
 // numbers past the mesh's; when fewer are made than freed, the highest-numbered triangles take the
 // freed numbers below the new count. Only the rows of the triangles so numbered and of their
 // neighbours are made again, and the tables of the corners those touch; the rest is copied.
-static arcnav_status renumber_free(const an_navmesh *mesh, const an_cdt *work,
-                                   const edited_vertices *edited, free_arrays *f) {
+static arcnav_status renumber_free(an_navmesh *mesh, const an_cdt *work,
+                                   const edited_vertices *edited, bool behind, free_arrays *f) {
   const an_allocator *alloc = &mesh->alloc;
   memset(f, 0, sizeof *f);
   renumbering r = {.mesh = mesh, .work = work};
@@ -245,8 +370,7 @@ static arcnav_status renumber_free(const an_navmesh *mesh, const an_cdt *work,
   size_t points = work->point_count, old_points = mesh->cdt.point_count;
   r.changed_slots = an_alloc(alloc, slots + 1, sizeof *r.changed_slots);
   int32_t *freed = an_alloc(alloc, old_count + 1, sizeof *freed);
-  f->free_of = an_alloc(alloc, slots + 1, sizeof *f->free_of);
-  arcnav_status st = r.changed_slots && freed && f->free_of ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  arcnav_status st = r.changed_slots && freed ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
   size_t freed_count = 0, fresh_count = 0;
   if (st == ARCNAV_OK) {
     mark_changed(&r);
@@ -269,34 +393,20 @@ static arcnav_status renumber_free(const an_navmesh *mesh, const an_cdt *work,
   r.count = count;
   size_t rows = count > 0 ? count : 1;
   if (st == ARCNAV_OK) {
-    f->tri_of = an_alloc(alloc, rows, sizeof *f->tri_of);
-    f->fv = an_alloc(alloc, 3 * rows, sizeof *f->fv);
-    f->fn = an_alloc(alloc, 3 * rows, sizeof *f->fn);
-    f->component = an_alloc(alloc, rows, sizeof *f->component);
-    f->corner = an_alloc(alloc, points + 1, sizeof *f->corner);
-    f->dead_apex = an_alloc(alloc, points + 1, sizeof *f->dead_apex);
+    st = arrays_for_edit(mesh, behind, slots, count, points, f);
+  }
+  if (st == ARCNAV_OK) {
     r.redo = an_calloc(alloc, rows, sizeof *r.redo);
     r.rows = an_alloc(alloc, rows, sizeof *r.rows);
     r.touched = an_calloc(alloc, points + 1, sizeof *r.touched);
     r.vertices = an_alloc(alloc, points + 1, sizeof *r.vertices);
-    if (!f->tri_of || !f->fv || !f->fn || !f->component || !f->corner || !f->dead_apex || !r.redo ||
-        !r.rows || !r.touched || !r.vertices) {
+    if (!r.redo || !r.rows || !r.touched || !r.vertices) {
       st = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
   if (st == ARCNAV_OK) {
     r.free_of = f->free_of;
-    // What stays is copied: the free index of every slot, the rows, parts and tables of every
-    // number both have.
-    size_t kept = old_count < count ? old_count : count;
-    memcpy(f->free_of, mesh->free_of, (old_slots < slots ? old_slots : slots) * sizeof *f->free_of);
-    memcpy(f->tri_of, mesh->tri_of, kept * sizeof *f->tri_of);
-    memcpy(f->fv, mesh->fv, 3 * kept * sizeof *f->fv);
-    memcpy(f->fn, mesh->fn, 3 * kept * sizeof *f->fn);
-    memcpy(f->component, mesh->component, kept * sizeof *f->component);
     size_t old_tables = old_points < points ? old_points : points;
-    memcpy(f->corner, mesh->corner, old_tables * sizeof *f->corner);
-    memcpy(f->dead_apex, mesh->dead_apex, old_tables * sizeof *f->dead_apex);
     for (size_t v = old_tables; v < points; ++v) {
       f->corner[v] = 0;
       f->dead_apex[v] = -1;
@@ -385,6 +495,16 @@ static arcnav_status renumber_free(const an_navmesh *mesh, const an_cdt *work,
       st = ARCNAV_ERR_OUT_OF_MEMORY;
     }
   }
+  // What the edit wrote, for the next one to catch its spare arrays up with (catch_up_rows()).
+  if (st == ARCNAV_OK) {
+    f->rewrites.rows = an_duplicate(alloc, r.rows, r.row_count, sizeof *r.rows);
+    f->rewrites.vertices = an_duplicate(alloc, r.vertices, r.vertex_count, sizeof *r.vertices);
+    f->rewrites.row_count = r.row_count;
+    f->rewrites.vertex_count = r.vertex_count;
+    if ((r.row_count > 0 && !f->rewrites.rows) || (r.vertex_count > 0 && !f->rewrites.vertices)) {
+      st = ARCNAV_ERR_OUT_OF_MEMORY;
+    }
+  }
   an_free(alloc, freed);
   renumbering_release(&r, alloc);
   if (st != ARCNAV_OK) {
@@ -400,9 +520,9 @@ static arcnav_status renumber_free(const an_navmesh *mesh, const an_cdt *work,
 // without it. So are the landmarks, but for an edit that only added: the old map's lengths still
 // bound the new map's (mesh/landmarks.h). On failure the mesh is as it was.
 static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices *edited, vec2 lo,
-                           vec2 hi) {
+                           vec2 hi, bool behind) {
   free_arrays f;
-  arcnav_status st = renumber_free(mesh, work, edited, &f);
+  arcnav_status st = renumber_free(mesh, work, edited, behind, &f);
   an_cdt_edit edit;
   an_cdt_take_writes(work, &edit);
   // The last step that may fail: from here on the mesh takes the edit.
@@ -417,6 +537,16 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   }
   // The old triangulation becomes the spare arrays, behind by this edit, unless it was borrowed
   // (an_navmesh_clone(): its owner may hand it down, an_navmesh_hand_down()).
+  // So do the free triangles' arrays, with what this edit rewrote in them.
+  an_navmesh_rows_free(&mesh->spare_rows, &mesh->alloc);
+  if (!mesh->borrows_triangulation) {
+    mesh->spare_rows = an_navmesh_take_rows(mesh);
+  }
+  an_navmesh_rewrites_free(&mesh->last_rewrites, &mesh->alloc);
+  mesh->last_rewrites = f.rewrites;
+  mesh->slot_room = f.slot_room;
+  mesh->row_room = f.row_room;
+  mesh->vertex_room = f.vertex_room;
   an_cdt old = mesh->cdt;
   mesh->cdt = *work;
   *work = mesh->borrows_triangulation ? (an_cdt){.alloc = mesh->alloc, .dead_vertex = -1} : old;
@@ -603,5 +733,5 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
   }
   edited_vertices edited = {{gone ? gone->vertices : NULL, out_vertices},
                             {gone_count, added_count}};
-  return st == ARCNAV_OK ? adopt(mesh, work, &edited, lo, hi) : st;
+  return st == ARCNAV_OK ? adopt(mesh, work, &edited, lo, hi, behind) : st;
 }
