@@ -18,23 +18,14 @@ bool an_navmesh_may_change_locally(const an_navmesh *mesh) {
 /// The arrays a mesh numbers its free triangles in, their parts and the vertex tables, for an
 /// edited triangulation.
 typedef struct free_arrays {
-  int32_t *free_of, *tri_of, *fv, *fn, *component, *dead_apex;
-  uint8_t *corner;
-  size_t free_count;
-  size_t slot_room, row_room, vertex_room; ///< entries the arrays have room for
-  int32_t *renewed; ///< the mesh's list (an_navmesh.renewed) and this edit's rows after it
+  an_navmesh_rows a; ///< the arrays, with what they hold after the edit and their room
+  int32_t *renewed;  ///< the mesh's list (an_navmesh.renewed) and this edit's rows after it
   size_t renewed_count;
   an_navmesh_rewrites rewrites; ///< what the edit wrote beyond a copy of the mesh's
 } free_arrays;
 
 static void free_arrays_release(free_arrays *f, const an_allocator *alloc) {
-  an_free(alloc, f->free_of);
-  an_free(alloc, f->tri_of);
-  an_free(alloc, f->fv);
-  an_free(alloc, f->fn);
-  an_free(alloc, f->component);
-  an_free(alloc, f->dead_apex);
-  an_free(alloc, f->corner);
+  an_navmesh_rows_free(&f->a, alloc);
   an_free(alloc, f->renewed);
   an_navmesh_rewrites_free(&f->rewrites, alloc);
   memset(f, 0, sizeof *f);
@@ -101,6 +92,41 @@ static void catch_up_rows(const an_navmesh *mesh, an_navmesh_rows *s) {
 #endif
 }
 
+// New arrays for an edit (arrays_for_edit()) with an eighth more room than asked, the mesh's
+// copied in (what both hold: the free index of every slot, the rows, parts and tables of every
+// number both have); false when out of memory (*a then holds what was made).
+static bool new_arrays(const an_navmesh *mesh, size_t need_slots, size_t need_rows,
+                       size_t need_points, size_t slots, size_t count, size_t points,
+                       an_navmesh_rows *a) {
+  const an_allocator *alloc = &mesh->alloc;
+  a->slot_room = need_slots + need_slots / 8;
+  a->row_room = need_rows + need_rows / 8;
+  a->vertex_room = need_points + need_points / 8;
+  a->free_of = an_alloc(alloc, a->slot_room, sizeof *a->free_of);
+  a->tri_of = an_alloc(alloc, a->row_room, sizeof *a->tri_of);
+  a->fv = an_alloc(alloc, 3 * a->row_room, sizeof *a->fv);
+  a->fn = an_alloc(alloc, 3 * a->row_room, sizeof *a->fn);
+  a->component = an_alloc(alloc, a->row_room, sizeof *a->component);
+  a->corner = an_alloc(alloc, a->vertex_room, sizeof *a->corner);
+  a->dead_apex = an_alloc(alloc, a->vertex_room, sizeof *a->dead_apex);
+  if (!a->free_of || !a->tri_of || !a->fv || !a->fn || !a->component || !a->corner ||
+      !a->dead_apex) {
+    return false;
+  }
+  size_t old_slots = mesh->cdt.tri_count, old_count = mesh->free_count;
+  size_t old_points = mesh->cdt.point_count;
+  size_t kept = old_count < count ? old_count : count;
+  size_t old_tables = old_points < points ? old_points : points;
+  memcpy(a->free_of, mesh->free_of, (old_slots < slots ? old_slots : slots) * sizeof *a->free_of);
+  memcpy(a->tri_of, mesh->tri_of, kept * sizeof *a->tri_of);
+  memcpy(a->fv, mesh->fv, 3 * kept * sizeof *a->fv);
+  memcpy(a->fn, mesh->fn, 3 * kept * sizeof *a->fn);
+  memcpy(a->component, mesh->component, kept * sizeof *a->component);
+  memcpy(a->corner, mesh->corner, old_tables * sizeof *a->corner);
+  memcpy(a->dead_apex, mesh->dead_apex, old_tables * sizeof *a->dead_apex);
+  return true;
+}
+
 // The arrays an edit numbers the free triangles of its triangulation (`slots` slots, `count`
 // free triangles, `points` vertices) in, holding the mesh's as they are: the spare ones caught
 // up (catch_up_rows()) when they are `behind` the mesh by its last change alone and have the
@@ -117,48 +143,17 @@ static arcnav_status arrays_for_edit(an_navmesh *mesh, bool behind, size_t slots
       spare->slot_room >= need_slots && spare->row_room >= need_rows &&
       spare->vertex_room >= need_points) {
     catch_up_rows(mesh, spare);
-    f->free_of = spare->free_of;
-    f->tri_of = spare->tri_of;
-    f->fv = spare->fv;
-    f->fn = spare->fn;
-    f->component = spare->component;
-    f->corner = spare->corner;
-    f->dead_apex = spare->dead_apex;
-    f->slot_room = spare->slot_room;
-    f->row_room = spare->row_room;
-    f->vertex_room = spare->vertex_room;
+    f->a = *spare;
     memset(spare, 0, sizeof *spare);
-    return ARCNAV_OK;
-  }
-  const an_allocator *alloc = &mesh->alloc;
-  f->slot_room = need_slots + need_slots / 8;
-  f->row_room = need_rows + need_rows / 8;
-  f->vertex_room = need_points + need_points / 8;
-  f->free_of = an_alloc(alloc, f->slot_room, sizeof *f->free_of);
-  f->tri_of = an_alloc(alloc, f->row_room, sizeof *f->tri_of);
-  f->fv = an_alloc(alloc, 3 * f->row_room, sizeof *f->fv);
-  f->fn = an_alloc(alloc, 3 * f->row_room, sizeof *f->fn);
-  f->component = an_alloc(alloc, f->row_room, sizeof *f->component);
-  f->corner = an_alloc(alloc, f->vertex_room, sizeof *f->corner);
-  f->dead_apex = an_alloc(alloc, f->vertex_room, sizeof *f->dead_apex);
-  if (!f->free_of || !f->tri_of || !f->fv || !f->fn || !f->component || !f->corner ||
-      !f->dead_apex) {
+  } else if (!new_arrays(mesh, need_slots, need_rows, need_points, slots, count, points, &f->a)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  // What stays is copied: the free index of every slot, the rows, parts and tables of every
-  // number both have.
-  size_t kept = old_count < count ? old_count : count;
-  size_t old_tables = old_points < points ? old_points : points;
-  memcpy(f->free_of, mesh->free_of, (old_slots < slots ? old_slots : slots) * sizeof *f->free_of);
-  memcpy(f->tri_of, mesh->tri_of, kept * sizeof *f->tri_of);
-  memcpy(f->fv, mesh->fv, 3 * kept * sizeof *f->fv);
-  memcpy(f->fn, mesh->fn, 3 * kept * sizeof *f->fn);
-  memcpy(f->component, mesh->component, kept * sizeof *f->component);
-  memcpy(f->corner, mesh->corner, old_tables * sizeof *f->corner);
-  memcpy(f->dead_apex, mesh->dead_apex, old_tables * sizeof *f->dead_apex);
+  // What they hold once the edit has numbered its triangles.
+  f->a.slots = slots;
+  f->a.rows = count;
+  f->a.vertices = points;
   return ARCNAV_OK;
 }
-
 /// The vertices an edit took out ([0]) and put in ([1]); a put-in one may have a taken-out one's
 /// index.
 typedef struct edited_vertices {
@@ -282,17 +277,17 @@ typedef struct vertex_tables_at {
 
 static void add_to_vertex_tables(void *context, int32_t t) {
   vertex_tables_at *at = context;
-  int32_t number = at->f->free_of[t];
+  int32_t number = at->f->a.free_of[t];
   if (number >= 0) {
-    an_navmesh_mark_triangle(at->f->fv, at->f->fn, (size_t)number, at->v, at->f->corner,
-                             at->f->dead_apex);
+    an_navmesh_mark_triangle(at->f->a.fv, at->f->a.fn, (size_t)number, at->v, at->f->a.corner,
+                             at->f->a.dead_apex);
   }
 }
 
 // Vertex v's tables (an_navmesh.corner, dead_apex) from the free triangles round it.
 static void vertex_tables(const renumbering *r, free_arrays *f, int32_t v) {
-  f->corner[v] = 0;
-  f->dead_apex[v] = -1;
+  f->a.corner[v] = 0;
+  f->a.dead_apex[v] = -1;
   vertex_tables_at at = {f, v};
   each_triangle_round(r->work, v, add_to_vertex_tables, &at);
 }
@@ -303,7 +298,7 @@ static void vertex_tables(const renumbering *r, free_arrays *f, int32_t v) {
 static arcnav_status label_new_parts(const an_navmesh *mesh, const renumbering *r, free_arrays *f,
                                      size_t fresh_count) {
   f->rewrites.parts = false;
-  size_t n = f->free_count;
+  size_t n = f->a.rows;
   enum { UNKNOWN = -1, QUEUED = -2 };
   int32_t *queue = an_alloc(&mesh->alloc, fresh_count > 0 ? fresh_count : 1, sizeof *queue);
   if (!queue) {
@@ -311,46 +306,46 @@ static arcnav_status label_new_parts(const an_navmesh *mesh, const renumbering *
   }
   int32_t next = 0; // past every part number
   for (size_t k = 0; k < n; ++k) {
-    next = f->component[k] >= next ? f->component[k] + 1 : next;
+    next = f->a.component[k] >= next ? f->a.component[k] + 1 : next;
   }
   bool joined = false;
   for (size_t i = 0; i < r->row_count && !joined; ++i) {
     int32_t seed = r->rows[i];
-    if (f->component[seed] != UNKNOWN) {
+    if (f->a.component[seed] != UNKNOWN) {
       continue;
     }
     size_t tail = 0;
     int32_t met = UNKNOWN;
     queue[tail++] = seed;
-    f->component[seed] = QUEUED;
+    f->a.component[seed] = QUEUED;
     for (size_t head = 0; head < tail; ++head) {
       for (int k = 0; k < 3; ++k) {
-        int32_t u = f->fn[3 * (size_t)queue[head] + (size_t)k];
-        if (u < 0 || f->component[u] == QUEUED) {
+        int32_t u = f->a.fn[3 * (size_t)queue[head] + (size_t)k];
+        if (u < 0 || f->a.component[u] == QUEUED) {
           continue;
         }
-        if (f->component[u] == UNKNOWN) {
-          f->component[u] = QUEUED;
+        if (f->a.component[u] == UNKNOWN) {
+          f->a.component[u] = QUEUED;
           queue[tail++] = u;
         } else if (met == UNKNOWN) {
-          met = f->component[u];
-        } else if (met != f->component[u]) {
+          met = f->a.component[u];
+        } else if (met != f->a.component[u]) {
           joined = true;
         }
       }
     }
     int32_t label = met != UNKNOWN ? met : next++;
     for (size_t k = 0; k < tail; ++k) {
-      f->component[queue[k]] = label;
+      f->a.component[queue[k]] = label;
     }
   }
   an_free(&mesh->alloc, queue);
   if (joined) {
     f->rewrites.parts = true;
-    an_free(&mesh->alloc, f->component);
-    f->component = NULL;
-    f->row_room = n; // the rows' other arrays have more, the parts only this
-    return an_navmesh_label_components(f->fn, n, &mesh->alloc, &f->component);
+    an_free(&mesh->alloc, f->a.component);
+    f->a.component = NULL;
+    f->a.row_room = n; // the rows' other arrays have more, the parts only this
+    return an_navmesh_label_components(f->a.fn, n, &mesh->alloc, &f->a.component);
   }
   return ARCNAV_OK;
 }
@@ -389,7 +384,6 @@ static arcnav_status renumber_free(an_navmesh *mesh, const an_cdt *work,
     qsort(freed, freed_count, sizeof *freed, compare_numbers);
   }
   size_t count = old_count - freed_count + fresh_count;
-  f->free_count = count;
   r.count = count;
   size_t rows = count > 0 ? count : 1;
   if (st == ARCNAV_OK) {
@@ -405,11 +399,11 @@ static arcnav_status renumber_free(an_navmesh *mesh, const an_cdt *work,
     }
   }
   if (st == ARCNAV_OK) {
-    r.free_of = f->free_of;
+    r.free_of = f->a.free_of;
     size_t old_tables = old_points < points ? old_points : points;
     for (size_t v = old_tables; v < points; ++v) {
-      f->corner[v] = 0;
-      f->dead_apex[v] = -1;
+      f->a.corner[v] = 0;
+      f->a.dead_apex[v] = -1;
     }
     // The numbers to give: the freed ones below the new count, then those past the mesh's.
     size_t give = 0, given = 0;
@@ -422,11 +416,11 @@ static arcnav_status renumber_free(an_navmesh *mesh, const an_cdt *work,
       int32_t number = -1;
       if (work->tris[t].tag == AN_NAVMESH_TAG_FREE) {
         number = given < give ? freed[given++] : (int32_t)past++;
-        f->tri_of[number] = (int32_t)t;
-        f->component[number] = -1; // flooded below
+        f->a.tri_of[number] = (int32_t)t;
+        f->a.component[number] = -1; // flooded below
         redo_row(&r, number);
       }
-      f->free_of[t] = number;
+      f->a.free_of[t] = number;
     }
     // The triangles numbered past the new count, lowest first, take the freed numbers left.
     size_t next_freed = give;
@@ -439,13 +433,13 @@ static arcnav_status renumber_free(an_navmesh *mesh, const an_cdt *work,
       }
       int32_t to = freed[given++];
       int32_t t = mesh->tri_of[number];
-      f->tri_of[to] = t;
-      f->free_of[t] = to;
-      f->component[to] = mesh->component[number];
+      f->a.tri_of[to] = t;
+      f->a.free_of[t] = to;
+      f->a.component[to] = mesh->component[number];
       redo_row(&r, to); // which touches its corners
       for (int k = 0; k < 3; ++k) {
         int32_t u = work->tris[t].n[k];
-        redo_row(&r, u >= 0 ? f->free_of[u] : -1);
+        redo_row(&r, u >= 0 ? f->a.free_of[u] : -1);
       }
     }
     // Every changed slot's free neighbours have rows to make again, and its corners tables.
@@ -454,7 +448,7 @@ static arcnav_status renumber_free(an_navmesh *mesh, const an_cdt *work,
       for (int k = 0; k < 3; ++k) {
         touch_vertex(&r, work->tris[t].v[k]);
         int32_t u = work->tris[t].n[k];
-        redo_row(&r, u >= 0 ? f->free_of[u] : -1);
+        redo_row(&r, u >= 0 ? f->a.free_of[u] : -1);
       }
     }
     for (size_t k = 0; k < edited->count[0]; ++k) {
@@ -467,10 +461,10 @@ static arcnav_status renumber_free(an_navmesh *mesh, const an_cdt *work,
     }
     for (size_t i = 0; i < r.row_count; ++i) {
       int32_t number = r.rows[i];
-      const an_cdt_tri *tri = &work->tris[f->tri_of[number]];
+      const an_cdt_tri *tri = &work->tris[f->a.tri_of[number]];
       for (int k = 0; k < 3; ++k) {
-        f->fv[3 * (size_t)number + (size_t)k] = tri->v[k];
-        f->fn[3 * (size_t)number + (size_t)k] = tri->n[k] >= 0 ? f->free_of[tri->n[k]] : -1;
+        f->a.fv[3 * (size_t)number + (size_t)k] = tri->v[k];
+        f->a.fn[3 * (size_t)number + (size_t)k] = tri->n[k] >= 0 ? f->a.free_of[tri->n[k]] : -1;
         touch_vertex(&r, tri->v[k]);
       }
     }
@@ -544,9 +538,9 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   }
   an_navmesh_rewrites_free(&mesh->last_rewrites, &mesh->alloc);
   mesh->last_rewrites = f.rewrites;
-  mesh->slot_room = f.slot_room;
-  mesh->row_room = f.row_room;
-  mesh->vertex_room = f.vertex_room;
+  mesh->slot_room = f.a.slot_room;
+  mesh->row_room = f.a.row_room;
+  mesh->vertex_room = f.a.vertex_room;
   an_cdt old = mesh->cdt;
   mesh->cdt = *work;
   *work = mesh->borrows_triangulation ? (an_cdt){.alloc = mesh->alloc, .dead_vertex = -1} : old;
@@ -556,14 +550,14 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   mesh->edited_borrowed = mesh->borrows_triangulation;
   an_navmesh_free_triangle_arrays(mesh);
   mesh->borrows_triangulation = false;
-  mesh->free_of = f.free_of;
-  mesh->tri_of = f.tri_of;
-  mesh->fv = f.fv;
-  mesh->fn = f.fn;
-  mesh->free_count = f.free_count;
-  mesh->component = f.component;
-  mesh->corner = f.corner;
-  mesh->dead_apex = f.dead_apex;
+  mesh->free_of = f.a.free_of;
+  mesh->tri_of = f.a.tri_of;
+  mesh->fv = f.a.fv;
+  mesh->fn = f.a.fn;
+  mesh->free_count = f.a.rows;
+  mesh->component = f.a.component;
+  mesh->corner = f.a.corner;
+  mesh->dead_apex = f.a.dead_apex;
   if (mesh->cloned_from) {
     an_free(&mesh->alloc, mesh->renewed);
     mesh->renewed = f.renewed;
