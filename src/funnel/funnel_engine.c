@@ -60,10 +60,7 @@ static void funnel_destroy(void *state) {
 }
 
 static void funnel_hand_down(void *state, void *successor) {
-  funnel_engine *engine = state, *next = successor;
-  if (engine->navmesh && next->navmesh) {
-    an_navmesh_hand_down(engine->navmesh, next->navmesh);
-  }
+  an_navmesh_hand_down(((funnel_engine *)state)->navmesh, ((funnel_engine *)successor)->navmesh);
 }
 
 static arcnav_status build_eroded(funnel_engine *engine, const arcnav_map *map, double radius) {

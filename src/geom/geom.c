@@ -49,13 +49,7 @@ bool an_arc_contains_angle(const an_arc *arc, double angle, double slack) {
 bool an_point_in_ring(vec2 p, const vec2 *points, size_t count) {
   bool inside = false;
   for (size_t i = 0, j = count - 1; i < count; j = i++) {
-    vec2 a = points[i], b = points[j];
-    if ((a.y > p.y) != (b.y > p.y)) {
-      double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
-      if (p.x < x) {
-        inside = !inside;
-      }
-    }
+    inside ^= an_ray_crosses(p, points[i], points[j]);
   }
   return inside;
 }

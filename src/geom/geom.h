@@ -141,6 +141,11 @@ vec2 an_arc_end(const an_arc *arc);
 /// Is `angle` within the arc's angular range (inclusive, with `slack` radians either side)?
 bool an_arc_contains_angle(const an_arc *arc, double angle, double slack);
 
+/// Does segment ab cross the horizontal ray from p to the right (the even-odd rule's step: an
+/// edge counts when exactly one end lies above p)?
+static inline bool an_ray_crosses(vec2 p, vec2 a, vec2 b) {
+  return (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+}
 /// Even-odd test of p against the ring's points (closing edge implied). Points on the ring may go
 /// either way: callers test only points known to lie off it.
 bool an_point_in_ring(vec2 p, const vec2 *points, size_t count);

@@ -267,21 +267,22 @@ static double item_item_dist(const an_item *item, const an_item *other) {
                                     : an_item_segment_dist(other, item->a, item->a) - item->radius;
 }
 
-// Is p inside the material of a polygon's edge items (even-odd over every ring, as
-// an_point_in_ring() counts one)?
+// Is p inside the material of a polygon's edge items (even-odd over every ring)?
 static bool inside_edges(const an_item *edges, size_t count, vec2 p) {
   bool inside = false;
   for (size_t i = 0; i < count; ++i) {
-    vec2 a = edges[i].a, b = an_item_end(&edges[i]);
-    if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y)) {
-      inside = !inside;
-    }
+    inside ^= an_ray_crosses(p, edges[i].a, an_item_end(&edges[i]));
   }
   return inside;
 }
 
-bool an_grid_shape_is_clear(const an_grid *grid, const an_item *shape, size_t count, double margin,
-                            uint32_t except_owner) {
+// Whether no item of `grid` but obstacle `except_owner`'s (UINT32_MAX: none) comes within
+// `margin` of the obstacle made of `shape` (its `count` items, one array as an obstacle's are
+// filed: a circle's one or a polygon's ring edges), and none lies inside it: every item filed in
+// the cells its box grown by `margin` covers is measured against each of its items. An obstacle
+// that holds the whole shape with no border near is not seen (the caller's edits find that).
+static bool shape_is_clear(const an_grid *grid, const an_item *shape, size_t count, double margin,
+                           uint32_t except_owner) {
   if (count == 0) {
     return true;
   }
@@ -342,14 +343,13 @@ an_owner_items an_grid_owner_items(const an_grid *grid, uint32_t owner) {
 }
 
 // The grid after the change of obstacle `index` that an_grid_changed_clear() judged clear, into
-// `out`: its old items out (`out_old`) and its items in `map` put in at the end (`in_new`), the
-// other owners renumbered as the map numbers its obstacles now; one pass over the tables, only
-// the cells of the old items losing entries.
-static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, uint32_t index,
-                                  bool out_old, bool in_new, const an_allocator *alloc,
-                                  an_grid *out) {
-  const an_obstacle *now = in_new ? &map->obstacles[index] : NULL;
-  size_t added = now ? obstacle_item_count(map, now) : 0;
+// `out`: its old items out (`out_old`) and its new ones (`added`, `added_count`: none for a
+// removal) put in at the end, the other owners renumbered as the map numbers its obstacles now;
+// one pass over the tables, only the cells of the old items losing entries.
+static arcnav_status change_items(const an_grid *grid, uint32_t index, bool out_old,
+                                  const an_item *added_items, size_t added,
+                                  const an_allocator *alloc, an_grid *out) {
+  bool in_new = added > 0;
   if ((size_t)grid->item_count + added >= UINT32_MAX / 4) {
     return ARCNAV_ERR_TOO_LARGE;
   }
@@ -398,13 +398,12 @@ static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, ui
       }
     }
   }
-  size_t n = 0;
-  if (status == ARCNAV_OK && now) {
-    status = add_obstacle_items(map, index, out->items + kept, &n, alloc);
+  if (status == ARCNAV_OK && added > 0) {
+    memcpy(out->items + kept, added_items, added * sizeof *out->items);
   }
   if (status == ARCNAV_OK) {
-    status = refile(grid, renumber, dropping, marks_every_change, out->items + kept, (uint32_t)n,
-                    kept, alloc, out);
+    status = refile(grid, renumber, dropping, marks_every_change, out->items + kept,
+                    (uint32_t)added, kept, alloc, out);
   }
   an_free(alloc, renumber);
   an_free(alloc, dropping);
@@ -412,7 +411,7 @@ static arcnav_status change_items(const an_grid *grid, const arcnav_map *map, ui
     an_grid_destroy(out, alloc);
     return status;
   }
-  out->item_count = kept + (uint32_t)n;
+  out->item_count = kept + (uint32_t)added;
   out->owner_count = grid->owner_count + (uint32_t)shift;
   return ARCNAV_OK;
 }
@@ -429,8 +428,7 @@ arcnav_status an_grid_changed_clear(const an_grid *grid, const arcnav_map *map, 
   }
   // The obstacle's own old items do not count against it (a move may overlap where it was).
   uint32_t except = out_old ? (uint32_t)index : UINT32_MAX;
-  if (out_old &&
-      !an_grid_shape_is_clear(grid, grid->items + old->first, old->count, margin, except)) {
+  if (out_old && !shape_is_clear(grid, grid->items + old->first, old->count, margin, except)) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   const an_obstacle *now = in_new ? &map->obstacles[index] : NULL;
@@ -444,17 +442,22 @@ arcnav_status an_grid_changed_clear(const an_grid *grid, const arcnav_map *map, 
           hi.y < grid->origin.y + grid->rows * cell)) {
       return ARCNAV_ERR_INVALID_ARGUMENT;
     }
-    size_t count = obstacle_item_count(map, now);
-    an_item *shape = an_alloc(alloc, count, sizeof *shape);
-    arcnav_status status =
-        shape ? add_obstacle_items(map, index, shape, &count, alloc) : ARCNAV_ERR_OUT_OF_MEMORY;
-    bool clear = status == ARCNAV_OK && an_grid_shape_is_clear(grid, shape, count, margin, except);
-    an_free(alloc, shape);
-    if (status != ARCNAV_OK || !clear) {
-      return status != ARCNAV_OK ? status : ARCNAV_ERR_INVALID_ARGUMENT;
-    }
   }
-  return change_items(grid, map, (uint32_t)index, out_old, in_new, alloc, out);
+  // The new shape's items, made once: judged, then filed.
+  size_t count = now ? obstacle_item_count(map, now) : 0;
+  an_item *shape = now ? an_alloc(alloc, count, sizeof *shape) : NULL;
+  arcnav_status status = now && !shape ? ARCNAV_ERR_OUT_OF_MEMORY : ARCNAV_OK;
+  if (status == ARCNAV_OK && now) {
+    status = add_obstacle_items(map, index, shape, &count, alloc);
+  }
+  if (status == ARCNAV_OK && now && !shape_is_clear(grid, shape, count, margin, except)) {
+    status = ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  if (status == ARCNAV_OK) {
+    status = change_items(grid, (uint32_t)index, out_old, shape, now ? count : 0, alloc, out);
+  }
+  an_free(alloc, shape);
+  return status;
 }
 
 void an_grid_destroy(an_grid *grid, const an_allocator *alloc) {

@@ -96,14 +96,6 @@ arcnav_status an_grid_file_boxes(an_grid *grid, size_t count, an_box_fn box_of, 
 /// edge's, or a circle's (negative inside it). The item must be in its grid's array.
 double an_item_segment_dist(const an_item *item, vec2 a, vec2 b);
 
-/// Whether no item of `grid` but obstacle `except_owner`'s (UINT32_MAX: none) comes within
-/// `margin` of the obstacle made of `shape` (its `count` items, one array as an obstacle's are
-/// filed: a circle's one or a polygon's ring edges), and none lies inside it: every item filed in
-/// the cells its box grown by `margin` covers is measured against each of its items. An obstacle
-/// that holds the whole shape with no border near is not seen (the caller's edits find that).
-bool an_grid_shape_is_clear(const an_grid *grid, const an_item *shape, size_t count, double margin,
-                            uint32_t except_owner);
-
 /// What obstacle `owner` has in `grid`: how many items from which (an obstacle's items lie
 /// together), whether they are one circle's, and the box of their material (empty, lo above hi,
 /// when there are none). A pass over every item.
@@ -119,7 +111,7 @@ an_owner_items an_grid_owner_items(const an_grid *grid, uint32_t owner);
 /// obstacle's items taken out (`old`: what it had, an_grid_owner_items(); NULL for an obstacle
 /// new to the map), then its items in `map` put in (`in_new`; a move is both), the later
 /// obstacles renumbered. Only when what it had and what it has keep `margin` clear of every
-/// other item (an_grid_shape_is_clear()). One pass over the grid's items and tables.
+/// other item, judged on the shapes, not their boxes. One pass over the grid's items and tables.
 /// @return ARCNAV_OK; ARCNAV_ERR_INVALID_ARGUMENT when they do not keep clear, the new items would
 /// be filed beyond the box, or the change is not one of this grid's map (nothing made);
 /// ARCNAV_ERR_OUT_OF_MEMORY, ARCNAV_ERR_TOO_LARGE.

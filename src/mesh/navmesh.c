@@ -92,8 +92,8 @@ void an_navmesh_destroy(an_navmesh *mesh) {
 }
 
 void an_navmesh_hand_down(an_navmesh *from, an_navmesh *to) {
-  if (to->cloned_from != from || !to->edited_borrowed || to->spare.points || to->spare.tris ||
-      from->borrows_triangulation || from->sharers > 0) {
+  if (!from || !to || to->cloned_from != from || !to->edited_borrowed || to->spare.points ||
+      to->spare.tris || from->borrows_triangulation || from->sharers > 0) {
     return;
   }
   // The rows first: they are told by the triangulation's counts.

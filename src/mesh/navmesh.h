@@ -289,7 +289,7 @@ an_navmesh_rows an_navmesh_take_rows(an_navmesh *mesh);
 /// `to` is a copy of it changed once (an_navmesh_clone()) and `from`, owned by one, is about to be
 /// destroyed: the next change of `to` then copies only what its last one wrote, instead of the
 /// whole triangulation. The free triangles' arrays go down with it (an_navmesh.spare_rows).
-/// Otherwise nothing. `from` may then only be destroyed.
+/// Otherwise (either NULL too) nothing. `from` may then only be destroyed.
 void an_navmesh_hand_down(an_navmesh *from, an_navmesh *to);
 /// `mesh` again, for one more owner that will destroy it (an engine built beside another after a
 /// change that leaves the triangulation alone: a unit's). Owners must not change it; they are

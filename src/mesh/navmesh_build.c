@@ -87,12 +87,9 @@ arcnav_status an_navmesh_mark_corners(const int32_t *fv, const int32_t *fn, size
 // Numbers the connected parts of the free mesh (docs/DESIGN.md, "A living map": no_path
 // without a search), by a flood across fn from each triangle not yet numbered.
 arcnav_status an_navmesh_label_components(const int32_t *fn, size_t n, const an_allocator *alloc,
-                                          int32_t **out) {
-  int32_t *component = an_alloc(alloc, n > 0 ? n : 1, sizeof *component);
+                                          int32_t *component) {
   int32_t *queue = an_alloc(alloc, n > 0 ? n : 1, sizeof *queue);
-  if (!component || !queue) {
-    an_free(alloc, component);
-    an_free(alloc, queue);
+  if (!queue) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (size_t t = 0; t < n; ++t) {
@@ -119,7 +116,6 @@ arcnav_status an_navmesh_label_components(const int32_t *fn, size_t n, const an_
     parts++;
   }
   an_free(alloc, queue);
-  *out = component;
   return ARCNAV_OK;
 }
 
@@ -493,7 +489,11 @@ arcnav_status an_navmesh_build_ex(const arcnav_map *map, const an_allocator *all
   if (st == ARCNAV_OK) {
     an_navmesh_find_box_edges(mesh);
     mesh->whole_plane = !map->has_bounds;
-    st = an_navmesh_label_components(mesh->fn, mesh->free_count, &mesh->alloc, &mesh->component);
+    size_t rows = mesh->free_count > 0 ? mesh->free_count : 1;
+    mesh->component = an_alloc(&mesh->alloc, rows, sizeof *mesh->component);
+    st = mesh->component ? an_navmesh_label_components(mesh->fn, mesh->free_count, &mesh->alloc,
+                                                       mesh->component)
+                         : ARCNAV_ERR_OUT_OF_MEMORY;
   }
   if (st == ARCNAV_OK) {
     st = an_navmesh_mark_corners(mesh->fv, mesh->fn, mesh->free_count, mesh->cdt.point_count,

@@ -111,10 +111,11 @@ arcnav_status an_navmesh_mark_corners(const int32_t *fv, const int32_t *fn, size
                                       size_t point_count, const an_allocator *alloc,
                                       uint8_t **corner, int32_t **dead_apex);
 
-/// Numbers the connected parts of the `n` free triangles joined across `fn` into *out (made
-/// with `alloc`). @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (*out untouched).
+/// Numbers the connected parts of the `n` free triangles joined across `fn` into `component` (n
+/// entries; its queue made with `alloc`). @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY
+/// (`component` then undefined).
 arcnav_status an_navmesh_label_components(const int32_t *fn, size_t n, const an_allocator *alloc,
-                                          int32_t **out);
+                                          int32_t *component);
 
 /// The label a triangle of the mesh's triangulation carries as its tag (an_cdt_tri.tag), which
 /// the kernel's edits keep: a local change edits a copy and reads what it did from the tags

@@ -342,10 +342,7 @@ static arcnav_status label_new_parts(const an_navmesh *mesh, const renumbering *
   an_free(&mesh->alloc, queue);
   if (joined) {
     f->rewrites.parts = true;
-    an_free(&mesh->alloc, f->a.component);
-    f->a.component = NULL;
-    f->a.row_room = n; // the rows' other arrays have more, the parts only this
-    return an_navmesh_label_components(f->a.fn, n, &mesh->alloc, &f->a.component);
+    return an_navmesh_label_components(f->a.fn, n, &mesh->alloc, f->a.component);
   }
   return ARCNAV_OK;
 }

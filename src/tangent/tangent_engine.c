@@ -415,10 +415,8 @@ static void tangent_destroy(void *state) {
 }
 
 static void tangent_hand_down(void *state, void *successor) {
-  an_tangent_engine *engine = state, *next = successor;
-  if (engine->own_polygons && next->own_polygons) {
-    an_navmesh_hand_down(engine->own_polygons, next->own_polygons);
-  }
+  an_navmesh_hand_down(((an_tangent_engine *)state)->own_polygons,
+                       ((an_tangent_engine *)successor)->own_polygons);
 }
 
 // an_clearance.outside_polygons from the polygons' triangulation the engine reads.
@@ -633,7 +631,7 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
       assert(before->own_polygons == before->polygons);
       engine->own_polygons = an_navmesh_share(before->own_polygons);
     } else {
-      status = an_navmesh_clone(before->polygons, polygon, &engine->own_polygons);
+      status = an_navmesh_clone(before->polygons, true, &engine->own_polygons);
     }
     // The records go on whatever changed, so a polygon put in before a unit moved can still be
     // taken out locally after.
