@@ -86,8 +86,8 @@ typedef struct iv_search {
   /// A measuring search with a goal goes on after it until no node is keyed below
   /// best * (1 + extend_relative) + extend_absolute (stop_key()); 0 and 0 otherwise, or until it
   /// has spent what it may (MEASURE_SPEND_PART):
-  /// `measure_until` is the count it stops at, and `measured_below` the key below which it
-  /// expanded every node when it stopped.
+  /// `measure_until` is the count it stops at (SIZE_MAX until the goal's path is known shortest),
+  /// and `measured_below` the key below which it expanded every node when it stopped.
   double extend_relative, extend_absolute;
   size_t measure_until;
   double measured_below;
@@ -384,10 +384,10 @@ static int32_t edge_towards(const an_navmesh *mesh, int32_t u, int32_t t) {
 }
 
 /// A measuring search spends on going past the goal at most a MEASURE_SPEND_PART-th of the
-/// expansions it took to find it: around a dense outline the nodes keyed a little above the
-/// path's length can be many times those below, and where the goal is found in a few dozen or
-/// hundred expansions (open maps, small ones), a fixed number more cost the disk's search more
-/// than they saved it (DESIGN.md, "The guide measures").
+/// expansions it took to find it and know its path the shortest: around a dense outline the nodes
+/// keyed a little above the path's length can be many times those below, and where the goal is
+/// found in a few dozen or hundred expansions (open maps, small ones), a fixed number more cost the
+/// disk's search more than they saved it (DESIGN.md, "The guide measures").
 #define MEASURE_SPEND_PART 4
 
 /// The key below which the search expands every node: the best path's length, or more for a
@@ -713,11 +713,18 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
       if (out->nodes_expanded >= pause_at) {
         return ARCNAV_IN_PROGRESS;
       }
-      if (x->measuring && x->to_goal && x->best < INFINITY &&
-          out->nodes_expanded >= x->measure_until) {
-        // Spent: every node keyed below the queue's least key was expanded.
-        x->measured_below = an_min(stop_key(x), an_heap_top_key(&s->heap));
-        break;
+      if (x->measuring && x->to_goal && x->best < INFINITY) {
+        // The spending counts from where a plain search would stop: the goal's path is the
+        // shortest once no node is keyed below it, and not before (the first offer may be longer).
+        double least = an_heap_top_key(&s->heap);
+        if (x->measure_until == SIZE_MAX && least >= x->best) {
+          x->measure_until = out->nodes_expanded + out->nodes_expanded / MEASURE_SPEND_PART;
+        }
+        if (out->nodes_expanded >= x->measure_until) {
+          // Spent: every node keyed below the queue's least key was expanded.
+          x->measured_below = an_min(stop_key(x), least);
+          break;
+        }
       }
       an_heap_entry top = an_heap_pop_entry(&s->heap);
       if (top.key >= stop_key(x)) {
@@ -752,9 +759,6 @@ static arcnav_status search(an_interval_scratch *s, size_t max_expansions, size_
         return ARCNAV_ERR_OUT_OF_MEMORY;
       }
       x->offers += x->best < before;
-      if (!(before < INFINITY) && x->best < INFINITY) {
-        x->measure_until = out->nodes_expanded + out->nodes_expanded / MEASURE_SPEND_PART;
-      }
       if (x->made != 1 || chain_waits(x)) {
         queue_successors(x);
         break;
@@ -819,6 +823,7 @@ static bool start_run(an_interval_scratch *s, vec2 start, vec2 goal, bool measur
                        .near_distance = v2_dist(start, goal),
                        .measuring = measuring,
                        .to_goal = to_goal,
+                       .measure_until = SIZE_MAX,
                        .measured_below = INFINITY};
   an_heap_clear(&s->heap);
   s->node_count = 0;
