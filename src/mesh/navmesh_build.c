@@ -304,13 +304,14 @@ static uint8_t *changed_passage_blocks(const an_navmesh *mesh, const an_navmesh 
 
 // The blocks of a mesh of `count` free triangles: as large as balances the two parts of a local
 // change's work on the forests, the changed blocks (a few, each as large as a block) and the forest
-// over every block's boundary nodes (about 4 count / sqrt(block) of them on a map's patches): a
-// block of about (4 count / 3)^(2/3), a power of two from 256 to 4,096 (docs/DESIGN.md, "The widest
-// passages in blocks").
+// over every block's boundary nodes (about 2 count / sqrt(block) of them, the blocks being compact
+// patches): a block of about (count / 3)^(2/3), the nearest power of two from 32 to 4,096
+// (docs/DESIGN.md, "The widest passages in blocks").
 static uint8_t block_shift_for(size_t count) {
-  uint8_t shift = 8;
-  double balance = 16.0 / 9.0 * (double)count * (double)count;
-  while (shift < 12 && ldexp(1.0, 3 * shift) < balance) {
+  uint8_t shift = 5;
+  double third = (double)count / 3.0;
+  // Up while 2^(3/2 shift) lies below the target by more than half a step of the powers' logs.
+  while (shift < 12 && ldexp(sqrt(8.0), 3 * shift) < third * third) {
     ++shift;
   }
   return shift;

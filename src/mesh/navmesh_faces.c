@@ -9,6 +9,7 @@
 #include "map/circle_polygon.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 // Rings with at least this many vertices get a winding index for labelling faces.
@@ -104,6 +105,44 @@ static bool point_blocked(blocked_oracle *oracle, const arcnav_map *map, vec2 p)
   return false;
 }
 
+// Numbers the free triangles (those free_of marks 0) along a Hilbert curve through their centroids:
+// the forests of the widest passages keep blocks of consecutive numbers (navmesh.h,
+// an_navmesh.block_shift), and a local change then renews triangles of one or two compact blocks
+// instead of a few scattered ones (docs/DESIGN.md, "The widest passages in blocks"); searches read
+// the free arrays of neighbouring triangles from nearby memory too.
+static arcnav_status number_free_in_space_order(an_navmesh *mesh, size_t *out_free) {
+  const an_cdt *cdt = &mesh->cdt;
+  size_t nt = cdt->tri_count, nf = 0;
+  for (size_t t = 0; t < nt; ++t) {
+    nf += mesh->free_of[t] >= 0;
+  }
+  an_order_key *keys = an_alloc(&mesh->alloc, nf + 1, sizeof *keys);
+  if (!keys) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  vec2 lo = v2(INFINITY, INFINITY), hi = v2(-INFINITY, -INFINITY);
+  for (size_t v = 0; v < cdt->point_count; ++v) {
+    lo = v2(an_min(lo.x, cdt->points[v].x), an_min(lo.y, cdt->points[v].y));
+    hi = v2(an_max(hi.x, cdt->points[v].x), an_max(hi.y, cdt->points[v].y));
+  }
+  size_t k = 0;
+  for (size_t t = 0; t < nt; ++t) {
+    if (mesh->free_of[t] >= 0) {
+      const int32_t *v = cdt->tris[t].v;
+      vec2 centroid = v2_scale(
+          v2_add(cdt->points[v[0]], v2_add(cdt->points[v[1]], cdt->points[v[2]])), 1.0 / 3.0);
+      keys[k++] = (an_order_key){an_hilbert_index(centroid, lo, hi), (uint32_t)t};
+    }
+  }
+  qsort(keys, nf, sizeof *keys, an_compare_order_keys);
+  for (k = 0; k < nf; ++k) {
+    mesh->free_of[keys[k].index] = (int32_t)k;
+  }
+  an_free(&mesh->alloc, keys);
+  *out_free = nf;
+  return ARCNAV_OK;
+}
+
 /// Label the faces of the constraint arrangement (triangles joined by non-constraint edges),
 /// classify each face by testing the incentre of its fattest triangle, and number the free
 /// triangles (mesh->free_of).
@@ -160,15 +199,7 @@ static arcnav_status label_faces(an_navmesh *mesh, const arcnav_map *map, blocke
   }
   an_free(&mesh->alloc, face);
   an_free(&mesh->alloc, queue);
-
-  size_t nf = 0;
-  for (size_t t = 0; t < nt; ++t) {
-    if (mesh->free_of[t] >= 0) {
-      mesh->free_of[t] = (int32_t)nf++;
-    }
-  }
-  *out_free = nf;
-  return ARCNAV_OK;
+  return number_free_in_space_order(mesh, out_free);
 }
 
 void an_navmesh_fill_free(an_cdt *cdt, const int32_t *free_of, int32_t *tri_of, int32_t *fv,
