@@ -92,6 +92,29 @@ START_TEST(test_widths_against_brute_force) {
 }
 END_TEST
 
+// Lists of every length around the one where the sort changes from comparisons to digits, with
+// widths drawn from a few values (many ties, which keep the order given) or from many.
+START_TEST(test_both_sorts_against_brute_force) {
+  sup_rng rng = sup_rng_seed(0x51afd7ed558ccd1dull);
+  enum { NODES = 40, LINKS = 600 };
+  static an_widest_link links[LINKS];
+  static double widest[NODES * NODES];
+  for (size_t count = 0; count <= LINKS; count += 1 + count / 16) {
+    bool ties = count % 2 == 0;
+    for (size_t k = 0; k < count; ++k) {
+      float width = ties ? random_width(&rng)
+                         : ldexpf((float)(1 + sup_rng_below(&rng, 1u << 23)),
+                                  (int)sup_rng_below(&rng, 40) - 20);
+      links[k] = (an_widest_link){width, (int32_t)sup_rng_below(&rng, NODES),
+                                  (int32_t)sup_rng_below(&rng, NODES)};
+    }
+    char label[48];
+    snprintf(label, sizeof label, "%zu links%s", count, ties ? ", ties" : "");
+    check_against_closure(NODES, links, count, widest, label);
+  }
+}
+END_TEST
+
 // Many links: the sort's every digit is used (widths spread over the whole range of floats).
 START_TEST(test_many_links_against_brute_force) {
   sup_rng rng = sup_rng_seed(0x2545f4914f6cdd1dull);
@@ -264,6 +287,7 @@ static Suite *widest_forest_suite(void) {
   TCase *tc = tcase_create("core");
   tcase_add_loop_test(tc, test_widths_against_brute_force, 0, 4);
   tcase_add_test(tc, test_many_links_against_brute_force);
+  tcase_add_test(tc, test_both_sorts_against_brute_force);
   tcase_add_loop_test(tc, test_blocked_against_brute_force, 0, 4);
   suite_add_tcase(s, tc);
   return s;
