@@ -155,6 +155,20 @@ void an_box_of_points(const vec2 *points, size_t count, vec2 *out_min, vec2 *out
 /// Closest point to p on segment ab (a when a == b).
 vec2 an_closest_on_segment(vec2 p, vec2 a, vec2 b);
 double an_point_segment_dist(vec2 p, vec2 a, vec2 b);
+/// Is p within `reach` of segment ab? As an_point_segment_dist(p, a, b) <= reach up to rounding,
+/// without its square root and division: for the floods that test every edge they cross.
+static inline bool an_point_segment_within(vec2 p, vec2 a, vec2 b, double reach) {
+  vec2 ab = v2_sub(b, a), ap = v2_sub(p, a);
+  double along = v2_dot(ap, ab), len2 = v2_len2(ab), reach2 = reach * reach;
+  if (!(along > 0.0) || !(len2 > 0.0)) {
+    return v2_len2(ap) <= reach2;
+  }
+  if (along >= len2) {
+    return v2_dist2(p, b) <= reach2;
+  }
+  double across = v2_cross(ab, ap);
+  return across * across <= reach2 * len2;
+}
 /// The least of |x - o| + |x - g| over the points x of segment pq. Along the segment's line the
 /// sum is convex, least where the line meets the way from o to g (or to g's mirror image in the
 /// line, when both lie on one side); the segment's least is there or at its nearer end.

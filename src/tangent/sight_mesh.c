@@ -163,7 +163,7 @@ static bool file_disk(const an_sight_mesh *sm, disk_flood *flood, vec2 centre, d
       }
       vec2 a = cdt->points[cdt->tris[t].v[(k + 1) % 3]];
       vec2 b = cdt->points[cdt->tris[t].v[(k + 2) % 3]];
-      if (an_point_segment_dist(centre, a, b) > reach) {
+      if (!an_point_segment_within(centre, a, b, reach)) {
         continue;
       }
       if (!an_reserve(&sm->alloc, (void **)&flood->queue, &flood->queue_capacity, tail, tail + 1,
