@@ -268,8 +268,9 @@ END_TEST
 // gone, with or without a renumbering at all, the cells that lose entries marked or not; or only
 // some items gone, the others keeping their numbers, with every cell that loses an entry marked
 // and the marks said to hold every change) with more puts after it, into as many cells or fewer
-// (the entries of the cells left out gone) or more: each cell lists the kept entries of the old
-// one under their new numbers, in their order, then its new puts.
+// (the entries of the cells left out gone) or more, some cells cleared or not: each cell lists
+// the kept entries of the old one under their new numbers, in their order (none where cleared),
+// then its new puts.
 START_TEST(test_carried_table_against_brute_force) {
   rng_state = 0x853c49e6748fea9bull + (uint64_t)_i;
   an_allocator alloc = an_allocator_from(NULL);
@@ -319,10 +320,17 @@ START_TEST(test_carried_table_against_brute_force) {
         dropping[cell_of[k]] |= renumber[item_of[k]] < 0 || rng_next(8) == 0;
       }
     }
+    // A quarter of the time some old cells are cleared: none of their entries stays.
+    uint8_t cleared[6 * AN_CELL_CHUNK_CELLS] = {0};
+    bool clearing = rng_next(4) == 0;
+    for (size_t cell = 0; clearing && cell < cells; ++cell) {
+      cleared[cell] = rng_next(4) == 0;
+    }
     ck_assert_int_eq(an_cell_buckets_init(&carried, new_cells, &alloc), ARCNAV_OK);
     for (int pass = 0; pass < 2; ++pass) {
       an_cell_buckets_put_carried(&carried, &old.table, renumbered ? renumber : NULL,
-                                  marked ? dropping : NULL, keeps_numbers);
+                                  marked ? dropping : NULL, keeps_numbers,
+                                  clearing ? cleared : NULL);
       for (size_t k = puts; k < puts + more; ++k) {
         an_cell_buckets_put(&carried, cell_of[k], item_of[k]);
       }
@@ -336,6 +344,9 @@ START_TEST(test_carried_table_against_brute_force) {
       size_t n = 0;
       for (size_t k = 0; k < puts + more; ++k) {
         int32_t now = k < puts ? renumber[item_of[k]] : (int32_t)item_of[k];
+        if (k < puts && cleared[cell_of[k]]) {
+          continue;
+        }
         if (cell_of[k] == cell && now >= 0) {
           expected[n++] = (uint32_t)now;
         }
@@ -377,7 +388,7 @@ START_TEST(test_carrying_shares_unchanged_chunks) {
   dropping[dropped_cell] = 1;
   ck_assert_int_eq(an_cell_buckets_init(&carried, cells, &alloc), ARCNAV_OK);
   for (int pass = 0; pass < 2; ++pass) {
-    an_cell_buckets_put_carried(&carried, &old.table, renumber, dropping, true);
+    an_cell_buckets_put_carried(&carried, &old.table, renumber, dropping, true, NULL);
     an_cell_buckets_put(&carried, put_cells[0], 7777);
     an_cell_buckets_put(&carried, put_cells[1], 8888);
     ck_assert_int_eq(an_cell_buckets_end_pass(&carried, &alloc), ARCNAV_OK);

@@ -116,11 +116,15 @@ void an_cell_buckets_mark_chunk(an_cell_buckets *buckets, size_t chunk) {
 
 // Does old cell `cell` keep its entries as they were (put_carried's arguments in `buckets`)?
 static bool kept_as_it_was(const an_cell_buckets *buckets, size_t cell) {
-  return !buckets->renumber || (buckets->marks_all && !buckets->dropping[cell]);
+  return (!buckets->cleared || !buckets->cleared[cell]) &&
+         (!buckets->renumber || (buckets->marks_all && !buckets->dropping[cell]));
 }
 
 // How many of old cell `cell`'s entries stay: all of them but where one may be dropped.
 static uint32_t kept_count(const an_cell_buckets *buckets, size_t cell) {
+  if (buckets->cleared && buckets->cleared[cell]) {
+    return 0;
+  }
   uint32_t count;
   const uint32_t *list = an_cell_table_list(buckets->carried, cell, &count);
   if (!buckets->renumber || (buckets->dropping && !buckets->dropping[cell])) {
@@ -141,22 +145,34 @@ static size_t carried_cells(const an_cell_buckets *buckets) {
 
 void an_cell_buckets_put_carried(an_cell_buckets *buckets, const an_cell_table *old,
                                  const int32_t *renumber, const uint8_t *dropping,
-                                 bool marks_every_change) {
+                                 bool marks_every_change, const uint8_t *cleared) {
   buckets->carried = old;
   buckets->renumber = renumber;
   buckets->dropping = dropping;
+  buckets->cleared = cleared;
   buckets->marks_all = marks_every_change && dropping;
   size_t cells = carried_cells(buckets);
 #ifndef NDEBUG
   for (size_t cell = cells; cell < old->cell_count; ++cell) {
     uint32_t count;
     const uint32_t *list = an_cell_table_list(old, cell, &count);
-    for (uint32_t k = 0; k < count; ++k) {
+    for (uint32_t k = 0; k < count && !(cleared && cleared[cell]); ++k) {
       assert(renumber && renumber[list[k]] < 0);
     }
   }
 #endif
   if (!buckets->filling) {
+    // The chunks holding a cleared cell are made afresh.
+    for (size_t c = 0; cleared && c < chunk_count_of(cells); ++c) {
+      size_t first = c << AN_CELL_CHUNK_SHIFT, end = first + cells_in_chunk(cells, c);
+      uint8_t any = 0;
+      for (size_t cell = first; cell < end; ++cell) {
+        any |= cleared[cell];
+      }
+      if (any && !buckets->changed[c]) {
+        an_cell_buckets_mark_chunk(buckets, c);
+      }
+    }
     // Which chunks the carried entries change; their counts are taken when the pass ends, for the
     // chunks made afresh only. With the marks holding every change, the chunks holding a mark;
     // else those holding an entry the renumbering changes.
@@ -195,6 +211,9 @@ void an_cell_buckets_put_carried(an_cell_buckets *buckets, const an_cell_table *
     }
     size_t first = c << AN_CELL_CHUNK_SHIFT, end = first + cells_in_chunk(cells, c);
     for (size_t cell = first; cell < end; ++cell) {
+      if (cleared && cleared[cell]) {
+        continue;
+      }
       uint32_t count;
       const uint32_t *list = an_cell_table_list(old, cell, &count);
       uint32_t *to = chunk->items + buckets->next[cell];

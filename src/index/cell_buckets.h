@@ -72,6 +72,7 @@ typedef struct an_cell_buckets {
   const an_cell_table *carried;
   const int32_t *renumber;
   const uint8_t *dropping;
+  const uint8_t *cleared;
   bool marks_all;
   an_cell_slab *slab; ///< where the counting pass made the chunks it did not share
   bool filling;       ///< false during the counting pass, true during the filing pass
@@ -122,14 +123,16 @@ static inline void an_cell_buckets_put_rect(an_cell_buckets *buckets, int32_t co
 /// marks the cells that may hold an entry renumbered to -1; the others are counted without
 /// reading their entries. With `marks_every_change` it marks every cell that holds an entry the
 /// renumbering changes at all (moves or leaves out), and the cells it leaves unmarked are kept as
-/// they are. It must be the first put of each pass: the puts after it follow the old entries in
+/// they are. `cleared` (NULL: none; one per old cell) marks cells whose old entries all go, those
+/// past this table's cells too: places that are other places now (a triangle a change made
+/// anew). It must be the first put of each pass: the puts after it follow the old entries in
 /// each cell. The chunks in which nothing changes are shared with `old`, which must stay alive
 /// until the end of the filing pass. Carrying a table this way, rather than filing every item
 /// again by its box, is what keeps a local update of a large map cheap (docs/DESIGN.md, "Several
 /// radii, locally").
 void an_cell_buckets_put_carried(an_cell_buckets *buckets, const an_cell_table *old,
                                  const int32_t *renumber, const uint8_t *dropping,
-                                 bool marks_every_change);
+                                 bool marks_every_change, const uint8_t *cleared);
 
 /// Ends a pass. After the counting pass: makes the chunks (shares those of the carried table that
 /// nothing changed, allocates the others); the filing pass follows. After the filing pass: the

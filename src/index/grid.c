@@ -218,7 +218,8 @@ static arcnav_status refile(const an_grid *grid, const int32_t *renumber, const 
   an_cell_buckets buckets;
   arcnav_status status = an_cell_buckets_init(&buckets, cells, alloc);
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
-    an_cell_buckets_put_carried(&buckets, &grid->cells, renumber, dropping, marks_every_change);
+    an_cell_buckets_put_carried(&buckets, &grid->cells, renumber, dropping, marks_every_change,
+                                NULL);
     for (uint32_t i = 0; i < added_count; ++i) {
       vec2 lo, hi;
       an_item_box(&added[i], grid->reach, &lo, &hi);

@@ -92,11 +92,40 @@ static bool log_push(const an_sight_mesh *sm, disk_flood *flood, int32_t value) 
   return true;
 }
 
-// Free triangles that the disk (centre, reach) overlaps, found by a flood from the triangle
-// holding the centre across edges the disk reaches. Puts corner `corner` in each, in the
-// per-free-triangle table `table`, or marks each in `marks` (table NULL): the triangles a corner
-// was filed in. Only filing logs and replays (mark_changed() runs before either pass). Returns
-// false when out of memory.
+// Is edge pq within `reach` of the centre? Its ends are taken in one fixed order, so that the two
+// triangles beside it get the same answer.
+static bool edge_within(vec2 centre, vec2 p, vec2 q, double reach) {
+  bool swap = p.x > q.x || (p.x == q.x && p.y > q.y);
+  return swap ? an_point_segment_within(centre, q, p, reach)
+              : an_point_segment_within(centre, p, q, reach);
+}
+
+// Does triangle t of the triangulation meet the disk (centre, reach): the centre inside it, or an
+// edge within reach? The answer is the triangle's own, whichever way a flood came to it, so that a
+// local change judges again only the triangles it made (docs/DESIGN.md, "Units, locally").
+static bool triangle_meets_disk(const an_cdt *cdt, int32_t t, vec2 centre, double reach) {
+  const int32_t *v = cdt->tris[t].v;
+  vec2 a = cdt->points[v[0]], b = cdt->points[v[1]], c = cdt->points[v[2]];
+  double ab = an_orient(a, b, centre), bc = an_orient(b, c, centre), ca = an_orient(c, a, centre);
+  if ((ab >= 0.0 && bc >= 0.0 && ca >= 0.0) || (ab <= 0.0 && bc <= 0.0 && ca <= 0.0)) {
+    return true;
+  }
+  return edge_within(centre, a, b, reach) || edge_within(centre, b, c, reach) ||
+         edge_within(centre, c, a, reach);
+}
+
+// How far past `reach` a flood crosses edges: a triangle the disk meets is reached through edges
+// that cross the way from the centre to it, each nearer than it, so that rounding on the way
+// cannot keep the flood from a triangle it judges met.
+static double crossing_reach(vec2 centre, double reach) {
+  return reach + 1e-9 * (1.0 + reach + fabs(centre.x) + fabs(centre.y));
+}
+
+// Free triangles that the disk (centre, reach) overlaps (triangle_meets_disk()), found by a flood
+// from the triangle holding the centre across edges the disk reaches. Puts corner `corner` in
+// each, in the per-free-triangle table `table`, or marks each in `marks` (table NULL): the
+// triangles a corner was filed in. Only filing logs and replays (mark_changed() runs before
+// either pass). Returns false when out of memory.
 static bool file_disk(const an_sight_mesh *sm, disk_flood *flood, vec2 centre, double reach,
                       uint32_t corner, an_cell_buckets *table, uint8_t *marks) {
   const an_cdt *cdt = &sm->mesh->cdt;
@@ -142,9 +171,13 @@ static bool file_disk(const an_sight_mesh *sm, disk_flood *flood, vec2 centre, d
   }
   flood->queue[tail++] = first;
   flood->seen[first] = flood->stamp;
+  double crossing = crossing_reach(centre, reach);
   while (head < tail) {
     int32_t t = flood->queue[head++];
     int32_t f = sm->mesh->free_of[t];
+    if (f >= 0 && !triangle_meets_disk(cdt, t, centre, reach)) {
+      f = -1; // reached, but only within the crossing's margin
+    }
     if (f >= 0 && table) {
       an_cell_buckets_put(table, (size_t)f, corner);
       if (flood->logging) {
@@ -163,7 +196,7 @@ static bool file_disk(const an_sight_mesh *sm, disk_flood *flood, vec2 centre, d
       }
       vec2 a = cdt->points[cdt->tris[t].v[(k + 1) % 3]];
       vec2 b = cdt->points[cdt->tris[t].v[(k + 2) % 3]];
-      if (!an_point_segment_within(centre, a, b, reach)) {
+      if (!an_point_segment_within(centre, a, b, crossing)) {
         continue;
       }
       if (!an_reserve(&sm->alloc, (void **)&flood->queue, &flood->queue_capacity, tail, tail + 1,
@@ -244,11 +277,11 @@ static arcnav_status mark_changed(an_sight_mesh *sm, const an_sight_mesh *previo
 // triangle the change renewed (an_navmesh_kept_triangles()) or numbered past the new count. A
 // corner whose floods met only triangles the change left as they were meets the same ones again
 // (docs/DESIGN.md, "Units, locally"). NULL when out of memory.
-static uint8_t *corners_to_refile(const an_sight_mesh *sm, const an_sight_mesh *previous) {
+static uint8_t *corners_to_refile(const an_sight_mesh *sm, const an_sight_mesh *previous,
+                                  const uint8_t *kept) {
   const an_navmesh *mesh = sm->mesh;
-  uint8_t *kept = an_navmesh_kept_triangles(previous->mesh, mesh);
   uint8_t *refile = an_calloc(&sm->alloc, previous->corner_count + 1, sizeof *refile);
-  if (kept && refile) {
+  if (refile) {
     for (int t = BY_TRIANGLE; t <= WIDE; ++t) {
       const an_cell_table *table = &previous->tables[t];
       for (size_t f = 0; f < table_cells(previous, t); ++f) {
@@ -263,12 +296,74 @@ static uint8_t *corners_to_refile(const an_sight_mesh *sm, const an_sight_mesh *
       }
     }
   }
-  an_free(&mesh->alloc, kept);
-  if (!kept) {
-    an_free(&sm->alloc, refile);
-    return NULL;
-  }
   return refile;
+}
+
+/// A corner's place in a table by triangle: corner `corner` in cell `cell` of table `table`.
+typedef struct filed_entry {
+  uint32_t table, cell, corner;
+} filed_entry;
+
+/// The free triangles a local change made (not `kept`), with the boxes of their corners.
+typedef struct renewed_triangle {
+  uint32_t free_number;
+  int32_t slot; ///< its triangle of the triangulation
+  vec2 lo, hi;
+} renewed_triangle;
+
+// Where the refiled corners (`refiled`, their numbers now, ascending) go in the free triangles the
+// change made, as file_by_triangle() would file them there: each triangle judged alone
+// (triangle_meets_disk()), so that their places in the triangles the change kept stay as they
+// were. Corner by corner, so that each cell gets them in order. False when out of memory.
+static bool judge_renewed(const an_sight_mesh *sm, const an_corner *corners,
+                          const uint32_t *refiled, size_t refiled_count, const uint8_t *kept,
+                          bool wide, double slack, filed_entry **out, size_t *out_count) {
+  const an_navmesh *mesh = sm->mesh;
+  size_t regular = mesh->free_count - mesh->connector_count, renewed_count = 0, capacity = 0;
+  renewed_triangle *renewed = an_alloc(&sm->alloc, regular + 1, sizeof *renewed);
+  *out = NULL;
+  *out_count = 0;
+  if (!renewed) {
+    return false;
+  }
+  for (size_t f = 0; f < regular; ++f) {
+    if (kept[f]) {
+      continue;
+    }
+    int32_t slot = mesh->tri_of[f];
+    const int32_t *v = mesh->cdt.tris[slot].v;
+    vec2 lo, hi;
+    vec2 points[3] = {mesh->cdt.points[v[0]], mesh->cdt.points[v[1]], mesh->cdt.points[v[2]]};
+    an_box_of_points(points, 3, &lo, &hi);
+    renewed[renewed_count++] = (renewed_triangle){(uint32_t)f, slot, lo, hi};
+  }
+  bool ok = true;
+  for (size_t k = 0; ok && k < refiled_count; ++k) {
+    uint32_t c = refiled[k];
+    const an_corner *corner = &corners[c];
+    double material = an_corner_material_radius(corner, sm->radius);
+    for (uint32_t table = BY_TRIANGLE; ok && table <= WIDE; ++table) {
+      if ((table == BY_TRIANGLE && sm->corner_vertex[c] >= 0) || (table == WIDE && !wide)) {
+        continue;
+      }
+      double reach = table == WIDE ? material + 2.0 * sm->radius + slack : material + slack;
+      for (size_t r = 0; ok && r < renewed_count; ++r) {
+        const renewed_triangle *tri = &renewed[r];
+        if (tri->lo.x > corner->center.x + reach || tri->hi.x < corner->center.x - reach ||
+            tri->lo.y > corner->center.y + reach || tri->hi.y < corner->center.y - reach ||
+            !triangle_meets_disk(&mesh->cdt, tri->slot, corner->center, reach)) {
+          continue;
+        }
+        ok = an_reserve(&sm->alloc, (void **)out, &capacity, *out_count, *out_count + 1,
+                        sizeof **out);
+        if (ok) {
+          (*out)[(*out_count)++] = (filed_entry){table, tri->free_number, c};
+        }
+      }
+    }
+  }
+  an_free(&sm->alloc, renewed);
+  return ok;
 }
 
 // Puts in order a cell's list of corners made of two ascending runs: the carried corners, then
@@ -346,9 +441,10 @@ static uint32_t *list_refiled(const an_sight_mesh *sm, const an_sight_mesh *prev
 // `carry`, a carried corner keeps its vertex, and its filing: on the same triangulation all of
 // it, only the new corners are filed, after the carried ones, so each cell lists its corners in
 // their order as a build would; on a triangulation a local change made from the old one, the
-// filing at vertices too, and by triangle where its floods met nothing the change renewed
-// (corners_to_refile()): the others are filed by triangle again, and the cells they go in put
-// back in order (merge_runs()).
+// filing at vertices too, and by triangle in the triangles the change kept; the corners the old
+// tables filed in a triangle the change renewed (corners_to_refile()) are judged against the
+// renewed triangles (judge_renewed()), or, where many corners change numbers, taken out and filed
+// by triangle again whole, the cells they go in put back in order (merge_runs()).
 static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, size_t count,
                                   bool circles, const an_sight_carry *carry) {
   const an_navmesh *mesh = sm->mesh;
@@ -383,33 +479,51 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   // The old corners' new numbers; NULL when every old corner carried keeps its number (an add).
   const int32_t *renumber =
       carried_tables && !an_carried_same_numbers(carry->corners) ? carry->corners->to : NULL;
-  // On a changed triangulation, the old corners filed by triangle again leave the old triangle
-  // tables (renumber_by_triangle).
-  uint8_t *refile = NULL;
-  int32_t *renumber_by_triangle = NULL;
+  // On a changed triangulation, the old corners filed in a triangle the change renewed are filed
+  // by triangle again (refile).
+  uint8_t *kept = NULL, *refile = NULL;
   if (carried_tables && !carry->same_triangulation && status == ARCNAV_OK) {
-    refile = corners_to_refile(sm, previous);
+    kept = an_navmesh_kept_triangles(previous->mesh, mesh);
+    refile = kept ? corners_to_refile(sm, previous, kept) : NULL;
+    status = refile ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  // When few corners from the first one the change drops or renumbers on (a unit moved or taken
+  // away among the last changed, or none): only the cells they were filed in change, found as they
+  // were filed, and the others are copied whole. Then the refiled corners keep their places in
+  // the triangles the change kept, the cells of the renewed ones are cleared, and the refiled
+  // corners are judged against the renewed triangles alone (judge_renewed()).
+  uint8_t *marks[TABLES] = {NULL, NULL, NULL};
+  size_t first_changed = previous ? previous->corner_count : 0;
+  bool marked = carried_tables && (renumber || refile) && status == ARCNAV_OK &&
+                (!renumber || an_carried_few_changed(carry->corners, &first_changed));
+  bool judged = marked && refile;
+  if (marked) {
+    status =
+        mark_changed(sm, previous, first_changed, judged ? NULL : refile, &flood, slack, marks);
+  }
+  // Else the refiled corners leave the old triangle tables (renumber_by_triangle) and are filed
+  // again whole, their cells put back in order.
+  int32_t *renumber_by_triangle = NULL;
+  uint8_t *cleared = NULL;
+  if (refile && !judged && status == ARCNAV_OK) {
     renumber_by_triangle =
         an_alloc(&sm->alloc, previous->corner_count + 1, sizeof *renumber_by_triangle);
     flood.tables = tables;
     flood.listed[BY_TRIANGLE] = an_calloc(&sm->alloc, table_cells(sm, BY_TRIANGLE) + 1, 1);
     flood.listed[WIDE] = an_calloc(&sm->alloc, table_cells(sm, WIDE) + 1, 1);
-    status = refile && renumber_by_triangle && flood.listed[BY_TRIANGLE] && flood.listed[WIDE]
+    status = renumber_by_triangle && flood.listed[BY_TRIANGLE] && flood.listed[WIDE]
                  ? ARCNAV_OK
                  : ARCNAV_ERR_OUT_OF_MEMORY;
     for (size_t c = 0; status == ARCNAV_OK && c < previous->corner_count; ++c) {
       renumber_by_triangle[c] = refile[c] ? -1 : renumber ? renumber[c] : (int32_t)c;
     }
-  }
-  // When few corners from the first one the change drops or renumbers on (a unit moved or taken
-  // away among the last changed, or none), and those filed again: only the cells they were filed
-  // in change. Those are found as they were filed, and the others are copied whole.
-  uint8_t *marks[TABLES] = {NULL, NULL, NULL};
-  size_t first_changed = previous ? previous->corner_count : 0;
-  bool marked = carried_tables && (renumber || refile) && status == ARCNAV_OK &&
-                (!renumber || an_carried_few_changed(carry->corners, &first_changed));
-  if (marked) {
-    status = mark_changed(sm, previous, first_changed, refile, &flood, slack, marks);
+  } else if (judged && status == ARCNAV_OK) {
+    size_t old_cells = previous->mesh->free_count;
+    cleared = an_alloc(&sm->alloc, old_cells + 1, sizeof *cleared);
+    status = cleared ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+    for (size_t f = 0; status == ARCNAV_OK && f < old_cells; ++f) {
+      cleared[f] = f >= mesh->free_count || !kept[f];
+    }
   }
   if (status == ARCNAV_OK) {
     set_corner_vertices(sm, corners, count, carry);
@@ -418,25 +532,38 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   // carried ones filed by triangle again (refile), in order.
   size_t carried_count = carried_tables ? carry->corners->carried : 0;
   uint32_t *refiled = NULL;
-  size_t refiled_count = 0;
+  size_t refiled_count = 0, judged_count = 0;
+  filed_entry *judged_entries = NULL;
   if (refile && status == ARCNAV_OK) {
     refiled = list_refiled(sm, previous, refile, renumber, &refiled_count);
     status = refiled ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  if (judged && status == ARCNAV_OK &&
+      !judge_renewed(sm, corners, refiled, refiled_count, kept, circles, slack, &judged_entries,
+                     &judged_count)) {
+    status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     // With the old tables carried only the new corners are filed: few enough to log.
     flood.logging = carried_tables && pass == 0;
     flood.replaying = carried_tables && pass == 1;
     for (int t = 0; carried_tables && t < TABLES; ++t) {
-      bool by_triangle = t != BY_VERTEX && renumber_by_triangle;
+      bool by_triangle = t != BY_VERTEX;
       an_cell_buckets_put_carried(&tables[t], &previous->tables[t],
-                                  by_triangle ? renumber_by_triangle : renumber, marks[t], marked);
+                                  by_triangle && renumber_by_triangle ? renumber_by_triangle
+                                                                      : renumber,
+                                  marks[t], marked, by_triangle ? cleared : NULL);
     }
-    // The carried corners are filed with the old tables, but by triangle again where the
-    // change renewed one they were filed in: among the carried corners, so their cells are
-    // sorted after. Then the others, in order.
+    // The refiled corners judged in the renewed triangles, whose cells carried nothing.
+    for (size_t k = 0; k < judged_count; ++k) {
+      const filed_entry *e = &judged_entries[k];
+      an_cell_buckets_put(&tables[e->table], e->cell, e->corner);
+    }
+    // Or the carried corners filed with the old tables, but by triangle again where the change
+    // renewed one they were filed in: among the carried corners, so their cells are sorted after.
+    // Then the others, in order.
     flood.listing = flood.replaying;
-    for (size_t k = 0; k < refiled_count && status == ARCNAV_OK; ++k) {
+    for (size_t k = 0; !judged && k < refiled_count && status == ARCNAV_OK; ++k) {
       uint32_t c = refiled[k];
       if (!file_by_triangle(sm, &flood, &corners[c], c, sm->corner_vertex[c], sm->radius, circles,
                             slack, tables, NULL)) {
@@ -473,8 +600,11 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     }
     an_free(&sm->alloc, marks[t]);
   }
+  an_free(&mesh->alloc, kept);
   an_free(&sm->alloc, refile);
   an_free(&sm->alloc, refiled);
+  an_free(&sm->alloc, judged_entries);
+  an_free(&sm->alloc, cleared);
   an_free(&sm->alloc, renumber_by_triangle);
   an_free(&sm->alloc, flood.seen);
   an_free(&sm->alloc, flood.queue);

@@ -66,7 +66,7 @@ arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners
   corner_boxes boxes = {corners, radius};
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     an_cell_buckets_put_carried(&buckets, &previous->cells, same_numbers ? NULL : carried->to,
-                                dropping, marks_every_change);
+                                dropping, marks_every_change, NULL);
     for (size_t c = carried->carried; c < count; ++c) {
       vec2 lo, hi;
       corner_box(&boxes, c, &lo, &hi);
