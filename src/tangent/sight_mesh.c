@@ -272,27 +272,58 @@ static arcnav_status mark_changed(an_sight_mesh *sm, const an_sight_mesh *previo
   return ARCNAV_OK;
 }
 
+// The free numbers whose triangle a local change renewed (an_navmesh_kept_triangles()'s zeros):
+// those the copy lists (an_navmesh.renewed) and those past the count of either mesh; every number
+// when `mesh` is not a copy of `before` changed locally. Marked in *marks (one byte per number of
+// the larger mesh) and listed once in *list. False when out of memory.
+static bool list_renewed(const an_navmesh *before, const an_navmesh *mesh,
+                         const an_allocator *alloc, uint8_t **marks, uint32_t **list,
+                         size_t *count) {
+  size_t old_count = before->free_count, new_count = mesh->free_count;
+  size_t most = old_count > new_count ? old_count : new_count;
+  size_t least = old_count < new_count ? old_count : new_count;
+  bool copy = mesh->cloned_from == before;
+  size_t room = copy ? mesh->renewed_count + most - least : most;
+  *marks = an_calloc(alloc, most + 1, sizeof **marks);
+  *list = an_alloc(alloc, room + 1, sizeof **list);
+  *count = 0;
+  if (!*marks || !*list) {
+    return false;
+  }
+  for (size_t k = 0; copy && k < mesh->renewed_count; ++k) {
+    uint32_t f = (uint32_t)mesh->renewed[k];
+    if (f < most && !(*marks)[f]) {
+      (*marks)[f] = 1;
+      (*list)[(*count)++] = f;
+    }
+  }
+  for (size_t f = copy ? least : 0; f < most; ++f) {
+    if (!(*marks)[f]) {
+      (*marks)[f] = 1;
+      (*list)[(*count)++] = (uint32_t)f;
+    }
+  }
+  return true;
+}
+
 // The old corners that a local change of the triangulation makes the sight mesh file again by
 // triangle (1 each in the result, by old number): those the previous one filed in a free
-// triangle the change renewed (an_navmesh_kept_triangles()) or numbered past the new count. A
-// corner whose floods met only triangles the change left as they were meets the same ones again
-// (docs/DESIGN.md, "Units, locally"). NULL when out of memory.
+// triangle the change renewed (`renewed`, list_renewed()), numbered past the new count among
+// them. A corner whose floods met only triangles the change left as they were meets the same ones
+// again (docs/DESIGN.md, "Units, locally"). NULL when out of memory.
 static uint8_t *corners_to_refile(const an_sight_mesh *sm, const an_sight_mesh *previous,
-                                  const uint8_t *kept) {
-  const an_navmesh *mesh = sm->mesh;
+                                  const uint32_t *renewed, size_t renewed_count) {
   uint8_t *refile = an_calloc(&sm->alloc, previous->corner_count + 1, sizeof *refile);
-  if (refile) {
-    for (int t = BY_TRIANGLE; t <= WIDE; ++t) {
-      const an_cell_table *table = &previous->tables[t];
-      for (size_t f = 0; f < table_cells(previous, t); ++f) {
-        if (f < mesh->free_count && kept[f]) {
-          continue;
-        }
-        uint32_t count;
-        const uint32_t *corners = an_cell_table_list(table, f, &count);
-        for (uint32_t k = 0; k < count; ++k) {
-          refile[corners[k]] = 1;
-        }
+  for (int t = BY_TRIANGLE; refile && t <= WIDE; ++t) {
+    const an_cell_table *table = &previous->tables[t];
+    for (size_t k = 0; k < renewed_count; ++k) {
+      if (renewed[k] >= table_cells(previous, t)) {
+        continue;
+      }
+      uint32_t count;
+      const uint32_t *corners = an_cell_table_list(table, renewed[k], &count);
+      for (uint32_t c = 0; c < count; ++c) {
+        refile[corners[c]] = 1;
       }
     }
   }
@@ -304,7 +335,7 @@ typedef struct filed_entry {
   uint32_t table, cell, corner;
 } filed_entry;
 
-/// The free triangles a local change made (not `kept`), with the boxes of their corners.
+/// A free triangle a local change renewed, with the box of its corners.
 typedef struct renewed_triangle {
   uint32_t free_number;
   int32_t slot; ///< its triangle of the triangulation
@@ -312,30 +343,33 @@ typedef struct renewed_triangle {
 } renewed_triangle;
 
 // Where the refiled corners (`refiled`, their numbers now, ascending) go in the free triangles the
-// change made, as file_by_triangle() would file them there: each triangle judged alone
-// (triangle_meets_disk()), so that their places in the triangles the change kept stay as they
-// were. Corner by corner, so that each cell gets them in order. False when out of memory.
+// change renewed (`numbers`, list_renewed()), as file_by_triangle() would file them there: each
+// triangle judged alone (triangle_meets_disk()), so that their places in the triangles the change
+// kept stay as they were. Corner by corner, so that each cell gets them in order. False when out of
+// memory.
 static bool judge_renewed(const an_sight_mesh *sm, const an_corner *corners,
-                          const uint32_t *refiled, size_t refiled_count, const uint8_t *kept,
-                          bool wide, double slack, filed_entry **out, size_t *out_count) {
+                          const uint32_t *refiled, size_t refiled_count, const uint32_t *numbers,
+                          size_t number_count, bool wide, double slack, filed_entry **out,
+                          size_t *out_count) {
   const an_navmesh *mesh = sm->mesh;
   size_t regular = mesh->free_count - mesh->connector_count, renewed_count = 0, capacity = 0;
-  renewed_triangle *renewed = an_alloc(&sm->alloc, regular + 1, sizeof *renewed);
+  renewed_triangle *renewed = an_alloc(&sm->alloc, number_count + 1, sizeof *renewed);
   *out = NULL;
   *out_count = 0;
   if (!renewed) {
     return false;
   }
-  for (size_t f = 0; f < regular; ++f) {
-    if (kept[f]) {
-      continue;
+  for (size_t k = 0; k < number_count; ++k) {
+    uint32_t f = numbers[k];
+    if (f >= regular) {
+      continue; // a connector, or a number the mesh has no more
     }
     int32_t slot = mesh->tri_of[f];
     const int32_t *v = mesh->cdt.tris[slot].v;
     vec2 lo, hi;
     vec2 points[3] = {mesh->cdt.points[v[0]], mesh->cdt.points[v[1]], mesh->cdt.points[v[2]]};
     an_box_of_points(points, 3, &lo, &hi);
-    renewed[renewed_count++] = (renewed_triangle){(uint32_t)f, slot, lo, hi};
+    renewed[renewed_count++] = (renewed_triangle){f, slot, lo, hi};
   }
   bool ok = true;
   for (size_t k = 0; ok && k < refiled_count; ++k) {
@@ -481,10 +515,14 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       carried_tables && !an_carried_same_numbers(carry->corners) ? carry->corners->to : NULL;
   // On a changed triangulation, the old corners filed in a triangle the change renewed are filed
   // by triangle again (refile).
-  uint8_t *kept = NULL, *refile = NULL;
+  uint8_t *renewed_marks = NULL, *refile = NULL;
+  uint32_t *renewed = NULL;
+  size_t renewed_count = 0;
   if (carried_tables && !carry->same_triangulation && status == ARCNAV_OK) {
-    kept = an_navmesh_kept_triangles(previous->mesh, mesh);
-    refile = kept ? corners_to_refile(sm, previous, kept) : NULL;
+    refile =
+        list_renewed(previous->mesh, mesh, &sm->alloc, &renewed_marks, &renewed, &renewed_count)
+            ? corners_to_refile(sm, previous, renewed, renewed_count)
+            : NULL;
     status = refile ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
   }
   // When few corners from the first one the change drops or renumbers on (a unit moved or taken
@@ -504,7 +542,6 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   // Else the refiled corners leave the old triangle tables (renumber_by_triangle) and are filed
   // again whole, their cells put back in order.
   int32_t *renumber_by_triangle = NULL;
-  uint8_t *cleared = NULL;
   if (refile && !judged && status == ARCNAV_OK) {
     renumber_by_triangle =
         an_alloc(&sm->alloc, previous->corner_count + 1, sizeof *renumber_by_triangle);
@@ -516,13 +553,6 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
                  : ARCNAV_ERR_OUT_OF_MEMORY;
     for (size_t c = 0; status == ARCNAV_OK && c < previous->corner_count; ++c) {
       renumber_by_triangle[c] = refile[c] ? -1 : renumber ? renumber[c] : (int32_t)c;
-    }
-  } else if (judged && status == ARCNAV_OK) {
-    size_t old_cells = previous->mesh->free_count;
-    cleared = an_alloc(&sm->alloc, old_cells + 1, sizeof *cleared);
-    status = cleared ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
-    for (size_t f = 0; status == ARCNAV_OK && f < old_cells; ++f) {
-      cleared[f] = f >= mesh->free_count || !kept[f];
     }
   }
   if (status == ARCNAV_OK) {
@@ -539,8 +569,8 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     status = refiled ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
   }
   if (judged && status == ARCNAV_OK &&
-      !judge_renewed(sm, corners, refiled, refiled_count, kept, circles, slack, &judged_entries,
-                     &judged_count)) {
+      !judge_renewed(sm, corners, refiled, refiled_count, renewed, renewed_count, circles, slack,
+                     &judged_entries, &judged_count)) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
@@ -552,7 +582,7 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
       an_cell_buckets_put_carried(&tables[t], &previous->tables[t],
                                   by_triangle && renumber_by_triangle ? renumber_by_triangle
                                                                       : renumber,
-                                  marks[t], marked, by_triangle ? cleared : NULL);
+                                  marks[t], marked, by_triangle && judged ? renewed_marks : NULL);
     }
     // The refiled corners judged in the renewed triangles, whose cells carried nothing.
     for (size_t k = 0; k < judged_count; ++k) {
@@ -600,11 +630,11 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     }
     an_free(&sm->alloc, marks[t]);
   }
-  an_free(&mesh->alloc, kept);
+  an_free(&sm->alloc, renewed_marks);
+  an_free(&sm->alloc, renewed);
   an_free(&sm->alloc, refile);
   an_free(&sm->alloc, refiled);
   an_free(&sm->alloc, judged_entries);
-  an_free(&sm->alloc, cleared);
   an_free(&sm->alloc, renumber_by_triangle);
   an_free(&sm->alloc, flood.seen);
   an_free(&sm->alloc, flood.queue);
