@@ -162,12 +162,17 @@ void an_cell_buckets_put_carried(an_cell_buckets *buckets, const an_cell_table *
   }
 #endif
   if (!buckets->filling) {
-    // The chunks holding a cleared cell are made afresh.
+    // The chunks holding a cleared cell that listed something are made afresh (clearing an
+    // empty cell changes nothing, and the chunk may still be shared).
     for (size_t c = 0; cleared && c < chunk_count_of(cells); ++c) {
       size_t first = c << AN_CELL_CHUNK_SHIFT, end = first + cells_in_chunk(cells, c);
-      uint8_t any = 0;
-      for (size_t cell = first; cell < end; ++cell) {
-        any |= cleared[cell];
+      bool any = false;
+      for (size_t cell = first; cell < end && !any; ++cell) {
+        uint32_t count = 0;
+        if (cleared[cell]) {
+          an_cell_table_list(old, cell, &count);
+        }
+        any = count > 0;
       }
       if (any && !buckets->changed[c]) {
         an_cell_buckets_mark_chunk(buckets, c);
