@@ -37,6 +37,11 @@
 /// and then some rounding) lies in the cells the check visits (free_space.c).
 #define AN_FILING_MARGIN_TOLERANCES 4.0
 
+/// A sight mesh's flood crosses edges this far beyond the reach it files corners by: the edges on
+/// the way to a triangle the disk meets are nearer than it, so rounding in their tests cannot keep
+/// the flood from it (sight_mesh.c, crossing_reach).
+#define AN_FLOOD_CROSSING_TOLERANCES 1.0
+
 /// Only an edge longer than this counts as grazing an arc from outside; a shorter one is judged by
 /// its vertices (clearance.c).
 #define AN_GRAZE_MIN_TOLERANCES 2.0

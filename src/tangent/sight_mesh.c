@@ -102,7 +102,8 @@ static bool edge_within(vec2 centre, vec2 p, vec2 q, double reach) {
 
 // Does triangle t of the triangulation meet the disk (centre, reach): the centre inside it, or an
 // edge within reach? The answer is the triangle's own, whichever way a flood came to it, so that a
-// local change judges again only the triangles it made (docs/DESIGN.md, "Units, locally").
+// local change judges again only the triangles it made (docs/DESIGN.md, "The sight mesh across a
+// polygon's change").
 static bool triangle_meets_disk(const an_cdt *cdt, int32_t t, vec2 centre, double reach) {
   const int32_t *v = cdt->tris[t].v;
   vec2 a = cdt->points[v[0]], b = cdt->points[v[1]], c = cdt->points[v[2]];
@@ -114,11 +115,11 @@ static bool triangle_meets_disk(const an_cdt *cdt, int32_t t, vec2 centre, doubl
          edge_within(centre, c, a, reach);
 }
 
-// How far past `reach` a flood crosses edges: a triangle the disk meets is reached through edges
-// that cross the way from the centre to it, each nearer than it, so that rounding on the way
-// cannot keep the flood from a triangle it judges met.
-static double crossing_reach(vec2 centre, double reach) {
-  return reach + 1e-9 * (1.0 + reach + fabs(centre.x) + fabs(centre.y));
+// How far a flood crosses edges: a triangle the disk meets is reached through edges that cross
+// the way from the centre to it, each nearer than it, so that rounding on the way cannot keep the
+// flood from a triangle it judges met.
+static double crossing_reach(const an_sight_mesh *sm, double reach) {
+  return reach + AN_FLOOD_CROSSING_TOLERANCES * sm->eps;
 }
 
 // Free triangles that the disk (centre, reach) overlaps (triangle_meets_disk()), found by a flood
@@ -171,7 +172,7 @@ static bool file_disk(const an_sight_mesh *sm, disk_flood *flood, vec2 centre, d
   }
   flood->queue[tail++] = first;
   flood->seen[first] = flood->stamp;
-  double crossing = crossing_reach(centre, reach);
+  double crossing = crossing_reach(sm, reach);
   while (head < tail) {
     int32_t t = flood->queue[head++];
     int32_t f = sm->mesh->free_of[t];
