@@ -211,6 +211,13 @@ static bool file_disk(const an_sight_mesh *sm, disk_flood *flood, vec2 centre, d
   return true;
 }
 
+// How far from a corner's centre the table by triangle `table` (BY_TRIANGLE or WIDE) files it for
+// radius `radius`: its material grown by the slack, and for the wide filing by 2R more.
+static double filing_reach(const an_corner *corner, double radius, int table, double slack) {
+  double material = an_corner_material_radius(corner, radius);
+  return table == WIDE ? material + 2.0 * radius + slack : material + slack;
+}
+
 // Files corner `c` (at vertex `v`, or -1) of a sight mesh for radius `radius` by triangle: when
 // it has no vertex, in the free triangles its material grown by the slack overlaps; and, with
 // `wide`, in those its material grown by 2R overlaps. Into `tables`, or, with tables NULL, marks
@@ -218,13 +225,12 @@ static bool file_disk(const an_sight_mesh *sm, disk_flood *flood, vec2 centre, d
 static bool file_by_triangle(const an_sight_mesh *sm, disk_flood *flood, const an_corner *corner,
                              uint32_t c, int32_t v, double radius, bool wide, double slack,
                              an_cell_buckets *tables, uint8_t *marks[TABLES]) {
-  double material = an_corner_material_radius(corner, radius);
   if (v < 0 &&
-      !file_disk(sm, flood, corner->center, material + slack, c,
+      !file_disk(sm, flood, corner->center, filing_reach(corner, radius, BY_TRIANGLE, slack), c,
                  tables ? &tables[BY_TRIANGLE] : NULL, tables ? NULL : marks[BY_TRIANGLE])) {
     return false;
   }
-  return !wide || file_disk(sm, flood, corner->center, material + 2.0 * radius + slack, c,
+  return !wide || file_disk(sm, flood, corner->center, filing_reach(corner, radius, WIDE, slack), c,
                             tables ? &tables[WIDE] : NULL, tables ? NULL : marks[WIDE]);
 }
 
@@ -376,12 +382,11 @@ static bool judge_renewed(const an_sight_mesh *sm, const an_corner *corners,
   for (size_t k = 0; ok && k < refiled_count; ++k) {
     uint32_t c = refiled[k];
     const an_corner *corner = &corners[c];
-    double material = an_corner_material_radius(corner, sm->radius);
     for (uint32_t table = BY_TRIANGLE; ok && table <= WIDE; ++table) {
       if ((table == BY_TRIANGLE && sm->corner_vertex[c] >= 0) || (table == WIDE && !wide)) {
         continue;
       }
-      double reach = table == WIDE ? material + 2.0 * sm->radius + slack : material + slack;
+      double reach = filing_reach(corner, sm->radius, (int)table, slack);
       for (size_t r = 0; ok && r < renewed_count; ++r) {
         const renewed_triangle *tri = &renewed[r];
         if (tri->lo.x > corner->center.x + reach || tri->hi.x < corner->center.x - reach ||
