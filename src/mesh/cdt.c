@@ -184,16 +184,28 @@ void an_cdt_edit_free(an_cdt_edit *edit, const an_allocator *alloc) {
   *edit = (an_cdt_edit){NULL, 0, 0};
 }
 
+// Empties *cdt (its arrays are freed or handed over already), keeping its allocator.
+static void leave_empty(an_cdt *cdt) {
+  an_allocator alloc = cdt->alloc;
+  memset(cdt, 0, sizeof *cdt);
+  cdt->alloc = alloc;
+  cdt->dead_vertex = -1;
+}
+
 void an_cdt_free(an_cdt *cdt) {
   an_cdt_unfollow_writes(cdt);
   an_free(&cdt->alloc, cdt->points);
   an_free(&cdt->alloc, cdt->vertex_tri);
   an_free(&cdt->alloc, cdt->tris);
   an_free(&cdt->alloc, cdt->stack);
-  an_allocator alloc = cdt->alloc;
-  memset(cdt, 0, sizeof *cdt);
-  cdt->alloc = alloc;
-  cdt->dead_vertex = -1;
+  leave_empty(cdt);
+}
+
+an_cdt an_cdt_take(an_cdt *cdt) {
+  an_cdt_unfollow_writes(cdt);
+  an_cdt taken = *cdt;
+  leave_empty(cdt);
+  return taken;
 }
 
 /// Visibility walk with a randomised first edge, so it cannot cycle in a non-Delaunay

@@ -98,6 +98,9 @@ static inline void an_cdt_wrote(an_cdt *cdt, int32_t t) {
 /// failure.
 arcnav_status an_cdt_init(an_cdt *cdt, const an_allocator *alloc, vec2 box_min, vec2 box_max);
 void an_cdt_free(an_cdt *cdt);
+/// The triangulation's arrays, handed over: *cdt is left empty, as an_cdt_free() leaves it, and the
+/// result no longer follows writes.
+an_cdt an_cdt_take(an_cdt *cdt);
 
 /// Gives back what the arrays hold beyond the triangulation and frees the work stack, for a
 /// triangulation that is done (inserting more still works: the arrays grow again).

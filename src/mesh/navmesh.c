@@ -9,14 +9,9 @@
 #include <string.h>
 
 void an_navmesh_free_triangle_arrays(an_navmesh *mesh) {
+  an_navmesh_rows rows = an_navmesh_take_rows(mesh);
   if (!mesh->borrows_triangulation) {
-    an_free(&mesh->alloc, mesh->free_of);
-    an_free(&mesh->alloc, mesh->tri_of);
-    an_free(&mesh->alloc, mesh->fv);
-    an_free(&mesh->alloc, mesh->fn);
-    an_free(&mesh->alloc, mesh->component);
-    an_free(&mesh->alloc, mesh->corner);
-    an_free(&mesh->alloc, mesh->dead_apex);
+    an_navmesh_rows_free(&rows, &mesh->alloc);
   }
 }
 
@@ -62,6 +57,20 @@ an_navmesh_rows an_navmesh_take_rows(an_navmesh *mesh) {
   return rows;
 }
 
+void an_navmesh_put_rows(an_navmesh *mesh, const an_navmesh_rows *rows) {
+  mesh->free_of = rows->free_of;
+  mesh->tri_of = rows->tri_of;
+  mesh->fv = rows->fv;
+  mesh->fn = rows->fn;
+  mesh->component = rows->component;
+  mesh->dead_apex = rows->dead_apex;
+  mesh->corner = rows->corner;
+  mesh->free_count = rows->rows;
+  mesh->slot_room = rows->slot_room;
+  mesh->row_room = rows->row_room;
+  mesh->vertex_room = rows->vertex_room;
+}
+
 static void free_mesh_arrays(an_navmesh *mesh) {
   an_navmesh_free_triangle_arrays(mesh);
   if (!mesh->borrows_triangulation) {
@@ -100,9 +109,7 @@ void an_navmesh_hand_down(an_navmesh *from, an_navmesh *to) {
   an_navmesh_rows_free(&to->spare_rows, &to->alloc);
   to->spare_rows = an_navmesh_take_rows(from);
   an_cdt_free(&to->spare);
-  to->spare = from->cdt;
-  an_cdt_unfollow_writes(&to->spare);
-  from->cdt = (an_cdt){.alloc = from->alloc, .dead_vertex = -1};
+  to->spare = an_cdt_take(&from->cdt);
   to->spare_behind = true;
 }
 
@@ -137,12 +144,11 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
     // The spare arrays are scratch, which `mesh` only ever writes to change: the copy to be
     // changed takes them, behind by the same edit.
     an_navmesh *donor = (an_navmesh *)mesh;
-    copy->spare = donor->spare;
+    copy->spare = an_cdt_take(&donor->spare);
     copy->last_edit = donor->last_edit;
     copy->spare_rows = donor->spare_rows;
     copy->last_rewrites = donor->last_rewrites;
     copy->spare_behind = true;
-    donor->spare = (an_cdt){.alloc = donor->alloc, .dead_vertex = -1};
     donor->last_edit = (an_cdt_edit){NULL, 0, 0};
     memset(&donor->spare_rows, 0, sizeof donor->spare_rows);
     memset(&donor->last_rewrites, 0, sizeof donor->last_rewrites);
@@ -199,18 +205,25 @@ arcnav_status an_navmesh_clone(const an_navmesh *mesh, bool to_change, an_navmes
   return ARCNAV_OK;
 }
 
+// The free numbers below which `mesh` keeps `before`'s triangles but those its copy's record
+// lists (an_navmesh.renewed): all of them for the same mesh, those both have for a copy changed
+// locally, none for another mesh.
+static size_t kept_below(const an_navmesh *before, const an_navmesh *mesh) {
+  size_t count = mesh->free_count;
+  if (mesh == before) {
+    return count;
+  }
+  return mesh->cloned_from == before ? (before->free_count < count ? before->free_count : count)
+                                     : 0;
+}
+
 uint8_t *an_navmesh_kept_triangles(const an_navmesh *before, const an_navmesh *mesh) {
   size_t count = mesh->free_count;
   uint8_t *kept = an_alloc(&mesh->alloc, count + 1, sizeof *kept);
   if (!kept) {
     return NULL;
   }
-  size_t both = 0;
-  if (mesh == before) {
-    both = count;
-  } else if (mesh->cloned_from == before) {
-    both = before->free_count < count ? before->free_count : count;
-  }
+  size_t both = kept_below(before, mesh);
   memset(kept, 1, both);
   memset(kept + both, 0, count - both);
   for (size_t k = 0; k < mesh->renewed_count; ++k) {
@@ -219,6 +232,32 @@ uint8_t *an_navmesh_kept_triangles(const an_navmesh *before, const an_navmesh *m
     }
   }
   return kept;
+}
+
+bool an_navmesh_renewed_numbers(const an_navmesh *before, const an_navmesh *mesh, uint8_t **marks,
+                                uint32_t **list, size_t *count) {
+  size_t old_count = before->free_count, new_count = mesh->free_count;
+  size_t most = old_count > new_count ? old_count : new_count, both = kept_below(before, mesh);
+  *marks = an_calloc(&mesh->alloc, most + 1, sizeof **marks);
+  *list = an_alloc(&mesh->alloc, mesh->renewed_count + most - both + 1, sizeof **list);
+  *count = 0;
+  if (!*marks || !*list) {
+    return false;
+  }
+  for (size_t k = 0; k < mesh->renewed_count; ++k) {
+    uint32_t f = (uint32_t)mesh->renewed[k];
+    if (f < most && !(*marks)[f]) {
+      (*marks)[f] = 1;
+      (*list)[(*count)++] = f;
+    }
+  }
+  for (size_t f = both; f < most; ++f) {
+    if (!(*marks)[f]) {
+      (*marks)[f] = 1;
+      (*list)[(*count)++] = (uint32_t)f;
+    }
+  }
+  return true;
 }
 
 double an_navmesh_passage_width(const an_navmesh *mesh, int32_t a, int32_t b) {

@@ -285,6 +285,9 @@ void an_navmesh_rows_free(an_navmesh_rows *rows, const an_allocator *alloc);
 void an_navmesh_rewrites_free(an_navmesh_rewrites *rewrites, const an_allocator *alloc);
 /// The mesh's free triangles' arrays, taken from it (its fields left NULL) with what they hold.
 an_navmesh_rows an_navmesh_take_rows(an_navmesh *mesh);
+/// The other way: `rows` become the mesh's free triangles' arrays (free_count their rows, the room
+/// theirs), the mesh's own having been taken or freed.
+void an_navmesh_put_rows(an_navmesh *mesh, const an_navmesh_rows *rows);
 /// Hands `from`'s triangulation down to `to` as its spare arrays (an_navmesh.spare_behind), when
 /// `to` is a copy of it changed once (an_navmesh_clone()) and `from`, owned by one, is about to be
 /// destroyed: the next change of `to` then copies only what its last one wrote, instead of the
@@ -336,6 +339,12 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *befo
 /// since (an_navmesh.cloned_from) that left it as it was (an_navmesh.renewed), else 0. NULL when
 /// out of memory; free with the mesh's allocator.
 uint8_t *an_navmesh_kept_triangles(const an_navmesh *before, const an_navmesh *mesh);
+/// The same, as the numbers renewed: those an_navmesh_kept_triangles() gives 0, and those past
+/// `mesh`'s count below `before`'s. Marked in *marks (one byte per number of the larger count) and
+/// listed once in *list, both made with the mesh's allocator; false when out of memory (free both
+/// either way).
+bool an_navmesh_renewed_numbers(const an_navmesh *before, const an_navmesh *mesh, uint8_t **marks,
+                                uint32_t **list, size_t *count);
 
 /// Number of free (walkable) triangles, without the connectors (which have no area).
 size_t an_navmesh_triangle_count(const an_navmesh *mesh);

@@ -535,26 +535,21 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
   }
   an_navmesh_rewrites_free(&mesh->last_rewrites, &mesh->alloc);
   mesh->last_rewrites = f.rewrites;
-  mesh->slot_room = f.a.slot_room;
-  mesh->row_room = f.a.row_room;
-  mesh->vertex_room = f.a.vertex_room;
-  an_cdt old = mesh->cdt;
-  mesh->cdt = *work;
-  *work = mesh->borrows_triangulation ? (an_cdt){.alloc = mesh->alloc, .dead_vertex = -1} : old;
+  size_t old_slots = mesh->cdt.tri_count;
+  if (mesh->borrows_triangulation) {
+    mesh->cdt = an_cdt_take(work); // the borrowed one stays the original's
+  } else {
+    an_cdt old = mesh->cdt;
+    mesh->cdt = *work;
+    *work = old;
+  }
   an_cdt_edit_free(&mesh->last_edit, &mesh->alloc);
   mesh->last_edit = edit;
   mesh->spare_behind = !mesh->borrows_triangulation;
   mesh->edited_borrowed = mesh->borrows_triangulation;
   an_navmesh_free_triangle_arrays(mesh);
   mesh->borrows_triangulation = false;
-  mesh->free_of = f.a.free_of;
-  mesh->tri_of = f.a.tri_of;
-  mesh->fv = f.a.fv;
-  mesh->fn = f.a.fn;
-  mesh->free_count = f.a.rows;
-  mesh->component = f.a.component;
-  mesh->corner = f.a.corner;
-  mesh->dead_apex = f.a.dead_apex;
+  an_navmesh_put_rows(mesh, &f.a);
   if (mesh->cloned_from) {
     an_free(&mesh->alloc, mesh->renewed);
     mesh->renewed = f.renewed;
@@ -567,7 +562,7 @@ static arcnav_status adopt(an_navmesh *mesh, an_cdt *work, const edited_vertices
     an_landmarks_free(&mesh->landmarks, &mesh->alloc);
   }
   an_navmesh_find_box_edges(mesh);
-  an_navmesh_refresh_grid(mesh, lo, hi, old.tri_count);
+  an_navmesh_refresh_grid(mesh, lo, hi, old_slots);
   return ARCNAV_OK;
 }
 

@@ -279,45 +279,11 @@ static arcnav_status mark_changed(an_sight_mesh *sm, const an_sight_mesh *previo
   return ARCNAV_OK;
 }
 
-// The free numbers whose triangle a local change renewed (an_navmesh_kept_triangles()'s zeros):
-// those the copy lists (an_navmesh.renewed) and those past the count of either mesh; every number
-// when `mesh` is not a copy of `before` changed locally. Marked in *marks (one byte per number of
-// the larger mesh) and listed once in *list. False when out of memory.
-static bool list_renewed(const an_navmesh *before, const an_navmesh *mesh,
-                         const an_allocator *alloc, uint8_t **marks, uint32_t **list,
-                         size_t *count) {
-  size_t old_count = before->free_count, new_count = mesh->free_count;
-  size_t most = old_count > new_count ? old_count : new_count;
-  size_t least = old_count < new_count ? old_count : new_count;
-  bool copy = mesh->cloned_from == before;
-  size_t room = copy ? mesh->renewed_count + most - least : most;
-  *marks = an_calloc(alloc, most + 1, sizeof **marks);
-  *list = an_alloc(alloc, room + 1, sizeof **list);
-  *count = 0;
-  if (!*marks || !*list) {
-    return false;
-  }
-  for (size_t k = 0; copy && k < mesh->renewed_count; ++k) {
-    uint32_t f = (uint32_t)mesh->renewed[k];
-    if (f < most && !(*marks)[f]) {
-      (*marks)[f] = 1;
-      (*list)[(*count)++] = f;
-    }
-  }
-  for (size_t f = copy ? least : 0; f < most; ++f) {
-    if (!(*marks)[f]) {
-      (*marks)[f] = 1;
-      (*list)[(*count)++] = (uint32_t)f;
-    }
-  }
-  return true;
-}
-
 // The old corners that a local change of the triangulation makes the sight mesh file again by
 // triangle (1 each in the result, by old number): those the previous one filed in a free
-// triangle the change renewed (`renewed`, list_renewed()), numbered past the new count among
-// them. A corner whose floods met only triangles the change left as they were meets the same ones
-// again (docs/DESIGN.md, "Units, locally"). NULL when out of memory.
+// triangle the change renewed (`renewed`, an_navmesh_renewed_numbers()), numbered past the new
+// count among them. A corner whose floods met only triangles the change left as they were meets the
+// same ones again (docs/DESIGN.md, "Units, locally"). NULL when out of memory.
 static uint8_t *corners_to_refile(const an_sight_mesh *sm, const an_sight_mesh *previous,
                                   const uint32_t *renewed, size_t renewed_count) {
   uint8_t *refile = an_calloc(&sm->alloc, previous->corner_count + 1, sizeof *refile);
@@ -350,10 +316,10 @@ typedef struct renewed_triangle {
 } renewed_triangle;
 
 // Where the refiled corners (`refiled`, their numbers now, ascending) go in the free triangles the
-// change renewed (`numbers`, list_renewed()), as file_by_triangle() would file them there: each
-// triangle judged alone (triangle_meets_disk()), so that their places in the triangles the change
-// kept stay as they were. Corner by corner, so that each cell gets them in order. False when out of
-// memory.
+// change renewed (`numbers`, an_navmesh_renewed_numbers()), as file_by_triangle() would file them
+// there: each triangle judged alone (triangle_meets_disk()), so that their places in the triangles
+// the change kept stay as they were. Corner by corner, so that each cell gets them in order. False
+// when out of memory.
 static bool judge_renewed(const an_sight_mesh *sm, const an_corner *corners,
                           const uint32_t *refiled, size_t refiled_count, const uint32_t *numbers,
                           size_t number_count, bool wide, double slack, filed_entry **out,
@@ -526,7 +492,7 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
   size_t renewed_count = 0;
   if (carried_tables && !carry->same_triangulation && status == ARCNAV_OK) {
     refile =
-        list_renewed(previous->mesh, mesh, &sm->alloc, &renewed_marks, &renewed, &renewed_count)
+        an_navmesh_renewed_numbers(previous->mesh, mesh, &renewed_marks, &renewed, &renewed_count)
             ? corners_to_refile(sm, previous, renewed, renewed_count)
             : NULL;
     status = refile ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
@@ -636,8 +602,8 @@ static arcnav_status file_corners(an_sight_mesh *sm, const an_corner *corners, s
     }
     an_free(&sm->alloc, marks[t]);
   }
-  an_free(&sm->alloc, renewed_marks);
-  an_free(&sm->alloc, renewed);
+  an_free(&mesh->alloc, renewed_marks);
+  an_free(&mesh->alloc, renewed);
   an_free(&sm->alloc, refile);
   an_free(&sm->alloc, refiled);
   an_free(&sm->alloc, judged_entries);
