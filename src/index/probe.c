@@ -733,6 +733,8 @@ typedef struct nearest_search {
   double settled; // candidates nearer than this may be judged now: none to come is nearer
   const an_cell_filter *only; // NULL: every cell
   size_t tested;              // candidates given the free test
+  bool refused;               // a free candidate was refused by the caller's test
+  bool bound_pending;         // the caller's bound can still be asked for
 } nearest_search;
 
 static bool accepted(nearest_search *s, vec2 q) {
@@ -742,12 +744,30 @@ static bool accepted(nearest_search *s, vec2 q) {
   }
   an_verdict verdict = s->accept ? s->accept(s->context, q) : AN_ACCEPTED;
   s->aborted = s->aborted || verdict == AN_ABORTED;
+  s->refused = s->refused || verdict == AN_REJECTED;
   return verdict == AN_ACCEPTED;
+}
+
+// Candidates tested before a probe asks its bound for the cells to keep to, unless one free place
+// was refused sooner: most probes end sooner, and pay nothing for the bound. A refused free place
+// says the point lies in another part than the caller's, where the nearer candidates are all
+// refused as well.
+#define TESTS_BEFORE_BOUND 32
+
+static bool bound_due(const nearest_search *s) {
+  return s->bound_pending && (s->refused || s->tested >= TESTS_BEFORE_BOUND);
+}
+
+// A refusal stops the testing of a ring's candidates for the bound at once; a count of tests
+// waits for the ring's end, where the probe often ends without the bound.
+static bool bound_due_now(const nearest_search *s) {
+  return s->bound_pending && s->refused;
 }
 
 // Tests the held candidates nearer than `bound` in order of distance: the first free one the
 // caller accepts is nearer than any other held; it becomes the best, and every candidate tested
 // or beyond it goes. Candidates at `bound` or beyond stay for later. True when one was found.
+// Testing stops early, the untested candidates held, once a refusal makes the bound due.
 static bool test_candidates(nearest_search *s, double bound) {
   an_probe_candidate *c = s->scratch->candidates;
   // Only the candidates to be tested now are sorted: they are moved to the front first.
@@ -763,7 +783,7 @@ static bool test_candidates(nearest_search *s, double bound) {
   qsort(c, due, sizeof *c, compare_distances);
   size_t i = 0;
   bool found = false;
-  for (; i < due && !s->aborted; ++i) {
+  for (; i < due && !s->aborted && !bound_due_now(s); ++i) {
     if (accepted(s, c[i].point)) {
       s->best = c[i].distance;
       s->best_point = c[i].point;
@@ -951,10 +971,6 @@ static bool search_cell(void *context, int32_t column, int32_t row) {
   return true;
 }
 
-// Candidates tested before a probe asks its bound for the cells to keep to: most probes end
-// sooner, and pay nothing for the bound.
-#define TESTS_BEFORE_BOUND 32
-
 // Drops the held candidates outside the filter just put in place.
 static void keep_candidates_in_filter(nearest_search *s) {
   an_probe_candidate *c = s->scratch->candidates;
@@ -967,14 +983,42 @@ static void keep_candidates_in_filter(nearest_search *s) {
   s->count = kept;
 }
 
-// Orders a filter's cells by their ring round the origin's cell (the high 32 bits of each entry).
-static int compare_ring_keys(const void *lhs, const void *rhs) {
+// Orders a filter's cells by the distance bound in the high 32 bits of each entry.
+static int compare_cell_keys(const void *lhs, const void *rhs) {
   uint64_t a = *(const uint64_t *)lhs, b = *(const uint64_t *)rhs;
   return a < b ? -1 : (a > b ? 1 : 0);
 }
 
-// Searches the filter's cells in rings after `searched`, ring by ring in order, skipping rings
-// with none of its cells: what the ring loop of an_probe_nearest_accepted() would do there.
+// No point of the cell is nearer to p than this, rounded down to a float, as the float's bits:
+// positive floats order as their bits do. The cell is grown by the rounding a point's cell index
+// may have.
+static uint32_t cell_distance_key(const an_grid *grid, vec2 p, int32_t column, int32_t row) {
+  double cell = grid->cell_size, grow = AN_GEOM_RELATIVE * cell;
+  double x0 = grid->origin.x + column * cell - grow, x1 = x0 + cell + 2.0 * grow;
+  double y0 = grid->origin.y + row * cell - grow, y1 = y0 + cell + 2.0 * grow;
+  double dx = an_max(an_max(x0 - p.x, p.x - x1), 0.0);
+  double dy = an_max(an_max(y0 - p.y, p.y - y1), 0.0);
+  double d = v2_len(v2(dx, dy)) * (1.0 - AN_GEOM_RELATIVE);
+  float key = (float)d;
+  if ((double)key > d) {
+    key = nextafterf(key, 0.0f);
+  }
+  uint32_t bits;
+  memcpy(&bits, &key, sizeof bits);
+  return bits;
+}
+
+static double key_distance(uint64_t entry) {
+  uint32_t bits = (uint32_t)(entry >> 32);
+  float key;
+  memcpy(&key, &bits, sizeof key);
+  return key;
+}
+
+// Searches the filter's cells outside the first `searched` rings nearest first, by the distance
+// from p to each cell rather than by ring: a candidate is made with its cell or sooner, so once
+// the held candidates nearer than the next cell's distance are judged, the nearest accepted one
+// is the answer. Far from p a ring's corners are much farther than its sides.
 static void search_filtered(nearest_search *s, const ring_origin *o, int32_t searched,
                             an_cell_filter *filter) {
   const an_grid *grid = s->grid;
@@ -986,19 +1030,16 @@ static void search_filtered(nearest_search *s, const ring_origin *o, int32_t sea
     int32_t across = abs(column - o->column), along = abs(row - o->row);
     int32_t ring = across > along ? across : along;
     if (ring > searched) {
-      filter->cells[kept++] = ((uint64_t)ring << 32) | cell;
+      filter->cells[kept++] = ((uint64_t)cell_distance_key(grid, s->p, column, row) << 32) | cell;
     }
   }
-  qsort(filter->cells, kept, sizeof *filter->cells, compare_ring_keys);
-  for (size_t i = 0; i < kept && !s->aborted;) {
-    int32_t ring = (int32_t)(filter->cells[i] >> 32);
-    s->settled = ring_bound(grid, o, ring);
-    for (; i < kept && (int32_t)(filter->cells[i] >> 32) == ring; ++i) {
-      uint64_t cell = filter->cells[i] & 0xffffffffu;
-      search_cell(s, (int32_t)(cell % (uint64_t)grid->columns),
-                  (int32_t)(cell / (uint64_t)grid->columns));
-    }
-    double bound = i < kept ? ring_bound(grid, o, (int32_t)(filter->cells[i] >> 32)) : INFINITY;
+  qsort(filter->cells, kept, sizeof *filter->cells, compare_cell_keys);
+  for (size_t i = 0; i < kept && !s->aborted; ++i) {
+    s->settled = key_distance(filter->cells[i]);
+    uint64_t cell = filter->cells[i] & 0xffffffffu;
+    search_cell(s, (int32_t)(cell % (uint64_t)grid->columns),
+                (int32_t)(cell / (uint64_t)grid->columns));
+    double bound = i + 1 < kept ? key_distance(filter->cells[i + 1]) : INFINITY;
     if (test_candidates(s, bound) || s->best <= bound) {
       break;
     }
@@ -1018,7 +1059,8 @@ an_verdict an_probe_nearest_accepted(const an_clearance *cl, an_probe_scratch *s
                       .best = INFINITY,
                       .best_point = p,
                       .accept = accept,
-                      .context = context};
+                      .context = context,
+                      .bound_pending = bound != NULL};
   if (accepted(&s, p)) {
     *out_point = p;
     return AN_ACCEPTED;
@@ -1036,14 +1078,13 @@ an_verdict an_probe_nearest_accepted(const an_clearance *cl, an_probe_scratch *s
     if (test_candidates(&s, next) || s.best <= next) {
       break;
     }
-    // Many places were refused: from here on only the cells the bound keeps are looked at, in
-    // the order of their rings, the empty rings between skipped.
-    // The bound is asked once: one that could not bound the places the first time (too large
-    // a part, no memory) cannot the next ring either.
-    if (bound && s.tested >= TESTS_BEFORE_BOUND) {
+    // Places were refused: from here on only the cells the bound keeps are looked at, nearest
+    // first. The bound is asked once: one that could not bound the places the first time (too
+    // large a part, no memory) cannot the next ring either.
+    if (bound_due(&s)) {
+      s.bound_pending = false;
       bool bounded = new_cell_filter(scratch, grid, bound->alloc, &filter) &&
                      bound->mark(bound->context, &filter);
-      bound = NULL;
       if (bounded) {
         s.only = &filter;
         keep_candidates_in_filter(&s);
