@@ -354,6 +354,32 @@ bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec
       cl, scratch, p, cl->outside_polygons && cl->outside_polygons(cl->outside_context, p));
 }
 
+typedef struct near_probe {
+  vec2 p;
+  double limit; // R - eps: an item nearer than this blocks p
+} near_probe;
+
+static bool farther_than_limit(const an_clearance *cl, const an_item *item, const void *shape) {
+  (void)cl;
+  const near_probe *probe = shape;
+  double distance = item->kind == AN_ITEM_CIRCLE
+                        ? v2_dist(probe->p, item->a) - item->radius
+                        : an_point_segment_dist(probe->p, item->a, an_item_end(item));
+  return !(distance < probe->limit);
+}
+
+// An obstacle is no farther from p than its boundary is: one boundary item nearer than R - eps
+// decides, whatever holds p, without the search for the polygons that hold it.
+bool an_point_is_surely_blocked(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
+  const an_grid *grid = cl->grid;
+  if (cl->point_agent || grid->item_count == 0) {
+    return false;
+  }
+  near_probe probe = {p, cl->radius - cl->eps};
+  return !visit_cell(cl, scratch, next_stamp(scratch, grid), an_grid_column(grid, p.x),
+                     an_grid_row(grid, p.y), farther_than_limit, &probe);
+}
+
 bool an_point_is_free_known(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p,
                             bool outside_polygons) {
   outside_polygons = outside_polygons && !cl->point_agent;

@@ -82,6 +82,10 @@ bool an_item_material_at(const an_item *item, vec2 p, double eps, double *start,
 
 /// Is the agent's disk centred at p free (distance to the blocked region >= R - eps)?
 bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p);
+/// A quick no for a disk's free test, for points that are mostly not free: true when an edge or
+/// circle filed in p's cell lies nearer than R - eps, so p is not free. False says nothing: the
+/// free test must decide. Never true for a point agent.
+bool an_point_is_surely_blocked(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p);
 /// an_point_is_free() for a caller that has asked what an_clearance.outside_polygons tells
 /// already (it located p itself): `outside_polygons` is that answer.
 bool an_point_is_free_known(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p,

@@ -737,9 +737,12 @@ typedef struct nearest_search {
   bool bound_pending;         // the caller's bound can still be asked for
 } nearest_search;
 
-static bool accepted(nearest_search *s, vec2 q) {
+// `candidate`: q is a candidate, not the probe's own point. Most candidates lie on one item's
+// curve within another item's reach, so the quick no comes first for them.
+static bool accepted(nearest_search *s, vec2 q, bool candidate) {
   ++s->tested;
-  if (!an_point_is_free(s->cl, &s->scratch->clearance, q)) {
+  if ((candidate && an_point_is_surely_blocked(s->cl, &s->scratch->clearance, q)) ||
+      !an_point_is_free(s->cl, &s->scratch->clearance, q)) {
     return false;
   }
   an_verdict verdict = s->accept ? s->accept(s->context, q) : AN_ACCEPTED;
@@ -784,7 +787,7 @@ static bool test_candidates(nearest_search *s, double bound) {
   size_t i = 0;
   bool found = false;
   for (; i < due && !s->aborted && !bound_due_now(s); ++i) {
-    if (accepted(s, c[i].point)) {
+    if (accepted(s, c[i].point, true)) {
       s->best = c[i].distance;
       s->best_point = c[i].point;
       found = true;
@@ -1061,7 +1064,7 @@ an_verdict an_probe_nearest_accepted(const an_clearance *cl, an_probe_scratch *s
                       .accept = accept,
                       .context = context,
                       .bound_pending = bound != NULL};
-  if (accepted(&s, p)) {
+  if (accepted(&s, p, false)) {
     *out_point = p;
     return AN_ACCEPTED;
   }
