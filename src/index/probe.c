@@ -917,20 +917,44 @@ static void add_meetings(nearest_search *s, const curve *a, const curve *b, int3
   }
 }
 
-// Could the curves of items a and b meet within `offset` of both? Their boxes, grown by it, must
+// An item of the cell being searched, as its meetings need it: its curves, and its box grown by
+// the offset (and a circle's radius) with the rounding slack of that box.
+typedef struct item_shape {
+  curve curves[2];
+  int curve_count;
+  vec2 lo, hi;
+  double slack;
+} item_shape;
+
+static void shape_of(const an_item *item, double offset, item_shape *out) {
+  out->curve_count = item_curves(item, offset, out->curves);
+  double grow = offset + (item->kind == AN_ITEM_CIRCLE ? item->radius : 0.0);
+  vec2 end = an_item_end(item);
+  out->lo = v2(an_min(item->a.x, end.x) - grow, an_min(item->a.y, end.y) - grow);
+  out->hi = v2(an_max(item->a.x, end.x) + grow, an_max(item->a.y, end.y) + grow);
+  out->slack = AN_GEOM_RELATIVE *
+                   (1.0 + fabs(out->lo.x) + fabs(out->hi.x) + fabs(out->lo.y) + fabs(out->hi.y)) +
+               AN_GEOM_RELATIVE * offset;
+}
+
+// Could the curves of items a and b meet within the offset of both? Their grown boxes must
 // overlap.
-static bool items_may_meet(const an_item *a, const an_item *b, double offset) {
-  double grow_a = offset + (a->kind == AN_ITEM_CIRCLE ? a->radius : 0.0);
-  double grow_b = offset + (b->kind == AN_ITEM_CIRCLE ? b->radius : 0.0);
-  vec2 a_end = an_item_end(a), b_end = an_item_end(b);
-  double lo_ax = an_min(a->a.x, a_end.x) - grow_a, hi_ax = an_max(a->a.x, a_end.x) + grow_a;
-  double lo_ay = an_min(a->a.y, a_end.y) - grow_a, hi_ay = an_max(a->a.y, a_end.y) + grow_a;
-  double lo_bx = an_min(b->a.x, b_end.x) - grow_b, hi_bx = an_max(b->a.x, b_end.x) + grow_b;
-  double lo_by = an_min(b->a.y, b_end.y) - grow_b, hi_by = an_max(b->a.y, b_end.y) + grow_b;
-  double slack = AN_GEOM_RELATIVE * (1.0 + fabs(lo_ax) + fabs(hi_ax) + fabs(lo_ay) + fabs(hi_ay)) +
-                 AN_GEOM_RELATIVE * offset;
-  return lo_ax <= hi_bx + slack && lo_bx <= hi_ax + slack && lo_ay <= hi_by + slack &&
-         lo_by <= hi_ay + slack;
+static bool shapes_may_meet(const item_shape *a, const item_shape *b) {
+  return a->lo.x <= b->hi.x + a->slack && b->lo.x <= a->hi.x + a->slack &&
+         a->lo.y <= b->hi.y + a->slack && b->lo.y <= a->hi.y + a->slack;
+}
+
+// The shapes of a cell's first items are made once for all their pairs; a crowded cell's others
+// are made when needed.
+#define SHAPES_KEPT 64
+
+static const item_shape *cell_shape(const nearest_search *s, const uint32_t *items, uint32_t i,
+                                    const item_shape *kept, item_shape *spare) {
+  if (i < SHAPES_KEPT) {
+    return &kept[i];
+  }
+  shape_of(&s->grid->items[items[i]], s->offset, spare);
+  return spare;
 }
 
 static bool search_cell(void *context, int32_t column, int32_t row) {
@@ -945,28 +969,32 @@ static bool search_cell(void *context, int32_t column, int32_t row) {
   const an_grid *grid = s->grid;
   uint32_t count;
   const uint32_t *items = cell_items(grid, column, row, &count);
+  item_shape kept[SHAPES_KEPT];
+  for (uint32_t i = 0; i < count && i < SHAPES_KEPT; ++i) {
+    shape_of(&grid->items[items[i]], s->offset, &kept[i]);
+  }
   for (uint32_t i = 0; i < count; ++i) {
-    const an_item *item = &grid->items[items[i]];
-    if (an_clearance_ignores(s->cl, item->owner)) {
+    if (an_clearance_ignores(s->cl, grid->items[items[i]].owner)) {
       continue;
     }
-    curve mine[2];
-    int mine_count = item_curves(item, s->offset, mine);
+    item_shape mine_spare, their_spare;
+    const item_shape *mine = cell_shape(s, items, i, kept, &mine_spare);
     if (first_sight(s->cl, s->scratch, items[i], mark)) {
-      for (int k = 0; k < mine_count; ++k) {
-        add_projection(s, &mine[k]);
+      for (int k = 0; k < mine->curve_count; ++k) {
+        add_projection(s, &mine->curves[k]);
       }
     }
     for (uint32_t j = i + 1; j < count; ++j) {
-      const an_item *other = &grid->items[items[j]];
-      if (an_clearance_ignores(s->cl, other->owner) || !items_may_meet(item, other, s->offset)) {
+      if (an_clearance_ignores(s->cl, grid->items[items[j]].owner)) {
         continue;
       }
-      curve theirs[2];
-      int their_count = item_curves(other, s->offset, theirs);
-      for (int k = 0; k < mine_count; ++k) {
-        for (int l = 0; l < their_count; ++l) {
-          add_meetings(s, &mine[k], &theirs[l], column, row);
+      const item_shape *theirs = cell_shape(s, items, j, kept, &their_spare);
+      if (!shapes_may_meet(mine, theirs)) {
+        continue;
+      }
+      for (int k = 0; k < mine->curve_count; ++k) {
+        for (int l = 0; l < theirs->curve_count; ++l) {
+          add_meetings(s, &mine->curves[k], &theirs->curves[l], column, row);
         }
       }
     }
