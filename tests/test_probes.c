@@ -4,6 +4,8 @@
 // the obstacles, marches and bisections along rays and paths, and dense samples of the free set's
 // boundary curves. The touching rule for point agents is checked on hand-made touching maps.
 #include "arcnav_test.h"
+#include "index/free_space.h"
+#include "index/probe.h"
 #include "mapgen.h"
 #include "reference.h"
 #include "touching.h"
@@ -11,6 +13,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef arcnav_vec2 vec;
 
@@ -1047,6 +1050,76 @@ START_TEST(nearest_reachable_among_many_rooms) {
 }
 END_TEST
 
+// A caller's test that refuses about fifteen free places in sixteen, by a hash of the place's bits:
+// any rule will do, since both searches below must find the nearest candidate it accepts.
+static an_verdict accept_some(void *context, vec2 q) {
+  (void)context;
+  uint64_t bits[2];
+  memcpy(&bits[0], &q.x, sizeof bits[0]);
+  memcpy(&bits[1], &q.y, sizeof bits[1]);
+  uint64_t h = (bits[0] * 0x9e3779b97f4a7c15u) ^ (bits[1] * 0xc2b2ae3d27d4eb4fu);
+  h ^= h >> 29;
+  return (h * 0xbf58476d1ce4e5b9u) >> 60 == 0 ? AN_ACCEPTED : AN_REJECTED;
+}
+
+// A bound that keeps every cell of the grid.
+static bool keep_every_cell(void *context, an_cell_filter *filter) {
+  const an_grid *grid = context;
+  vec2 hi = {grid->origin.x + grid->columns * grid->cell_size,
+             grid->origin.y + grid->rows * grid->cell_size};
+  an_cell_filter_mark_box(filter, grid, grid->origin, hi);
+  return true;
+}
+
+// The bounded search (the kept cells nearest first, asked for at the first refusal) against the
+// ring search it takes over from: with a bound that keeps every cell, both must answer the nearest
+// candidate the test accepts, however far it lies. The refusals send the bounded search through
+// many cells, so a cell searched out of order, or a bound on a cell's distance that is too large,
+// shows as a farther answer.
+START_TEST(bounded_search_answers_as_the_rings_do) {
+  an_allocator alloc = an_allocator_from(NULL);
+  size_t bounded = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(6); ++seed) {
+    sup_map m = sup_gen_random_rectangles(seed, 120, 100.0, 0.5, 6.0);
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+    double radius = seed % 2 ? 1.0 : 0.5;
+    an_free_space space;
+    ck_assert_int_eq(an_free_space_build(map, radius, arcnav_map_tolerance(map), &alloc, &space),
+                     ARCNAV_OK);
+    an_probe_scratch scratch = {0};
+    ck_assert_int_eq(an_probe_scratch_init(&scratch, &space.grid, &alloc), ARCNAV_OK);
+    an_clearance settings = an_clearance_at_radius(&space.clearance, radius);
+    an_cell_bound every_cell = {keep_every_cell, &space.grid, &alloc};
+    sup_rng rng = sup_rng_seed(seed * 53);
+    for (int i = 0; i < 40; ++i) {
+      vec p = random_point(&m, &rng, 0.0);
+      vec2 by_rings = {0.0, 0.0}, by_cells = {0.0, 0.0};
+      an_verdict rings = an_probe_nearest_accepted(&settings, &scratch, v2(p.x, p.y), accept_some,
+                                                   NULL, NULL, &by_rings);
+      an_verdict cells = an_probe_nearest_accepted(&settings, &scratch, v2(p.x, p.y), accept_some,
+                                                   NULL, &every_cell, &by_cells);
+      ck_assert_int_eq(cells, rings);
+      if (rings != AN_ACCEPTED) {
+        continue;
+      }
+      double d_rings = dist(p, (vec){by_rings.x, by_rings.y});
+      double d_cells = dist(p, (vec){by_cells.x, by_cells.y});
+      ck_assert_msg(fabs(d_cells - d_rings) <= 1e-12 * fmax(1.0, d_rings),
+                    "R %g, (%.17g, %.17g): the rings answer %.17g away, the bounded cells %.17g",
+                    radius, p.x, p.y, d_rings, d_cells);
+      bounded += d_rings > 2.0 * space.grid.cell_size;
+    }
+    an_probe_scratch_free(&scratch, &alloc);
+    an_free_space_destroy(&space, &alloc);
+    arcnav_map_destroy(map);
+    sup_map_free(&m);
+  }
+  // Answers beyond the first rings, where the bounded search takes over.
+  ck_assert_uint_ge(bounded, test_scaled_minimum(40, 6));
+}
+END_TEST
+
 START_TEST(nearest_reachable_small_cases_and_errors) {
   sup_map m = rooms_map(1);
   setup s = build(&m, 1.0, ARCNAV_ENGINE_AUTO);
@@ -1142,6 +1215,7 @@ static Suite *probes_suite(void) {
   tcase_add_test(tc, nearest_reachable_is_reached_and_nearest);
   tcase_add_test(tc, nearest_reachable_among_many_rooms);
   tcase_add_test(tc, nearest_reachable_small_cases_and_errors);
+  tcase_add_test(tc, bounded_search_answers_as_the_rings_do);
   tcase_add_test(tc, degenerate_places_are_answered);
   tcase_add_test(tc, probes_follow_the_query_radius);
   tcase_add_test(tc, bad_input_is_refused);
