@@ -80,15 +80,20 @@ typedef struct point_probe {
 // Owners marked in owner_parity with this bit hold p in their material.
 #define HOLDS_POINT 4u
 
+// The distance from p to an item's border: its edge, or its circle (negative inside).
+static double item_border_dist(const an_item *item, vec2 p) {
+  return item->kind == AN_ITEM_CIRCLE ? v2_dist(p, item->a) - item->radius
+                                      : an_point_segment_dist(p, item->a, an_item_end(item));
+}
+
 static bool probe_point(const an_clearance *cl, const an_item *item, const void *shape) {
   (void)cl;
   point_probe *probe = (point_probe *)shape;
+  double distance = item_border_dist(item, probe->p);
   if (item->kind == AN_ITEM_CIRCLE) {
-    probe->circle_distance =
-        an_min(probe->circle_distance, v2_dist(probe->p, item->a) - item->radius);
+    probe->circle_distance = an_min(probe->circle_distance, distance);
     return true;
   }
-  double distance = an_point_segment_dist(probe->p, item->a, an_item_end(item));
   if (probe->scratch->owner_parity[item->owner] & HOLDS_POINT) {
     double *depth = &probe->scratch->owner_depth[item->owner];
     *depth = an_min(*depth, distance);
@@ -362,10 +367,7 @@ typedef struct near_probe {
 static bool farther_than_limit(const an_clearance *cl, const an_item *item, const void *shape) {
   (void)cl;
   const near_probe *probe = shape;
-  double distance = item->kind == AN_ITEM_CIRCLE
-                        ? v2_dist(probe->p, item->a) - item->radius
-                        : an_point_segment_dist(probe->p, item->a, an_item_end(item));
-  return !(distance < probe->limit);
+  return !(item_border_dist(item, probe->p) < probe->limit);
 }
 
 // An obstacle is no farther from p than its boundary is: one boundary item nearer than R - eps

@@ -757,14 +757,14 @@ static bool accepted(nearest_search *s, vec2 q, bool candidate) {
 // refused as well.
 #define TESTS_BEFORE_BOUND 32
 
-static bool bound_due(const nearest_search *s) {
-  return s->bound_pending && (s->refused || s->tested >= TESTS_BEFORE_BOUND);
-}
-
 // A refusal stops the testing of a ring's candidates for the bound at once; a count of tests
-// waits for the ring's end, where the probe often ends without the bound.
+// waits for the ring's end (bound_due()), where the probe often ends without the bound.
 static bool bound_due_now(const nearest_search *s) {
   return s->bound_pending && s->refused;
+}
+
+static bool bound_due(const nearest_search *s) {
+  return bound_due_now(s) || (s->bound_pending && s->tested >= TESTS_BEFORE_BOUND);
 }
 
 // Tests the held candidates nearer than `bound` in order of distance: the first free one the

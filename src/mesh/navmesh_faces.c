@@ -120,11 +120,8 @@ static arcnav_status number_free_in_space_order(an_navmesh *mesh, size_t *out_fr
   if (!keys) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  vec2 lo = v2(INFINITY, INFINITY), hi = v2(-INFINITY, -INFINITY);
-  for (size_t v = 0; v < cdt->point_count; ++v) {
-    lo = v2(an_min(lo.x, cdt->points[v].x), an_min(lo.y, cdt->points[v].y));
-    hi = v2(an_max(hi.x, cdt->points[v].x), an_max(hi.y, cdt->points[v].y));
-  }
+  vec2 lo, hi;
+  an_box_of_points(cdt->points, cdt->point_count, &lo, &hi);
   size_t k = 0;
   for (size_t t = 0; t < nt; ++t) {
     if (mesh->free_of[t] >= 0) {
