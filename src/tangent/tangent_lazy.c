@@ -119,6 +119,7 @@ struct an_lazy_search {
   // reach at least (see gather_block); 0 without one.
   an_interval_scratch *guide;
   double guide_length;
+  double guide_turning; ///< the guide path's turns, in radians (see gather_block)
   // The running search: its ends; whether its guide is still searching, and the guide's counts;
   // its expansions and continuations with the guide's, what the expansion limit and the slices
   // count; and the expanded edge whose end is nearest the goal (AN_NONE: none nearer than the
@@ -495,14 +496,18 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
   group_rest *rest = &s->group_rest[group];
   an_sight_limit limit = {goal, 0.0};
   if (first_gather) {
-    // The search needs what costs, from where the arrival touches the circle, at most the
-    // straight way to the goal plus the detour it has left: the excess is counted from there.
-    // Arrivals elsewhere on the circle that need more ask again (a continuation).
-    s->group_base[group] = v2_dist(arrival->to, goal);
+    // The search needs what costs, from where the arrival touches the circle, at most the way on
+    // to the goal plus the detour it has left: the excess is counted from the arrival's bound on
+    // that way (the straight line, or the guide's measure where it knows more). Arrivals
+    // elsewhere on the circle that need more ask again (a continuation).
+    s->group_base[group] = an_max(v2_dist(arrival->to, goal), arrival->rest);
     limit.bound = s->group_base[group] + FIRST_EXCESS_CELLS * engine->space.grid.cell_size;
     // No path for the disk is shorter than the guide, so the search expands every tangent whose
-    // cost stays within the guide's length: gather them at once.
-    limit.bound = an_max(limit.bound, s->guide_length - arrival->cost);
+    // cost stays within the guide's length; and where the guide turns by theta the disk goes
+    // round a circle, about R theta longer. Gather that much at once: a guess, not a bound (a
+    // search that needs more asks again), which spares most groups a wider gather.
+    limit.bound =
+        an_max(limit.bound, s->guide_length + q->radius * s->guide_turning - arrival->cost);
     *rest = (group_rest){.arrivals = AN_NONE};
   } else {
     double base = s->group_base[group];
@@ -816,6 +821,16 @@ static arcnav_status emit_path(const an_tangent_query *q, an_lazy_search *s, uin
   return status;
 }
 
+// The sum of a polyline's turns at its inner points, in radians.
+static double polyline_turning(const vec2 *points, size_t count) {
+  double turning = 0.0;
+  for (size_t i = 1; i + 1 < count; ++i) {
+    vec2 in = v2_sub(points[i], points[i - 1]), out = v2_sub(points[i + 1], points[i]);
+    turning += atan2(fabs(v2_cross(in, out)), v2_dot(in, out));
+  }
+  return turning;
+}
+
 // The guide's length for this query: a point agent's shortest path among the polygons, searched
 // first. Its expansions count against the query's expansion limit and its slices like the
 // search's own; reaching the limit ends the query (ARCNAV_SEARCH_LIMIT). Where a point finds no
@@ -837,6 +852,7 @@ static arcnav_status settle_guide(an_tangent_query *q, an_lazy_search *s, arcnav
   }
   if (status == ARCNAV_OK) {
     s->guide_length = s->guide_result.length;
+    s->guide_turning = polyline_turning(s->guide_result.points, s->guide_result.point_count);
     if (!q->settings.point_agent) {
       an_tangent_set_measure(q, s->guide);
     }
@@ -885,6 +901,7 @@ arcnav_status an_lazy_begin(an_tangent_query *q, an_lazy_search *s, vec2 start, 
   s->best_edge = AN_NONE;
   s->best_distance = v2_dist(start, goal);
   s->guide_length = 0.0;
+  s->guide_turning = 0.0;
   s->guiding = s->guide != NULL;
   arcnav_status status = ARCNAV_OK;
   if (s->guiding) {
