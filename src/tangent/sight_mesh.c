@@ -963,12 +963,12 @@ static const an_sight_window *pop_window(expansion *x) {
   return w;
 }
 
-// The edge of free triangle `g` that leads back to free triangle `f` across the edge (a, b).
-static int32_t edge_towards(const an_navmesh *mesh, int32_t g, int32_t f, int32_t a, int32_t b) {
+// The edge of free triangle `g` that leads back to its neighbour `f`: two triangles of a
+// triangulation share at most one edge.
+static int32_t edge_towards(const an_navmesh *mesh, int32_t g, int32_t f) {
+  const int32_t *across = &mesh->fn[3 * (size_t)g];
   for (int k = 0; k < 3; ++k) {
-    const int32_t *v = &mesh->fv[3 * (size_t)g];
-    if (mesh->fn[3 * (size_t)g + k] == f && ((v[(k + 1) % 3] == a && v[(k + 2) % 3] == b) ||
-                                             (v[(k + 1) % 3] == b && v[(k + 2) % 3] == a))) {
+    if (across[k] == f) {
       return k;
     }
   }
@@ -1017,8 +1017,9 @@ typedef struct vertex_ray {
 static vertex_ray ray_to_vertex(const expansion *x, int32_t v) {
   vertex_ray r = {x->sm->mesh->cdt.points[v], v2(0.0, 0.0), 0.0, 0.0, false, false};
   r.outside = ray_through(x, r.point, &r.direction, &r.length);
-  if (r.outside && r.length > 2.0 * slack_at(x, r.length)) {
-    r.turn = slack_at(x, r.length) / r.length;
+  double slack = r.outside ? slack_at(x, r.length) : 0.0;
+  if (r.outside && r.length > 2.0 * slack) {
+    r.turn = slack / r.length;
     r.narrows = true;
   }
   return r;
@@ -1054,9 +1055,10 @@ static bool leave_across(expansion *x, int32_t f, int k, const an_sight_window *
   vec2 pa = from->point, pb = to->point;
   // Rays from a corner pass the vertices at their lengths, and the edge is nearer than both.
   int level = w->level;
+  double nearest = -1.0; // the edge's distance from the origin, once needed
   if (w->arc >= 0 && level + 1 < x->level_count &&
       an_min(from->length, to->length) >= x->level_reach[level + 1]) {
-    double nearest = an_point_segment_dist(x->origin, pa, pb);
+    nearest = an_point_segment_dist(x->origin, pa, pb);
     while (level + 1 < x->level_count && nearest >= x->level_reach[level + 1]) {
       ++level;
     }
@@ -1065,13 +1067,17 @@ static bool leave_across(expansion *x, int32_t f, int k, const an_sight_window *
       return true;
     }
   }
-  if (w->reach < INFINITY && an_point_segment_dist(x->origin, pa, pb) > w->reach) {
-    return true;
+  if (w->reach < INFINITY) {
+    if (nearest < 0.0) {
+      nearest = an_point_segment_dist(x->origin, pa, pb);
+    }
+    if (nearest > w->reach) {
+      return true;
+    }
   }
   double key = 0.0;
   bool stopped = beyond_limit(x, pa, pb, right, left, &key);
-  int32_t back = edge_towards(mesh, g, f, mesh->fv[3 * (size_t)f + (k + 1) % 3],
-                              mesh->fv[3 * (size_t)f + (k + 2) % 3]);
+  int32_t back = edge_towards(mesh, g, f);
   if (back < 0) {
     return true;
   }
