@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define COUNT(table) ((int)(sizeof(table) / sizeof((table)[0])))
 #define TOL 1e-9
@@ -151,6 +152,40 @@ START_TEST(test_wrap_angle) {
   double got = an_wrap_angle(wrap_cases[_i].in);
   ck_assert(got >= 0.0 && got < AN_TWO_PI);
   ck_assert_double_eq_tol(got, wrap_cases[_i].want, 1e-12);
+}
+END_TEST
+
+// The remainder by fmod, as the wrap was first written: the wrap's shortcut for angles near the
+// range must give the same bits.
+static double wrap_by_fmod(double angle) {
+  double a = fmod(angle, AN_TWO_PI);
+  if (a < 0.0) {
+    a += AN_TWO_PI;
+  }
+  return a >= AN_TWO_PI ? 0.0 : a;
+}
+
+START_TEST(test_wrap_angle_matches_fmod) {
+  const double edges[] = {0.0,   -0.0,   AN_TWO_PI,   -AN_TWO_PI, 2.0 * AN_TWO_PI, -2.0 * AN_TWO_PI,
+                          AN_PI, -AN_PI, 3.0 * AN_PI, 1e-300,     -1e-300,         -1e-17};
+  for (size_t i = 0; i < sizeof edges / sizeof edges[0]; ++i) {
+    for (int step = -2; step <= 2; ++step) {
+      double x = edges[i];
+      for (int k = 0; k < (step < 0 ? -step : step); ++k) {
+        x = nextafter(x, step < 0 ? -INFINITY : INFINITY);
+      }
+      double got = an_wrap_angle(x), want = wrap_by_fmod(x);
+      ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "wrap(%a) = %a, fmod gives %a", x, got,
+                    want);
+    }
+  }
+  uint64_t state = 77;
+  for (int i = 0; i < 100000; ++i) {
+    double x = rnd_range(&state, -40.0, 40.0);
+    double got = an_wrap_angle(x), want = wrap_by_fmod(x);
+    ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "wrap(%a) = %a, fmod gives %a", x, got,
+                  want);
+  }
 }
 END_TEST
 
@@ -659,6 +694,7 @@ static Suite *geom_suite(void) {
 
   TCase *tc = tcase_create("angles");
   tcase_add_loop_test(tc, test_wrap_angle, 0, COUNT(wrap_cases));
+  tcase_add_test(tc, test_wrap_angle_matches_fmod);
   tcase_add_loop_test(tc, test_arc_contains_angle, 0, COUNT(contains_cases));
   suite_add_tcase(s, tc);
 
