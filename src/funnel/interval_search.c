@@ -121,6 +121,10 @@ struct an_interval_scratch {
   /// was found): made by the first such search and kept.
   double *reach;
   uint32_t *reach_stamp;
+  /// an_interval_measured_bound()'s answers once asked, valid where bound_stamp is `stamp`: a
+  /// disk's search asks for the same few vertices again and again.
+  double *bound;
+  uint32_t *bound_stamp;
   /// an_interval_begin_measure() measured (until the scratch's next search), and the key below
   /// which its finished search expanded every node (0 until it finishes).
   bool measured;
@@ -147,6 +151,8 @@ void an_interval_scratch_destroy(an_interval_scratch *s) {
   an_free(&a, s->points);
   an_free(&a, s->reach);
   an_free(&a, s->reach_stamp);
+  an_free(&a, s->bound);
+  an_free(&a, s->bound_stamp);
   an_funnel_scratch_destroy(s->beyond);
   an_free(&a, s);
 }
@@ -210,7 +216,9 @@ size_t an_interval_scratch_memory_bytes(const an_interval_scratch *s) {
          nt * (sizeof(uint32_t) + sizeof(int32_t)) +
          s->near_count * (sizeof(uint32_t) + sizeof(int32_t)) + s->node_capacity * sizeof(iv_node) +
          an_heap_memory_bytes(&s->heap) + (nv + 3) * sizeof(vec2) +
-         (s->reach ? nv * (sizeof *s->reach + sizeof *s->reach_stamp) : 0) +
+         (s->reach ? nv * (sizeof *s->reach + sizeof *s->reach_stamp + sizeof *s->bound +
+                           sizeof *s->bound_stamp)
+                   : 0) +
          (s->beyond ? an_funnel_scratch_memory_bytes(s->beyond) : 0);
 }
 
@@ -248,6 +256,7 @@ static void next_stamp(an_interval_scratch *s) {
     memset(s->root_stamp, 0, (s->vertex_count + 1) * sizeof *s->root_stamp);
     if (s->reach_stamp) {
       memset(s->reach_stamp, 0, (s->vertex_count + 1) * sizeof *s->reach_stamp);
+      memset(s->bound_stamp, 0, (s->vertex_count + 1) * sizeof *s->bound_stamp);
     }
   }
 }
@@ -259,13 +268,19 @@ static bool reach_room(an_interval_scratch *s) {
     size_t nv = s->vertex_count + 1;
     double *reach = an_alloc(&s->alloc, nv, sizeof *reach);
     uint32_t *stamp = an_calloc(&s->alloc, nv, sizeof *stamp);
-    if (!reach || !stamp) {
+    double *bound = an_alloc(&s->alloc, nv, sizeof *bound);
+    uint32_t *bound_stamp = an_calloc(&s->alloc, nv, sizeof *bound_stamp);
+    if (!reach || !stamp || !bound || !bound_stamp) {
       an_free(&s->alloc, reach);
       an_free(&s->alloc, stamp);
+      an_free(&s->alloc, bound);
+      an_free(&s->alloc, bound_stamp);
       return false;
     }
     s->reach = reach;
     s->reach_stamp = stamp;
+    s->bound = bound;
+    s->bound_stamp = bound_stamp;
   }
   return true;
 }
@@ -929,10 +944,8 @@ static double measured_outside_dead_ends(const an_interval_scratch *s, int32_t v
   return at + away < s->measured_key ? at : an_max(s->measured_key - away, 0.0);
 }
 
-double an_interval_measured_bound(const an_interval_scratch *s, int32_t vertex) {
-  if (!s->measured || vertex < 0 || (size_t)vertex >= s->vertex_count) {
-    return 0.0;
-  }
+// an_interval_measured_bound() worked out.
+static double measured_bound(const an_interval_scratch *s, int32_t vertex) {
   double bound = measured_outside_dead_ends(s, vertex);
   int32_t dead_end = s->mesh->dead_apex[vertex];
   if (dead_end == -1) {
@@ -953,6 +966,18 @@ double an_interval_measured_bound(const an_interval_scratch *s, int32_t vertex) 
     }
   }
   return an_min(bound, through);
+}
+
+double an_interval_measured_bound(const an_interval_scratch *s, int32_t vertex) {
+  if (!s->measured || vertex < 0 || (size_t)vertex >= s->vertex_count) {
+    return 0.0;
+  }
+  // The scratch is the calling thread's own; the answers it keeps are its search's.
+  if (s->bound_stamp[vertex] != s->stamp) {
+    s->bound[vertex] = measured_bound(s, vertex);
+    s->bound_stamp[vertex] = s->stamp;
+  }
+  return s->bound[vertex];
 }
 
 double an_interval_measured_bound_at(const an_interval_scratch *s, vec2 p, int32_t near_vertex) {
