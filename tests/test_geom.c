@@ -165,6 +165,11 @@ static double wrap_by_fmod(double angle) {
   return a >= AN_TWO_PI ? 0.0 : a;
 }
 
+static void assert_wraps_as_fmod(double x) {
+  double got = an_wrap_angle(x), want = wrap_by_fmod(x);
+  ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "wrap(%a) = %a, fmod gives %a", x, got, want);
+}
+
 START_TEST(test_wrap_angle_matches_fmod) {
   const double edges[] = {0.0,   -0.0,   AN_TWO_PI,   -AN_TWO_PI, 2.0 * AN_TWO_PI, -2.0 * AN_TWO_PI,
                           AN_PI, -AN_PI, 3.0 * AN_PI, 1e-300,     -1e-300,         -1e-17};
@@ -174,17 +179,12 @@ START_TEST(test_wrap_angle_matches_fmod) {
       for (int k = 0; k < (step < 0 ? -step : step); ++k) {
         x = nextafter(x, step < 0 ? -INFINITY : INFINITY);
       }
-      double got = an_wrap_angle(x), want = wrap_by_fmod(x);
-      ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "wrap(%a) = %a, fmod gives %a", x, got,
-                    want);
+      assert_wraps_as_fmod(x);
     }
   }
   uint64_t state = 77;
   for (int i = 0; i < 100000; ++i) {
-    double x = rnd_range(&state, -40.0, 40.0);
-    double got = an_wrap_angle(x), want = wrap_by_fmod(x);
-    ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "wrap(%a) = %a, fmod gives %a", x, got,
-                  want);
+    assert_wraps_as_fmod(rnd_range(&state, -40.0, 40.0));
   }
 }
 END_TEST

@@ -261,7 +261,8 @@ static void next_stamp(an_interval_scratch *s) {
   }
 }
 
-/// Room for a measuring search's lengths, made once (a stamp's wrap clears them with the rest).
+/// Room for a measuring search's lengths and the bounds made from them, made once (a stamp's wrap
+/// clears them with the rest).
 /// false when that fails.
 static bool reach_room(an_interval_scratch *s) {
   if (!s->reach) {

@@ -207,6 +207,9 @@ static inline void an_cell_run_cell(an_cell_run run, int32_t t, int32_t *column,
 /// (one cell for k = 0); returns how many.
 int an_grid_ring_runs(const an_grid *grid, int32_t cx, int32_t cy, int32_t k, an_cell_run out[4]);
 
+/// The distance from p to the box of cell (column, row): 0 inside.
+double an_grid_cell_distance(const an_grid *grid, int32_t column, int32_t row, vec2 p);
+
 /// A lower bound on |p - a| + |p - b| over the points p of cell (column, row): the sum of the
 /// distances from a and from b to the cell's box.
 double an_grid_cell_distance_sum(const an_grid *grid, int32_t column, int32_t row, vec2 a, vec2 b);

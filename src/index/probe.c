@@ -1021,15 +1021,12 @@ static int compare_cell_keys(const void *lhs, const void *rhs) {
 }
 
 // No point of the cell is nearer to p than this, rounded down to a float, as the float's bits:
-// positive floats order as their bits do. The cell is grown by the rounding a point's cell index
-// may have.
+// positive floats order as their bits do. Less the rounding a point's cell index may have: a box
+// grown by g on every side is at most sqrt(2) g nearer.
 static uint32_t cell_distance_key(const an_grid *grid, vec2 p, int32_t column, int32_t row) {
-  double cell = grid->cell_size, grow = AN_GEOM_RELATIVE * cell;
-  double x0 = grid->origin.x + column * cell - grow, x1 = x0 + cell + 2.0 * grow;
-  double y0 = grid->origin.y + row * cell - grow, y1 = y0 + cell + 2.0 * grow;
-  double dx = an_max(an_max(x0 - p.x, p.x - x1), 0.0);
-  double dy = an_max(an_max(y0 - p.y, p.y - y1), 0.0);
-  double d = v2_len(v2(dx, dy)) * (1.0 - AN_GEOM_RELATIVE);
+  double grow = AN_GEOM_RELATIVE * grid->cell_size;
+  double d = an_max(an_grid_cell_distance(grid, column, row, p) - 2.0 * grow, 0.0) *
+             (1.0 - AN_GEOM_RELATIVE);
   float key = (float)d;
   if ((double)key > d) {
     key = nextafterf(key, 0.0f);

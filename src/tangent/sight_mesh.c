@@ -1017,10 +1017,10 @@ typedef struct vertex_ray {
 static vertex_ray ray_to_vertex(const expansion *x, int32_t v) {
   vertex_ray r = {x->sm->mesh->cdt.points[v], v2(0.0, 0.0), 0.0, 0.0, false, false};
   r.outside = ray_through(x, r.point, &r.direction, &r.length);
-  double slack = r.outside ? slack_at(x, r.length) : 0.0;
-  if (r.outside && r.length > 2.0 * slack) {
-    r.turn = slack / r.length;
-    r.narrows = true;
+  if (r.outside) {
+    double slack = slack_at(x, r.length);
+    r.narrows = r.length > 2.0 * slack;
+    r.turn = r.narrows ? slack / r.length : 0.0;
   }
   return r;
 }
