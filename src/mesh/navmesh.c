@@ -294,14 +294,15 @@ static bool passage_flood_ready(an_passage_flood *flood, size_t triangles,
 size_t an_navmesh_flood_passages(const an_navmesh *mesh, int32_t start, double width, size_t limit,
                                  an_passage_flood *flood, const an_allocator *alloc,
                                  void (*visit)(void *context, int32_t triangle), void *context) {
-  if (!mesh->passages.blocks || mesh->whole_plane ||
+  if (!mesh->passages.blocks || !mesh->portal_width || mesh->whole_plane ||
       !passage_flood_ready(flood, mesh->free_count, alloc)) {
     return SIZE_MAX;
   }
-  // The part is the forest's: a triangle belongs when it hangs from the same top at this width.
-  // The part is joined across portals, so a flood over neighbours that belong finds all of it.
-  const an_blocked_forest *forest = &mesh->passages;
-  uint64_t top = an_blocked_forest_top(forest, an_navmesh_passage_node(mesh, start), width);
+  // The part is the forest's: the triangles that hang from start's top at this width, which are
+  // those a chain of the forest's links at least `width` wide joins to it
+  // (an_blocked_forest_top()). The links are the portals between free triangles, so a flood across
+  // the portals at least that wide finds the part, one float a portal instead of a walk up the
+  // forest.
   uint32_t stamp = flood->stamp;
   size_t depth = 0, visited = 0;
   flood->seen[start] = stamp;
@@ -314,11 +315,10 @@ size_t an_navmesh_flood_passages(const an_navmesh *mesh, int32_t start, double w
     visit(context, t);
     for (int i = 0; i < 3; ++i) {
       int32_t u = mesh->fn[3 * (size_t)t + (size_t)i];
-      if (u >= 0 && flood->seen[u] != stamp) {
+      if (u >= 0 && flood->seen[u] != stamp &&
+          an_navmesh_link_width(mesh->fn, mesh->portal_width, (size_t)t, i) >= width) {
         flood->seen[u] = stamp;
-        if (an_blocked_forest_top(forest, an_navmesh_passage_node(mesh, u), width) == top) {
-          flood->stack[depth++] = u;
-        }
+        flood->stack[depth++] = u;
       }
     }
   }

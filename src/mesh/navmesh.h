@@ -171,6 +171,16 @@ static inline int an_navmesh_edge_across(const int32_t *fn, size_t t, int32_t u)
   return n[0] == u ? 0 : n[1] == u ? 1 : n[2] == u ? 2 : -1;
 }
 
+/// The width by which the passages' forest links free triangle t to the free triangle across its
+/// edge i (there must be one): that portal's entry in `width` (3 per triangle,
+/// an_navmesh.portal_width) on the lower-numbered of the two triangles, which measured it.
+static inline float an_navmesh_link_width(const int32_t *fn, const float *width, size_t t, int i) {
+  int32_t u = fn[3 * t + (size_t)i];
+  return u > (int32_t)t
+             ? width[3 * t + (size_t)i]
+             : width[3 * (size_t)u + (size_t)an_navmesh_edge_across(fn, (size_t)u, (int32_t)t)];
+}
+
 /// How an_navmesh_build_ex() builds.
 typedef struct an_navmesh_options {
   /// Past this many proper crossings between obstacle edges (0: no limit) the free space is

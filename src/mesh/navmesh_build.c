@@ -249,10 +249,7 @@ static arcnav_status set_passage_block(an_navmesh *mesh, const float *width, siz
         }
         continue;
       }
-      float w = u > (int32_t)t
-                    ? width[3 * t + (size_t)i]
-                    : width[3 * (size_t)u +
-                            (size_t)an_navmesh_edge_across(mesh->fn, (size_t)u, (int32_t)t)];
+      float w = an_navmesh_link_width(mesh->fn, width, t, i);
       an_forest_ref other = an_navmesh_passage_node(mesh, u);
       if (other.block != block) {
         cross[cross_count++] = (an_cross_link){w, here, other};
