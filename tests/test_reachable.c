@@ -301,10 +301,18 @@ START_TEST(doors_of_every_width) {
     char label[64];
     snprintf(label, sizeof label, "door %.17g%s", door, k % 2 == 1 ? " at the face" : "");
     double c = cos(angle), s = sin(angle);
-    for (int i = 0; i < 12; ++i) {
-      // One end in each room, in the map's own frame before the turn.
-      vec a = {sup_rng_uniform(&rng, 3.0, 46.0), sup_rng_uniform(&rng, 3.0, 47.0)};
-      vec b = {sup_rng_uniform(&rng, 54.0, 97.0), sup_rng_uniform(&rng, 3.0, 47.0)};
+    double door_middle = k % 2 == 1 ? 0.5 * door : 25.0 + shift;
+    for (int i = 0; i < 24; ++i) {
+      // One end in each room, in the map's own frame before the turn: half of them anywhere,
+      // half beside the door, where an end's triangle has the door's portal for a side and the
+      // rooms' portals one triangle on (a yes from a portal seen through the door is wrong).
+      bool near = i % 2 == 1;
+      vec a = near ? (vec){sup_rng_uniform(&rng, 49.0 - 3.0 * radius, 49.0 - radius),
+                           door_middle + sup_rng_uniform(&rng, -2.0 * radius, 2.0 * radius)}
+                   : (vec){sup_rng_uniform(&rng, 3.0, 46.0), sup_rng_uniform(&rng, 3.0, 47.0)};
+      vec b = near ? (vec){sup_rng_uniform(&rng, 51.0 + radius, 51.0 + 3.0 * radius),
+                           door_middle + sup_rng_uniform(&rng, -2.0 * radius, 2.0 * radius)}
+                   : (vec){sup_rng_uniform(&rng, 54.0, 97.0), sup_rng_uniform(&rng, 3.0, 47.0)};
       vec from = {50.0 + c * (a.x - 50.0) - s * (a.y - 25.0),
                   25.0 + s * (a.x - 50.0) + c * (a.y - 25.0)};
       vec to = {50.0 + c * (b.x - 50.0) - s * (b.y - 25.0),

@@ -447,13 +447,35 @@ double an_sure_passages_width(const an_sure_passages *sure, int32_t ta, int ia, 
   return an_blocked_forest_width(&sure->forest, a, b);
 }
 
-/// The first portal of the triangle holding p whose midpoint p sees along a free segment: its
-/// node, if any.
+/// The first portal of triangle `tri` but the one across edge `skip` (-1: none) whose midpoint p
+/// sees along a free segment: its node, if any.
+static bool seen_portal_of(const an_sure_passages *sure, const an_clearance *settings,
+                           an_clearance_scratch *scratch, int32_t tri, int skip, vec2 p,
+                           an_forest_ref *node) {
+  for (int i = 0; i < 3; ++i) {
+    if (i != skip && portal_node(sure, tri, i, node) &&
+        an_segment_is_free(settings, scratch, p, portal_middle(sure->mesh, tri, i))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// A portal whose midpoint p sees along a free segment: one of the triangle holding p, else one
+/// of its neighbours' further portals. A place a disk touches walls at (the nearest place it
+/// fits, in a corner) often sees none of its own triangle's midpoints, the segments to them
+/// running closer to a wall than R, but one a triangle further on (docs/DESIGN.md, "Reachability
+/// without a search").
 static bool seen_portal(const an_sure_passages *sure, const an_clearance *settings,
                         an_clearance_scratch *scratch, int32_t tri, vec2 p, an_forest_ref *node) {
+  if (seen_portal_of(sure, settings, scratch, tri, -1, p, node)) {
+    return true;
+  }
+  const int32_t *fn = sure->mesh->fn;
   for (int i = 0; i < 3; ++i) {
-    if (portal_node(sure, tri, i, node) &&
-        an_segment_is_free(settings, scratch, p, portal_middle(sure->mesh, tri, i))) {
+    int32_t u = fn[3 * (size_t)tri + (size_t)i];
+    if (u >= 0 && seen_portal_of(sure, settings, scratch, u,
+                                 an_navmesh_edge_across(fn, (size_t)u, tri), p, node)) {
       return true;
     }
   }
