@@ -355,6 +355,49 @@ START_TEST(test_ignored_unit_hides_nothing) {
 }
 END_TEST
 
+// The nearest free point's quick no remembers the item that said no last (for the next point
+// along the same wall): a unit that said it must not keep saying it once the query ignores the
+// unit. A box and a unit over its top edge; the nearest free point to (50, 48.6) is asked first
+// not ignoring (the box's offset line at (50, 49) lies within the unit's reach), then ignoring,
+// where (50, 49) is the answer: the oracle's, which has no unit.
+START_TEST(test_ignored_unit_says_no_no_more) {
+  sup_map base;
+  sup_map_init(&base);
+  sup_map_add_rect(&base, 40.0, 40.0, 60.0, 48.0);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(&base, &map), ARCNAV_OK);
+  arcnav_obstacle_id unit = 0;
+  ck_assert_int_eq(arcnav_map_add_unit(map, (vec){50.0, 50.5}, 1.0, &unit), ARCNAV_OK);
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = 1.0;
+  arcnav_planner *planner = NULL;
+  arcnav_query *query = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  arcnav_map *oracle_map = NULL;
+  arcnav_planner *oracle = oracle_planner(&base, 1.0, &oracle_map);
+  arcnav_query *oracle_query = NULL;
+  ck_assert_int_eq(arcnav_query_create(oracle, &oracle_query), ARCNAV_OK);
+  double slack = 2.0 * fmax(arcnav_map_tolerance(map), arcnav_map_tolerance(oracle_map));
+  vec p = {50.0, 48.6}, near = {0, 0}, want = {0, 0};
+  double d = 0.0, d_want = 0.0;
+  ck_assert_int_eq(arcnav_query_nearest_free(query, p, &near, &d), ARCNAV_OK);
+  ck_assert_msg(d > 0.9, "not ignoring: %.17g", d); // the unit keeps it off (50, 49)
+  ck_assert_int_eq(arcnav_query_set_ignored(query, &unit, 1), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_nearest_free(query, p, &near, &d), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_nearest_free(oracle_query, p, &want, &d_want), ARCNAV_OK);
+  ck_assert_msg(fabs(d - d_want) <= slack, "ignoring %.17g, oracle %.17g", d, d_want);
+  ck_assert_double_eq_tol(d_want, 0.4, slack);
+  arcnav_query_destroy(oracle_query);
+  arcnav_planner_destroy(oracle);
+  arcnav_map_destroy(oracle_map);
+  arcnav_query_destroy(query);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+  sup_map_free(&base);
+}
+END_TEST
+
 START_TEST(test_refusals) {
   arcnav_map *map = NULL;
   ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
@@ -516,6 +559,7 @@ int main(void) {
   tcase_set_timeout(cases, 120);
   tcase_add_test(cases, test_hand_worked);
   tcase_add_test(cases, test_ignored_unit_hides_nothing);
+  tcase_add_test(cases, test_ignored_unit_says_no_no_more);
   tcase_add_test(cases, test_refusals);
   tcase_add_test(cases, test_allocation_failures);
   suite_add_tcase(suite, cases);

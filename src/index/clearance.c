@@ -359,27 +359,34 @@ bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec
       cl, scratch, p, cl->outside_polygons && cl->outside_polygons(cl->outside_context, p));
 }
 
-typedef struct near_probe {
-  vec2 p;
-  double limit; // R - eps: an item nearer than this blocks p
-} near_probe;
-
-static bool farther_than_limit(const an_clearance *cl, const an_item *item, const void *shape) {
-  (void)cl;
-  const near_probe *probe = shape;
-  return !(item_border_dist(item, probe->p) < probe->limit);
-}
-
 // An obstacle is no farther from p than its boundary is: one boundary item nearer than R - eps
-// decides, whatever holds p, without the search for the polygons that hold it.
+// decides, whatever holds p, without the search for the polygons that hold it. The item that
+// decided last is tried first: the probes ask about many points along one stretch of wall. Any
+// item of the grid nearer than R - eps says no, filed in p's cell or not. One cell's list holds
+// an item once, so no stamps.
 bool an_point_is_surely_blocked(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
   const an_grid *grid = cl->grid;
   if (cl->point_agent || grid->item_count == 0) {
     return false;
   }
-  near_probe probe = {p, cl->radius - cl->eps};
-  return !visit_cell(cl, scratch, next_stamp(scratch, grid), an_grid_column(grid, p.x),
-                     an_grid_row(grid, p.y), farther_than_limit, &probe);
+  double limit = cl->radius - cl->eps;
+  uint32_t last = scratch->last_blocker;
+  if (last < grid->item_count && !an_clearance_ignores(cl, grid->items[last].owner) &&
+      item_border_dist(&grid->items[last], p) < limit) {
+    return true;
+  }
+  size_t cell =
+      (size_t)an_grid_row(grid, p.y) * (size_t)grid->columns + (size_t)an_grid_column(grid, p.x);
+  uint32_t count;
+  const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &count);
+  for (uint32_t k = 0; k < count; ++k) {
+    const an_item *item = &grid->items[ids[k]];
+    if (!an_clearance_ignores(cl, item->owner) && item_border_dist(item, p) < limit) {
+      scratch->last_blocker = ids[k];
+      return true;
+    }
+  }
+  return false;
 }
 
 bool an_point_is_free_known(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p,

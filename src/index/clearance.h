@@ -65,8 +65,9 @@ typedef struct an_clearance_scratch {
   uint32_t stamp;
   uint8_t *owner_parity;
   uint32_t *touched_owners;
-  double *owner_depth; ///< per owner: nearest edge while it holds the point being probed
-  size_t checks;       ///< number of shape checks since the counter was last reset
+  double *owner_depth;   ///< per owner: nearest edge while it holds the point being probed
+  size_t checks;         ///< number of shape checks since the counter was last reset
+  uint32_t last_blocker; ///< the item an_point_is_surely_blocked() last said no by: tried first
 } an_clearance_scratch;
 
 arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_grid *grid,
