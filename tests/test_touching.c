@@ -372,6 +372,36 @@ START_TEST(test_touching_rule_by_hand) {
   arcnav_map_destroy(map);
   sup_map_free(&tangent);
 
+  // A thin rectangle across a circle: its top edge crosses the rim at (0.5, 0), its bottom edge
+  // at (0.433, -0.25), and between them the rim runs inside the rectangle. An arc from one
+  // crossing to the other crosses no edge inside itself, yet passes through the material: the
+  // way down the line x = 0.5 to (0.433, -0.25), or to a partial answer for the blocked (0, 0)
+  // there, must go round the circle's other side. Every path must pass the verifier.
+  sup_map crossed;
+  sup_map_init(&crossed);
+  sup_map_add_rect(&crossed, -0.25, -0.25, 3.5, 0);
+  sup_map_add_circle(&crossed, (vec){0, 0}, 0.5);
+  sup_map_add_circle(&crossed, (vec){0, 4}, 0.5);
+  sup_map_add_circle(&crossed, (vec){0, 9.5}, 0.5);
+  ck_assert_int_eq(sup_map_to_arcnav(&crossed, &map), ARCNAV_OK);
+  eps = arcnav_map_tolerance(map);
+  vec high = {2.25, 20}, low_crossing = {0.5 * sqrt(0.75), -0.25};
+  for (size_t e = 0; e < 2; ++e) { // the tangent engines: the funnels see a 64-gon, not the circle
+    engine_run run = open_run(map, &ENGINES[e], 0.0);
+    for (int partial = 0; partial < 2; ++partial) {
+      vec to = partial ? (vec){0, 0} : low_crossing;
+      ck_assert_int_eq(arcnav_query_set_partial(run.query, partial), ARCNAV_OK);
+      ck_assert_int_eq(arcnav_find_path(run.query, high, to, path),
+                       partial ? ARCNAV_PARTIAL : ARCNAV_OK);
+      sup_verify_report report;
+      ck_assert_msg(sup_verify_path(&crossed, 0.0, eps, high, arcnav_path_end(path), path, &report),
+                    "%s, to (%g, %g): %s", ENGINES[e].name, to.x, to.y, report.message);
+    }
+    close_run(&run);
+  }
+  arcnav_map_destroy(map);
+  sup_map_free(&crossed);
+
   // A circle tangent to a rectangle's side at (0, 0), where a third obstacle's narrow vertex
   // reaches into the circle: the material closes all round the point (the circle's half-turn of
   // directions runs past the full turn counted from the vertex's wedge), so it is walled in, as

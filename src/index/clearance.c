@@ -742,6 +742,16 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
       if (offset > angle_slack && offset < arc->sweep - angle_slack) {
         return true;
       }
+      // A crossing at an end of the arc: from there the arc runs to one side of the edge, into
+      // its material (on its left) or not. An arc from one crossing to another through the
+      // material crosses nothing inside itself (docs/DESIGN.md, "The touching rule").
+      vec2 ahead = v2_perp(v2_from_angle(angle)); // counter-clockwise, from the arc's start
+      bool at_start = offset <= angle_slack || offset >= AN_TWO_PI - angle_slack;
+      bool at_end = fabs(offset - arc->sweep) <= angle_slack;
+      if ((at_start && v2_cross(edge_dir, ahead) > AN_DIRECTION_SLACK) ||
+          (at_end && v2_cross(edge_dir, ahead) < -AN_DIRECTION_SLACK)) {
+        return true;
+      }
     }
   }
   vec2 radial = v2_sub(item->a, arc->center);
