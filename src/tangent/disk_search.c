@@ -1162,7 +1162,13 @@ static void offer_goal(const an_tangent_query *q, an_disk_search *s, int32_t roo
     vec2 n = v2_sub(s->goal, f->center);
     double touch = atan2(n.y, n.x) + f->sigma * 0.5 * AN_PI;
     double u = an_wrap_angle(f->sigma * (touch - f->arrive));
-    if (u >= lo && u <= hi) {
+    // Within the tolerance of the piece's ends, measured along the arc: a goal at the end of the
+    // corner's wedge (touching the wall's edge there too) lies at the span's progress, which the
+    // two computations of that angle may round apart.
+    double slack = eps / f->radius;
+    u = u > AN_TWO_PI - slack ? u - AN_TWO_PI : u;
+    if (u >= lo - slack && u <= hi + slack) {
+      u = an_min(an_max(u, lo), hi);
       note_goal(s, root_id, u, v2_dist(leaf_origin(f, leaf_direction(f, u)), s->goal));
     }
     return;
