@@ -691,28 +691,30 @@ bool an_probe_path_is_free(const an_clearance *cl, an_probe_scratch *scratch, ve
 
 typedef struct curve {
   bool line;
-  vec2 point;     // a point of the line, or the circle's centre
-  vec2 direction; // the line's unit direction
-  double radius;  // the circle's radius
-  double length;  // the line's piece beside its edge: from `point` along `direction`
+  vec2 point;          // a point of the line, or the circle's centre
+  vec2 direction;      // the line's unit direction
+  double radius;       // the circle's radius
+  double length;       // the line's piece beside its edge: from `point` along `direction`
+  vec2 edge_a, edge_b; // the line's edge
 } curve;
 
 // The curves of an item: an edge's line and the circle round its first vertex (the next edge of
 // its ring draws the one round its last), a circle obstacle's circle. Returns how many.
 static int item_curves(const an_item *item, double offset, curve out[2]) {
   if (item->kind == AN_ITEM_CIRCLE) {
-    out[0] = (curve){false, item->a, v2(0.0, 0.0), item->radius + offset, 0.0};
+    out[0] = (curve){false, item->a, v2(0.0, 0.0), item->radius + offset, 0.0, item->a, item->a};
     return 1;
   }
   vec2 item_end = an_item_end(item);
   double length = v2_dist(item->a, item_end);
   vec2 e = v2_normalize(v2_sub(item_end, item->a));
-  out[0] = (curve){false, item->a, v2(0.0, 0.0), offset, 0.0};
+  out[0] = (curve){false, item->a, v2(0.0, 0.0), offset, 0.0, item->a, item->a};
   if (e.x == 0.0 && e.y == 0.0) {
     return 1;
   }
   // Material lies left of every stored edge: the free side is to the right.
-  out[1] = (curve){true, v2_mul_add(item->a, offset, v2(e.y, -e.x)), e, 0.0, length};
+  out[1] =
+      (curve){true, v2_mul_add(item->a, offset, v2(e.y, -e.x)), e, 0.0, length, item->a, item_end};
   return 2;
 }
 
@@ -900,6 +902,19 @@ static void add_meetings(nearest_search *s, const curve *a, const curve *b, int3
   }
   const curve *line = a->line ? a : b, *circle = a->line ? b : a;
   if (circle->radius <= 0.0) {
+    return;
+  }
+  if (circle->radius == s->offset &&
+      (v2_equal(circle->point, line->edge_a) || v2_equal(circle->point, line->edge_b))) {
+    // The circle round an end of the line's edge, as far out as the line: they touch where the
+    // corner's wedge ends, by construction. The general formula would put two meetings there
+    // about sqrt(ulp) of the radius apart, as far as the tolerance on a small map, so that a
+    // path to the point would have to turn off the corner's arc (DESIGN.md, "Probes").
+    vec2 touch =
+        v2_mul_add(circle->point, circle->radius, v2(line->direction.y, -line->direction.x));
+    if (on_line_piece(s, line, v2_dot(v2_sub(touch, line->point), line->direction))) {
+      add_meeting(s, touch, column, row);
+    }
     return;
   }
   double along = v2_dot(v2_sub(circle->point, line->point), line->direction);
