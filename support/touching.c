@@ -70,6 +70,21 @@ static long ring_meeting(const sup_ring *ring, vec x, double probe, bool *on_edg
   return -1;
 }
 
+// The ring's vertex nearest i in direction `step` (1 or count - 1) farther than `probe` from
+// vertex i: a repeated vertex gives no direction.
+static size_t distinct_neighbour(const sup_ring *ring, size_t i, size_t step, double probe) {
+  vec here = ring->points[i];
+  size_t k = (i + step) % ring->count;
+  for (size_t walked = 1; walked < ring->count; ++walked) {
+    vec p = ring->points[k];
+    if (hypot(p.x - here.x, p.y - here.y) > probe) {
+      return k;
+    }
+    k = (k + step) % ring->count;
+  }
+  return k;
+}
+
 // The directions of the ring's edges at x: the sides of the wedges the ring cuts round x.
 static void ring_directions(const sup_ring *ring, vec x, double probe, double *out, size_t *count) {
   bool on_edge;
@@ -83,8 +98,10 @@ static void ring_directions(const sup_ring *ring, vec x, double probe, double *o
     add_direction(out, count, angle_of(here, next));
     add_direction(out, count, angle_of(next, here));
   } else {
-    add_direction(out, count, angle_of(here, next));
-    add_direction(out, count, angle_of(here, ring->points[((size_t)i + n - 1) % n]));
+    add_direction(out, count,
+                  angle_of(here, ring->points[distinct_neighbour(ring, (size_t)i, 1, probe)]));
+    add_direction(out, count,
+                  angle_of(here, ring->points[distinct_neighbour(ring, (size_t)i, n - 1, probe)]));
   }
 }
 
@@ -104,8 +121,8 @@ static bool inside_near(const sup_ring *ring, vec x, double probe, double theta)
     double side = sin(theta - angle_of(here, next)); // > 0: left of the edge
     return ccw ? side > 0.0 : side < 0.0;
   }
-  double to_next = angle_of(here, next);
-  double to_prev = angle_of(here, ring->points[((size_t)i + n - 1) % n]);
+  double to_next = angle_of(here, ring->points[distinct_neighbour(ring, (size_t)i, 1, probe)]);
+  double to_prev = angle_of(here, ring->points[distinct_neighbour(ring, (size_t)i, n - 1, probe)]);
   // Walking prev -> here -> next, the left side is the turn from to_next counter-clockwise round
   // to to_prev.
   bool left = ccw_turn(to_next, theta) < ccw_turn(to_next, to_prev);
@@ -140,15 +157,14 @@ static bool material_near(const sup_map *map, vec x, double probe, double theta)
   return map->has_bounds && !inside_near(&map->bounds, x, probe, theta);
 }
 
-bool sup_walled_in(const sup_map *map, vec x, double probe) {
-  for (int k = 0; k < SUP_TOUCH_DIRECTIONS; ++k) {
-    if (probe_direction(map, x, k * TOUCH_STEP, probe) > 0) {
-      return false;
-    }
-  }
-  // A free wedge narrower than the sampling step (a thin crack between two edges at a vertex) is
-  // found by classifying each wedge between the edges meeting x from those edges themselves.
-  double directions[EDGE_DIRECTIONS_MAX];
+// How far past the boundaries that bound them sectors reach (and short of them, wedges begin): the
+// rounding of their directions, so that a path along a boundary lies inside, far below any wedge of
+// material the map can hold.
+#define SECTOR_SLACK 1e-9
+
+// The directions of the boundaries meeting x (within `probe`), sorted: the edges of the rings
+// there, and a circle's tangent where x lies on its rim. They bound the wedges of one kind round x.
+static size_t boundary_directions(const sup_map *map, vec x, double probe, double *directions) {
   size_t count = 0;
   for (size_t o = 0; o < map->polygon_count; ++o) {
     const sup_polygon *polygon = &map->polygons[o];
@@ -169,14 +185,33 @@ bool sup_walled_in(const sup_map *map, vec x, double probe) {
       add_direction(directions, &count, normal - 0.5 * TOUCH_PI);
     }
   }
-  if (count == 0) {
-    return true;
-  }
   qsort(directions, count, sizeof *directions, compare_angles);
+  return count;
+}
+
+// The wedge from directions[i] to the next direction counter-clockwise (the first one a full turn
+// on, after the last): its two sides, and whether it is free (judged at its middle from the
+// boundaries themselves, so that a wedge of any width is seen). A wedge of no width is not free.
+static bool wedge_is_free(const sup_map *map, vec x, double probe, const double *directions,
+                          size_t count, size_t i, double *from, double *to) {
+  *from = directions[i];
+  *to = i + 1 < count ? directions[i + 1] : directions[0] + 2.0 * TOUCH_PI;
+  return *to > *from && !material_near(map, x, probe, 0.5 * (*from + *to));
+}
+
+bool sup_walled_in(const sup_map *map, vec x, double probe) {
+  for (int k = 0; k < SUP_TOUCH_DIRECTIONS; ++k) {
+    if (probe_direction(map, x, k * TOUCH_STEP, probe) > 0) {
+      return false;
+    }
+  }
+  // A free wedge narrower than the sampling step (a thin crack between two edges at a vertex) is
+  // found by classifying each wedge between the edges meeting x from those edges themselves.
+  double directions[EDGE_DIRECTIONS_MAX];
+  size_t count = boundary_directions(map, x, probe, directions);
   for (size_t i = 0; i < count; ++i) {
-    double from = directions[i];
-    double to = i + 1 < count ? directions[i + 1] : directions[0] + 2.0 * TOUCH_PI;
-    if (to > from && !material_near(map, x, probe, 0.5 * (from + to))) {
+    double from, to;
+    if (wedge_is_free(map, x, probe, directions, count, i, &from, &to)) {
       return false;
     }
   }
@@ -184,6 +219,47 @@ bool sup_walled_in(const sup_map *map, vec x, double probe) {
 }
 
 size_t sup_free_sectors(const sup_map *map, vec x, double probe, sup_sector *out, size_t max) {
+  // Where boundaries meet x, the sectors are runs of free wedges between them, each wedge judged
+  // from the boundaries themselves: a wedge of material narrower than the sampling step (a sliver
+  // of one obstacle between two others' free sides) still parts its neighbours.
+  double directions[EDGE_DIRECTIONS_MAX];
+  size_t count = boundary_directions(map, x, probe, directions);
+  if (count > 0) {
+    bool free_wedge[EDGE_DIRECTIONS_MAX];
+    size_t closed = count;
+    for (size_t i = 0; i < count; ++i) {
+      double from, to;
+      free_wedge[i] = wedge_is_free(map, x, probe, directions, count, i, &from, &to);
+      closed = free_wedge[i] || closed < count ? closed : i;
+    }
+    if (closed == count) {
+      if (max > 0) {
+        out[0] = (sup_sector){0.0, 2.0 * TOUCH_PI};
+      }
+      return 1;
+    }
+    // Runs of free wedges, walked from a closed one so that no run wraps past the start.
+    size_t sectors = 0;
+    double run_from = 0.0;
+    bool in_run = false;
+    for (size_t step = 1; step <= count; ++step) {
+      size_t i = (closed + step) % count;
+      double turns = closed + step >= count ? 2.0 * TOUCH_PI : 0.0;
+      if (free_wedge[i] && !in_run) {
+        run_from = directions[i] + turns;
+        in_run = true;
+      } else if (!free_wedge[i] && in_run) {
+        double run_to = directions[i] + turns;
+        if (sectors < max) {
+          out[sectors] =
+              (sup_sector){run_from - SECTOR_SLACK, run_to - run_from + 2.0 * SECTOR_SLACK};
+        }
+        ++sectors;
+        in_run = false;
+      }
+    }
+    return sectors;
+  }
   int free_at[SUP_TOUCH_DIRECTIONS];
   int first_closed = -1;
   for (int k = 0; k < SUP_TOUCH_DIRECTIONS; ++k) {
@@ -199,7 +275,7 @@ size_t sup_free_sectors(const sup_map *map, vec x, double probe, sup_sector *out
     return 1;
   }
   // Runs of free directions, walked from a closed one so that no run wraps past the start.
-  size_t count = 0;
+  size_t runs = 0;
   int run_start = -1;
   for (int i = 1; i <= SUP_TOUCH_DIRECTIONS; ++i) {
     int k = (first_closed + i) % SUP_TOUCH_DIRECTIONS;
@@ -207,15 +283,15 @@ size_t sup_free_sectors(const sup_map *map, vec x, double probe, sup_sector *out
       run_start = first_closed + i;
     } else if (!free_at[k] && run_start >= 0) {
       int run_end = first_closed + i - 1;
-      if (count < max) {
-        out[count] =
+      if (runs < max) {
+        out[runs] =
             (sup_sector){(run_start - 1) * TOUCH_STEP, (run_end - run_start + 2) * TOUCH_STEP};
       }
-      ++count;
+      ++runs;
       run_start = -1;
     }
   }
-  return count;
+  return runs;
 }
 
 static double wrap(double angle) {
@@ -301,6 +377,22 @@ bool sup_passes_between(const sup_map *map, vec x, vec back, vec ahead, double p
     }
     if (!material[side] && probe_direction(map, x, k * TOUCH_STEP, probe) < 0) {
       material[side] = true;
+    }
+  }
+  // A wedge of material narrower than the sampling step (a sliver of one obstacle at a vertex it
+  // shares with another) is found from the boundaries meeting x themselves.
+  double directions[EDGE_DIRECTIONS_MAX];
+  size_t count = boundary_directions(map, x, probe, directions);
+  for (size_t i = 0; i < count && !(material[0] && material[1]); ++i) {
+    double a, b;
+    if (wedge_is_free(map, x, probe, directions, count, i, &a, &b) || !(b > a)) {
+      continue;
+    }
+    double lo = wrap(a - from), hi = lo + (b - a);
+    for (int turn = 0; turn < 2; ++turn) {
+      double l = lo - turn * 2.0 * TOUCH_PI, h = hi - turn * 2.0 * TOUCH_PI;
+      material[0] = material[0] || (h > SECTOR_SLACK && l < span - SECTOR_SLACK);
+      material[1] = material[1] || (h > span + SECTOR_SLACK && l < 2.0 * TOUCH_PI - SECTOR_SLACK);
     }
   }
   return material[0] && material[1];

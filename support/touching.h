@@ -30,8 +30,10 @@ double sup_touch_probe_radius(const sup_map *map);
 bool sup_walled_in(const sup_map *map, arcnav_vec2 x, double probe);
 
 /// A run of directions around a point that lead into free space, counter-clockwise from `from`
-/// (radians) over `sweep`, widened by one sampling step on either side so that it holds the
-/// directions along the boundaries that close it.
+/// (radians) over `sweep`, widened on either side so that it holds the directions along the
+/// boundaries that close it: by their rounding where boundaries meet the point (the sectors are
+/// then the runs of free wedges between them, each judged from the boundaries themselves), else
+/// by one sampling step.
 typedef struct sup_sector {
   double from, sweep;
 } sup_sector;

@@ -556,6 +556,24 @@ START_TEST(test_checks_see_the_touching_rule) {
   ck_assert_double_eq_tol(r.length, 2.0 * sqrt(104.0) + 10.0, 1e-9);
   sup_map_free(&shared);
 
+  // A sliver of material 0.001 rad wide (far below the sampling step) leaving the vertex (0, 0)
+  // that a triangle on the left shares: the two free wedges above and below are two sectors, and
+  // the way from one to the other goes round the sliver's far end, not through the vertex between
+  // the two obstacles.
+  sup_map sliver;
+  sup_map_init(&sliver);
+  const vec left[3] = {{0, 0}, {-10, 10}, {-10, -10}};
+  const vec thin[3] = {{0, 0}, {10, -0.005}, {10, 0.005}};
+  sup_map_add_polygon(&sliver, left, 3, NULL, NULL, 0);
+  sup_map_add_polygon(&sliver, thin, 3, NULL, NULL, 0);
+  sup_sector sectors[4];
+  ck_assert_uint_eq(
+      sup_free_sectors(&sliver, (vec){0, 0}, sup_touch_probe_radius(&sliver), sectors, 4), 2);
+  r = sup_reference_shortest(&sliver, 0.0, (vec){1, 1}, (vec){1, -1}, NULL);
+  ck_assert(r.found);
+  ck_assert_double_eq_tol(r.length, 2.0 * hypot(9.0, 0.995) + 0.01, 1e-9);
+  sup_map_free(&sliver);
+
   // A crack of 0.001 rad (far below the 720-direction sampling step) cut into a square: its apex
   // is free, one side of its two edges being free space, and only the classification of the
   // wedges between the edges meeting there sees it; a point on one of its edges, next to the
