@@ -189,6 +189,18 @@ static size_t boundary_directions(const sup_map *map, vec x, double probe, doubl
   return count;
 }
 
+// Does a circle's rim pass within `probe` of x?
+static bool rim_near(const sup_map *map, vec x, double probe) {
+  for (size_t c = 0; c < map->circle_count; ++c) {
+    const sup_circle *circle = &map->circles[c];
+    double d = hypot(x.x - circle->center.x, x.y - circle->center.y);
+    if (circle->radius > 0.0 && fabs(d - circle->radius) <= probe) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // The wedge from directions[i] to the next direction counter-clockwise (the first one a full turn
 // on, after the last): its two sides, and whether it is free (judged at its middle from the
 // boundaries themselves, so that a wedge of any width is seen). A wedge of no width is not free.
@@ -380,9 +392,12 @@ bool sup_passes_between(const sup_map *map, vec x, vec back, vec ahead, double p
     }
   }
   // A wedge of material narrower than the sampling step (a sliver of one obstacle at a vertex it
-  // shares with another) is found from the boundaries meeting x themselves.
+  // shares with another) is found from the boundaries meeting x themselves: where only polygons'
+  // edges meet, straight, so that a path along one keeps its direction to rounding. A path along a
+  // circle's rim, a chord of it within the tolerance, turns off the tangent by its length over
+  // the diameter, more than the sectors' slack: there the sampled directions above decide.
   double directions[EDGE_DIRECTIONS_MAX];
-  size_t count = boundary_directions(map, x, probe, directions);
+  size_t count = rim_near(map, x, probe) ? 0 : boundary_directions(map, x, probe, directions);
   for (size_t i = 0; i < count && !(material[0] && material[1]); ++i) {
     double a, b;
     if (wedge_is_free(map, x, probe, directions, count, i, &a, &b) || !(b > a)) {
