@@ -162,6 +162,22 @@ static bool material_near(const sup_map *map, vec x, double probe, double theta)
 // material the map can hold.
 #define SECTOR_SLACK 1e-9
 
+// Does the circle's rim pass within `probe` of x?
+static bool on_rim(const sup_circle *circle, vec x, double probe) {
+  double d = hypot(x.x - circle->center.x, x.y - circle->center.y);
+  return circle->radius > 0.0 && fabs(d - circle->radius) <= probe;
+}
+
+// Does any circle's rim pass within `probe` of x?
+static bool rim_near(const sup_map *map, vec x, double probe) {
+  for (size_t c = 0; c < map->circle_count; ++c) {
+    if (on_rim(&map->circles[c], x, probe)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // The directions of the boundaries meeting x (within `probe`), sorted: the edges of the rings
 // there, and a circle's tangent where x lies on its rim. They bound the wedges of one kind round x.
 static size_t boundary_directions(const sup_map *map, vec x, double probe, double *directions) {
@@ -178,8 +194,7 @@ static size_t boundary_directions(const sup_map *map, vec x, double probe, doubl
   }
   for (size_t c = 0; c < map->circle_count; ++c) {
     const sup_circle *circle = &map->circles[c];
-    double d = hypot(x.x - circle->center.x, x.y - circle->center.y);
-    if (circle->radius > 0.0 && fabs(d - circle->radius) <= probe) {
+    if (on_rim(circle, x, probe)) {
       double normal = angle_of(x, circle->center);
       add_direction(directions, &count, normal + 0.5 * TOUCH_PI);
       add_direction(directions, &count, normal - 0.5 * TOUCH_PI);
@@ -187,18 +202,6 @@ static size_t boundary_directions(const sup_map *map, vec x, double probe, doubl
   }
   qsort(directions, count, sizeof *directions, compare_angles);
   return count;
-}
-
-// Does a circle's rim pass within `probe` of x?
-static bool rim_near(const sup_map *map, vec x, double probe) {
-  for (size_t c = 0; c < map->circle_count; ++c) {
-    const sup_circle *circle = &map->circles[c];
-    double d = hypot(x.x - circle->center.x, x.y - circle->center.y);
-    if (circle->radius > 0.0 && fabs(d - circle->radius) <= probe) {
-      return true;
-    }
-  }
-  return false;
 }
 
 // The wedge from directions[i] to the next direction counter-clockwise (the first one a full turn
