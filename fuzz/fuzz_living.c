@@ -104,6 +104,18 @@ static arcnav_map *fresh_map_without(const living *l, const bool *left_out) {
   return map;
 }
 
+// The finest coordinates of the input are 1/1024 apart. A map tolerance of 1e-3 or more (an
+// obstacle moved out past about 1e6) reaches the features' scale: obstacles that do not meet
+// count as touching, and which of the ways the tolerance leaves open a planner takes depends on
+// how it met them (its definition, the obstacles' order, the triangulation an update left): on
+// one such map (`fuzz/regressions/living/tolerance-swallows-the-features`, tolerance 11) a fresh
+// planner for radii up to 2 answers 2.3e10 at R = 0, one for R = 0 alone and the updated planner
+// 41, the funnel 15.4. There only statuses are compared; within precision, lengths too, and
+// paths are verified.
+static bool within_precision(double eps) {
+  return eps < 1e-3;
+}
+
 static size_t alive_count(const living *l) {
   size_t alive = 0;
   for (size_t i = 0; i < l->count; i++) {
@@ -399,13 +411,13 @@ static void compare_ignoring(living *l, const kept_planner *kept, size_t k, size
     if (status != expected) {
       fail("a query ignoring units answers otherwise than a planner without them", detail);
     }
-    if (status == ARCNAV_OK) {
+    if (status == ARCNAV_OK && within_precision(eps)) {
       double a = arcnav_path_length(want), b = arcnav_path_length(got);
       if (!(fabs(a - b) <= 1e-9 * (1.0 + a))) {
         fail("a query ignoring units finds another length than a planner without them", detail);
       }
       sup_verify_report report;
-      if (eps < 1e-3 && !sup_verify_path(&plain, R, eps, s, g, got, &report)) {
+      if (!sup_verify_path(&plain, R, eps, s, g, got, &report)) {
         fail("a path ignoring units fails the verifier", report.message);
       }
     }
@@ -476,7 +488,7 @@ static void compare(an_fuzz_reader *r, living *l, kept_planner *kept, size_t kep
         fail("set_partial", "");
       }
       compare_ignoring(l, kept, k, (size_t)q, s, g, R);
-      if (status != ARCNAV_OK && status != ARCNAV_PARTIAL) {
+      if ((status != ARCNAV_OK && status != ARCNAV_PARTIAL) || !within_precision(eps)) {
         continue;
       }
       // A partial answer's end is a reachable point nearest to the goal, at the same distance
@@ -494,11 +506,8 @@ static void compare(an_fuzz_reader *r, living *l, kept_planner *kept, size_t kep
                  : "an updated planner's length differs from a fresh one's",
              detail);
       }
-      // An obstacle moved out to 1e29 makes the map's tolerance 1e20 (1e-9 of its extent): the
-      // queries, 64 wide, are then below it and every answer is as good as another, as in
-      // fuzz_planner's beyond_precision(). The updated and the fresh planner must still agree.
       sup_verify_report report;
-      if (eps < 1e-3 && !sup_verify_path(&plain, R, eps, s, arcnav_path_end(got), got, &report)) {
+      if (!sup_verify_path(&plain, R, eps, s, arcnav_path_end(got), got, &report)) {
         char both[sizeof detail + sizeof report.message + 4];
         snprintf(both, sizeof both, "%s: %s", detail, report.message);
         fail("an updated planner's path fails the verifier", both);
