@@ -2,7 +2,8 @@
 // The probes of the free space (arcnav_query_clearance, _raycast, _path_is_free, _nearest_free)
 // against the support code's own distances (verify.h), never against the library: distances to
 // the obstacles, marches and bisections along rays and paths, and dense samples of the free set's
-// boundary curves. The touching rule for point agents is checked on hand-made touching maps.
+// boundary curves and of arcs round corners. The touching rule for point agents is checked on
+// hand-made touching maps.
 #include "arcnav_test.h"
 #include "index/free_space.h"
 #include "index/probe.h"
@@ -11,6 +12,8 @@
 #include "touching.h"
 #include "verify.h"
 
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1120,6 +1123,86 @@ START_TEST(bounded_search_answers_as_the_rings_do) {
 }
 END_TEST
 
+// The free test of an arc of radius R round a rectangle's corner (an_arc_is_free, what a disk
+// path's turn is checked with) against the support code's distances at samples R/64 apart along
+// it: free only when every sample is, and blocked only when some sample comes within half a step
+// of touching (the distance to the obstacles changes no faster than the arc's length). The arcs
+// start at a free place anywhere round the corner, so many reach into the corner's own edges,
+// which the check judges without measuring where the arc keeps behind them.
+START_TEST(corner_arcs_are_free_as_the_distances_say) {
+  an_allocator alloc = an_allocator_from(NULL);
+  size_t verdicts[2] = {0, 0};
+  for (uint64_t seed = 1; seed <= test_scaled_count(6); ++seed) {
+    sup_map m = sup_gen_random_rectangles(seed, 40, 60.0, 0.5, 6.0);
+    arcnav_map *map = NULL;
+    ck_assert_int_eq(sup_map_to_arcnav(&m, &map), ARCNAV_OK);
+    double radius = seed % 2 ? 1.0 : 0.5;
+    double eps = arcnav_map_tolerance(map);
+    an_free_space space;
+    ck_assert_int_eq(an_free_space_build(map, radius, eps, &alloc, &space), ARCNAV_OK);
+    an_probe_scratch scratch = {0};
+    ck_assert_int_eq(an_probe_scratch_init(&scratch, &space.grid, &alloc), ARCNAV_OK);
+    an_clearance settings = an_clearance_at_radius(&space.clearance, radius);
+    sup_rng rng = sup_rng_seed(seed * 71);
+    double step = radius / 64.0;
+    for (size_t i = 0; i < m.polygon_count; ++i) {
+      const sup_ring *ring = &m.polygons[i].outer;
+      for (size_t k = 0; k < ring->count; ++k) {
+        vec c = ring->points[k];
+        vec before = ring->points[(k + ring->count - 1) % ring->count];
+        vec after = ring->points[(k + 1) % ring->count];
+        // Half the arcs start near where the corner's wedge starts (the outward normal of the
+        // edge before it, the ring taken counter-clockwise) and sweep about the wedge, just
+        // inside it or just past its sides; the others start anywhere.
+        vec edge = sup_ring_signed_area(ring) > 0.0 ? (vec){c.x - before.x, c.y - before.y}
+                                                    : (vec){c.x - after.x, c.y - after.y};
+        double wedge_start = atan2(-edge.x, edge.y);
+        bool near_wedge = sup_rng_unit(&rng) < 0.5;
+        double start = near_wedge ? wedge_start + sup_rng_uniform(&rng, -0.1, 0.1)
+                                  : sup_rng_uniform(&rng, 0.0, 2.0 * AN_PI);
+        double sweep = near_wedge                 ? sup_rng_uniform(&rng, 0.05, 0.5 * AN_PI + 0.1)
+                       : sup_rng_unit(&rng) < 0.8 ? sup_rng_uniform(&rng, 0.05, 3.0)
+                                                  : sup_rng_uniform(&rng, 3.3, 6.2);
+        an_arc arc = {v2(c.x, c.y), radius, an_wrap_angle(start), sweep};
+        // The check measures the arc against the obstacles' edges, for arcs that start free, as
+        // a path's do: one wholly inside material comes near no edge.
+        vec first = {c.x + radius * cos(arc.start_angle), c.y + radius * sin(arc.start_angle)};
+        if (sup_signed_distance_to_obstacles(&m, first) < radius - eps) {
+          continue;
+        }
+        bool free = an_arc_is_free(&settings, &scratch.clearance, &arc);
+        double least = INFINITY;
+        size_t samples = (size_t)ceil(radius * sweep / step);
+        for (size_t j = 0; j <= samples; ++j) {
+          double angle = arc.start_angle + sweep * (double)j / (double)samples;
+          vec p = {c.x + radius * cos(angle), c.y + radius * sin(angle)};
+          least = fmin(least, sup_signed_distance_to_obstacles(&m, p));
+        }
+        double limit = radius - eps;
+        if (free) {
+          ck_assert_msg(least >= limit - 1e-9,
+                        "seed %" PRIu64 ": the arc round (%g, %g) from %.17g sweeping %.17g is "
+                        "called free, but a sample is %.17g from the obstacles",
+                        seed, c.x, c.y, arc.start_angle, sweep, least);
+        } else {
+          ck_assert_msg(least < limit + 0.5 * step + 1e-9,
+                        "seed %" PRIu64 ": the arc round (%g, %g) from %.17g sweeping %.17g is "
+                        "called blocked, but every sample is %.17g or more from the obstacles",
+                        seed, c.x, c.y, arc.start_angle, sweep, least);
+        }
+        verdicts[free]++;
+      }
+    }
+    an_probe_scratch_free(&scratch, &alloc);
+    an_free_space_destroy(&space, &alloc);
+    arcnav_map_destroy(map);
+    sup_map_free(&m);
+  }
+  ck_assert_uint_ge(verdicts[0], test_scaled_minimum(80, 6));
+  ck_assert_uint_ge(verdicts[1], test_scaled_minimum(80, 6));
+}
+END_TEST
+
 START_TEST(nearest_reachable_small_cases_and_errors) {
   sup_map m = rooms_map(1);
   setup s = build(&m, 1.0, ARCNAV_ENGINE_AUTO);
@@ -1216,6 +1299,7 @@ static Suite *probes_suite(void) {
   tcase_add_test(tc, nearest_reachable_among_many_rooms);
   tcase_add_test(tc, nearest_reachable_small_cases_and_errors);
   tcase_add_test(tc, bounded_search_answers_as_the_rings_do);
+  tcase_add_test(tc, corner_arcs_are_free_as_the_distances_say);
   tcase_add_test(tc, degenerate_places_are_answered);
   tcase_add_test(tc, probes_follow_the_query_radius);
   tcase_add_test(tc, bad_input_is_refused);

@@ -780,6 +780,24 @@ static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const 
   return false;
 }
 
+// Does edge ab leave from the arc's centre away from the whole arc? Then the centre is the edge's
+// nearest point to every point of the arc, a radius away. A corner's own edges are so for every
+// arc round it (the arc keeps within the corner's wedge, between its edges' outward normals), and
+// they are the costliest of its items to measure otherwise. An arc under a half-turn with both
+// ends on the far side of the line through the centre square to the edge lies wholly there.
+static bool edge_behind_arc(const an_arc *arc, const an_arc_ends *ends, vec2 a, vec2 b) {
+  vec2 along;
+  if (v2_equal(a, arc->center)) {
+    along = v2_sub(b, a);
+  } else if (v2_equal(b, arc->center)) {
+    along = v2_sub(a, b);
+  } else {
+    return false;
+  }
+  return fabs(arc->sweep) < AN_PI && v2_dot(v2_sub(ends->start, arc->center), along) <= 0.0 &&
+         v2_dot(v2_sub(ends->end, arc->center), along) <= 0.0;
+}
+
 static bool arc_item_is_clear(const an_clearance *cl, const an_item *item, const void *shape) {
   const arc_shape *checked = shape;
   const an_arc *arc = &checked->arc;
@@ -802,6 +820,9 @@ static bool arc_item_is_clear(const an_clearance *cl, const an_item *item, const
            an_point_arc_dist_ends(item->a, arc, &checked->ends) >= beyond;
   }
   vec2 item_end = an_item_end(item);
+  if (edge_behind_arc(arc, &checked->ends, item->a, item_end)) {
+    return arc->radius >= limit;
+  }
   return an_point_segment_dist(arc->center, item->a, item_end) >= arc->radius + limit ||
          an_segment_arc_dist_ends(item->a, item_end, arc, &checked->ends) >= limit;
 }
