@@ -343,16 +343,18 @@ static void compare_probes(arcnav_query *updated, arcnav_query *fresh, arcnav_ve
   if (!same_answer(sa, sb, eps) || (within_precision(eps) && ra != rb)) {
     fail("reachability differs from a fresh planner's", detail);
   }
-  // And against a search, which the answer must equal (status and all): a whole one, not a
-  // partial answer (the caller sets partial answers again for its own questions).
+  // And each against its own search, which the answer must equal (status and all): a whole one,
+  // not a partial answer (the caller sets partial answers again for its own questions).
   arcnav_path *path = NULL;
   if (arcnav_query_set_partial(fresh, false) != ARCNAV_OK ||
+      arcnav_query_set_partial(updated, false) != ARCNAV_OK ||
       arcnav_path_create(NULL, &path) != ARCNAV_OK) {
     fail("no memory for a path", detail);
   }
   arcnav_status searched = arcnav_find_path(fresh, p, q, path);
+  arcnav_status searched_updated = arcnav_find_path(updated, p, q, path);
   arcnav_path_destroy(path);
-  if (searched != sb) {
+  if (searched != sb || searched_updated != sa) {
     fail("reachability differs from the search's answer", detail);
   }
   arcnav_vec2 dir = {q.x - p.x, q.y - p.y};
