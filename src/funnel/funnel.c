@@ -752,23 +752,6 @@ static void add_fan(an_funnel_scratch *s, vec2 p, bool goal) {
   }
 }
 
-/// Whether segment pq meets the closed box [lo, hi]: their x and y ranges overlap and the box's
-/// corners do not all lie strictly on one side of the line pq (exact orientation tests).
-static bool segment_meets_box(vec2 p, vec2 q, vec2 lo, vec2 hi) {
-  if (an_max(p.x, q.x) < lo.x || an_min(p.x, q.x) > hi.x || an_max(p.y, q.y) < lo.y ||
-      an_min(p.y, q.y) > hi.y) {
-    return false;
-  }
-  const vec2 corners[4] = {lo, v2(hi.x, lo.y), hi, v2(lo.x, hi.y)};
-  int left = 0, right = 0;
-  for (int k = 0; k < 4; ++k) {
-    double o = an_orient2d(p, q, corners[k]);
-    left += o > 0.0;
-    right += o < 0.0;
-  }
-  return left < 4 && right < 4;
-}
-
 static arcnav_status straight(an_funnel_scratch *s, vec2 start, vec2 goal, an_funnel_result *out) {
   s->points[0] = start;
   s->points[1] = goal;
@@ -810,7 +793,7 @@ arcnav_status an_funnel_begin(const an_navmesh *mesh, an_funnel_scratch *s, vec2
   int32_t st = ends.start_tri, gt = ends.goal_tri;
   // Beyond the box there is nothing but free space: a segment that misses the box is the path.
   if ((!start_in || !goal_in) &&
-      !segment_meets_box(start, goal, mesh->cdt.points[0], mesh->cdt.points[2])) {
+      !an_segment_meets_box(start, goal, mesh->cdt.points[0], mesh->cdt.points[2])) {
     return straight(s, start, goal, out);
   }
   an_funnel_next_stamp(s);

@@ -266,3 +266,18 @@ bool an_segments_intersect_exact(vec2 a, vec2 b, vec2 c, vec2 d) {
                        an_sign(an_orient2d(a, b, c)), an_sign(an_orient2d(a, b, d))};
   return an_segments_meet_given_signs(a, b, c, d, sign);
 }
+
+bool an_segment_meets_box(vec2 p, vec2 q, vec2 lo, vec2 hi) {
+  if (an_max(p.x, q.x) < lo.x || an_min(p.x, q.x) > hi.x || an_max(p.y, q.y) < lo.y ||
+      an_min(p.y, q.y) > hi.y) {
+    return false;
+  }
+  const vec2 corners[4] = {lo, v2(hi.x, lo.y), hi, v2(lo.x, hi.y)};
+  int left = 0, right = 0;
+  for (int k = 0; k < 4; ++k) {
+    double o = an_orient2d(p, q, corners[k]);
+    left += o > 0.0;
+    right += o < 0.0;
+  }
+  return left < 4 && right < 4;
+}

@@ -23,3 +23,7 @@ double an_incircle(vec2 a, vec2 b, vec2 c, vec2 d);
 /// Do closed segments ab and cd share a point (crossing, touching at an end, collinear overlap)?
 /// Exact: an_segments_intersect() of geom.h with the signs of an_orient2d().
 bool an_segments_intersect_exact(vec2 a, vec2 b, vec2 c, vec2 d);
+
+/// Does segment pq meet the closed box [lo, hi]? Their x and y ranges overlap and the box's
+/// corners do not all lie strictly on one side of the line pq. Exact.
+bool an_segment_meets_box(vec2 p, vec2 q, vec2 lo, vec2 hi);

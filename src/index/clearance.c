@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "index/clearance.h"
 
+#include "geom/predicates.h"
 #include "geom/tolerances.h"
 #include "search/marks.h"
 
@@ -684,6 +685,9 @@ static bool arc_holds_inside(const an_arc *arc, double angle, double slack) {
 typedef struct arc_shape {
   an_arc arc;
   an_arc_ends ends;
+  /// The arc's box grown by more than the clearance limit: an edge that misses it is farther than
+  /// the limit from every point of the arc.
+  vec2 lo, hi;
 } arc_shape;
 
 static bool point_arc_blocks(const an_clearance *cl, const an_item *item, const arc_shape *shape) {
@@ -823,6 +827,9 @@ static bool arc_item_is_clear(const an_clearance *cl, const an_item *item, const
   if (edge_behind_arc(arc, &checked->ends, item->a, item_end)) {
     return arc->radius >= limit;
   }
+  if (!an_segment_meets_box(item->a, item_end, checked->lo, checked->hi)) {
+    return true;
+  }
   return an_point_segment_dist(arc->center, item->a, item_end) >= arc->radius + limit ||
          an_segment_arc_dist_ends(item->a, item_end, arc, &checked->ends) >= limit;
 }
@@ -847,9 +854,15 @@ bool an_arc_is_free(const an_clearance *cl, an_clearance_scratch *scratch, const
   if (grid->item_count == 0 || !(arc->radius > 0.0)) {
     return true;
   }
-  arc_shape shape = {*arc, an_arc_ends_of(arc)};
+  arc_shape shape = {.arc = *arc, .ends = an_arc_ends_of(arc)};
   vec2 lo, hi;
   arc_box(arc, &shape.ends, &lo, &hi);
+  // Grown by the limit and the rounding of the box and of the limit, so that an edge missing it
+  // is surely beyond the limit.
+  double grow = (cl->radius - cl->eps) * (1.0 + AN_GEOM_RELATIVE) +
+                AN_GEOM_RELATIVE * (1.0 + fabs(lo.x) + fabs(lo.y) + fabs(hi.x) + fabs(hi.y));
+  shape.lo = v2(lo.x - grow, lo.y - grow);
+  shape.hi = v2(hi.x + grow, hi.y + grow);
   uint32_t stamp = next_stamp(scratch, grid);
   int32_t c0 = an_grid_column(grid, lo.x), c1 = an_grid_column(grid, hi.x);
   int32_t r0 = an_grid_row(grid, lo.y), r1 = an_grid_row(grid, hi.y);
