@@ -220,8 +220,7 @@ static int32_t walk(const an_cdt *cdt, vec2 p, int32_t t, uint32_t seed) {
     const an_cdt_tri *tri = &cdt->tris[t];
     int start = (int)(next_random(&rng) % 3u);
     int32_t next = -2;
-    for (int k = 0; k < 3; ++k) {
-      int i = (start + k) % 3;
+    for (int k = 0, i = start; k < 3; ++k, i = an_cdt_next3(i)) {
       if (tri->n[i] == previous && previous >= 0) {
         continue; // came from there: p cannot be behind that edge
       }

@@ -80,14 +80,22 @@ bool an_navmesh_point_is_free(const an_navmesh *mesh, vec2 p) {
   return an_navmesh_in_box(mesh, p) ? an_navmesh_locate(mesh, p) >= 0 : mesh->whole_plane;
 }
 
+// The cell of an offset from the grid's corner along one axis, clamped to the grid: floor of
+// offset / size, which truncation gives for the offsets not clamped to the first cell.
+static int32_t locate_cell(double offset, double size, int32_t count) {
+  double f = offset / size;
+  if (!(f >= 1.0)) {
+    return 0;
+  }
+  return f >= (double)(count - 1) ? count - 1 : (int32_t)f;
+}
+
 int32_t an_navmesh_locate_cdt(const an_navmesh *mesh, vec2 p) {
   if (!v2_is_finite(p) || !mesh->grid) {
     return -1;
   }
-  double fx = floor((p.x - mesh->grid_min.x) / mesh->cell_w);
-  double fy = floor((p.y - mesh->grid_min.y) / mesh->cell_h);
-  int32_t i = (int32_t)an_min(an_max(fx, 0.0), (double)(mesh->grid_w - 1));
-  int32_t j = (int32_t)an_min(an_max(fy, 0.0), (double)(mesh->grid_h - 1));
+  int32_t i = locate_cell(p.x - mesh->grid_min.x, mesh->cell_w, mesh->grid_w);
+  int32_t j = locate_cell(p.y - mesh->grid_min.y, mesh->cell_h, mesh->grid_h);
   return an_cdt_locate(&mesh->cdt, p, mesh->grid[(size_t)j * (size_t)mesh->grid_w + (size_t)i]);
 }
 
@@ -98,11 +106,13 @@ int32_t an_navmesh_locate_inside(const an_navmesh *mesh, vec2 p) {
   }
   const an_cdt_tri *tri = &mesh->cdt.tris[t];
   const vec2 *pts = mesh->cdt.points;
+  vec2 corner[3] = {pts[tri->v[0]], pts[tri->v[1]], pts[tri->v[2]]};
   // More than a few tolerances inside each edge: the build snaps points within eps together, so
   // an obstacle's edges lie within eps of the mesh's, and one that snapping collapsed lies
   // within 2 eps of a vertex (docs/DESIGN.md, "Free checks").
+  static const int after[3] = {1, 2, 0}, before[3] = {2, 0, 1};
   for (int i = 0; i < 3; ++i) {
-    vec2 a = pts[tri->v[(i + 1) % 3]], b = pts[tri->v[(i + 2) % 3]];
+    vec2 a = corner[after[i]], b = corner[before[i]];
     if (!(an_orient2d(a, b, p) > AN_LOCATE_INSIDE_TOLERANCES * mesh->eps * v2_dist(a, b))) {
       return -1;
     }
