@@ -532,12 +532,17 @@ static bool param_after(double t, double s, double t_ref, double s_ref) {
 }
 
 bool an_grid_clip_segment(const an_grid *grid, vec2 *a, vec2 *b) {
-  // Entry (t0) and exit (t1) parameters, each with its complement (1 - t) computed directly.
-  double t0 = 0.0, s0 = 1.0, t1 = 1.0, s1 = 0.0;
-  vec2 d = v2_sub(*b, *a);
   double lo[2] = {grid->origin.x, grid->origin.y};
   double hi[2] = {grid->origin.x + grid->columns * grid->cell_size,
                   grid->origin.y + grid->rows * grid->cell_size};
+  // Most segments lie in the box: they are their own clip, as the parameters 0 and 1 would give.
+  if (an_in_closed_box(*a, v2(lo[0], lo[1]), v2(hi[0], hi[1])) &&
+      an_in_closed_box(*b, v2(lo[0], lo[1]), v2(hi[0], hi[1]))) {
+    return true;
+  }
+  // Entry (t0) and exit (t1) parameters, each with its complement (1 - t) computed directly.
+  double t0 = 0.0, s0 = 1.0, t1 = 1.0, s1 = 0.0;
+  vec2 d = v2_sub(*b, *a);
   double start[2] = {a->x, a->y}, end[2] = {b->x, b->y}, delta[2] = {d.x, d.y};
   for (int axis = 0; axis < 2; ++axis) {
     if (delta[axis] == 0.0) {
