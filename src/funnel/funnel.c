@@ -305,8 +305,8 @@ static arcnav_status finish_points(an_funnel_scratch *s, int32_t last, vec2 goal
 /// the edge runs counter-clockwise around the triangle, so its first vertex is on the right.
 static inline void portal_ids(const an_funnel_scratch *s, int32_t tri, int edge, int32_t *left,
                               int32_t *right) {
-  *right = tri_vertex(s, tri, (edge + 1) % 3);
-  *left = tri_vertex(s, tri, (edge + 2) % 3);
+  *right = tri_vertex(s, tri, an_cdt_next3(edge));
+  *left = tri_vertex(s, tri, an_cdt_prev3(edge));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -401,7 +401,7 @@ SEARCH_BODY arcnav_status plain_search_with(an_funnel_scratch *s, size_t max_exp
         continue;
       }
       // The edge runs counter-clockwise round t: its first vertex is on the traveller's right.
-      int32_t r = tv[(i + 1) % 3], l = tv[(i + 2) % 3];
+      int32_t r = tv[an_cdt_next3(i)], l = tv[an_cdt_prev3(i)];
       vec2 pl = general ? vertex_point(s, l) : s->mesh->cdt.points[l];
       vec2 pr = general ? vertex_point(s, r) : s->mesh->cdt.points[r];
       vec2 mid = v2_scale(v2_add(pl, pr), 0.5);
@@ -582,7 +582,7 @@ SEARCH_BODY arcnav_status optimal_search_with(an_funnel_scratch *s, size_t max_e
       if (u < 0 || u == parent_tri || chain_contains(s, id, u)) {
         continue;
       }
-      int32_t r = tv[(i + 1) % 3], l = tv[(i + 2) % 3]; // as in portal_ids()
+      int32_t r = tv[an_cdt_next3(i)], l = tv[an_cdt_prev3(i)]; // as in portal_ids()
       an_fn_funnel cf = child_funnel(s, id, l, r);
       if (general ? is_goal(s, u) : u == goal_single) {
         out->channels++;
@@ -660,8 +660,9 @@ void an_funnel_near_triangles(const an_navmesh *mesh, vec2 p, int32_t first, uin
   const an_cdt_tri *tri0 = &cdt->tris[t0];
   bool alone = true; // farther than eps from every edge of its triangle: the usual case
   for (int k = 0; k < 3 && alone; ++k) {
-    alone = tri0->n[k] < 0 || an_point_segment_dist(p, cdt->points[tri0->v[(k + 1) % 3]],
-                                                    cdt->points[tri0->v[(k + 2) % 3]]) > mesh->eps;
+    alone =
+        tri0->n[k] < 0 || an_point_segment_dist(p, cdt->points[tri0->v[an_cdt_next3(k)]],
+                                                cdt->points[tri0->v[an_cdt_prev3(k)]]) > mesh->eps;
   }
   if (alone) {
     emit(context, first);
@@ -685,7 +686,7 @@ void an_funnel_near_triangles(const an_navmesh *mesh, vec2 p, int32_t first, uin
       if (u < 0 || near_stamp[u] == *near_mark) {
         continue;
       }
-      vec2 a = cdt->points[tri->v[(k + 1) % 3]], b = cdt->points[tri->v[(k + 2) % 3]];
+      vec2 a = cdt->points[tri->v[an_cdt_next3(k)]], b = cdt->points[tri->v[an_cdt_prev3(k)]];
       if (an_point_segment_dist(p, a, b) <= mesh->eps) {
         near_stamp[u] = *near_mark;
         near_queue[tail++] = u;

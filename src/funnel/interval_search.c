@@ -312,8 +312,8 @@ typedef struct far_point {
 
 HOT tri_view view_of(const an_navmesh *mesh, int32_t tri, int32_t edge) {
   const int32_t *v = &mesh->fv[3 * (size_t)tri];
-  tri_view t = {.tri = tri, .edge = edge, .c = v[edge], .p1 = v[(edge + 1) % 3]};
-  t.p2 = v[(edge + 2) % 3];
+  tri_view t = {.tri = tri, .edge = edge, .c = v[edge], .p1 = v[an_cdt_next3(edge)]};
+  t.p2 = v[an_cdt_prev3(edge)];
   t.P1 = mesh->cdt.points[t.p1];
   t.P2 = mesh->cdt.points[t.p2];
   t.C = mesh->cdt.points[t.c];
@@ -448,7 +448,7 @@ HOT void add_successor(iv_search *x, const tri_view *t, int side, far_point righ
   // A root at an end of the edge is a corner that turned onto it; no other root stands on the
   // line of a far edge it sees part of.
   const int32_t *tv = &mesh->fv[3 * (size_t)t->tri];
-  bool on_edge = root >= 0 && (root == tv[(edge + 1) % 3] || root == tv[(edge + 2) % 3]);
+  bool on_edge = root >= 0 && (root == tv[an_cdt_next3(edge)] || root == tv[an_cdt_prev3(edge)]);
   if (x->made >= SUCCESSORS_MAX && !pool_room(s, x->made + 1)) {
     x->out_of_memory = true; // a fan walk past the room the search made
     return;

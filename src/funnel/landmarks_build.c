@@ -70,7 +70,7 @@ static int32_t farthest_triangle(const an_navmesh *mesh, const double *nearest) 
 static void mark_pinches(const an_navmesh *mesh, uint8_t *fans) {
   for (size_t t = 0; t < mesh->free_count; ++t) {
     for (int k = 0; k < 3; ++k) {
-      if (mesh->fn[3 * t + (size_t)(k + 2) % 3] < 0) {
+      if (mesh->fn[3 * t + (size_t)an_cdt_prev3(k)] < 0) {
         uint8_t *f = &fans[mesh->fv[3 * t + (size_t)k]];
         *f = *f < 2 ? (uint8_t)(*f + 1) : 2;
       }

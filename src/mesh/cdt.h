@@ -36,6 +36,15 @@ typedef struct an_cdt_tri {
   uint8_t tag;
 } an_cdt_tri;
 
+/// Edge (or vertex) after i (0, 1 or 2) in a triangle, counter-clockwise: (i + 1) % 3.
+static inline int an_cdt_next3(int i) {
+  return i == 2 ? 0 : i + 1;
+}
+/// Edge (or vertex) before i in a triangle: (i + 2) % 3.
+static inline int an_cdt_prev3(int i) {
+  return i == 0 ? 2 : i - 1;
+}
+
 /// The position of vertex `v` in triangle `t`, or -1.
 static inline int an_cdt_vertex_index(const an_cdt_tri *t, int32_t v) {
   return t->v[0] == v ? 0 : t->v[1] == v ? 1 : t->v[2] == v ? 2 : -1;

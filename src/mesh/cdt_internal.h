@@ -7,15 +7,6 @@
 
 #include "mesh/cdt.h"
 
-/// Edge (or vertex) after i in a triangle, counter-clockwise.
-static inline int an_cdt_next3(int i) {
-  return i == 2 ? 0 : i + 1;
-}
-/// Edge (or vertex) before i in a triangle.
-static inline int an_cdt_prev3(int i) {
-  return i == 0 ? 2 : i - 1;
-}
-
 static inline bool an_cdt_same_point(vec2 a, vec2 b) {
   return a.x == b.x && a.y == b.y;
 }

@@ -134,7 +134,7 @@ static void add_triangle_material(const an_navmesh *mesh, int32_t t, portal_mate
     if (v[k] >= 4) {
       m->points[m->point_count++] = mesh->cdt.points[v[k]];
     }
-    int32_t a = v[(k + 1) % 3], b = v[(k + 2) % 3];
+    int32_t a = v[an_cdt_next3(k)], b = v[an_cdt_prev3(k)];
     if (mesh->fn[3 * (size_t)t + (size_t)k] < 0 && a >= 4 && b >= 4) {
       m->edges[m->edge_count][0] = mesh->cdt.points[a];
       m->edges[m->edge_count++][1] = mesh->cdt.points[b];
@@ -164,8 +164,8 @@ double an_navmesh_portal_width(const an_navmesh *mesh, int32_t t, int i) {
     t = u;
     u = mesh->fn[3 * (size_t)t + (size_t)i];
   }
-  int32_t va = mesh->fv[3 * (size_t)t + (size_t)(i + 1) % 3],
-          vb = mesh->fv[3 * (size_t)t + (size_t)(i + 2) % 3];
+  int32_t va = mesh->fv[3 * (size_t)t + (size_t)an_cdt_next3(i)],
+          vb = mesh->fv[3 * (size_t)t + (size_t)an_cdt_prev3(i)];
   vec2 a = mesh->cdt.points[va], b = mesh->cdt.points[vb];
   // The ends alone: a point of the portal is at most min(|pa|, |pb|) from them.
   double length = v2_dist(a, b);
@@ -216,7 +216,8 @@ static void measure_portal(const an_navmesh *mesh, size_t t, int i, float *width
 // beyond is free (the passages' node free_count)?
 static bool opens_beyond_box(const an_navmesh *mesh, size_t t, int i) {
   return mesh->fn[3 * t + (size_t)i] < 0 && mesh->whole_plane &&
-         mesh->fv[3 * t + (size_t)(i + 1) % 3] < 4 && mesh->fv[3 * t + (size_t)(i + 2) % 3] < 4;
+         mesh->fv[3 * t + (size_t)an_cdt_next3(i)] < 4 &&
+         mesh->fv[3 * t + (size_t)an_cdt_prev3(i)] < 4;
 }
 
 // The portals of block `block` of the passages' forest (docs/DESIGN.md, "The widest passages in

@@ -142,7 +142,7 @@ int32_t an_navmesh_locate(const an_navmesh *mesh, vec2 p) {
       if (u < 0) {
         continue;
       }
-      vec2 a = cdt->points[tri->v[(k + 1) % 3]], b = cdt->points[tri->v[(k + 2) % 3]];
+      vec2 a = cdt->points[tri->v[an_cdt_next3(k)]], b = cdt->points[tri->v[an_cdt_prev3(k)]];
       double d = an_point_segment_dist(p, a, b);
       if (d > mesh->eps) {
         continue;

@@ -18,8 +18,8 @@
 static void add_connectors(an_navmesh *mesh, size_t *next, int32_t v, int32_t a_tri, int a_k,
                            int32_t b_tri, int b_k) {
   const an_cdt_tri *ta = &mesh->cdt.tris[a_tri], *tb = &mesh->cdt.tris[b_tri];
-  int32_t p = ta->v[(a_k + 2) % 3]; // fan A closes with its edge k + 1, from p to v
-  int32_t q = tb->v[(b_k + 1) % 3]; // fan B opens with its edge k + 2, from v to q
+  int32_t p = ta->v[an_cdt_prev3(a_k)]; // fan A closes with its edge k + 1, from p to v
+  int32_t q = tb->v[an_cdt_next3(b_k)]; // fan B opens with its edge k + 2, from v to q
   int32_t fa = mesh->free_of[a_tri], fb = mesh->free_of[b_tri];
   size_t ca = (*next)++, cb = (*next)++;
   const int32_t va[3] = {v, v, p}, vb[3] = {v, q, v};
@@ -32,8 +32,8 @@ static void add_connectors(an_navmesh *mesh, size_t *next, int32_t v, int32_t a_
   }
   mesh->tri_of[ca] = a_tri;
   mesh->tri_of[cb] = b_tri;
-  mesh->fn[3 * (size_t)fa + (size_t)(a_k + 1) % 3] = (int32_t)ca;
-  mesh->fn[3 * (size_t)fb + (size_t)(b_k + 2) % 3] = (int32_t)cb;
+  mesh->fn[3 * (size_t)fa + (size_t)an_cdt_next3(a_k)] = (int32_t)ca;
+  mesh->fn[3 * (size_t)fb + (size_t)an_cdt_prev3(b_k)] = (int32_t)cb;
 }
 
 /// Number of fans of free triangles around vertex v parted by blocked ones (0 on the box or
@@ -52,7 +52,7 @@ static size_t fans_at(const an_navmesh *mesh, int32_t v, int32_t *first) {
   do {
     const an_cdt_tri *tri = &cdt->tris[t];
     int k = an_cdt_vertex_index(tri, v);
-    int32_t u = tri->n[(k + 1) % 3];
+    int32_t u = tri->n[an_cdt_next3(k)];
     if (u < 0) {
       return 0; // on the box
     }
@@ -86,8 +86,8 @@ arcnav_status an_navmesh_split_pinch_edges(an_navmesh *mesh, const int32_t *pinc
     do {
       const an_cdt_tri *tri = &cdt->tris[t];
       int k = an_cdt_vertex_index(tri, (int32_t)v);
-      int e = (k + 2) % 3; // the edge from v to the next vertex
-      int32_t w = tri->v[(k + 1) % 3], u = tri->n[e];
+      int e = an_cdt_prev3(k); // the edge from v to the next vertex
+      int32_t w = tri->v[an_cdt_next3(k)], u = tri->n[e];
       if ((size_t)w > v && pinch[w] && u >= 0 &&
           (mesh->free_of[t] >= 0) != (mesh->free_of[u] >= 0)) {
         if (!an_reserve(&mesh->alloc, (void **)&pairs, &pair_capacity, pair_count, pair_count + 2,
@@ -98,7 +98,7 @@ arcnav_status an_navmesh_split_pinch_edges(an_navmesh *mesh, const int32_t *pinc
         pairs[pair_count++] = (int32_t)v;
         pairs[pair_count++] = w;
       }
-      t = tri->n[(k + 1) % 3];
+      t = tri->n[an_cdt_next3(k)];
     } while (t != start);
   }
   for (size_t k = 0; k < pair_count && st == ARCNAV_OK; k += 2) {
@@ -151,7 +151,7 @@ size_t an_navmesh_link_pinches(an_navmesh *mesh, const int32_t *pinches, size_t 
       const an_cdt_tri *tri = &cdt->tris[t];
       int k = an_cdt_vertex_index(tri, v);
       bool is_free = mesh->free_of[t] >= 0;
-      int32_t u = tri->n[(k + 1) % 3];
+      int32_t u = tri->n[an_cdt_next3(k)];
       if (is_free && !previous_free) {
         if (fans == 0) {
           first_open = t;

@@ -574,7 +574,7 @@ static int32_t left_of(const an_cdt *cdt, int32_t a, int32_t b) {
     return -1;
   }
   // Counter-clockwise triangles run along their edge i from v[i + 1] to v[i + 2].
-  return cdt->tris[t].v[(i + 1) % 3] == a ? t : cdt->tris[t].n[i];
+  return cdt->tris[t].v[an_cdt_next3(i)] == a ? t : cdt->tris[t].n[i];
 }
 
 static size_t ring_points(const uint32_t *ring_counts, size_t ring_count) {

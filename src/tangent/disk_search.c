@@ -299,9 +299,9 @@ static dk_leaf leaf_in(const dk_family *f, vec2 d) {
   const vec2 *v = f->v;
   if (f->entry >= 0) {
     int32_t k = f->entry;
-    leaf.from = line_meet(leaf.origin, d, v[(k + 1) % 3], v[(k + 2) % 3]);
+    leaf.from = line_meet(leaf.origin, d, v[an_cdt_next3(k)], v[an_cdt_prev3(k)]);
     // Seen from the entry edge, the apex splits the far edges.
-    leaf.exit = v2_cross(v2_sub(v[k], leaf.from), d) <= 0.0 ? (k + 1) % 3 : (k + 2) % 3;
+    leaf.exit = v2_cross(v2_sub(v[k], leaf.from), d) <= 0.0 ? an_cdt_next3(k) : an_cdt_prev3(k);
   } else {
     leaf.from = leaf.origin;
     // The edge whose corners the direction lies between, seen from the origin; the best such
@@ -309,7 +309,7 @@ static dk_leaf leaf_in(const dk_family *f, vec2 d) {
     double best = -INFINITY;
     leaf.exit = 0;
     for (int32_t k = 0; k < 3; ++k) {
-      vec2 a = v2_sub(v[(k + 1) % 3], leaf.from), b = v2_sub(v[(k + 2) % 3], leaf.from);
+      vec2 a = v2_sub(v[an_cdt_next3(k)], leaf.from), b = v2_sub(v[an_cdt_prev3(k)], leaf.from);
       double la = v2_len(a), lb = v2_len(b);
       double sa = la > 0.0 ? v2_cross(a, d) / la : 0.0;
       double sb = lb > 0.0 ? v2_cross(d, b) / lb : 0.0;
@@ -321,7 +321,7 @@ static dk_leaf leaf_in(const dk_family *f, vec2 d) {
     }
   }
   int32_t k = leaf.exit;
-  leaf.to = line_meet(leaf.from, d, v[(k + 1) % 3], v[(k + 2) % 3]);
+  leaf.to = line_meet(leaf.from, d, v[an_cdt_next3(k)], v[an_cdt_prev3(k)]);
   return leaf;
 }
 
@@ -340,7 +340,7 @@ static double segment_triangle_dist(vec2 a, vec2 b, const vec2 v[3]) {
   }
   double d = INFINITY;
   for (int k = 0; k < 3; ++k) {
-    d = an_min(d, an_segment_segment_dist(a, b, v[k], v[(k + 1) % 3]));
+    d = an_min(d, an_segment_segment_dist(a, b, v[k], v[an_cdt_next3(k)]));
   }
   return d;
 }
@@ -562,8 +562,9 @@ static bool gather_criticals(const an_tangent_query *q, an_disk_search *s, const
         return false;
       }
       for (int k = 0; k < 3; ++k) {
-        if ((k + 2) % 3 != f->entry &&
-            !add_crit_circle_cuts(s, f, range, f->v[k], f->v[(k + 1) % 3], rim.ends[e], rim.r)) {
+        if (an_cdt_prev3(k) != f->entry &&
+            !add_crit_circle_cuts(s, f, range, f->v[k], f->v[an_cdt_next3(k)], rim.ends[e],
+                                  rim.r)) {
           return false;
         }
       }
@@ -573,8 +574,8 @@ static bool gather_criticals(const an_tangent_query *q, an_disk_search *s, const
         vec2 a = v2_mul_add(rim.ends[0], side, rim.offset);
         vec2 b = v2_mul_add(rim.ends[1], side, rim.offset);
         for (int k = 0; k < 3; ++k) {
-          if ((k + 2) % 3 != f->entry &&
-              !add_crit_segment_cut(s, f, range, f->v[k], f->v[(k + 1) % 3], a, b)) {
+          if (an_cdt_prev3(k) != f->entry &&
+              !add_crit_segment_cut(s, f, range, f->v[k], f->v[an_cdt_next3(k)], a, b)) {
             return false;
           }
         }
@@ -640,11 +641,11 @@ static bool push_node(an_disk_search *s, const dk_node *n, double f) {
 
 /// The edge of triangle `to` that it shares with edge `edge` of triangle `from`.
 static int32_t shared_edge(const an_navmesh *mesh, int32_t from, int32_t edge, int32_t to) {
-  int32_t a = mesh->fv[3 * (size_t)from + (size_t)(edge + 1) % 3];
-  int32_t b = mesh->fv[3 * (size_t)from + (size_t)(edge + 2) % 3];
+  int32_t a = mesh->fv[3 * (size_t)from + (size_t)an_cdt_next3(edge)];
+  int32_t b = mesh->fv[3 * (size_t)from + (size_t)an_cdt_prev3(edge)];
   for (int32_t k = 0; k < 3; ++k) {
-    int32_t x = mesh->fv[3 * (size_t)to + (size_t)(k + 1) % 3];
-    int32_t y = mesh->fv[3 * (size_t)to + (size_t)(k + 2) % 3];
+    int32_t x = mesh->fv[3 * (size_t)to + (size_t)an_cdt_next3(k)];
+    int32_t y = mesh->fv[3 * (size_t)to + (size_t)an_cdt_prev3(k)];
     if ((x == a && y == b) || (x == b && y == a)) {
       return k;
     }
@@ -667,7 +668,7 @@ static bool push_crossing(an_disk_search *s, int32_t root, const dk_family *f, i
   if (entry < 0) {
     return true;
   }
-  vec2 a = f->v[(edge + 1) % 3], b = f->v[(edge + 2) % 3];
+  vec2 a = f->v[an_cdt_next3(edge)], b = f->v[an_cdt_prev3(edge)];
   vec2 o_lo = leaf_origin(f, d_lo), o_hi = leaf_origin(f, d_hi);
   double key = s->roots[root].g + f->radius * lo +
                an_least_distance_sum(o_lo, s->goal, line_meet(o_lo, d_lo, a, b),
@@ -736,7 +737,7 @@ static bool blocked_interval(const an_tangent_query *q, const dk_family *f, cons
   if (leaf_meets(item, limit, leaf_hi)) {
     widen(out, &any, hi->key, hi->d);
   }
-  vec2 a = f->v[(exit + 1) % 3], b = f->v[(exit + 2) % 3];
+  vec2 a = f->v[an_cdt_next3(exit)], b = f->v[an_cdt_prev3(exit)];
   for (int e = 0; e < rim.circles; ++e) {
     for (int side = 0; side < 2; ++side) {
       an_tangent t;
@@ -1249,7 +1250,7 @@ static double arc_piece(const an_tangent_query *q, an_disk_search *s, const dk_r
   for (int32_t k = 0; k < 3; ++k) {
     // The edge's line with its normal into the triangle, computed from its ends in one fixed
     // order so that both triangles beside it see the very same line.
-    vec2 a = f->v[(k + 1) % 3], b = f->v[(k + 2) % 3];
+    vec2 a = f->v[an_cdt_next3(k)], b = f->v[an_cdt_prev3(k)];
     if (b.x < a.x || (b.x == a.x && b.y < a.y)) {
       vec2 t = a;
       a = b;

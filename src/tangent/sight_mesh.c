@@ -195,8 +195,8 @@ static bool file_disk(const an_sight_mesh *sm, disk_flood *flood, vec2 centre, d
       if (u < 0 || flood->seen[u] == flood->stamp) {
         continue;
       }
-      vec2 a = cdt->points[cdt->tris[t].v[(k + 1) % 3]];
-      vec2 b = cdt->points[cdt->tris[t].v[(k + 2) % 3]];
+      vec2 a = cdt->points[cdt->tris[t].v[an_cdt_next3(k)]];
+      vec2 b = cdt->points[cdt->tris[t].v[an_cdt_prev3(k)]];
       if (!an_point_segment_within(centre, a, b, crossing)) {
         continue;
       }
@@ -1091,7 +1091,7 @@ static bool leave_across(expansion *x, int32_t f, int k, const an_sight_window *
 // leave_across for a window that does not come from entering f.
 static bool leave_edge(expansion *x, int32_t f, int k, const an_sight_window *w) {
   const int32_t *v = &x->sm->mesh->fv[3 * (size_t)f];
-  vertex_ray from = ray_to_vertex(x, v[(k + 1) % 3]), to = ray_to_vertex(x, v[(k + 2) % 3]);
+  vertex_ray from = ray_to_vertex(x, v[an_cdt_next3(k)]), to = ray_to_vertex(x, v[an_cdt_prev3(k)]);
   return leave_across(x, f, k, w, &from, &to);
 }
 
@@ -1116,7 +1116,7 @@ static bool enter(expansion *x, const an_sight_window *w) {
   // Edge k + 1 runs from v[k + 2] to the apex, edge k + 2 from the apex to v[k + 1]. The
   // triangle's directions span less than half a turn, so a window wholly on one side of the
   // apex's widened bound misses the edge on the other side whatever its far vertex.
-  int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+  int k1 = an_cdt_next3(k), k2 = an_cdt_prev3(k);
   bool misses_k1 = apex.narrows && v2_cross(w->right, turned_left(apex.direction, apex.turn)) < 0.0;
   bool misses_k2 = apex.narrows && v2_cross(turned_right(apex.direction, apex.turn), w->left) < 0.0;
   if (across[k1] >= 0 && !misses_k1) {
@@ -1235,20 +1235,21 @@ static bool start_at_vertex(expansion *x, int32_t v, bool *suitable) {
         *suitable = false;
         return true;
       }
-      vertex_ray from = ray_to_vertex(x, fv[(k + 1) % 3]), to = ray_to_vertex(x, fv[(k + 2) % 3]);
+      vertex_ray from = ray_to_vertex(x, fv[an_cdt_next3(k)]),
+                 to = ray_to_vertex(x, fv[an_cdt_prev3(k)]);
       if (!from.narrows || !to.narrows) {
         *suitable = false;
         return true;
       }
       offer_triangle(x, f);
-      offer_vertex(x, fv[(k + 1) % 3]);
-      offer_vertex(x, fv[(k + 2) % 3]);
+      offer_vertex(x, fv[an_cdt_next3(k)]);
+      offer_vertex(x, fv[an_cdt_prev3(k)]);
       if (!leave_around_vertex(x, f, k, &from, &to)) {
         return false;
       }
     }
     // Next triangle counter-clockwise around v: across the edge from v[i + 2] to v.
-    t = cdt->tris[t].n[(i + 1) % 3];
+    t = cdt->tris[t].n[an_cdt_next3(i)];
   } while (t >= 0 && t != t0 && ++steps < cdt->tri_count);
   *suitable = t == t0;
   return true;
@@ -1268,7 +1269,7 @@ static bool start_in_triangle(expansion *x, bool *suitable) {
     rays[k] = ray_to_vertex(x, fv[k]);
   }
   for (int k = 0; k < 3; ++k) {
-    vec2 a = rays[(k + 1) % 3].direction, b = rays[(k + 2) % 3].direction;
+    vec2 a = rays[an_cdt_next3(k)].direction, b = rays[an_cdt_prev3(k)].direction;
     // Clearly inside: farther than the slack from every edge line.
     if (!(v2_cross(a, b) > 2.0 * v2_dist(a, b) * slack_at(x, rays[k].length)) || !rays[k].narrows) {
       return true;
@@ -1280,7 +1281,7 @@ static bool start_in_triangle(expansion *x, bool *suitable) {
     offer_vertex(x, fv[k]);
   }
   for (int k = 0; k < 3; ++k) {
-    const vertex_ray *from = &rays[(k + 1) % 3], *to = &rays[(k + 2) % 3];
+    const vertex_ray *from = &rays[an_cdt_next3(k)], *to = &rays[an_cdt_prev3(k)];
     an_sight_window w = start_window(turned_right(from->direction, from->turn),
                                      turned_left(to->direction, to->turn), INFINITY, -1);
     if (!leave_across(x, f, k, &w, from, to)) {
@@ -1341,7 +1342,7 @@ static size_t rim_region(const expansion *x, int32_t region[RIM_REGION_LIMIT]) {
   for (size_t i = 0; i < count; ++i) {
     const int32_t *v = &mesh->fv[3 * (size_t)region[i]];
     for (int k = 0; k < 3; ++k) {
-      vec2 a = mesh->cdt.points[v[(k + 1) % 3]], b = mesh->cdt.points[v[(k + 2) % 3]];
+      vec2 a = mesh->cdt.points[v[an_cdt_next3(k)]], b = mesh->cdt.points[v[an_cdt_prev3(k)]];
       if (!(v2_dist(mesh->cdt.points[v[k]], x->origin) > reach)) {
         return 0;
       }
@@ -1380,7 +1381,7 @@ static bool start_around_rim(expansion *x, bool *suitable) {
       continue;
     }
     const int32_t *v = &mesh->fv[3 * (size_t)f];
-    vec2 a = mesh->cdt.points[v[(k + 1) % 3]], b = mesh->cdt.points[v[(k + 2) % 3]];
+    vec2 a = mesh->cdt.points[v[an_cdt_next3(k)]], b = mesh->cdt.points[v[an_cdt_prev3(k)]];
     // Rays cross an edge all the same way (none runs along it: it is not tangent to the rim);
     // those crossing into the region left it earlier, across another outer edge.
     vec2 d;

@@ -44,7 +44,7 @@ static bool link_in_forest(const float width[3], int i) {
 
 static vec2 portal_middle(const an_navmesh *mesh, int32_t t, int i) {
   const int32_t *v = &mesh->fv[3 * (size_t)t];
-  return v2_lerp(mesh->cdt.points[v[(i + 1) % 3]], mesh->cdt.points[v[(i + 2) % 3]], 0.5);
+  return v2_lerp(mesh->cdt.points[v[an_cdt_next3(i)]], mesh->cdt.points[v[an_cdt_prev3(i)]], 0.5);
 }
 
 /// A bound on the clearance of the midpoint of the portal across edge i of triangle t: half its
@@ -52,7 +52,7 @@ static vec2 portal_middle(const an_navmesh *mesh, int32_t t, int i) {
 /// INFINITY between two corners.
 static double half_portal(const an_navmesh *mesh, int32_t t, int i) {
   const int32_t *v = &mesh->fv[3 * (size_t)t];
-  int32_t a = v[(i + 1) % 3], b = v[(i + 2) % 3];
+  int32_t a = v[an_cdt_next3(i)], b = v[an_cdt_prev3(i)];
   if (a < 4 && b < 4) {
     return INFINITY;
   }
@@ -203,7 +203,7 @@ static bool forget_near_change(const an_navmesh *mesh, const an_sure_carry *carr
 static void measure_links(const an_navmesh *mesh, const an_sure_passages *sure, const an_grid *grid,
                           double cap, size_t t, float *width) {
   for (int i = 0; i < 3; ++i) {
-    int j = (i + 1) % 3;
+    int j = an_cdt_next3(i);
     an_forest_ref a, b;
     width[i] = NAN;
     if (!portal_node(sure, (int32_t)t, i, &a) || !portal_node(sure, (int32_t)t, j, &b)) {
@@ -272,7 +272,7 @@ static void gather_links(const an_sure_passages *sure, int32_t g, block_links *o
     if (!link_in_forest(width, i)) {
       continue;
     }
-    an_forest_ref a = node[i], b = node[(i + 1) % 3];
+    an_forest_ref a = node[i], b = node[an_cdt_next3(i)];
     bool in_a = a.block == out->block, in_b = b.block == out->block;
     if (in_a && in_b) {
       out->inner[out->inner_count++] =
