@@ -365,12 +365,30 @@ bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec
 // decided last is tried first: the probes ask about many points along one stretch of wall. Any
 // item of the grid nearer than R - eps says no, filed in p's cell or not. One cell's list holds
 // an item once, so no stamps.
+// Is the item's box (a circle's square) farther than `reach` from p along x or along y? Then its
+// border is farther than that from p.
+static bool box_beyond(const an_item *item, vec2 p, double reach) {
+  vec2 lo, hi;
+  if (item->kind == AN_ITEM_CIRCLE) {
+    lo = v2(item->a.x - item->radius, item->a.y - item->radius);
+    hi = v2(item->a.x + item->radius, item->a.y + item->radius);
+  } else {
+    vec2 end = an_item_end(item);
+    lo = v2(an_min(item->a.x, end.x), an_min(item->a.y, end.y));
+    hi = v2(an_max(item->a.x, end.x), an_max(item->a.y, end.y));
+  }
+  return p.x < lo.x - reach || p.x > hi.x + reach || p.y < lo.y - reach || p.y > hi.y + reach;
+}
+
 bool an_point_is_surely_blocked(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
   const an_grid *grid = cl->grid;
   if (cl->point_agent || grid->item_count == 0) {
     return false;
   }
   double limit = cl->radius - cl->eps;
+  // Items whose boxes are farther than the limit, and the rounding of the boxes, along an axis
+  // are passed without their distance.
+  double reach = limit + AN_GEOM_RELATIVE * (1.0 + fabs(p.x) + fabs(p.y) + limit);
   uint32_t last = scratch->last_blocker;
   if (last < grid->item_count && !an_clearance_ignores(cl, grid->items[last].owner) &&
       item_border_dist(&grid->items[last], p) < limit) {
@@ -382,7 +400,8 @@ bool an_point_is_surely_blocked(const an_clearance *cl, an_clearance_scratch *sc
   const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &count);
   for (uint32_t k = 0; k < count; ++k) {
     const an_item *item = &grid->items[ids[k]];
-    if (!an_clearance_ignores(cl, item->owner) && item_border_dist(item, p) < limit) {
+    if (!an_clearance_ignores(cl, item->owner) && !box_beyond(item, p, reach) &&
+        item_border_dist(item, p) < limit) {
       scratch->last_blocker = ids[k];
       return true;
     }
@@ -393,6 +412,12 @@ bool an_point_is_surely_blocked(const an_clearance *cl, an_clearance_scratch *sc
 bool an_point_is_free_known(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p,
                             bool outside_polygons) {
   outside_polygons = outside_polygons && !cl->point_agent;
+  if (outside_polygons) {
+    // In no polygon, p's clearance is its least distance to the borders of its cell's items:
+    // free exactly when none is nearer than R - eps, the quick test's question.
+    scratch->checks++;
+    return !an_point_is_surely_blocked(cl, scratch, p);
+  }
   double clearance = point_clearance(cl, scratch, p, outside_polygons);
   if (clearance < cl->radius - cl->eps) {
     return false;
