@@ -642,16 +642,23 @@ static bool segment_item_is_clear(const an_clearance *cl, const an_item *item, c
     return true;
   }
   double limit = cl->radius - cl->eps;
-  // Most items a cell holds lie wholly to one side of the segment's line, farther than the limit:
-  // no nearer to the segment itself.
+  // Most items a cell holds lie wholly to one side of the segment's line, or wholly before its
+  // start or beyond its end along it, farther than the limit: no nearer to the segment itself.
   double side_a = v2_dot(s->unit_normal, v2_sub(item->a, s->a));
+  double along_a = v2_dot(s->unit, v2_sub(item->a, s->a));
   if (item->kind == AN_ITEM_CIRCLE) {
-    return fabs(side_a) >= item->radius + limit ||
-           an_point_segment_dist(item->a, s->a, s->b) >= item->radius + limit;
+    double reach = item->radius + limit;
+    return fabs(side_a) >= reach || along_a <= -reach || along_a >= s->length + reach ||
+           an_point_segment_dist(item->a, s->a, s->b) >= reach;
   }
   vec2 item_end = an_item_end(item);
   double side_b = v2_dot(s->unit_normal, v2_sub(item_end, s->a));
   if ((side_a >= limit && side_b >= limit) || (side_a <= -limit && side_b <= -limit)) {
+    return true;
+  }
+  double along_b = v2_dot(s->unit, v2_sub(item_end, s->a));
+  if ((along_a <= -limit && along_b <= -limit) ||
+      (along_a >= s->length + limit && along_b >= s->length + limit)) {
     return true;
   }
   return an_segment_segment_dist(s->a, s->b, item->a, item_end) >= limit;
