@@ -360,11 +360,6 @@ bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec
       cl, scratch, p, cl->outside_polygons && cl->outside_polygons(cl->outside_context, p));
 }
 
-// An obstacle is no farther from p than its boundary is: one boundary item nearer than R - eps
-// decides, whatever holds p, without the search for the polygons that hold it. The item that
-// decided last is tried first: the probes ask about many points along one stretch of wall. Any
-// item of the grid nearer than R - eps says no, filed in p's cell or not. One cell's list holds
-// an item once, so no stamps.
 // Is the item's box (a circle's square) farther than `reach` from p along x or along y? Then its
 // border is farther than that from p.
 static bool box_beyond(const an_item *item, vec2 p, double reach) {
@@ -380,6 +375,11 @@ static bool box_beyond(const an_item *item, vec2 p, double reach) {
   return p.x < lo.x - reach || p.x > hi.x + reach || p.y < lo.y - reach || p.y > hi.y + reach;
 }
 
+// An obstacle is no farther from p than its boundary is: one boundary item nearer than R - eps
+// decides, whatever holds p, without the search for the polygons that hold it. The item that
+// decided last is tried first: the probes ask about many points along one stretch of wall. Any
+// item of the grid nearer than R - eps says no, filed in p's cell or not. One cell's list holds
+// an item once, so no stamps.
 bool an_point_is_surely_blocked(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
   const an_grid *grid = cl->grid;
   if (cl->point_agent || grid->item_count == 0) {
