@@ -110,9 +110,8 @@ int32_t an_navmesh_locate_inside(const an_navmesh *mesh, vec2 p) {
   // More than a few tolerances inside each edge: the build snaps points within eps together, so
   // an obstacle's edges lie within eps of the mesh's, and one that snapping collapsed lies
   // within 2 eps of a vertex (docs/DESIGN.md, "Free checks").
-  static const int after[3] = {1, 2, 0}, before[3] = {2, 0, 1};
   for (int i = 0; i < 3; ++i) {
-    vec2 a = corner[after[i]], b = corner[before[i]];
+    vec2 a = corner[an_cdt_next3(i)], b = corner[an_cdt_prev3(i)];
     if (!(an_orient2d(a, b, p) > AN_LOCATE_INSIDE_TOLERANCES * mesh->eps * v2_dist(a, b))) {
       return -1;
     }
