@@ -1145,6 +1145,8 @@ START_TEST(corner_arcs_are_free_as_the_distances_say) {
     an_clearance settings = an_clearance_at_radius(&space.clearance, radius);
     sup_rng rng = sup_rng_seed(seed * 71);
     double step = radius / 64.0;
+    sup_obstacle_screen *screen = sup_obstacle_screen_create(&m);
+    ck_assert_ptr_nonnull(screen);
     for (size_t i = 0; i < m.polygon_count; ++i) {
       const sup_ring *ring = &m.polygons[i].outer;
       for (size_t k = 0; k < ring->count; ++k) {
@@ -1173,10 +1175,12 @@ START_TEST(corner_arcs_are_free_as_the_distances_say) {
         bool free = an_arc_is_free(&settings, &scratch.clearance, &arc);
         double least = INFINITY;
         size_t samples = (size_t)ceil(radius * sweep / step);
+        sup_obstacle_screen_aim(screen, (vec){c.x - radius, c.y - radius},
+                                (vec){c.x + radius, c.y + radius});
         for (size_t j = 0; j <= samples; ++j) {
           double angle = arc.start_angle + sweep * (double)j / (double)samples;
           vec p = {c.x + radius * cos(angle), c.y + radius * sin(angle)};
-          least = fmin(least, sup_signed_distance_to_obstacles(&m, p));
+          least = fmin(least, sup_screened_signed_distance(screen, p));
         }
         double limit = radius - eps;
         if (free) {
@@ -1193,6 +1197,7 @@ START_TEST(corner_arcs_are_free_as_the_distances_say) {
         verdicts[free]++;
       }
     }
+    sup_obstacle_screen_destroy(screen);
     an_probe_scratch_free(&scratch, &alloc);
     an_free_space_destroy(&space, &alloc);
     arcnav_map_destroy(map);
