@@ -233,6 +233,62 @@ bool sup_walled_in(const sup_map *map, vec x, double probe) {
   return true;
 }
 
+// Makes the sector of a run of free slots round a point, from its first to its last slot, counted
+// on from the closed slot the walk began at (past the slot count once it went a full turn).
+typedef sup_sector (*run_sector_fn)(const void *context, size_t first, size_t last);
+
+// The runs of free slots among `count` round a point, walked from a closed one so that no run
+// wraps past the start, each made a sector by `sector_of`; all free: the whole turn.
+static size_t free_runs(const bool *free, size_t count, run_sector_fn sector_of,
+                        const void *context, sup_sector *out, size_t max) {
+  size_t closed = 0;
+  while (closed < count && free[closed]) {
+    ++closed;
+  }
+  if (closed == count) {
+    if (max > 0) {
+      out[0] = (sup_sector){0.0, 2.0 * TOUCH_PI};
+    }
+    return 1;
+  }
+  size_t runs = 0, run_start = 0;
+  bool in_run = false;
+  for (size_t j = closed + 1; j <= closed + count; ++j) {
+    bool is_free = free[j % count];
+    if (is_free && !in_run) {
+      run_start = j;
+      in_run = true;
+    } else if (!is_free && in_run) {
+      if (runs < max) {
+        out[runs] = sector_of(context, run_start, j - 1);
+      }
+      ++runs;
+      in_run = false;
+    }
+  }
+  return runs;
+}
+
+typedef struct wedge_runs {
+  const double *directions;
+  size_t count;
+} wedge_runs;
+
+// Wedges first .. last: from the first's side to the last's far side, widened by the rounding.
+static sup_sector wedge_run_sector(const void *context, size_t first, size_t last) {
+  const wedge_runs *w = context;
+  double from = w->directions[first % w->count] + (first >= w->count ? 2.0 * TOUCH_PI : 0.0);
+  double to = w->directions[(last + 1) % w->count] + (last + 1 >= w->count ? 2.0 * TOUCH_PI : 0.0);
+  return (sup_sector){from - SECTOR_SLACK, to - from + 2.0 * SECTOR_SLACK};
+}
+
+// Sampled directions first .. last, widened by one sampling step on either side.
+static sup_sector direction_run_sector(const void *context, size_t first, size_t last) {
+  (void)context;
+  int run_start = (int)first, run_end = (int)last;
+  return (sup_sector){(run_start - 1) * TOUCH_STEP, (run_end - run_start + 2) * TOUCH_STEP};
+}
+
 size_t sup_free_sectors(const sup_map *map, vec x, double probe, sup_sector *out, size_t max) {
   // Where boundaries meet x, the sectors are runs of free wedges between them, each wedge judged
   // from the boundaries themselves: a wedge of material narrower than the sampling step (a sliver
@@ -241,72 +297,18 @@ size_t sup_free_sectors(const sup_map *map, vec x, double probe, sup_sector *out
   size_t count = boundary_directions(map, x, probe, directions);
   if (count > 0) {
     bool free_wedge[EDGE_DIRECTIONS_MAX];
-    size_t closed = count;
     for (size_t i = 0; i < count; ++i) {
       double from, to;
       free_wedge[i] = wedge_is_free(map, x, probe, directions, count, i, &from, &to);
-      closed = free_wedge[i] || closed < count ? closed : i;
     }
-    if (closed == count) {
-      if (max > 0) {
-        out[0] = (sup_sector){0.0, 2.0 * TOUCH_PI};
-      }
-      return 1;
-    }
-    // Runs of free wedges, walked from a closed one so that no run wraps past the start.
-    size_t sectors = 0;
-    double run_from = 0.0;
-    bool in_run = false;
-    for (size_t step = 1; step <= count; ++step) {
-      size_t i = (closed + step) % count;
-      double turns = closed + step >= count ? 2.0 * TOUCH_PI : 0.0;
-      if (free_wedge[i] && !in_run) {
-        run_from = directions[i] + turns;
-        in_run = true;
-      } else if (!free_wedge[i] && in_run) {
-        double run_to = directions[i] + turns;
-        if (sectors < max) {
-          out[sectors] =
-              (sup_sector){run_from - SECTOR_SLACK, run_to - run_from + 2.0 * SECTOR_SLACK};
-        }
-        ++sectors;
-        in_run = false;
-      }
-    }
-    return sectors;
+    wedge_runs wedges = {directions, count};
+    return free_runs(free_wedge, count, wedge_run_sector, &wedges, out, max);
   }
-  int free_at[SUP_TOUCH_DIRECTIONS];
-  int first_closed = -1;
+  bool free_at[SUP_TOUCH_DIRECTIONS];
   for (int k = 0; k < SUP_TOUCH_DIRECTIONS; ++k) {
     free_at[k] = probe_direction(map, x, k * TOUCH_STEP, probe) > 0;
-    if (!free_at[k] && first_closed < 0) {
-      first_closed = k;
-    }
   }
-  if (first_closed < 0) {
-    if (max > 0) {
-      out[0] = (sup_sector){0.0, 2.0 * TOUCH_PI};
-    }
-    return 1;
-  }
-  // Runs of free directions, walked from a closed one so that no run wraps past the start.
-  size_t runs = 0;
-  int run_start = -1;
-  for (int i = 1; i <= SUP_TOUCH_DIRECTIONS; ++i) {
-    int k = (first_closed + i) % SUP_TOUCH_DIRECTIONS;
-    if (free_at[k] && run_start < 0) {
-      run_start = first_closed + i;
-    } else if (!free_at[k] && run_start >= 0) {
-      int run_end = first_closed + i - 1;
-      if (runs < max) {
-        out[runs] =
-            (sup_sector){(run_start - 1) * TOUCH_STEP, (run_end - run_start + 2) * TOUCH_STEP};
-      }
-      ++runs;
-      run_start = -1;
-    }
-  }
-  return runs;
+  return free_runs(free_at, SUP_TOUCH_DIRECTIONS, direction_run_sector, NULL, out, max);
 }
 
 static double wrap(double angle) {
