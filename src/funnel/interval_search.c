@@ -439,7 +439,7 @@ HOT void add_successor(iv_search *x, const tri_view *t, int side, far_point righ
     note_reach(x, root, g, right_end);
     note_reach(x, root, g, left_end);
   }
-  int32_t edge = (t->edge + 1 + side) % 3;
+  int32_t edge = side == 0 ? an_cdt_next3(t->edge) : an_cdt_prev3(t->edge);
   int32_t u = mesh->fn[3 * (size_t)t->tri + (size_t)edge];
   if (u < 0 || v2_equal(right_end.p, left_end.p) || portal_shut(s, t->tri, edge) ||
       (an_navmesh_dead_end(mesh->fn, (size_t)u) && s->goal_mark[u] != s->stamp && x->to_goal)) {
@@ -530,7 +530,7 @@ static void walk_fan(iv_search *x, const iv_node *n, const tri_view *t, vec2 r) 
       add_successor(x, &w, 0, vertex_place(0.0, w.P2, n->root, w.p2),
                     vertex_place(1.0, w.C, n->root, w.c), n->root, n->g, n->prev, n->f);
     }
-    int32_t edge = (w.edge + (at_right ? 1 : 2)) % 3;
+    int32_t edge = at_right ? an_cdt_next3(w.edge) : an_cdt_prev3(w.edge);
     int32_t u = s->mesh->fn[3 * (size_t)w.tri + (size_t)edge];
     if (u < 0 || u == n->tri) {
       return;

@@ -167,17 +167,16 @@ static size_t owners_holding(const an_clearance *cl, an_clearance_scratch *scrat
 // Signed clearance of p: distance to the blocked region, negative inside it (exact only within
 // reach of the grid cell; beyond that any value past the bound, which is enough to decide). Inside
 // overlapping obstacles, p is as deep as the deepest of the obstacles that hold it: lying on one
-// obstacle's edge does not make a point inside another one free.
-// `outside_polygons`: no polygon (nor the bounds) holds p (an_clearance.outside_polygons).
-static double point_clearance(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p,
-                              bool outside_polygons) {
+// obstacle's edge does not make a point inside another one free. (A disk's point that no polygon
+// holds needs no clearance: an_point_is_free_known() asks the quick no.)
+static double point_clearance(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
   const an_grid *grid = cl->grid;
   scratch->checks++;
   point_probe probe = {p, INFINITY, INFINITY, scratch};
   if (grid->item_count == 0) {
     return INFINITY;
   }
-  size_t holding = outside_polygons ? 0 : owners_holding(cl, scratch, p);
+  size_t holding = owners_holding(cl, scratch, p);
   for (size_t i = 0; i < holding; ++i) {
     uint32_t owner = scratch->touched_owners[i];
     scratch->owner_parity[owner] = HOLDS_POINT;
@@ -360,19 +359,11 @@ bool an_point_is_free(const an_clearance *cl, an_clearance_scratch *scratch, vec
       cl, scratch, p, cl->outside_polygons && cl->outside_polygons(cl->outside_context, p));
 }
 
-// Is the item's box (a circle's square) farther than `reach` from p along x or along y? Then its
-// border is farther than that from p.
+// Is p outside the item's box grown by `reach`? Then the item's border is farther than that.
 static bool box_beyond(const an_item *item, vec2 p, double reach) {
   vec2 lo, hi;
-  if (item->kind == AN_ITEM_CIRCLE) {
-    lo = v2(item->a.x - item->radius, item->a.y - item->radius);
-    hi = v2(item->a.x + item->radius, item->a.y + item->radius);
-  } else {
-    vec2 end = an_item_end(item);
-    lo = v2(an_min(item->a.x, end.x), an_min(item->a.y, end.y));
-    hi = v2(an_max(item->a.x, end.x), an_max(item->a.y, end.y));
-  }
-  return p.x < lo.x - reach || p.x > hi.x + reach || p.y < lo.y - reach || p.y > hi.y + reach;
+  an_item_box(item, reach, &lo, &hi);
+  return !an_in_closed_box(p, lo, hi);
 }
 
 // An obstacle is no farther from p than its boundary is: one boundary item nearer than R - eps
@@ -411,14 +402,13 @@ bool an_point_is_surely_blocked(const an_clearance *cl, an_clearance_scratch *sc
 
 bool an_point_is_free_known(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p,
                             bool outside_polygons) {
-  outside_polygons = outside_polygons && !cl->point_agent;
-  if (outside_polygons) {
+  if (outside_polygons && !cl->point_agent) {
     // In no polygon, p's clearance is its least distance to the borders of its cell's items:
     // free exactly when none is nearer than R - eps, the quick test's question.
     scratch->checks++;
     return !an_point_is_surely_blocked(cl, scratch, p);
   }
-  double clearance = point_clearance(cl, scratch, p, outside_polygons);
+  double clearance = point_clearance(cl, scratch, p);
   if (clearance < cl->radius - cl->eps) {
     return false;
   }

@@ -45,7 +45,7 @@ void an_navmesh_mark_triangle(const int32_t *fv, const int32_t *fn, size_t t, in
       continue;
     }
     for (int end = 1; end <= 2; ++end) {
-      int32_t w = v[(k + end) % 3];
+      int32_t w = v[end == 1 ? an_cdt_next3(k) : an_cdt_prev3(k)];
       if (at < 0 || w == at) {
         corner[w] = 1;
       }

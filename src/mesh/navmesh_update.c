@@ -223,16 +223,16 @@ static void each_triangle_round(const an_cdt *cdt, int32_t v, void (*visit)(void
   do {
     visit(context, t);
     const an_cdt_tri *tri = &cdt->tris[t];
-    t = tri->n[(an_cdt_vertex_index(tri, v) + 1) % 3];
+    t = tri->n[an_cdt_next3(an_cdt_vertex_index(tri, v))];
   } while (t >= 0 && t != start);
   if (t >= 0) {
     return;
   }
   const an_cdt_tri *tri = &cdt->tris[start];
-  for (t = tri->n[(an_cdt_vertex_index(tri, v) + 2) % 3]; t >= 0;) {
+  for (t = tri->n[an_cdt_prev3(an_cdt_vertex_index(tri, v))]; t >= 0;) {
     visit(context, t);
     tri = &cdt->tris[t];
-    t = tri->n[(an_cdt_vertex_index(tri, v) + 2) % 3];
+    t = tri->n[an_cdt_prev3(an_cdt_vertex_index(tri, v))];
   }
 }
 
