@@ -1341,7 +1341,9 @@ static void check_parts_as_fresh(const arcnav_planner *planner, const arcnav_pla
 // renumbers the later house's corners. The links of the sure passages far from the change are
 // carried too (sure_passages.c): each must be as wide as measured afresh. With a unit standing
 // (a circle: the point engine is then a tangent engine that lends its triangulation, and the
-// sight mesh files every corner wide) each change must still be followed locally.
+// sight mesh files every corner wide) each change must still be followed locally. Where the
+// change keeps the other corners where they are, the new engine writes in the old one's array,
+// which it is handed when the old one goes.
 START_TEST(carried_parts_are_a_fresh_builds) {
   static const vec bounds[] = {{0, 0}, {60, 0}, {60, 40}, {0, 40}};
   static const vec house[] = {{20, 20}, {26, 20}, {26, 24}, {23, 27}, {20, 24}};
@@ -1417,9 +1419,18 @@ START_TEST(carried_parts_are_a_fresh_builds) {
       snprintf(label, sizeof label, "engine %d%s step %d", (int)engines[e],
                unit ? " with a unit" : "", step);
       uint64_t local = arcnav_planner_local_updates(planner);
+      const an_corner *corners_before = ((const an_tangent_engine *)planner->engine.state)->corners;
       ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
       ck_assert_msg(arcnav_planner_local_updates(planner) == local + 1,
                     "%s: the update was not a local one", label);
+      // The second house's addition writes its corners after the first's copy, in the room that
+      // copy left, and its removal, the last obstacle's with the last corners, keeps the others
+      // where they are; the first's removal (another house after it) and the move copy them.
+      const an_tangent_engine *updated = planner->engine.state;
+      ck_assert_msg((updated->corners == corners_before) == (step == 1 || step == 4),
+                    "%s: the corners were %s", label,
+                    updated->corners == corners_before ? "kept in place" : "copied");
+      ck_assert(!updated->corners_borrowed);
       check_widths_measured(planner, label);
       arcnav_planner *fresh = build_planner(map, &kind);
       const an_tangent_engine *interval = planner->engine.state;

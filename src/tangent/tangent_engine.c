@@ -410,13 +410,19 @@ static void tangent_destroy(void *state) {
   if (!engine->borrowed_space) {
     an_free_space_destroy(&engine->space, &alloc);
   }
-  an_free(&alloc, engine->corners);
+  if (!engine->corners_borrowed) {
+    an_free(&alloc, engine->corners);
+  }
   an_free(&alloc, engine);
 }
 
 static void tangent_hand_down(void *state, void *successor) {
-  an_navmesh_hand_down(((an_tangent_engine *)state)->own_polygons,
-                       ((an_tangent_engine *)successor)->own_polygons);
+  an_tangent_engine *was = state, *now = successor;
+  an_navmesh_hand_down(was->own_polygons, now->own_polygons);
+  if (now->corners_borrowed && now->corners == was->corners) {
+    was->corners = NULL;
+    now->corners_borrowed = false;
+  }
 }
 
 // an_clearance.outside_polygons from the polygons' triangulation the engine reads.
@@ -658,52 +664,104 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
   return status;
 }
 
+// How many corners, all of them first in `previous`'s array, a change keeps where they are: every
+// one for an obstacle added (it comes last in the map, its corners after all others), and for
+// the last obstacle removed those before its corners when they are the array's last ones (its
+// own, put there when it was added; a full build orders corners otherwise). SIZE_MAX when the
+// change keeps none in place that way: a move, or an obstacle removed before others, whose
+// corners are renumbered.
+static size_t corners_kept_in_place(const an_tangent_engine *previous, const arcnav_map *map,
+                                    const an_local_change *change) {
+  size_t before = previous->corner_count;
+  if (change->kind == AN_CHANGE_ADDED) {
+    return change->index + 1 == map->obstacle_count ? before : SIZE_MAX;
+  }
+  if (change->kind != AN_CHANGE_REMOVED || change->index != map->obstacle_count) {
+    return SIZE_MAX;
+  }
+  int32_t index = (int32_t)change->index;
+  const an_corner *old = previous->corners;
+  size_t kept = before;
+  while (kept > 0 && old[kept - 1].obstacle == index) {
+    --kept;
+  }
+  for (size_t c = 0; c < kept; ++c) {
+    if (old[c].obstacle == index) {
+      return SIZE_MAX;
+    }
+  }
+  return kept;
+}
+
 // The corners `previous` kept, but the changed obstacle's, renumbered as the map after `change`
 // numbers obstacles; then the changed obstacle's new corners, from carried->carried on, for
 // drop_unusable_corners to judge. The change keeps clear of every other obstacle (engine.h,
 // an_engine_args.previous), so it makes no other corner usable or unusable, and a full build
 // keeps the same corners. *carried tells the numbers both ways (its arrays the engine's to free:
-// free_carried_corners()).
+// free_carried_corners()). Where the kept corners stay where they are and the new ones fit after
+// all of previous's, the engine reads and writes previous's array (corners_borrowed); otherwise
+// it copies them into one of its own with room for more.
 static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_engine *previous,
                                    const arcnav_map *map, const an_local_change *change,
                                    an_carried_corners *carried) {
   const an_allocator *alloc = &engine->alloc;
   size_t before = previous->corner_count;
   bool removed = change->kind == AN_CHANGE_REMOVED;
-  size_t room = before + (removed ? 0 : an_obstacle_corner_room(map, change->index));
-  an_corner *corners = an_alloc(alloc, room + 1, sizeof *corners);
+  size_t added = removed ? 0 : an_obstacle_corner_room(map, change->index);
+  size_t room = before + added;
+  size_t in_place = corners_kept_in_place(previous, map, change);
+  bool borrow =
+      in_place != SIZE_MAX && (in_place < before ? added == 0 : room <= previous->corner_room);
+  // Room for the changes after this one: an eighth more, so that additions write in place.
+  size_t spare = borrow ? 0 : room / 8 + 16;
+  an_corner *corners = borrow ? previous->corners : an_alloc(alloc, room + spare, sizeof *corners);
   int32_t *from = an_alloc(alloc, room + 1, sizeof *from);
   int32_t *to = an_alloc(alloc, before + 1, sizeof *to);
   if (!corners || !from || !to) {
-    an_free(alloc, corners);
+    if (!borrow) {
+      an_free(alloc, corners);
+    }
     an_free(alloc, from);
     an_free(alloc, to);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  // The kept corners in runs (an obstacle's corners lie together), copied a run at once.
-  int32_t index = (int32_t)change->index;
-  const an_corner *old = previous->corners;
   size_t count = 0, first_changed = before;
-  for (size_t c = 0; c < before;) {
-    if (old[c].obstacle == index) {
-      first_changed = first_changed == before ? c : first_changed;
-      to[c++] = -1;
-      continue;
+  if (borrow) {
+    for (size_t c = 0; c < in_place; ++c) {
+      from[c] = to[c] = (int32_t)c;
     }
-    size_t first = c;
-    for (; c < before && old[c].obstacle != index; ++c) {
-      to[c] = (int32_t)(count + c - first);
-      from[count + c - first] = (int32_t)c;
+    for (size_t c = in_place; c < before; ++c) {
+      to[c] = -1;
     }
-    memcpy(corners + count, old + first, (c - first) * sizeof *corners);
-    count += c - first;
-  }
-  // A removal moves the later obstacles, if any, down by one.
-  bool renumbers = removed && change->index < map->obstacle_count;
-  for (size_t c = 0; renumbers && c < count; ++c) {
-    corners[c].obstacle -= corners[c].obstacle > index;
+    count = in_place;
+    first_changed = in_place;
+  } else {
+    // The kept corners in runs (an obstacle's corners lie together), copied a run at once.
+    int32_t index = (int32_t)change->index;
+    const an_corner *old = previous->corners;
+    for (size_t c = 0; c < before;) {
+      if (old[c].obstacle == index) {
+        first_changed = first_changed == before ? c : first_changed;
+        to[c++] = -1;
+        continue;
+      }
+      size_t first = c;
+      for (; c < before && old[c].obstacle != index; ++c) {
+        to[c] = (int32_t)(count + c - first);
+        from[count + c - first] = (int32_t)c;
+      }
+      memcpy(corners + count, old + first, (c - first) * sizeof *corners);
+      count += c - first;
+    }
+    // A removal moves the later obstacles, if any, down by one.
+    bool renumbers = removed && change->index < map->obstacle_count;
+    for (size_t c = 0; renumbers && c < count; ++c) {
+      corners[c].obstacle -= corners[c].obstacle > index;
+    }
   }
   engine->corners = corners;
+  engine->corner_room = borrow ? previous->corner_room : room + spare;
+  engine->corners_borrowed = borrow;
   engine->corner_count =
       count +
       (removed ? 0
@@ -848,6 +906,8 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
                              : engine->ranged    ? &ranged_ops
                              : engine->on_demand ? &on_demand_ops
                                                  : &graph_ops;
+  // The planner hands an engine's parts down only to a successor of the same kind.
+  assert(!engine->corners_borrowed || args->previous->ops == ops);
   *out = (an_engine){ops, engine};
   return ARCNAV_OK;
 }
@@ -1251,7 +1311,9 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
   out->node_count = engine->graph.node_count;
   out->edge_count = engine->graph.edge_count;
   out->memory_bytes =
-      sizeof *engine + engine->corner_count * sizeof(an_corner) +
+      sizeof *engine +
+      (engine->corner_room > engine->corner_count ? engine->corner_room : engine->corner_count) *
+          sizeof(an_corner) +
       (engine->borrowed_space ? 0 : an_free_space_memory_bytes(&engine->space)) +
       an_tangent_graph_memory_bytes(&engine->graph, engine->corner_count) +
       an_sight_mesh_memory_bytes(engine->sight_mesh) +

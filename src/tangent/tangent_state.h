@@ -29,6 +29,15 @@ typedef struct an_tangent_engine {
   double eps;
   an_corner *corners; ///< the corner circles paths may turn around
   size_t corner_count;
+  /// Corners `corners` has room for (0: as many as it holds). An engine built after a local
+  /// change leaves room for the next ones, so that they can be written where the array is.
+  size_t corner_room;
+  /// `corners` is the array of the engine this one replaces, which it keeps reading up to its own
+  /// count: a local change that drops nothing before its own corners, and puts them after all
+  /// the old ones (an addition) or none (the removal of the last obstacle), reads and writes the
+  /// old array instead of a copy. The old engine hands it down when it goes (tangent_hand_down);
+  /// until then it is not this engine's to free (docs/DESIGN.md, "Corners kept in place").
+  bool corners_borrowed;
   an_free_space space;
   /// The space's grid tables are the planner's point engine's (an_engine_args.free_space): not
   /// this engine's to free.
