@@ -514,7 +514,15 @@ double an_grid_cell_distance(const an_grid *grid, int32_t column, int32_t row, v
 }
 
 double an_grid_cell_distance_sum(const an_grid *grid, int32_t column, int32_t row, vec2 a, vec2 b) {
-  return an_grid_cell_distance(grid, column, row, a) + an_grid_cell_distance(grid, column, row, b);
+  return an_grid_cells_distance_sum(grid, column, row, 1, a, b);
+}
+
+double an_grid_cells_distance_sum(const an_grid *grid, int32_t column, int32_t row, int32_t span,
+                                  vec2 a, vec2 b) {
+  double x0 = grid->origin.x + column * grid->cell_size, x1 = x0 + span * grid->cell_size;
+  double y0 = grid->origin.y + row * grid->cell_size, y1 = y0 + span * grid->cell_size;
+  return v2_len(v2(distance_to_interval(a.x, x0, x1), distance_to_interval(a.y, y0, y1))) +
+         v2_len(v2(distance_to_interval(b.x, x0, x1), distance_to_interval(b.y, y0, y1)));
 }
 
 // The point at parameter t of segment ab, given also s = 1 - t computed on its own: evaluating

@@ -213,6 +213,9 @@ double an_grid_cell_distance(const an_grid *grid, int32_t column, int32_t row, v
 /// A lower bound on |p - a| + |p - b| over the points p of cell (column, row): the sum of the
 /// distances from a and from b to the cell's box.
 double an_grid_cell_distance_sum(const an_grid *grid, int32_t column, int32_t row, vec2 a, vec2 b);
+/// The same over the square of span x span cells whose lowest is cell (column, row).
+double an_grid_cells_distance_sum(const an_grid *grid, int32_t column, int32_t row, int32_t span,
+                                  vec2 a, vec2 b);
 
 /// The largest k for which an_grid_ring_runs() returns anything around cell (cx, cy).
 int32_t an_grid_last_ring(const an_grid *grid, int32_t cx, int32_t cy);

@@ -1047,7 +1047,8 @@ static arcnav_status graph_query_create(const void *state, void **out_query) {
     q->starts = an_alloc(alloc, 2 * engine->corner_count + 1, sizeof *q->starts);
     q->goal_exits = an_calloc(alloc, 2 * engine->corner_count + 1, sizeof *q->goal_exits);
     q->entered = an_calloc(alloc, engine->corner_count + 1, sizeof *q->entered);
-    size_t cells = (size_t)engine->space.grid.columns * (size_t)engine->space.grid.rows;
+    size_t cells = (size_t)an_start_flood_squares(engine->space.grid.columns) *
+                   (size_t)an_start_flood_squares(engine->space.grid.rows);
     q->cell_seen = an_calloc(alloc, cells + 1, sizeof *q->cell_seen);
     if (!q->search || !q->trail || !q->starts || !q->goal_exits || !q->entered || !q->cell_seen) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;

@@ -254,42 +254,45 @@ static void enter_corner(an_tangent_query *q, uint32_t c, vec2 start, vec2 goal)
   an_heap_push_or_decrease(&q->deferred, c, deferred_bound(q, c, start, goal));
 }
 
-// A lower bound on |start - t| + |t - goal| over the points t of the cell. A hair is taken off
+// A lower bound on |start - t| + |t - goal| over the points t of the square. A hair is taken off
 // for rounding.
-static double cell_bound(const an_tangent_query *q, uint32_t cell, vec2 start, vec2 goal) {
+static double square_bound(const an_tangent_query *q, int32_t column, int32_t row, vec2 start,
+                           vec2 goal) {
   const an_grid *grid = &q->engine->space.grid;
-  int32_t column = (int32_t)(cell % (uint32_t)grid->columns);
-  int32_t row = (int32_t)(cell / (uint32_t)grid->columns);
   double bound =
-      an_max(v2_dist(start, goal), an_grid_cell_distance_sum(grid, column, row, start, goal));
+      an_max(v2_dist(start, goal), an_grid_cells_distance_sum(grid, column * AN_START_FLOOD_SPAN,
+                                                              row * AN_START_FLOOD_SPAN,
+                                                              AN_START_FLOOD_SPAN, start, goal));
   return an_max(0.0,
                 bound - AN_CELL_BOUND_TOLERANCES * q->engine->eps - AN_CELL_BOUND_RELATIVE * bound);
 }
 
-static void discover_cell(an_tangent_query *q, int32_t column, int32_t row, vec2 start, vec2 goal) {
-  const an_grid *grid = &q->engine->space.grid;
-  if (column < 0 || row < 0 || column >= grid->columns || row >= grid->rows) {
+static void discover_square(an_tangent_query *q, int32_t column, int32_t row, int32_t columns,
+                            int32_t rows, vec2 start, vec2 goal) {
+  if (column < 0 || row < 0 || column >= columns || row >= rows) {
     return;
   }
-  uint32_t cell = (uint32_t)row * (uint32_t)grid->columns + (uint32_t)column;
-  if (q->cell_seen[cell] == q->current_generation) {
+  uint32_t square = (uint32_t)row * (uint32_t)columns + (uint32_t)column;
+  if (q->cell_seen[square] == q->current_generation) {
     return;
   }
-  q->cell_seen[cell] = q->current_generation;
-  an_heap_push_or_decrease(&q->cells, cell, cell_bound(q, cell, start, goal));
+  q->cell_seen[square] = q->current_generation;
+  an_heap_push_or_decrease(&q->cells, square, square_bound(q, column, row, start, goal));
 }
 
 // Corners wait in a heap of their own keyed by that bound, and their attachments are computed
 // only if the search gets that far, which for most corners of a large map it never does. They
-// enter the heap cell by cell of the corner grid, flooding out from the start's cell in the order
-// of the cells' bounds, a cell only once nothing in the heap or on the open list is cheaper than
-// what the cell could hold. That is enough: an attachment touches its corner at a point t inside
-// the box the grid files the corner by, and inside the grid (which covers everything within R of
-// the obstacles), so the corner is filed in the cell holding t, and the
-// attachment's key |start - t| + |t - goal| is at least that cell's bound and at least the
-// corner's. The cells whose bound is below any value meet one convex region (an ellipse around
-// the start and the goal), so they form a connected set around the start's cell and the flood
-// reaches every one of them in time. From outside the grid every corner enters at once.
+// enter the heap square by square of the corner grid's cells (AN_START_FLOOD_SPAN a side),
+// flooding out from the start's square in the order of the squares' bounds, a square only once
+// nothing in the heap or on the open list is cheaper than what the square could hold. That is
+// enough: an attachment touches its corner at a point t inside the box the grid files the corner
+// by, and inside the grid (which covers everything within R of the obstacles), so the corner is
+// filed in the cell holding t, and the attachment's key |start - t| + |t - goal| is at least the
+// bound of that cell's square and at least the corner's. The squares whose bound is below any
+// value meet one convex region (an ellipse around the start and the goal), so they form a
+// connected set around the start's square and the flood reaches every one of them in time.
+// Corners entered early change nothing: they leave the heap in the order of their keys, as if all
+// had entered at once. From outside the grid every corner enters at once.
 static void seed_starts(an_tangent_query *q, vec2 start, vec2 goal) {
   const an_tangent_engine *engine = q->engine;
   const an_grid *grid = &engine->space.grid;
@@ -303,14 +306,20 @@ static void seed_starts(an_tangent_query *q, vec2 start, vec2 goal) {
     }
     return;
   }
-  discover_cell(q, an_grid_column(grid, start.x), an_grid_row(grid, start.y), start, goal);
+  discover_square(q, an_grid_column(grid, start.x) / AN_START_FLOOD_SPAN,
+                  an_grid_row(grid, start.y) / AN_START_FLOOD_SPAN,
+                  an_start_flood_squares(grid->columns), an_start_flood_squares(grid->rows), start,
+                  goal);
 }
 
-// Enters cells until the next one could hold nothing cheaper than the best waiting corner or open
-// node; ties enter too, so corners leave the heap in the same order as if all had entered at once.
+// Enters squares until the next one could hold nothing cheaper than the best waiting corner or
+// open node; ties enter too, so corners leave the heap in the same order as if all had entered at
+// once.
 static void enter_cells(an_tangent_query *q, vec2 start, vec2 goal) {
   const an_corner_grid *cgrid = &q->engine->graph.corner_grid;
   const an_grid *grid = &q->engine->space.grid;
+  int32_t columns = an_start_flood_squares(grid->columns);
+  int32_t rows = an_start_flood_squares(grid->rows);
   for (;;) {
     double next_corner = an_heap_empty(&q->deferred) ? INFINITY : an_heap_top_key(&q->deferred);
     double next_node = an_heap_empty(&q->heap) ? INFINITY : an_heap_top_key(&q->heap);
@@ -318,18 +327,27 @@ static void enter_cells(an_tangent_query *q, vec2 start, vec2 goal) {
         !(an_heap_top_key(&q->cells) <= an_min(next_corner, next_node))) {
       return;
     }
-    uint32_t cell = an_heap_pop(&q->cells, NULL);
-    uint32_t count;
-    const uint32_t *corners = an_cell_table_list(&cgrid->cells, cell, &count);
-    for (uint32_t k = 0; k < count; ++k) {
-      enter_corner(q, corners[k], start, goal);
+    uint32_t square = an_heap_pop(&q->cells, NULL);
+    int32_t column = (int32_t)(square % (uint32_t)columns);
+    int32_t row = (int32_t)(square / (uint32_t)columns);
+    int32_t c0 = column * AN_START_FLOOD_SPAN, r0 = row * AN_START_FLOOD_SPAN;
+    int32_t c1 =
+        c0 + AN_START_FLOOD_SPAN < grid->columns ? c0 + AN_START_FLOOD_SPAN : grid->columns;
+    int32_t r1 = r0 + AN_START_FLOOD_SPAN < grid->rows ? r0 + AN_START_FLOOD_SPAN : grid->rows;
+    for (int32_t r = r0; r < r1; ++r) {
+      for (int32_t c = c0; c < c1; ++c) {
+        uint32_t count;
+        const uint32_t *corners = an_cell_table_list(
+            &cgrid->cells, (size_t)r * (size_t)grid->columns + (size_t)c, &count);
+        for (uint32_t k = 0; k < count; ++k) {
+          enter_corner(q, corners[k], start, goal);
+        }
+      }
     }
-    int32_t column = (int32_t)(cell % (uint32_t)grid->columns);
-    int32_t row = (int32_t)(cell / (uint32_t)grid->columns);
-    discover_cell(q, column - 1, row, start, goal);
-    discover_cell(q, column + 1, row, start, goal);
-    discover_cell(q, column, row - 1, start, goal);
-    discover_cell(q, column, row + 1, start, goal);
+    discover_square(q, column - 1, row, columns, rows, start, goal);
+    discover_square(q, column + 1, row, columns, rows, start, goal);
+    discover_square(q, column, row - 1, columns, rows, start, goal);
+    discover_square(q, column, row + 1, columns, rows, start, goal);
   }
 }
 
@@ -421,8 +439,8 @@ arcnav_status an_tangent_graph_begin(an_tangent_query *q, vec2 start, vec2 goal,
     }
     memset(q->entered, 0, q->engine->corner_count * sizeof *q->entered);
     memset(q->cell_seen, 0,
-           (size_t)q->engine->space.grid.columns * (size_t)q->engine->space.grid.rows *
-               sizeof *q->cell_seen);
+           (size_t)an_start_flood_squares(q->engine->space.grid.columns) *
+               (size_t)an_start_flood_squares(q->engine->space.grid.rows) * sizeof *q->cell_seen);
   }
   an_heap_clear(&q->heap);
   q->closed_count = 0;

@@ -17,6 +17,14 @@
 #include "tangent/tangent_graph.h"
 
 /// Built once per planner; read-only while queries run.
+/// The squares of the corner grid the prebuilt engine's start attachments flood by, this many
+/// cells a side (tangent_search.c, seed_starts; docs/DESIGN.md, "Deferred start attachments"),
+/// and how many squares span `cells` cells.
+enum { AN_START_FLOOD_SPAN = 4 };
+static inline int32_t an_start_flood_squares(int32_t cells) {
+  return (cells + AN_START_FLOOD_SPAN - 1) / AN_START_FLOOD_SPAN;
+}
+
 typedef struct an_tangent_engine {
   an_allocator alloc;
   /// The radius its indexes are built for: the one radius, or with `ranged` the largest a query
@@ -152,11 +160,11 @@ typedef struct an_tangent_query {
   an_start_node *starts;
   /// Corners not yet attached to the start, keyed by a bound on paths through them.
   an_heap deferred;
-  // Corners enter that heap cell by cell of the corner grid, flooding out from the start's cell
-  // only as the search needs them.
+  // Corners enter that heap a square of cells of the corner grid at a time (an_start_flood_span),
+  // flooding out from the start's square only as the search needs them.
   uint32_t *entered;        ///< per corner: the generation of the query that entered it
-  an_heap cells;            ///< cells of the corner grid found but not entered, keyed by a bound
-  uint32_t *cell_seen;      ///< per cell: the generation of the query that found it
+  an_heap cells;            ///< squares found but not entered, keyed by a bound
+  uint32_t *cell_seen;      ///< per square: the generation of the query that found it
   uint32_t *trail;          ///< node ids of the found path, goal first
   an_goal_exit *goal_exits; ///< per (corner, direction) group: its way to this query's goal
   /// What the landmarks of the engine's polygons say of the running search's goal, and per corner
