@@ -22,7 +22,8 @@ arcnav_status an_probe_scratch_init(an_probe_scratch *scratch, const an_grid *gr
   }
   size_t items = grid->item_count > 0 ? grid->item_count : 1;
   scratch->item_marks = an_calloc(alloc, items, sizeof *scratch->item_marks);
-  scratch->candidates = an_alloc(alloc, AN_PROBE_CANDIDATES, sizeof *scratch->candidates);
+  // As many again after them, for sorting (sort_by_distance).
+  scratch->candidates = an_alloc(alloc, 2 * AN_PROBE_CANDIDATES, sizeof *scratch->candidates);
   if (!scratch->item_marks || !scratch->candidates) {
     an_probe_scratch_free(scratch, alloc);
     return ARCNAV_ERR_OUT_OF_MEMORY;
@@ -486,9 +487,46 @@ static bool point_ray_cell(void *context, int32_t column, int32_t row) {
   return true;
 }
 
-static int compare_distances(const void *lhs, const void *rhs) {
-  const an_probe_candidate *a = lhs, *b = rhs;
-  return a->distance < b->distance ? -1 : (a->distance > b->distance ? 1 : 0);
+// Candidates (or a ray's events) by distance, equal ones in the order given: runs of SORT_RUN by
+// insertion, then merged in passes between the buffer and `spare` (as many again). A call of a
+// comparison function per comparison, as qsort makes, was a sixth to a fifth of a nearest
+// reachable probe on ca_cave.
+enum { SORT_RUN = 16 };
+static void sort_by_distance(an_probe_candidate *c, size_t count, an_probe_candidate *spare) {
+  for (size_t lo = 0; lo < count; lo += SORT_RUN) {
+    size_t hi = lo + SORT_RUN < count ? lo + SORT_RUN : count;
+    for (size_t k = lo + 1; k < hi; ++k) {
+      an_probe_candidate held = c[k];
+      size_t at = k;
+      for (; at > lo && c[at - 1].distance > held.distance; --at) {
+        c[at] = c[at - 1];
+      }
+      c[at] = held;
+    }
+  }
+  an_probe_candidate *from = c, *to = spare;
+  for (size_t width = SORT_RUN; width < count; width *= 2) {
+    for (size_t lo = 0; lo < count; lo += 2 * width) {
+      size_t mid = lo + width < count ? lo + width : count;
+      size_t hi = mid + width < count ? mid + width : count;
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) {
+        to[k++] = from[j].distance < from[i].distance ? from[j++] : from[i++];
+      }
+      while (i < mid) {
+        to[k++] = from[i++];
+      }
+      while (j < hi) {
+        to[k++] = from[j++];
+      }
+    }
+    an_probe_candidate *swap = from;
+    from = to;
+    to = swap;
+  }
+  if (from != c) {
+    memcpy(c, from, count * sizeof *c);
+  }
 }
 
 static bool prefix_is_free(const an_clearance *cl, an_probe_scratch *scratch, vec2 from, vec2 unit,
@@ -573,7 +611,7 @@ static bool point_raycast(const an_clearance *cl, an_probe_scratch *scratch, vec
     }
     double end = an_min(ray.stopped_at, t1);
     an_probe_candidate *events = scratch->candidates;
-    qsort(events, ray.count, sizeof *events, compare_distances);
+    sort_by_distance(events, ray.count, events + scratch->candidate_capacity);
     // events[0..m) strictly inside (base, end), then base before them and end after.
     size_t m = 0;
     for (size_t i = 0; i < ray.count; ++i) {
@@ -785,7 +823,7 @@ static bool test_candidates(nearest_search *s, double bound) {
       c[j] = held;
     }
   }
-  qsort(c, due, sizeof *c, compare_distances);
+  sort_by_distance(c, due, s->scratch->candidates + s->scratch->candidate_capacity);
   size_t i = 0;
   bool found = false;
   for (; i < due && !s->aborted && !bound_due_now(s); ++i) {

@@ -29,7 +29,7 @@ typedef struct an_probe_scratch {
   an_clearance_scratch clearance;
   uint32_t *item_marks;
   uint32_t mark;
-  an_probe_candidate *candidates;
+  an_probe_candidate *candidates; ///< candidate_capacity, then as many again to sort them
   size_t candidate_capacity;
   uint32_t item_capacity;
   uint32_t owner_capacity;
