@@ -960,8 +960,8 @@ static void tangent_query_destroy(void *query) {
   an_heap_free(&q->deferred, &alloc);
   an_free(&alloc, q->goal_exits);
   an_free(&alloc, q->entered);
-  an_heap_free(&q->cells, &alloc);
-  an_free(&alloc, q->cell_seen);
+  an_heap_free(&q->squares, &alloc);
+  an_free(&alloc, q->square_seen);
   an_free(&alloc, q);
 }
 
@@ -1047,17 +1047,17 @@ static arcnav_status graph_query_create(const void *state, void **out_query) {
     q->starts = an_alloc(alloc, 2 * engine->corner_count + 1, sizeof *q->starts);
     q->goal_exits = an_calloc(alloc, 2 * engine->corner_count + 1, sizeof *q->goal_exits);
     q->entered = an_calloc(alloc, engine->corner_count + 1, sizeof *q->entered);
-    size_t cells = (size_t)an_start_flood_squares(engine->space.grid.columns) *
-                   (size_t)an_start_flood_squares(engine->space.grid.rows);
-    q->cell_seen = an_calloc(alloc, cells + 1, sizeof *q->cell_seen);
-    if (!q->search || !q->trail || !q->starts || !q->goal_exits || !q->entered || !q->cell_seen) {
+    size_t squares = (size_t)an_start_flood_squares(engine->space.grid.columns) *
+                     (size_t)an_start_flood_squares(engine->space.grid.rows);
+    q->square_seen = an_calloc(alloc, squares + 1, sizeof *q->square_seen);
+    if (!q->search || !q->trail || !q->starts || !q->goal_exits || !q->entered || !q->square_seen) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
     if (status == ARCNAV_OK) {
       status = an_heap_init(&q->deferred, (uint32_t)engine->corner_count, alloc);
     }
     if (status == ARCNAV_OK) {
-      status = an_heap_init(&q->cells, (uint32_t)cells, alloc);
+      status = an_heap_init(&q->squares, (uint32_t)squares, alloc);
     }
   }
   if (status == ARCNAV_OK && engine->own_polygons) {

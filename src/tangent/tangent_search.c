@@ -273,11 +273,11 @@ static void discover_square(an_tangent_query *q, int32_t column, int32_t row, in
     return;
   }
   uint32_t square = (uint32_t)row * (uint32_t)columns + (uint32_t)column;
-  if (q->cell_seen[square] == q->current_generation) {
+  if (q->square_seen[square] == q->current_generation) {
     return;
   }
-  q->cell_seen[square] = q->current_generation;
-  an_heap_push_or_decrease(&q->cells, square, square_bound(q, column, row, start, goal));
+  q->square_seen[square] = q->current_generation;
+  an_heap_push_or_decrease(&q->squares, square, square_bound(q, column, row, start, goal));
 }
 
 // Corners wait in a heap of their own keyed by that bound, and their attachments are computed
@@ -297,7 +297,7 @@ static void seed_starts(an_tangent_query *q, vec2 start, vec2 goal) {
   const an_tangent_engine *engine = q->engine;
   const an_grid *grid = &engine->space.grid;
   an_heap_clear(&q->deferred);
-  an_heap_clear(&q->cells);
+  an_heap_clear(&q->squares);
   vec2 lo = grid->origin;
   vec2 hi = v2(lo.x + grid->columns * grid->cell_size, lo.y + grid->rows * grid->cell_size);
   if (!(start.x >= lo.x && start.x <= hi.x && start.y >= lo.y && start.y <= hi.y)) {
@@ -315,7 +315,7 @@ static void seed_starts(an_tangent_query *q, vec2 start, vec2 goal) {
 // Enters squares until the next one could hold nothing cheaper than the best waiting corner or
 // open node; ties enter too, so corners leave the heap in the same order as if all had entered at
 // once.
-static void enter_cells(an_tangent_query *q, vec2 start, vec2 goal) {
+static void enter_squares(an_tangent_query *q, vec2 start, vec2 goal) {
   const an_corner_grid *cgrid = &q->engine->graph.corner_grid;
   const an_grid *grid = &q->engine->space.grid;
   int32_t columns = an_start_flood_squares(grid->columns);
@@ -323,11 +323,11 @@ static void enter_cells(an_tangent_query *q, vec2 start, vec2 goal) {
   for (;;) {
     double next_corner = an_heap_empty(&q->deferred) ? INFINITY : an_heap_top_key(&q->deferred);
     double next_node = an_heap_empty(&q->heap) ? INFINITY : an_heap_top_key(&q->heap);
-    if (an_heap_empty(&q->cells) ||
-        !(an_heap_top_key(&q->cells) <= an_min(next_corner, next_node))) {
+    if (an_heap_empty(&q->squares) ||
+        !(an_heap_top_key(&q->squares) <= an_min(next_corner, next_node))) {
       return;
     }
-    uint32_t square = an_heap_pop(&q->cells, NULL);
+    uint32_t square = an_heap_pop(&q->squares, NULL);
     int32_t column = (int32_t)(square % (uint32_t)columns);
     int32_t row = (int32_t)(square / (uint32_t)columns);
     int32_t c0 = column * AN_START_FLOOD_SPAN, r0 = row * AN_START_FLOOD_SPAN;
@@ -354,7 +354,7 @@ static void enter_cells(an_tangent_query *q, vec2 start, vec2 goal) {
 // Attaches the next deferred corner when its bound is no worse than the best open node: no node
 // it would add can then be overtaken.
 static bool attach_next_deferred(an_tangent_query *q, vec2 start, vec2 goal) {
-  enter_cells(q, start, goal);
+  enter_squares(q, start, goal);
   if (an_heap_empty(&q->deferred) ||
       (!an_heap_empty(&q->heap) && an_heap_top_key(&q->heap) < an_heap_top_key(&q->deferred))) {
     return false;
@@ -438,9 +438,9 @@ arcnav_status an_tangent_graph_begin(an_tangent_query *q, vec2 start, vec2 goal,
       q->goal_exits[g].generation = 0;
     }
     memset(q->entered, 0, q->engine->corner_count * sizeof *q->entered);
-    memset(q->cell_seen, 0,
+    memset(q->square_seen, 0,
            (size_t)an_start_flood_squares(q->engine->space.grid.columns) *
-               (size_t)an_start_flood_squares(q->engine->space.grid.rows) * sizeof *q->cell_seen);
+               (size_t)an_start_flood_squares(q->engine->space.grid.rows) * sizeof *q->square_seen);
   }
   an_heap_clear(&q->heap);
   q->closed_count = 0;

@@ -160,11 +160,11 @@ typedef struct an_tangent_query {
   an_start_node *starts;
   /// Corners not yet attached to the start, keyed by a bound on paths through them.
   an_heap deferred;
-  // Corners enter that heap a square of cells of the corner grid at a time (an_start_flood_span),
+  // Corners enter that heap a square of cells of the corner grid at a time (AN_START_FLOOD_SPAN),
   // flooding out from the start's square only as the search needs them.
   uint32_t *entered;        ///< per corner: the generation of the query that entered it
-  an_heap cells;            ///< squares found but not entered, keyed by a bound
-  uint32_t *cell_seen;      ///< per square: the generation of the query that found it
+  an_heap squares;          ///< squares found but not entered, keyed by a bound
+  uint32_t *square_seen;    ///< per square: the generation of the query that found it
   uint32_t *trail;          ///< node ids of the found path, goal first
   an_goal_exit *goal_exits; ///< per (corner, direction) group: its way to this query's goal
   /// What the landmarks of the engine's polygons say of the running search's goal, and per corner
