@@ -5,6 +5,7 @@
 
 #include "geom/tolerances.h"
 #include "search/marks.h"
+#include "search/sort_words.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1067,12 +1068,6 @@ static void keep_candidates_in_filter(nearest_search *s) {
   s->count = kept;
 }
 
-// Orders a filter's cells by the distance bound in the high 32 bits of each entry.
-static int compare_cell_keys(const void *lhs, const void *rhs) {
-  uint64_t a = *(const uint64_t *)lhs, b = *(const uint64_t *)rhs;
-  return a < b ? -1 : (a > b ? 1 : 0);
-}
-
 // No point of the cell is nearer to p than this, rounded down to a float, as the float's bits:
 // positive floats order as their bits do. Less the rounding a point's cell index may have: a box
 // grown by g on every side is at most sqrt(2) g nearer.
@@ -1114,7 +1109,8 @@ static void search_filtered(nearest_search *s, const ring_origin *o, int32_t sea
       filter->cells[kept++] = ((uint64_t)cell_distance_key(grid, s->p, column, row) << 32) | cell;
     }
   }
-  qsort(filter->cells, kept, sizeof *filter->cells, compare_cell_keys);
+  // By the distance bound in the high 32 bits, over the cell's index.
+  an_sort_words(filter->cells, kept);
   for (size_t i = 0; i < kept && !s->aborted; ++i) {
     s->settled = key_distance(filter->cells[i]);
     uint64_t cell = filter->cells[i] & 0xffffffffu;

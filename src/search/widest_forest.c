@@ -3,6 +3,7 @@
 #include "search/widest_forest.h"
 
 #include "geom/geom.h"
+#include "search/sort_words.h"
 
 #include <assert.h>
 #include <math.h>
@@ -23,59 +24,7 @@ enum { DIGIT_BITS = 8, DIGIT_VALUES = 1 << DIGIT_BITS, DIGITS = 32 / DIGIT_BITS 
 
 // Below this many links a comparison sort beats the radix sort's four passes over its 256 counts
 // (the lists of the small blocks; docs/DESIGN.md, "The widest passages in blocks").
-enum { RADIX_MIN_LINKS = 256, INSERTION_MAX = 16 };
-
-// Ascending words: a quicksort on the median of three, with runs of INSERTION_MAX or fewer left
-// to one insertion sort at the end. Every word differs (each holds its link's place), so the order
-// is the radix sort's.
-static void sort_words(uint64_t *words, size_t count) {
-  size_t stack[2 * 64], depth = 0, lo = 0, hi = count;
-  for (;;) {
-    while (hi - lo > INSERTION_MAX) {
-      size_t mid = lo + (hi - lo) / 2;
-      uint64_t a = words[lo], b = words[mid], c = words[hi - 1];
-      uint64_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-      size_t i = lo, j = hi - 1;
-      for (;;) {
-        while (words[i] < pivot) {
-          ++i;
-        }
-        while (words[j] > pivot) {
-          --j;
-        }
-        if (i >= j) {
-          break;
-        }
-        uint64_t swap = words[i];
-        words[i++] = words[j];
-        words[j--] = swap;
-      }
-      // [lo, j] and [j + 1, hi): the smaller first, the larger kept for later (depth log n).
-      if (j + 1 - lo < hi - j - 1) {
-        stack[depth++] = j + 1;
-        stack[depth++] = hi;
-        hi = j + 1;
-      } else {
-        stack[depth++] = lo;
-        stack[depth++] = j + 1;
-        lo = j + 1;
-      }
-    }
-    if (depth == 0) {
-      break;
-    }
-    hi = stack[--depth];
-    lo = stack[--depth];
-  }
-  for (size_t k = 1; k < count; ++k) {
-    uint64_t word = words[k];
-    size_t at = k;
-    for (; at > 0 && words[at - 1] > word; --at) {
-      words[at] = words[at - 1];
-    }
-    words[at] = word;
-  }
-}
+enum { RADIX_MIN_LINKS = 256 };
 
 // The links that are not NaN, widest first, equal widths in the order given (so the forest is the
 // same for the same list): a radix sort of each link's key and place, packed in 64 bits, 8 bits of
@@ -96,7 +45,8 @@ static size_t sort_widest_first(const an_widest_link *links, size_t count, uint6
     from[kept++] = (uint64_t)key << 32 | (uint64_t)k;
   }
   if (kept < RADIX_MIN_LINKS) {
-    sort_words(sorted, kept);
+    // Every word differs (each holds its link's place): the order is the radix sort's.
+    an_sort_words(sorted, kept);
     return kept;
   }
   for (size_t k = 0; k < kept; ++k) {
