@@ -507,10 +507,16 @@ static double distance_to_interval(double x, double lo, double hi) {
   return x < lo ? lo - x : (x > hi ? x - hi : 0.0);
 }
 
-double an_grid_cell_distance(const an_grid *grid, int32_t column, int32_t row, vec2 p) {
-  double x0 = grid->origin.x + column * grid->cell_size, x1 = x0 + grid->cell_size;
-  double y0 = grid->origin.y + row * grid->cell_size, y1 = y0 + grid->cell_size;
+// The distance from p to the box of the span x span cells whose lowest is cell (column, row).
+static double cells_distance(const an_grid *grid, int32_t column, int32_t row, int32_t span,
+                             vec2 p) {
+  double x0 = grid->origin.x + column * grid->cell_size, x1 = x0 + span * grid->cell_size;
+  double y0 = grid->origin.y + row * grid->cell_size, y1 = y0 + span * grid->cell_size;
   return v2_len(v2(distance_to_interval(p.x, x0, x1), distance_to_interval(p.y, y0, y1)));
+}
+
+double an_grid_cell_distance(const an_grid *grid, int32_t column, int32_t row, vec2 p) {
+  return cells_distance(grid, column, row, 1, p);
 }
 
 double an_grid_cell_distance_sum(const an_grid *grid, int32_t column, int32_t row, vec2 a, vec2 b) {
@@ -519,10 +525,7 @@ double an_grid_cell_distance_sum(const an_grid *grid, int32_t column, int32_t ro
 
 double an_grid_cells_distance_sum(const an_grid *grid, int32_t column, int32_t row, int32_t span,
                                   vec2 a, vec2 b) {
-  double x0 = grid->origin.x + column * grid->cell_size, x1 = x0 + span * grid->cell_size;
-  double y0 = grid->origin.y + row * grid->cell_size, y1 = y0 + span * grid->cell_size;
-  return v2_len(v2(distance_to_interval(a.x, x0, x1), distance_to_interval(a.y, y0, y1))) +
-         v2_len(v2(distance_to_interval(b.x, x0, x1), distance_to_interval(b.y, y0, y1)));
+  return cells_distance(grid, column, row, span, a) + cells_distance(grid, column, row, span, b);
 }
 
 // The point at parameter t of segment ab, given also s = 1 - t computed on its own: evaluating

@@ -419,7 +419,8 @@ static void tangent_destroy(void *state) {
 static void tangent_hand_down(void *state, void *successor) {
   an_tangent_engine *was = state, *now = successor;
   an_navmesh_hand_down(was->own_polygons, now->own_polygons);
-  if (now->corners_borrowed && now->corners == was->corners) {
+  if (now->corners_borrowed) {
+    assert(now->corners == was->corners); // the only array a build borrows (carry_corners)
     was->corners = NULL;
     now->corners_borrowed = false;
   }
