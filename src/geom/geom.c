@@ -70,26 +70,6 @@ void an_box_of_points(const vec2 *points, size_t count, vec2 *out_min, vec2 *out
   *out_max = hi;
 }
 
-vec2 an_closest_on_segment(vec2 p, vec2 a, vec2 b) {
-  vec2 ab = v2_sub(b, a);
-  double len2 = v2_len2(ab);
-  if (!(len2 > 0.0)) {
-    return a;
-  }
-  double t = v2_dot(v2_sub(p, a), ab) / len2;
-  if (!(t > 0.0)) {
-    return a;
-  }
-  if (t >= 1.0) {
-    return b;
-  }
-  return v2_mul_add(a, t, ab);
-}
-
-double an_point_segment_dist(vec2 p, vec2 a, vec2 b) {
-  return v2_dist(p, an_closest_on_segment(p, a, b));
-}
-
 double an_least_distance_sum(vec2 o, vec2 g, vec2 p, vec2 q) {
   vec2 e = v2_sub(q, p);
   double e2 = v2_len2(e);

@@ -152,9 +152,26 @@ bool an_point_in_ring(vec2 p, const vec2 *points, size_t count);
 /// Bounding box of count >= 1 points.
 void an_box_of_points(const vec2 *points, size_t count, vec2 *out_min, vec2 *out_max);
 
-/// Closest point to p on segment ab (a when a == b).
-vec2 an_closest_on_segment(vec2 p, vec2 a, vec2 b);
-double an_point_segment_dist(vec2 p, vec2 a, vec2 b);
+/// Closest point to p on segment ab (a when a == b). Inline, as is the distance: the point and
+/// segment tests measure every item of a cell with it.
+static inline vec2 an_closest_on_segment(vec2 p, vec2 a, vec2 b) {
+  vec2 ab = v2_sub(b, a);
+  double len2 = v2_len2(ab);
+  if (!(len2 > 0.0)) {
+    return a;
+  }
+  double t = v2_dot(v2_sub(p, a), ab) / len2;
+  if (!(t > 0.0)) {
+    return a;
+  }
+  if (t >= 1.0) {
+    return b;
+  }
+  return v2_mul_add(a, t, ab);
+}
+static inline double an_point_segment_dist(vec2 p, vec2 a, vec2 b) {
+  return v2_dist(p, an_closest_on_segment(p, a, b));
+}
 /// Is p within `reach` of segment ab? As an_point_segment_dist(p, a, b) <= reach up to rounding,
 /// without its square root and division: for the floods that test every edge they cross.
 static inline bool an_point_segment_within(vec2 p, vec2 a, vec2 b, double reach) {

@@ -85,18 +85,6 @@ static arcnav_status add_obstacle_items(const arcnav_map *map, size_t index, an_
   return ob->ring_count > 1 ? mark_shared_vertices(out, n, alloc) : ARCNAV_OK;
 }
 
-void an_item_box(const an_item *item, double reach, vec2 *lo, vec2 *hi) {
-  if (item->kind == AN_ITEM_CIRCLE) {
-    double r = item->radius + reach;
-    *lo = v2(item->a.x - r, item->a.y - r);
-    *hi = v2(item->a.x + r, item->a.y + r);
-  } else {
-    vec2 b = an_item_end(item);
-    *lo = v2(an_min(item->a.x, b.x) - reach, an_min(item->a.y, b.y) - reach);
-    *hi = v2(an_max(item->a.x, b.x) + reach, an_max(item->a.y, b.y) + reach);
-  }
-}
-
 typedef struct item_boxes {
   const an_item *items;
   double reach;
