@@ -850,9 +850,11 @@ static bool in_filter(const nearest_search *s, vec2 q) {
   return cell_in_filter(s->only, s->grid, an_grid_column(s->grid, q.x), an_grid_row(s->grid, q.y));
 }
 
-static void add_candidate(nearest_search *s, vec2 q) {
+// `in_searched_cell`: q lies in the cell being searched, which search_cell() keeps only inside the
+// filter.
+static void add_candidate(nearest_search *s, vec2 q, bool in_searched_cell) {
   double d = v2_dist(q, s->p);
-  if (!(d < s->best) || !v2_is_finite(q) || !in_filter(s, q)) {
+  if (!(d < s->best) || !v2_is_finite(q) || (!in_searched_cell && !in_filter(s, q))) {
     return;
   }
   // A full buffer judges what it may judge in order first; only when that frees no room does it
@@ -881,19 +883,19 @@ static void add_projection(nearest_search *s, const curve *c) {
   if (c->line) {
     double along = v2_dot(v2_sub(s->p, c->point), c->direction);
     if (on_line_piece(s, c, along)) {
-      add_candidate(s, v2_mul_add(c->point, along, c->direction));
+      add_candidate(s, v2_mul_add(c->point, along, c->direction), false);
     }
     return;
   }
   vec2 away = v2_sub(s->p, c->point);
   double d = v2_len(away);
   if (c->radius <= 0.0) {
-    add_candidate(s, c->point);
+    add_candidate(s, c->point, false);
   } else if (d > 0.0) {
-    add_candidate(s, v2_mul_add(c->point, c->radius / d, away));
+    add_candidate(s, v2_mul_add(c->point, c->radius / d, away), false);
   } else {
     // Every point of the circle is as near; where it is free only where curves meet decides.
-    add_candidate(s, v2_add(c->point, v2(c->radius, 0.0)));
+    add_candidate(s, v2_add(c->point, v2(c->radius, 0.0)), false);
   }
 }
 
@@ -902,7 +904,7 @@ static void add_projection(nearest_search *s, const curve *c) {
 // with its cell's ring.
 static void add_meeting(nearest_search *s, vec2 q, int32_t column, int32_t row) {
   if (an_grid_column(s->grid, q.x) == column && an_grid_row(s->grid, q.y) == row) {
-    add_candidate(s, q);
+    add_candidate(s, q, true);
   }
 }
 
