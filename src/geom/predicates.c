@@ -8,8 +8,7 @@
 // whose exact sum is the represented value; zero components are dropped as they appear so that the
 // usual case (coordinates whose differences are exact) stays short.
 
-#define EPS_HALF (DBL_EPSILON / 2.0) // 2^-53, the unit roundoff
-#define SPLITTER 134217729.0         // 2^27 + 1
+#define SPLITTER 134217729.0 // 2^27 + 1
 
 static void two_sum(double a, double b, double *x, double *y) {
   double s = a + b;
@@ -187,7 +186,7 @@ static int cross_expansion(int l1, const double *e1, int m1, const double *f1, i
   return expansion_sum(plen, p, qlen, q, h);
 }
 
-static double orient_exact(vec2 a, vec2 b, vec2 c) {
+double an_orient2d_exact(vec2 a, vec2 b, vec2 c) {
   double acx[2], acy[2], bcx[2], bcy[2], det[16];
   int lacx = diff_expansion(a.x, c.x, acx);
   int lacy = diff_expansion(a.y, c.y, acy);
@@ -195,19 +194,6 @@ static double orient_exact(vec2 a, vec2 b, vec2 c) {
   int lbcy = diff_expansion(b.y, c.y, bcy);
   int n = cross_expansion(lacx, acx, lbcy, bcy, lacy, acy, lbcx, bcx, det);
   return det[n - 1];
-}
-
-double an_orient2d(vec2 a, vec2 b, vec2 c) {
-  // Error bound of the plain evaluation (Shewchuk 1997, ccwerrboundA).
-  const double bound_a = (3.0 + 16.0 * EPS_HALF) * EPS_HALF;
-  double left = (a.x - c.x) * (b.y - c.y);
-  double right = (a.y - c.y) * (b.x - c.x);
-  double det = left - right;
-  double sum = fabs(left) + fabs(right);
-  if (fabs(det) > bound_a * sum) {
-    return det;
-  }
-  return orient_exact(a, b, c);
 }
 
 static int lift_expansion(int lx, const double *x, int ly, const double *y, double *h) {
@@ -242,7 +228,7 @@ static double incircle_exact(vec2 a, vec2 b, vec2 c, vec2 d) {
 
 double an_incircle(vec2 a, vec2 b, vec2 c, vec2 d) {
   // Error bound of the plain evaluation (Shewchuk 1997, iccerrboundA).
-  const double bound_a = (10.0 + 96.0 * EPS_HALF) * EPS_HALF;
+  const double bound_a = (10.0 + 96.0 * AN_UNIT_ROUNDOFF) * AN_UNIT_ROUNDOFF;
   double adx = a.x - d.x, ady = a.y - d.y;
   double bdx = b.x - d.x, bdy = b.y - d.y;
   double cdx = c.x - d.x, cdy = c.y - d.y;
