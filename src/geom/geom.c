@@ -110,13 +110,11 @@ double an_segment_segment_dist(vec2 a, vec2 b, vec2 c, vec2 d) {
   if (an_segments_intersect(a, b, c, d)) {
     return 0.0;
   }
-  // Disjoint segments are closest at an endpoint of one of them. The least squared distance,
-  // then one root: the same value as the least of four roots (each rounds correctly, and the
-  // root never decreases).
-  double best2 = v2_dist2(a, an_closest_on_segment(a, c, d));
-  best2 = an_min(best2, v2_dist2(b, an_closest_on_segment(b, c, d)));
-  best2 = an_min(best2, v2_dist2(c, an_closest_on_segment(c, a, b)));
-  best2 = an_min(best2, v2_dist2(d, an_closest_on_segment(d, a, b)));
+  // Disjoint segments are closest at an endpoint of one of them (one root: an_point_segment_dist2).
+  double best2 = an_point_segment_dist2(a, c, d);
+  best2 = an_min(best2, an_point_segment_dist2(b, c, d));
+  best2 = an_min(best2, an_point_segment_dist2(c, a, b));
+  best2 = an_min(best2, an_point_segment_dist2(d, a, b));
   return sqrt(best2);
 }
 

@@ -488,12 +488,13 @@ static bool point_ray_cell(void *context, int32_t column, int32_t row) {
   return true;
 }
 
-// Candidates (or a ray's events) by distance, equal ones in the order given: runs of SORT_RUN by
-// insertion, then merged in passes between the buffer and `spare` (as many again). A call of a
-// comparison function per comparison, as qsort makes, was a sixth to a fifth of a nearest
-// reachable probe on ca_cave.
+// The first `count` of the scratch's candidates (or a ray's events) by distance, equal ones in the
+// order given: runs of SORT_RUN by insertion, then merged in passes between them and the buffer's
+// second half. A call of a comparison function per comparison, as qsort makes, was a sixth to a
+// fifth of a nearest reachable probe on ca_cave.
 enum { SORT_RUN = 16 };
-static void sort_by_distance(an_probe_candidate *c, size_t count, an_probe_candidate *spare) {
+static void sort_by_distance(an_probe_scratch *scratch, size_t count) {
+  an_probe_candidate *c = scratch->candidates, *spare = c + scratch->candidate_capacity;
   for (size_t lo = 0; lo < count; lo += SORT_RUN) {
     size_t hi = lo + SORT_RUN < count ? lo + SORT_RUN : count;
     for (size_t k = lo + 1; k < hi; ++k) {
@@ -612,7 +613,7 @@ static bool point_raycast(const an_clearance *cl, an_probe_scratch *scratch, vec
     }
     double end = an_min(ray.stopped_at, t1);
     an_probe_candidate *events = scratch->candidates;
-    sort_by_distance(events, ray.count, events + scratch->candidate_capacity);
+    sort_by_distance(scratch, ray.count);
     // events[0..m) strictly inside (base, end), then base before them and end after.
     size_t m = 0;
     for (size_t i = 0; i < ray.count; ++i) {
@@ -824,7 +825,7 @@ static bool test_candidates(nearest_search *s, double bound) {
       c[j] = held;
     }
   }
-  sort_by_distance(c, due, s->scratch->candidates + s->scratch->candidate_capacity);
+  sort_by_distance(s->scratch, due);
   size_t i = 0;
   bool found = false;
   for (; i < due && !s->aborted && !bound_due_now(s); ++i) {

@@ -142,16 +142,14 @@ static void add_triangle_material(const an_navmesh *mesh, int32_t t, portal_mate
   }
 }
 
-// The least of the squared distances, then one square root: the same value as the least distance
-// (the root rounds correctly and never decreases), for one root a sample instead of one a piece.
+// One square root a sample (an_point_segment_dist2).
 static double material_distance(const portal_material *m, vec2 p) {
   double nearest2 = INFINITY;
   for (int k = 0; k < m->point_count; ++k) {
     nearest2 = an_min(nearest2, v2_dist2(p, m->points[k]));
   }
   for (int k = 0; k < m->edge_count; ++k) {
-    nearest2 =
-        an_min(nearest2, v2_dist2(p, an_closest_on_segment(p, m->edges[k][0], m->edges[k][1])));
+    nearest2 = an_min(nearest2, an_point_segment_dist2(p, m->edges[k][0], m->edges[k][1]));
   }
   return sqrt(nearest2);
 }

@@ -1048,8 +1048,7 @@ static arcnav_status graph_query_create(const void *state, void **out_query) {
     q->starts = an_alloc(alloc, 2 * engine->corner_count + 1, sizeof *q->starts);
     q->goal_exits = an_calloc(alloc, 2 * engine->corner_count + 1, sizeof *q->goal_exits);
     q->entered = an_calloc(alloc, engine->corner_count + 1, sizeof *q->entered);
-    size_t squares = (size_t)an_start_flood_squares(engine->space.grid.columns) *
-                     (size_t)an_start_flood_squares(engine->space.grid.rows);
+    size_t squares = an_start_flood_square_count(&engine->space.grid);
     q->square_seen = an_calloc(alloc, squares + 1, sizeof *q->square_seen);
     if (!q->search || !q->trail || !q->starts || !q->goal_exits || !q->entered || !q->square_seen) {
       status = ARCNAV_ERR_OUT_OF_MEMORY;

@@ -439,8 +439,7 @@ arcnav_status an_tangent_graph_begin(an_tangent_query *q, vec2 start, vec2 goal,
     }
     memset(q->entered, 0, q->engine->corner_count * sizeof *q->entered);
     memset(q->square_seen, 0,
-           (size_t)an_start_flood_squares(q->engine->space.grid.columns) *
-               (size_t)an_start_flood_squares(q->engine->space.grid.rows) * sizeof *q->square_seen);
+           an_start_flood_square_count(&q->engine->space.grid) * sizeof *q->square_seen);
   }
   an_heap_clear(&q->heap);
   q->closed_count = 0;

@@ -16,15 +16,18 @@
 #include "tangent/sure_passages.h"
 #include "tangent/tangent_graph.h"
 
-/// Built once per planner; read-only while queries run.
 /// The squares of the corner grid the prebuilt engine's start attachments flood by, this many
 /// cells a side (tangent_search.c, seed_starts; docs/DESIGN.md, "Deferred start attachments"),
-/// and how many squares span `cells` cells.
+/// how many squares span `cells` cells, and how many cover the grid.
 enum { AN_START_FLOOD_SPAN = 4 };
 static inline int32_t an_start_flood_squares(int32_t cells) {
   return (cells + AN_START_FLOOD_SPAN - 1) / AN_START_FLOOD_SPAN;
 }
+static inline size_t an_start_flood_square_count(const an_grid *grid) {
+  return (size_t)an_start_flood_squares(grid->columns) * (size_t)an_start_flood_squares(grid->rows);
+}
 
+/// Built once per planner; read-only while queries run.
 typedef struct an_tangent_engine {
   an_allocator alloc;
   /// The radius its indexes are built for: the one radius, or with `ranged` the largest a query
