@@ -68,20 +68,24 @@ static bool restrict_to_the_wall(an_corner *corner, const an_clearance *point_ch
 // nothing here (a query may ignore them): a vertex inside a unit stays, blocked by the free checks
 // while the unit is there, and a unit's corner is never taken for a copy. Only the corners from
 // `first` on are judged: those before it were judged by the build of a map that a change clear of
-// them made this one (carry_corners).
+// them made this one (carry_corners). `on_their_ring_alone`: those are the corners of one ring
+// that a local change put in clear of everything else and in the free space, whose vertices are
+// free without a look (docs/DESIGN.md, "Corners kept in place").
 static arcnav_status drop_unusable_corners(an_tangent_engine *engine, const arcnav_map *map,
-                                           size_t first) {
+                                           size_t first, bool on_their_ring_alone) {
   const an_allocator *alloc = &engine->alloc;
   size_t count = engine->corner_count - first;
   if (count == 0) {
     return ARCNAV_OK;
   }
   bool point_agent = engine->space.clearance.point_agent;
+  bool judge_free = point_agent || !on_their_ring_alone;
   an_clearance point_check = engine->space.clearance;
   point_check.radius = 0.0;
   point_check.point_agent = true;
-  an_clearance_scratch scratch;
-  arcnav_status status = an_clearance_scratch_init(&scratch, &engine->space.grid, alloc);
+  an_clearance_scratch scratch = {0};
+  arcnav_status status =
+      judge_free ? an_clearance_scratch_init(&scratch, &engine->space.grid, alloc) : ARCNAV_OK;
   bool *keep = status == ARCNAV_OK ? an_alloc(alloc, count, sizeof *keep) : NULL;
   corner_place *places = keep ? an_alloc(alloc, count, sizeof *places) : NULL;
   uint8_t *units = places ? an_calloc(alloc, map->obstacle_count + 1, sizeof *units) : NULL;
@@ -103,6 +107,7 @@ static arcnav_status drop_unusable_corners(an_tangent_engine *engine, const arcn
     bool point_obstacle = corner->wedge_sweep >= AN_TWO_PI &&
                           an_corner_material_radius(corner, engine->radius) <= 0.0;
     keep[c] = (corner->wedge_sweep >= AN_TWO_PI && !(point_agent && point_obstacle)) ||
+              !judge_free ||
               (an_point_is_free(&point_check, &scratch, corner->center) &&
                (!point_agent || restrict_to_the_wall(corner, &point_check, &scratch)));
     places[c] = (corner_place){{corner->center.x, corner->center.y, corner->radius,
@@ -694,6 +699,36 @@ static size_t corners_kept_in_place(const an_tangent_engine *previous, const arc
   return kept;
 }
 
+// Rings of more vertices are not looked at by put_in_one_ring (a test of every vertex against
+// every edge): a building has a few dozen.
+enum { ONE_RING_MAX_VERTICES = 64 };
+
+// Did `change`, followed locally, put in a polygon of one ring, each of whose vertices is farther
+// than twice the tolerance from every edge of the ring but its own two? Its corners are then on
+// the wall and free (drop_unusable_corners; docs/DESIGN.md, "Corners kept in place").
+static bool put_in_one_ring(const arcnav_map *map, const an_local_change *change, double eps) {
+  const an_obstacle *ob = change->kind != AN_CHANGE_REMOVED ? &map->obstacles[change->index] : NULL;
+  if (!ob || ob->kind != AN_OBSTACLE_POLYGON || ob->ring_count != 1) {
+    return false;
+  }
+  const an_ring *ring = &map->rings[ob->first_ring];
+  size_t n = ring->count;
+  if (n > ONE_RING_MAX_VERTICES) {
+    return false;
+  }
+  const vec2 *points = map->points + ring->first;
+  for (size_t i = 0; i < n; ++i) {
+    // The edges from vertex j to j + 1 that do not end at vertex i: j from i + 1 to i + n - 2.
+    for (size_t k = i + 1; k + 2 <= i + n; ++k) {
+      size_t j = k < n ? k : k - n, next = j + 1 < n ? j + 1 : 0;
+      if (an_point_segment_within(points[i], points[j], points[next], 2.0 * eps)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 // The corners `previous` kept, but the changed obstacle's, renumbered as the map after `change`
 // numbers obstacles; then the changed obstacle's new corners, from carried->carried on, for
 // drop_unusable_corners to judge. The change keeps clear of every other obstacle (engine.h,
@@ -836,7 +871,8 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
   }
   size_t judged_from = carried.carried;
   if (status == ARCNAV_OK) {
-    status = drop_unusable_corners(engine, args->map, judged_from);
+    status = drop_unusable_corners(engine, args->map, judged_from,
+                                   previous && put_in_one_ring(args->map, args->change, args->eps));
   }
   if (previous && args->followed) {
     *args->followed = true;
