@@ -26,30 +26,32 @@ enum { DIGIT_BITS = 8, DIGIT_VALUES = 1 << DIGIT_BITS, DIGITS = 32 / DIGIT_BITS 
 // (the lists of the small blocks; docs/DESIGN.md, "The widest passages in blocks").
 enum { RADIX_MIN_LINKS = 256 };
 
-// The links that are not NaN, widest first, equal widths in the order given (so the forest is the
-// same for the same list): a radix sort of each link's key and place, packed in 64 bits, 8 bits of
-// the key at a time, with every digit counted in one pass and the digits every key shares skipped
-// (digits of 8 bits keep the counts on the stack, which matters for the small lists of a block).
-// The places are the low 32 bits of `sorted`'s words; `spare` holds as many words. Returns how many
-// links it sorted.
-static size_t sort_widest_first(const an_widest_link *links, size_t count, uint64_t *sorted,
-                                uint64_t *spare) {
-  uint32_t starts[DIGITS][DIGIT_VALUES] = {{0}};
-  uint64_t *from = sorted, *to = spare;
+// The words of the links in [first, end) that are not NaN, into `words`: each link's key (above)
+// over its place in `links`, so that ascending words take the links widest first and equal
+// widths in the order given (the forest is then the same for the same list). Returns how many.
+static size_t widest_first_words(const an_widest_link *links, size_t first, size_t end,
+                                 uint64_t *words) {
   size_t kept = 0;
-  for (size_t k = 0; k < count; ++k) {
-    if (isnan(links[k].width)) {
-      continue;
+  for (size_t k = first; k < end; ++k) {
+    if (!isnan(links[k].width)) {
+      words[kept++] = (uint64_t)widest_first_key(links[k].width) << 32 | (uint64_t)k;
     }
-    uint32_t key = widest_first_key(links[k].width);
-    from[kept++] = (uint64_t)key << 32 | (uint64_t)k;
   }
-  if (kept < RADIX_MIN_LINKS) {
+  return kept;
+}
+
+// Sorts `count` such words ascending: a radix sort of their keys, 8 bits at a time, with every
+// digit counted in one pass and the digits every key shares skipped (digits of 8 bits keep the
+// counts on the stack, which matters for the small lists of a block). `spare` holds as many words.
+static void sort_keyed_words(uint64_t *words, size_t count, uint64_t *spare) {
+  if (count < RADIX_MIN_LINKS) {
     // Every word differs (each holds its link's place): the order is the radix sort's.
-    an_sort_words(sorted, kept);
-    return kept;
+    an_sort_words(words, count);
+    return;
   }
-  for (size_t k = 0; k < kept; ++k) {
+  uint32_t starts[DIGITS][DIGIT_VALUES] = {{0}};
+  uint64_t *from = words, *to = spare;
+  for (size_t k = 0; k < count; ++k) {
     uint32_t key = (uint32_t)(from[k] >> 32);
     for (unsigned d = 0; d < DIGITS; ++d) {
       starts[d][(key >> (d * DIGIT_BITS)) & (DIGIT_VALUES - 1)]++;
@@ -61,7 +63,7 @@ static size_t sort_widest_first(const an_widest_link *links, size_t count, uint6
     bool shared = false;
     uint32_t sum = 0;
     for (size_t v = 0; v < DIGIT_VALUES; ++v) {
-      shared |= start[v] == kept;
+      shared |= start[v] == count;
       uint32_t here = start[v];
       start[v] = sum;
       sum += here;
@@ -69,16 +71,24 @@ static size_t sort_widest_first(const an_widest_link *links, size_t count, uint6
     if (shared) {
       continue;
     }
-    for (size_t k = 0; k < kept; ++k) {
+    for (size_t k = 0; k < count; ++k) {
       to[start[(from[k] >> shift) & (DIGIT_VALUES - 1)]++] = from[k];
     }
     uint64_t *swap = from;
     from = to;
     to = swap;
   }
-  if (from != sorted) {
-    memcpy(sorted, from, kept * sizeof *sorted);
+  if (from != words) {
+    memcpy(words, from, count * sizeof *words);
   }
+}
+
+// The links that are not NaN, widest first, as words (above) in `sorted`; `spare` holds as many
+// words. Returns how many.
+static size_t sort_widest_first(const an_widest_link *links, size_t count, uint64_t *sorted,
+                                uint64_t *spare) {
+  size_t kept = widest_first_words(links, 0, count, sorted);
+  sort_keyed_words(sorted, kept, spare);
   return kept;
 }
 
@@ -158,32 +168,31 @@ static bool join_parts(int32_t *part, uint8_t *rank, int32_t a, int32_t b, int32
   return true;
 }
 
-arcnav_status an_widest_forest_build(size_t node_count, const an_widest_link *links,
-                                     size_t link_count, const an_allocator *alloc,
+// The forest of `node_count` nodes joined by Kruskal's rule over the `count` links that `order`
+// names widest first (sort_widest_first()'s words).
+static arcnav_status forest_in_order(size_t node_count, const an_widest_link *links,
+                                     const uint64_t *order, size_t count, const an_allocator *alloc,
                                      an_widest_forest *out) {
   an_widest_forest forest = {node_count, NULL};
   size_t nodes = node_count > 0 ? node_count : 1;
   forest.nodes = an_alloc(alloc, nodes, sizeof *forest.nodes);
   uint8_t *rank = an_calloc(alloc, nodes, sizeof *rank);
   int32_t *part = an_alloc(alloc, nodes, sizeof *part);
-  uint64_t *sorted = an_alloc(alloc, 2 * link_count + 1, sizeof *sorted);
-  if (!forest.nodes || !rank || !part || !sorted) {
+  if (!forest.nodes || !rank || !part) {
     an_free(alloc, rank);
     an_free(alloc, part);
-    an_free(alloc, sorted);
     an_widest_forest_destroy(&forest, alloc);
     *out = (an_widest_forest){0, NULL};
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  size_t kept = sort_widest_first(links, link_count, sorted, sorted + link_count);
   for (size_t t = 0; t < node_count; ++t) {
     forest.nodes[t] = (an_widest_node){-1.0f, (int32_t)t, UINT32_MAX};
     part[t] = (int32_t)t;
   }
   // A forest of n nodes has at most n - 1 links: the narrower links after the last are not read.
   uint32_t steps = 0;
-  for (size_t k = 0; k < kept && steps + 1 < node_count; ++k) {
-    const an_widest_link *link = &links[sorted[k] & UINT32_MAX];
+  for (size_t k = 0; k < count && steps + 1 < node_count; ++k) {
+    const an_widest_link *link = &links[order[k] & UINT32_MAX];
     int32_t root, child;
     if (join_parts(part, rank, link->a, link->b, &root, &child)) {
       forest.nodes[child] = (an_widest_node){link->width, root, steps++};
@@ -191,9 +200,22 @@ arcnav_status an_widest_forest_build(size_t node_count, const an_widest_link *li
   }
   an_free(alloc, rank);
   an_free(alloc, part);
-  an_free(alloc, sorted);
   *out = forest;
   return ARCNAV_OK;
+}
+
+arcnav_status an_widest_forest_build(size_t node_count, const an_widest_link *links,
+                                     size_t link_count, const an_allocator *alloc,
+                                     an_widest_forest *out) {
+  uint64_t *sorted = an_alloc(alloc, 2 * link_count + 1, sizeof *sorted);
+  if (!sorted) {
+    *out = (an_widest_forest){0, NULL};
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  size_t kept = sort_widest_first(links, link_count, sorted, sorted + link_count);
+  arcnav_status status = forest_in_order(node_count, links, sorted, kept, alloc, out);
+  an_free(alloc, sorted);
+  return status;
 }
 
 void an_widest_forest_destroy(an_widest_forest *forest, const an_allocator *alloc) {
@@ -413,7 +435,60 @@ arcnav_status an_blocked_forest_set_block(an_blocked_forest *forest, size_t bloc
   return ARCNAV_OK;
 }
 
-arcnav_status an_blocked_forest_finish(an_blocked_forest *forest, const an_allocator *alloc) {
+// How many links a block gives the top: its compressed links, then its links to higher blocks.
+static size_t top_links_of(const an_forest_block *block) {
+  return (size_t)block->compressed_count + block->cross_count;
+}
+
+// The top's links (`links`, as an_blocked_forest_finish() lists them) widest first, into `order`,
+// from the order of the forest `previous` this one was begun from: the links of the blocks both
+// hold keep theirs, at their places in this list, and merge with the other blocks' links, sorted;
+// the same words as sort_widest_first() gives (docs/DESIGN.md, "The widest passages in blocks").
+// `moved` holds a word per link of previous's top, `work` two per link. Returns how many.
+static size_t order_after_change(const an_blocked_forest *forest, const an_blocked_forest *previous,
+                                 const an_widest_link *links, uint32_t *moved, uint64_t *order,
+                                 uint64_t *work) {
+  // Where each of previous's places went: a kept block's links move with its first one; a
+  // changed block's are gone (UINT32_MAX).
+  size_t old_base = 0, new_base = 0;
+  for (size_t b = 0; b < previous->block_count; ++b) {
+    const an_forest_block *block = previous->blocks[b];
+    bool kept = b < forest->block_count && forest->blocks[b] == block;
+    for (size_t k = 0, n = top_links_of(block); k < n; ++k) {
+      moved[old_base + k] = kept ? (uint32_t)(new_base + k) : UINT32_MAX;
+    }
+    old_base += top_links_of(block);
+    new_base += b < forest->block_count ? top_links_of(forest->blocks[b]) : 0;
+  }
+  // Renumbered, the kept links are still in order: their places keep their order.
+  size_t carried = 0;
+  for (size_t k = 0; k < previous->top_order_count; ++k) {
+    uint64_t word = previous->top_order[k];
+    uint32_t place = moved[word & UINT32_MAX];
+    if (place != UINT32_MAX) {
+      work[carried++] = (word & ~(uint64_t)UINT32_MAX) | place;
+    }
+  }
+  uint64_t *fresh = work + carried;
+  size_t fresh_count = 0, base = 0;
+  for (size_t b = 0; b < forest->block_count; ++b) {
+    size_t n = top_links_of(forest->blocks[b]);
+    if (b >= previous->block_count || previous->blocks[b] != forest->blocks[b]) {
+      fresh_count += widest_first_words(links, base, base + n, fresh + fresh_count);
+    }
+    base += n;
+  }
+  assert(carried + fresh_count <= base);
+  sort_keyed_words(fresh, fresh_count, fresh + fresh_count);
+  size_t i = 0, j = 0, out = 0;
+  while (i < carried || j < fresh_count) {
+    order[out++] = j == fresh_count || (i < carried && work[i] < fresh[j]) ? work[i++] : fresh[j++];
+  }
+  return out;
+}
+
+arcnav_status an_blocked_forest_finish(an_blocked_forest *forest, const an_blocked_forest *previous,
+                                       const an_allocator *alloc) {
   size_t blocks = forest->block_count, count = 0;
   forest->top_base = an_alloc(alloc, blocks > 0 ? blocks : 1, sizeof *forest->top_base);
   if (!forest->top_base) {
@@ -425,10 +500,22 @@ arcnav_status an_blocked_forest_finish(an_blocked_forest *forest, const an_alloc
     assert(block);
     forest->top_base[b] = total;
     total += block->boundary_count;
-    count += block->compressed_count + block->cross_count;
+    count += top_links_of(block);
+  }
+  bool merge = previous && previous->top_order;
+  size_t old_count = 0;
+  for (size_t b = 0; merge && b < previous->block_count; ++b) {
+    old_count += top_links_of(previous->blocks[b]);
   }
   an_widest_link *links = an_alloc(alloc, count + 1, sizeof *links);
-  if (!links) {
+  uint64_t *order = an_alloc(alloc, count + 1, sizeof *order);
+  uint64_t *work = an_alloc(alloc, 2 * count + 1, sizeof *work);
+  uint32_t *moved = merge ? an_alloc(alloc, old_count + 1, sizeof *moved) : NULL;
+  if (!links || !order || !work || (merge && !moved)) {
+    an_free(alloc, links);
+    an_free(alloc, order);
+    an_free(alloc, work);
+    an_free(alloc, moved);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   count = 0;
@@ -450,9 +537,21 @@ arcnav_status an_blocked_forest_finish(an_blocked_forest *forest, const an_alloc
           (int32_t)(forest->top_base[cross->other_block] + other->reach[cross->other_index])};
     }
   }
-  arcnav_status status = an_widest_forest_build(total, links, count, alloc, &forest->top);
+  // A local change keeps most blocks: their links' order is the forest before's, which spares
+  // sorting them again (a tenth of a building's update on rect300).
+  size_t kept = merge ? order_after_change(forest, previous, links, moved, order, work)
+                      : sort_widest_first(links, count, order, work);
+  arcnav_status status = forest_in_order(total, links, order, kept, alloc, &forest->top);
   an_free(alloc, links);
-  return status;
+  an_free(alloc, work);
+  an_free(alloc, moved);
+  if (status != ARCNAV_OK) {
+    an_free(alloc, order);
+    return status;
+  }
+  forest->top_order = order;
+  forest->top_order_count = kept;
+  return ARCNAV_OK;
 }
 
 arcnav_status an_blocked_forest_share(const an_blocked_forest *forest, const an_allocator *alloc,
@@ -463,16 +562,21 @@ arcnav_status an_blocked_forest_share(const an_blocked_forest *forest, const an_
   out->top_base = an_duplicate(alloc, forest->top_base, blocks, sizeof *out->top_base);
   out->top.nodes =
       an_duplicate(alloc, forest->top.nodes, forest->top.node_count, sizeof *out->top.nodes);
+  out->top_order =
+      an_duplicate(alloc, forest->top_order, forest->top_order_count, sizeof *out->top_order);
   if ((blocks > 0 && (!out->blocks || !out->top_base)) ||
-      (forest->top.node_count > 0 && !out->top.nodes)) {
+      (forest->top.node_count > 0 && !out->top.nodes) ||
+      (forest->top_order_count > 0 && !out->top_order)) {
     an_free(alloc, out->blocks);
     an_free(alloc, out->top_base);
     an_free(alloc, out->top.nodes);
+    an_free(alloc, out->top_order);
     *out = (an_blocked_forest){0};
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   out->block_count = blocks;
   out->top.node_count = forest->top.node_count;
+  out->top_order_count = out->top_order ? forest->top_order_count : 0;
   for (size_t b = 0; b < blocks; ++b) {
     out->blocks[b]->holders++;
   }
@@ -485,6 +589,7 @@ void an_blocked_forest_destroy(an_blocked_forest *forest, const an_allocator *al
   }
   an_free(alloc, forest->blocks);
   an_free(alloc, forest->top_base);
+  an_free(alloc, forest->top_order);
   an_widest_forest_destroy(&forest->top, alloc);
   *forest = (an_blocked_forest){0};
 }
@@ -524,7 +629,8 @@ size_t an_blocked_forest_memory_bytes(const an_blocked_forest *forest) {
     return 0;
   }
   size_t bytes = forest->block_count * (sizeof *forest->blocks + sizeof *forest->top_base) +
-                 an_widest_forest_memory_bytes(&forest->top);
+                 an_widest_forest_memory_bytes(&forest->top) +
+                 forest->top_order_count * sizeof *forest->top_order;
   for (size_t b = 0; b < forest->block_count; ++b) {
     const an_forest_block *block = forest->blocks[b];
     bytes += block ? block_bytes(block->node_count, block->boundary_count, block->cross_count) : 0;
