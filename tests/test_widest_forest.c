@@ -5,12 +5,14 @@
 // nodes share a top for a width exactly when such a chain is at least that wide.
 #include "arcnav_test.h"
 #include "mapgen.h"
+#include "search/sort_words.h"
 #include "search/widest_forest.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { MAX_NODES = 14, MAX_LINKS = 40 };
 
@@ -88,6 +90,38 @@ START_TEST(test_widths_against_brute_force) {
     char label[32];
     snprintf(label, sizeof label, "round %llu", (unsigned long long)round);
     check_against_closure(nodes, links, count, widest, label);
+  }
+}
+END_TEST
+
+static int compare_words(const void *lhs, const void *rhs) {
+  uint64_t a = *(const uint64_t *)lhs, b = *(const uint64_t *)rhs;
+  return (a > b) - (a < b);
+}
+
+// The sort of words against qsort, at every length to well past where it changes from merging
+// to a quicksort: keys drawn from a few values (many equal, told apart by the low word) or from
+// all, and lists given sorted, reversed and shuffled.
+START_TEST(test_sort_words_against_qsort) {
+  sup_rng rng = sup_rng_seed(0x50c4a11d5eedull);
+  enum { MOST = 700 };
+  static uint64_t words[MOST], want[MOST];
+  for (size_t count = 0; count <= MOST; count += 1 + count / 32) {
+    for (int kind = 0; kind < 4; ++kind) {
+      for (size_t k = 0; k < count; ++k) {
+        uint64_t key = kind == 0 ? sup_rng_below(&rng, 4) : sup_rng_below(&rng, UINT32_MAX);
+        size_t place = kind == 3 ? count - 1 - k : k;
+        words[k] = kind >= 2 ? (uint64_t)place << 32 | k : key << 32 | k;
+      }
+      memcpy(want, words, count * sizeof *words);
+      qsort(want, count, sizeof *want, compare_words);
+      an_sort_words(words, count);
+      for (size_t k = 0; k < count; ++k) {
+        if (words[k] != want[k]) {
+          ck_abort_msg("%zu words of kind %d: word %zu out of order", count, kind, k);
+        }
+      }
+    }
   }
 }
 END_TEST
@@ -320,6 +354,7 @@ static Suite *widest_forest_suite(void) {
   tcase_add_loop_test(tc, test_widths_against_brute_force, 0, 4);
   tcase_add_test(tc, test_many_links_against_brute_force);
   tcase_add_test(tc, test_both_sorts_against_brute_force);
+  tcase_add_test(tc, test_sort_words_against_qsort);
   tcase_add_loop_test(tc, test_blocked_against_brute_force, 0, 4);
   suite_add_tcase(s, tc);
   return s;
