@@ -99,9 +99,9 @@ static int compare_words(const void *lhs, const void *rhs) {
   return (a > b) - (a < b);
 }
 
-// The sort of words against qsort, at every length to well past where it changes from merging
-// to a quicksort: keys drawn from a few values (many equal, told apart by the low word) or from
-// all, and lists given sorted, reversed and shuffled.
+// The sort of words against qsort, at every length to well past where the quicksort leaves its
+// short runs to insertion: keys drawn from a few values (many equal, told apart by the low word)
+// or from all, and lists given sorted and reversed.
 START_TEST(test_sort_words_against_qsort) {
   sup_rng rng = sup_rng_seed(0x50c4a11d5eedull);
   enum { MOST = 700 };
