@@ -261,7 +261,7 @@ static void check_same_top(const blocked_graph *g, const an_blocked_forest *chan
   for (size_t b = 0; b < g->blocks; ++b) {
     set_block_from(g, b, &fresh);
   }
-  ck_assert_int_eq(an_blocked_forest_finish(&fresh, NULL, &alloc), ARCNAV_OK);
+  ck_assert_int_eq(an_blocked_forest_finish(&fresh, &alloc), ARCNAV_OK);
   ck_assert_msg(changed->top_order_count == fresh.top_order_count, "%s: %zu links, afresh %zu",
                 label, changed->top_order_count, fresh.top_order_count);
   for (size_t k = 0; k < fresh.top_order_count; ++k) {
@@ -299,7 +299,7 @@ START_TEST(test_blocked_against_brute_force) {
     for (size_t b = 0; b < g.blocks; ++b) {
       set_block_from(&g, b, &forest);
     }
-    ck_assert_int_eq(an_blocked_forest_finish(&forest, NULL, &alloc), ARCNAV_OK);
+    ck_assert_int_eq(an_blocked_forest_finish(&forest, &alloc), ARCNAV_OK);
     char label[48];
     snprintf(label, sizeof label, "round %llu", (unsigned long long)round);
     check_blocked(&g, &forest, label);
@@ -331,7 +331,7 @@ START_TEST(test_blocked_against_brute_force) {
           set_block_from(&g, b, &next);
         }
       }
-      ck_assert_int_eq(an_blocked_forest_finish(&next, &forest, &alloc), ARCNAV_OK);
+      ck_assert_int_eq(an_blocked_forest_finish(&next, &alloc), ARCNAV_OK);
       an_blocked_forest_destroy(&forest, &alloc);
       snprintf(label, sizeof label, "round %llu, change %d", (unsigned long long)round, change);
       check_blocked(&g, &next, label);

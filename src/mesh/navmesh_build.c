@@ -366,8 +366,7 @@ arcnav_status an_navmesh_build_passages(an_navmesh *mesh, const an_navmesh *befo
     }
   }
   if (status == ARCNAV_OK) {
-    status =
-        an_blocked_forest_finish(&mesh->passages, carry ? &before->passages : NULL, &mesh->alloc);
+    status = an_blocked_forest_finish(&mesh->passages, &mesh->alloc);
   }
   an_free(&mesh->alloc, inner);
   an_free(&mesh->alloc, cross);

@@ -306,6 +306,7 @@ arcnav_status an_blocked_forest_begin(size_t block_count, const an_blocked_fores
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   out->block_count = block_count;
+  out->begun_from = previous;
   for (size_t b = 0; previous && b < block_count && b < previous->block_count; ++b) {
     if (!changed[b] && previous->blocks[b]) {
       out->blocks[b] = previous->blocks[b];
@@ -440,6 +441,13 @@ static size_t top_links_of(const an_forest_block *block) {
   return (size_t)block->compressed_count + block->cross_count;
 }
 
+// Did `forest` take block b over from `previous` (an_blocked_forest_begin())?
+static bool block_kept(const an_blocked_forest *forest, const an_blocked_forest *previous,
+                       size_t b) {
+  return b < forest->block_count && b < previous->block_count &&
+         forest->blocks[b] == previous->blocks[b];
+}
+
 // The top's links (`links`, as an_blocked_forest_finish() lists them) widest first, into `order`,
 // from the order of the forest `previous` this one was begun from: the links of the blocks both
 // hold keep theirs, at their places in this list, and merge with the other blocks' links, sorted;
@@ -452,12 +460,12 @@ static size_t order_after_change(const an_blocked_forest *forest, const an_block
   // changed block's are gone (UINT32_MAX).
   size_t old_base = 0, new_base = 0;
   for (size_t b = 0; b < previous->block_count; ++b) {
-    const an_forest_block *block = previous->blocks[b];
-    bool kept = b < forest->block_count && forest->blocks[b] == block;
-    for (size_t k = 0, n = top_links_of(block); k < n; ++k) {
+    bool kept = block_kept(forest, previous, b);
+    size_t n = top_links_of(previous->blocks[b]);
+    for (size_t k = 0; k < n; ++k) {
       moved[old_base + k] = kept ? (uint32_t)(new_base + k) : UINT32_MAX;
     }
-    old_base += top_links_of(block);
+    old_base += n;
     new_base += b < forest->block_count ? top_links_of(forest->blocks[b]) : 0;
   }
   // Renumbered, the kept links are still in order: their places keep their order.
@@ -473,7 +481,7 @@ static size_t order_after_change(const an_blocked_forest *forest, const an_block
   size_t fresh_count = 0, base = 0;
   for (size_t b = 0; b < forest->block_count; ++b) {
     size_t n = top_links_of(forest->blocks[b]);
-    if (b >= previous->block_count || previous->blocks[b] != forest->blocks[b]) {
+    if (!block_kept(forest, previous, b)) {
       fresh_count += widest_first_words(links, base, base + n, fresh + fresh_count);
     }
     base += n;
@@ -487,8 +495,9 @@ static size_t order_after_change(const an_blocked_forest *forest, const an_block
   return out;
 }
 
-arcnav_status an_blocked_forest_finish(an_blocked_forest *forest, const an_blocked_forest *previous,
-                                       const an_allocator *alloc) {
+arcnav_status an_blocked_forest_finish(an_blocked_forest *forest, const an_allocator *alloc) {
+  const an_blocked_forest *previous = forest->begun_from;
+  forest->begun_from = NULL;
   size_t blocks = forest->block_count, count = 0;
   forest->top_base = an_alloc(alloc, blocks > 0 ? blocks : 1, sizeof *forest->top_base);
   if (!forest->top_base) {
@@ -576,7 +585,7 @@ arcnav_status an_blocked_forest_share(const an_blocked_forest *forest, const an_
   }
   out->block_count = blocks;
   out->top.node_count = forest->top.node_count;
-  out->top_order_count = out->top_order ? forest->top_order_count : 0;
+  out->top_order_count = forest->top_order_count;
   for (size_t b = 0; b < blocks; ++b) {
     out->blocks[b]->holders++;
   }

@@ -92,6 +92,8 @@ typedef struct an_blocked_forest {
   /// in that list), for the next finish after a change to merge into instead of sorting again.
   uint64_t *top_order;
   size_t top_order_count;
+  /// Between the begin and the finish: the forest the kept blocks come from (NULL: none).
+  const struct an_blocked_forest *begun_from;
 } an_blocked_forest;
 
 /// Starts a forest of `block_count` blocks: block b is taken over from `previous` (NULL: none)
@@ -113,12 +115,11 @@ arcnav_status an_blocked_forest_set_block(an_blocked_forest *forest, size_t bloc
                                           size_t inner_count, const an_cross_link *cross,
                                           size_t cross_count, const an_allocator *alloc);
 
-/// Joins the blocks (every one set or kept) by the forest over their boundary nodes. `previous`:
-/// the forest given to the begin (NULL: none), whose order of the top's links the kept blocks'
-/// links keep; it must not have changed since.
+/// Joins the blocks (every one set or kept) by the forest over their boundary nodes; the kept
+/// blocks' links keep their order in the top of the forest the begin was given, which must be
+/// there, unchanged, until then.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (the forest is then still to be destroyed).
-arcnav_status an_blocked_forest_finish(an_blocked_forest *forest, const an_blocked_forest *previous,
-                                       const an_allocator *alloc);
+arcnav_status an_blocked_forest_finish(an_blocked_forest *forest, const an_allocator *alloc);
 
 /// Another forest holding the same blocks (they are shared, not copied) and the same top.
 /// @return ARCNAV_OK or ARCNAV_ERR_OUT_OF_MEMORY (*out is then empty).

@@ -410,7 +410,7 @@ arcnav_status an_sure_passages_build(const an_navmesh *mesh, const an_grid *grid
     }
   }
   if (status == ARCNAV_OK) {
-    status = an_blocked_forest_finish(&out->forest, previous ? &previous->forest : NULL, alloc);
+    status = an_blocked_forest_finish(&out->forest, alloc);
   }
   an_free(&mesh->alloc, kept);
   an_free(alloc, changed);
