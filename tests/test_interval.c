@@ -351,8 +351,8 @@ static void check_focus(fixture *f, const an_landmark_goal *bounds, vec2 start,
   }
   goal_bounds_context sc = {f->mesh, start, {0}};
   an_landmark_goal_start(&f->mesh->landmarks, &sc.bounds);
-  an_funnel_near_triangles(f->mesh, start, tri, near_stamp, near_mark, near_queue,
-                           add_goal_triangle, &sc);
+  an_funnel_near_triangles(f->mesh, start, tri, near_stamp, f->mesh->cdt.tri_count + 1, near_mark,
+                           near_queue, add_goal_triangle, &sc);
   an_landmark_goal focused = *bounds;
   an_landmark_goal_focus(&focused, &sc.bounds, AN_LANDMARKS_ACTIVE);
   ck_assert_uint_eq(focused.count, AN_LANDMARKS_ACTIVE);
@@ -392,8 +392,8 @@ static void check_bounds(fixture *f, uint64_t seed, size_t kind, sup_rng *rng, v
     // The goal belongs to every free triangle within eps of it, as the searches take it.
     goal_bounds_context gc = {f->mesh, goal, {0}};
     an_landmark_goal_start(lm, &gc.bounds);
-    an_funnel_near_triangles(f->mesh, goal, tri, near_stamp, &near_mark, near_queue,
-                             add_goal_triangle, &gc);
+    an_funnel_near_triangles(f->mesh, goal, tri, near_stamp, f->mesh->cdt.tri_count + 1, &near_mark,
+                             near_queue, add_goal_triangle, &gc);
     const an_landmark_goal bounds = gc.bounds;
     check_focus(f, &bounds, random_end(f, rng, lo, hi), near_stamp, &near_mark, near_queue);
     for (size_t v = 0; v < f->mesh->cdt.point_count; v += 3) {

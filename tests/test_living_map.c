@@ -10,6 +10,8 @@
 #include "mapgen.h"
 #include "planner/planner.h"
 #include "reference.h"
+#include "tangent/tangent_graph.h"
+#include "tangent/tangent_lazy.h"
 #include "tangent/tangent_state.h"
 #include "verify.h"
 
@@ -1840,6 +1842,129 @@ START_TEST(failed_local_updates_change_nothing) {
 }
 END_TEST
 
+// The corner circles of `query` at `radius` (its own copy, with a planner for several radii) are
+// those a query object made now has, field for field.
+static void expect_corners_of_a_new_query(const arcnav_query *query, double radius,
+                                          const char *label) {
+  const an_tangent_engine *engine = query->planner->engine.state;
+  const an_tangent_query *q = query->engine_query;
+  arcnav_query *fresh = NULL;
+  ck_assert_int_eq(arcnav_query_create(query->planner, &fresh), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_set_radius(fresh, radius), ARCNAV_OK);
+  const an_tangent_query *f = fresh->engine_query;
+  ck_assert_ptr_ne(q->corners, engine->corners);
+  for (size_t c = 0; c < engine->corner_count; ++c) {
+    ck_assert_msg(memcmp(&q->corners[c], &f->corners[c], sizeof *q->corners) == 0,
+                  "%s: corner %zu of %zu differs from a new query object's", label, c,
+                  engine->corner_count);
+  }
+  ck_assert(q->settings.radius == f->settings.radius);
+  arcnav_query_destroy(fresh);
+}
+
+// A query object kept through updates has its working memory renewed for the new engines, not
+// made again (engine.h, `query_renew`), and must answer as a new one would: nothing it kept about
+// the old map may outlive the change. Here the on-demand search judged a corner's wedge arc free,
+// and a building then stands on that arc: after the update the query object is the same memory,
+// its corners at its radius are a new query object's, and every wedge arc it still claims to know
+// is judged as the free test judges it on the new map (DESIGN.md, "A query object renewed").
+START_TEST(a_renewed_query_object_forgets_the_old_map) {
+  const double radius = 4.0;
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  vec bounds[4];
+  rect_ring((vec){0, 0}, (vec){200, 200}, bounds);
+  ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      double x = 20.0 + 45.0 * i + 7.0 * (j % 2), y = 20.0 + 45.0 * j + 5.0 * (i % 2);
+      add_rect(map, (vec){x, y}, (vec){x + 18.0, y + 12.0});
+    }
+  }
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = radius;
+  def.max_radius = 8.0;
+  arcnav_planner *planner = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  arcnav_query *query = NULL;
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  const vec ends[][2] = {{{5, 5}, {195, 195}},
+                         {{195, 5}, {5, 195}},
+                         {{5, 100}, {195, 100}},
+                         {{100, 5}, {100, 195}},
+                         {{10, 190}, {190, 12}}};
+  for (size_t e = 0; e < sizeof ends / sizeof ends[0]; ++e) {
+    ck_assert_int_eq(arcnav_find_path(query, ends[e][0], ends[e][1], path), ARCNAV_OK);
+  }
+  an_tangent_query *q = query->engine_query;
+  const an_tangent_engine *engine = planner->engine.state;
+  ck_assert_ptr_nonnull(q->lazy);
+  // A corner of a rectangle judged free, whose wedge arc's middle lies well inside the bounds.
+  uint32_t judged = AN_NONE;
+  vec on_arc = {0, 0};
+  for (uint32_t c = 0; c < engine->corner_count && judged == AN_NONE; ++c) {
+    const an_corner *corner = &q->corners[c];
+    double middle = corner->wedge_start + 0.5 * corner->wedge_sweep;
+    on_arc = (vec){corner->center.x + corner->radius * cos(middle),
+                   corner->center.y + corner->radius * sin(middle)};
+    if (an_lazy_search_wedge_verdict(q->lazy, c) == 1 && corner->wedge_sweep < AN_TWO_PI &&
+        on_arc.x > 10.0 && on_arc.x < 190.0 && on_arc.y > 10.0 && on_arc.y < 190.0) {
+      judged = c;
+    }
+  }
+  ck_assert_msg(judged != AN_NONE, "no corner's wedge arc was judged free");
+  arcnav_obstacle_id building =
+      add_rect(map, (vec){on_arc.x - 0.5, on_arc.y - 0.5}, (vec){on_arc.x + 0.5, on_arc.y + 0.5});
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_set_radius(query, radius), ARCNAV_OK);
+  ck_assert_ptr_eq(query->engine_query, q); // renewed, not made again
+  engine = planner->engine.state;
+  ck_assert(!an_corner_wedge_is_free(&q->corners[judged], &q->settings, &q->clearance));
+  for (uint32_t c = 0; c < engine->corner_count; ++c) {
+    uint8_t verdict = an_lazy_search_wedge_verdict(q->lazy, c);
+    bool free = an_corner_wedge_is_free(&q->corners[c], &q->settings, &q->clearance);
+    ck_assert_msg(verdict == 0 || verdict == (free ? 1 : 2),
+                  "corner %u: the renewed query object says its wedge arc is%s free", c,
+                  verdict == 1 ? "" : " not");
+  }
+  expect_corners_of_a_new_query(query, radius, "after the building");
+  // Another building, then the first moved (its corners go last) and taken away: the second's
+  // corners, before the first's in the array, are renumbered. Each change is followed locally.
+  uint64_t local = arcnav_planner_local_updates(planner);
+  add_rect(map, (vec){95, 95}, (vec){99, 99});
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_find_path(query, ends[2][0], ends[2][1], path), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_move_obstacle(map, building, (vec){0.25, 0.1}, NULL), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_find_path(query, ends[0][0], ends[0][1], path), ARCNAV_OK);
+  ck_assert_ptr_eq(query->engine_query, q);
+  expect_corners_of_a_new_query(query, radius, "after the move");
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, building), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_find_path(query, ends[1][0], ends[1][1], path), ARCNAV_OK);
+  ck_assert_ptr_eq(query->engine_query, q);
+  expect_corners_of_a_new_query(query, radius, "after the removal");
+  ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 3);
+  // Two updates the query object does not see: a rectangle of the first map taken away (built
+  // in full, the corners in another order), then a building added locally, whose engine shares
+  // all its first corners with the one before it, not with the query object's.
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, arcnav_map_obstacle_id(map, 0)), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  add_rect(map, (vec){150, 95}, (vec){154, 99});
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 4);
+  ck_assert_int_eq(arcnav_find_path(query, ends[3][0], ends[3][1], path), ARCNAV_OK);
+  ck_assert_ptr_eq(query->engine_query, q);
+  expect_corners_of_a_new_query(query, radius, "after two updates unseen");
+  arcnav_path_destroy(path);
+  arcnav_query_destroy(query);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
 static Suite *living_map_suite(void) {
   Suite *suite = suite_create("living_map");
   TCase *tc = tcase_create("core");
@@ -1857,6 +1982,7 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, a_unit_taken_away_widens_a_link);
   tcase_add_test(tc, a_changed_map_finds_tangents_on_demand);
   tcase_add_test(tc, a_building_outlives_a_units_change);
+  tcase_add_test(tc, a_renewed_query_object_forgets_the_old_map);
   tcase_add_loop_test(tc, failed_local_updates_change_nothing, 0, 2);
   tcase_add_loop_test(tc, shapes_clear_of_others_but_not_their_boxes_change_locally, 0, 4);
   tcase_add_loop_test(tc, failed_changes_change_nothing, 0, KIND_COUNT);

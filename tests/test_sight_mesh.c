@@ -113,8 +113,8 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
     request.part_from = first.part_to;
     request.part_to = from->wedge_sweep;
     request.adding = true;
-    if (an_sight_mesh_gather(planner->sight_mesh, ms, &planner->space.grid, scratch, &first,
-                             &first_beyond, &planner->alloc) != AN_SIGHT_MESH_GATHERED) {
+    if (an_sight_mesh_gather(planner->sight_mesh, ms, scratch, &first, &first_beyond,
+                             &planner->alloc) != AN_SIGHT_MESH_GATHERED) {
       request.adding = false; // the second gather finds the viewpoint unsuitable too
     }
     t->halved++;
@@ -126,8 +126,8 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
     an_sight_limit nearer = {limit->goal,
                              0.5 * (limit->bound + v2_dist(origin, limit->goal) - rim)};
     request.limit = &nearer;
-    if (an_sight_mesh_gather(planner->sight_mesh, ms, &planner->space.grid, scratch, &request,
-                             &beyond, &planner->alloc) == AN_SIGHT_MESH_GATHERED) {
+    if (an_sight_mesh_gather(planner->sight_mesh, ms, scratch, &request, &beyond,
+                             &planner->alloc) == AN_SIGHT_MESH_GATHERED) {
       for (uint32_t k = 0; k < scratch->candidate_count; ++k) {
         offered[scratch->candidates[k]] = true;
       }
@@ -142,8 +142,8 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
     request.limit = limit;
   }
   t->resumes += limit != NULL;
-  an_sight_mesh_result result = an_sight_mesh_gather(planner->sight_mesh, ms, &planner->space.grid,
-                                                     scratch, &request, &beyond, &planner->alloc);
+  an_sight_mesh_result result =
+      an_sight_mesh_gather(planner->sight_mesh, ms, scratch, &request, &beyond, &planner->alloc);
   free(frontier);
   beyond = an_min(beyond, first_beyond);
   ck_assert_int_ne(result, AN_SIGHT_MESH_OUT_OF_MEMORY);

@@ -342,8 +342,13 @@ ARCNAV_API void arcnav_planner_destroy(arcnav_planner *planner);
 /// Bring a planner up to date with `map` as it is now (after obstacles were added, removed or
 /// moved), with the definition it was created with, but that ARCNAV_TANGENT_GRAPH_AUTO then finds
 /// tangents on demand (a prebuilt graph would be built again on every change; on demand, the
-/// changes after the first follow locally as below). Its query objects stay valid: each makes its
-/// working memory for the new state on its next use, keeping its radius and expansion limit.
+/// changes after the first follow locally as below). Its query objects stay valid: each brings
+/// its working memory up to date on its next use, keeping its radius and expansion limit. It
+/// renews the memory in place where the planner's engines allow (its tables keep their room, with
+/// an eighth to spare when the map outgrows them): tangents on demand (AUTO with a max_radius, or
+/// at R > 0 above the prebuilt graph's limit) and the optimal funnel of point agents; a query
+/// object used since the update before then costs about what the change touched. Otherwise it
+/// makes its memory again as arcnav_query_create() does.
 /// The planner is changed locally where it can be (arcnav_planner_local_updates()), else built
 /// again in full (the cost of arcnav_planner_create()). Locally today: a planner for point agents
 /// (radius 0, no max_radius) planned by ARCNAV_ENGINE_FUNNEL or ARCNAV_ENGINE_PLAIN_FUNNEL (AUTO
@@ -510,7 +515,9 @@ ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spac
 ///   - arcnav_query_nearest_reachable(), and partial answers that use it, with the tangent
 ///     engine: a mark per corner circle, with the prebuilt graph also one per graph node (4
 ///     bytes each), made on first use, and a path the query object keeps, made on first use;
-///   - arcnav_query_reachable() when a search must tell: that same path.
+///   - arcnav_query_reachable() when a search must tell: that same path;
+///   - the optimal funnel on a map without bounds: the first query with an end beyond the
+///     triangulated box makes a funnel's scratch for such ends (per triangle of the map).
 /// The prebuilt tangent graph (ARCNAV_TANGENT_GRAPH_PREBUILT, or AUTO up to the limit) and the
 /// plain funnel grow nothing but the path. Query scratch grows through the map's allocator, is
 /// kept for later queries and released by arcnav_query_destroy(), so allocation stops once the
@@ -518,9 +525,9 @@ ARCNAV_API arcnav_status arcnav_path_sample(const arcnav_path *path, double spac
 /// depends on the query (how far its search spreads), not only on the map. A growth that fails
 /// makes the query return ARCNAV_ERR_OUT_OF_MEMORY with an empty path. After
 /// arcnav_planner_update() the first call on a query object (arcnav_find_path(),
-/// arcnav_query_set_radius() or arcnav_query_point_is_free()) makes its working memory again, as
-/// arcnav_query_create() does; otherwise arcnav_query_point_is_free() and arcnav_query_get_stats()
-/// never allocate.
+/// arcnav_query_set_radius() or arcnav_query_point_is_free()) brings its working memory up to
+/// date (see arcnav_planner_update()), allocating only where the map outgrew it; otherwise
+/// arcnav_query_point_is_free() and arcnav_query_get_stats() never allocate.
 typedef struct arcnav_query arcnav_query;
 
 /// Create query scratch for `planner`, sized once so that queries allocate nothing except as

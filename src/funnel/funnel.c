@@ -653,7 +653,7 @@ SEARCH_VERSION arcnav_status optimal_search_general(an_funnel_scratch *s, size_t
 // ---------------------------------------------------------------------------------------------
 
 void an_funnel_near_triangles(const an_navmesh *mesh, vec2 p, int32_t first, uint32_t *near_stamp,
-                              uint32_t *near_mark, int32_t *near_queue,
+                              size_t near_room, uint32_t *near_mark, int32_t *near_queue,
                               void (*emit)(void *context, int32_t tri), void *context) {
   const an_cdt *cdt = &mesh->cdt;
   int32_t t0 = mesh->tri_of[first];
@@ -669,7 +669,7 @@ void an_funnel_near_triangles(const an_navmesh *mesh, vec2 p, int32_t first, uin
     return;
   }
   if (an_stamp_next(near_mark)) {
-    memset(near_stamp, 0, (cdt->tri_count + 1) * sizeof *near_stamp);
+    memset(near_stamp, 0, near_room * sizeof *near_stamp);
   }
   size_t head = 0, tail = 0;
   near_stamp[t0] = *near_mark;
@@ -709,8 +709,8 @@ static void add_goal(void *context, int32_t tri) {
 
 /// Appends to s->starts (or marks as the goal's) the free triangles within eps of p.
 static void near_triangles(an_funnel_scratch *s, vec2 p, int32_t first, bool goal) {
-  an_funnel_near_triangles(s->mesh, p, first, s->near_stamp, &s->near_mark, s->near_queue,
-                           goal ? add_goal : add_start, s);
+  an_funnel_near_triangles(s->mesh, p, first, s->near_stamp, s->mesh->cdt.tri_count + 1,
+                           &s->near_mark, s->near_queue, goal ? add_goal : add_start, s);
 }
 
 /// The fan of triangles (p, b, a) on the box edges ab that face p (beyond the box of a map

@@ -91,11 +91,12 @@ arcnav_status an_funnel_best_so_far(an_funnel_scratch *scratch, an_funnel_result
 /// Where a query's end p belongs: calls `emit` with every free triangle within eps of p (on an
 /// edge, at a vertex, at a pinch vertex: all of them), starting from `first`, an_navmesh_locate()'s
 /// answer for p, in a fixed order. It walks the triangulation across edges within eps of p, marking
-/// cdt triangles in `near_stamp` (one per cdt triangle + 1) under `*near_mark`, which it advances,
-/// and queueing them in `near_queue` (as many). The funnel searches start from and end in these
-/// triangles; other searches over the mesh call it to decide the same way.
+/// cdt triangles in `near_stamp` (`near_room` entries, at least one per cdt triangle + 1, all
+/// cleared when the mark wraps) under `*near_mark`, which it advances, and queueing them in
+/// `near_queue` (as many). The funnel searches start from and end in these triangles; other
+/// searches over the mesh call it to decide the same way.
 void an_funnel_near_triangles(const an_navmesh *mesh, vec2 p, int32_t first, uint32_t *near_stamp,
-                              uint32_t *near_mark, int32_t *near_queue,
+                              size_t near_room, uint32_t *near_mark, int32_t *near_queue,
                               void (*emit)(void *context, int32_t tri), void *context);
 
 /// Where a query's ends lie on the mesh: inside the box (then the free triangle located there) or

@@ -164,6 +164,27 @@ static arcnav_status funnel_query_create(const void *state, void **out_query) {
   return ARCNAV_OK;
 }
 
+// The working memory of a query object of an engine an update replaced (or of this one before
+// its change), made this engine's as funnel_query_create() would make it, its memory kept where it
+// has room: the optimal search on the plain mesh. Nothing in it depends on the engine it was made
+// for (`successor`).
+static arcnav_status funnel_query_renew(const void *state, void *query, bool successor) {
+  (void)successor;
+  const funnel_engine *engine = state;
+  funnel_query *q = query;
+  if (!uses_interval_search(engine) || !q->interval) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  arcnav_status status = an_interval_scratch_renew(q->interval, engine->navmesh);
+  if (status == ARCNAV_OK) {
+    status = an_clearance_scratch_renew(&q->clearance, &engine->space.grid, &q->alloc);
+  }
+  if (status == ARCNAV_OK) {
+    memset(&q->result, 0, sizeof q->result);
+  }
+  return status;
+}
+
 static bool funnel_point_is_free(const void *state, void *query, vec2 point) {
   const funnel_engine *engine = state;
   funnel_query *q = query;
@@ -442,6 +463,7 @@ static const an_engine_ops funnel_ops = {
     .destroy = funnel_destroy,
     .hand_down = funnel_hand_down,
     .query_create = funnel_query_create,
+    .query_renew = funnel_query_renew,
     .query_destroy = funnel_query_destroy,
     .begin = funnel_begin,
     .resume = funnel_resume,

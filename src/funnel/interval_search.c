@@ -97,6 +97,9 @@ struct an_interval_scratch {
   an_allocator alloc;
   const an_navmesh *mesh;
   size_t tri_count, vertex_count, near_count;
+  /// What the per-triangle, per-vertex and per-cdt-triangle arrays hold: their counts plus one
+  /// when made, more once renewed (an_interval_scratch_renew()). A stamp's wrap clears them all.
+  size_t tri_room, vertex_room, near_room;
   uint32_t stamp;
   uint32_t *goal_mark;  ///< per free triangle: the stamp when it holds the goal
   uint32_t *root_stamp; ///< per vertex: the stamp when root_g is this query's
@@ -112,11 +115,12 @@ struct an_interval_scratch {
   int32_t *near_queue;
   iv_node *nodes; ///< the pool: every node the query made (the path links back through it)
   size_t node_count, node_capacity;
-  an_heap heap;              ///< queue of node ids by f
-  vec2 *points;              ///< the path found: at most every vertex, the start and the goal
-  an_funnel_scratch *beyond; ///< maps without bounds: the funnel answers ends beyond the box
-  iv_search run;             ///< the running search (an_interval_begin)
-  bool delegated;            ///< the running search is the funnel's, in `beyond`
+  an_heap heap; ///< queue of node ids by f
+  vec2 *points; ///< the path found: at most every vertex, the start and the goal
+  /// Maps without bounds: the funnel answers ends beyond the box (made for the first such query).
+  an_funnel_scratch *beyond;
+  iv_search run;  ///< the running search (an_interval_begin)
+  bool delegated; ///< the running search is the funnel's, in `beyond`
   /// A measuring search's lengths, per vertex, valid where reach_stamp is `stamp` (elsewhere none
   /// was found): made by the first such search and kept.
   double *reach;
@@ -187,7 +191,11 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
   s->node_capacity = node_capacity < 1            ? 1
                      : node_capacity > NODE_LIMIT ? NODE_LIMIT
                                                   : node_capacity;
-  size_t nt = s->tri_count + 1, nv = s->vertex_count + 1;
+  // A path's points: at most every vertex, the start and the goal.
+  size_t nt = s->tri_count + 1, nv = s->vertex_count + 3;
+  s->tri_room = nt;
+  s->vertex_room = nv;
+  s->near_room = s->near_count;
   s->goal_mark = an_calloc(alloc, nt, sizeof *s->goal_mark);
   s->root_stamp = an_calloc(alloc, nv, sizeof *s->root_stamp);
   s->root_g = an_alloc(alloc, nv, sizeof *s->root_g);
@@ -195,13 +203,10 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
   s->near_stamp = an_calloc(alloc, s->near_count, sizeof *s->near_stamp);
   s->near_queue = an_alloc(alloc, s->near_count, sizeof *s->near_queue);
   s->nodes = an_alloc(alloc, s->node_capacity, sizeof *s->nodes);
-  s->points = an_alloc(alloc, nv + 3, sizeof *s->points);
+  s->points = an_alloc(alloc, nv, sizeof *s->points);
   bool ok = s->goal_mark && s->root_stamp && s->root_g && s->starts && s->near_stamp &&
             s->near_queue && s->nodes && s->points &&
             an_heap_init_sized(&s->heap, s->node_capacity, 0, alloc) == ARCNAV_OK;
-  if (ok && mesh->whole_plane) {
-    ok = an_funnel_scratch_create_with_capacity(mesh, alloc, 1024, &s->beyond) == ARCNAV_OK;
-  }
   if (!ok) {
     an_interval_scratch_destroy(s);
     return ARCNAV_ERR_OUT_OF_MEMORY;
@@ -211,11 +216,11 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
 }
 
 size_t an_interval_scratch_memory_bytes(const an_interval_scratch *s) {
-  size_t nt = s->tri_count + 1, nv = s->vertex_count + 1;
-  return sizeof *s + nv * (sizeof(uint32_t) + sizeof(double)) +
+  size_t nt = s->tri_room, nv = s->vertex_room;
+  return sizeof *s + nv * (sizeof(uint32_t) + sizeof(double) + sizeof(vec2)) +
          nt * (sizeof(uint32_t) + sizeof(int32_t)) +
-         s->near_count * (sizeof(uint32_t) + sizeof(int32_t)) + s->node_capacity * sizeof(iv_node) +
-         an_heap_memory_bytes(&s->heap) + (nv + 3) * sizeof(vec2) +
+         s->near_room * (sizeof(uint32_t) + sizeof(int32_t)) + s->node_capacity * sizeof(iv_node) +
+         an_heap_memory_bytes(&s->heap) +
          (s->reach ? nv * (sizeof *s->reach + sizeof *s->reach_stamp + sizeof *s->bound +
                            sizeof *s->bound_stamp)
                    : 0) +
@@ -252,11 +257,11 @@ static bool pool_room(an_interval_scratch *s, size_t count) {
 
 static void next_stamp(an_interval_scratch *s) {
   if (an_stamp_next(&s->stamp)) {
-    memset(s->goal_mark, 0, (s->tri_count + 1) * sizeof *s->goal_mark);
-    memset(s->root_stamp, 0, (s->vertex_count + 1) * sizeof *s->root_stamp);
+    memset(s->goal_mark, 0, s->tri_room * sizeof *s->goal_mark);
+    memset(s->root_stamp, 0, s->vertex_room * sizeof *s->root_stamp);
     if (s->reach_stamp) {
-      memset(s->reach_stamp, 0, (s->vertex_count + 1) * sizeof *s->reach_stamp);
-      memset(s->bound_stamp, 0, (s->vertex_count + 1) * sizeof *s->bound_stamp);
+      memset(s->reach_stamp, 0, s->vertex_room * sizeof *s->reach_stamp);
+      memset(s->bound_stamp, 0, s->vertex_room * sizeof *s->bound_stamp);
     }
   }
 }
@@ -266,7 +271,7 @@ static void next_stamp(an_interval_scratch *s) {
 /// false when that fails.
 static bool reach_room(an_interval_scratch *s) {
   if (!s->reach) {
-    size_t nv = s->vertex_count + 1;
+    size_t nv = s->vertex_room;
     double *reach = an_alloc(&s->alloc, nv, sizeof *reach);
     uint32_t *stamp = an_calloc(&s->alloc, nv, sizeof *stamp);
     double *bound = an_alloc(&s->alloc, nv, sizeof *bound);
@@ -284,6 +289,63 @@ static bool reach_room(an_interval_scratch *s) {
     s->bound_stamp = bound_stamp;
   }
   return true;
+}
+
+arcnav_status an_interval_scratch_renew(an_interval_scratch *s, const an_navmesh *mesh) {
+  if (!mesh || mesh->connector_count != 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  // The stamps go on from where they were, above every one the old mesh's places hold; the node
+  // pool and its queue hold nodes of no mesh in particular.
+  an_room_array tris[] = {{(void **)&s->goal_mark, sizeof *s->goal_mark, true},
+                          {(void **)&s->starts, sizeof *s->starts, false}};
+  an_room_array vertices[] = {{(void **)&s->root_stamp, sizeof *s->root_stamp, true},
+                              {(void **)&s->root_g, sizeof *s->root_g, false},
+                              {(void **)&s->points, sizeof *s->points, false},
+                              {(void **)&s->reach, sizeof *s->reach, false},
+                              {(void **)&s->reach_stamp, sizeof *s->reach_stamp, true},
+                              {(void **)&s->bound, sizeof *s->bound, false},
+                              {(void **)&s->bound_stamp, sizeof *s->bound_stamp, true}};
+  an_room_array near[] = {{(void **)&s->near_stamp, sizeof *s->near_stamp, true},
+                          {(void **)&s->near_queue, sizeof *s->near_queue, false}};
+  if (!an_room_for(&s->alloc, tris, 2, &s->tri_room, mesh->free_count + 1) ||
+      !an_room_for(&s->alloc, vertices, s->reach ? 7 : 3, &s->vertex_room,
+                   mesh->cdt.point_count + 3) ||
+      !an_room_for(&s->alloc, near, 2, &s->near_room, mesh->cdt.tri_count + 1)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  an_interval_scratch kept = *s;
+  memset(s, 0, sizeof *s);
+  s->alloc = kept.alloc;
+  s->mesh = mesh;
+  s->tri_count = mesh->free_count;
+  s->vertex_count = mesh->cdt.point_count;
+  s->near_count = mesh->cdt.tri_count + 1;
+  s->tri_room = kept.tri_room;
+  s->vertex_room = kept.vertex_room;
+  s->near_room = kept.near_room;
+  s->stamp = kept.stamp;
+  s->goal_mark = kept.goal_mark;
+  s->root_stamp = kept.root_stamp;
+  s->root_g = kept.root_g;
+  s->starts = kept.starts;
+  s->near_stamp = kept.near_stamp;
+  s->near_mark = kept.near_mark;
+  s->near_queue = kept.near_queue;
+  s->nodes = kept.nodes;
+  s->node_capacity = kept.node_capacity;
+  s->heap = kept.heap;
+  s->points = kept.points;
+  s->reach = kept.reach;
+  s->reach_stamp = kept.reach_stamp;
+  s->bound = kept.bound;
+  s->bound_stamp = kept.bound_stamp;
+  // The funnel's for ends beyond the box is made again when a query needs it.
+  an_funnel_scratch_destroy(kept.beyond);
+  an_heap_clear(&s->heap);
+  // What the last search found (the reach of a measure, the bounds made of it) is of the old mesh.
+  next_stamp(s);
+  return ARCNAV_OK;
 }
 
 /// The shortest length the running (or last) measuring search found to vertex v, or INFINITY.
@@ -873,6 +935,11 @@ static arcnav_status begin_search(const an_navmesh *mesh, an_interval_scratch *s
   bool start_in = ends.start_in, goal_in = ends.goal_in;
   int32_t st = ends.start_tri, gt = ends.goal_tri;
   if (!start_in || !goal_in) {
+    // Made for the first such query: most never leave the box.
+    if (!s->beyond &&
+        an_funnel_scratch_create_with_capacity(mesh, &s->alloc, 1024, &s->beyond) != ARCNAV_OK) {
+      return ARCNAV_ERR_OUT_OF_MEMORY;
+    }
     arcnav_status status = an_funnel_begin(mesh, s->beyond, start, goal, true, out);
     s->delegated = status == ARCNAV_IN_PROGRESS;
     return status;
@@ -883,10 +950,10 @@ static arcnav_status begin_search(const an_navmesh *mesh, an_interval_scratch *s
   // The goal's triangles widen its landmark bounds (add_goal), which read it from the run.
   an_landmark_goal_start(&mesh->landmarks, &s->goal_bounds);
   s->run.goal = goal;
-  an_funnel_near_triangles(mesh, start, st, s->near_stamp, &s->near_mark, s->near_queue, add_start,
-                           s);
-  an_funnel_near_triangles(mesh, goal, gt, s->near_stamp, &s->near_mark, s->near_queue, add_goal,
-                           s);
+  an_funnel_near_triangles(mesh, start, st, s->near_stamp, s->near_room, &s->near_mark,
+                           s->near_queue, add_start, s);
+  an_funnel_near_triangles(mesh, goal, gt, s->near_stamp, s->near_room, &s->near_mark,
+                           s->near_queue, add_goal, s);
   // Ends in different connected parts of the mesh, or joined only through passages too narrow
   // for the disk this search guides: no path, known without a search.
   if (!s->ends_meet) {
@@ -1025,7 +1092,7 @@ arcnav_status an_interval_distances(const an_navmesh *mesh, an_interval_scratch 
   }
   next_stamp(s);
   s->start_count = 0;
-  an_funnel_near_triangles(mesh, source, ends.start_tri, s->near_stamp, &s->near_mark,
+  an_funnel_near_triangles(mesh, source, ends.start_tri, s->near_stamp, s->near_room, &s->near_mark,
                            s->near_queue, add_start, s);
   if (!start_run(s, source, source, true, false)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;

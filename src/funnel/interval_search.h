@@ -53,6 +53,11 @@ arcnav_status an_interval_scratch_create_with_capacity(const an_navmesh *mesh,
                                                        size_t node_capacity,
                                                        an_interval_scratch **out);
 void an_interval_scratch_destroy(an_interval_scratch *scratch);
+/// Makes `scratch`, made for another mesh (one an update replaced by `mesh`, or `mesh` before a
+/// change), a scratch for `mesh` that answers as a new one would, keeping its memory where it has
+/// room. ARCNAV_ERR_INVALID_ARGUMENT for meshes the search does not take, the scratch untouched;
+/// ARCNAV_ERR_OUT_OF_MEMORY leaves it a scratch only an_interval_scratch_destroy() may take.
+arcnav_status an_interval_scratch_renew(an_interval_scratch *scratch, const an_navmesh *mesh);
 /// Heap bytes held by the scratch.
 size_t an_interval_scratch_memory_bytes(const an_interval_scratch *scratch);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "geom/alloc.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,4 +69,32 @@ bool an_reserve(const an_allocator *a, void **array, size_t *capacity, size_t us
   *array = fresh;
   *capacity = grown;
   return true;
+}
+
+bool an_room_for(const an_allocator *a, const an_room_array *arrays, size_t n, size_t *room,
+                 size_t count) {
+  if (count <= *room) {
+    return true;
+  }
+  enum { MOST = 8 };
+  assert(n <= MOST);
+  void *fresh[MOST] = {NULL};
+  size_t grown = count + count / 8 + 16;
+  bool made = true;
+  for (size_t i = 0; made && i < n; ++i) {
+    fresh[i] =
+        arrays[i].zeroed ? an_calloc(a, grown, arrays[i].size) : an_alloc(a, grown, arrays[i].size);
+    made = fresh[i] != NULL;
+  }
+  for (size_t i = 0; i < n && i < MOST; ++i) {
+    void **array = arrays[i].array;
+    an_free(a, made ? *array : fresh[i]);
+    if (made) {
+      *array = fresh[i];
+    }
+  }
+  if (made) {
+    *room = grown;
+  }
+  return made;
 }

@@ -23,6 +23,28 @@ arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_
     an_clearance_scratch_free(scratch, alloc);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
+  scratch->item_room = items;
+  scratch->owner_room = grid->owner_count;
+  return ARCNAV_OK;
+}
+
+arcnav_status an_clearance_scratch_renew(an_clearance_scratch *scratch, const an_grid *grid,
+                                         const an_allocator *alloc) {
+  // The stamps go on from where they were, above every one the old grid's items hold; the owners'
+  // parities are zero between probes.
+  an_room_array items[] = {{(void **)&scratch->item_stamps, sizeof *scratch->item_stamps, true},
+                           {(void **)&scratch->touches, 2 * sizeof *scratch->touches, false}};
+  an_room_array owners[] = {
+      {(void **)&scratch->owner_parity, sizeof *scratch->owner_parity, true},
+      {(void **)&scratch->touched_owners, sizeof *scratch->touched_owners, false},
+      {(void **)&scratch->owner_depth, sizeof *scratch->owner_depth, false}};
+  if (!an_room_for(alloc, items, 2, &scratch->item_room,
+                   grid->item_count > 0 ? grid->item_count : 1) ||
+      !an_room_for(alloc, owners, 3, &scratch->owner_room, grid->owner_count)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  scratch->checks = 0;
+  scratch->last_blocker = 0;
   return ARCNAV_OK;
 }
 
@@ -35,9 +57,9 @@ void an_clearance_scratch_free(an_clearance_scratch *scratch, const an_allocator
   memset(scratch, 0, sizeof *scratch);
 }
 
-static uint32_t next_stamp(an_clearance_scratch *scratch, const an_grid *grid) {
+static uint32_t next_stamp(an_clearance_scratch *scratch) {
   if (an_stamp_next(&scratch->stamp)) {
-    memset(scratch->item_stamps, 0, (size_t)grid->item_count * sizeof *scratch->item_stamps);
+    memset(scratch->item_stamps, 0, scratch->item_room * sizeof *scratch->item_stamps);
   }
   return scratch->stamp;
 }
@@ -109,7 +131,7 @@ static bool probe_point(const an_clearance *cl, const an_item *item, const void 
 // in scratch->touched_owners and returns how many.
 static size_t owners_holding(const an_clearance *cl, an_clearance_scratch *scratch, vec2 p) {
   const an_grid *grid = cl->grid;
-  uint32_t stamp = next_stamp(scratch, grid);
+  uint32_t stamp = next_stamp(scratch);
   size_t touched = 0;
   int32_t row = an_grid_row(grid, p.y);
   bool in_grid_rows = p.y >= grid->origin.y && p.y <= grid->origin.y + grid->rows * grid->cell_size;
@@ -182,7 +204,7 @@ static double point_clearance(const an_clearance *cl, an_clearance_scratch *scra
     scratch->owner_parity[owner] = HOLDS_POINT;
     scratch->owner_depth[owner] = INFINITY;
   }
-  uint32_t stamp = next_stamp(scratch, grid);
+  uint32_t stamp = next_stamp(scratch);
   visit_cell(cl, scratch, stamp, an_grid_column(grid, p.x), an_grid_row(grid, p.y), probe_point,
              &probe);
   double deepest = 0.0;
@@ -306,7 +328,7 @@ static size_t material_around(const an_clearance *cl, an_clearance_scratch *scra
                               an_touch *spans) {
   const an_grid *grid = cl->grid;
   material_probe probe = {p, spans, 0};
-  uint32_t stamp = next_stamp(scratch, grid);
+  uint32_t stamp = next_stamp(scratch);
   visit_cell(cl, scratch, stamp, an_grid_column(grid, p.x), an_grid_row(grid, p.y), gather_material,
              &probe);
   return intersect_rings_of_one_polygon(spans, probe.count);
@@ -684,7 +706,7 @@ bool an_segment_is_free(const an_clearance *cl, an_clearance_scratch *scratch, v
   size_t touch_count = 0;
   vec2 unit = v2(unit_normal.y, -unit_normal.x);
   segment_shape shape = {p, q, length, unit_normal, unit, scratch, &touch_count};
-  segment_walk walk = {cl, scratch, next_stamp(scratch, grid), &shape};
+  segment_walk walk = {cl, scratch, next_stamp(scratch), &shape};
   return an_grid_walk_clipped(grid, p, q, segment_cell_is_clear, &walk) &&
          (!cl->point_agent || length <= cl->eps ||
           shared_vertices_let_pass(cl, scratch, &shape, &touch_count)) &&
@@ -885,7 +907,7 @@ bool an_arc_is_free(const an_clearance *cl, an_clearance_scratch *scratch, const
                 AN_GEOM_RELATIVE * (1.0 + fabs(lo.x) + fabs(lo.y) + fabs(hi.x) + fabs(hi.y));
   shape.lo = v2(lo.x - grow, lo.y - grow);
   shape.hi = v2(hi.x + grow, hi.y + grow);
-  uint32_t stamp = next_stamp(scratch, grid);
+  uint32_t stamp = next_stamp(scratch);
   int32_t c0 = an_grid_column(grid, lo.x), c1 = an_grid_column(grid, hi.x);
   int32_t r0 = an_grid_row(grid, lo.y), r1 = an_grid_row(grid, hi.y);
   for (int32_t row = r0; row <= r1; ++row) {

@@ -68,11 +68,17 @@ typedef struct an_clearance_scratch {
   double *owner_depth;   ///< per owner: nearest edge while it holds the point being probed
   size_t checks;         ///< number of shape checks since the counter was last reset
   uint32_t last_blocker; ///< the item an_point_is_surely_blocked() last said no by: tried first
+  size_t item_room, owner_room; ///< what the per-item and per-owner arrays hold
 } an_clearance_scratch;
 
 arcnav_status an_clearance_scratch_init(an_clearance_scratch *scratch, const an_grid *grid,
                                         const an_allocator *alloc);
 void an_clearance_scratch_free(an_clearance_scratch *scratch, const an_allocator *alloc);
+/// Makes `scratch`, made for another grid (one an update replaced by `grid`), the scratch
+/// an_clearance_scratch_init() would make for `grid`, keeping its memory where it has room.
+/// ARCNAV_ERR_OUT_OF_MEMORY leaves it a scratch only an_clearance_scratch_free() may take.
+arcnav_status an_clearance_scratch_renew(an_clearance_scratch *scratch, const an_grid *grid,
+                                         const an_allocator *alloc);
 
 /// The directions from p into the material of `item` where p touches it (within eps): a vertex's
 /// material wedge (counter-clockwise from its outgoing edge to the reversed incoming one), an

@@ -90,6 +90,25 @@ bool an_probe_scratch_fits(const an_probe_scratch *scratch, const an_grid *grid)
          grid->owner_count <= scratch->owner_capacity;
 }
 
+arcnav_status an_probe_scratch_renew(an_probe_scratch *scratch, const an_grid *grid,
+                                     const an_allocator *alloc) {
+  size_t room = scratch->item_capacity;
+  an_room_array marks[] = {{(void **)&scratch->item_marks, sizeof *scratch->item_marks, true}};
+  arcnav_status status = an_clearance_scratch_renew(&scratch->clearance, grid, alloc);
+  if (status == ARCNAV_OK &&
+      (!an_room_for(alloc, marks, 1, &room, grid->item_count > 0 ? grid->item_count : 1) ||
+       room > UINT32_MAX || scratch->clearance.owner_room > UINT32_MAX)) {
+    status = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  if (status != ARCNAV_OK) {
+    an_probe_scratch_free(scratch, alloc);
+    return status;
+  }
+  scratch->item_capacity = (uint32_t)room;
+  scratch->owner_capacity = (uint32_t)scratch->clearance.owner_room;
+  return ARCNAV_OK;
+}
+
 static uint32_t next_mark(an_probe_scratch *scratch) {
   if (an_stamp_next(&scratch->mark)) {
     memset(scratch->item_marks, 0, (size_t)scratch->item_capacity * sizeof *scratch->item_marks);

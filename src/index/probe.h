@@ -67,6 +67,11 @@ arcnav_status an_probe_scratch_init(an_probe_scratch *scratch, const an_grid *gr
 void an_probe_scratch_free(an_probe_scratch *scratch, const an_allocator *alloc);
 /// Can `scratch` serve probes on `grid`?
 bool an_probe_scratch_fits(const an_probe_scratch *scratch, const an_grid *grid);
+/// Makes `scratch`, made for another grid (one an update replaced by `grid`), serve probes on
+/// `grid`: its tables by item and by owner grown, with room to spare, where `grid` has more; its
+/// marks go on from where they were. On failure it is freed (nothing left to serve).
+arcnav_status an_probe_scratch_renew(an_probe_scratch *scratch, const an_grid *grid,
+                                     const an_allocator *alloc);
 
 /// Distance from p to the blocked region (material, and outside the bounds when there are any)
 /// and its nearest point: 0 and p itself inside it. False (nothing written) when the grid holds

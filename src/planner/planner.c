@@ -543,25 +543,81 @@ static void release_engine_queries(arcnav_query *query) {
   query->point_query = NULL;
 }
 
-// A query object made before arcnav_planner_update() rebuilt the engines makes its working
-// memory again for the new ones before it answers; on failure it keeps the old, unused, and
-// tries again next time.
+// Was the query's working memory made for engines of the same kinds as the planner's now? Each
+// engine can then renew its part (engine.h, query_renew).
+static bool renewable(const arcnav_query *query) {
+  const arcnav_planner *planner = query->planner;
+  return query->engine_query_ops == planner->engine.ops &&
+         query->point_query_ops == planner->point_engine.ops &&
+         (query->engine_query || !planner->engine.ops) &&
+         (query->point_query || !planner->point_engine.ops);
+}
+
+// The query's working memory renewed for the planner's engines, or made anew for an engine that
+// cannot renew it. On failure the memory renewed so far may only be renewed again (the query
+// stays a generation behind) or freed.
+static arcnav_status renew_engine_queries(arcnav_query *query) {
+  const arcnav_planner *planner = query->planner;
+  const an_engine *engines[2] = {&planner->engine, &planner->point_engine};
+  void **queries[2] = {&query->engine_query, &query->point_query};
+  void *made[2] = {NULL, NULL};
+  // The engines the memory was made for are the ones the last update replaced.
+  bool successor = query->generation + 1 == planner->generation;
+  arcnav_status status = ARCNAV_OK;
+  for (int k = 0; k < 2 && status == ARCNAV_OK; ++k) {
+    const an_engine *engine = engines[k];
+    if (!engine->ops) {
+      continue;
+    }
+    status = engine->ops->query_renew
+                 ? engine->ops->query_renew(engine->state, *queries[k], successor)
+                 : ARCNAV_ERR_INVALID_ARGUMENT;
+    if (status == ARCNAV_ERR_INVALID_ARGUMENT) {
+      status = engine->ops->query_create(engine->state, &made[k]);
+      const an_engine *serving = an_planner_engine_for(planner, query->radius, NULL, NULL);
+      if (status == ARCNAV_OK && serving == engine && engine->ops->set_radius &&
+          query->radius != planner->def.radius) {
+        engine->ops->set_radius(engine->state, made[k], query->radius);
+      }
+    }
+  }
+  for (int k = 0; k < 2; ++k) {
+    if (made[k] && status == ARCNAV_OK) {
+      engines[k]->ops->query_destroy(*queries[k]);
+      *queries[k] = made[k];
+    } else if (made[k]) {
+      engines[k]->ops->query_destroy(made[k]);
+    }
+  }
+  return status;
+}
+
+// A query object made before arcnav_planner_update() replaced the engines has its working memory
+// renewed, or made again, for the new ones before it answers; on failure it keeps the old, unused,
+// and tries again next time.
 arcnav_status an_query_bind(arcnav_query *query) {
   const arcnav_planner *planner = query->planner;
   if (query->generation == planner->generation) {
     return ARCNAV_OK;
   }
-  void *engine_query, *point_query;
-  arcnav_status status = make_engine_queries(planner, query->radius, &engine_query, &point_query);
-  if (status != ARCNAV_OK) {
-    return status;
+  if (renewable(query)) {
+    arcnav_status status = renew_engine_queries(query);
+    if (status != ARCNAV_OK) {
+      return status;
+    }
+  } else {
+    void *engine_query, *point_query;
+    arcnav_status status = make_engine_queries(planner, query->radius, &engine_query, &point_query);
+    if (status != ARCNAV_OK) {
+      return status;
+    }
+    release_engine_queries(query);
+    an_query_release_probes(query);
+    query->engine_query = engine_query;
+    query->point_query = point_query;
+    query->engine_query_ops = planner->engine.ops;
+    query->point_query_ops = planner->point_engine.ops;
   }
-  release_engine_queries(query);
-  an_query_release_probes(query);
-  query->engine_query = engine_query;
-  query->point_query = point_query;
-  query->engine_query_ops = planner->engine.ops;
-  query->point_query_ops = planner->point_engine.ops;
   query->generation = planner->generation;
   return ARCNAV_OK;
 }

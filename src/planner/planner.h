@@ -59,8 +59,9 @@ struct arcnav_query {
   /// The tables that made engine_query and point_query: they free them even after an update
   /// replaced the engines.
   const an_engine_ops *engine_query_ops, *point_query_ops;
-  /// The probes' working memory (planner/probes.c), made on the first probe and again for a grid
-  /// with more items than it was made for; zeroed while there is none.
+  /// The probes' working memory (planner/probes.c), made on the first probe, kept through updates
+  /// that renew the engines' memory and grown for a grid with more items than it holds; zeroed
+  /// while there is none.
   an_probe_scratch probe_scratch;
   /// A path for the searches whose path the caller never sees (arcnav_query_reachable(), the
   /// nearest-reachable probe), made on first use (an_query_scratch_path()).

@@ -44,9 +44,11 @@ static arcnav_status begin_probe(arcnav_query *query, an_clearance *settings) {
     return ARCNAV_ERR_INVALID_ARGUMENT; // needs an exact engine
   }
   if (!an_probe_scratch_fits(&query->probe_scratch, &space->grid)) {
-    an_query_release_probes(query);
+    // Kept through updates (an_query_bind()), it grows where the map outgrew it.
     arcnav_status status =
-        an_probe_scratch_init(&query->probe_scratch, &space->grid, &query->alloc);
+        query->probe_scratch.candidates
+            ? an_probe_scratch_renew(&query->probe_scratch, &space->grid, &query->alloc)
+            : an_probe_scratch_init(&query->probe_scratch, &space->grid, &query->alloc);
     if (status != ARCNAV_OK) {
       return status;
     }

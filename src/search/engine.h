@@ -113,6 +113,15 @@ typedef struct an_engine_ops {
   /// may create theirs at once.
   arcnav_status (*query_create)(const void *state, void **out_query);
   void (*query_destroy)(void *query);
+  /// Makes `query`, the working memory of a query object made (or renewed) for an engine of this
+  /// table that an update replaced, this engine's, reusing its memory: the query then answers as
+  /// one query_create made would. `successor`: that engine is the one this state replaced in the
+  /// planner's last update (or this same state before its `change_locally`), so that what the
+  /// state carried over from it holds for the query too. Keeps what the query was told (its
+  /// radius). ARCNAV_ERR_INVALID_ARGUMENT, `query` untouched, when it cannot (the caller makes a
+  /// new one); after any other failure `query` may only be renewed again or destroyed. NULL for
+  /// engines whose query objects are always made anew.
+  arcnav_status (*query_renew)(const void *state, void *query, bool successor);
   /// Start and goal are finite and in range; `path` was reset to them by the caller. Judges
   /// start and goal and sets up the search in `query`: ARCNAV_IN_PROGRESS, for `resume` to run;
   /// any other status is the answer, found without a search (the path filled on ARCNAV_OK, else

@@ -1464,10 +1464,10 @@ arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *s, vec2 start, 
   const an_navmesh *mesh = s->mesh;
   assert(s->start_tri >= 0 && s->goal_tri >= 0);
   s->start_count = 0;
-  an_funnel_near_triangles(mesh, start, s->start_tri, s->near_stamp, &s->near_mark, s->near_queue,
-                           add_start, s);
-  an_funnel_near_triangles(mesh, goal, s->goal_tri, s->near_stamp, &s->near_mark, s->near_queue,
-                           add_goal, s);
+  an_funnel_near_triangles(mesh, start, s->start_tri, s->near_stamp, mesh->cdt.tri_count + 1,
+                           &s->near_mark, s->near_queue, add_start, s);
+  an_funnel_near_triangles(mesh, goal, s->goal_tri, s->near_stamp, mesh->cdt.tri_count + 1,
+                           &s->near_mark, s->near_queue, add_goal, s);
   if (!reserve(s, (void **)&s->roots, &s->root_capacity, 0, 1, sizeof *s->roots)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }

@@ -1414,9 +1414,8 @@ static bool resume_from(expansion *x, const an_sight_frontier *frontier, size_t 
 }
 
 an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh_scratch *scratch,
-                                          const an_grid *grid, an_sight_scratch *out,
-                                          const an_sight_request *request, double *beyond,
-                                          const an_allocator *alloc) {
+                                          an_sight_scratch *out, const an_sight_request *request,
+                                          double *beyond, const an_allocator *alloc) {
   int32_t vertex = -1;
   if (request->corner_index != AN_NONE) {
     vertex = sm->corner_vertex[request->corner_index];
@@ -1425,7 +1424,7 @@ an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sm, an_sight_mesh
     }
   }
   if (!request->adding) {
-    an_sight_begin_offers(out, grid, sm->corner_count);
+    an_sight_begin_offers(out);
   }
   scratch->stopped_count = 0;
   expansion x = {.sm = sm,

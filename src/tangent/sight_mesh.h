@@ -155,6 +155,6 @@ typedef struct an_sight_request {
 /// rays, and offers every corner whose material comes within 2R of a triangle they enter. A circle
 /// the mesh cannot start from (its disk reaches a polygon, the box or a pinch) is UNSUITABLE.
 an_sight_mesh_result an_sight_mesh_gather(const an_sight_mesh *sight_mesh,
-                                          an_sight_mesh_scratch *scratch, const an_grid *grid,
-                                          an_sight_scratch *out, const an_sight_request *request,
-                                          double *beyond, const an_allocator *alloc);
+                                          an_sight_mesh_scratch *scratch, an_sight_scratch *out,
+                                          const an_sight_request *request, double *beyond,
+                                          const an_allocator *alloc);

@@ -487,7 +487,7 @@ static bool may_bound_corners(const an_tangent_query *q) {
 // next asked for.
 static void forget_corner_bounds(an_tangent_query *q) {
   if (an_stamp_next(&q->bound_stamp)) {
-    memset(q->corner_bound_stamp, 0, q->engine->corner_count * sizeof *q->corner_bound_stamp);
+    memset(q->corner_bound_stamp, 0, q->corner_bound_room * sizeof *q->corner_bound_stamp);
   }
 }
 
@@ -761,7 +761,8 @@ static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_e
     an_free(alloc, to);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  size_t count = 0, first_changed = before;
+  // The corners before `same` keep their number and every field.
+  size_t count = 0, first_changed = before, same = 0;
   if (borrow) {
     for (size_t c = 0; c < in_place; ++c) {
       from[c] = to[c] = (int32_t)c;
@@ -771,6 +772,7 @@ static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_e
     }
     count = in_place;
     first_changed = in_place;
+    same = in_place;
   } else {
     // The kept corners in runs (an obstacle's corners lie together), copied a run at once.
     int32_t index = (int32_t)change->index;
@@ -791,13 +793,18 @@ static arcnav_status carry_corners(an_tangent_engine *engine, const an_tangent_e
     }
     // A removal moves the later obstacles, if any, down by one.
     bool renumbers = removed && change->index < map->obstacle_count;
+    same = first_changed;
     for (size_t c = 0; renumbers && c < count; ++c) {
-      corners[c].obstacle -= corners[c].obstacle > index;
+      if (corners[c].obstacle > index) {
+        same = c < same ? c : same;
+        corners[c].obstacle--;
+      }
     }
   }
   engine->corners = corners;
   engine->corner_room = borrow ? previous->corner_room : room + spare;
   engine->corners_borrowed = borrow;
+  engine->corners_same = same;
   engine->corner_count =
       count +
       (removed ? 0
@@ -1015,6 +1022,11 @@ static void move_to_radius(const an_tangent_engine *engine, an_tangent_query *q,
   }
 }
 
+// Does a query object of `engine` bound its corners by the landmarks (an_tangent_corner_bound)?
+static bool query_bounds_corners(const an_tangent_engine *engine) {
+  return !engine->space.clearance.point_agent && (engine->corner_vertex || engine->sight_mesh);
+}
+
 static an_tangent_query *query_begin(const an_tangent_engine *engine, arcnav_status *status) {
   an_tangent_query *q = an_calloc(&engine->alloc, 1, sizeof *q);
   if (!q) {
@@ -1034,16 +1046,17 @@ static an_tangent_query *query_begin(const an_tangent_engine *engine, arcnav_sta
     } else {
       memcpy(q->own_corners, engine->corners, engine->corner_count * sizeof *q->own_corners);
       q->corners = q->own_corners;
+      q->own_corner_room = engine->corner_count;
     }
   }
-  if (*status == ARCNAV_OK && !engine->space.clearance.point_agent &&
-      (engine->corner_vertex || engine->sight_mesh)) {
+  if (*status == ARCNAV_OK && query_bounds_corners(engine)) {
     q->corner_bound = an_alloc(&q->alloc, engine->corner_count + 1, sizeof *q->corner_bound);
     q->corner_bound_stamp =
         an_calloc(&q->alloc, engine->corner_count + 1, sizeof *q->corner_bound_stamp);
     if (!q->corner_bound || !q->corner_bound_stamp) {
       *status = ARCNAV_ERR_OUT_OF_MEMORY;
     }
+    q->corner_bound_room = engine->corner_count + 1;
   }
   // A map without corners (bounds alone, or nothing) still has a radius to judge points at.
   if (*status == ARCNAV_OK && engine->ranged) {
@@ -1100,6 +1113,77 @@ static arcnav_status graph_query_create(const void *state, void **out_query) {
     status = an_interval_scratch_create_with_capacity(engine->own_polygons, alloc, 1, &q->passages);
   }
   return query_end(q, status, out_query);
+}
+
+// A query object of tangents on demand, made for an engine an update replaced (or renewed for
+// it), made this engine's as on_demand_query_create() would make it: its memory kept where it has
+// room, its stamps carried on, and of its corners at its radius only those after the ones this
+// engine shares with the one it replaced (corners_same) copied when the query was that one's
+// (docs/DESIGN.md, "A query object renewed").
+static arcnav_status on_demand_query_renew(const void *state, void *query, bool successor) {
+  const an_tangent_engine *engine = state;
+  an_tangent_query *q = query;
+  assert(q->lazy && !q->disk && !q->passages && !q->search);
+  size_t count = engine->corner_count,
+         same = successor && q->own_corners ? engine->corners_same : 0;
+  arcnav_status status = an_clearance_scratch_renew(&q->clearance, &engine->space.grid, &q->alloc);
+  bool own = engine->ranged && count > 0;
+  if (status == ARCNAV_OK && own && count > q->own_corner_room) {
+    an_room_array corners[] = {{(void **)&q->own_corners, sizeof *q->own_corners, false}};
+    status = an_room_for(&q->alloc, corners, 1, &q->own_corner_room, count)
+                 ? ARCNAV_OK
+                 : ARCNAV_ERR_OUT_OF_MEMORY;
+    same = 0;
+  }
+  if (status == ARCNAV_OK && query_bounds_corners(engine)) {
+    an_room_array bounds[] = {
+        {(void **)&q->corner_bound, sizeof *q->corner_bound, false},
+        {(void **)&q->corner_bound_stamp, sizeof *q->corner_bound_stamp, true}};
+    status = an_room_for(&q->alloc, bounds, 2, &q->corner_bound_room, count + 1)
+                 ? ARCNAV_OK
+                 : ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  if (status == ARCNAV_OK) {
+    status = an_lazy_search_renew(q->lazy, engine);
+  }
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  an_tangent_query kept = *q;
+  memset(q, 0, sizeof *q);
+  q->engine = engine;
+  q->alloc = kept.alloc;
+  q->radius = engine->ranged ? kept.radius : engine->radius;
+  q->clearance = kept.clearance;
+  q->lazy = kept.lazy;
+  q->reach_flood = kept.reach_flood;
+  q->own_corners = kept.own_corners;
+  q->own_corner_room = kept.own_corner_room;
+  q->corners = own ? q->own_corners : engine->corners;
+  q->settings = engine->ranged ? an_clearance_at_radius(&engine->space.clearance, q->radius)
+                               : engine->space.clearance;
+  if (own) {
+    memcpy(q->own_corners + same, engine->corners + same, (count - same) * sizeof *q->corners);
+    for (size_t c = same; c < count; ++c) {
+      q->own_corners[c].radius =
+          an_corner_material_radius(&engine->corners[c], engine->radius) + q->radius;
+    }
+  }
+  if (query_bounds_corners(engine)) {
+    q->corner_bound = kept.corner_bound;
+    q->corner_bound_stamp = kept.corner_bound_stamp;
+    q->corner_bound_room = kept.corner_bound_room;
+    q->bound_stamp = kept.bound_stamp;
+    forget_corner_bounds(q);
+  } else {
+    an_free(&q->alloc, kept.corner_bound);
+    an_free(&q->alloc, kept.corner_bound_stamp);
+  }
+  // The marks of the nearest-reachable probes name the old engine's corners and graph nodes.
+  an_free(&q->alloc, kept.ruled_out);
+  an_free(&q->alloc, kept.closed);
+  an_free(&q->alloc, kept.ruled_out_nodes);
+  return ARCNAV_OK;
 }
 
 static arcnav_status on_demand_query_create(const void *state, void **out_query) {
@@ -1393,6 +1477,7 @@ static const an_engine_ops on_demand_ops = {
     .destroy = tangent_destroy,
     .hand_down = tangent_hand_down,
     .query_create = on_demand_query_create,
+    .query_renew = on_demand_query_renew,
     .query_destroy = tangent_query_destroy,
     .begin = on_demand_begin,
     .resume = on_demand_resume,
@@ -1411,6 +1496,7 @@ static const an_engine_ops ranged_ops = {
     .destroy = tangent_destroy,
     .hand_down = tangent_hand_down,
     .query_create = on_demand_query_create,
+    .query_renew = on_demand_query_renew,
     .query_destroy = tangent_query_destroy,
     .begin = on_demand_begin,
     .resume = on_demand_resume,

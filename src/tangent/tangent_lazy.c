@@ -131,6 +131,9 @@ struct an_lazy_search {
   size_t expansions;
   uint32_t best_edge;
   double best_distance;
+  /// What the per-group and per-corner arrays hold: their counts when made, more once renewed
+  /// (an_lazy_search_renew()). A stamp's wrap clears them all.
+  size_t group_room, corner_room;
 };
 
 #define GUIDE_FIRST_NODES 1024
@@ -176,7 +179,66 @@ arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_sea
     an_lazy_search_destroy(s);
     return status;
   }
+  s->group_room = groups;
+  s->corner_room = corners;
   *out = s;
+  return ARCNAV_OK;
+}
+
+// A new search: every mark of the last one made stale, its pools emptied.
+static void next_search_stamp(an_lazy_search *s) {
+  if (an_stamp_next(&s->stamp)) {
+    memset(s->group_stamp, 0, s->group_room * sizeof *s->group_stamp);
+  }
+  s->edge_count = 0;
+  s->block_count = 0;
+  s->frontier_count = 0;
+  s->deferred_count = 0;
+  s->arrival_count = 0;
+  an_heap_clear(&s->open);
+}
+
+arcnav_status an_lazy_search_renew(an_lazy_search *s, const an_tangent_engine *engine) {
+  size_t groups = 2 * engine->corner_count + 1, corners = engine->corner_count + 1;
+  an_room_array group_arrays[] = {{(void **)&s->group_head, sizeof *s->group_head, false},
+                                  {(void **)&s->group_tail, sizeof *s->group_tail, false},
+                                  {(void **)&s->group_bound, sizeof *s->group_bound, false},
+                                  {(void **)&s->group_base, sizeof *s->group_base, false},
+                                  {(void **)&s->group_stamp, sizeof *s->group_stamp, true},
+                                  {(void **)&s->group_rest, sizeof *s->group_rest, false}};
+  an_room_array corner_arrays[] = {{(void **)&s->target_marks, sizeof *s->target_marks, true},
+                                   {(void **)&s->wedge_free, sizeof *s->wedge_free, false}};
+  arcnav_status status =
+      an_room_for(&s->alloc, group_arrays, 6, &s->group_room, groups) &&
+              an_room_for(&s->alloc, corner_arrays, 2, &s->corner_room, corners)
+          ? an_sight_scratch_renew(&s->sight, &engine->space.grid, engine->corner_count, &s->alloc)
+          : ARCNAV_ERR_OUT_OF_MEMORY;
+  const an_navmesh *polygons =
+      engine->sight_mesh ? an_sight_mesh_polygons(engine->sight_mesh) : NULL;
+  if (status == ARCNAV_OK && s->guide) {
+    status = polygons ? an_interval_scratch_renew(s->guide, polygons) : ARCNAV_ERR_INVALID_ARGUMENT;
+    if (status == ARCNAV_ERR_INVALID_ARGUMENT) {
+      an_interval_scratch_destroy(s->guide);
+      s->guide = NULL;
+      status = ARCNAV_OK;
+    }
+  }
+  if (status == ARCNAV_OK && !s->guide && polygons) {
+    status =
+        an_interval_scratch_create_with_capacity(polygons, &s->alloc, GUIDE_FIRST_NODES, &s->guide);
+  }
+  if (status != ARCNAV_OK) {
+    return status;
+  }
+  // Which wedge arcs are free was judged on the old map; the stamps go on from where they were.
+  memset(s->wedge_free, 0, corners * sizeof *s->wedge_free);
+  next_search_stamp(s);
+  s->guiding = false;
+  s->expansions = 0;
+  s->best_edge = AN_NONE;
+  s->guide_length = 0.0;
+  s->guide_turning = 0.0;
+  memset(&s->guide_result, 0, sizeof s->guide_result);
   return ARCNAV_OK;
 }
 
@@ -208,6 +270,10 @@ void an_lazy_search_destroy(an_lazy_search *s) {
 
 void an_lazy_search_gather_late(an_lazy_search *s, bool late) {
   s->gather_late = late;
+}
+
+uint8_t an_lazy_search_wedge_verdict(const an_lazy_search *s, uint32_t corner) {
+  return s->wedge_free[corner];
 }
 
 void an_lazy_search_forget_radius(an_lazy_search *s, size_t corner_count) {
@@ -421,9 +487,8 @@ static bool gather_part(const an_tangent_query *q, an_lazy_search *s, uint32_t g
     request.resume = request.resume_count > 0 ? s->frontier + rest->frontier_first[part] : NULL;
   }
   double left_out = INFINITY;
-  an_sight_mesh_result result =
-      an_sight_mesh_gather(engine->sight_mesh, &s->sight_mesh, &engine->space.grid, &s->sight,
-                           &request, &left_out, &s->alloc);
+  an_sight_mesh_result result = an_sight_mesh_gather(engine->sight_mesh, &s->sight_mesh, &s->sight,
+                                                     &request, &left_out, &s->alloc);
   if (result == AN_SIGHT_MESH_OUT_OF_MEMORY) {
     return false;
   }
@@ -515,7 +580,7 @@ static bool gather_block(const an_tangent_query *q, an_lazy_search *s, uint32_t 
     limit.bound = kind == GATHER_BACK ? rest->reach : base + 3.0 * (s->group_bound[group] - base);
     // Mark the targets the group already has, in its earlier blocks or deferred.
     if (an_stamp_next(&s->mark)) {
-      memset(s->target_marks, 0, (engine->corner_count + 1) * sizeof *s->target_marks);
+      memset(s->target_marks, 0, s->corner_room * sizeof *s->target_marks);
     }
     for (uint32_t b = s->group_head[group]; b != AN_NONE; b = s->blocks[b].next) {
       for (uint32_t d = s->blocks[b].first; d < s->blocks[b].first + s->blocks[b].count; ++d) {
@@ -860,18 +925,6 @@ static arcnav_status settle_guide(an_tangent_query *q, an_lazy_search *s, arcnav
   return ARCNAV_OK;
 }
 
-static void next_search_stamp(an_lazy_search *s, size_t corner_count) {
-  if (an_stamp_next(&s->stamp)) {
-    memset(s->group_stamp, 0, (2 * corner_count + 1) * sizeof *s->group_stamp);
-  }
-  s->edge_count = 0;
-  s->block_count = 0;
-  s->frontier_count = 0;
-  s->deferred_count = 0;
-  s->arrival_count = 0;
-  an_heap_clear(&s->open);
-}
-
 // The start's own entry, an edge of length 0 arriving at the start, expanded first: once the
 // guide has answered, since the gathers reach as far as its length.
 static bool enter_start(an_tangent_query *q, an_lazy_search *s) {
@@ -894,7 +947,7 @@ arcnav_status an_lazy_begin(an_tangent_query *q, an_lazy_search *s, vec2 start, 
     q->control->stats.edges_checked = q->clearance.checks;
     return an_path_add_line(path, start, goal);
   }
-  next_search_stamp(s, engine->corner_count);
+  next_search_stamp(s);
   s->start = start;
   s->goal = goal;
   s->expansions = 0;

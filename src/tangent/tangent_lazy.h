@@ -19,11 +19,20 @@
 /// Work space for one query object. Grows with the largest search seen and keeps its memory.
 arcnav_status an_lazy_search_create(const an_tangent_engine *engine, an_lazy_search **out);
 void an_lazy_search_destroy(an_lazy_search *search);
+/// Makes `search`, made for the engine an update replaced by `engine` (or renewed for it), the
+/// work space of a query object of `engine` that answers as a new one would, keeping its memory
+/// where it has room. ARCNAV_ERR_OUT_OF_MEMORY leaves it work space only
+/// an_lazy_search_destroy() may take.
+arcnav_status an_lazy_search_renew(an_lazy_search *search, const an_tangent_engine *engine);
 
 /// Tests: with `late`, every group's first gather takes only the very end of its wedge, so that
 /// each arrival touching anywhere else needs the part behind gathered for it. Answers stay the
 /// same; only the work grows.
 void an_lazy_search_gather_late(an_lazy_search *search, bool late);
+
+/// Tests: what the search keeps from query to query about the wedge arc of corner `corner`: 0 not
+/// judged, 1 free, 2 not free.
+uint8_t an_lazy_search_wedge_verdict(const an_lazy_search *search, uint32_t corner);
 
 /// Forgets what the search keeps from query to query about the corners at the query object's
 /// radius (which wedge arcs are free): the radius changed. NULL (an engine without tangents on

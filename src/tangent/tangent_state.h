@@ -49,6 +49,10 @@ typedef struct an_tangent_engine {
   /// old array instead of a copy. The old engine hands it down when it goes (tangent_hand_down);
   /// until then it is not this engine's to free (docs/DESIGN.md, "Corners kept in place").
   bool corners_borrowed;
+  /// The first corners, as many, are those of the engine this one replaced, the same in every
+  /// field and number (0 after a full build): a query object renewed for this engine copies only
+  /// the others (tangent_query_renew).
+  size_t corners_same;
   an_free_space space;
   /// The space's grid tables are the planner's point engine's (an_engine_args.free_space): not
   /// this engine's to free.
@@ -148,6 +152,7 @@ typedef struct an_tangent_query {
   double radius;
   const an_corner *corners;
   an_corner *own_corners;
+  size_t own_corner_room; ///< corners own_corners holds
   an_clearance settings;
   an_clearance_scratch clearance;
   /// The units this query plans without (an_clearance.ignored; engine.h, `set_ignored`) and the
@@ -177,6 +182,8 @@ typedef struct an_tangent_query {
   double *corner_bound;
   uint32_t *corner_bound_stamp;
   uint32_t bound_stamp;
+  size_t
+      corner_bound_room; ///< entries of corner_bound and corner_bound_stamp, all cleared on a wrap
   /// The guide's measure of the running search (an_tangent_set_measure()): a point agent's
   /// lengths from the goal to the polygons' vertices, or NULL.
   const struct an_interval_scratch *measure;

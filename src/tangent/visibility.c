@@ -106,6 +106,31 @@ arcnav_status an_sight_scratch_init(an_sight_scratch *scratch, const an_grid *gr
     an_sight_scratch_free(scratch, alloc);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
+  scratch->item_room = items;
+  scratch->corner_room = corners;
+  return ARCNAV_OK;
+}
+
+arcnav_status an_sight_scratch_renew(an_sight_scratch *scratch, const an_grid *grid,
+                                     size_t corner_count, const an_allocator *alloc) {
+  // The stamp goes on from where it was, above every one the old tables hold.
+  an_room_array items[] = {{(void **)&scratch->item_stamps, sizeof *scratch->item_stamps, true}};
+  an_room_array corners[] = {
+      {(void **)&scratch->corner_stamps, sizeof *scratch->corner_stamps, true},
+      {(void **)&scratch->candidates, sizeof *scratch->candidates, false}};
+  if (!an_room_for(alloc, items, 1, &scratch->item_room,
+                   grid->item_count > 0 ? grid->item_count : 1) ||
+      !an_room_for(alloc, corners, 2, &scratch->corner_room, corner_count > 0 ? corner_count : 1)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  an_sight_scratch kept = *scratch;
+  memset(scratch, 0, sizeof *scratch);
+  scratch->item_stamps = kept.item_stamps;
+  scratch->corner_stamps = kept.corner_stamps;
+  scratch->candidates = kept.candidates;
+  scratch->stamp = kept.stamp;
+  scratch->item_room = kept.item_room;
+  scratch->corner_room = kept.corner_room;
   return ARCNAV_OK;
 }
 
@@ -330,17 +355,17 @@ void an_sight_offer_all(an_sight_scratch *scratch, size_t corner_count) {
 
 // ---- the walk ------------------------------------------------------------------------------
 
-static uint32_t next_stamp(an_sight_scratch *scratch, const an_grid *grid, size_t corner_count) {
+static uint32_t next_stamp(an_sight_scratch *scratch) {
   if (scratch->stamp == UINT32_MAX) {
-    memset(scratch->item_stamps, 0, (size_t)grid->item_count * sizeof *scratch->item_stamps);
-    memset(scratch->corner_stamps, 0, corner_count * sizeof *scratch->corner_stamps);
+    memset(scratch->item_stamps, 0, scratch->item_room * sizeof *scratch->item_stamps);
+    memset(scratch->corner_stamps, 0, scratch->corner_room * sizeof *scratch->corner_stamps);
     scratch->stamp = 0;
   }
   return ++scratch->stamp;
 }
 
-void an_sight_begin_offers(an_sight_scratch *scratch, const an_grid *grid, size_t corner_count) {
-  next_stamp(scratch, grid, corner_count);
+void an_sight_begin_offers(an_sight_scratch *scratch) {
+  next_stamp(scratch);
   scratch->sight.culls = false;
   scratch->candidate_count = 0;
   scratch->limited = false;
@@ -511,7 +536,7 @@ bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
   }
   scratch->candidate_count = 0;
   scratch->limited = false;
-  uint32_t stamp = next_stamp(scratch, grid, corner_count);
+  uint32_t stamp = next_stamp(scratch);
   vec2 lo = grid->origin;
   vec2 hi = v2(lo.x + grid->columns * grid->cell_size, lo.y + grid->rows * grid->cell_size);
   if (!(origin.x >= lo.x && origin.x <= hi.x && origin.y >= lo.y && origin.y <= hi.y)) {

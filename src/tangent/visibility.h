@@ -77,11 +77,18 @@ typedef struct an_sight_scratch {
   /// hide nothing; NULL for none.
   const uint8_t *ignored;
   an_sight sight;
+  size_t item_room, corner_room; ///< what the per-item and per-corner arrays hold
 } an_sight_scratch;
 
 arcnav_status an_sight_scratch_init(an_sight_scratch *scratch, const an_grid *grid,
                                     size_t corner_count, const an_allocator *alloc);
 void an_sight_scratch_free(an_sight_scratch *scratch, const an_allocator *alloc);
+/// Makes `scratch`, made for another grid and corners (an engine an update replaced), the scratch
+/// an_sight_scratch_init() would make for `grid` and `corner_count` corners, keeping its memory
+/// where it has room. ARCNAV_ERR_OUT_OF_MEMORY leaves it a scratch only an_sight_scratch_free()
+/// may take.
+arcnav_status an_sight_scratch_renew(an_sight_scratch *scratch, const an_grid *grid,
+                                     size_t corner_count, const an_allocator *alloc);
 
 /// Which (side, bin) pairs matter to a viewpoint: a tangent from a polygon vertex only leaves
 /// inside its departure cones; start, goal and circle obstacles leave in any direction.
@@ -111,7 +118,7 @@ bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
 
 /// Starts an empty list of candidates for another gatherer to fill with an_sight_offer(); the
 /// directions bins cull nothing.
-void an_sight_begin_offers(an_sight_scratch *scratch, const an_grid *grid, size_t corner_count);
+void an_sight_begin_offers(an_sight_scratch *scratch);
 
 /// Adds a corner to the candidates, once per gather.
 static inline void an_sight_offer(an_sight_scratch *scratch, uint32_t corner) {
