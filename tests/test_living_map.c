@@ -1868,7 +1868,38 @@ static void expect_corners_of_a_new_query(const arcnav_query *query, double radi
 // and a building then stands on that arc: after the update the query object is the same memory,
 // its corners at its radius are a new query object's, and every wedge arc it still claims to know
 // is judged as the free test judges it on the new map (DESIGN.md, "A query object renewed").
+// The paths of `query` between each pair of `ends` are a planner's built afresh on `map` with
+// `def`, at the query's radius: same status, same length to rounding.
+static void expect_paths_of_a_fresh_planner(arcnav_query *query, const arcnav_map *map,
+                                            const arcnav_planner_def *def, vec (*ends)[2],
+                                            size_t count, const char *label) {
+  arcnav_planner *fresh = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, def, &fresh), ARCNAV_OK);
+  arcnav_query *fresh_query = NULL;
+  ck_assert_int_eq(arcnav_query_create(fresh, &fresh_query), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_query_set_radius(fresh_query, arcnav_query_radius(query)), ARCNAV_OK);
+  arcnav_path *got = NULL, *want = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &got), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_path_create(NULL, &want), ARCNAV_OK);
+  for (size_t e = 0; e < count; ++e) {
+    arcnav_status status = arcnav_find_path(query, ends[e][0], ends[e][1], got);
+    ck_assert_int_eq(status, arcnav_find_path(fresh_query, ends[e][0], ends[e][1], want));
+    double a = arcnav_path_length(got), b = arcnav_path_length(want);
+    ck_assert_msg(status != ARCNAV_OK || fabs(a - b) <= 1e-9 * fmax(1.0, b),
+                  "%s: path %zu is %.17g long, built afresh %.17g", label, e, a, b);
+  }
+  arcnav_path_destroy(got);
+  arcnav_path_destroy(want);
+  arcnav_query_destroy(fresh_query);
+  arcnav_planner_destroy(fresh);
+}
+
+// The planners of several radii whose query objects are renewed: tangents on demand (AUTO) and
+// the interval engine.
+static const arcnav_engine RENEWED_ENGINES[] = {ARCNAV_ENGINE_AUTO, ARCNAV_ENGINE_INTERVAL};
+
 START_TEST(a_renewed_query_object_forgets_the_old_map) {
+  const arcnav_engine kind = RENEWED_ENGINES[_i];
   const double radius = 4.0;
   arcnav_map *map = NULL;
   ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
@@ -1882,6 +1913,7 @@ START_TEST(a_renewed_query_object_forgets_the_old_map) {
     }
   }
   arcnav_planner_def def = arcnav_default_planner_def();
+  def.engine = kind;
   def.radius = radius;
   def.max_radius = 8.0;
   arcnav_planner *planner = NULL;
@@ -1890,18 +1922,24 @@ START_TEST(a_renewed_query_object_forgets_the_old_map) {
   ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
   arcnav_path *path = NULL;
   ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
-  const vec ends[][2] = {{{5, 5}, {195, 195}},
-                         {{195, 5}, {5, 195}},
-                         {{5, 100}, {195, 100}},
-                         {{100, 5}, {100, 195}},
-                         {{10, 190}, {190, 12}}};
-  for (size_t e = 0; e < sizeof ends / sizeof ends[0]; ++e) {
+  // Across the map; one more past the building below is added once its place is known.
+  vec ends[6][2] = {{{5, 5}, {195, 195}},
+                    {{195, 5}, {5, 195}},
+                    {{5, 100}, {195, 100}},
+                    {{100, 5}, {100, 195}},
+                    {{10, 190}, {190, 12}}};
+  size_t end_count = 5;
+  for (size_t e = 0; e < end_count; ++e) {
     ck_assert_int_eq(arcnav_find_path(query, ends[e][0], ends[e][1], path), ARCNAV_OK);
   }
   an_tangent_query *q = query->engine_query;
   const an_tangent_engine *engine = planner->engine.state;
-  ck_assert_ptr_nonnull(q->lazy);
-  // A corner of a rectangle judged free, whose wedge arc's middle lies well inside the bounds.
+  // Tangents on demand, for AUTO; none for the interval engine of several radii (a lean one).
+  ck_assert((q->lazy != NULL) == (kind == ARCNAV_ENGINE_AUTO));
+  // A corner of a rectangle judged free (any corner, without tangents on demand), whose wedge
+  // arc's middle lies well inside the bounds, with a way straight through that place along the
+  // arc's tangent there, searched now: what the query object keeps of the triangles there (the
+  // interval engine's obstacle pieces near each) must not outlive the building put there next.
   uint32_t judged = AN_NONE;
   vec on_arc = {0, 0};
   for (uint32_t c = 0; c < engine->corner_count && judged == AN_NONE; ++c) {
@@ -1909,9 +1947,17 @@ START_TEST(a_renewed_query_object_forgets_the_old_map) {
     double middle = corner->wedge_start + 0.5 * corner->wedge_sweep;
     on_arc = (vec){corner->center.x + corner->radius * cos(middle),
                    corner->center.y + corner->radius * sin(middle)};
-    if (an_lazy_search_wedge_verdict(q->lazy, c) == 1 && corner->wedge_sweep < AN_TWO_PI &&
-        on_arc.x > 10.0 && on_arc.x < 190.0 && on_arc.y > 10.0 && on_arc.y < 190.0) {
+    vec along = {-8.0 * sin(middle), 8.0 * cos(middle)};
+    vec a = {on_arc.x - along.x, on_arc.y - along.y}, b = {on_arc.x + along.x, on_arc.y + along.y};
+    bool judged_free = !q->lazy || an_lazy_search_wedge_verdict(q->lazy, c) == 1;
+    if (judged_free && corner->wedge_sweep < AN_TWO_PI && on_arc.x > 20.0 && on_arc.x < 180.0 &&
+        on_arc.y > 20.0 && on_arc.y < 180.0 && arcnav_query_point_is_free(query, a) &&
+        arcnav_query_point_is_free(query, b) && arcnav_find_path(query, a, b, path) == ARCNAV_OK &&
+        arcnav_path_piece_count(path) == 1) {
       judged = c;
+      ends[end_count][0] = a;
+      ends[end_count][1] = b;
+      ++end_count;
     }
   }
   ck_assert_msg(judged != AN_NONE, "no corner's wedge arc was judged free");
@@ -1922,7 +1968,7 @@ START_TEST(a_renewed_query_object_forgets_the_old_map) {
   ck_assert_ptr_eq(query->engine_query, q); // renewed, not made again
   engine = planner->engine.state;
   ck_assert(!an_corner_wedge_is_free(&q->corners[judged], &q->settings, &q->clearance));
-  for (uint32_t c = 0; c < engine->corner_count; ++c) {
+  for (uint32_t c = 0; q->lazy && c < engine->corner_count; ++c) {
     uint8_t verdict = an_lazy_search_wedge_verdict(q->lazy, c);
     bool free = an_corner_wedge_is_free(&q->corners[c], &q->settings, &q->clearance);
     ck_assert_msg(verdict == 0 || verdict == (free ? 1 : 2),
@@ -1930,6 +1976,7 @@ START_TEST(a_renewed_query_object_forgets_the_old_map) {
                   verdict == 1 ? "" : " not");
   }
   expect_corners_of_a_new_query(query, radius, "after the building");
+  expect_paths_of_a_fresh_planner(query, map, &def, ends, end_count, "after the building");
   // Another building, then the first moved (its corners go last) and taken away: the second's
   // corners, before the first's in the array, are renumbered. Each change is followed locally.
   uint64_t local = arcnav_planner_local_updates(planner);
@@ -1941,11 +1988,13 @@ START_TEST(a_renewed_query_object_forgets_the_old_map) {
   ck_assert_int_eq(arcnav_find_path(query, ends[0][0], ends[0][1], path), ARCNAV_OK);
   ck_assert_ptr_eq(query->engine_query, q);
   expect_corners_of_a_new_query(query, radius, "after the move");
+  expect_paths_of_a_fresh_planner(query, map, &def, ends, end_count, "after the move");
   ck_assert_int_eq(arcnav_map_remove_obstacle(map, building), ARCNAV_OK);
   ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
   ck_assert_int_eq(arcnav_find_path(query, ends[1][0], ends[1][1], path), ARCNAV_OK);
   ck_assert_ptr_eq(query->engine_query, q);
   expect_corners_of_a_new_query(query, radius, "after the removal");
+  expect_paths_of_a_fresh_planner(query, map, &def, ends, end_count, "after the removal");
   ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 3);
   // Two updates the query object does not see: a rectangle of the first map taken away (built
   // in full, the corners in another order), then a building added locally, whose engine shares
@@ -1958,6 +2007,7 @@ START_TEST(a_renewed_query_object_forgets_the_old_map) {
   ck_assert_int_eq(arcnav_find_path(query, ends[3][0], ends[3][1], path), ARCNAV_OK);
   ck_assert_ptr_eq(query->engine_query, q);
   expect_corners_of_a_new_query(query, radius, "after two updates unseen");
+  expect_paths_of_a_fresh_planner(query, map, &def, ends, end_count, "after two updates unseen");
   arcnav_path_destroy(path);
   arcnav_query_destroy(query);
   arcnav_planner_destroy(planner);
@@ -1982,7 +2032,7 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, a_unit_taken_away_widens_a_link);
   tcase_add_test(tc, a_changed_map_finds_tangents_on_demand);
   tcase_add_test(tc, a_building_outlives_a_units_change);
-  tcase_add_test(tc, a_renewed_query_object_forgets_the_old_map);
+  tcase_add_loop_test(tc, a_renewed_query_object_forgets_the_old_map, 0, 2);
   tcase_add_loop_test(tc, failed_local_updates_change_nothing, 0, 2);
   tcase_add_loop_test(tc, shapes_clear_of_others_but_not_their_boxes_change_locally, 0, 4);
   tcase_add_loop_test(tc, failed_changes_change_nothing, 0, KIND_COUNT);

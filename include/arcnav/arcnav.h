@@ -346,9 +346,9 @@ ARCNAV_API void arcnav_planner_destroy(arcnav_planner *planner);
 /// its working memory up to date on its next use, keeping its radius and expansion limit. It
 /// renews the memory in place where the planner's engines allow (its tables keep their room, with
 /// an eighth to spare when the map outgrows them): tangents on demand (AUTO with a max_radius, or
-/// at R > 0 above the prebuilt graph's limit) and the optimal funnel of point agents; a query
-/// object used since the update before then costs about what the change touched. Otherwise it
-/// makes its memory again as arcnav_query_create() does.
+/// at R > 0 above the prebuilt graph's limit), ARCNAV_ENGINE_INTERVAL and the optimal funnel of
+/// point agents; a query object used since the update before then costs about what the change
+/// touched. Otherwise it makes its memory again as arcnav_query_create() does.
 /// The planner is changed locally where it can be (arcnav_planner_local_updates()), else built
 /// again in full (the cost of arcnav_planner_create()). Locally today: a planner for point agents
 /// (radius 0, no max_radius) planned by ARCNAV_ENGINE_FUNNEL or ARCNAV_ENGINE_PLAIN_FUNNEL (AUTO

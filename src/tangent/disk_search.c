@@ -99,6 +99,9 @@ struct an_disk_search {
   dk_node *nodes;
   size_t node_count, node_capacity;
   an_heap open;
+  /// What the per-triangle, per-item, per-cdt-triangle and per-group arrays hold: their counts
+  /// when made, more once renewed (an_disk_search_renew()). A stamp's wrap clears them all.
+  size_t tri_room, item_room, near_room, group_room;
   // One expansion's work space: the features within reach of its leaves, its critical leaves.
   uint32_t *near;
   uint8_t *blocks; ///< per entry of `near`: may block a leaf (or only offer a corner)
@@ -180,7 +183,50 @@ arcnav_status an_disk_search_create(const an_tangent_engine *engine, an_disk_sea
     an_disk_search_destroy(s);
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
+  s->tri_room = nt;
+  s->item_room = ni;
+  s->near_room = near;
+  s->group_room = groups;
   *out = s;
+  return ARCNAV_OK;
+}
+
+arcnav_status an_disk_search_renew(an_disk_search *s, const an_tangent_engine *engine) {
+  if (!engine->polygons) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  const an_navmesh *mesh = engine->polygons;
+  an_room_array tris[] = {{(void **)&s->tri_stamp, sizeof *s->tri_stamp, true},
+                          {(void **)&s->tri_first, sizeof *s->tri_first, false},
+                          {(void **)&s->tri_features, sizeof *s->tri_features, false},
+                          {(void **)&s->goal_mark, sizeof *s->goal_mark, true},
+                          {(void **)&s->starts, sizeof *s->starts, false}};
+  an_room_array items[] = {{(void **)&s->item_stamp, sizeof *s->item_stamp, true}};
+  an_room_array near[] = {{(void **)&s->near_stamp, sizeof *s->near_stamp, true},
+                          {(void **)&s->near_queue, sizeof *s->near_queue, false}};
+  an_room_array groups[] = {{(void **)&s->same_head, sizeof *s->same_head, false},
+                            {(void **)&s->same_stamp, sizeof *s->same_stamp, true}};
+  if (!an_room_for(&s->alloc, tris, 5, &s->tri_room, mesh->free_count + 1) ||
+      !an_room_for(&s->alloc, items, 1, &s->item_room, (size_t)engine->space.grid.item_count + 1) ||
+      !an_room_for(&s->alloc, near, 2, &s->near_room, mesh->cdt.tri_count + 1) ||
+      !an_room_for(&s->alloc, groups, 2, &s->group_room, 2 * engine->corner_count + 1)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  // The stamps go on from where they were; the triangles' gathered features were the old map's.
+  s->mesh = mesh;
+  s->tri_count = mesh->free_count;
+  s->item_count = engine->space.grid.item_count;
+  an_disk_search_forget(s);
+  s->start_tri = s->goal_tri = 0;
+  s->start_count = s->root_count = s->node_count = s->crit_count = 0;
+  an_heap_clear(&s->open);
+  s->start = s->goal = v2(0.0, 0.0);
+  s->best = 0.0;
+  s->best_root = 0;
+  s->best_u = 0.0;
+  s->expansions = 0;
+  s->near_root = 0;
+  s->near_distance = 0.0;
   return ARCNAV_OK;
 }
 
@@ -190,7 +236,7 @@ void an_disk_search_forget(an_disk_search *s) {
   }
   s->feature_count = 0;
   if (an_stamp_next(&s->cache_stamp)) {
-    memset(s->tri_stamp, 0, (s->tri_count + 1) * sizeof *s->tri_stamp);
+    memset(s->tri_stamp, 0, s->tri_room * sizeof *s->tri_stamp);
   }
 }
 
@@ -363,7 +409,7 @@ static const uint32_t *features_of(const an_tangent_query *q, an_disk_search *s,
   double margin = AN_FILING_MARGIN_TOLERANCES * q->engine->eps;
   an_cell_rect cells = an_grid_box_cells(grid, lo, hi);
   if (an_stamp_next(&s->item_mark)) {
-    memset(s->item_stamp, 0, ((size_t)s->item_count + 1) * sizeof *s->item_stamp);
+    memset(s->item_stamp, 0, s->item_room * sizeof *s->item_stamp);
   }
   size_t first = s->feature_count;
   for (int32_t row = cells.r0; row <= cells.r1; ++row) {
@@ -1447,8 +1493,8 @@ arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *s, vec2 start, 
     return an_path_add_line(path, start, goal);
   }
   if (an_stamp_next(&s->stamp)) {
-    memset(s->goal_mark, 0, (s->tri_count + 1) * sizeof *s->goal_mark);
-    memset(s->same_stamp, 0, (2 * q->engine->corner_count + 1) * sizeof *s->same_stamp);
+    memset(s->goal_mark, 0, s->tri_room * sizeof *s->goal_mark);
+    memset(s->same_stamp, 0, s->group_room * sizeof *s->same_stamp);
   }
   s->start = start;
   s->goal = goal;
@@ -1464,10 +1510,10 @@ arcnav_status an_disk_begin(an_tangent_query *q, an_disk_search *s, vec2 start, 
   const an_navmesh *mesh = s->mesh;
   assert(s->start_tri >= 0 && s->goal_tri >= 0);
   s->start_count = 0;
-  an_funnel_near_triangles(mesh, start, s->start_tri, s->near_stamp, mesh->cdt.tri_count + 1,
-                           &s->near_mark, s->near_queue, add_start, s);
-  an_funnel_near_triangles(mesh, goal, s->goal_tri, s->near_stamp, mesh->cdt.tri_count + 1,
-                           &s->near_mark, s->near_queue, add_goal, s);
+  an_funnel_near_triangles(mesh, start, s->start_tri, s->near_stamp, s->near_room, &s->near_mark,
+                           s->near_queue, add_start, s);
+  an_funnel_near_triangles(mesh, goal, s->goal_tri, s->near_stamp, s->near_room, &s->near_mark,
+                           s->near_queue, add_goal, s);
   if (!reserve(s, (void **)&s->roots, &s->root_capacity, 0, 1, sizeof *s->roots)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }

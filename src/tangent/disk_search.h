@@ -25,6 +25,11 @@ typedef struct an_disk_search an_disk_search;
 /// Working memory for one query object of an interval engine (engine->intervals).
 arcnav_status an_disk_search_create(const an_tangent_engine *engine, an_disk_search **out);
 void an_disk_search_destroy(an_disk_search *search);
+/// Makes `search`, made for an engine an update replaced (or renewed for it), the work space of a
+/// query object of `engine` that answers as a new one would, keeping its memory where it has
+/// room. ARCNAV_ERR_INVALID_ARGUMENT (untouched) for an engine without a triangulation of the
+/// polygons; ARCNAV_ERR_OUT_OF_MEMORY leaves it work space only an_disk_search_destroy() may take.
+arcnav_status an_disk_search_renew(an_disk_search *search, const an_tangent_engine *engine);
 
 /// Does the interval search answer this query? Not for a point agent, not where an end lies
 /// beyond the triangulated box of a map without bounds, nor for a radius the box's margin does not

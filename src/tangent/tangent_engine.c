@@ -1115,15 +1115,23 @@ static arcnav_status graph_query_create(const void *state, void **out_query) {
   return query_end(q, status, out_query);
 }
 
-// A query object of tangents on demand, made for an engine an update replaced (or renewed for
-// it), made this engine's as on_demand_query_create() would make it: its memory kept where it has
-// room, its stamps carried on, and of its corners at its radius only those after the ones this
-// engine shares with the one it replaced (corners_same) copied when the query was that one's
-// (docs/DESIGN.md, "A query object renewed").
-static arcnav_status on_demand_query_renew(const void *state, void *query, bool successor) {
+// A query object of tangents on demand or of the interval engine, made for an engine an update
+// replaced (or renewed for it), made this engine's as on_demand_query_create() or
+// interval_query_create() would make it: its memory kept where it has room, its stamps carried
+// on, and of its corners at its radius only those after the ones this engine shares with the one
+// it replaced (corners_same) copied when the query was that one's (docs/DESIGN.md, "A query
+// object renewed").
+static arcnav_status tangent_query_renew(const void *state, void *query, bool successor) {
   const an_tangent_engine *engine = state;
   an_tangent_query *q = query;
-  assert(q->lazy && !q->disk && !q->passages && !q->search);
+  // What a new query object of this engine has: tangents on demand but for a lean interval
+  // engine; the interval search and its check of the passages where there are polygons.
+  bool lazy = !(engine->intervals && engine->lean);
+  bool intervals = engine->intervals && engine->polygons;
+  if (q->search || (q->lazy != NULL) != lazy || (q->disk != NULL) != intervals ||
+      (q->passages != NULL) != intervals) {
+    return ARCNAV_ERR_INVALID_ARGUMENT; // another make of engine: made anew
+  }
   size_t count = engine->corner_count,
          same = successor && q->own_corners ? engine->corners_same : 0;
   arcnav_status status = an_clearance_scratch_renew(&q->clearance, &engine->space.grid, &q->alloc);
@@ -1143,8 +1151,14 @@ static arcnav_status on_demand_query_renew(const void *state, void *query, bool 
                  ? ARCNAV_OK
                  : ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  if (status == ARCNAV_OK) {
+  if (status == ARCNAV_OK && lazy) {
     status = an_lazy_search_renew(q->lazy, engine);
+  }
+  if (status == ARCNAV_OK && intervals) {
+    status = an_disk_search_renew(q->disk, engine);
+  }
+  if (status == ARCNAV_OK && intervals) {
+    status = an_interval_scratch_renew(q->passages, engine->polygons);
   }
   if (status != ARCNAV_OK) {
     return status;
@@ -1156,6 +1170,8 @@ static arcnav_status on_demand_query_renew(const void *state, void *query, bool 
   q->radius = engine->ranged ? kept.radius : engine->radius;
   q->clearance = kept.clearance;
   q->lazy = kept.lazy;
+  q->disk = kept.disk;
+  q->passages = kept.passages;
   q->reach_flood = kept.reach_flood;
   q->own_corners = kept.own_corners;
   q->own_corner_room = kept.own_corner_room;
@@ -1477,7 +1493,7 @@ static const an_engine_ops on_demand_ops = {
     .destroy = tangent_destroy,
     .hand_down = tangent_hand_down,
     .query_create = on_demand_query_create,
-    .query_renew = on_demand_query_renew,
+    .query_renew = tangent_query_renew,
     .query_destroy = tangent_query_destroy,
     .begin = on_demand_begin,
     .resume = on_demand_resume,
@@ -1496,7 +1512,7 @@ static const an_engine_ops ranged_ops = {
     .destroy = tangent_destroy,
     .hand_down = tangent_hand_down,
     .query_create = on_demand_query_create,
-    .query_renew = on_demand_query_renew,
+    .query_renew = tangent_query_renew,
     .query_destroy = tangent_query_destroy,
     .begin = on_demand_begin,
     .resume = on_demand_resume,
@@ -1580,6 +1596,7 @@ static const an_engine_ops interval_ops = {
     .destroy = tangent_destroy,
     .hand_down = tangent_hand_down,
     .query_create = interval_query_create,
+    .query_renew = tangent_query_renew,
     .query_destroy = tangent_query_destroy,
     .begin = interval_begin,
     .resume = interval_resume,
@@ -1598,6 +1615,7 @@ static const an_engine_ops ranged_interval_ops = {
     .destroy = tangent_destroy,
     .hand_down = tangent_hand_down,
     .query_create = interval_query_create,
+    .query_renew = tangent_query_renew,
     .query_destroy = tangent_query_destroy,
     .begin = interval_begin,
     .resume = interval_resume,
