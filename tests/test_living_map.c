@@ -1901,8 +1901,10 @@ static const arcnav_engine RENEWED_ENGINES[] = {ARCNAV_ENGINE_AUTO, ARCNAV_ENGIN
 START_TEST(a_renewed_query_object_forgets_the_old_map) {
   const arcnav_engine kind = RENEWED_ENGINES[_i];
   const double radius = 4.0;
+  test_allocator counter = test_allocator_make();
+  arcnav_allocator hooks = test_allocator_hooks(&counter);
   arcnav_map *map = NULL;
-  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_map_create(&hooks, &map), ARCNAV_OK);
   vec bounds[4];
   rect_ring((vec){0, 0}, (vec){200, 200}, bounds);
   ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
@@ -1964,7 +1966,19 @@ START_TEST(a_renewed_query_object_forgets_the_old_map) {
   arcnav_obstacle_id building =
       add_rect(map, (vec){on_arc.x - 0.5, on_arc.y - 0.5}, (vec){on_arc.x + 0.5, on_arc.y + 0.5});
   ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
-  ck_assert_int_eq(arcnav_query_set_radius(query, radius), ARCNAV_OK);
+  // Each allocation of the renewal fails in turn, each time after the ones before it passed: a
+  // renewal cut short is tried again on the same memory, and must end as one that never failed.
+  long failures = 0;
+  for (;; ++failures) {
+    counter.fail_at = counter.calls + failures;
+    arcnav_status status = arcnav_query_set_radius(query, radius);
+    counter.fail_at = -1;
+    if (status == ARCNAV_OK) {
+      break;
+    }
+    ck_assert_int_eq(status, ARCNAV_ERR_OUT_OF_MEMORY);
+  }
+  ck_assert_int_gt(failures, 0); // the renewal allocated: the tables grew for the building
   ck_assert_ptr_eq(query->engine_query, q); // renewed, not made again
   engine = planner->engine.state;
   ck_assert(!an_corner_wedge_is_free(&q->corners[judged], &q->settings, &q->clearance));

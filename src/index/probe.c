@@ -30,6 +30,7 @@ arcnav_status an_probe_scratch_init(an_probe_scratch *scratch, const an_grid *gr
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   scratch->candidate_capacity = AN_PROBE_CANDIDATES;
+  scratch->item_mark_room = items;
   scratch->item_capacity = grid->item_count;
   scratch->owner_capacity = grid->owner_count;
   return ARCNAV_OK;
@@ -92,26 +93,31 @@ bool an_probe_scratch_fits(const an_probe_scratch *scratch, const an_grid *grid)
 
 arcnav_status an_probe_scratch_renew(an_probe_scratch *scratch, const an_grid *grid,
                                      const an_allocator *alloc) {
-  size_t room = scratch->item_capacity;
   an_room_array marks[] = {{(void **)&scratch->item_marks, sizeof *scratch->item_marks, true}};
   arcnav_status status = an_clearance_scratch_renew(&scratch->clearance, grid, alloc);
-  if (status == ARCNAV_OK &&
-      (!an_room_for(alloc, marks, 1, &room, grid->item_count > 0 ? grid->item_count : 1) ||
-       room > UINT32_MAX || scratch->clearance.owner_room > UINT32_MAX)) {
+  if (status == ARCNAV_OK && !an_room_for(alloc, marks, 1, &scratch->item_mark_room,
+                                          grid->item_count > 0 ? grid->item_count : 1)) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  // The tables by item grow each by its own room: the scratch serves what both hold.
+  size_t items = scratch->item_mark_room < scratch->clearance.item_room
+                     ? scratch->item_mark_room
+                     : scratch->clearance.item_room;
+  if (status == ARCNAV_OK && (items > UINT32_MAX || scratch->clearance.owner_room > UINT32_MAX)) {
+    status = ARCNAV_ERR_TOO_LARGE;
   }
   if (status != ARCNAV_OK) {
     an_probe_scratch_free(scratch, alloc);
     return status;
   }
-  scratch->item_capacity = (uint32_t)room;
+  scratch->item_capacity = (uint32_t)items;
   scratch->owner_capacity = (uint32_t)scratch->clearance.owner_room;
   return ARCNAV_OK;
 }
 
 static uint32_t next_mark(an_probe_scratch *scratch) {
   if (an_stamp_next(&scratch->mark)) {
-    memset(scratch->item_marks, 0, (size_t)scratch->item_capacity * sizeof *scratch->item_marks);
+    memset(scratch->item_marks, 0, scratch->item_mark_room * sizeof *scratch->item_marks);
   }
   return scratch->mark;
 }

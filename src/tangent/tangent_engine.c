@@ -1136,12 +1136,12 @@ static arcnav_status tangent_query_renew(const void *state, void *query, bool su
          same = successor && q->own_corners ? engine->corners_same : 0;
   arcnav_status status = an_clearance_scratch_renew(&q->clearance, &engine->space.grid, &q->alloc);
   bool own = engine->ranged && count > 0;
-  if (status == ARCNAV_OK && own && count > q->own_corner_room) {
-    an_room_array corners[] = {{(void **)&q->own_corners, sizeof *q->own_corners, false}};
-    status = an_room_for(&q->alloc, corners, 1, &q->own_corner_room, count)
-                 ? ARCNAV_OK
-                 : ARCNAV_ERR_OUT_OF_MEMORY;
-    same = 0;
+  // Grown, the corners keep the ones in common, so that a renewal tried again after a failure
+  // below still has them.
+  if (status == ARCNAV_OK && own &&
+      !an_reserve(&q->alloc, (void **)&q->own_corners, &q->own_corner_room, same, count,
+                  sizeof *q->own_corners)) {
+    status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
   if (status == ARCNAV_OK && query_bounds_corners(engine)) {
     an_room_array bounds[] = {
