@@ -31,8 +31,6 @@ arcnav_status an_probe_scratch_init(an_probe_scratch *scratch, const an_grid *gr
   }
   scratch->candidate_capacity = AN_PROBE_CANDIDATES;
   scratch->item_mark_room = items;
-  scratch->item_capacity = grid->item_count;
-  scratch->owner_capacity = grid->owner_count;
   return ARCNAV_OK;
 }
 
@@ -87,8 +85,10 @@ static bool cell_in_filter(const an_cell_filter *filter, const an_grid *grid, in
 }
 
 bool an_probe_scratch_fits(const an_probe_scratch *scratch, const an_grid *grid) {
-  return scratch->candidates && grid->item_count <= scratch->item_capacity &&
-         grid->owner_count <= scratch->owner_capacity;
+  // Its tables by item (the marks, the clearance scratch's) each have a room of their own.
+  return scratch->candidates && grid->item_count <= scratch->item_mark_room &&
+         grid->item_count <= scratch->clearance.item_room &&
+         grid->owner_count <= scratch->clearance.owner_room;
 }
 
 arcnav_status an_probe_scratch_renew(an_probe_scratch *scratch, const an_grid *grid,
@@ -99,20 +99,10 @@ arcnav_status an_probe_scratch_renew(an_probe_scratch *scratch, const an_grid *g
                                           grid->item_count > 0 ? grid->item_count : 1)) {
     status = ARCNAV_ERR_OUT_OF_MEMORY;
   }
-  // The tables by item grow each by its own room: the scratch serves what both hold.
-  size_t items = scratch->item_mark_room < scratch->clearance.item_room
-                     ? scratch->item_mark_room
-                     : scratch->clearance.item_room;
-  if (status == ARCNAV_OK && (items > UINT32_MAX || scratch->clearance.owner_room > UINT32_MAX)) {
-    status = ARCNAV_ERR_TOO_LARGE;
-  }
   if (status != ARCNAV_OK) {
     an_probe_scratch_free(scratch, alloc);
-    return status;
   }
-  scratch->item_capacity = (uint32_t)items;
-  scratch->owner_capacity = (uint32_t)scratch->clearance.owner_room;
-  return ARCNAV_OK;
+  return status;
 }
 
 static uint32_t next_mark(an_probe_scratch *scratch) {

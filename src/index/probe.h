@@ -31,11 +31,9 @@ typedef struct an_probe_scratch {
   uint32_t mark;
   an_probe_candidate *candidates; ///< candidate_capacity, then as many again to sort them
   size_t candidate_capacity;
-  /// The items and owners of the largest grid the scratch serves (an_probe_scratch_fits()): the
-  /// least its tables by item (item_marks, and the clearance scratch's) and by owner hold.
-  uint32_t item_capacity;
-  uint32_t owner_capacity;
-  size_t item_mark_room; ///< what item_marks holds, all cleared when the mark wraps
+  /// What item_marks holds, all cleared when the mark wraps. The scratch serves grids of up to
+  /// the least of this and the clearance scratch's rooms (an_probe_scratch_fits()).
+  size_t item_mark_room;
   /// Per grid cell, made on first use: the marks of an an_cell_filter, and the list of the
   /// cells it marked.
   uint32_t *cell_marks;

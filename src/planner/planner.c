@@ -505,6 +505,16 @@ bool arcnav_planner_triangle(const arcnav_planner *planner, size_t index, arcnav
 
 // ---- queries -------------------------------------------------------------------------------
 
+// Working memory `query` just made by `engine` starts at the planner's radius: moved to `radius`
+// when the engine is the one that answers it.
+static void start_at_radius(const arcnav_planner *planner, const an_engine *engine, void *query,
+                            double radius) {
+  if (engine == an_planner_engine_for(planner, radius, NULL, NULL) && engine->ops->set_radius &&
+      radius != planner->def.radius) {
+    engine->ops->set_radius(engine->state, query, radius);
+  }
+}
+
 // Working memory for the planner's current engines, for a query object of `radius`.
 static arcnav_status make_engine_queries(const arcnav_planner *planner, double radius,
                                          void **out_engine_query, void **out_point_query) {
@@ -524,11 +534,8 @@ static arcnav_status make_engine_queries(const arcnav_planner *planner, double r
     *out_engine_query = NULL;
     return status;
   }
-  const an_engine *engine = an_planner_engine_for(planner, radius, NULL, NULL);
-  if (engine->ops->set_radius && radius != planner->def.radius) {
-    void *query = engine == &planner->point_engine ? *out_point_query : *out_engine_query;
-    engine->ops->set_radius(engine->state, query, radius);
-  }
+  start_at_radius(planner, &planner->engine, *out_engine_query, radius);
+  start_at_radius(planner, &planner->point_engine, *out_point_query, radius);
   return ARCNAV_OK;
 }
 
@@ -543,14 +550,13 @@ static void release_engine_queries(arcnav_query *query) {
   query->point_query = NULL;
 }
 
-// Was the query's working memory made for engines of the same kinds as the planner's now? Each
-// engine can then renew its part (engine.h, query_renew).
+// Was the query's working memory made for engines of the same kinds as the planner's now (the
+// tables are set with the memory they made)? Each engine can then renew its part (engine.h,
+// query_renew).
 static bool renewable(const arcnav_query *query) {
   const arcnav_planner *planner = query->planner;
   return query->engine_query_ops == planner->engine.ops &&
-         query->point_query_ops == planner->point_engine.ops &&
-         (query->engine_query || !planner->engine.ops) &&
-         (query->point_query || !planner->point_engine.ops);
+         query->point_query_ops == planner->point_engine.ops;
 }
 
 // The query's working memory renewed for the planner's engines, or made anew for an engine that
@@ -574,10 +580,8 @@ static arcnav_status renew_engine_queries(arcnav_query *query) {
                  : ARCNAV_ERR_INVALID_ARGUMENT;
     if (status == ARCNAV_ERR_INVALID_ARGUMENT) {
       status = engine->ops->query_create(engine->state, &made[k]);
-      const an_engine *serving = an_planner_engine_for(planner, query->radius, NULL, NULL);
-      if (status == ARCNAV_OK && serving == engine && engine->ops->set_radius &&
-          query->radius != planner->def.radius) {
-        engine->ops->set_radius(engine->state, made[k], query->radius);
+      if (status == ARCNAV_OK) {
+        start_at_radius(planner, engine, made[k], query->radius);
       }
     }
   }

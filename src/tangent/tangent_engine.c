@@ -1009,17 +1009,23 @@ static void tangent_query_destroy(void *query) {
   an_free(&alloc, q);
 }
 
-// Moves a ranged engine's query object to `radius`: every corner circle is its material grown by
-// R (inflate.h), and the indexes built for the largest radius serve any smaller one.
+// A ranged engine's query object's own corner circles from `first` on at its radius: each its
+// material grown by R (inflate.h).
+static void corners_at_radius(const an_tangent_engine *engine, an_tangent_query *q, size_t first) {
+  for (size_t c = first; c < engine->corner_count; ++c) {
+    q->own_corners[c].radius =
+        an_corner_material_radius(&engine->corners[c], engine->radius) + q->radius;
+  }
+}
+
+// Moves a ranged engine's query object to `radius`: the indexes built for the largest radius
+// serve any smaller one.
 static void move_to_radius(const an_tangent_engine *engine, an_tangent_query *q, double radius) {
   assert(engine->ranged && radius <= engine->radius);
   q->radius = radius;
   q->settings = an_clearance_at_radius(&engine->space.clearance, radius);
   q->settings.ignored = q->ignored;
-  for (size_t c = 0; c < engine->corner_count; ++c) {
-    q->own_corners[c].radius =
-        an_corner_material_radius(&engine->corners[c], engine->radius) + radius;
-  }
+  corners_at_radius(engine, q, 0);
 }
 
 // Does a query object of `engine` bound its corners by the landmarks (an_tangent_corner_bound)?
@@ -1180,10 +1186,7 @@ static arcnav_status tangent_query_renew(const void *state, void *query, bool su
                                : engine->space.clearance;
   if (own) {
     memcpy(q->own_corners + same, engine->corners + same, (count - same) * sizeof *q->corners);
-    for (size_t c = same; c < count; ++c) {
-      q->own_corners[c].radius =
-          an_corner_material_radius(&engine->corners[c], engine->radius) + q->radius;
-    }
+    corners_at_radius(engine, q, same);
   }
   if (query_bounds_corners(engine)) {
     q->corner_bound = kept.corner_bound;
