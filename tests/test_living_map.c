@@ -414,13 +414,21 @@ static void compare_planners(arcnav_query *query, const arcnav_planner *fresh, c
 }
 
 // compare_planners at the kind's radius (`count` queries), or for a planner of several radii at
-// each of RANGED_RADII (`per_radius` queries each).
+// each of RANGED_RADII (`per_radius` queries each), from the one the query object has.
 static void compare_at_radii(arcnav_query *query, const arcnav_planner *fresh, const sup_map *m,
                              const planner_kind *kind, sup_rng *rng, size_t per_radius,
                              size_t count, const char *label, tally *t) {
   if (kind->max_radius > 0.0) {
-    for (size_t r = 0; r < sizeof RANGED_RADII / sizeof RANGED_RADII[0]; ++r) {
-      compare_planners(query, fresh, m, RANGED_RADII[r], rng, per_radius, label, t);
+    // A unit's query object keeps its radius across updates: the first queries after an update
+    // run on what the renewal alone made of it (no change of radius forgets anything for it).
+    enum { RADII = sizeof RANGED_RADII / sizeof RANGED_RADII[0] };
+    size_t first = 0;
+    while (first + 1 < RADII && RANGED_RADII[first] != arcnav_query_radius(query)) {
+      ++first;
+    }
+    for (size_t r = 0; r < RADII; ++r) {
+      compare_planners(query, fresh, m, RANGED_RADII[(first + r) % RADII], rng, per_radius, label,
+                       t);
     }
   } else {
     compare_planners(query, fresh, m, kind->radius, rng, count, label, t);

@@ -716,7 +716,9 @@ static const an_obstacle_entry *find_obstacle(const arcnav_planner *planner,
 }
 
 // The mask of the units the query's list names that are on the planner's current map (NULL when
-// none is: units removed since are simply not there to ignore).
+// none is: units removed since are simply not there to ignore). A mask is by the obstacles'
+// indices on the map it was made for, so any new one is a change for the engines' queries; none
+// on either map is not, and what they keep across the update is for their renewal to judge.
 static arcnav_status resolve_ignored(arcnav_query *query) {
   const arcnav_planner *planner = query->planner;
   uint8_t *mask = NULL;
@@ -733,10 +735,11 @@ static arcnav_status resolve_ignored(arcnav_query *query) {
     }
     mask[entry->index] = 1;
   }
+  bool changed = mask || query->ignored_mask;
   an_free(&query->alloc, query->ignored_mask);
   query->ignored_mask = mask;
   query->ignored_generation = query->planner->generation;
-  query->ignored_version++;
+  query->ignored_version += changed;
   return ARCNAV_OK;
 }
 

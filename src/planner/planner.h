@@ -78,7 +78,7 @@ struct arcnav_query {
   uint32_t rule_out_mark; ///< the last mark given to a nearest-reachable probe (engine.h)
   // The units the query plans without (arcnav_query_set_ignored()), as given, and as a mask per
   // obstacle index of the planner generation `ignored_generation` (NULL when none of them is on
-  // its map); `ignored_version` moves on whenever the mask changes.
+  // its map); `ignored_version` moves on whenever a mask is made or let go (resolve_ignored).
   arcnav_obstacle_id *ignored_ids;
   size_t ignored_count;
   uint8_t *ignored_mask;

@@ -118,8 +118,9 @@ typedef struct an_engine_ops {
   /// one query_create made would. `successor`: that engine is the one this state replaced in the
   /// planner's last update (or this same state before its `change_locally`), so that what the
   /// state carried over from it holds for the query too. Keeps what the query was told (its
-  /// radius). ARCNAV_ERR_INVALID_ARGUMENT, `query` untouched, when it cannot (the caller makes a
-  /// new one); after any other failure `query` may only be renewed again or destroyed. NULL for
+  /// radius; with no units ignored, the version of that, which `set_ignored` then need not be
+  /// given again). ARCNAV_ERR_INVALID_ARGUMENT, `query` untouched, when it cannot (the caller makes
+  /// a new one); after any other failure `query` may only be renewed again or destroyed. NULL for
   /// engines whose query objects are always made anew.
   arcnav_status (*query_renew)(const void *state, void *query, bool successor);
   /// Start and goal are finite and in range; `path` was reset to them by the caller. Judges

@@ -1179,6 +1179,12 @@ static arcnav_status tangent_query_renew(const void *state, void *query, bool su
   q->disk = kept.disk;
   q->passages = kept.passages;
   q->reach_flood = kept.reach_flood;
+  // A query that ignored no unit has nothing to learn again from the mask's version, which moves
+  // on only when a mask comes (planner.c, resolve_ignored): what the old map taught it the
+  // renewals above forgot. A mask is made anew for the new map's obstacles, and set again.
+  if (!kept.ignored) {
+    q->ignored_version = kept.ignored_version;
+  }
   q->own_corners = kept.own_corners;
   q->own_corner_room = kept.own_corner_room;
   q->corners = own ? q->own_corners : engine->corners;
