@@ -2,8 +2,8 @@
 // The heap every search uses: random operations against a brute-force search for the minimum
 // (keys drawn from a few values so that ties are common, and ties must go to the smaller id), in
 // both of its uses (indexed with decrease of a key, and as a queue with duplicates),
-// growth from a small or empty heap, a growth whose allocation fails, and an_heap_check itself on
-// heaps broken on purpose.
+// growth from a small or empty heap, a growth whose allocation fails, a heap renewed over other
+// ids, and an_heap_check itself on heaps broken on purpose.
 #include "arcnav_test.h"
 #include "search/heap.h"
 
@@ -267,6 +267,60 @@ START_TEST(test_failed_growth_leaves_heap_unchanged) {
 }
 END_TEST
 
+// An indexed heap renewed over other ids: emptied, its table kept where it has room (no
+// allocation), else made larger with every position absent; a failed growth leaves it empty over
+// its old ids. an_heap_check reads the whole table, so a position left behind fails it.
+START_TEST(test_renewed_ids_keep_the_table_where_it_has_room) {
+  test_allocator t = test_allocator_make();
+  an_allocator alloc = make_alloc(&t);
+  an_heap heap;
+  ck_assert_int_eq(an_heap_init(&heap, 16, &alloc), ARCNAV_OK);
+  an_heap_push_or_decrease(&heap, 3, 2.0);
+  an_heap_push_or_decrease(&heap, 9, 1.0);
+  an_heap_push_or_decrease(&heap, 15, 3.0);
+  const uint32_t *table = heap.position;
+  long calls = t.calls;
+  ck_assert(an_heap_renew_ids(&heap, 8, &alloc));
+  ck_assert_int_eq(t.calls, calls);
+  ck_assert_ptr_eq(heap.position, table);
+  ck_assert_uint_eq(heap.size, 0);
+  ck_assert_uint_eq(heap.id_count, 8);
+  ck_assert_uint_eq(heap.id_room, 16);
+  ck_assert(an_heap_check(&heap));
+  an_heap_push_or_decrease(&heap, 7, 1.0);
+  an_heap_push_or_decrease(&heap, 2, 1.0);
+  ck_assert(an_heap_check(&heap));
+  ck_assert_uint_eq(an_heap_pop(&heap, NULL), 2);
+  // More ids than the table holds: a larger one, with room to spare, every position absent.
+  ck_assert(an_heap_renew_ids(&heap, 40, &alloc));
+  ck_assert_int_gt(t.calls, calls);
+  ck_assert_uint_ge(heap.id_room, 45);
+  ck_assert_uint_eq(heap.size, 0);
+  ck_assert(an_heap_check(&heap));
+  ck_assert_uint_eq(an_heap_memory_bytes(&heap),
+                    heap.capacity * sizeof *heap.entries + heap.id_room * sizeof *heap.position);
+  ck_assert(an_heap_reserve(&heap, 40, &alloc));
+  for (uint32_t id = 40; id-- > 0;) {
+    an_heap_push_or_decrease(&heap, id, (double)(id % 3));
+  }
+  ck_assert(an_heap_check(&heap));
+  ck_assert_uint_eq(an_heap_pop(&heap, NULL), 0);
+  ck_assert_uint_eq(an_heap_pop(&heap, NULL), 3);
+  // Growth that fails: empty, over the old ids, still usable; and no table for every id.
+  t.fail_all = true;
+  ck_assert(!an_heap_renew_ids(&heap, 1000, &alloc));
+  ck_assert_uint_eq(heap.size, 0);
+  ck_assert_uint_eq(heap.id_count, 40);
+  ck_assert(an_heap_check(&heap));
+  ck_assert(!an_heap_renew_ids(&heap, AN_HEAP_ABSENT, &alloc));
+  t.fail_all = false;
+  an_heap_push_or_decrease(&heap, 39, 0.5);
+  ck_assert_uint_eq(an_heap_pop(&heap, NULL), 39);
+  an_heap_free(&heap, &alloc);
+  ck_assert_int_eq(t.live, 0);
+}
+END_TEST
+
 // ---- the validator -------------------------------------------------------------------------
 
 START_TEST(test_check_finds_broken_heaps) {
@@ -321,6 +375,7 @@ static Suite *heap_suite(void) {
   tcase_add_loop_test(tc, test_queue_grows_from_nothing, 0, 2);
   tcase_add_loop_test(tc, test_queue_grows_from_one_slot, 0, 2);
   tcase_add_test(tc, test_failed_growth_leaves_heap_unchanged);
+  tcase_add_test(tc, test_renewed_ids_keep_the_table_where_it_has_room);
   tcase_add_test(tc, test_check_finds_broken_heaps);
   suite_add_tcase(s, tc);
   return s;

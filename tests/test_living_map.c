@@ -2037,6 +2037,79 @@ START_TEST(a_renewed_query_object_forgets_the_old_map) {
 }
 END_TEST
 
+// The funnel engines renew their query objects too: the plain funnel's search and the optimal
+// one's, with the funnel the interval search keeps for ends beyond the box of a map without
+// bounds (DESIGN.md, "A query object renewed"). Each allocation of the renewal fails in turn
+// first; then the query object is the same memory, a query beyond the box allocates nothing (the
+// funnel for it was kept), and every answer is a planner's built afresh.
+static const arcnav_engine RENEWED_FUNNELS[] = {ARCNAV_ENGINE_PLAIN_FUNNEL, ARCNAV_ENGINE_FUNNEL};
+
+START_TEST(renewed_funnel_query_objects_answer_as_new_ones) {
+  test_allocator counter = test_allocator_make();
+  arcnav_allocator hooks = test_allocator_hooks(&counter);
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(&hooks, &map), ARCNAV_OK);
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      double x = 20.0 + 45.0 * i + 7.0 * (j % 2), y = 20.0 + 45.0 * j + 5.0 * (i % 2);
+      add_rect(map, (vec){x, y}, (vec){x + 18.0, y + 12.0});
+    }
+  }
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.engine = RENEWED_FUNNELS[_i];
+  arcnav_planner *planner = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &planner), ARCNAV_OK);
+  arcnav_query *query = NULL;
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  arcnav_path *path = NULL;
+  ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+  // Across the map, past the building's place, and from beyond the box to beyond it.
+  vec ends[][2] = {{{5, 5}, {195, 195}},
+                   {{195, 5}, {5, 195}},
+                   {{40, 53}, {70, 53}},
+                   {{-40, -30}, {240, 230}},
+                   {{100, -60}, {60, 53}}};
+  const size_t end_count = sizeof ends / sizeof ends[0];
+  for (size_t e = 0; e < end_count; ++e) {
+    ck_assert_int_eq(arcnav_find_path(query, ends[e][0], ends[e][1], path), ARCNAV_OK);
+  }
+  void *q = query->engine_query;
+  arcnav_obstacle_id building = add_rect(map, (vec){50, 50}, (vec){56, 56});
+  uint64_t local = arcnav_planner_local_updates(planner);
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 1);
+  long failures = 0;
+  for (;; ++failures) {
+    counter.fail_at = counter.calls + failures;
+    arcnav_status status = arcnav_query_set_radius(query, 0.0);
+    counter.fail_at = -1;
+    if (status == ARCNAV_OK) {
+      break;
+    }
+    ck_assert_int_eq(status, ARCNAV_ERR_OUT_OF_MEMORY);
+  }
+  ck_assert_int_gt(failures, 0); // the renewal allocated: the tables grew for the building
+  ck_assert_ptr_eq(query->engine_query, q); // renewed, not made again
+  long calls = counter.calls;
+  ck_assert_int_eq(arcnav_find_path(query, ends[3][0], ends[3][1], path), ARCNAV_OK);
+  ck_assert_int_eq(counter.calls, calls);
+  expect_paths_of_a_fresh_planner(query, map, &def, ends, end_count, "after the building");
+  ck_assert_int_eq(arcnav_map_move_obstacle(map, building, (vec){1.5, -0.5}, NULL), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  expect_paths_of_a_fresh_planner(query, map, &def, ends, end_count, "after the move");
+  ck_assert_int_eq(arcnav_map_remove_obstacle(map, building), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  expect_paths_of_a_fresh_planner(query, map, &def, ends, end_count, "after the removal");
+  ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 3);
+  ck_assert_ptr_eq(query->engine_query, q);
+  arcnav_path_destroy(path);
+  arcnav_query_destroy(query);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+  ck_assert_int_eq(counter.live, 0);
+}
+END_TEST
+
 static Suite *living_map_suite(void) {
   Suite *suite = suite_create("living_map");
   TCase *tc = tcase_create("core");
@@ -2055,6 +2128,7 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, a_changed_map_finds_tangents_on_demand);
   tcase_add_test(tc, a_building_outlives_a_units_change);
   tcase_add_loop_test(tc, a_renewed_query_object_forgets_the_old_map, 0, 2);
+  tcase_add_loop_test(tc, renewed_funnel_query_objects_answer_as_new_ones, 0, 2);
   tcase_add_loop_test(tc, failed_local_updates_change_nothing, 0, 2);
   tcase_add_loop_test(tc, shapes_clear_of_others_but_not_their_boxes_change_locally, 0, 4);
   tcase_add_loop_test(tc, failed_changes_change_nothing, 0, KIND_COUNT);

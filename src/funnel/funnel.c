@@ -709,8 +709,8 @@ static void add_goal(void *context, int32_t tri) {
 
 /// Appends to s->starts (or marks as the goal's) the free triangles within eps of p.
 static void near_triangles(an_funnel_scratch *s, vec2 p, int32_t first, bool goal) {
-  an_funnel_near_triangles(s->mesh, p, first, s->near_stamp, s->mesh->cdt.tri_count + 1,
-                           &s->near_mark, s->near_queue, goal ? add_goal : add_start, s);
+  an_funnel_near_triangles(s->mesh, p, first, s->near_stamp, s->near_room, &s->near_mark,
+                           s->near_queue, goal ? add_goal : add_start, s);
 }
 
 /// The fan of triangles (p, b, a) on the box edges ab that face p (beyond the box of a map

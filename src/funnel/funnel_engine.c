@@ -35,6 +35,7 @@ typedef struct funnel_engine {
 
 typedef struct funnel_query {
   an_allocator alloc;
+  bool eroded;                    ///< made for an eroded mesh: no clearance scratch
   an_clearance_scratch clearance; ///< not eroded only
   an_funnel_scratch *funnel;      ///< TA* and the plain funnel
   an_interval_scratch *interval;  ///< the optimal search on the plain mesh (R <= 2 eps)
@@ -148,6 +149,7 @@ static arcnav_status funnel_query_create(const void *state, void **out_query) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
   q->alloc = engine->alloc;
+  q->eroded = engine->eroded;
   arcnav_status status =
       engine->eroded ? ARCNAV_OK
                      : an_clearance_scratch_init(&q->clearance, &engine->space.grid, &q->alloc);
@@ -166,17 +168,20 @@ static arcnav_status funnel_query_create(const void *state, void **out_query) {
 
 // The working memory of a query object of an engine an update replaced (or of this one before
 // its change), made this engine's as funnel_query_create() would make it, its memory kept where it
-// has room: the optimal search on the plain mesh. Nothing in it depends on the engine it was made
-// for (`successor`).
+// has room: the interval search's or the funnel's, and the free test's on a plain mesh. Nothing in
+// it depends on the engine it was made for (`successor`); one made for the other search, or for
+// the other kind of mesh, is made anew.
 static arcnav_status funnel_query_renew(const void *state, void *query, bool successor) {
   (void)successor;
   const funnel_engine *engine = state;
   funnel_query *q = query;
-  if (!uses_interval_search(engine) || !q->interval) {
+  bool intervals = uses_interval_search(engine);
+  if (q->eroded != engine->eroded || (intervals ? !q->interval : !q->funnel)) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  arcnav_status status = an_interval_scratch_renew(q->interval, engine->navmesh);
-  if (status == ARCNAV_OK) {
+  arcnav_status status = intervals ? an_interval_scratch_renew(q->interval, engine->navmesh)
+                                   : an_funnel_scratch_renew(q->funnel, engine->navmesh);
+  if (status == ARCNAV_OK && !engine->eroded) {
     status = an_clearance_scratch_renew(&q->clearance, &engine->space.grid, &q->alloc);
   }
   if (status == ARCNAV_OK) {

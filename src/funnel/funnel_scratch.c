@@ -3,6 +3,7 @@
 // doubles when a query needs more, and the per-query stamps. The searches are in funnel.c.
 #include "funnel/funnel_scratch.h"
 
+#include "geom/alloc.h"
 #include "search/marks.h"
 
 #include <string.h>
@@ -83,8 +84,12 @@ arcnav_status an_funnel_scratch_create_with_capacity(const an_navmesh *mesh,
   s->cells = an_alloc(alloc, s->cell_capacity, sizeof *s->cells);
   s->vertex_stamp = an_calloc(alloc, nv, sizeof *s->vertex_stamp);
   s->apex_best = an_alloc(alloc, nv, sizeof *s->apex_best);
-  s->chain = an_alloc(alloc, nt + 2, sizeof *s->chain);
-  s->points = an_alloc(alloc, nt + 8, sizeof *s->points);
+  s->tri_room = nt;
+  s->path_room = nt + 8;
+  s->vertex_room = nv;
+  s->near_room = ncdt;
+  s->chain = an_alloc(alloc, s->path_room, sizeof *s->chain);
+  s->points = an_alloc(alloc, s->path_room, sizeof *s->points);
   s->starts = an_alloc(alloc, nt, sizeof *s->starts);
   s->near_stamp = an_calloc(alloc, ncdt, sizeof *s->near_stamp);
   s->near_queue = an_alloc(alloc, ncdt, sizeof *s->near_queue);
@@ -101,13 +106,75 @@ arcnav_status an_funnel_scratch_create_with_capacity(const an_navmesh *mesh,
 }
 
 size_t an_funnel_scratch_memory_bytes(const an_funnel_scratch *s) {
-  size_t nt = s->tri_total + 1, nv = s->vertex_count + 1, ncdt = s->mesh->cdt.tri_count + 1;
   return sizeof *s +
-         nt * (2 * sizeof(uint32_t) + sizeof(double) + sizeof(vec2) + 2 * sizeof(int32_t)) +
+         s->tri_room *
+             (2 * sizeof(uint32_t) + sizeof(double) + sizeof(vec2) + 2 * sizeof(int32_t)) +
          s->node_capacity * sizeof(an_ta_node) + s->cell_capacity * sizeof(an_fn_cell) +
-         nv * (sizeof(uint32_t) + sizeof(double)) + an_heap_memory_bytes(&s->heap) +
-         (nt + 2) * sizeof(int32_t) + (nt + 8) * sizeof(vec2) +
-         ncdt * (sizeof(uint32_t) + sizeof(int32_t));
+         s->vertex_room * (sizeof(uint32_t) + sizeof(double)) + an_heap_memory_bytes(&s->heap) +
+         s->path_room * (sizeof(int32_t) + sizeof(vec2)) +
+         s->near_room * (sizeof(uint32_t) + sizeof(int32_t));
+}
+
+arcnav_status an_funnel_scratch_renew(an_funnel_scratch *s, const an_navmesh *mesh) {
+  if (!s || !mesh) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  size_t tri_total = mesh->free_count + AN_FUNNEL_VIRTUAL_MAX, nt = tri_total + 1;
+  an_room_array tris[] = {{(void **)&s->tri_stamp, sizeof *s->tri_stamp, true},
+                          {(void **)&s->goal_mark, sizeof *s->goal_mark, true},
+                          {(void **)&s->g, sizeof *s->g, false},
+                          {(void **)&s->pos, sizeof *s->pos, false},
+                          {(void **)&s->parent, sizeof *s->parent, false},
+                          {(void **)&s->starts, sizeof *s->starts, false}};
+  an_room_array paths[] = {{(void **)&s->chain, sizeof *s->chain, false},
+                           {(void **)&s->points, sizeof *s->points, false}};
+  an_room_array vertices[] = {{(void **)&s->vertex_stamp, sizeof *s->vertex_stamp, true},
+                              {(void **)&s->apex_best, sizeof *s->apex_best, false}};
+  an_room_array near[] = {{(void **)&s->near_stamp, sizeof *s->near_stamp, true},
+                          {(void **)&s->near_queue, sizeof *s->near_queue, false}};
+  if (nt >= AN_HEAP_ABSENT) {
+    return ARCNAV_ERR_OUT_OF_MEMORY; // as an_funnel_scratch_create() refuses it
+  }
+  if (!an_room_for(&s->alloc, tris, 6, &s->tri_room, nt) ||
+      !an_room_for(&s->alloc, paths, 2, &s->path_room, nt + 8) ||
+      !an_room_for(&s->alloc, vertices, 2, &s->vertex_room, mesh->cdt.point_count + 1) ||
+      !an_room_for(&s->alloc, near, 2, &s->near_room, mesh->cdt.tri_count + 1) ||
+      !an_heap_renew_ids(&s->heap, (uint32_t)nt, &s->alloc) ||
+      !an_heap_reserve(&s->heap, s->node_capacity > nt ? s->node_capacity : nt, &s->alloc)) {
+    return ARCNAV_ERR_OUT_OF_MEMORY;
+  }
+  an_funnel_scratch kept = *s;
+  memset(s, 0, sizeof *s);
+  s->alloc = kept.alloc;
+  s->mesh = mesh;
+  s->tri_count = mesh->free_count;
+  s->tri_total = tri_total;
+  s->vertex_count = mesh->cdt.point_count;
+  s->tri_room = kept.tri_room;
+  s->path_room = kept.path_room;
+  s->vertex_room = kept.vertex_room;
+  s->near_room = kept.near_room;
+  s->node_capacity = kept.node_capacity;
+  s->cell_capacity = kept.cell_capacity;
+  s->stamp = kept.stamp;
+  s->tri_stamp = kept.tri_stamp;
+  s->goal_mark = kept.goal_mark;
+  s->g = kept.g;
+  s->pos = kept.pos;
+  s->parent = kept.parent;
+  s->heap = kept.heap;
+  s->nodes = kept.nodes;
+  s->cells = kept.cells;
+  s->vertex_stamp = kept.vertex_stamp;
+  s->apex_best = kept.apex_best;
+  s->chain = kept.chain;
+  s->points = kept.points;
+  s->starts = kept.starts;
+  s->near_stamp = kept.near_stamp;
+  s->near_mark = kept.near_mark;
+  s->near_queue = kept.near_queue;
+  // The old mesh's marks hold stamps up to `stamp`; each search begins with a stamp above them.
+  return ARCNAV_OK;
 }
 
 /// Doubles an array of `*capacity` elements (`used` live) to hold at least `needed`.
@@ -145,8 +212,8 @@ bool an_funnel_grow_pool(an_funnel_scratch *s, size_t nodes, size_t cells) {
 
 void an_funnel_next_stamp(an_funnel_scratch *s) {
   if (an_stamp_next(&s->stamp)) {
-    memset(s->tri_stamp, 0, (s->tri_total + 1) * sizeof *s->tri_stamp);
-    memset(s->goal_mark, 0, (s->tri_total + 1) * sizeof *s->goal_mark);
-    memset(s->vertex_stamp, 0, (s->vertex_count + 1) * sizeof *s->vertex_stamp);
+    memset(s->tri_stamp, 0, s->tri_room * sizeof *s->tri_stamp);
+    memset(s->goal_mark, 0, s->tri_room * sizeof *s->goal_mark);
+    memset(s->vertex_stamp, 0, s->vertex_room * sizeof *s->vertex_stamp);
   }
 }

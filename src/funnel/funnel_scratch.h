@@ -27,6 +27,13 @@ arcnav_status an_funnel_scratch_create(const an_navmesh *mesh, const an_allocato
 arcnav_status an_funnel_scratch_create_with_capacity(const an_navmesh *mesh,
                                                      const an_allocator *alloc,
                                                      size_t node_capacity, an_funnel_scratch **out);
+/// Makes a scratch made for another mesh (a local update's predecessor of `mesh`, or any) the one
+/// an_funnel_scratch_create() would make for `mesh`, keeping its memory where it has room (each
+/// table by triangle, vertex or triangulation triangle grows by an eighth more when short; the
+/// node pool and the stamps are kept; docs/DESIGN.md, "A query object renewed").
+/// @return ARCNAV_OK, or ARCNAV_ERR_OUT_OF_MEMORY (the scratch may then only be renewed again or
+///         destroyed).
+arcnav_status an_funnel_scratch_renew(an_funnel_scratch *scratch, const an_navmesh *mesh);
 void an_funnel_scratch_destroy(an_funnel_scratch *scratch);
 /// Heap bytes held by the scratch.
 size_t an_funnel_scratch_memory_bytes(const an_funnel_scratch *scratch);
@@ -67,6 +74,10 @@ struct an_funnel_scratch {
   size_t tri_count;    ///< the mesh's free triangles; the query's own ones follow them
   size_t tri_total;    ///< tri_count + AN_FUNNEL_VIRTUAL_MAX
   size_t vertex_count; ///< the mesh's points (the start and goal beyond the box are -1 and -2)
+  /// The entries each group of tables holds (an_room_for): by triangle (tri_total + 1), along a
+  /// channel (chain, points: tri_total + 9), by vertex (vertex_count + 1), by triangulation
+  /// triangle; the count or more once renewed. A stamp's wrap clears the whole room.
+  size_t tri_room, path_room, vertex_room, near_room;
   size_t node_capacity, cell_capacity;
   uint32_t stamp;
   vec2 start;

@@ -314,6 +314,11 @@ arcnav_status an_interval_scratch_renew(an_interval_scratch *s, const an_navmesh
       !an_room_for(&s->alloc, near, 2, &s->near_room, mesh->cdt.tri_count + 1)) {
     return ARCNAV_ERR_OUT_OF_MEMORY;
   }
+  // The funnel's for ends beyond the box of a map without bounds, once a query made it.
+  arcnav_status beyond = s->beyond ? an_funnel_scratch_renew(s->beyond, mesh) : ARCNAV_OK;
+  if (beyond != ARCNAV_OK) {
+    return beyond;
+  }
   an_interval_scratch kept = *s;
   memset(s, 0, sizeof *s);
   s->alloc = kept.alloc;
@@ -340,8 +345,7 @@ arcnav_status an_interval_scratch_renew(an_interval_scratch *s, const an_navmesh
   s->reach_stamp = kept.reach_stamp;
   s->bound = kept.bound;
   s->bound_stamp = kept.bound_stamp;
-  // The funnel's for ends beyond the box is made again when a query needs it.
-  an_funnel_scratch_destroy(kept.beyond);
+  s->beyond = kept.beyond;
   an_heap_clear(&s->heap);
   // What the last search found (the reach of a measure, the bounds made of it) is of the old mesh.
   next_stamp(s);

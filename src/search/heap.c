@@ -23,6 +23,7 @@ arcnav_status an_heap_init_sized(an_heap *heap, size_t capacity, uint32_t id_cou
   }
   heap->capacity = slots;
   heap->id_count = id_count;
+  heap->id_room = id_count;
   return ARCNAV_OK;
 }
 
@@ -34,6 +35,22 @@ void an_heap_free(an_heap *heap, const an_allocator *alloc) {
   an_free(alloc, heap->entries);
   an_free(alloc, heap->position);
   memset(heap, 0, sizeof *heap);
+}
+
+// Every position in the table's room is AN_HEAP_ABSENT but those of the ids in the heap: a
+// table made anew is filled so, and a renewal empties the heap first.
+bool an_heap_renew_ids(an_heap *heap, uint32_t id_count, const an_allocator *alloc) {
+  an_heap_clear(heap);
+  size_t room = heap->id_room;
+  an_room_array table[] = {{(void **)&heap->position, sizeof *heap->position, false}};
+  if (id_count == AN_HEAP_ABSENT || !an_room_for(alloc, table, 1, &heap->id_room, id_count)) {
+    return false;
+  }
+  if (heap->id_room != room) {
+    memset(heap->position, 0xff, heap->id_room * sizeof *heap->position);
+  }
+  heap->id_count = id_count;
+  return true;
 }
 
 void an_heap_clear(an_heap *heap) {
@@ -72,7 +89,7 @@ bool an_heap_reserve(an_heap *heap, size_t needed, const an_allocator *alloc) {
 }
 
 size_t an_heap_memory_bytes(const an_heap *heap) {
-  return heap->capacity * sizeof *heap->entries + (size_t)heap->id_count * sizeof *heap->position;
+  return heap->capacity * sizeof *heap->entries + heap->id_room * sizeof *heap->position;
 }
 
 static inline uint32_t begin_indexed(an_heap *heap, uint32_t id) {
@@ -130,9 +147,9 @@ bool an_heap_check(const an_heap *heap) {
   }
   // Every id not in the heap is absent: the present ones were matched above, so count.
   size_t present = 0;
-  for (uint32_t id = 0; id < heap->id_count; ++id) {
+  for (size_t id = 0; id < heap->id_room; ++id) {
     if (heap->position[id] != AN_HEAP_ABSENT) {
-      if (!heap->indexed || heap->position[id] >= heap->size) {
+      if (!heap->indexed || id >= heap->id_count || heap->position[id] >= heap->size) {
         return false;
       }
       ++present;

@@ -35,7 +35,8 @@ typedef struct an_heap {
   size_t size;
   size_t capacity; ///< entries allocated
   uint32_t id_count;
-  bool indexed; ///< the entries are indexed ids (set by the first indexed push, reset by clear)
+  size_t id_room; ///< position entries allocated: id_count, or more after an_heap_renew_ids()
+  bool indexed;   ///< the entries are indexed ids (set by the first indexed push, reset by clear)
 } an_heap;
 
 /// An indexed heap over ids 0..id_count-1 with room for all of them: it never grows.
@@ -45,6 +46,11 @@ arcnav_status an_heap_init(an_heap *heap, uint32_t id_count, const an_allocator 
 arcnav_status an_heap_init_sized(an_heap *heap, size_t capacity, uint32_t id_count,
                                  const an_allocator *alloc);
 void an_heap_free(an_heap *heap, const an_allocator *alloc);
+/// Empties the heap and makes it an indexed heap over ids 0..id_count-1, keeping its position
+/// table where it has room, else one with room for an eighth more (geom/alloc.h, an_room_for):
+/// a query object renewed for a changed map keeps its memory. False when that allocation fails
+/// or id_count is AN_HEAP_ABSENT; the heap is then empty, over its old ids.
+bool an_heap_renew_ids(an_heap *heap, uint32_t id_count, const an_allocator *alloc);
 /// Empty the heap (cost proportional to its current size when indexed).
 void an_heap_clear(an_heap *heap);
 /// Room for `needed` entries: grows the entries by doubling, through `alloc`; false when the
@@ -167,5 +173,6 @@ static inline double an_heap_top_key(const an_heap *heap) {
 }
 
 /// Checks heap order and, when indexed, that the position table and the entries agree (every
-/// entry's id in range and at its slot, every other id absent). For tests: O(size + id_count).
+/// entry's id in range and at its slot, every other id absent, up to the table's room). For
+/// tests: O(size + id_room).
 bool an_heap_check(const an_heap *heap);
