@@ -1902,6 +1902,26 @@ static void expect_paths_of_a_fresh_planner(arcnav_query *query, const arcnav_ma
   arcnav_planner_destroy(fresh);
 }
 
+// Renews `query` (made with `counter`'s hooks) after an update that grew the map, each of the
+// renewal's allocations failing in turn, each time after the ones before it passed: a renewal cut
+// short is tried again on the same memory and must end as one that never failed. It allocated
+// (the tables grew) and its engine's working memory is still `engine_query`, not made again.
+static void renew_through_failures(arcnav_query *query, test_allocator *counter,
+                                   const void *engine_query) {
+  long failures = 0;
+  for (;; ++failures) {
+    counter->fail_at = counter->calls + failures;
+    arcnav_status status = arcnav_query_set_radius(query, arcnav_query_radius(query));
+    counter->fail_at = -1;
+    if (status == ARCNAV_OK) {
+      break;
+    }
+    ck_assert_int_eq(status, ARCNAV_ERR_OUT_OF_MEMORY);
+  }
+  ck_assert_int_gt(failures, 0);
+  ck_assert_ptr_eq(query->engine_query, engine_query);
+}
+
 // The planners of several radii whose query objects are renewed: tangents on demand (AUTO) and
 // the interval engine.
 static const arcnav_engine RENEWED_ENGINES[] = {ARCNAV_ENGINE_AUTO, ARCNAV_ENGINE_INTERVAL};
@@ -1974,20 +1994,7 @@ START_TEST(a_renewed_query_object_forgets_the_old_map) {
   arcnav_obstacle_id building =
       add_rect(map, (vec){on_arc.x - 0.5, on_arc.y - 0.5}, (vec){on_arc.x + 0.5, on_arc.y + 0.5});
   ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
-  // Each allocation of the renewal fails in turn, each time after the ones before it passed: a
-  // renewal cut short is tried again on the same memory, and must end as one that never failed.
-  long failures = 0;
-  for (;; ++failures) {
-    counter.fail_at = counter.calls + failures;
-    arcnav_status status = arcnav_query_set_radius(query, radius);
-    counter.fail_at = -1;
-    if (status == ARCNAV_OK) {
-      break;
-    }
-    ck_assert_int_eq(status, ARCNAV_ERR_OUT_OF_MEMORY);
-  }
-  ck_assert_int_gt(failures, 0); // the renewal allocated: the tables grew for the building
-  ck_assert_ptr_eq(query->engine_query, q); // renewed, not made again
+  renew_through_failures(query, &counter, q);
   engine = planner->engine.state;
   ck_assert(!an_corner_wedge_is_free(&q->corners[judged], &q->settings, &q->clearance));
   for (uint32_t c = 0; q->lazy && c < engine->corner_count; ++c) {
@@ -2078,18 +2085,7 @@ START_TEST(renewed_funnel_query_objects_answer_as_new_ones) {
   uint64_t local = arcnav_planner_local_updates(planner);
   ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
   ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 1);
-  long failures = 0;
-  for (;; ++failures) {
-    counter.fail_at = counter.calls + failures;
-    arcnav_status status = arcnav_query_set_radius(query, 0.0);
-    counter.fail_at = -1;
-    if (status == ARCNAV_OK) {
-      break;
-    }
-    ck_assert_int_eq(status, ARCNAV_ERR_OUT_OF_MEMORY);
-  }
-  ck_assert_int_gt(failures, 0); // the renewal allocated: the tables grew for the building
-  ck_assert_ptr_eq(query->engine_query, q); // renewed, not made again
+  renew_through_failures(query, &counter, q);
   long calls = counter.calls;
   ck_assert_int_eq(arcnav_find_path(query, ends[3][0], ends[3][1], path), ARCNAV_OK);
   ck_assert_int_eq(counter.calls, calls);
