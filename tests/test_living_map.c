@@ -1902,6 +1902,16 @@ static void expect_paths_of_a_fresh_planner(arcnav_query *query, const arcnav_ma
   arcnav_planner_destroy(fresh);
 }
 
+// Sixteen rectangles 18 x 12, four by four, 45 apart and staggered, in [20, 200] x [20, 200].
+static void add_rect_grid(arcnav_map *map) {
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      double x = 20.0 + 45.0 * i + 7.0 * (j % 2), y = 20.0 + 45.0 * j + 5.0 * (i % 2);
+      add_rect(map, (vec){x, y}, (vec){x + 18.0, y + 12.0});
+    }
+  }
+}
+
 // Renews `query` (made with `counter`'s hooks) after an update that grew the map, each of the
 // renewal's allocations failing in turn, each time after the ones before it passed: a renewal cut
 // short is tried again on the same memory and must end as one that never failed. It allocated
@@ -1936,12 +1946,7 @@ START_TEST(a_renewed_query_object_forgets_the_old_map) {
   vec bounds[4];
   rect_ring((vec){0, 0}, (vec){200, 200}, bounds);
   ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
-  for (int i = 0; i < 4; ++i) {
-    for (int j = 0; j < 4; ++j) {
-      double x = 20.0 + 45.0 * i + 7.0 * (j % 2), y = 20.0 + 45.0 * j + 5.0 * (i % 2);
-      add_rect(map, (vec){x, y}, (vec){x + 18.0, y + 12.0});
-    }
-  }
+  add_rect_grid(map);
   arcnav_planner_def def = arcnav_default_planner_def();
   def.engine = kind;
   def.radius = radius;
@@ -2056,12 +2061,7 @@ START_TEST(renewed_funnel_query_objects_answer_as_new_ones) {
   arcnav_allocator hooks = test_allocator_hooks(&counter);
   arcnav_map *map = NULL;
   ck_assert_int_eq(arcnav_map_create(&hooks, &map), ARCNAV_OK);
-  for (int i = 0; i < 4; ++i) {
-    for (int j = 0; j < 4; ++j) {
-      double x = 20.0 + 45.0 * i + 7.0 * (j % 2), y = 20.0 + 45.0 * j + 5.0 * (i % 2);
-      add_rect(map, (vec){x, y}, (vec){x + 18.0, y + 12.0});
-    }
-  }
+  add_rect_grid(map);
   arcnav_planner_def def = arcnav_default_planner_def();
   def.engine = RENEWED_FUNNELS[_i];
   arcnav_planner *planner = NULL;
