@@ -1345,6 +1345,7 @@ static bool time_triangulation_edits(const arcnav_map *map, const arcnav_vec2 *c
 typedef struct living_config {
   const char *name;
   double radius, max_radius;
+  arcnav_engine engine;
   /// The change is a unit a quarter of the building's size (a circle), on a map with one unit
   /// standing from the start, instead of the building.
   bool unit;
@@ -1394,14 +1395,15 @@ static int run_living(const char *stem, const options *opt) {
     }
   }
   static const living_config configs[] = {
-      {"auto, one for R <= 8", 0.5, 8.0, false, false},
-      {"auto R = 0.5", 0.5, 0.0, false, false},
-      {"auto R = 0", 0.0, 0.0, false, false},
-      {"unit: auto, one for R <= 8", 0.5, 8.0, true, false},
-      {"unit: auto R = 0.5", 0.5, 0.0, true, false},
-      {"unit: auto R = 0", 0.0, 0.0, true, false},
-      {"crowd: auto, one for R <= 8", 0.5, 8.0, false, true},
-      {"crowd: auto R = 0.5", 0.5, 0.0, false, true},
+      {"auto, one for R <= 8", 0.5, 8.0, ARCNAV_ENGINE_AUTO, false, false},
+      {"auto R = 0.5", 0.5, 0.0, ARCNAV_ENGINE_AUTO, false, false},
+      {"auto R = 0", 0.0, 0.0, ARCNAV_ENGINE_AUTO, false, false},
+      {"plain funnel R = 0", 0.0, 0.0, ARCNAV_ENGINE_PLAIN_FUNNEL, false, false},
+      {"unit: auto, one for R <= 8", 0.5, 8.0, ARCNAV_ENGINE_AUTO, true, false},
+      {"unit: auto R = 0.5", 0.5, 0.0, ARCNAV_ENGINE_AUTO, true, false},
+      {"unit: auto R = 0", 0.0, 0.0, ARCNAV_ENGINE_AUTO, true, false},
+      {"crowd: auto, one for R <= 8", 0.5, 8.0, ARCNAV_ENGINE_AUTO, false, true},
+      {"crowd: auto R = 0.5", 0.5, 0.0, ARCNAV_ENGINE_AUTO, false, true},
   };
   arcnav_vec2 standing = {0.0, 0.0};
   if (!sup_random_free_point(&generated, 0.3 * size, &rng, lo, hi, 0.0, 2000, &standing)) {
@@ -1432,7 +1434,8 @@ static int run_living(const char *stem, const options *opt) {
          "update (median, us), and after the move the query object's working memory made\n"
          "again alone (rebind_us, median; no search). turns_med_ms: the standing unit and\n"
          "the new one moved a step each in turn, four times, so that each moved is not the\n"
-         "last one changed. \"crowd:\" rows: the building, on a map with %zu units standing.\n",
+         "last one changed. \"crowd:\" rows: the building, on a map with %zu units standing.\n"
+         "\"plain funnel\": ARCNAV_ENGINE_PLAIN_FUNNEL (Detour-like); the others AUTO.\n",
          stem, generated.polygon_count, vertices, size, found_places, 0.5 * size, crowd_count);
   printf("  %-27s %9s %11s %11s %11s %11s %11s %8s %14s %10s %13s\n", "planner", "build_ms",
          "add_med_ms", "add_max_ms", "move_med_ms", "rem_med_ms", "rem_max_ms", "speedup",
@@ -1446,6 +1449,7 @@ static int run_living(const char *stem, const options *opt) {
     arcnav_planner_def def = arcnav_default_planner_def();
     def.radius = configs[c].radius;
     def.max_radius = configs[c].max_radius;
+    def.engine = configs[c].engine;
     arcnav_status st = to_arcnav(&generated, NULL, &map);
     arcnav_obstacle_id standing_id = 0;
     if (st == ARCNAV_OK && configs[c].unit) {
