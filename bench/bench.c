@@ -145,38 +145,60 @@ static const scenario SCENARIOS[] = {
 };
 #define SCENARIO_COUNT (sizeof SCENARIOS / sizeof SCENARIOS[0])
 
+/// The largest radius of the one planner for every radius (def.max_radius): exact-ranged, and
+/// the groups of --radii.
+#define RADII_MAX 8.0
+
 typedef struct engine_spec {
   const char *name;
   const char *colour; ///< for the chart
   arcnav_engine engine;
   bool raw; ///< planned for a point on the raw obstacles, whatever R is
   arcnav_tangent_graph tangent_graph;
+  /// Above 0: one planner for every radius up to this (or the scenario's, when larger), its
+  /// query object set to the scenario's radius.
+  double max_radius;
 } engine_spec;
 
 // "exact" is what a user gets by default (the graph prebuilt on small maps, found on demand on
 // large ones); "exact-on-demand" always finds tangents per query, as a map answering few queries
 // would choose; "exact-interval" searches intervals of the polygons' triangulation per query and
 // builds nothing per radius (a single-radius planner here; --radii also builds it for every
-// radius up to 8). It comes last so that the rows and CSV lines of the others keep their order.
+// radius up to 8). "exact-ranged" is AUTO's one planner for every radius up to 8, asked at the
+// scenario's radius: the structure a game with units of several sizes keeps. Each comes after the
+// others so that their rows and CSV lines keep their order.
 static const engine_spec ENGINES[] = {
-    {"plain-raw", "#d95f02", ARCNAV_ENGINE_PLAIN_FUNNEL, true, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"plain-eroded", "#e6ab02", ARCNAV_ENGINE_PLAIN_FUNNEL, false, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"funnel-eroded", "#7570b3", ARCNAV_ENGINE_FUNNEL, false, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"exact-on-demand", "#66a61e", ARCNAV_ENGINE_TANGENT, false, ARCNAV_TANGENT_GRAPH_ON_DEMAND},
-    {"exact", "#1b9e77", ARCNAV_ENGINE_TANGENT, false, ARCNAV_TANGENT_GRAPH_AUTO},
-    {"exact-interval", "#e7298a", ARCNAV_ENGINE_INTERVAL, false, ARCNAV_TANGENT_GRAPH_AUTO},
+    {"plain-raw", "#d95f02", ARCNAV_ENGINE_PLAIN_FUNNEL, true, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"plain-eroded", "#e6ab02", ARCNAV_ENGINE_PLAIN_FUNNEL, false, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"funnel-eroded", "#7570b3", ARCNAV_ENGINE_FUNNEL, false, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"exact-on-demand", "#66a61e", ARCNAV_ENGINE_TANGENT, false, ARCNAV_TANGENT_GRAPH_ON_DEMAND,
+     0.0},
+    {"exact", "#1b9e77", ARCNAV_ENGINE_TANGENT, false, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"exact-interval", "#e7298a", ARCNAV_ENGINE_INTERVAL, false, ARCNAV_TANGENT_GRAPH_AUTO, 0.0},
+    {"exact-ranged", "#a6761d", ARCNAV_ENGINE_AUTO, false, ARCNAV_TANGENT_GRAPH_AUTO, RADII_MAX},
 };
 #define ENGINE_COUNT (sizeof ENGINES / sizeof ENGINES[0])
 #define ON_DEMAND 3
 #define EXACT 4
 #define INTERVAL 5
-_Static_assert(ENGINE_COUNT == INTERVAL + 1, "the engine indexes follow ENGINES");
+#define RANGED 6
+_Static_assert(ENGINE_COUNT == RANGED + 1, "the engine indexes follow ENGINES");
 
 /// Whether exact-interval runs on a scenario when no engine is named and --all is not given:
 /// wherever R > 0 but the NEERC cases (at R = 0 it is AUTO's point engine, which funnel-eroded
 /// already shows on polygon maps).
 static bool interval_by_default(const scenario *s) {
   return s->kind != KIND_NEERC && s->radius > 0.0;
+}
+
+/// The planner an engine of ENGINES is for a scenario of radius R.
+static arcnav_planner_def engine_def(const engine_spec *spec, double radius) {
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = spec->raw ? 0.0 : radius;
+  def.engine = spec->engine;
+  def.tangent_graph = spec->tangent_graph;
+  def.max_radius = spec->max_radius > 0.0 ? fmax(spec->max_radius, radius) : 0.0;
+  return def;
 }
 
 // ---- counting allocator ------------------------------------------------------------------------
@@ -568,10 +590,7 @@ static bool run_case(const char *label, const sup_map *generated, const cell_gri
       }
       continue;
     }
-    arcnav_planner_def def = arcnav_default_planner_def();
-    def.radius = ENGINES[e].raw ? 0.0 : radius;
-    def.engine = ENGINES[e].engine;
-    def.tangent_graph = ENGINES[e].tangent_graph;
+    arcnav_planner_def def = engine_def(&ENGINES[e], radius);
     arcnav_planner *planner = NULL;
     double best_ms = INFINITY;
     size_t peak = 0, held = 0;
@@ -608,7 +627,8 @@ static bool run_case(const char *label, const sup_map *generated, const cell_gri
     }
     arcnav_query *query = NULL;
     size_t before_query = mem.current;
-    if (arcnav_query_create(planner, &query) != ARCNAV_OK) {
+    if (arcnav_query_create(planner, &query) != ARCNAV_OK ||
+        arcnav_query_set_radius(query, def.radius) != ARCNAV_OK) {
       fprintf(stderr, "arcnav_bench: %s: query scratch\n", label);
       arcnav_planner_destroy(planner);
       ok = false;
@@ -980,8 +1000,6 @@ static engine_summary summarise(const scenario_result *res, size_t e) {
 }
 
 // ---- one map at several radii ------------------------------------------------------------------
-
-#define RADII_MAX 8.0
 
 /// One planner built for every radius up to RADII_MAX (def.max_radius; AUTO, or the interval
 /// engine), on its own copy of the map so that its memory is counted apart from the per-radius
@@ -1617,10 +1635,7 @@ static int run_scaling(const options *opt) {
       arcnav_allocator allocator = {count_alloc, count_free, &mem};
       arcnav_map *map = NULL;
       arcnav_status st = to_arcnav(&generated, &allocator, &map);
-      arcnav_planner_def def = arcnav_default_planner_def();
-      def.radius = ENGINES[e].raw ? 0.0 : radius;
-      def.engine = ENGINES[e].engine;
-      def.tangent_graph = ENGINES[e].tangent_graph;
+      arcnav_planner_def def = engine_def(&ENGINES[e], radius);
       double best = INFINITY;
       size_t held = 0, planner_bytes = 0;
       for (int r = 0; st == ARCNAV_OK && r < opt->repeat; ++r) {
@@ -2109,8 +2124,9 @@ static void usage(FILE *to) {
       "  --scenario NAME run only these (default: every scenario not marked slow or game); "
       "repeatable\n"
       "  --all           also run the slow scenarios (mixed10000-r4), the game maps,\n"
-      "                  exact-on-demand everywhere (in mazes it takes minutes) and\n"
+      "                  exact-on-demand everywhere (in mazes it takes minutes),\n"
       "                  exact-interval everywhere (by default only at R > 0, NEERC aside)\n"
+      "                  and exact-ranged at R > 0 (by default only when named)\n"
       "  --game          run the MovingAI game maps (NAME-r0, -r0.5, -r2); with --scenario,\n"
       "                  these besides the named ones\n"
       "  --movingai DIR  where the game maps and their .scen files are (default:\n"
@@ -2131,8 +2147,9 @@ static void usage(FILE *to) {
       "  --sliced MAP    game map MAP's .scen queries at R = 0, 0.5 and 2, whole and as sliced\n"
       "                  searches of 64 and 1024 expansions a resume: total and longest resume\n"
       "  --engine NAME   run only these engines (plain-raw, plain-eroded, funnel-eroded,\n"
-      "                  exact, exact-on-demand, exact-interval); repeatable. Length ratios\n"
-      "                  need exact\n"
+      "                  exact, exact-on-demand, exact-interval, exact-ranged: one planner\n"
+      "                  for every radius up to 8 asked at the scenario's); repeatable.\n"
+      "                  Length ratios need exact\n"
       "  --quick         100 queries, one run each (unless --queries/--repeat say otherwise)\n"
       "  --repeat N      time each build and query N times, keep the minimum (default 3)\n"
       "  --passes        time a scenario's queries in N passes over all of them (each once a\n"
@@ -2203,7 +2220,7 @@ int main(int argc, char **argv) {
       if (!known) {
         fprintf(stderr,
                 "arcnav_bench: unknown engine '%s' (plain-raw, plain-eroded, "
-                "funnel-eroded, exact-on-demand, exact, exact-interval)\n",
+                "funnel-eroded, exact-on-demand, exact, exact-interval, exact-ranged)\n",
                 name);
         return 2;
       }
@@ -2326,6 +2343,10 @@ int main(int argc, char **argv) {
     }
     if (!engines_named && !all && !interval_by_default(sc)) {
       scenario_opt.skip[INTERVAL] = true;
+    }
+    // The one planner for every radius: named, or with --all where the interval engine runs.
+    if (!engines_named && (!all || !interval_by_default(sc))) {
+      scenario_opt.skip[RANGED] = true;
     }
     bool ok = true;
     if (sc->kind == KIND_GAME) {
