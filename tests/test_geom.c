@@ -597,6 +597,10 @@ static const directed_case directed_cases[] = {
     // A point 1e-7 inside the unit circle: accepted within slack 1e-6, refused with 1e-8.
     {{1 - 1e-7, 0}, 0, true, {0, 0}, 1, true, 1e-6, true, true, {1 - 1e-7, 0}, {1, 0}},
     {{1 - 1e-7, 0}, 0, true, {0, 0}, 1, true, 1e-8, false, false, {0, 0}, {0, 0}},
+    // A point 1e-7 outside it: touching within slack 1e-6 (its tangent, 4.5e-4 long, would
+    // stand on rounding), a tangent with 1e-8.
+    {{1 + 1e-7, 0}, 0, true, {0, 0}, 1, true, 1e-6, true, true, {1 + 1e-7, 0}, {1, 0}},
+    {{1 + 1e-7, 0}, 0, true, {0, 0}, 1, true, 1e-8, true, false, {0, 0}, {0, 0}},
     // Equal radii on a diagonal, crossing.
     {{-3, -3}, 1.5, false, {4, 2}, 1.5, true, 0, true, false, {0, 0}, {0, 0}},
     // A large circle to a small one.

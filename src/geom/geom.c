@@ -266,7 +266,11 @@ static bool tangent_core(vec2 c1, double r1, bool ccw1, vec2 c2, double r2, bool
 
 bool an_directed_tangent(vec2 c1, double r1, bool ccw1, vec2 c2, double r2, bool ccw2, double slack,
                          an_tangent *out) {
-  return tangent_core(c1, r1, ccw1, c2, r2, ccw2, an_max(0.0, slack), 0.0, out);
+  // A point within `slack` outside a circle touches it too: its tangent, sqrt(2 r gap) long,
+  // would stand on rounding (the point of a path's end at two circles' crossing, 1e-15 outside
+  // one of them, gets one 1e-7 long, in the cusp between them).
+  slack = an_max(0.0, slack);
+  return tangent_core(c1, r1, ccw1, c2, r2, ccw2, slack, r1 == 0.0 || r2 == 0.0 ? slack : 0.0, out);
 }
 
 int an_compare_order_keys(const void *pa, const void *pb) {

@@ -240,8 +240,9 @@ typedef struct an_tangent {
 /// circle 2 turning `ccw2` (turning ccw around a centre keeps it on the traveller's left).
 /// Radii may be 0 (a point). Exactly one such tangent exists when the circles allow it; returns
 /// false when they do not (one circle inside the other for that pairing, or concentric). A
-/// configuration within `slack` of touching is treated as touching (zero-length tangent), so a
-/// point that lies within `slack` inside a circle still gets its tangent.
+/// configuration within `slack` inside touching is treated as touching (zero-length tangent), so
+/// a point that lies within `slack` inside a circle still gets its tangent; so is a point (radius
+/// 0) within `slack` outside a circle, whose tangent, sqrt(2 r gap) long, would stand on rounding.
 bool an_directed_tangent(vec2 c1, double r1, bool ccw1, vec2 c2, double r2, bool ccw2, double slack,
                          an_tangent *out);
 
