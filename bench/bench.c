@@ -1360,6 +1360,75 @@ static bool time_triangulation_edits(const arcnav_map *map, const arcnav_vec2 *c
   return fine;
 }
 
+// The buildings a map was built with, taken away and put back: `places` obstacles of `generated`
+// (rectangles; spread over its list) each removed from the map and added again as a new obstacle
+// of the same ring, with arcnav_planner_update() after each, on the planner for every radius up to
+// 8. Those clear of every other are followed locally; the others (overlapping or touching
+// another: their union changes) build in full. The median and largest times of each kind.
+static bool time_built_removals(const sup_map *generated, size_t places) {
+  arcnav_map *map = NULL;
+  arcnav_planner *planner = NULL;
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.radius = 0.5;
+  def.max_radius = 8.0;
+  size_t count = generated->polygon_count;
+  places = places < count ? places : count;
+  if (to_arcnav(generated, NULL, &map) != ARCNAV_OK ||
+      arcnav_planner_create(map, &def, &planner) != ARCNAV_OK || places == 0) {
+    arcnav_planner_destroy(planner);
+    arcnav_map_destroy(map);
+    return false;
+  }
+  arcnav_obstacle_id *ids = xcalloc(places, sizeof *ids);
+  for (size_t i = 0; i < places; ++i) {
+    ids[i] = arcnav_map_obstacle_id(map, i * count / places);
+  }
+  // Per kind (0: followed locally, 1: built in full): removal and putting back times.
+  double *remove_ms[2] = {xcalloc(places, sizeof(double)), xcalloc(places, sizeof(double))};
+  double *back_ms[2] = {xcalloc(places, sizeof(double)), xcalloc(places, sizeof(double))};
+  size_t counts[2] = {0, 0};
+  bool fine = true;
+  for (size_t i = 0; fine && i < places; ++i) {
+    const sup_ring *ring = &generated->polygons[i * count / places].outer;
+    uint64_t before = arcnav_planner_local_updates(planner);
+    double t0 = seconds_now();
+    fine = arcnav_map_remove_obstacle(map, ids[i]) == ARCNAV_OK &&
+           arcnav_planner_update(planner, map) == ARCNAV_OK;
+    double t1 = seconds_now();
+    int kind = arcnav_planner_local_updates(planner) > before ? 0 : 1;
+    fine =
+        fine &&
+        arcnav_map_add_polygon(map, ring->points, ring->count, NULL, NULL, 0, NULL) == ARCNAV_OK &&
+        arcnav_planner_update(planner, map) == ARCNAV_OK;
+    remove_ms[kind][counts[kind]] = (t1 - t0) * 1e3;
+    back_ms[kind][counts[kind]++] = (seconds_now() - t1) * 1e3;
+  }
+  static const char *const kinds[2] = {"clear of every other, followed locally",
+                                       "overlapping or touching another, built in full"};
+  for (int k = 0; fine && k < 2; ++k) {
+    if (counts[k] == 0) {
+      continue;
+    }
+    double remove_med, remove_p90, remove_p99, back_med, back_p90, back_p99, remove_max = 0.0;
+    time_percentiles(remove_ms[k], counts[k], &remove_med, &remove_p90, &remove_p99);
+    time_percentiles(back_ms[k], counts[k], &back_med, &back_p90, &back_p99);
+    for (size_t i = 0; i < counts[k]; ++i) {
+      remove_max = fmax(remove_max, remove_ms[k][i]);
+    }
+    printf("  %s %zu of the map's own %zu buildings taken away and put back (auto, one for\n"
+           "  R <= 8), %s: %.3f ms (median; largest %.3f), back %.3f ms\n",
+           k == 0 ? "the" : "and", counts[k], places, kinds[k], remove_med, remove_max, back_med);
+  }
+  for (int k = 0; k < 2; ++k) {
+    free(remove_ms[k]);
+    free(back_ms[k]);
+  }
+  free(ids);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+  return fine;
+}
+
 typedef struct living_config {
   const char *name;
   double radius, max_radius;
@@ -1381,7 +1450,8 @@ static int run_living(const char *stem, const options *opt) {
   sup_map generated;
   size_t vertices = 0;
   double size = 20.0;
-  if (strcmp(stem, "rect300") == 0) {
+  bool generated_buildings = strcmp(stem, "rect300") == 0;
+  if (generated_buildings) {
     generated = rect300();
     vertices = 4 * generated.polygon_count;
   } else {
@@ -1600,6 +1670,11 @@ static int run_living(const char *stem, const options *opt) {
       exit_code = 1;
     }
     arcnav_map_destroy(map);
+  }
+  // A generated map's obstacles are buildings; a game map's are traced rock and water.
+  if (exit_code == 0 && generated_buildings && !time_built_removals(&generated, places)) {
+    fprintf(stderr, "arcnav_bench: --living %s: the map's own buildings failed\n", stem);
+    exit_code = 1;
   }
   free(centers);
   free(ends);
@@ -2141,7 +2216,8 @@ static void usage(FILE *to) {
       "  --living MAP    place, move a step and remove a building of 20 vertices, then a\n"
       "                  unit, on MAP (rect300 or a game map) at --queries places (at most\n"
       "                  40): the cost of the map change and the planner update against a\n"
-      "                  full build; units also move in turn with a standing one\n"
+      "                  full build; units also move in turn with a standing one; on\n"
+      "                  rect300, as many of the map's own rectangles taken away and put back\n"
       "  --probes MAP    time the probes (clearance, raycast, nearest free point) on game map\n"
       "                  MAP at R = 0.5 and 2, from the starts of its .scen queries\n"
       "  --sliced MAP    game map MAP's .scen queries at R = 0, 0.5 and 2, whole and as sliced\n"

@@ -554,9 +554,10 @@ static void check_widths_measured(const arcnav_planner *planner, const char *lab
 
 // Planners for point agents on the funnel engines, and planners for several radii whose point
 // agents get the optimal funnel, change locally where a building goes up clear of everything, or
-// one that went up that way comes down or moves clear again (arcnav_planner_update()); every other
-// change builds them again. Either way every answer must be a fresh planner's: the updates are
-// checked as in updates_equal_fresh_builds, and both kinds of update must have happened.
+// one clear of everything comes down or moves clear again, whether a change or the build put it
+// in (arcnav_planner_update()); every other change builds them again. Either way every answer must
+// be a fresh planner's: the updates are checked as in updates_equal_fresh_builds, and both kinds
+// of update must have happened, and moves of shapes the build put in locally too.
 START_TEST(local_updates_equal_fresh_builds) {
   static const planner_kind kinds[] = {
       {"funnel R=0", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0},
@@ -566,7 +567,7 @@ START_TEST(local_updates_equal_fresh_builds) {
       {"on demand R=1.25", ARCNAV_ENGINE_TANGENT, ARCNAV_TANGENT_GRAPH_ON_DEMAND, 1.25, 0.0},
   };
   enum { LOCAL_KINDS = sizeof kinds / sizeof kinds[0] };
-  uint64_t local = 0, updates = 0, moves = 0, local_moves = 0;
+  uint64_t local = 0, updates = 0, moves = 0, local_moves = 0, built_local_moves = 0;
   uint64_t ranged_local = 0, ranged_updates = 0;
   for (uint64_t seed = 1; seed <= test_scaled_count(4); ++seed) {
     sup_rng rng = sup_rng_seed(seed * 7727);
@@ -589,7 +590,7 @@ START_TEST(local_updates_equal_fresh_builds) {
       size_t pick = pick_alive(&w, &rng);
       // Down again or moved: a building of the last steps where there is one (a local change
       // when it went up clear), else any; but every other move one of the map's first shapes,
-      // which the planners' builds put in (a full build).
+      // which the planners' builds put in (a local change too when it stands clear).
       if (pick != SIZE_MAX && step % 10 != 9) {
         for (size_t i = w.count; i-- > 0 && w.count - i <= 3;) {
           if (w.shapes[i].alive) {
@@ -605,7 +606,7 @@ START_TEST(local_updates_equal_fresh_builds) {
           }
         }
       }
-      bool moving = false;
+      bool moving = false, built = pick < 6;
       if (step % 3 == 2 && pick != SIZE_MAX) {
         ck_assert_int_eq(arcnav_map_remove_obstacle(map, w.shapes[pick].id), ARCNAV_OK);
         w.shapes[pick].alive = false;
@@ -646,6 +647,7 @@ START_TEST(local_updates_equal_fresh_builds) {
         ++updates;
         moves += moving;
         local_moves += moving && followed;
+        built_local_moves += moving && built && followed;
         arcnav_planner *fresh = build_planner(map, &kinds[k]);
         char label[192];
         snprintf(label, sizeof label, "seed %llu step %d (%s), %s", (unsigned long long)seed, step,
@@ -666,18 +668,19 @@ START_TEST(local_updates_equal_fresh_builds) {
     destroy_planners(LOCAL_KINDS, planners, queries);
     arcnav_map_destroy(map);
   }
-  printf("local updates: %llu of %llu (several radii: %llu of %llu), moves %llu of %llu\n",
+  printf("local updates: %llu of %llu (several radii: %llu of %llu), moves %llu of %llu (of "
+         "shapes the build put in: %llu)\n",
          (unsigned long long)local, (unsigned long long)updates, (unsigned long long)ranged_local,
          (unsigned long long)ranged_updates, (unsigned long long)local_moves,
-         (unsigned long long)moves);
-  // Both ways were taken, local updates often (by the planners for several radii too), moves
-  // both ways too.
+         (unsigned long long)moves, (unsigned long long)built_local_moves);
+  // Both ways were taken, local updates often (by the planners for several radii too), and
+  // moves locally, of shapes the build put in too.
   ck_assert_uint_ge(local, updates / 5);
   ck_assert_uint_ge(ranged_local, ranged_updates / 5);
   ck_assert_uint_lt(ranged_local, ranged_updates);
   ck_assert_uint_lt(local, updates);
   ck_assert_uint_gt(local_moves, 0);
-  ck_assert_uint_lt(local_moves, moves);
+  ck_assert_uint_gt(built_local_moves, 0);
 }
 END_TEST
 
@@ -1764,7 +1767,9 @@ START_TEST(failed_local_updates_change_nothing) {
   static const vec house[] = {{24, 28}, {36, 28}, {36, 34}, {30, 37}, {24, 34}};
   static const vec bounds[] = {{0, 0}, {60, 0}, {60, 40}, {0, 40}};
   static const vec moved_by = {3, -2};
+  static const vec wall_moved_by = {2, 1};
   sweep_answer without[SWEEP_QUERY_COUNT], with[SWEEP_QUERY_COUNT], moved[SWEEP_QUERY_COUNT],
+      gone[SWEEP_QUERY_COUNT], wall_moved[SWEEP_QUERY_COUNT], bare[SWEEP_QUERY_COUNT],
       got[SWEEP_QUERY_COUNT];
   long fired_total = 0;
   for (long n = 0; n < 100000; ++n) {
@@ -1783,14 +1788,21 @@ START_TEST(failed_local_updates_change_nothing) {
     answer_all(query, path, without);
     ck_assert_int_eq(arcnav_map_add_polygon(map, house, 5, NULL, NULL, 0, NULL), ARCNAV_OK);
     arcnav_obstacle_id id = arcnav_map_obstacle_id(map, 2);
+    arcnav_obstacle_id wall = arcnav_map_obstacle_id(map, 0);
     bool fired = false;
-    // Up, moved, then down: each update with allocation n failing (counted from its start).
-    sweep_answer *before[3] = {without, with, moved}, *after[3] = {with, moved, got};
-    for (int change = 0; change < 3; ++change) {
+    // Up, moved, then down; then a wall the build put in moved and taken down: each update with
+    // allocation n failing (counted from its start).
+    sweep_answer *before[5] = {without, with, moved, gone, wall_moved},
+                 *after[5] = {with, moved, gone, wall_moved, bare};
+    for (int change = 0; change < 5; ++change) {
       if (change == 1) {
         ck_assert_int_eq(arcnav_map_move_obstacle(map, id, moved_by, NULL), ARCNAV_OK);
       } else if (change == 2) {
         ck_assert_int_eq(arcnav_map_remove_obstacle(map, id), ARCNAV_OK);
+      } else if (change == 3) {
+        ck_assert_int_eq(arcnav_map_move_obstacle(map, wall, wall_moved_by, NULL), ARCNAV_OK);
+      } else if (change == 4) {
+        ck_assert_int_eq(arcnav_map_remove_obstacle(map, wall), ARCNAV_OK);
       }
       uint64_t local = arcnav_planner_local_updates(planner);
       counter.fail_at = counter.calls + n;
@@ -1807,10 +1819,8 @@ START_TEST(failed_local_updates_change_nothing) {
       ck_assert_int_eq(status, ARCNAV_OK);
       ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 1);
       answer_all(query, path, after[change]);
-      if (change == 2) {
-        ck_assert(same_answers(got, without));
-      }
     }
+    ck_assert(same_answers(gone, without));
     arcnav_map *again = NULL;
     ck_assert_int_eq(arcnav_map_create(NULL, &again), ARCNAV_OK);
     ck_assert_int_eq(arcnav_map_set_bounds(again, bounds, 4, NULL), ARCNAV_OK);
@@ -1835,6 +1845,26 @@ START_TEST(failed_local_updates_change_nothing) {
     ck_assert(!same_answers(with, without));
     ck_assert(!same_answers(moved, with));
     arcnav_map_destroy(again);
+    // The wall moved, then gone: each as a fresh planner answers.
+    for (int place = 0; place < 2; ++place) {
+      ck_assert_int_eq(arcnav_map_create(NULL, &again), ARCNAV_OK);
+      ck_assert_int_eq(arcnav_map_set_bounds(again, bounds, 4, NULL), ARCNAV_OK);
+      if (place == 0) {
+        add_rect(again, (vec){10 + wall_moved_by.x, 5 + wall_moved_by.y},
+                 (vec){14 + wall_moved_by.x, 30 + wall_moved_by.y});
+      }
+      add_rect(again, (vec){44, 10}, (vec){48, 35});
+      arcnav_planner *fresh = build_planner(again, &kind);
+      arcnav_query *fresh_query = NULL;
+      ck_assert_int_eq(arcnav_query_create(fresh, &fresh_query), ARCNAV_OK);
+      answer_all(fresh_query, path, got);
+      ck_assert(same_answers(got, place == 0 ? wall_moved : bare));
+      arcnav_query_destroy(fresh_query);
+      arcnav_planner_destroy(fresh);
+      arcnav_map_destroy(again);
+    }
+    ck_assert(!same_answers(wall_moved, without));
+    ck_assert(!same_answers(bare, wall_moved));
     arcnav_path_destroy(path);
     arcnav_query_destroy(query);
     arcnav_planner_destroy(planner);
@@ -2030,11 +2060,12 @@ START_TEST(a_renewed_query_object_forgets_the_old_map) {
   expect_corners_of_a_new_query(query, radius, "after the removal");
   expect_paths_of_a_fresh_planner(query, map, &def, ends, end_count, "after the removal");
   ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 3);
-  // Two updates the query object does not see: a rectangle of the first map taken away (built
-  // in full, the corners in another order), then a building added locally, whose engine shares
-  // all its first corners with the one before it, not with the query object's.
-  ck_assert_int_eq(arcnav_map_remove_obstacle(map, arcnav_map_obstacle_id(map, 0)), ARCNAV_OK);
-  ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
+  // Two updates the query object does not see: two rectangles added at once (built in full,
+  // the corners in another order), then a building added locally, whose engine shares all its
+  // first corners with the one before it, not with the query object's.
+  add_rect(map, (vec){40, 95}, (vec){44, 99});
+  add_rect(map, (vec){60, 95}, (vec){64, 99});
+  ck_assert(!update_was_local(planner, map));
   add_rect(map, (vec){150, 95}, (vec){154, 99});
   ck_assert_int_eq(arcnav_planner_update(planner, map), ARCNAV_OK);
   ck_assert_uint_eq(arcnav_planner_local_updates(planner), local + 4);
@@ -2117,6 +2148,110 @@ START_TEST(renewed_funnel_query_objects_answer_as_new_ones) {
 }
 END_TEST
 
+// The buildings of the map a planner was built from come down and move locally too, where the
+// triangulation holds them as a change would have put them in (an_navmesh_find_polygon(): clear
+// of everything else, each point a vertex of its own, free all round): a game's map file places
+// most of its buildings. Those that touch another, share a vertex between two of their rings, or
+// stand inside another obstacle are built in full. Every answer is a fresh planner's, at several
+// radii for the planners of several radii.
+typedef struct built_change {
+  const char *what;
+  size_t obstacle; ///< by the number it was added under
+  bool move;
+  bool local; ///< followed in place by every planner
+} built_change;
+
+// The map the planners are built from, its obstacles' ids in `ids` (22).
+static arcnav_map *built_town(arcnav_obstacle_id *ids) {
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(arcnav_map_create(NULL, &map), ARCNAV_OK);
+  vec bounds[4];
+  rect_ring((vec){0, 0}, (vec){200, 200}, bounds);
+  ck_assert_int_eq(arcnav_map_set_bounds(map, bounds, 4, NULL), ARCNAV_OK);
+  add_rect_grid(map); // 0 to 15
+  // 16: a courtyard. 17 and 18: two houses wall to wall. 19: a hall whose inner court touches its
+  // outer wall at a vertex (one vertex, two rings). 20: a keep, and 21 a tower inside it.
+  vec outer[4], hole[4];
+  courtyard_rings((vec){4, 178}, (vec){34, 196}, outer, hole);
+  const arcnav_vec2 *holes[1] = {hole};
+  size_t counts[1] = {4};
+  ck_assert_int_eq(arcnav_map_add_polygon(map, outer, 4, holes, counts, 1, NULL), ARCNAV_OK);
+  add_rect(map, (vec){44, 180}, (vec){54, 190});
+  add_rect(map, (vec){54, 180}, (vec){64, 190});
+  vec hall[5] = {{74, 178}, {89, 178}, {104, 178}, {104, 196}, {74, 196}};
+  vec court[3] = {{89, 178}, {84, 186}, {94, 186}};
+  const arcnav_vec2 *courts[1] = {court};
+  size_t court_counts[1] = {3};
+  ck_assert_int_eq(arcnav_map_add_polygon(map, hall, 5, courts, court_counts, 1, NULL), ARCNAV_OK);
+  add_rect(map, (vec){120, 176}, (vec){196, 198});
+  add_rect(map, (vec){150, 182}, (vec){160, 190});
+  ck_assert_uint_eq(arcnav_map_obstacle_count(map), 22);
+  for (size_t k = 0; k < 22; ++k) {
+    ids[k] = arcnav_map_obstacle_id(map, k);
+  }
+  return map;
+}
+
+START_TEST(buildings_of_the_built_map_change_locally) {
+  static const planner_kind kinds[] = {
+      {"funnel R=0", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0},
+      {"plain funnel R=0", ARCNAV_ENGINE_PLAIN_FUNNEL, ARCNAV_TANGENT_GRAPH_AUTO, 0.0, 0.0},
+      {"auto max 8", ARCNAV_ENGINE_AUTO, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 8.0},
+      {"interval max 3", ARCNAV_ENGINE_INTERVAL, ARCNAV_TANGENT_GRAPH_AUTO, 0.5, 3.0},
+      {"on demand R=1.25", ARCNAV_ENGINE_TANGENT, ARCNAV_TANGENT_GRAPH_ON_DEMAND, 1.25, 0.0},
+  };
+  const planner_kind *kind = &kinds[_i];
+  static const built_change changes[] = {
+      {"a house of the grid down", 5, false, true},
+      {"another moved", 6, true, true},
+      {"the courtyard down", 16, false, true},
+      {"a house wall to wall with another down", 17, false, false},
+      {"the hall of two rings meeting at a vertex down", 19, false, false},
+      {"the tower inside the keep down", 21, false, false},
+      {"a house moved", 10, true, true},
+      {"the same down, as moved", 10, false, true},
+  };
+  // Across the map, round the houses, into the keep and where the tower stood.
+  vec ends[][2] = {{{5, 5}, {195, 170}},    {{195, 5}, {5, 170}},    {{2, 100}, {198, 100}},
+                   {{100, 2}, {100, 174}},  {{40, 175}, {110, 199}}, {{155, 186}, {110, 150}},
+                   {{130, 186}, {60, 100}}, {{69, 185}, {30, 60}}};
+  size_t end_count = sizeof ends / sizeof ends[0];
+  static const double radii[] = {0.0, 0.5, 2.0};
+  arcnav_obstacle_id ids[22];
+  arcnav_map *map = built_town(ids);
+  arcnav_planner *planner = build_planner(map, kind);
+  arcnav_query *query = NULL;
+  ck_assert_int_eq(arcnav_query_create(planner, &query), ARCNAV_OK);
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.engine = kind->engine;
+  def.tangent_graph = kind->graph;
+  def.radius = kind->radius;
+  def.max_radius = kind->max_radius;
+  for (size_t c = 0; c < sizeof changes / sizeof changes[0]; ++c) {
+    const built_change *change = &changes[c];
+    if (change->move) {
+      ck_assert_int_eq(arcnav_map_move_obstacle(map, ids[change->obstacle], (vec){0.25, 0.5}, NULL),
+                       ARCNAV_OK);
+    } else {
+      ck_assert_int_eq(arcnav_map_remove_obstacle(map, ids[change->obstacle]), ARCNAV_OK);
+    }
+    char label[160];
+    snprintf(label, sizeof label, "%s: %s", kind->name, change->what);
+    ck_assert_msg(update_was_local(planner, map) == change->local, "%s: %s", label,
+                  change->local ? "built in full" : "followed in place");
+    for (size_t r = 0; r < (kind->max_radius > 0.0 ? 3 : 1); ++r) {
+      if (kind->max_radius > 0.0) {
+        ck_assert_int_eq(arcnav_query_set_radius(query, radii[r]), ARCNAV_OK);
+      }
+      expect_paths_of_a_fresh_planner(query, map, &def, ends, end_count, label);
+    }
+  }
+  arcnav_query_destroy(query);
+  arcnav_planner_destroy(planner);
+  arcnav_map_destroy(map);
+}
+END_TEST
+
 static Suite *living_map_suite(void) {
   Suite *suite = suite_create("living_map");
   TCase *tc = tcase_create("core");
@@ -2127,6 +2262,7 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, partial_path_to_the_nearest_place_that_fits);
   tcase_add_loop_test(tc, updates_equal_fresh_builds, 0, 6);
   tcase_add_test(tc, local_updates_equal_fresh_builds);
+  tcase_add_loop_test(tc, buildings_of_the_built_map_change_locally, 0, 5);
   tcase_add_test(tc, carried_parts_are_a_fresh_builds);
   tcase_add_test(tc, a_house_narrows_a_link_it_does_not_touch);
   tcase_add_test(tc, units_change_locally_as_fresh_builds);

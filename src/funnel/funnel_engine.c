@@ -365,9 +365,6 @@ static bool may_follow(const funnel_engine *engine, const arcnav_map *map,
       !an_navmesh_may_change_locally(engine->navmesh)) {
     return false;
   }
-  if (change->kind != AN_CHANGE_ADDED && !an_local_polygons_has(&engine->locals, change->id)) {
-    return false;
-  }
   return change->kind == AN_CHANGE_REMOVED ||
          map->obstacles[change->index].kind == AN_OBSTACLE_POLYGON;
 }
@@ -385,12 +382,19 @@ static arcnav_status change_grid(const funnel_engine *engine, const arcnav_map *
       AN_LOCAL_CHANGE_CLEARANCE_TOLERANCES * engine->space.clearance.eps, &engine->alloc, out);
 }
 
-// The mesh and the engine's records after `change` (on failure both as they were).
-static arcnav_status change_mesh(funnel_engine *engine, const arcnav_map *map,
-                                 const an_local_change *change) {
-  return an_local_polygons_change(&engine->locals, engine->navmesh, map, change->id,
-                                  change->kind != AN_CHANGE_ADDED,
-                                  change->kind != AN_CHANGE_REMOVED, change->index, &engine->alloc);
+// The mesh and the engine's records after `change` (on failure both as they were); a polygon
+// the build put in that goes is read from its edges in `before`, the grid before the change.
+static arcnav_status change_mesh(funnel_engine *engine, const an_grid *before,
+                                 const arcnav_map *map, const an_local_change *change) {
+  bool out = change->kind != AN_CHANGE_ADDED;
+  an_built_edges built = {NULL, 0};
+  if (out && !an_local_polygons_has(&engine->locals, change->id)) {
+    an_owner_items old = an_grid_owner_items(before, (uint32_t)change->index);
+    built = (an_built_edges){old.count > 0 ? before->items + old.first : NULL, old.count};
+  }
+  return an_local_polygons_change(&engine->locals, engine->navmesh, map, change->id, out,
+                                  change->kind != AN_CHANGE_REMOVED, change->index, &built,
+                                  &engine->alloc);
 }
 
 static arcnav_status funnel_change_locally(void *state, const arcnav_map *map,
@@ -408,7 +412,7 @@ static arcnav_status funnel_change_locally(void *state, const arcnav_map *map,
     // build's to judge.
     return status == ARCNAV_ERR_OUT_OF_MEMORY ? status : ARCNAV_ERR_INVALID_ARGUMENT;
   }
-  status = change_mesh(engine, map, change);
+  status = change_mesh(engine, &engine->space.grid, map, change);
   an_free_space old = status == ARCNAV_OK ? engine->space : space;
   if (status == ARCNAV_OK) {
     engine->space = space;
@@ -449,7 +453,7 @@ static arcnav_status changed_copy(const funnel_engine *engine, const arcnav_map 
     status = an_local_polygons_copy(&engine->locals, &copy->locals, &copy->alloc);
   }
   if (status == ARCNAV_OK) {
-    status = change_mesh(copy, map, change);
+    status = change_mesh(copy, &engine->space.grid, map, change);
   }
   assert(status != ARCNAV_OK || !copy->navmesh->borrows_triangulation);
   if (status == ARCNAV_OK && engine->navmesh->passages.blocks) {

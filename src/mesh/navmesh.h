@@ -283,6 +283,18 @@ arcnav_status an_navmesh_change_polygon(an_navmesh *mesh, const an_navmesh_rings
                                         const vec2 *points, const an_navmesh_rings *added,
                                         int32_t *out_vertices);
 
+/// The vertices (to `out_vertices`, one per point) of a polygon the mesh holds as
+/// an_navmesh_change_polygon() would have put it in, so that it can take it out: one the mesh was
+/// built with (docs/DESIGN.md, "A living map", a polygon of the map as built). Its points,
+/// `points`, ring after ring as `rings` counts them (`rings->vertices` is not read), each a vertex
+/// of the triangulation; each ring edge a constraint, blocked on its left (the material) and free
+/// on its right; no other constraint at its vertices (no other ring or obstacle shares one). The
+/// caller checks that nothing else comes near it or lies inside it, so that every triangle of its
+/// material has its corners on it. A pass over the triangles round its vertices.
+/// ARCNAV_ERR_INVALID_ARGUMENT when the mesh does not hold it so (or cannot change locally).
+arcnav_status an_navmesh_find_polygon(const an_navmesh *mesh, const vec2 *points,
+                                      const an_navmesh_rings *rings, int32_t *out_vertices);
+
 /// A copy of `mesh` that changes apart from it (an_navmesh_change_polygon()). With `to_change`,
 /// the copy borrows `mesh`'s triangulation (an_navmesh.borrows_triangulation) instead of copying
 /// it, since the change makes its own copy to edit: it must then be changed, or destroyed, while
@@ -378,6 +390,9 @@ bool an_navmesh_point_is_free(const an_navmesh *mesh, vec2 p);
 /// Triangle of the underlying triangulation (free or not) containing p, found from the mesh's
 /// locate grid; -1 outside the box. Thread-safe (reads only).
 int32_t an_navmesh_locate_cdt(const an_navmesh *mesh, vec2 p);
+
+/// The vertex of the underlying triangulation at p exactly, or -1. Thread-safe (reads only).
+int32_t an_navmesh_vertex_at(const an_navmesh *mesh, vec2 p);
 
 /// The free triangle that holds p inside, farther than AN_LOCATE_INSIDE_TOLERANCES tolerances
 /// from each of its edges, or -1: a point it returns a triangle for lies in no obstacle of the

@@ -99,6 +99,18 @@ int32_t an_navmesh_locate_cdt(const an_navmesh *mesh, vec2 p) {
   return an_cdt_locate(&mesh->cdt, p, mesh->grid[(size_t)j * (size_t)mesh->grid_w + (size_t)i]);
 }
 
+int32_t an_navmesh_vertex_at(const an_navmesh *mesh, vec2 p) {
+  // A vertex lies on the triangles round it alone: the one located holds it as a corner.
+  int32_t t = an_navmesh_locate_cdt(mesh, p);
+  for (int k = 0; t >= 0 && k < 3; ++k) {
+    int32_t v = mesh->cdt.tris[t].v[k];
+    if (mesh->cdt.points[v].x == p.x && mesh->cdt.points[v].y == p.y) {
+      return v;
+    }
+  }
+  return -1;
+}
+
 int32_t an_navmesh_locate_inside(const an_navmesh *mesh, vec2 p) {
   int32_t t = an_navmesh_locate_cdt(mesh, p);
   if (t < 0 || mesh->free_of[t] < 0) {

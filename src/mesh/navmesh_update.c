@@ -635,6 +635,59 @@ static arcnav_status take_out(an_cdt *work, const an_navmesh_rings *rings, vec2 
   return st;
 }
 
+typedef struct vertex_constraints {
+  const an_cdt *cdt;
+  int32_t vertex;
+  int count;
+} vertex_constraints;
+
+// Counts the constraint leaving the vertex along triangle t: each edge at a vertex leaves it
+// along the one triangle on its left.
+static void count_constraint_leaving(void *context, int32_t t) {
+  vertex_constraints *c = context;
+  const an_cdt_tri *tri = &c->cdt->tris[t];
+  c->count += (tri->constrained >> an_cdt_prev3(an_cdt_vertex_index(tri, c->vertex))) & 1u;
+}
+
+arcnav_status an_navmesh_find_polygon(const an_navmesh *mesh, const vec2 *points,
+                                      const an_navmesh_rings *rings, int32_t *out_vertices) {
+  const an_cdt *cdt = &mesh->cdt;
+  size_t count = ring_points(rings->ring_counts, rings->ring_count);
+  if (!an_navmesh_may_change_locally(mesh) || count == 0) {
+    return ARCNAV_ERR_INVALID_ARGUMENT;
+  }
+  for (size_t k = 0; k < count; ++k) {
+    out_vertices[k] = an_navmesh_vertex_at(mesh, points[k]);
+    if (out_vertices[k] < 4) {
+      return ARCNAV_ERR_INVALID_ARGUMENT; // not a vertex, or a corner of the box
+    }
+  }
+  for (size_t k = 0; k < count; ++k) {
+    int32_t a = out_vertices[k], b = out_vertices[next_in_ring(rings, k)];
+    int32_t t;
+    int i = an_cdt_find_edge(cdt, a, b, &t);
+    if (i < 0 || !((cdt->tris[t].constrained >> i) & 1u)) {
+      return ARCNAV_ERR_INVALID_ARGUMENT;
+    }
+    // Counter-clockwise triangles run along their edge i from v[i + 1] to v[i + 2].
+    bool on_left = cdt->tris[t].v[an_cdt_next3(i)] == a;
+    int32_t left = on_left ? t : cdt->tris[t].n[i], right = on_left ? cdt->tris[t].n[i] : t;
+    if (left < 0 || right < 0 || mesh->free_of[left] >= 0 || mesh->free_of[right] < 0) {
+      return ARCNAV_ERR_INVALID_ARGUMENT;
+    }
+  }
+  // Two constraints at each vertex, its ring's: a vertex two rings or two points shared would
+  // have four.
+  for (size_t k = 0; k < count; ++k) {
+    vertex_constraints c = {cdt, out_vertices[k], 0};
+    each_triangle_round(cdt, out_vertices[k], count_constraint_leaving, &c);
+    if (c.count != 2) {
+      return ARCNAV_ERR_INVALID_ARGUMENT;
+    }
+  }
+  return ARCNAV_OK;
+}
+
 // Puts polygon `points` (its rings' counts in `rings`) into `work`, its vertices to
 // out_vertices; its box widens [lo, hi].
 static arcnav_status put_in(an_cdt *work, const an_allocator *alloc, const vec2 *points,

@@ -38,21 +38,6 @@ static size_t table_cells(const an_sight_mesh *sm, int table) {
 
 // ---- build ---------------------------------------------------------------------------------
 
-// The mesh vertex at p, or -1.
-static int32_t vertex_at(const an_navmesh *mesh, vec2 p) {
-  int32_t t = an_navmesh_locate_cdt(mesh, p);
-  if (t < 0) {
-    return -1;
-  }
-  for (int k = 0; k < 3; ++k) {
-    int32_t v = mesh->cdt.tris[t].v[k];
-    if (mesh->cdt.points[v].x == p.x && mesh->cdt.points[v].y == p.y) {
-      return v;
-    }
-  }
-  return -1;
-}
-
 /// A cell of one of the tables the filing pass puts corners in.
 typedef struct filed_cell {
   int table;
@@ -417,7 +402,7 @@ static void set_corner_vertices(an_sight_mesh *sm, const an_corner *corners, siz
   for (size_t c = carried; c < count; ++c) {
     const an_corner *corner = &corners[c];
     sm->corner_vertex[c] =
-        corner->wedge_sweep >= AN_TWO_PI ? -1 : vertex_at(sm->mesh, corner->center);
+        corner->wedge_sweep >= AN_TWO_PI ? -1 : an_navmesh_vertex_at(sm->mesh, corner->center);
   }
 }
 

@@ -602,8 +602,9 @@ static const an_tangent_engine *lent_parts_before(const an_engine_args *args,
 // grid takes the obstacle's items out and in. The engine's own triangulation of the polygons is a
 // copy of the old one's, which a circle's change leaves alone (circles are not in it) and a
 // polygon's changes as the point funnel's does (an_local_polygons_change(): a polygon taken out
-// must be one put in that way); a lent one its lender changed. ARCNAV_ERR_INVALID_ARGUMENT when
-// the change is not such a one: nothing is left made, and the engine builds in full.
+// is one put in that way, or one the build put in that the mesh holds as such); a lent one its
+// lender changed. ARCNAV_ERR_INVALID_ARGUMENT when the change is not such a one: nothing is left
+// made, and the engine builds in full.
 static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent_engine *before,
                                      const an_engine_args *args, const an_owner_items *was,
                                      bool *same_triangulation) {
@@ -618,8 +619,7 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
   if (engine->has_extent != before->has_extent ||
       !v2_equal(engine->extent_min, before->extent_min) ||
       !v2_equal(engine->extent_max, before->extent_max) || (out && !polygon && !was->circle) ||
-      (polygon && !engine->lent_polygons &&
-       ((out && !local) || !an_navmesh_may_change_locally(before->polygons)))) {
+      (polygon && !engine->lent_polygons && !an_navmesh_may_change_locally(before->polygons))) {
     return ARCNAV_ERR_INVALID_ARGUMENT;
   }
   const an_allocator *alloc = &engine->alloc;
@@ -651,8 +651,11 @@ static arcnav_status carry_own_parts(an_tangent_engine *engine, const an_tangent
       status = an_local_polygons_copy(&before->locals, &engine->locals, alloc);
     }
     if (status == ARCNAV_OK && polygon) {
+      // A polygon the build put in that goes is read from its edges in the old grid.
+      an_built_edges built = {out && !local ? before->space.grid.items + was->first : NULL,
+                              out && !local ? was->count : 0};
       status = an_local_polygons_change(&engine->locals, engine->own_polygons, map, change->id, out,
-                                        in, change->index, alloc);
+                                        in, change->index, &built, alloc);
     }
     assert(status != ARCNAV_OK || !engine->own_polygons->borrows_triangulation);
     // A circle's change keeps the forest the copy took over with the triangulation.
