@@ -367,6 +367,48 @@ START_TEST(test_touching_rule_by_hand) {
   arcnav_map_destroy(map);
   sup_map_free(&pinched);
 
+  // A circle of radius 3 touching a rectangle's side at a single point, turned a quarter at a
+  // time so that the point lies at each of the circle's axes: at angle 0 it is where a full
+  // circle's wedge starts. From below the point to above it, beside the rectangle, the way round
+  // the circle's rim through the point passes between the two and is closed: every tangent
+  // engine (the planner for several radii asked at R = 0 too) goes round the circle's far side,
+  // the tangents from both ends and the arc between them, and the path passes the verifier.
+  double d = sqrt(2.0 * 2.0 + 3.5 * 3.5), reach = acos(3.0 / d), towards = atan2(3.5, 2.0);
+  double round_far_side = 2.0 * sqrt(d * d - 9.0) + 3.0 * (2.0 * TEST_PI - 2.0 * (towards + reach));
+  for (int turn = 0; turn < 4; ++turn) {
+    // (x, y) turned by `turn` quarters about the origin: exact in floating point.
+    double c = turn == 0 ? 1 : turn == 2 ? -1 : 0, s = turn == 1 ? 1 : turn == 3 ? -1 : 0;
+#define TURNED(x, y) ((vec){c * (x)-s * (y), s * (x) + c * (y)})
+    sup_map touch;
+    sup_map_init(&touch);
+    const vec side[4] = {TURNED(6, -2), TURNED(20, -2), TURNED(20, 1), TURNED(6, 1)};
+    sup_map_add_polygon(&touch, side, 4, NULL, NULL, 0);
+    sup_map_add_circle(&touch, TURNED(3, 0), 3.0);
+    vec from = TURNED(5, -3.5), to = TURNED(5, 3.5);
+#undef TURNED
+    ck_assert_int_eq(sup_map_to_arcnav(&touch, &map), ARCNAV_OK);
+    eps = arcnav_map_tolerance(map);
+    for (size_t e = 0; e < 3; ++e) { // prebuilt, on demand, and one planner for R <= 3
+      arcnav_planner_def def = arcnav_default_planner_def();
+      def.engine = ARCNAV_ENGINE_TANGENT;
+      def.tangent_graph = e == 0 ? ARCNAV_TANGENT_GRAPH_PREBUILT : ARCNAV_TANGENT_GRAPH_ON_DEMAND;
+      def.max_radius = e == 2 ? 3.0 : 0.0;
+      engine_run run = {NULL, NULL};
+      ck_assert_int_eq(arcnav_planner_create(map, &def, &run.planner), ARCNAV_OK);
+      ck_assert_int_eq(arcnav_query_create(run.planner, &run.query), ARCNAV_OK);
+      ck_assert_int_eq(arcnav_find_path(run.query, from, to, path), ARCNAV_OK);
+      ck_assert_msg(fabs(arcnav_path_length(path) - round_far_side) <= 1e-9 * round_far_side,
+                    "turned %d, way %zu: %.17g, round the far side %.17g", turn, e,
+                    arcnav_path_length(path), round_far_side);
+      sup_verify_report report;
+      ck_assert_msg(sup_verify_path(&touch, 0.0, eps, from, to, path, &report), "turned %d: %s",
+                    turn, report.message);
+      close_run(&run);
+    }
+    arcnav_map_destroy(map);
+    sup_map_free(&touch);
+  }
+
   // A rectangle over a circle, its top edge tangent to the circle at the rectangle's corner
   // (0, 0.5), the rectangle's material on the circle's side of it: the circle's arc runs just
   // under that edge, inside the rectangle, leaving the corner along the edge's own direction. To

@@ -155,9 +155,18 @@ static arcnav_status lay_out_nodes(const an_corner *corners, size_t corner_count
 
 bool an_corner_wedge_is_free(const an_corner *corner, const an_clearance *clearance,
                              an_clearance_scratch *scratch) {
-  an_arc whole = {corner->center, corner->radius, corner->wedge_start,
-                  an_min(corner->wedge_sweep, AN_TWO_PI)};
-  return an_arc_is_free(clearance, scratch, &whole);
+  if (corner->wedge_sweep < AN_TWO_PI) {
+    an_arc whole = {corner->center, corner->radius, corner->wedge_start, corner->wedge_sweep};
+    return an_arc_is_free(clearance, scratch, &whole);
+  }
+  // A full circle has no ends, an arc has two, and what touches an arc at an end is left to the
+  // end's own tests (docs/DESIGN.md, "The touching rule"): one arc round the whole would not see
+  // material touching the rim at its seam. Two arcs of three quarters, half a turn apart, each
+  // hold the other's ends inside.
+  an_arc first = {corner->center, corner->radius, corner->wedge_start, 0.75 * AN_TWO_PI};
+  an_arc second = {corner->center, corner->radius, an_wrap_angle(corner->wedge_start + AN_PI),
+                   0.75 * AN_TWO_PI};
+  return an_arc_is_free(clearance, scratch, &first) && an_arc_is_free(clearance, scratch, &second);
 }
 
 // Notes which corners' whole wedge arc is free.
