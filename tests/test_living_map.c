@@ -435,8 +435,9 @@ static void compare_at_radii(arcnav_query *query, const arcnav_planner *fresh, c
   }
 }
 
-START_TEST(updates_equal_fresh_builds) {
-  uint64_t seed = (uint64_t)_i + 1;
+// A random world of `seed`: ten shapes, then twelve random changes, each planner kind brought up
+// to date (some a change or two late) and compared with one built afresh.
+static void updates_against_fresh_builds(uint64_t seed) {
   sup_rng rng = sup_rng_seed(seed * 1299709);
   world w;
   arcnav_map *map = empty_world(&w, seed % 2 == 0);
@@ -471,6 +472,22 @@ START_TEST(updates_equal_fresh_builds) {
   ck_assert_uint_gt(t.found, t.compared / 4);
   destroy_planners(KIND_COUNT, planners, queries);
   arcnav_map_destroy(map);
+}
+
+START_TEST(updates_equal_fresh_builds) {
+  updates_against_fresh_builds((uint64_t)_i + 1);
+}
+END_TEST
+
+// Seeds beyond the default ones that once failed (found running seeds 7 to 2,000), kept so they
+// run every time: 1109, a circle touched at its rim's angle 0 (the tangent engines slid along the
+// rim through that pinch at R = 0); the others, triangles listing their edges in another order in
+// the updated triangulation than in a fresh one (the sure passages' yes took the first portal an
+// end sees, and the two planners took different ones).
+static const uint64_t KEPT_SEEDS[] = {331, 618, 728, 1109, 1416};
+
+START_TEST(updates_equal_fresh_builds_kept_seeds) {
+  updates_against_fresh_builds(KEPT_SEEDS[_i]);
 }
 END_TEST
 
@@ -2261,6 +2278,8 @@ static Suite *living_map_suite(void) {
   tcase_add_test(tc, no_path_between_parts_needs_no_search);
   tcase_add_test(tc, partial_path_to_the_nearest_place_that_fits);
   tcase_add_loop_test(tc, updates_equal_fresh_builds, 0, 6);
+  tcase_add_loop_test(tc, updates_equal_fresh_builds_kept_seeds, 0,
+                      sizeof KEPT_SEEDS / sizeof KEPT_SEEDS[0]);
   tcase_add_test(tc, local_updates_equal_fresh_builds);
   tcase_add_loop_test(tc, buildings_of_the_built_map_change_locally, 0, 5);
   tcase_add_test(tc, carried_parts_are_a_fresh_builds);

@@ -447,35 +447,44 @@ double an_sure_passages_width(const an_sure_passages *sure, int32_t ta, int ia, 
   return an_blocked_forest_width(&sure->forest, a, b);
 }
 
-/// The first portal of triangle `tri` but the one across edge `skip` (-1: none) whose midpoint p
-/// sees along a free segment: its node, if any.
-static bool seen_portal_of(const an_sure_passages *sure, const an_clearance *settings,
-                           an_clearance_scratch *scratch, int32_t tri, int skip, vec2 p,
-                           an_forest_ref *node) {
-  for (int i = 0; i < 3; ++i) {
-    if (i != skip && portal_node(sure, tri, i, node) &&
-        an_segment_is_free(settings, scratch, p, portal_middle(sure->mesh, tri, i))) {
-      return true;
-    }
-  }
-  return false;
-}
+/// The portals an end sees, one at a time: those of the triangle holding it whose midpoint it sees
+/// along a free segment, else, when it sees none of them, the further portals of the triangle's
+/// neighbours whose midpoint it sees. A place a disk touches walls at (the nearest place it fits,
+/// in a corner) often sees none of its own triangle's midpoints, the segments to them running
+/// closer to a wall than R, but one a triangle further on (docs/DESIGN.md, "Reachability without
+/// a search").
+typedef struct seen_portals {
+  const an_sure_passages *sure;
+  const an_clearance *settings;
+  an_clearance_scratch *scratch;
+  int32_t tri;
+  vec2 p;
+  int next; ///< 0 to 2: the triangle's own edges; then 3 for each neighbour, by its edges
+  bool own_seen;
+} seen_portals;
 
-/// A portal whose midpoint p sees along a free segment: one of the triangle holding p, else one
-/// of its neighbours' further portals. A place a disk touches walls at (the nearest place it
-/// fits, in a corner) often sees none of its own triangle's midpoints, the segments to them
-/// running closer to a wall than R, but one a triangle further on (docs/DESIGN.md, "Reachability
-/// without a search").
-static bool seen_portal(const an_sure_passages *sure, const an_clearance *settings,
-                        an_clearance_scratch *scratch, int32_t tri, vec2 p, an_forest_ref *node) {
-  if (seen_portal_of(sure, settings, scratch, tri, -1, p, node)) {
-    return true;
-  }
+// The next portal the end sees, if any.
+static bool next_seen(seen_portals *it, an_forest_ref *node) {
+  const an_sure_passages *sure = it->sure;
   const int32_t *fn = sure->mesh->fn;
-  for (int i = 0; i < 3; ++i) {
-    int32_t u = fn[3 * (size_t)tri + (size_t)i];
-    if (u >= 0 && seen_portal_of(sure, settings, scratch, u,
-                                 an_navmesh_edge_across(fn, (size_t)u, tri), p, node)) {
+  while (it->next < 12) {
+    int k = it->next++;
+    int32_t tri = it->tri;
+    int edge = k;
+    if (k >= 3) {
+      if (it->own_seen) {
+        return false;
+      }
+      tri = fn[3 * (size_t)it->tri + (size_t)(k - 3) / 3];
+      edge = (k - 3) % 3;
+      if (tri < 0 || edge == an_navmesh_edge_across(fn, (size_t)tri, it->tri)) {
+        continue;
+      }
+    }
+    if (portal_node(sure, tri, edge, node) &&
+        an_segment_is_free(it->settings, it->scratch, it->p,
+                           portal_middle(sure->mesh, tri, edge))) {
+      it->own_seen |= k < 3;
       return true;
     }
   }
@@ -490,8 +499,27 @@ bool an_sure_passages_join(const an_sure_passages *sure, const an_clearance *set
   if (ta == tb && an_segment_is_free(settings, scratch, a, b)) {
     return true;
   }
-  an_forest_ref na, nb;
-  return seen_portal(sure, settings, scratch, ta, a, &na) &&
-         seen_portal(sure, settings, scratch, tb, b, &nb) &&
-         an_blocked_forest_width(&sure->forest, na, nb) >= settings->radius - settings->eps;
+  // Yes when the forest joins some portal a sees to some portal b sees: the answer is the sets',
+  // whatever order a mesh lists a triangle's edges in (a mesh changed locally may list them
+  // otherwise than one built afresh). The portals b sees are tested once, as they are needed.
+  seen_portals from = {sure, settings, scratch, ta, a, 0, false};
+  seen_portals to = {sure, settings, scratch, tb, b, 0, false};
+  an_forest_ref na, nb[9];
+  size_t nb_count = 0;
+  bool to_done = false;
+  while (next_seen(&from, &na)) {
+    for (size_t j = 0;; ++j) {
+      if (j == nb_count) {
+        if (to_done || !next_seen(&to, &nb[nb_count])) {
+          to_done = true;
+          break;
+        }
+        ++nb_count;
+      }
+      if (an_blocked_forest_width(&sure->forest, na, nb[j]) >= settings->radius - settings->eps) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
