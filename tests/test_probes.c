@@ -966,6 +966,40 @@ static sup_map many_rooms_map(uint64_t seed) {
 // path the verifier passes, no nearer than the nearest free point, and no free place nearer to p
 // on a grid round it is reached by the brute-force reference (whose paths are free: a path it
 // finds proves the place reachable). Counts the answers that had to rule out free places.
+static void check_reachable_from(const setup *s, const sup_map *m, double radius,
+                                 sup_reference *ref, arcnav_path *path, vec from, vec p,
+                                 size_t *ruled_out) {
+  vec q, nearest;
+  double d = -1.0, d_free = -1.0;
+  ck_assert_int_eq(arcnav_query_nearest_reachable(s->query, from, p, &q, &d), ARCNAV_OK);
+  ck_assert_double_eq_tol(d, dist(p, q), 1e-12 * fmax(1.0, d));
+  ck_assert_msg(free_at(m, radius, s->eps, q), "R %g: (%.17g, %.17g) is not free", radius, q.x,
+                q.y);
+  ck_assert_int_eq(arcnav_find_path(s->query, from, q, path), ARCNAV_OK);
+  sup_verify_report report;
+  ck_assert_msg(sup_verify_path(m, radius, s->eps, from, q, path, &report), "R %g: %s", radius,
+                report.message);
+  ck_assert_int_eq(arcnav_query_nearest_free(s->query, p, &nearest, &d_free), ARCNAV_OK);
+  ck_assert_double_ge_tol(d, d_free, 1e-9);
+  double step = fmax(d / 12.0, 0.05);
+  if (d > d_free + step) {
+    ++*ruled_out;
+  }
+  sup_reference_flood(ref, from);
+  for (double gx = -d; gx <= d; gx += step) {
+    for (double gy = -d; gy <= d; gy += step) {
+      vec x = {p.x + gx, p.y + gy};
+      if (dist(x, p) >= d - step || !free_at(m, radius + step, s->eps, x)) {
+        continue;
+      }
+      ck_assert_msg(!sup_reference_reaches(ref, x),
+                    "R %g: (%.17g, %.17g) is reached from (%.17g, %.17g) and nearer to "
+                    "(%.17g, %.17g) than the answer, %.17g",
+                    radius, x.x, x.y, from.x, from.y, p.x, p.y, d);
+    }
+  }
+}
+
 static void check_reachable(const sup_map *m, double radius, arcnav_tangent_graph graph,
                             uint64_t seed, size_t *ruled_out) {
   setup s = build(m, radius, ARCNAV_ENGINE_AUTO);
@@ -991,36 +1025,7 @@ static void check_reachable(const sup_map *m, double radius, arcnav_tangent_grap
     if (!sup_random_free_point(m, radius, &rng, lo, hi, 0.01, 1000, &from)) {
       continue;
     }
-    vec p = random_point(m, &rng, 0.0);
-    vec q, nearest;
-    double d = -1.0, d_free = -1.0;
-    ck_assert_int_eq(arcnav_query_nearest_reachable(s.query, from, p, &q, &d), ARCNAV_OK);
-    ck_assert_double_eq_tol(d, dist(p, q), 1e-12 * fmax(1.0, d));
-    ck_assert_msg(free_at(m, radius, s.eps, q), "R %g: (%.17g, %.17g) is not free", radius, q.x,
-                  q.y);
-    ck_assert_int_eq(arcnav_find_path(s.query, from, q, path), ARCNAV_OK);
-    sup_verify_report report;
-    ck_assert_msg(sup_verify_path(m, radius, s.eps, from, q, path, &report), "R %g: %s", radius,
-                  report.message);
-    ck_assert_int_eq(arcnav_query_nearest_free(s.query, p, &nearest, &d_free), ARCNAV_OK);
-    ck_assert_double_ge_tol(d, d_free, 1e-9);
-    double step = fmax(d / 12.0, 0.05);
-    if (d > d_free + step) {
-      ++*ruled_out;
-    }
-    sup_reference_flood(ref, from);
-    for (double gx = -d; gx <= d; gx += step) {
-      for (double gy = -d; gy <= d; gy += step) {
-        vec x = {p.x + gx, p.y + gy};
-        if (dist(x, p) >= d - step || !free_at(m, radius + step, s.eps, x)) {
-          continue;
-        }
-        ck_assert_msg(!sup_reference_reaches(ref, x),
-                      "R %g: (%.17g, %.17g) is reached from (%.17g, %.17g) and nearer to "
-                      "(%.17g, %.17g) than the answer, %.17g",
-                      radius, x.x, x.y, from.x, from.y, p.x, p.y, d);
-      }
-    }
+    check_reachable_from(&s, m, radius, ref, path, from, random_point(m, &rng, 0.0), ruled_out);
   }
   arcnav_path_destroy(path);
   sup_reference_destroy(ref);
@@ -1050,6 +1055,35 @@ START_TEST(nearest_reachable_among_many_rooms) {
     sup_map_free(&m);
   }
   ck_assert_uint_ge(ruled_out, test_scaled_minimum(3, 6));
+}
+END_TEST
+
+// A map of few grid cells, two parts of it apart for R = 2 (a quadrilateral nearer than 2R to the
+// bounds at two corners): the point lies inside the quadrilateral, its nearest free places in the
+// part the start is not in. The refusal comes in the last ring of cells, which makes the bound
+// due; past the rings the candidates it held must still be tested (fuzz_living found the probe
+// answering no_path: fuzz/regressions/living/nearest-reachable-refused-in-the-last-ring-left-the-
+// rest-untested).
+START_TEST(nearest_reachable_refused_in_the_last_ring) {
+  sup_map m;
+  sup_map_init(&m);
+  const vec quad[4] = {{0, 22.75}, {-0.25, 0.25}, {4, -0.25}, {20.25, 4}};
+  sup_map_add_polygon(&m, quad, 4, NULL, NULL, 0);
+  const vec box[4] = {{-24, -24}, {24, -24}, {24, 24}, {-24, 24}};
+  sup_map_set_bounds(&m, box, 4);
+  size_t ruled_out = 0;
+  for (int e = 0; e < 2; ++e) {
+    setup s = build(&m, 2.0, e == 0 ? ARCNAV_ENGINE_AUTO : ARCNAV_ENGINE_INTERVAL);
+    sup_reference *ref = sup_reference_create(&m, 2.0, NULL);
+    arcnav_path *path = NULL;
+    ck_assert_int_eq(arcnav_path_create(NULL, &path), ARCNAV_OK);
+    check_reachable_from(&s, &m, 2.0, ref, path, (vec){-6, -6}, (vec){7.75, 7.75}, &ruled_out);
+    arcnav_path_destroy(path);
+    sup_reference_destroy(ref);
+    release(&s);
+  }
+  ck_assert_uint_eq(ruled_out, 2);
+  sup_map_free(&m);
 }
 END_TEST
 
@@ -1302,6 +1336,7 @@ static Suite *probes_suite(void) {
   tcase_add_test(tc, nearest_free_on_small_cases);
   tcase_add_test(tc, nearest_reachable_is_reached_and_nearest);
   tcase_add_test(tc, nearest_reachable_among_many_rooms);
+  tcase_add_test(tc, nearest_reachable_refused_in_the_last_ring);
   tcase_add_test(tc, nearest_reachable_small_cases_and_errors);
   tcase_add_test(tc, bounded_search_answers_as_the_rings_do);
   tcase_add_test(tc, corner_arcs_are_free_as_the_distances_say);

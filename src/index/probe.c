@@ -1188,6 +1188,9 @@ an_verdict an_probe_nearest_accepted(const an_clearance *cl, an_probe_scratch *s
       }
     }
   }
+  // The last ring may end with a refusal that made the bound due, the candidates after it held
+  // untested: past the rings the bound is not asked, and those are tested as the others.
+  s.bound_pending = false;
   test_candidates(&s, INFINITY);
   if (s.aborted) {
     return AN_ABORTED;
