@@ -502,6 +502,72 @@ static bool sample_piece(const sup_map *map, sup_obstacle_screen *screen, double
 
 /// (5) R = 0: obstacles that touch are one wall (touching.h). No line piece passes between
 /// touching material, nor does the path where two line pieces meet, and neither end is walled in.
+// Is the angle of `dir` (from an arc's centre) inside the arc, farther than `margin` radians from
+// both its ends?
+static bool inside_arc(const arcnav_piece *pc, vec dir, double margin) {
+  vec from = vsub(pc->from, pc->center);
+  double turn = atan2(from.x * dir.y - from.y * dir.x, from.x * dir.x + from.y * dir.y);
+  double offset = pc->ccw ? turn : -turn;
+  if (offset < 0.0) {
+    offset += 2.0 * 3.14159265358979323846;
+  }
+  return offset > margin && offset < pc->sweep - margin;
+}
+
+// Does an edge or vertex of `ring` touch the rim of the circle (c, r) (within eps) at a point
+// inside the arc: the nearest point of an edge to the centre lying on the rim?
+static bool ring_touches_arc(const sup_ring *ring, vec c, double r, double eps,
+                             const arcnav_piece *pc, double margin) {
+  for (size_t j = 0; j < ring->count; ++j) {
+    vec a = ring->points[j], b = ring->points[(j + 1) % ring->count];
+    vec ab = vsub(b, a), ac = vsub(c, a);
+    double len2 = ab.x * ab.x + ab.y * ab.y;
+    double t = len2 > 0.0 ? fmin(fmax((ac.x * ab.x + ac.y * ab.y) / len2, 0.0), 1.0) : 0.0;
+    vec q = {a.x + t * ab.x, a.y + t * ab.y};
+    double d = vdist(q, c);
+    if (fabs(d - r) <= eps && d > 0.0 && inside_arc(pc, vsub(q, c), margin)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// For a point agent's arc, which rides the rim of a circle obstacle: does other material touch
+// that rim (within eps) at a point inside the arc? An edge or a vertex of a ring, or another
+// circle tangent to it from outside. Then the path, on the rim, passes between the circle and
+// that material where they meet (or runs into the material, which the samples see as well).
+// Touches near the arc's ends are the path's own touching points, judged as a line's are.
+static bool arc_passes_a_touch(const sup_map *map, double eps, const arcnav_piece *pc) {
+  double margin = 1e-6 + 4.0 * eps / pc->radius;
+  if (!(pc->sweep > 2.0 * margin)) {
+    return false;
+  }
+  vec c = pc->center;
+  double r = pc->radius;
+  for (size_t i = 0; i < map->polygon_count; ++i) {
+    const sup_polygon *poly = &map->polygons[i];
+    if (ring_touches_arc(&poly->outer, c, r, eps, pc, margin)) {
+      return true;
+    }
+    for (size_t h = 0; h < poly->hole_count; ++h) {
+      if (ring_touches_arc(&poly->holes[h], c, r, eps, pc, margin)) {
+        return true;
+      }
+    }
+  }
+  if (map->has_bounds && ring_touches_arc(&map->bounds, c, r, eps, pc, margin)) {
+    return true;
+  }
+  for (size_t i = 0; i < map->circle_count; ++i) {
+    const sup_circle *o = &map->circles[i];
+    double d = vdist(o->center, c);
+    if (fabs(d - (o->radius + r)) <= eps && d > eps && inside_arc(pc, vsub(o->center, c), margin)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 static void check_touching_rule(const sup_map *map, double eps, vec start, vec goal,
                                 const arcnav_piece *pieces, size_t count, sup_verify_report *r) {
   double probe = sup_touch_probe_radius(map);
@@ -512,6 +578,10 @@ static void check_touching_rule(const sup_map *map, double eps, vec start, vec g
   for (size_t i = 0; i < count; ++i) {
     const arcnav_piece *pc = &pieces[i];
     if (pc->type != ARCNAV_PIECE_LINE) {
+      if (pc->radius > 2.0 * eps && arc_passes_a_touch(map, eps, pc)) {
+        fail(r, "piece %zu (arc): passes between its circle and material touching it", i);
+        return;
+      }
       continue;
     }
     if (sup_segment_passes_between(map, pc->from, pc->to, eps, probe)) {

@@ -15,6 +15,7 @@
 #include "verify.h"
 
 #include <stdio.h>
+#include <string.h>
 
 typedef arcnav_vec2 vec;
 
@@ -583,6 +584,40 @@ START_TEST(test_checks_see_the_touching_rule) {
   r = sup_reference_shortest(&pinch, 0.0, (vec){5, 15}, (vec){10, 10}, NULL);
   ck_assert_double_eq_tol(r.length, sqrt(50.0), 1e-9);
   sup_map_free(&pinch);
+
+  // Along a circle's rim through the point where a rectangle's side touches it: the path passes
+  // between the two. Touching the rim there and turning back is allowed; so is the way round the
+  // circle's far side.
+  sup_map rim;
+  sup_map_init(&rim);
+  sup_map_add_rect(&rim, 6, -2, 20, 1);
+  sup_map_add_circle(&rim, (vec){3, 0}, 3.0);
+  double reach = acos(3.0 / hypot(2.0, 3.5)), towards = atan2(3.5, 2.0);
+  double near_angle = towards - reach, far_angle = towards + reach;
+  vec low = {3.0 + 3.0 * cos(near_angle), -3.0 * sin(near_angle)};
+  vec high = {low.x, -low.y};
+  arcnav_piece over[3] = {test_line_piece((vec){5, -3.5}, low),
+                          test_arc_piece((vec){3, 0}, 3.0, low, high, 2.0 * near_angle, true),
+                          test_line_piece(high, (vec){5, 3.5})};
+  ck_assert(!sup_verify_pieces(&rim, 0.0, eps, (vec){5, -3.5}, (vec){5, 3.5}, over, 3,
+                               over[0].length + over[1].length + over[2].length, &report));
+  ck_assert_msg(strstr(report.message, "passes between") != NULL, "%s", report.message);
+  vec far_low = {3.0 + 3.0 * cos(far_angle), -3.0 * sin(far_angle)};
+  vec far_high = {far_low.x, -far_low.y};
+  arcnav_piece round[3] = {
+      test_line_piece((vec){5, -3.5}, far_low),
+      test_arc_piece((vec){3, 0}, 3.0, far_low, far_high, 2.0 * TEST_PI - 2.0 * far_angle, false),
+      test_line_piece(far_high, (vec){5, 3.5})};
+  ck_assert_msg(sup_verify_pieces(&rim, 0.0, eps, (vec){5, -3.5}, (vec){5, 3.5}, round, 3,
+                                  round[0].length + round[1].length + round[2].length, &report),
+                "%s", report.message);
+  arcnav_piece touch_back[2] = {
+      test_arc_piece((vec){3, 0}, 3.0, low, (vec){6, 0}, near_angle, true),
+      test_arc_piece((vec){3, 0}, 3.0, (vec){6, 0}, low, near_angle, false)};
+  ck_assert_msg(sup_verify_pieces(&rim, 0.0, eps, low, low, touch_back, 2,
+                                  touch_back[0].length + touch_back[1].length, &report),
+                "%s", report.message);
+  sup_map_free(&rim);
 
   sup_map shared;
   sup_map_init(&shared);
