@@ -534,9 +534,9 @@ static bool ring_touches_arc(const sup_ring *ring, vec c, double r, double eps,
 
 // For a point agent's arc, which rides the rim of a circle obstacle: does other material touch
 // that rim (within eps) at a point inside the arc? An edge or a vertex of a ring, or another
-// circle tangent to it from outside. Then the path, on the rim, passes between the circle and
-// that material where they meet (or runs into the material, which the samples see as well).
-// Touches near the arc's ends are the path's own touching points, judged as a line's are.
+// circle (not a point) tangent to it from outside. Then the path, on the rim, passes between the
+// circle and that material where they meet (or runs into the material, which the samples see as
+// well). Touches near the arc's ends are the path's own touching points, judged as a line's are.
 static bool arc_passes_a_touch(const sup_map *map, double eps, const arcnav_piece *pc) {
   double margin = 1e-6 + 4.0 * eps / pc->radius;
   if (!(pc->sweep > 2.0 * margin)) {
@@ -558,10 +558,12 @@ static bool arc_passes_a_touch(const sup_map *map, double eps, const arcnav_piec
   if (map->has_bounds && ring_touches_arc(&map->bounds, c, r, eps, pc, margin)) {
     return true;
   }
+  // A point obstacle has no material of its own: a path over it touches it.
   for (size_t i = 0; i < map->circle_count; ++i) {
     const sup_circle *o = &map->circles[i];
     double d = vdist(o->center, c);
-    if (fabs(d - (o->radius + r)) <= eps && d > eps && inside_arc(pc, vsub(o->center, c), margin)) {
+    if (o->radius > eps && fabs(d - (o->radius + r)) <= eps && d > eps &&
+        inside_arc(pc, vsub(o->center, c), margin)) {
       return true;
     }
   }

@@ -587,11 +587,12 @@ START_TEST(test_checks_see_the_touching_rule) {
 
   // Along a circle's rim through the point where a rectangle's side touches it: the path passes
   // between the two. Touching the rim there and turning back is allowed; so is the way round the
-  // circle's far side.
+  // circle's far side, over a point obstacle on the rim (a point has no material of its own).
   sup_map rim;
   sup_map_init(&rim);
   sup_map_add_rect(&rim, 6, -2, 20, 1);
   sup_map_add_circle(&rim, (vec){3, 0}, 3.0);
+  sup_map_add_circle(&rim, (vec){0, 0}, 0.0);
   double reach = acos(3.0 / hypot(2.0, 3.5)), towards = atan2(3.5, 2.0);
   double near_angle = towards - reach, far_angle = towards + reach;
   vec low = {3.0 + 3.0 * cos(near_angle), -3.0 * sin(near_angle)};
