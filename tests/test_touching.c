@@ -410,6 +410,32 @@ START_TEST(test_touching_rule_by_hand) {
     sup_map_free(&touch);
   }
 
+  // A point obstacle at the bottom of a circle's rim: a point has no material of its own, so a
+  // path touching the circle there passes between nothing. From (27.5, 0) the way to (0, 2.5)
+  // runs along y = 0 to the point, round the rim and down its tangent (found by fuzz_planner: the
+  // tangent engines took the point for a pinch and went over the top, 41.37).
+  sup_map dotted;
+  sup_map_init(&dotted);
+  sup_map_add_circle(&dotted, (vec){7.25, 7.25}, 7.25);
+  sup_map_add_circle(&dotted, (vec){7.25, 0}, 0.0);
+  ck_assert_int_eq(sup_map_to_arcnav(&dotted, &map), ARCNAV_OK);
+  eps = arcnav_map_tolerance(map);
+  double to_goal = hypot(7.25, 4.75);
+  double leave = atan2(-4.75, -7.25) + acos(7.25 / to_goal);
+  double under = 20.25 + 7.25 * (-0.5 * TEST_PI - leave) + sqrt(to_goal * to_goal - 7.25 * 7.25);
+  for (size_t e = 0; e < 2; ++e) {
+    engine_run run = open_run(map, &ENGINES[e], 0.0);
+    ck_assert_int_eq(arcnav_find_path(run.query, (vec){27.5, 0}, (vec){0, 2.5}, path), ARCNAV_OK);
+    ck_assert_msg(fabs(arcnav_path_length(path) - under) <= 1e-9 * under, "%s: %.17g, under %.17g",
+                  ENGINES[e].name, arcnav_path_length(path), under);
+    sup_verify_report report;
+    ck_assert_msg(sup_verify_path(&dotted, 0.0, eps, (vec){27.5, 0}, (vec){0, 2.5}, path, &report),
+                  "%s: %s", ENGINES[e].name, report.message);
+    close_run(&run);
+  }
+  arcnav_map_destroy(map);
+  sup_map_free(&dotted);
+
   // A rectangle over a circle, its top edge tangent to the circle at the rectangle's corner
   // (0, 0.5), the rectangle's material on the circle's side of it: the circle's arc runs just
   // under that edge, inside the rectangle, leaving the corner along the edge's own direction. To

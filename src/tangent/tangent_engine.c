@@ -210,7 +210,10 @@ static void mark_circle_pinches(an_tangent_engine *engine, size_t first) {
         const uint32_t *ids = an_cell_table_list(&grid->cells, cell, &count);
         for (uint32_t k = 0; k < count; ++k) {
           const an_item *item = &grid->items[ids[k]];
-          if (item->owner == (uint32_t)corner->obstacle) {
+          // A point obstacle has no material of its own: a path touching the circle at it
+          // touches the point too, and passes between nothing.
+          if (item->owner == (uint32_t)corner->obstacle ||
+              (item->kind != AN_ITEM_EDGE && !(item->radius > eps))) {
             continue;
           }
           vec2 touch = item->kind == AN_ITEM_EDGE
