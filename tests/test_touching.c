@@ -410,6 +410,37 @@ START_TEST(test_touching_rule_by_hand) {
     sup_map_free(&touch);
   }
 
+  // A circle touched from outside at three places: a rectangle's side at (0, 1), a triangle's
+  // top at (1.25, -0.25) and another triangle's vertex at (0.5, 0), which also overlaps the
+  // rectangle. The goal, between the rectangle and the circle below (0, 1), is closed in; the way
+  // down the rectangle's side passes the pinch. The circle kept only two of its pinches, and
+  // which two depended on the grid: fuzz_planner found the tangent engines going straight down
+  // (fuzz/regressions/planner/third-pinch-on-a-circle).
+  sup_map thrice;
+  sup_map_init(&thrice);
+  const vec below[3] = {{16, -0.25}, {-0.25, -0.25}, {1.75, -11.25}};
+  const vec far_off[3] = {{4.0377380869572912, 20.811631926645646},
+                          {0.7653845451466228, 20.126923353485505},
+                          {-0.50000000000000155, 17.218911086754467}};
+  const vec barb[3] = {{0.5, 0},
+                       {-0.24999999999999989, 0.43301270189221935},
+                       {0.48829511159374955, -0.10755409798630498}};
+  sup_map_add_polygon(&thrice, below, 3, NULL, NULL, 0);
+  sup_map_add_rect(&thrice, -20.75, -20.75, 0, 6.25);
+  sup_map_add_polygon(&thrice, far_off, 3, NULL, NULL, 0);
+  sup_map_add_polygon(&thrice, barb, 3, NULL, NULL, 0);
+  sup_map_add_circle(&thrice, (vec){1.25, 1}, 1.25);
+  ck_assert(!sup_reference_shortest(&thrice, 0.0, (vec){0, 12}, (vec){0, 0.5}, NULL).found);
+  ck_assert_int_eq(sup_map_to_arcnav(&thrice, &map), ARCNAV_OK);
+  for (size_t e = 0; e < 2; ++e) {
+    engine_run run = open_run(map, &ENGINES[e], 0.0);
+    ck_assert_msg(arcnav_find_path(run.query, (vec){0, 12}, (vec){0, 0.5}, path) == ARCNAV_NO_PATH,
+                  "%s: a path of %.17g", ENGINES[e].name, arcnav_path_length(path));
+    close_run(&run);
+  }
+  arcnav_map_destroy(map);
+  sup_map_free(&thrice);
+
   // A point obstacle at the bottom of a circle's rim: a point has no material of its own, so a
   // path touching the circle there passes between nothing. From (27.5, 0) the way to (0, 2.5)
   // runs along y = 0 to the point, round the rim and down its tangent (found by fuzz_planner: the

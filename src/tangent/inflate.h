@@ -14,6 +14,9 @@
 
 #include <stdint.h>
 
+/// The pinches a full circle holds (an_corner.pinch_angle).
+#define AN_CORNER_PINCHES 4
+
 typedef struct an_corner {
   vec2 center;
   double radius;      ///< R at polygon corners, c + R around circle obstacles
@@ -24,10 +27,11 @@ typedef struct an_corner {
       vec2 normal_start; ///< unit vector at wedge_start
       vec2 normal_end;   ///< unit vector at wedge_start + wedge_sweep
     };
-    /// A full circle for a point agent: the directions, from its centre, of the points where other
+    /// A full circle for a point agent: the angles, from its centre, of the points where other
     /// material touches it (pinches), pinch_count of them. Obstacles that touch are one wall, so
-    /// no path touches the circle there (docs/DESIGN.md, "The touching rule").
-    vec2 pinch_normal[2];
+    /// no path touches the circle there (docs/DESIGN.md, "The touching rule"). Angles rather than
+    /// unit vectors, so that the union holds four.
+    double pinch_angle[AN_CORNER_PINCHES];
   };
   int32_t obstacle;    ///< owning obstacle, -1 for the bounds
   uint8_t pinch_count; ///< full circles only
@@ -93,9 +97,10 @@ static inline double an_corner_offset(const an_corner *corner, double angle) {
 /// full circle contains every direction but its pinches.
 static inline bool an_corner_wedge_contains(const an_corner *corner, vec2 normal, double slack) {
   if (corner->wedge_sweep >= AN_TWO_PI) {
+    double angle = corner->pinch_count > 0 ? v2_angle(normal) : 0.0;
     for (uint8_t k = 0; k < corner->pinch_count; ++k) {
-      vec2 pinch = corner->pinch_normal[k];
-      if (v2_dot(pinch, normal) > 0.0 && fabs(v2_cross(pinch, normal)) <= slack) {
+      double off = an_wrap_angle(angle - corner->pinch_angle[k]);
+      if (off <= slack || off >= AN_TWO_PI - slack) {
         return false;
       }
     }

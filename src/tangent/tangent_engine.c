@@ -142,16 +142,15 @@ static arcnav_status drop_unusable_corners(an_tangent_engine *engine, const arcn
   return ARCNAV_OK;
 }
 
-// Adds a pinch direction to a full circle unless it has one that close already.
+// Adds a pinch direction to a full circle unless it has one that close already (the wedge test
+// refuses it then). A circle touched at more than AN_CORNER_PINCHES places keeps the first ones
+// (docs/DESIGN.md, "The touching rule").
 static void add_pinch(an_corner *corner, vec2 normal) {
-  for (uint8_t k = 0; k < corner->pinch_count; ++k) {
-    if (v2_dot(corner->pinch_normal[k], normal) > 0.0 &&
-        fabs(v2_cross(corner->pinch_normal[k], normal)) <= AN_WEDGE_SLACK) {
-      return;
-    }
+  if (!an_corner_wedge_contains(corner, normal, AN_WEDGE_SLACK)) {
+    return;
   }
-  if (corner->pinch_count < 2) {
-    corner->pinch_normal[corner->pinch_count++] = normal;
+  if (corner->pinch_count < AN_CORNER_PINCHES) {
+    corner->pinch_angle[corner->pinch_count++] = v2_angle(normal);
   }
 }
 
