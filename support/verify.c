@@ -44,7 +44,8 @@ static double orient(vec a, vec b, vec c) {
   return vcross(vsub(b, a), vsub(c, base));
 }
 
-double sup_point_segment_distance(arcnav_vec2 p, arcnav_vec2 a, arcnav_vec2 b) {
+// The point of segment ab nearest to p.
+static vec closest_on_segment(vec p, vec a, vec b) {
   // Project from the nearer end, for the same reason as orient().
   if (nearer_to(p, a, b)) {
     vec swap = a;
@@ -54,17 +55,20 @@ double sup_point_segment_distance(arcnav_vec2 p, arcnav_vec2 a, arcnav_vec2 b) {
   vec ab = vsub(b, a);
   double len2 = vdot(ab, ab);
   if (len2 <= 0.0) {
-    return vdist(p, a);
+    return a;
   }
   double t = vdot(vsub(p, a), ab) / len2;
   if (t <= 0.0) {
-    return vdist(p, a);
+    return a;
   }
   if (t >= 1.0) {
-    return vdist(p, b);
+    return b;
   }
-  vec c = {a.x + ab.x * t, a.y + ab.y * t};
-  return vdist(p, c);
+  return (vec){a.x + ab.x * t, a.y + ab.y * t};
+}
+
+double sup_point_segment_distance(arcnav_vec2 p, arcnav_vec2 a, arcnav_vec2 b) {
+  return vdist(p, closest_on_segment(p, a, b));
 }
 
 static bool on_segment(vec a, vec b, vec p) {
@@ -500,17 +504,12 @@ static bool sample_piece(const sup_map *map, sup_obstacle_screen *screen, double
   return ok;
 }
 
-/// (5) R = 0: obstacles that touch are one wall (touching.h). No line piece passes between
-/// touching material, nor does the path where two line pieces meet, and neither end is walled in.
 // Is the angle of `dir` (from an arc's centre) inside the arc, farther than `margin` radians from
 // both its ends?
 static bool inside_arc(const arcnav_piece *pc, vec dir, double margin) {
   vec from = vsub(pc->from, pc->center);
-  double turn = atan2(from.x * dir.y - from.y * dir.x, from.x * dir.x + from.y * dir.y);
-  double offset = pc->ccw ? turn : -turn;
-  if (offset < 0.0) {
-    offset += 2.0 * 3.14159265358979323846;
-  }
+  double turn = atan2(vcross(from, dir), vdot(from, dir));
+  double offset = wrap_two_pi(pc->ccw ? turn : -turn);
   return offset > margin && offset < pc->sweep - margin;
 }
 
@@ -519,11 +518,7 @@ static bool inside_arc(const arcnav_piece *pc, vec dir, double margin) {
 static bool ring_touches_arc(const sup_ring *ring, vec c, double r, double eps,
                              const arcnav_piece *pc, double margin) {
   for (size_t j = 0; j < ring->count; ++j) {
-    vec a = ring->points[j], b = ring->points[(j + 1) % ring->count];
-    vec ab = vsub(b, a), ac = vsub(c, a);
-    double len2 = ab.x * ab.x + ab.y * ab.y;
-    double t = len2 > 0.0 ? fmin(fmax((ac.x * ab.x + ac.y * ab.y) / len2, 0.0), 1.0) : 0.0;
-    vec q = {a.x + t * ab.x, a.y + t * ab.y};
+    vec q = closest_on_segment(c, ring->points[j], ring->points[(j + 1) % ring->count]);
     double d = vdist(q, c);
     if (fabs(d - r) <= eps && d > 0.0 && inside_arc(pc, vsub(q, c), margin)) {
       return true;
@@ -570,6 +565,9 @@ static bool arc_passes_a_touch(const sup_map *map, double eps, const arcnav_piec
   return false;
 }
 
+/// (5) R = 0: obstacles that touch are one wall (touching.h). No line piece passes between
+/// touching material, nor does the path where two line pieces meet, nor an arc where material
+/// touches its circle, and neither end is walled in.
 static void check_touching_rule(const sup_map *map, double eps, vec start, vec goal,
                                 const arcnav_piece *pieces, size_t count, sup_verify_report *r) {
   double probe = sup_touch_probe_radius(map);

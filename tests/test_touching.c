@@ -297,6 +297,20 @@ static void check_ways_round_a_circle(const sup_map *plain, vec from, vec meet, 
   arcnav_map_destroy(map);
 }
 
+// The ends (5, -3.5) and (5, 3.5) beside the circle of radius 3 round (3, 0), whose rim reaches
+// x = 6 at angle 0: from the centre, the angles of the tangent points from (5, 3.5) on the ends'
+// side (`near`) and on the far side (`far`; those from (5, -3.5) are their mirror images), and
+// the length of the way round the far side, both tangents and the arc between them.
+typedef struct beside_circle {
+  double near_angle, far_angle, far_way;
+} beside_circle;
+
+static beside_circle ends_beside_circle(void) {
+  double d = hypot(2.0, 3.5), reach = acos(3.0 / d), towards = atan2(3.5, 2.0);
+  return (beside_circle){towards - reach, towards + reach,
+                         2.0 * sqrt(d * d - 9.0) + 3.0 * (2.0 * TEST_PI - 2.0 * (towards + reach))};
+}
+
 START_TEST(test_touching_rule_by_hand) {
   // The seam: bounds [0, 10]^2, an obstacle [4, 10] x [2, 8] whose right side lies on the
   // bounds. From (8, 9) to (8, 1) the way goes round the left: 2 sqrt(17) + 6.
@@ -374,8 +388,7 @@ START_TEST(test_touching_rule_by_hand) {
   // the circle's rim through the point passes between the two and is closed: every tangent
   // engine (the planner for several radii asked at R = 0 too) goes round the circle's far side,
   // the tangents from both ends and the arc between them, and the path passes the verifier.
-  double d = sqrt(2.0 * 2.0 + 3.5 * 3.5), reach = acos(3.0 / d), towards = atan2(3.5, 2.0);
-  double round_far_side = 2.0 * sqrt(d * d - 9.0) + 3.0 * (2.0 * TEST_PI - 2.0 * (towards + reach));
+  double round_far_side = ends_beside_circle().far_way;
   for (int turn = 0; turn < 4; ++turn) {
     // (x, y) turned by `turn` quarters about the origin: exact in floating point.
     double c = turn == 0 ? 1 : turn == 2 ? -1 : 0, s = turn == 1 ? 1 : turn == 3 ? -1 : 0;
@@ -650,8 +663,8 @@ START_TEST(test_checks_see_the_touching_rule) {
   sup_map_add_rect(&rim, 6, -2, 20, 1);
   sup_map_add_circle(&rim, (vec){3, 0}, 3.0);
   sup_map_add_circle(&rim, (vec){0, 0}, 0.0);
-  double reach = acos(3.0 / hypot(2.0, 3.5)), towards = atan2(3.5, 2.0);
-  double near_angle = towards - reach, far_angle = towards + reach;
+  beside_circle beside = ends_beside_circle();
+  double near_angle = beside.near_angle, far_angle = beside.far_angle;
   vec low = {3.0 + 3.0 * cos(near_angle), -3.0 * sin(near_angle)};
   vec high = {low.x, -low.y};
   arcnav_piece over[3] = {test_line_piece((vec){5, -3.5}, low),

@@ -453,6 +453,10 @@ double an_sure_passages_width(const an_sure_passages *sure, int32_t ta, int ia, 
 /// in a corner) often sees none of its own triangle's midpoints, the segments to them running
 /// closer to a wall than R, but one a triangle further on (docs/DESIGN.md, "Reachability without
 /// a search").
+// Where next_seen() looks: the triangle's own 3 edges, then 3 edges of each of its 3 neighbours
+// (one of them the shared edge, skipped); so at most 6 portals seen, the neighbours' further ones.
+enum { SEEN_CANDIDATES = 3 + 3 * 3, SEEN_MAX = 3 * 2 };
+
 typedef struct seen_portals {
   const an_sure_passages *sure;
   const an_clearance *settings;
@@ -467,7 +471,7 @@ typedef struct seen_portals {
 static bool next_seen(seen_portals *it, an_forest_ref *node) {
   const an_sure_passages *sure = it->sure;
   const int32_t *fn = sure->mesh->fn;
-  while (it->next < 12) {
+  while (it->next < SEEN_CANDIDATES) {
     int k = it->next++;
     int32_t tri = it->tri;
     int edge = k;
@@ -504,7 +508,7 @@ bool an_sure_passages_join(const an_sure_passages *sure, const an_clearance *set
   // otherwise than one built afresh). The portals b sees are tested once, as they are needed.
   seen_portals from = {sure, settings, scratch, ta, a, 0, false};
   seen_portals to = {sure, settings, scratch, tb, b, 0, false};
-  an_forest_ref na, nb[9];
+  an_forest_ref na, nb[SEEN_MAX];
   size_t nb_count = 0;
   bool to_done = false;
   while (next_seen(&from, &na)) {
