@@ -22,9 +22,11 @@ static uint32_t widest_first_key(float width) {
 
 enum { DIGIT_BITS = 8, DIGIT_VALUES = 1 << DIGIT_BITS, DIGITS = 32 / DIGIT_BITS };
 
-// Below this many links a comparison sort beats the radix sort's four passes over its 256 counts
-// (the lists of the small blocks; docs/DESIGN.md, "The widest passages in blocks").
-enum { RADIX_MIN_LINKS = 256 };
+// Below this many links a comparison sort beats the radix sort's passes. Timed, not counted: the
+// quicksort runs fewer instructions than the radix sort up to a few hundred words, but its
+// comparisons of random widths are mispredicted branches, and from about 40 words on the radix
+// sort takes less time (docs/DESIGN.md, "The widest passages in blocks").
+enum { RADIX_MIN_LINKS = 40 };
 
 // The words of the links in [first, end) that are not NaN, into `words`: each link's key (above)
 // over its place in `links`, so that ascending words take the links widest first and equal
@@ -40,36 +42,34 @@ static size_t widest_first_words(const an_widest_link *links, size_t first, size
   return kept;
 }
 
-// Sorts `count` such words ascending: a radix sort of their keys, 8 bits at a time, with every
-// digit counted in one pass and the digits every key shares skipped (digits of 8 bits keep the
-// counts on the stack, which matters for the small lists of a block). `spare` holds as many words.
+// Sorts `count` such words ascending: a radix sort of their keys, 8 bits at a time, skipping the
+// digits every key shares (widths of one magnitude share their exponent's). `spare` holds as many
+// words.
 static void sort_keyed_words(uint64_t *words, size_t count, uint64_t *spare) {
   if (count < RADIX_MIN_LINKS) {
     // Every word differs (each holds its link's place): the order is the radix sort's.
     an_sort_words(words, count);
     return;
   }
-  uint32_t starts[DIGITS][DIGIT_VALUES] = {{0}};
-  uint64_t *from = words, *to = spare;
-  for (size_t k = 0; k < count; ++k) {
-    uint32_t key = (uint32_t)(from[k] >> 32);
-    for (unsigned d = 0; d < DIGITS; ++d) {
-      starts[d][(key >> (d * DIGIT_BITS)) & (DIGIT_VALUES - 1)]++;
-    }
+  uint32_t first_key = (uint32_t)(words[0] >> 32), differing = 0;
+  for (size_t k = 1; k < count; ++k) {
+    differing |= (uint32_t)(words[k] >> 32) ^ first_key;
   }
+  uint64_t *from = words, *to = spare;
   for (unsigned d = 0; d < DIGITS; ++d) {
-    uint32_t *start = starts[d];
     unsigned shift = 32 + d * DIGIT_BITS;
-    bool shared = false;
+    if (((differing >> (d * DIGIT_BITS)) & (DIGIT_VALUES - 1)) == 0) {
+      continue;
+    }
+    uint32_t start[DIGIT_VALUES] = {0};
+    for (size_t k = 0; k < count; ++k) {
+      start[(from[k] >> shift) & (DIGIT_VALUES - 1)]++;
+    }
     uint32_t sum = 0;
     for (size_t v = 0; v < DIGIT_VALUES; ++v) {
-      shared |= start[v] == count;
       uint32_t here = start[v];
       start[v] = sum;
       sum += here;
-    }
-    if (shared) {
-      continue;
     }
     for (size_t k = 0; k < count; ++k) {
       to[start[(from[k] >> shift) & (DIGIT_VALUES - 1)]++] = from[k];
