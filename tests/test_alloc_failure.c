@@ -350,7 +350,9 @@ static const sup_query QUERIES[] = {
 #define MAX_PIECES 64
 
 // A map and its queries. Scene 0 is the hand-made map above; scene 1 a generated map of mixed
-// obstacles, larger, so that the triangulation and the tangent list grow several times.
+// obstacles, larger, so that the triangulation and the tangent list grow several times; scene 2 a
+// circle touched at six places, by six circles that touch each other too, whose pinches a point
+// agent's engine keeps in its table (the pockets between them are closed).
 typedef struct scene {
   const char *name;
   bool hand_made; ///< built through MAP_OPS (bounds replaced once), else from `plain`
@@ -358,7 +360,7 @@ typedef struct scene {
   sup_query queries[MAX_QUERIES];
   size_t query_count;
 } scene;
-#define SCENE_COUNT 2
+#define SCENE_COUNT 3
 
 static scene make_scene(int index) {
   scene sc;
@@ -369,6 +371,26 @@ static scene make_scene(int index) {
     sc.plain = describe_map();
     memcpy(sc.queries, QUERIES, sizeof QUERIES);
     sc.query_count = QUERY_COUNT;
+    return sc;
+  }
+  if (index == 2) {
+    sc.name = "circles touching";
+    sup_map_init(&sc.plain);
+    sup_map_add_circle(&sc.plain, (vec){0, 0}, 4.0);
+    const double sixth_turn = acos(-1.0) / 3.0;
+    for (int k = 0; k < 6; ++k) {
+      vec at = {8.0 * cos(k * sixth_turn), 8.0 * sin(k * sixth_turn)};
+      sup_map_add_circle(&sc.plain, at, 4.0);
+      // From each pocket (the middle of the circle's and two neighbours' centres) to the next,
+      // and out.
+      vec next = {8.0 * cos((k + 1) * sixth_turn), 8.0 * sin((k + 1) * sixth_turn)};
+      vec after = {8.0 * cos((k + 2) * sixth_turn), 8.0 * sin((k + 2) * sixth_turn)};
+      vec pocket = {(at.x + next.x) / 3.0, (at.y + next.y) / 3.0};
+      sc.queries[sc.query_count++] =
+          (sup_query){pocket, {(next.x + after.x) / 3.0, (next.y + after.y) / 3.0}};
+    }
+    sc.queries[sc.query_count++] = (sup_query){sc.queries[0].start, {30, 1}};
+    sc.queries[sc.query_count++] = (sup_query){{-30, 2}, {30, -1}};
     return sc;
   }
   sc.name = "generated map";

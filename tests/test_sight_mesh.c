@@ -180,9 +180,9 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
         }
       }
       if ((from && !an_corner_wedge_contains(from, an_touch_normal(tangent.direction, from_ccw),
-                                             AN_WEDGE_SLACK)) ||
-          !an_corner_wedge_contains(to, an_touch_normal(tangent.direction, to_ccw),
-                                    AN_WEDGE_SLACK)) {
+                                             AN_WEDGE_SLACK, planner->pinch_table)) ||
+          !an_corner_wedge_contains(to, an_touch_normal(tangent.direction, to_ccw), AN_WEDGE_SLACK,
+                                    planner->pinch_table)) {
         continue;
       }
       if (!segment_keeps_clear(plain, to_vec(tangent.from), to_vec(tangent.to), R - eps)) {

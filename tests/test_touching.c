@@ -454,6 +454,40 @@ START_TEST(test_touching_rule_by_hand) {
   arcnav_map_destroy(map);
   sup_map_free(&thrice);
 
+  // A circle touched at six places: six equal circles round it, each touching it and its two
+  // neighbours, leave six closed pockets, and neighbouring pockets meet only where the middle
+  // circle touches one of the ring. Every way from a pocket to the next passes a pinch of the
+  // middle circle. It kept four of its six pinches, and two neighbouring pockets were joined
+  // through whichever two it lost (the ring's circles, touched at three places, kept theirs).
+  sup_map hexagon;
+  sup_map_init(&hexagon);
+  sup_map_add_circle(&hexagon, (vec){0, 0}, 1.0);
+  vec ring[6];
+  const double sixth_turn = acos(-1.0) / 3.0;
+  for (int k = 0; k < 6; ++k) {
+    ring[k] = (vec){2.0 * cos(k * sixth_turn), 2.0 * sin(k * sixth_turn)};
+    sup_map_add_circle(&hexagon, ring[k], 1.0);
+  }
+  ck_assert_int_eq(sup_map_to_arcnav(&hexagon, &map), ARCNAV_OK);
+  for (size_t e = 0; e < 2; ++e) {
+    engine_run run = open_run(map, &ENGINES[e], 0.0);
+    for (int k = 0; k < 6; ++k) {
+      // Each pocket's middle: the centroid of its three circles' centres, 2 / sqrt(3) from each.
+      vec here = {(ring[k].x + ring[(k + 1) % 6].x) / 3.0, (ring[k].y + ring[(k + 1) % 6].y) / 3.0};
+      vec next = {(ring[(k + 1) % 6].x + ring[(k + 2) % 6].x) / 3.0,
+                  (ring[(k + 1) % 6].y + ring[(k + 2) % 6].y) / 3.0};
+      ck_assert_msg(arcnav_find_path(run.query, here, next, path) == ARCNAV_NO_PATH,
+                    "%s: pocket %d to the next: a path of %.17g", ENGINES[e].name, k,
+                    arcnav_path_length(path));
+      ck_assert_msg(arcnav_find_path(run.query, here, (vec){10, 0.5}, path) == ARCNAV_NO_PATH,
+                    "%s: pocket %d to the outside: a path of %.17g", ENGINES[e].name, k,
+                    arcnav_path_length(path));
+    }
+    close_run(&run);
+  }
+  arcnav_map_destroy(map);
+  sup_map_free(&hexagon);
+
   // A point obstacle at the bottom of a circle's rim: a point has no material of its own, so a
   // path touching the circle there passes between nothing. From (27.5, 0) the way to (0, 2.5)
   // runs along y = 0 to the point, round the rim and down its tangent (found by fuzz_planner: the

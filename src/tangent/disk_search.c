@@ -1162,9 +1162,11 @@ static bool make_roots(an_tangent_query *q, an_disk_search *s, int32_t root_id, 
         continue;
       }
       // The start's tangent may touch just outside the wedge from an end within the tolerance.
-      bool taut = own == AN_NONE ? an_end_tangent_is_taut(&t, c, ccw, true, q->engine->eps)
-                                 : an_corner_wedge_contains(c, an_touch_normal(t.direction, ccw),
-                                                            AN_WEDGE_SLACK);
+      const double *pinch_table = q->engine->pinch_table;
+      bool taut = own == AN_NONE
+                      ? an_end_tangent_is_taut(&t, c, ccw, true, q->engine->eps, pinch_table)
+                      : an_corner_wedge_contains(c, an_touch_normal(t.direction, ccw),
+                                                 AN_WEDGE_SLACK, pinch_table);
       if (!taut) {
         continue;
       }

@@ -14,8 +14,16 @@
 
 #include <stdint.h>
 
-/// The pinches a full circle holds (an_corner.pinch_angle).
+/// The pinches a full circle holds in the corner itself (an_corner.pinch_angle). A circle touched
+/// at more places keeps all of its pinches in its engine's table instead (an_corner.pinch_slice).
 #define AN_CORNER_PINCHES 4
+/// The pinch_count of a circle whose pinches lie in its engine's table of pinch angles.
+#define AN_PINCHES_IN_TABLE UINT8_MAX
+
+/// Where a circle's pinch angles lie in its engine's table: `count` of them from `first`.
+typedef struct an_pinch_slice {
+  uint32_t first, count;
+} an_pinch_slice;
 
 typedef struct an_corner {
   vec2 center;
@@ -32,9 +40,11 @@ typedef struct an_corner {
     /// no path touches the circle there (docs/DESIGN.md, "The touching rule"). Angles rather than
     /// unit vectors, so that the union holds four.
     double pinch_angle[AN_CORNER_PINCHES];
+    /// With pinch_count AN_PINCHES_IN_TABLE: where the angles lie in the engine's table.
+    an_pinch_slice pinch_slice;
   };
   int32_t obstacle;    ///< owning obstacle, -1 for the bounds
-  uint8_t pinch_count; ///< full circles only
+  uint8_t pinch_count; ///< full circles only: up to AN_CORNER_PINCHES, or AN_PINCHES_IN_TABLE
 } an_corner;
 
 /// How an engine built after a local change numbers the corners of the engine it replaces: the
@@ -92,14 +102,30 @@ static inline double an_corner_offset(const an_corner *corner, double angle) {
   return AN_TWO_PI - offset < offset - corner->wedge_sweep ? 0.0 : corner->wedge_sweep;
 }
 
+/// The pinch angles of a full circle (`*count` of them): in the corner, or in `pinch_table`, the
+/// table of its engine's corners.
+static inline const double *an_corner_pinches(const an_corner *corner, const double *pinch_table,
+                                              size_t *count) {
+  if (corner->pinch_count == AN_PINCHES_IN_TABLE) {
+    *count = corner->pinch_slice.count;
+    return pinch_table + corner->pinch_slice.first;
+  }
+  *count = corner->pinch_count;
+  return corner->pinch_angle;
+}
+
 /// Does the wedge contain the unit direction `normal` (with about `slack` radians of tolerance at
 /// both sides)? Wedges of polygon corners are narrower than pi, so two cross products decide it; a
-/// full circle contains every direction but its pinches.
-static inline bool an_corner_wedge_contains(const an_corner *corner, vec2 normal, double slack) {
+/// full circle contains every direction but its pinches (`pinch_table`: its engine's table of
+/// pinch angles, for a circle touched at more than AN_CORNER_PINCHES places).
+static inline bool an_corner_wedge_contains(const an_corner *corner, vec2 normal, double slack,
+                                            const double *pinch_table) {
   if (corner->wedge_sweep >= AN_TWO_PI) {
-    double angle = corner->pinch_count > 0 ? v2_angle(normal) : 0.0;
-    for (uint8_t k = 0; k < corner->pinch_count; ++k) {
-      double off = an_wrap_angle(angle - corner->pinch_angle[k]);
+    size_t count;
+    const double *pinches = an_corner_pinches(corner, pinch_table, &count);
+    double angle = count > 0 ? v2_angle(normal) : 0.0;
+    for (size_t k = 0; k < count; ++k) {
+      double off = an_wrap_angle(angle - pinches[k]);
       if (off <= slack || off >= AN_TWO_PI - slack) {
         return false;
       }

@@ -142,16 +142,40 @@ static arcnav_status drop_unusable_corners(an_tangent_engine *engine, const arcn
   return ARCNAV_OK;
 }
 
-// Adds a pinch direction to a full circle unless it has one that close already (the wedge test
-// refuses it then). A circle touched at more than AN_CORNER_PINCHES places keeps the first ones
-// (docs/DESIGN.md, "The touching rule").
-static void add_pinch(an_corner *corner, vec2 normal) {
-  if (!an_corner_wedge_contains(corner, normal, AN_WEDGE_SLACK)) {
+// Adds the pinch direction `normal` to the angles a full circle's marking has collected so far
+// (the engine's table from `first` on) unless one lies that close already (the wedge test would
+// refuse it then). False when out of memory.
+static bool add_pinch(an_tangent_engine *engine, size_t first, vec2 normal) {
+  double angle = v2_angle(normal);
+  for (size_t k = first; k < engine->pinch_table_count; ++k) {
+    double off = an_wrap_angle(angle - engine->pinch_table[k]);
+    if (off <= AN_WEDGE_SLACK || off >= AN_TWO_PI - AN_WEDGE_SLACK) {
+      return true;
+    }
+  }
+  if (!an_reserve(&engine->alloc, (void **)&engine->pinch_table, &engine->pinch_table_room,
+                  engine->pinch_table_count, engine->pinch_table_count + 1,
+                  sizeof *engine->pinch_table)) {
+    return false;
+  }
+  engine->pinch_table[engine->pinch_table_count++] = angle;
+  return true;
+}
+
+// Keeps the pinch angles a full circle's marking collected (the engine's table from `first` on):
+// in the corner when they fit, else where they are in the table.
+static void settle_pinches(an_tangent_engine *engine, an_corner *corner, size_t first) {
+  size_t count = engine->pinch_table_count - first;
+  if (count <= AN_CORNER_PINCHES) {
+    for (size_t k = 0; k < count; ++k) {
+      corner->pinch_angle[k] = engine->pinch_table[first + k];
+    }
+    corner->pinch_count = (uint8_t)count;
+    engine->pinch_table_count = first;
     return;
   }
-  if (corner->pinch_count < AN_CORNER_PINCHES) {
-    corner->pinch_angle[corner->pinch_count++] = v2_angle(normal);
-  }
+  corner->pinch_count = AN_PINCHES_IN_TABLE;
+  corner->pinch_slice = (an_pinch_slice){(uint32_t)first, (uint32_t)count};
 }
 
 // Does the material of edge `item` touch the circle centred at c at the point p from outside,
@@ -177,8 +201,10 @@ static bool edge_touches_from_outside(const an_item *item, vec2 c, vec2 p, doubl
 // would pass between them (docs/DESIGN.md, "The touching rule"). An edge touches where its
 // nearest point lies on the rim with its material outside the circle, another circle where the
 // two rims meet; within eps either way. Material that overlaps the circle there is one obstacle
-// with it, whose boundary a path may follow.
-static void mark_circle_pinches(an_tangent_engine *engine, size_t first) {
+// with it, whose boundary a path may follow. Marks the circles from corner `first` on; the
+// table of pinch angles holds those of the corners before. ARCNAV_OK or
+// ARCNAV_ERR_OUT_OF_MEMORY.
+static arcnav_status mark_circle_pinches(an_tangent_engine *engine, size_t first) {
   const an_grid *grid = &engine->space.grid;
   double eps = engine->eps;
   for (size_t c = first; c < engine->corner_count; ++c) {
@@ -186,6 +212,7 @@ static void mark_circle_pinches(an_tangent_engine *engine, size_t first) {
     if (corner->wedge_sweep < AN_TWO_PI || corner->radius <= 0.0) {
       continue;
     }
+    size_t collected_from = engine->pinch_table_count;
     vec2 reach = v2(corner->radius + eps, corner->radius + eps);
     an_cell_rect cells =
         an_grid_box_cells(grid, v2_sub(corner->center, reach), v2_add(corner->center, reach));
@@ -220,14 +247,18 @@ static void mark_circle_pinches(an_tangent_engine *engine, size_t first) {
                            : item->a;
           double rim = item->kind == AN_ITEM_EDGE ? 0.0 : item->radius;
           double gap = v2_dist(corner->center, touch) - corner->radius - rim;
-          if (fabs(gap) <= eps && (item->kind != AN_ITEM_EDGE ||
-                                   edge_touches_from_outside(item, corner->center, touch, eps))) {
-            add_pinch(corner, v2_normalize(v2_sub(touch, corner->center)));
+          if (fabs(gap) <= eps &&
+              (item->kind != AN_ITEM_EDGE ||
+               edge_touches_from_outside(item, corner->center, touch, eps)) &&
+              !add_pinch(engine, collected_from, v2_normalize(v2_sub(touch, corner->center)))) {
+            return ARCNAV_ERR_OUT_OF_MEMORY;
           }
         }
       }
     }
+    settle_pinches(engine, corner, collected_from);
   }
+  return ARCNAV_OK;
 }
 
 // Puts the corners in Hilbert order of their centres. A query reads the corners near its path, so
@@ -420,6 +451,7 @@ static void tangent_destroy(void *state) {
   if (!engine->corners_borrowed) {
     an_free(&alloc, engine->corners);
   }
+  an_free(&alloc, engine->pinch_table);
   an_free(&alloc, engine);
 }
 
@@ -881,6 +913,14 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
                       : an_inflate_corners(args->map, engine->radius, &engine->alloc,
                                            &engine->corners, &engine->corner_count);
   }
+  if (status == ARCNAV_OK && previous && previous->pinch_table_count > 0) {
+    // The carried circles keep their pinches where they lie in the table (a local change touches
+    // nothing, so it adds or takes away none of theirs).
+    engine->pinch_table = an_duplicate(&engine->alloc, previous->pinch_table,
+                                       previous->pinch_table_count, sizeof *engine->pinch_table);
+    engine->pinch_table_count = engine->pinch_table_room = previous->pinch_table_count;
+    status = engine->pinch_table ? ARCNAV_OK : ARCNAV_ERR_OUT_OF_MEMORY;
+  }
   size_t judged_from = carried.carried;
   if (status == ARCNAV_OK) {
     status = drop_unusable_corners(engine, args->map, judged_from,
@@ -890,7 +930,7 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
     *args->followed = true;
   }
   if (status == ARCNAV_OK && engine->space.clearance.point_agent) {
-    mark_circle_pinches(engine, judged_from);
+    status = mark_circle_pinches(engine, judged_from);
   }
   assert(engine->space.clearance.grid == &engine->space.grid);
   // The interval search keeps the on-demand indexes: it reads the triangulation, the grid and
@@ -901,10 +941,11 @@ arcnav_status an_tangent_engine_build(const an_engine_args *args, an_engine *out
                       (args->tangent_graph == ARCNAV_TANGENT_GRAPH_AUTO &&
                        engine->corner_count > ARCNAV_TANGENT_GRAPH_AUTO_LIMIT);
   if (status == ARCNAV_OK) {
-    status = engine->on_demand
-                 ? build_on_demand(engine, args, previous, &carried, same_triangulation)
-                 : an_tangent_graph_build(engine->corners, engine->corner_count,
-                                          &engine->space.clearance, &engine->alloc, &engine->graph);
+    status =
+        engine->on_demand
+            ? build_on_demand(engine, args, previous, &carried, same_triangulation)
+            : an_tangent_graph_build(engine->corners, engine->corner_count, engine->pinch_table,
+                                     &engine->space.clearance, &engine->alloc, &engine->graph);
   }
   if (status == ARCNAV_OK && engine->sight_mesh) {
     engine->polygons = an_sight_mesh_polygons(engine->sight_mesh);
@@ -1473,7 +1514,8 @@ static void tangent_get_info(const void *state, arcnav_planner_info *out) {
       (engine->item_corner
            ? ((size_t)engine->space.grid.item_count + 1) * sizeof *engine->item_corner
            : 0) +
-      an_sure_passages_memory_bytes(&engine->sure);
+      an_sure_passages_memory_bytes(&engine->sure) +
+      engine->pinch_table_room * sizeof *engine->pinch_table;
 }
 
 // The polygons' triangulation this engine reads (its sight mesh's, the prebuilt engine's for the

@@ -57,10 +57,11 @@ static node_draft make_draft(const an_corner *corners, uint32_t corner, bool ccw
 }
 
 // Tries the four directed tangents between corners i and j, seen from i; appends the free ones.
-static arcnav_status collect_pair(const an_corner *corners, uint32_t i, uint32_t j,
-                                  const an_clearance *clearance, an_clearance_scratch *scratch,
-                                  const an_sight *sight, const an_allocator *alloc,
-                                  free_tangent **list, size_t *count, size_t *capacity) {
+static arcnav_status collect_pair(const an_corner *corners, const double *pinch_table, uint32_t i,
+                                  uint32_t j, const an_clearance *clearance,
+                                  an_clearance_scratch *scratch, const an_sight *sight,
+                                  const an_allocator *alloc, free_tangent **list, size_t *count,
+                                  size_t *capacity) {
   const an_corner *a = &corners[i], *b = &corners[j];
   for (int combo = 0; combo < 4; ++combo) {
     bool ccw_a = (combo & 1) != 0, ccw_b = (combo & 2) != 0;
@@ -69,7 +70,7 @@ static arcnav_status collect_pair(const an_corner *corners, uint32_t i, uint32_t
                              clearance->eps, &t)) {
       continue;
     }
-    if (!an_tangent_is_taut(&t, a, ccw_a, b, ccw_b, 0.0)) {
+    if (!an_tangent_is_taut(&t, a, ccw_a, b, ccw_b, 0.0, pinch_table)) {
       continue;
     }
     if (an_sight_blocks(sight, t.direction, ccw_a, v2_dist(t.from, t.to)) ||
@@ -257,8 +258,8 @@ static void link_arcs(const an_corner *corners, size_t corner_count, const an_cl
 }
 
 arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_count,
-                                     const an_clearance *clearance, const an_allocator *alloc,
-                                     an_tangent_graph *out) {
+                                     const double *pinch_table, const an_clearance *clearance,
+                                     const an_allocator *alloc, an_tangent_graph *out) {
   memset(out, 0, sizeof *out);
   if (corner_count >= AN_NONE / 4) {
     return ARCNAV_ERR_TOO_LARGE;
@@ -290,8 +291,8 @@ arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_cou
       if (j > i &&
           an_sight_pair_may_pass(&sight.sight, &mask, v2_sub(corners[j].center, corner->center),
                                  corner->radius + corners[j].radius)) {
-        status = collect_pair(corners, i, j, clearance, &scratch, &sight.sight, alloc, &tangents,
-                              &tangent_count, &tangent_capacity);
+        status = collect_pair(corners, pinch_table, i, j, clearance, &scratch, &sight.sight, alloc,
+                              &tangents, &tangent_count, &tangent_capacity);
       }
     }
   }

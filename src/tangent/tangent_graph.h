@@ -67,15 +67,18 @@ static inline double an_touch_angle(vec2 direction, bool ccw) {
 /// the arc exactly at the wedge boundary, turning there by at most that angle, which is capped
 /// (AN_END_TURN_MAX); the segment keeps within the tolerance of the line (docs/DESIGN.md, "Ends
 /// within the tolerance"). A point agent's corners (radius within eps) have no offset line.
+/// `pinch_table`: the corners' engine's table of pinch angles (an_corner_wedge_contains()).
 static inline bool an_end_tangent_is_taut(an_tangent *t, const an_corner *corner, bool ccw,
-                                          bool corner_is_to, double eps) {
+                                          bool corner_is_to, double eps,
+                                          const double *pinch_table) {
   vec2 normal = an_touch_normal(t->direction, ccw);
-  if (an_corner_wedge_contains(corner, normal, AN_WEDGE_SLACK)) {
+  if (an_corner_wedge_contains(corner, normal, AN_WEDGE_SLACK, pinch_table)) {
     return true;
   }
   double length = v2_dist(t->from, t->to);
   if (corner->radius <= eps || corner->wedge_sweep >= AN_TWO_PI || !(length > 0.0) ||
-      !an_corner_wedge_contains(corner, normal, an_min(eps / length, AN_END_TURN_MAX))) {
+      !an_corner_wedge_contains(corner, normal, an_min(eps / length, AN_END_TURN_MAX),
+                                pinch_table)) {
     return false;
   }
   vec2 side = v2_dot(normal, corner->normal_start) >= v2_dot(normal, corner->normal_end)
@@ -96,15 +99,18 @@ static inline bool an_end_tangent_is_taut(an_tangent *t, const an_corner *corner
 /// a point (the start or the goal), which has no wedge; the corner opposite a point end is judged
 /// by an_end_tangent_is_taut() for the map tolerance `eps`, which may move the tangent.
 static inline bool an_tangent_is_taut(an_tangent *t, const an_corner *from, bool from_ccw,
-                                      const an_corner *to, bool to_ccw, double eps) {
+                                      const an_corner *to, bool to_ccw, double eps,
+                                      const double *pinch_table) {
   if (!from) {
-    return !to || an_end_tangent_is_taut(t, to, to_ccw, true, eps);
+    return !to || an_end_tangent_is_taut(t, to, to_ccw, true, eps, pinch_table);
   }
   if (!to) {
-    return an_end_tangent_is_taut(t, from, from_ccw, false, eps);
+    return an_end_tangent_is_taut(t, from, from_ccw, false, eps, pinch_table);
   }
-  return an_corner_wedge_contains(from, an_touch_normal(t->direction, from_ccw), AN_WEDGE_SLACK) &&
-         an_corner_wedge_contains(to, an_touch_normal(t->direction, to_ccw), AN_WEDGE_SLACK);
+  return an_corner_wedge_contains(from, an_touch_normal(t->direction, from_ccw), AN_WEDGE_SLACK,
+                                  pinch_table) &&
+         an_corner_wedge_contains(to, an_touch_normal(t->direction, to_ccw), AN_WEDGE_SLACK,
+                                  pinch_table);
 }
 
 /// Sweep in radians of the arc on `corner` from wedge offset `from` to offset `to` (both from
@@ -118,9 +124,11 @@ static inline an_arc an_corner_arc(const an_corner *corner, double from_angle, d
   return (an_arc){corner->center, corner->radius, ccw ? from_angle : from_angle - sweep, sweep};
 }
 
+/// The prebuilt graph of every free tangent between `corners` (`pinch_table`: their engine's table
+/// of pinch angles, an_corner_wedge_contains()).
 arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_count,
-                                     const an_clearance *clearance, const an_allocator *alloc,
-                                     an_tangent_graph *out);
+                                     const double *pinch_table, const an_clearance *clearance,
+                                     const an_allocator *alloc, an_tangent_graph *out);
 /// Is the corner's whole wedge arc free? Most corners have nothing near them, and every arc on
 /// such a corner is then free without a check of its own.
 bool an_corner_wedge_is_free(const an_corner *corner, const an_clearance *clearance,

@@ -366,7 +366,7 @@ static bool usable_tangent(const an_tangent_engine *engine, const viewpoint *v,
                            an_tangent *t) {
   return an_directed_tangent(v->origin, v->radius, v->ccw, to ? to->center : target,
                              to ? to->radius : 0.0, to_ccw, engine->eps, t) &&
-         an_tangent_is_taut(t, v->corner, v->ccw, to, to_ccw, engine->eps) &&
+         an_tangent_is_taut(t, v->corner, v->ccw, to, to_ccw, engine->eps, engine->pinch_table) &&
          !an_sight_blocks(sight, t->direction, v->ccw, v2_dist(t->from, t->to));
 }
 

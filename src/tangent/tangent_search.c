@@ -78,7 +78,7 @@ static an_goal_exit *goal_exit(an_tangent_query *q, uint32_t corner_index, bool 
   an_tangent t;
   exit->usable =
       an_directed_tangent(corner->center, corner->radius, ccw, goal, 0.0, true, engine->eps, &t) &&
-      an_tangent_is_taut(&t, corner, ccw, NULL, false, engine->eps);
+      an_tangent_is_taut(&t, corner, ccw, NULL, false, engine->eps, engine->pinch_table);
   if (exit->usable) {
     exit->touch = t.from;
     exit->angle = an_touch_angle(t.direction, ccw);
@@ -224,7 +224,7 @@ static void attach_start(an_tangent_query *q, uint32_t c, vec2 start, vec2 goal)
                              &t)) {
       continue;
     }
-    if (!an_tangent_is_taut(&t, NULL, true, corner, ccw, engine->eps)) {
+    if (!an_tangent_is_taut(&t, NULL, true, corner, ccw, engine->eps, engine->pinch_table)) {
       continue;
     }
     double angle = an_touch_angle(t.direction, ccw);

@@ -53,6 +53,10 @@ typedef struct an_tangent_engine {
   /// field and number (0 after a full build): a query object renewed for this engine copies only
   /// the others (tangent_query_renew).
   size_t corners_same;
+  /// The pinch angles of the circles touched at more than AN_CORNER_PINCHES places, each circle's
+  /// together (an_corner.pinch_slice); a point agent's only. NULL when there are none.
+  double *pinch_table;
+  size_t pinch_table_count, pinch_table_room;
   an_free_space space;
   /// The space's grid tables are the planner's point engine's (an_engine_args.free_space): not
   /// this engine's to free.
