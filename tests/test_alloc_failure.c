@@ -377,7 +377,7 @@ static scene make_scene(int index) {
     sc.name = "circles touching";
     sup_map_init(&sc.plain);
     sup_map_add_circle(&sc.plain, (vec){0, 0}, 4.0);
-    const double sixth_turn = acos(-1.0) / 3.0;
+    const double sixth_turn = TEST_PI / 3.0;
     for (int k = 0; k < 6; ++k) {
       vec at = {8.0 * cos(k * sixth_turn), 8.0 * sin(k * sixth_turn)};
       sup_map_add_circle(&sc.plain, at, 4.0);

@@ -463,7 +463,7 @@ START_TEST(test_touching_rule_by_hand) {
   sup_map_init(&hexagon);
   sup_map_add_circle(&hexagon, (vec){0, 0}, 1.0);
   vec ring[6];
-  const double sixth_turn = acos(-1.0) / 3.0;
+  const double sixth_turn = TEST_PI / 3.0;
   for (int k = 0; k < 6; ++k) {
     ring[k] = (vec){2.0 * cos(k * sixth_turn), 2.0 * sin(k * sixth_turn)};
     sup_map_add_circle(&hexagon, ring[k], 1.0);

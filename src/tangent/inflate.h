@@ -114,6 +114,17 @@ static inline const double *an_corner_pinches(const an_corner *corner, const dou
   return corner->pinch_angle;
 }
 
+/// Does one of the `count` pinch angles lie within `slack` radians of `angle`, either way round?
+static inline bool an_pinch_near(const double *pinches, size_t count, double angle, double slack) {
+  for (size_t k = 0; k < count; ++k) {
+    double off = an_wrap_angle(angle - pinches[k]);
+    if (off <= slack || off >= AN_TWO_PI - slack) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /// Does the wedge contain the unit direction `normal` (with about `slack` radians of tolerance at
 /// both sides)? Wedges of polygon corners are narrower than pi, so two cross products decide it; a
 /// full circle contains every direction but its pinches (`pinch_table`: its engine's table of
@@ -123,14 +134,7 @@ static inline bool an_corner_wedge_contains(const an_corner *corner, vec2 normal
   if (corner->wedge_sweep >= AN_TWO_PI) {
     size_t count;
     const double *pinches = an_corner_pinches(corner, pinch_table, &count);
-    double angle = count > 0 ? v2_angle(normal) : 0.0;
-    for (size_t k = 0; k < count; ++k) {
-      double off = an_wrap_angle(angle - pinches[k]);
-      if (off <= slack || off >= AN_TWO_PI - slack) {
-        return false;
-      }
-    }
-    return true;
+    return count == 0 || !an_pinch_near(pinches, count, v2_angle(normal), slack);
   }
   return v2_cross(corner->normal_start, normal) >= -slack &&
          v2_cross(normal, corner->normal_end) >= -slack;

@@ -467,7 +467,7 @@ typedef struct seen_portals {
   bool own_seen;
 } seen_portals;
 
-// The next portal the end sees, if any.
+// The next portal the end sees, if any; once none is left, none ever is.
 static bool next_seen(seen_portals *it, an_forest_ref *node) {
   const an_sure_passages *sure = it->sure;
   const int32_t *fn = sure->mesh->fn;
@@ -477,6 +477,7 @@ static bool next_seen(seen_portals *it, an_forest_ref *node) {
     int edge = k;
     if (k >= 3) {
       if (it->own_seen) {
+        it->next = SEEN_CANDIDATES;
         return false;
       }
       tri = fn[3 * (size_t)it->tri + (size_t)(k - 3) / 3];
@@ -495,6 +496,15 @@ static bool next_seen(seen_portals *it, an_forest_ref *node) {
   return false;
 }
 
+// The portals `it` sees, each found once, when first asked for: whether the j-th is there (in
+// seen[j]), `*found` of them found so far, asked for in order.
+static bool seen_at(seen_portals *it, an_forest_ref *seen, size_t *found, size_t j) {
+  if (j == *found && next_seen(it, &seen[j])) {
+    ++*found;
+  }
+  return j < *found;
+}
+
 bool an_sure_passages_join(const an_sure_passages *sure, const an_clearance *settings,
                            an_clearance_scratch *scratch, vec2 a, int32_t ta, vec2 b, int32_t tb) {
   if (!sure->forest.blocks) {
@@ -510,16 +520,8 @@ bool an_sure_passages_join(const an_sure_passages *sure, const an_clearance *set
   seen_portals to = {sure, settings, scratch, tb, b, 0, false};
   an_forest_ref na, nb[SEEN_MAX];
   size_t nb_count = 0;
-  bool to_done = false;
   while (next_seen(&from, &na)) {
-    for (size_t j = 0;; ++j) {
-      if (j == nb_count) {
-        if (to_done || !next_seen(&to, &nb[nb_count])) {
-          to_done = true;
-          break;
-        }
-        ++nb_count;
-      }
+    for (size_t j = 0; seen_at(&to, nb, &nb_count, j); ++j) {
       if (an_blocked_forest_width(&sure->forest, na, nb[j]) >= settings->radius - settings->eps) {
         return true;
       }

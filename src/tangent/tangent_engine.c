@@ -147,11 +147,9 @@ static arcnav_status drop_unusable_corners(an_tangent_engine *engine, const arcn
 // refuse it then). False when out of memory.
 static bool add_pinch(an_tangent_engine *engine, size_t first, vec2 normal) {
   double angle = v2_angle(normal);
-  for (size_t k = first; k < engine->pinch_table_count; ++k) {
-    double off = an_wrap_angle(angle - engine->pinch_table[k]);
-    if (off <= AN_WEDGE_SLACK || off >= AN_TWO_PI - AN_WEDGE_SLACK) {
-      return true;
-    }
+  if (an_pinch_near(engine->pinch_table + first, engine->pinch_table_count - first, angle,
+                    AN_WEDGE_SLACK)) {
+    return true;
   }
   if (!an_reserve(&engine->alloc, (void **)&engine->pinch_table, &engine->pinch_table_room,
                   engine->pinch_table_count, engine->pinch_table_count + 1,
