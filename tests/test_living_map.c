@@ -1301,7 +1301,7 @@ static void check_corner_grid_as_built(const an_tangent_engine *engine, const ch
   an_allocator alloc = an_allocator_from(NULL);
   an_corner_grid want;
   ck_assert_int_eq(an_corner_grid_build(&engine->space.grid, engine->corners, engine->corner_count,
-                                        engine->radius, &alloc, &want),
+                                        &alloc, &want),
                    ARCNAV_OK);
   ck_assert_uint_eq(got->cells.cell_count, want.cells.cell_count);
   for (size_t cell = 0; cell < want.cells.cell_count; ++cell) {

@@ -4,7 +4,8 @@
 // tangent that is taut at both ends and keeps clearance R (measured here with the support code's
 // own segment distances, not the library's free checks) must lead to a corner the gather offered.
 // With a limit, a target left out must lie where the gather promised: its touching point's
-// distance sum at least the reported bound.
+// distance sum at least the reported bound. The grid's gather (visibility.c), which answers where
+// the triangulation cannot, is held to the same brute force, and its culling too.
 #include "arcnav_test.h"
 #include "mapgen.h"
 #include "planner/planner.h"
@@ -67,6 +68,23 @@ typedef struct tally {
   size_t corner_gathers;   ///< gathers from polygon corners: some ask for parts of the wedge
   size_t parted, halved;   ///< gathers of one part of the wedge, and of two parts added up
 } tally;
+
+// The tangent from the viewpoint (corner `from`, or the point `origin` when it is NULL) leaving
+// turning `from_ccw` to corner j arriving turning `to_ccw`, when it exists, is taut at both ends
+// and keeps clearance R from every obstacle (measured with the support code's distances).
+static bool usable_free_tangent(const an_tangent_engine *planner, const sup_map *plain,
+                                const an_corner *from, vec2 origin, bool from_ccw, uint32_t j,
+                                bool to_ccw, an_tangent *tangent) {
+  const an_corner *to = &planner->corners[j];
+  return an_directed_tangent(origin, from ? from->radius : 0.0, from_ccw, to->center, to->radius,
+                             to_ccw, planner->eps, tangent) &&
+         (!from || an_corner_wedge_contains(from, an_touch_normal(tangent->direction, from_ccw),
+                                            AN_WEDGE_SLACK, planner->pinch_table)) &&
+         an_corner_wedge_contains(to, an_touch_normal(tangent->direction, to_ccw), AN_WEDGE_SLACK,
+                                  planner->pinch_table) &&
+         segment_keeps_clear(plain, to_vec(tangent->from), to_vec(tangent->to),
+                             planner->radius - planner->eps);
+}
 
 // Every usable tangent from the viewpoint (a corner, or the point `origin` when `from` is NULL)
 // that leaves turning `turn` reaches an offered corner; with a
@@ -156,21 +174,15 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
   for (uint32_t k = 0; k < scratch->candidate_count; ++k) {
     offered[scratch->candidates[k]] = true;
   }
-  double from_radius = from ? from->radius : 0.0;
-  double R = planner->radius, eps = planner->eps;
   for (uint32_t j = 0; j < planner->corner_count; ++j) {
     if (j == from_index) {
       continue;
     }
-    const an_corner *to = &planner->corners[j];
     for (int d = 0; d < 4; ++d) {
       bool from_ccw = d & 1, to_ccw = (d & 2) != 0;
-      if ((!from && !from_ccw) || from_ccw != (turn == TURN_CCW)) {
-        continue; // a point has one way off it
-      }
       an_tangent tangent;
-      if (!an_directed_tangent(origin, from_radius, from_ccw, to->center, to->radius, to_ccw, eps,
-                               &tangent)) {
+      if ((!from && !from_ccw) || from_ccw != (turn == TURN_CCW) ||
+          !usable_free_tangent(planner, plain, from, origin, from_ccw, j, to_ccw, &tangent)) {
         continue;
       }
       if (from && parting == 1) {
@@ -179,16 +191,8 @@ static bool check_viewpoint(const an_tangent_engine *planner, const sup_map *pla
           continue; // touches outside the part asked for
         }
       }
-      if ((from && !an_corner_wedge_contains(from, an_touch_normal(tangent.direction, from_ccw),
-                                             AN_WEDGE_SLACK, planner->pinch_table)) ||
-          !an_corner_wedge_contains(to, an_touch_normal(tangent.direction, to_ccw), AN_WEDGE_SLACK,
-                                    planner->pinch_table)) {
-        continue;
-      }
-      if (!segment_keeps_clear(plain, to_vec(tangent.from), to_vec(tangent.to), R - eps)) {
-        continue;
-      }
       t->free_tangents++;
+      const an_corner *to = &planner->corners[j];
       if (!offered[j]) {
         ck_assert_msg(limit != NULL,
                       "%s: free tangent (%.17g, %.17g) -> (%.17g, %.17g) to corner %u at "
@@ -423,11 +427,116 @@ START_TEST(test_no_usable_tangent_hidden) {
 }
 END_TEST
 
+// The grid's gather (visibility.h: rings of cells outwards, corners filed by the cells their
+// circles cover) from every corner and from random free points: every usable tangent leads to an
+// offered corner, and the gather's culling does not call it blocked.
+static size_t check_grid_viewpoint(const an_tangent_engine *planner, const sup_map *plain,
+                                   an_sight_scratch *scratch, uint32_t from_index, vec2 origin,
+                                   const char *label) {
+  const an_corner *from = from_index == AN_NONE ? NULL : &planner->corners[from_index];
+  an_sight_mask mask = from ? an_sight_mask_of_corner(from) : an_sight_mask_all();
+  double lane_offset = from ? an_corner_material_radius(from, planner->radius) : 0.0;
+  an_sight_gather(&planner->space.grid, &planner->graph.corner_grid, planner->corner_count, scratch,
+                  origin, lane_offset, planner->radius, &mask, NULL, planner->eps);
+  bool *offered = calloc(planner->corner_count + 1, sizeof *offered);
+  ck_assert_ptr_nonnull(offered);
+  for (uint32_t k = 0; k < scratch->candidate_count; ++k) {
+    offered[scratch->candidates[k]] = true;
+  }
+  size_t free_tangents = 0;
+  for (uint32_t j = 0; j < planner->corner_count; ++j) {
+    for (int d = 0; j != from_index && d < 4; ++d) {
+      bool from_ccw = d & 1, to_ccw = (d & 2) != 0;
+      an_tangent tangent;
+      if ((!from && !from_ccw) ||
+          !usable_free_tangent(planner, plain, from, origin, from_ccw, j, to_ccw, &tangent)) {
+        continue;
+      }
+      free_tangents++;
+      ck_assert_msg(offered[j] && !an_sight_blocks(&scratch->sight, tangent.direction, from_ccw,
+                                                   v2_dist(tangent.from, tangent.to)),
+                    "%s: free tangent (%.17g, %.17g) -> (%.17g, %.17g) to corner %u %s from "
+                    "(%.17g, %.17g)",
+                    label, tangent.from.x, tangent.from.y, tangent.to.x, tangent.to.y, j,
+                    offered[j] ? "culled" : "not offered", origin.x, origin.y);
+    }
+  }
+  free(offered);
+  return free_tangents;
+}
+
+static size_t check_grid_map(const sup_map *plain, double R, uint64_t seed, const char *label) {
+  arcnav_map *map = NULL;
+  ck_assert_int_eq(sup_map_to_arcnav(plain, &map), ARCNAV_OK);
+  arcnav_planner_def def = arcnav_default_planner_def();
+  def.engine = ARCNAV_ENGINE_TANGENT;
+  def.radius = R;
+  def.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
+  arcnav_planner *handle = NULL;
+  ck_assert_int_eq(arcnav_planner_create(map, &def, &handle), ARCNAV_OK);
+  const an_tangent_engine *planner = handle->engine.state;
+  an_sight_scratch scratch;
+  ck_assert_int_eq(
+      an_sight_scratch_init(&scratch, &planner->space.grid, planner->corner_count, &planner->alloc),
+      ARCNAV_OK);
+  char where[160];
+  size_t free_tangents = 0;
+  for (uint32_t c = 0; c < planner->corner_count; ++c) {
+    snprintf(where, sizeof where, "%s seed %llu R %g corner %u", label, (unsigned long long)seed, R,
+             c);
+    free_tangents +=
+        check_grid_viewpoint(planner, plain, &scratch, c, planner->corners[c].center, where);
+  }
+  vec lo, hi;
+  ck_assert(sup_map_extent(plain, &lo, &hi));
+  sup_rng rng = sup_rng_seed(seed * 131 + 7);
+  for (int k = 0; k < 8; ++k) {
+    vec s;
+    if (sup_random_free_point(plain, R, &rng, lo, hi, 0.0, 500, &s)) {
+      snprintf(where, sizeof where, "%s seed %llu R %g point %d", label, (unsigned long long)seed,
+               R, k);
+      free_tangents += check_grid_viewpoint(planner, plain, &scratch, AN_NONE, v2(s.x, s.y), where);
+    }
+  }
+  an_sight_scratch_free(&scratch, &planner->alloc);
+  arcnav_planner_destroy(handle);
+  arcnav_map_destroy(map);
+  return free_tangents;
+}
+
+// Radii from a fraction of the cell to several cells: the grid's cells are never much smaller
+// than R, and a corner's tangents may start up to R nearer the viewpoint than its circle.
+START_TEST(test_grid_gather_hides_no_free_tangent) {
+  size_t free_tangents = 0;
+  for (uint64_t seed = 1; seed <= test_scaled_count(6); ++seed) {
+    double hint = 2.0 + (double)(seed % 3);
+    sup_map mixed = sup_gen_mixed(seed, 8 + seed % 8, 120.0, hint);
+    sup_map maze = sup_gen_maze(seed, 10, 12.0, 2.0);
+    sup_map town = sup_gen_town(seed, 2, 60.0, 16.0, 5.0, 8.0);
+    sup_map slivers = circles_among_slivers(seed);
+    double radii[3] = {0.4 * hint, 1.1 * hint, 3.0 * hint};
+    for (int r = 0; r < 3; ++r) {
+      free_tangents += check_grid_map(&mixed, radii[r], seed, "mixed");
+      free_tangents += check_grid_map(&maze, 0.5 + 1.5 * r, seed, "maze");
+      free_tangents += check_grid_map(&town, radii[r], seed, "town");
+      free_tangents += check_grid_map(&slivers, 0.5 + 1.5 * r, seed, "circles among slivers");
+    }
+    sup_map_free(&mixed);
+    sup_map_free(&maze);
+    sup_map_free(&town);
+    sup_map_free(&slivers);
+  }
+  printf("grid gather: %zu free tangents\n", free_tangents);
+  ck_assert_uint_ge(free_tangents, test_scaled_minimum(20000, 10));
+}
+END_TEST
+
 int main(void) {
   Suite *suite = suite_create("sight_mesh");
   TCase *tc = tcase_create("visibility");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, test_no_usable_tangent_hidden);
+  tcase_add_test(tc, test_grid_gather_hides_no_free_tangent);
   suite_add_tcase(suite, tc);
   return test_run_suite(suite);
 }

@@ -329,11 +329,11 @@ static arcnav_status build_on_demand(an_tangent_engine *engine, const an_engine_
           : NULL;
   if (status == ARCNAV_OK && corners_before) {
     status = an_corner_grid_carry(&engine->space.grid, engine->corners, engine->corner_count,
-                                  engine->radius, corners_before, previous->corners, carried,
-                                  &engine->alloc, &engine->graph.corner_grid);
+                                  corners_before, previous->corners, carried, &engine->alloc,
+                                  &engine->graph.corner_grid);
   } else if (status == ARCNAV_OK) {
     status = an_corner_grid_build(&engine->space.grid, engine->corners, engine->corner_count,
-                                  engine->radius, &engine->alloc, &engine->graph.corner_grid);
+                                  &engine->alloc, &engine->graph.corner_grid);
   }
   an_sight_carry carry = {previous ? previous->sight_mesh : NULL, carried, same_triangulation};
   if (status == ARCNAV_OK && polygons) {

@@ -273,8 +273,7 @@ arcnav_status an_tangent_graph_build(const an_corner *corners, size_t corner_cou
     status = an_sight_scratch_init(&sight, grid, corner_count, alloc);
   }
   if (status == ARCNAV_OK) {
-    status = an_corner_grid_build(grid, corners, corner_count, clearance->radius, alloc,
-                                  &out->corner_grid);
+    status = an_corner_grid_build(grid, corners, corner_count, alloc, &out->corner_grid);
   }
   free_tangent *tangents = NULL;
   size_t tangent_count = 0, tangent_capacity = 0;

@@ -9,32 +9,25 @@
 
 // ---- corner grid ---------------------------------------------------------------------------
 
-typedef struct corner_boxes {
-  const an_corner *corners;
-  double radius;
-} corner_boxes;
-
-// A corner's circle grown by R.
+// The box of a corner's circle: every touching point on it lies there (visibility.h).
 static void corner_box(const void *context, size_t index, vec2 *lo, vec2 *hi) {
-  const corner_boxes *boxes = context;
-  const an_corner *corner = &boxes->corners[index];
-  double reach = corner->radius + boxes->radius;
+  const an_corner *corner = &((const an_corner *)context)[index];
+  double reach = corner->radius;
   *lo = v2(corner->center.x - reach, corner->center.y - reach);
   *hi = v2(corner->center.x + reach, corner->center.y + reach);
 }
 
 arcnav_status an_corner_grid_build(const an_grid *grid, const an_corner *corners, size_t count,
-                                   double radius, const an_allocator *alloc, an_corner_grid *out) {
+                                   const an_allocator *alloc, an_corner_grid *out) {
   memset(out, 0, sizeof *out);
-  corner_boxes boxes = {corners, radius};
   an_cell_buckets buckets;
-  arcnav_status status = an_grid_bucket_boxes(grid, count, corner_box, &boxes, alloc, &buckets);
+  arcnav_status status = an_grid_bucket_boxes(grid, count, corner_box, corners, alloc, &buckets);
   out->cells = buckets.table;
   return status;
 }
 
 arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners, size_t count,
-                                   double radius, const an_corner_grid *previous,
+                                   const an_corner_grid *previous,
                                    const an_corner *previous_corners,
                                    const an_carried_corners *carried, const an_allocator *alloc,
                                    an_corner_grid *out) {
@@ -55,21 +48,19 @@ arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners
   // or go, marking their cells too marks every change, and the other cells are copied whole.
   size_t first_changed = 0;
   bool marks_every_change = an_carried_few_changed(carried, &first_changed);
-  corner_boxes gone = {previous_corners, radius};
   for (size_t c = 0; dropping && c < carried->previous_count; ++c) {
     if (carried->to[c] < 0 || (marks_every_change && c >= first_changed)) {
       vec2 lo, hi;
-      corner_box(&gone, c, &lo, &hi);
+      corner_box(previous_corners, c, &lo, &hi);
       an_grid_mark_box(grid, lo, hi, dropping);
     }
   }
-  corner_boxes boxes = {corners, radius};
   for (int pass = 0; pass < 2 && status == ARCNAV_OK; ++pass) {
     an_cell_buckets_put_carried(&buckets, &previous->cells, same_numbers ? NULL : carried->to,
                                 dropping, marks_every_change, NULL);
     for (size_t c = carried->carried; c < count; ++c) {
       vec2 lo, hi;
-      corner_box(&boxes, c, &lo, &hi);
+      corner_box(corners, c, &lo, &hi);
       an_cell_buckets_put_rect(&buckets, grid->columns, an_grid_box_cells(grid, lo, hi),
                                (uint32_t)c);
     }
@@ -564,8 +555,9 @@ bool an_sight_gather(const an_grid *grid, const an_corner_grid *cgrid, size_t co
       break;
     }
     visit_ring(grid, cgrid, scratch, limit, stamp, cx, cy, k, eps);
-    // Targets not met yet are filed only in rings beyond k: their tangents are longer than this.
-    double need = k * grid->cell_size - lane_offset;
+    // Targets not met yet touch only in rings beyond k, at least k cells away, and their tangents
+    // leave within lane_offset + R of the origin: they are at least this long.
+    double need = k * grid->cell_size - lane_offset - radius;
     need -= an_sight_margin(need, eps);
     if (need <= 0.0) {
       continue;

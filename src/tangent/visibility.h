@@ -34,20 +34,22 @@
 #define AN_SIGHT_WORDS (AN_SIGHT_BINS / 64)
 
 /// Corners filed by grid cell, over the same cells as the obstacle grid. A corner is filed in every
-/// cell that its circle grown by R overlaps, so a tangent to it from a viewpoint k rings away is at
-/// least (k - 1) cells long.
+/// cell that the box of its circle overlaps, so every point a tangent may touch it at lies in a
+/// cell it is filed in (a query at a smaller radius touches a smaller circle with the same
+/// centre), and a tangent to it from a viewpoint k rings away is at least k cells less the two
+/// circles' radii long (docs/DESIGN.md, "Visibility culling by shifted tangents (grid)").
 typedef struct an_corner_grid {
   an_cell_table cells; ///< per cell of the obstacle grid, the corners filed there
 } an_corner_grid;
 
 arcnav_status an_corner_grid_build(const an_grid *grid, const an_corner *corners, size_t count,
-                                   double radius, const an_allocator *alloc, an_corner_grid *out);
-/// The corner grid of `previous` (over the same cells as `grid`, filed for the same radius, for
-/// `previous_corners`) after a change: the corners carried over (`carried`) keep their cells under
-/// their new numbers, and the others are filed by their box. Each cell lists its corners as
-/// an_corner_grid_build() would.
+                                   const an_allocator *alloc, an_corner_grid *out);
+/// The corner grid of `previous` (over the same cells as `grid`, for `previous_corners`, made at
+/// the same radius as `corners`) after a change: the corners carried over (`carried`)
+/// keep their cells under their new numbers, and the others are filed by their box. Each cell lists
+/// its corners as an_corner_grid_build() would.
 arcnav_status an_corner_grid_carry(const an_grid *grid, const an_corner *corners, size_t count,
-                                   double radius, const an_corner_grid *previous,
+                                   const an_corner_grid *previous,
                                    const an_corner *previous_corners,
                                    const an_carried_corners *carried, const an_allocator *alloc,
                                    an_corner_grid *out);
