@@ -147,7 +147,9 @@ static arcnav_status drop_unusable_corners(an_tangent_engine *engine, const arcn
 // refuse it then). False when out of memory.
 static bool add_pinch(an_tangent_engine *engine, size_t first, vec2 normal) {
   double angle = v2_angle(normal);
-  if (an_pinch_near(engine->pinch_table + first, engine->pinch_table_count - first, angle,
+  // No angle collected yet: the table may not be made at all (no arithmetic on a null pointer).
+  if (engine->pinch_table_count > first &&
+      an_pinch_near(&engine->pinch_table[first], engine->pinch_table_count - first, angle,
                     AN_WEDGE_SLACK)) {
     return true;
   }
