@@ -230,15 +230,21 @@ static void check_corner(const an_tangent_engine *planner, const sup_map *plain,
       check_viewpoint(planner, plain, ms, scratch, c, centre, TURN_CCW, limit, t, label);
 }
 
-static void check_map(const sup_map *plain, double R, uint64_t seed, const char *label, tally *t) {
-  arcnav_map *map = NULL;
-  ck_assert_int_eq(sup_map_to_arcnav(plain, &map), ARCNAV_OK);
+// The tangent engine with tangents on demand for a disk of radius R on `plain` (*map its map).
+static arcnav_planner *on_demand_planner(const sup_map *plain, double R, arcnav_map **map) {
+  ck_assert_int_eq(sup_map_to_arcnav(plain, map), ARCNAV_OK);
   arcnav_planner_def def = arcnav_default_planner_def();
   def.engine = ARCNAV_ENGINE_TANGENT;
   def.radius = R;
   def.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
   arcnav_planner *handle = NULL;
-  ck_assert_int_eq(arcnav_planner_create(map, &def, &handle), ARCNAV_OK);
+  ck_assert_int_eq(arcnav_planner_create(*map, &def, &handle), ARCNAV_OK);
+  return handle;
+}
+
+static void check_map(const sup_map *plain, double R, uint64_t seed, const char *label, tally *t) {
+  arcnav_map *map = NULL;
+  arcnav_planner *handle = on_demand_planner(plain, R, &map);
   const an_tangent_engine *planner = handle->engine.state;
   ck_assert_msg(planner->sight_mesh != NULL, "%s: no sight mesh at R = %g", label, R);
   an_sight_scratch scratch;
@@ -467,13 +473,7 @@ static size_t check_grid_viewpoint(const an_tangent_engine *planner, const sup_m
 
 static size_t check_grid_map(const sup_map *plain, double R, uint64_t seed, const char *label) {
   arcnav_map *map = NULL;
-  ck_assert_int_eq(sup_map_to_arcnav(plain, &map), ARCNAV_OK);
-  arcnav_planner_def def = arcnav_default_planner_def();
-  def.engine = ARCNAV_ENGINE_TANGENT;
-  def.radius = R;
-  def.tangent_graph = ARCNAV_TANGENT_GRAPH_ON_DEMAND;
-  arcnav_planner *handle = NULL;
-  ck_assert_int_eq(arcnav_planner_create(map, &def, &handle), ARCNAV_OK);
+  arcnav_planner *handle = on_demand_planner(plain, R, &map);
   const an_tangent_engine *planner = handle->engine.state;
   an_sight_scratch scratch;
   ck_assert_int_eq(
