@@ -511,7 +511,7 @@ START_TEST(test_grid_gather_hides_no_free_tangent) {
   for (uint64_t seed = 1; seed <= test_scaled_count(6); ++seed) {
     double hint = 2.0 + (double)(seed % 3);
     sup_map mixed = sup_gen_mixed(seed, 8 + seed % 8, 120.0, hint);
-    sup_map maze = sup_gen_maze(seed, 10, 12.0, 2.0);
+    sup_map maze = sup_gen_maze(seed, 8, 12.0, 2.0);
     sup_map town = sup_gen_town(seed, 2, 60.0, 16.0, 5.0, 8.0);
     sup_map slivers = circles_among_slivers(seed);
     double radii[3] = {0.4 * hint, 1.1 * hint, 3.0 * hint};
